@@ -21,9 +21,11 @@ export interface Statements {
   compactTombstones: Stmt<never>;
 }
 
-// The newest row of a key at or before a revision. A correlated MAX over the
-// (name, id) index lets a page stop after `limit` names.
-const LIVE_AT = `l.id = (SELECT MAX(l2.id) FROM log l2 WHERE l2.name = l.name AND l2.id <= @rev) AND l.deleted = 0`;
+// The newest row of a key at or before a revision: no newer row of the same
+// name up to the revision. Walking the (name, id, deleted) index in name order
+// with this check lets a page stop after `limit` names (measured fastest of
+// MAX-subquery, GROUP BY and NOT EXISTS forms; see bench/RESULTS.md).
+const LIVE_AT = `l.deleted = 0 AND NOT EXISTS (SELECT 1 FROM log l3 WHERE l3.name = l.name AND l3.id > l.id AND l3.id <= @rev)`;
 // Counting uses the covering index only: for each name the newest row at the
 // revision (SQLite returns the bare `deleted` of the MAX(id) row).
 const COUNT = (lower: string) =>
@@ -34,8 +36,8 @@ export function prepare(db: Database.Database): Statements {
   return {
     latest: s(`SELECT * FROM log WHERE name = ? ORDER BY id DESC LIMIT 1`),
     atRevision: s(`SELECT * FROM log WHERE name = ? AND id <= ? ORDER BY id DESC LIMIT 1`),
-    rangeFrom: s(`SELECT l.* FROM log l WHERE l.name >= @lo AND l.name < @end AND l.id <= @rev AND ${LIVE_AT} ORDER BY l.name LIMIT @limit`),
-    rangeAfter: s(`SELECT l.* FROM log l WHERE l.name > @lo AND l.name < @end AND l.id <= @rev AND ${LIVE_AT} ORDER BY l.name LIMIT @limit`),
+    rangeFrom: s(`SELECT l.* FROM log l INDEXED BY log_name_id WHERE l.name >= @lo AND l.name < @end AND l.id <= @rev AND ${LIVE_AT} ORDER BY l.name LIMIT @limit`),
+    rangeAfter: s(`SELECT l.* FROM log l INDEXED BY log_name_id WHERE l.name > @lo AND l.name < @end AND l.id <= @rev AND ${LIVE_AT} ORDER BY l.name LIMIT @limit`),
     countFrom: s(COUNT('>= @lo')),
     countAfter: s(COUNT('> @lo')),
     insert: s(`INSERT INTO log (name, created, deleted, create_revision, prev_revision, value) VALUES (?, ?, ?, ?, ?, ?)`),

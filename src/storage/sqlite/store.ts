@@ -49,6 +49,7 @@ export class SqliteStore implements Store {
   private queue: Pending[] = [];
   private flushScheduled = false;
   private rev: number;
+  private readonly remainingCache = new Map<string, number>();
   private closed = false;
 
   private constructor(db: Database.Database, opts: SqliteOptions) {
@@ -79,6 +80,8 @@ export class SqliteStore implements Store {
       const version = db.pragma('user_version', { simple: true }) as number;
       if (version === 0) db.pragma(`user_version = ${SCHEMA_VERSION}`);
       else if (version !== SCHEMA_VERSION) throw new Error(`schema version ${version} is not supported (expected ${SCHEMA_VERSION})`);
+      // Take the write lock now; in exclusive locking mode it is held until close.
+      db.exec('BEGIN IMMEDIATE; COMMIT');
       return new SqliteStore(db, opts);
     } catch (err) {
       db?.close();
@@ -105,10 +108,7 @@ export class SqliteStore implements Store {
     const more = limit > 0 && rows.length > limit;
     if (more) rows.length = limit;
     const items = rows.map(toKeyValue);
-    let remaining = 0;
-    if (more) {
-      remaining = this.stmts.countAfter.get({ lo: items[items.length - 1]!.key, end: params.end, rev })!.n;
-    }
+    const remaining = more ? this.remainingAfter(prefix, rev, opts.startAfter, items) : 0;
     return { items, revision: rev, more, remaining };
   }
 
@@ -176,6 +176,21 @@ export class SqliteStore implements Store {
     if (requested > this.rev) throw StorageError.futureRevision(requested, this.rev);
     if (requested < this.compactor.compacted) throw StorageError.compacted(requested, this.compactor.compacted);
     return requested;
+  }
+
+  /**
+   * Keys left after a page. A snapshot never changes, so the count of the
+   * previous page of the same paged range (same prefix, revision and start)
+   * gives this one without another scan: one count per paged list, not per page.
+   */
+  private remainingAfter(prefix: string, rev: number, startAfter: string | undefined, items: KeyValue[]): number {
+    const last = items[items.length - 1]!.key;
+    const before = startAfter === undefined ? undefined : this.remainingCache.get(`${rev}\0${prefix}\0${startAfter}`);
+    const n = before !== undefined ? before - items.length : this.stmts.countAfter.get({ lo: last, end: prefixEnd(prefix), rev })!.n;
+    if (startAfter !== undefined) this.remainingCache.delete(`${rev}\0${prefix}\0${startAfter}`);
+    this.remainingCache.set(`${rev}\0${prefix}\0${last}`, n);
+    if (this.remainingCache.size > 1024) this.remainingCache.delete(this.remainingCache.keys().next().value!);
+    return n;
   }
 
   private checkOpen(): void {

@@ -1,0 +1,34 @@
+// Benchmark reporting: percentiles and appending a dated section to bench/RESULTS.md.
+import { appendFileSync, existsSync, writeFileSync } from 'node:fs';
+import { execSync } from 'node:child_process';
+import { availableParallelism, cpus } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+export function summarize(samples: number[]): { p50: number; p99: number; max: number } {
+  const s = [...samples].sort((a, b) => a - b);
+  return { p50: percentile(s, 50), p99: percentile(s, 99), max: s[s.length - 1] ?? NaN };
+}
+
+export const fmt = (n: number, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
+
+const resultsFile = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bench', 'RESULTS.md');
+
+export function appendResults(title: string, lines: string[]): void {
+  let commit = 'unknown';
+  try {
+    commit = execSync('git rev-parse --short HEAD', { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+    if (execSync('git status --porcelain --untracked-files=no', { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim()) commit += '+dirty';
+  } catch {
+    /* not a git checkout */
+  }
+  const header = `\n## ${title} — ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC\n\n${availableParallelism()} cores (${cpus()[0]?.model.trim() ?? 'unknown CPU'}), node ${process.version}, commit ${commit}\n\n`;
+  if (!existsSync(resultsFile)) writeFileSync(resultsFile, '# Benchmark results\n\nAppended by `npm run bench`; newest last. Targets are in each issue.\n');
+  appendFileSync(resultsFile, header + lines.join('\n') + '\n');
+  console.log(header + lines.join('\n'));
+}

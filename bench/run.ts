@@ -1,0 +1,14 @@
+// `npm run bench`: runs the benchmarks and appends their figures to bench/RESULTS.md.
+// Pass names to run a subset: npm run bench -- storage
+import { appendResults } from './report.js';
+import { benchStorage } from './storage.js';
+
+const suites: Record<string, () => Promise<string[]>> = { storage: benchStorage };
+const wanted = process.argv.slice(2);
+const lines: string[] = [];
+for (const [name, run] of Object.entries(suites)) {
+  if (wanted.length > 0 && !wanted.includes(name)) continue;
+  lines.push(...(await run()), '');
+}
+appendResults('npm run bench', lines);
+process.exit(0);

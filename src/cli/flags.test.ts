@@ -1,0 +1,47 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { FlagError, parseDuration, parseFlags, type FlagSpec } from './flags.js';
+
+const specs: FlagSpec[] = [
+  { name: 'data-dir', type: 'string', help: '', default: './data' },
+  { name: 'secure-port', type: 'int', help: '', default: 6443 },
+  { name: 'verbose', type: 'bool', help: '' },
+  { name: 'etcd-servers', type: 'strings', help: '' },
+  { name: 'request-timeout', type: 'duration', help: '', default: 60_000 },
+];
+
+describe('parseFlags', () => {
+  const ok: [string[], Record<string, unknown>][] = [
+    [[], { 'data-dir': './data', 'secure-port': 6443 }],
+    [['--data-dir=/x'], { 'data-dir': '/x' }],
+    [['--data-dir', '/y', '--secure-port=7000'], { 'data-dir': '/y', 'secure-port': 7000 }],
+    [['--verbose'], { verbose: true }],
+    [['--verbose=false'], { verbose: false }],
+    [['--etcd-servers=http://a:2379,http://b:2379'], { 'etcd-servers': ['http://a:2379', 'http://b:2379'] }],
+    [['--request-timeout=1m30s'], { 'request-timeout': 90_000 }],
+    [['-secure-port=1'], { 'secure-port': 1 }],
+  ];
+  for (const [argv, want] of ok) {
+    it(`accepts ${argv.join(' ') || '(nothing)'}`, () => {
+      const { values } = parseFlags(specs, argv);
+      for (const [k, v] of Object.entries(want)) assert.deepEqual(values.get(k), v);
+    });
+  }
+  const bad: [string[], RegExp][] = [
+    [['--nope'], /unknown flag: --nope/],
+    [['--secure-port=abc'], /invalid value "abc" for --secure-port: must be an integer/],
+    [['--secure-port'], /flag needs an argument: --secure-port/],
+    [['--verbose=maybe'], /must be true or false/],
+    [['--request-timeout=10'], /invalid duration "10"/],
+  ];
+  for (const [argv, re] of bad) {
+    it(`rejects ${argv.join(' ')}`, () => assert.throws(() => parseFlags(specs, argv), (e: unknown) => e instanceof FlagError && re.test(e.message)));
+  }
+  it('keeps positional arguments', () => assert.deepEqual(parseFlags(specs, ['a', '--verbose', 'b', '--', '--x']).args, ['a', 'b', '--x']));
+});
+
+describe('parseDuration', () => {
+  for (const [s, ms] of [['0', 0], ['300ms', 300], ['1.5s', 1500], ['2h45m', 9_900_000], ['-1s', -1000]] as const) {
+    it(s, () => assert.equal(parseDuration(s), ms));
+  }
+});

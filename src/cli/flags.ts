@@ -1,0 +1,104 @@
+// Command-line flags in the style of Go's pflag (as kube-apiserver takes
+// them): --name=value, --name value, boolean --name / --name=false, Go
+// durations (1m30s). Unknown or malformed flags throw a FlagError whose
+// message says what is wrong; the entry point prints it and exits 1.
+
+export type FlagType = 'string' | 'int' | 'bool' | 'duration' | 'strings';
+
+export interface FlagSpec {
+  readonly name: string;
+  readonly type: FlagType;
+  readonly help: string;
+  readonly default?: string | number | boolean | readonly string[];
+}
+
+export type FlagValue = string | number | boolean | string[];
+
+export class FlagError extends Error {
+  override readonly name = 'FlagError';
+}
+
+export interface Parsed {
+  readonly values: Map<string, FlagValue>;
+  readonly args: string[];
+}
+
+const DURATION_UNITS: Record<string, number> = { ns: 1e-6, us: 1e-3, 'µs': 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** Parses a Go duration ("300ms", "1m30s", "0") into milliseconds. */
+export function parseDuration(s: string): number {
+  if (s === '0') return 0;
+  const re = /(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/gy;
+  let total = 0;
+  let matched = 0;
+  let m: RegExpExecArray | null;
+  const body = s.startsWith('-') ? s.slice(1) : s;
+  while ((m = re.exec(body)) !== null) {
+    total += Number(m[1]) * DURATION_UNITS[m[2]!]!;
+    matched = re.lastIndex;
+  }
+  if (matched === 0 || matched !== body.length) throw new FlagError(`invalid duration ${JSON.stringify(s)} (examples: 30s, 1m30s, 500ms)`);
+  return s.startsWith('-') ? -total : total;
+}
+
+function convert(spec: FlagSpec, raw: string): FlagValue {
+  switch (spec.type) {
+    case 'string':
+      return raw;
+    case 'strings':
+      return raw === '' ? [] : raw.split(',');
+    case 'int': {
+      if (!/^-?\d+$/.test(raw)) throw new FlagError(`invalid value ${JSON.stringify(raw)} for --${spec.name}: must be an integer`);
+      return Number(raw);
+    }
+    case 'bool': {
+      if (['1', 't', 'T', 'true', 'TRUE', 'True'].includes(raw)) return true;
+      if (['0', 'f', 'F', 'false', 'FALSE', 'False'].includes(raw)) return false;
+      throw new FlagError(`invalid value ${JSON.stringify(raw)} for --${spec.name}: must be true or false`);
+    }
+    case 'duration':
+      try {
+        return parseDuration(raw);
+      } catch (err) {
+        throw new FlagError(`invalid value for --${spec.name}: ${(err as Error).message}`);
+      }
+  }
+}
+
+export function parseFlags(specs: readonly FlagSpec[], argv: readonly string[]): Parsed {
+  const byName = new Map(specs.map((s) => [s.name, s]));
+  const values = new Map<string, FlagValue>();
+  for (const s of specs) if (s.default !== undefined) values.set(s.name, (Array.isArray(s.default) ? [...s.default] : s.default) as FlagValue);
+  const args: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--') {
+      args.push(...argv.slice(i + 1));
+      break;
+    }
+    if (!a.startsWith('-') || a === '-') {
+      args.push(a);
+      continue;
+    }
+    const body = a.replace(/^--?/, '');
+    const eq = body.indexOf('=');
+    const name = eq >= 0 ? body.slice(0, eq) : body;
+    const spec = byName.get(name);
+    if (!spec) throw new FlagError(`unknown flag: --${name}`);
+    let raw: string;
+    if (eq >= 0) raw = body.slice(eq + 1);
+    else if (spec.type === 'bool') raw = 'true';
+    else {
+      if (i + 1 >= argv.length) throw new FlagError(`flag needs an argument: --${name}`);
+      raw = argv[++i]!;
+    }
+    values.set(name, convert(spec, raw));
+  }
+  return { values, args };
+}
+
+export function usage(specs: readonly FlagSpec[]): string {
+  return specs
+    .map((s) => `  --${s.name}${s.type === 'bool' ? '' : ` ${s.type}`}\n      ${s.help}${s.default !== undefined && s.default !== '' ? ` (default ${JSON.stringify(s.default)})` : ''}`)
+    .join('\n');
+}
