@@ -69,7 +69,7 @@ async function watchLatency(store: Store, watchers: number, writes: number): Pro
         onEvents: (events) => {
           const now = performance.now();
           for (const e of events) {
-            const t = issued.get(e.type === 'delete' ? e.key.length : Number(e.kv.key.slice('/bench/watch/'.length)));
+            const t = e.type === 'create' ? issued.get(Number(e.kv.key.slice('/bench/watch/'.length))) : undefined;
             if (t !== undefined) lat.push(now - t);
           }
         },
@@ -138,7 +138,7 @@ async function walBound(dir: string): Promise<string> {
   return `${writes.toLocaleString('en')} × 1 KiB creates at 64 writers: largest WAL file seen ${fmt(maxWal / 2 ** 20, 1)} MiB`;
 }
 
-export async function benchStorage(): Promise<string[]> {
+export async function benchStorage(only?: string): Promise<string[]> {
   const out: string[] = ['### Storage (issue 2)', ''];
   const dir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
   const backends: { name: string; open: () => Promise<Store>; cleanup?: () => Promise<void> }[] = [

@@ -89,6 +89,32 @@ export function runWatchTests(f: StoreFactory): void {
       for (let i = 1; i < revs.length; i++) assert.ok(revs[i]! > revs[i - 1]!, `revision order at ${i}`);
     });
 
+    it('several watches on one prefix from different revisions each get exactly their events', async () => {
+      const p = uniquePrefix('watch-many');
+      const r0 = await s.currentRevision();
+      const a = new Collector();
+      a.handle = await s.watch({ prefix: p, fromRevision: r0 }, a.sink);
+      const first = await s.create(p + '1', text('x'));
+      await a.waitFor(1);
+      const b = new Collector();
+      b.handle = await s.watch({ prefix: p, fromRevision: first.modRevision }, b.sink);
+      const c = new Collector();
+      c.handle = await s.watch({ prefix: p, fromRevision: r0 }, c.sink);
+      const second = await s.create(p + '2', text('y'));
+      const third = await s.update(p + '1', text('z'));
+      await Promise.all([a.waitFor(3), b.waitFor(2), c.waitFor(3)]);
+      b.handle.close();
+      const fourth = await s.delete(p + '2');
+      await Promise.all([a.waitFor(4), c.waitFor(4)]);
+      await sleep(50);
+      a.handle.close();
+      c.handle.close();
+      const revs = (x: Collector) => x.events.map((e) => e.revision);
+      assert.deepEqual(revs(a), [first.modRevision, second.modRevision, third.modRevision, fourth.revision]);
+      assert.deepEqual(revs(b), [second.modRevision, third.modRevision]);
+      assert.deepEqual(revs(c), revs(a));
+    });
+
     it('a closed watch receives nothing more', async () => {
       const p = uniquePrefix('watch-close');
       const c = new Collector();

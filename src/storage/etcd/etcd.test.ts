@@ -50,6 +50,33 @@ describe('etcd backend', { skip: etcd.skip }, () => {
       }
     });
 
+    it('watches resume without gaps or duplicates when etcd restarts', async () => {
+      const s = await EtcdStore.open({ servers: [server.url] });
+      try {
+        const c = new Collector();
+        c.handle = await s.watch({ prefix: '/resume/', fromRevision: await s.currentRevision() }, c.sink);
+        const revs = [(await s.create('/resume/a', text('1'))).modRevision];
+        await c.waitFor(1);
+        await server.restart();
+        for (let i = 0; i < 50; i++) {
+          try {
+            revs.push((await s.create('/resume/b', text('2'))).modRevision);
+            break;
+          } catch {
+            await new Promise((r) => setTimeout(r, 100)); // the client reconnects
+          }
+        }
+        revs.push((await s.update('/resume/a', text('3'))).modRevision);
+        await c.waitFor(3, 20_000);
+        await new Promise((r) => setTimeout(r, 100));
+        c.handle.close();
+        assert.equal(c.error, undefined);
+        assert.deepEqual(c.events.map((e) => e.revision), revs);
+      } finally {
+        await s.close();
+      }
+    });
+
     it('an unreachable etcd fails start-up with a message naming it', async () => {
       await assert.rejects(EtcdStore.open({ servers: ['http://127.0.0.1:1'], dialTimeoutMs: 500 }), /cannot reach etcd at http:\/\/127\.0\.0\.1:1/);
     });

@@ -9,6 +9,8 @@ import { EtcdStore } from './store.js';
 
 export interface EtcdServer {
   readonly url: string;
+  /** Stops etcd (keeping its data) and starts it again on the same ports. */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -16,6 +18,21 @@ export async function startEtcd(): Promise<EtcdServer> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-etcd-'));
   const client = await freePort();
   const peer = await freePort();
+  let proc = await launch(dir, client, peer);
+  return {
+    url: `http://127.0.0.1:${client}`,
+    restart: async () => {
+      await proc.stop();
+      proc = await launch(dir, client, peer);
+    },
+    stop: async () => {
+      await proc.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function launch(dir: string, client: number, peer: number): Promise<{ stop(): Promise<void> }> {
   const url = `http://127.0.0.1:${client}`;
   const peerUrl = `http://127.0.0.1:${peer}`;
   const proc: ChildProcess = spawn(
@@ -40,7 +57,6 @@ export async function startEtcd(): Promise<EtcdServer> {
       proc.kill('SIGTERM');
       await exited;
     }
-    rmSync(dir, { recursive: true, force: true });
   };
   const deadline = Date.now() + 20_000;
   for (;;) {
@@ -51,7 +67,7 @@ export async function startEtcd(): Promise<EtcdServer> {
     try {
       const s = await EtcdStore.open({ servers: [url], dialTimeoutMs: 500 });
       await s.close();
-      return { url, stop };
+      return { stop };
     } catch (err) {
       if (Date.now() > deadline) {
         await stop();

@@ -1,10 +1,15 @@
 // One gRPC watch stream to etcd, multiplexing every watch of a store.
 //
+// Watches on the same prefix share one etcd watch (a *group*): a new watch
+// whose start is not older than what a group has already delivered joins it
+// and skips events up to its own start, so etcd sends each event once per
+// prefix rather than once per watcher. An older start gets a group of its own.
+//
 // Watch ids are chosen by us (etcd >= 3.4 honours `watch_id`), so creation
-// needs no ordering queue. When the stream breaks, every watch is re-created
+// needs no ordering queue. When the stream breaks, every group is re-created
 // on a new stream from the revision after the last one it delivered, so
-// consumers see no gap and no duplicate; a watch whose position was compacted
-// meanwhile gets a Compacted error.
+// consumers see no gap and no duplicate; a group whose position was compacted
+// meanwhile fails its watches with Compacted.
 import type { IWatchResponse, WatchClient } from 'etcd3/lib/rpc.js';
 import type { KeyValue, WatchEvent, WatchHandle, WatchSink } from '../interface.js';
 import { StorageError } from '../errors.js';
@@ -20,103 +25,120 @@ interface RawKV {
   version: string;
 }
 
-interface Entry {
-  readonly id: number;
-  readonly span: { key: Buffer; range_end: Buffer };
+interface Subscriber {
   readonly sink: WatchSink;
+  position: number;
+  closed: boolean;
+}
+
+interface Group {
+  readonly id: number;
+  readonly prefix: string;
+  readonly span: { key: Buffer; range_end: Buffer };
   /** Every event at or below this revision was delivered. */
   position: number;
   created: boolean;
   closed: boolean;
-  onCreated?: (err?: Error) => void;
+  readonly subscribers: Set<Subscriber>;
+  /** Pending add() calls waiting for etcd to confirm the watch. */
+  waiting: { resolve: () => void; reject: (err: Error) => void }[];
 }
 
 export class WatchStream {
   private stream: Duplex | undefined;
   private connecting: Promise<Duplex> | undefined;
-  private readonly entries = new Map<number, Entry>();
+  private readonly groups = new Map<number, Group>();
   private nextId = 1;
   private backoffMs = 100;
+  private resumeScheduled = false;
   private closed = false;
 
   constructor(private readonly client: WatchClient, private readonly codec: KeyCodec) {}
 
-  add(prefix: string, fromRevision: number, sink: WatchSink): Promise<WatchHandle> {
-    const entry: Entry = { id: this.nextId++, span: this.codec.span(prefix), sink, position: fromRevision, created: false, closed: false };
-    this.entries.set(entry.id, entry);
-    return new Promise<WatchHandle>((resolve, reject) => {
-      entry.onCreated = (err) => (err ? reject(err) : resolve({ close: () => this.cancel(entry) }));
-      this.send(entry).catch((err) => this.fail(entry, StorageError.unavailable(`etcd watch: ${(err as Error).message}`, err)));
-    });
+  async add(prefix: string, fromRevision: number, sink: WatchSink): Promise<WatchHandle> {
+    const sub: Subscriber = { sink, position: fromRevision, closed: false };
+    let group = [...this.groups.values()].find((g) => g.prefix === prefix && !g.closed && g.position <= fromRevision);
+    if (!group) {
+      group = { id: this.nextId++, prefix, span: this.codec.span(prefix), position: fromRevision, created: false, closed: false, subscribers: new Set(), waiting: [] };
+      this.groups.set(group.id, group);
+      this.send(group).catch((err) => this.fail(group!, StorageError.unavailable(`etcd watch: ${(err as Error).message}`, err)));
+    }
+    const g = group;
+    g.subscribers.add(sub);
+    if (!g.created) await new Promise<void>((resolve, reject) => g.waiting.push({ resolve, reject }));
+    return { close: () => this.unsubscribe(g, sub) };
   }
 
   close(): void {
     this.closed = true;
-    for (const e of this.entries.values()) e.closed = true;
-    this.entries.clear();
+    for (const g of this.groups.values()) g.closed = true;
+    this.groups.clear();
     this.stream?.cancel();
     this.stream = undefined;
   }
 
-  private async send(entry: Entry): Promise<void> {
+  private async send(g: Group): Promise<void> {
     const stream = await this.open();
-    if (entry.closed) return;
-    stream.write({
-      create_request: { ...entry.span, start_revision: entry.position + 1, prev_kv: true, watch_id: entry.id },
-    });
+    if (g.closed) return;
+    stream.write({ create_request: { ...g.span, start_revision: g.position + 1, prev_kv: true, watch_id: g.id } });
   }
 
   private open(): Promise<Duplex> {
     if (this.stream) return Promise.resolve(this.stream);
     if (!this.connecting) {
-      this.connecting = this.client.watch().then((stream) => {
-        this.stream = stream;
-        this.connecting = undefined;
-        stream.on('data', (res: IWatchResponse) => this.onResponse(res));
-        stream.on('error', (err: Error) => this.onBroken(stream, err));
-        stream.on('end', () => this.onBroken(stream, new Error('watch stream ended')));
-        return stream;
-      }, (err) => {
-        this.connecting = undefined;
-        throw err;
-      });
+      this.connecting = this.client.watch().then(
+        (stream) => {
+          this.stream = stream;
+          this.connecting = undefined;
+          stream.on('data', (res: IWatchResponse) => this.onResponse(res));
+          stream.on('error', (err: Error) => this.onBroken(stream, err));
+          stream.on('end', () => this.onBroken(stream, new Error('watch stream ended')));
+          return stream;
+        },
+        (err) => {
+          this.connecting = undefined;
+          throw err;
+        },
+      );
     }
     return this.connecting;
   }
 
   private onResponse(res: IWatchResponse): void {
-    const entry = this.entries.get(Number(res.watch_id));
-    if (!entry || entry.closed) return;
+    const g = this.groups.get(Number(res.watch_id));
+    if (!g || g.closed) return;
     if (res.canceled) {
       const compacted = Number(res.compact_revision ?? 0);
-      const err = compacted > 0 ? StorageError.compacted(entry.position, compacted) : StorageError.unavailable(`etcd cancelled the watch: ${res.cancel_reason ?? 'no reason given'}`);
-      this.fail(entry, err);
+      this.fail(g, compacted > 0 ? StorageError.compacted(g.position, compacted) : StorageError.unavailable(`etcd cancelled the watch: ${res.cancel_reason || 'no reason given'}`));
       return;
     }
     if (res.created) {
-      entry.created = true;
+      g.created = true;
       this.backoffMs = 100;
-      const cb = entry.onCreated;
-      entry.onCreated = undefined;
-      cb?.();
+      for (const w of g.waiting.splice(0)) w.resolve();
     }
     if (!res.events || res.events.length === 0) return;
     const events: WatchEvent[] = [];
     for (const raw of res.events) {
       const ev = this.toEvent(raw as unknown as { type: string | number; kv: RawKV; prev_kv?: RawKV | null });
       if (ev === null) {
-        this.fail(entry, StorageError.compacted(entry.position, 0));
+        this.fail(g, StorageError.compacted(g.position, 0));
         return;
       }
-      if (ev.revision > entry.position) events.push(ev);
+      if (ev.revision > g.position) events.push(ev);
     }
     if (events.length === 0) return;
-    entry.position = events[events.length - 1]!.revision;
-    try {
-      entry.sink.onEvents(events);
-    } catch (err) {
-      console.error('storage: watch sink threw; closing the watch', err);
-      this.cancel(entry);
+    g.position = events[events.length - 1]!.revision;
+    for (const sub of g.subscribers) {
+      const fresh = events[0]!.revision > sub.position ? events : events.filter((e) => e.revision > sub.position);
+      if (fresh.length === 0) continue;
+      sub.position = g.position;
+      try {
+        sub.sink.onEvents(fresh);
+      } catch (err) {
+        console.error('storage: watch sink threw; closing the watch', err);
+        this.unsubscribe(g, sub);
+      }
     }
   }
 
@@ -131,60 +153,60 @@ export class WatchStream {
     return { type: 'update', revision, kv, prev };
   }
 
-  toKV(raw: RawKV): KeyValue {
+  private toKV(raw: RawKV): KeyValue {
     return { key: this.codec.decode(raw.key), value: raw.value, createRevision: Number(raw.create_revision), modRevision: Number(raw.mod_revision) };
   }
 
-  private fail(entry: Entry, err: Error): void {
-    if (entry.closed) return;
-    entry.closed = true;
-    this.entries.delete(entry.id);
-    if (entry.onCreated) {
-      const cb = entry.onCreated;
-      entry.onCreated = undefined;
-      cb(err);
-    } else {
-      entry.sink.onError(err);
+  private fail(g: Group, err: Error): void {
+    if (g.closed) return;
+    this.drop(g);
+    for (const w of g.waiting.splice(0)) w.reject(err);
+    for (const sub of g.subscribers) {
+      if (sub.closed) continue;
+      sub.closed = true;
+      sub.sink.onError(err);
     }
-    if (entry.created) this.stream?.write({ cancel_request: { watch_id: entry.id } });
   }
 
-  private cancel(entry: Entry): void {
-    if (entry.closed) return;
-    entry.closed = true;
-    this.entries.delete(entry.id);
-    if (this.stream && entry.created) this.stream.write({ cancel_request: { watch_id: entry.id } });
+  private unsubscribe(g: Group, sub: Subscriber): void {
+    if (sub.closed) return;
+    sub.closed = true;
+    g.subscribers.delete(sub);
+    if (g.subscribers.size === 0) this.drop(g);
   }
 
-  /** The stream broke: re-create every watch from where it stopped, after a backoff. */
+  private drop(g: Group): void {
+    g.closed = true;
+    this.groups.delete(g.id);
+    if (this.stream && g.created) this.stream.write({ cancel_request: { watch_id: g.id } });
+  }
+
+  /** The stream broke: re-create every group from where it stopped, after a backoff. */
   private onBroken(stream: Duplex, err: Error): void {
     if (this.stream !== stream) return;
     this.stream = undefined;
-    if (this.closed) return;
     try {
       stream.cancel();
     } catch {
       /* already gone */
     }
-    const delay = this.backoffMs;
-    this.backoffMs = Math.min(5000, this.backoffMs * 2);
-    if (this.entries.size > 0) console.error(`storage: etcd watch stream broke (${err.message}); resuming ${this.entries.size} watch(es) in ${delay} ms`);
-    setTimeout(() => {
-      if (this.closed) return;
-      for (const entry of this.entries.values()) {
-        entry.created = false;
-        this.send(entry).catch(() => this.onBrokenRetry());
-      }
-    }, delay).unref();
+    if (this.closed) return;
+    if (this.groups.size > 0) console.error(`storage: etcd watch stream broke (${err.message}); resuming ${this.groups.size} watch(es)`);
+    this.scheduleResume();
   }
 
-  private onBrokenRetry(): void {
-    // open() failed: schedule another attempt for every watch.
+  private scheduleResume(): void {
+    if (this.resumeScheduled || this.closed) return;
+    this.resumeScheduled = true;
     const delay = this.backoffMs;
     this.backoffMs = Math.min(5000, this.backoffMs * 2);
     setTimeout(() => {
-      if (this.closed || this.stream || this.connecting) return;
-      for (const entry of this.entries.values()) this.send(entry).catch(() => this.onBrokenRetry());
+      this.resumeScheduled = false;
+      if (this.closed) return;
+      for (const g of this.groups.values()) {
+        g.created = false;
+        this.send(g).catch(() => this.scheduleResume());
+      }
     }, delay).unref();
   }
 }
