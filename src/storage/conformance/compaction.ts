@@ -1,14 +1,10 @@
 // Conformance: compaction and the Compacted errors of reads and watches.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Store } from '../interface.js';
-import { Collector, type StoreFactory, rejectsWith, str, text, uniquePrefix } from './harness.js';
+import { it } from 'node:test';
+import { Collector, type StoreFactory, rejectsWith, str, text, suite, uniquePrefix } from './harness.js';
 
 export function runCompactionTests(f: StoreFactory): void {
-  describe(`${f.name}: compaction`, () => {
-    let s: Store;
-    before(async () => { s = await f.open(); });
-    after(async () => { await s.close(); });
+  suite(f, 'compaction', (s) => {
 
     it('reads and watches below the compacted revision fail with Compacted; at it they work', async () => {
       const p = uniquePrefix('compact');

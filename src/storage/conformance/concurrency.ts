@@ -1,15 +1,12 @@
 // Conformance: conditional-update races (no lost updates).
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { KeyValue, Store } from '../interface.js';
+import { it } from 'node:test';
+import type { KeyValue } from '../interface.js';
 import { isStorageError } from '../errors.js';
-import { type StoreFactory, str, text, uniquePrefix } from './harness.js';
+import { type StoreFactory, str, text, suite, uniquePrefix } from './harness.js';
 
 export function runConcurrencyTests(f: StoreFactory): void {
-  describe(`${f.name}: concurrency`, () => {
-    let s: Store;
-    before(async () => { s = await f.open(); });
-    after(async () => { await s.close(); });
+  suite(f, 'concurrency', (s) => {
 
     it('64 concurrent conditional updaters lose no update', async () => {
       const p = uniquePrefix('race');

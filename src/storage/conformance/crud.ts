@@ -1,15 +1,11 @@
 // Conformance: create, get, update, delete and their typed errors.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Store } from '../interface.js';
+import { it } from 'node:test';
 import { MAX_VALUE_BYTES } from '../limits.js';
-import { type StoreFactory, rejectsWith, str, text, uniquePrefix } from './harness.js';
+import { type StoreFactory, rejectsWith, str, text, suite, uniquePrefix } from './harness.js';
 
 export function runCrudTests(f: StoreFactory): void {
-  describe(`${f.name}: CRUD`, () => {
-    let s: Store;
-    before(async () => { s = await f.open(); });
-    after(async () => { await s.close(); });
+  suite(f, 'CRUD', (s) => {
 
     it('creates, reads, updates and deletes with strictly increasing revisions', async () => {
       const p = uniquePrefix('crud');

@@ -2,6 +2,7 @@
 // key prefixes, value helpers and a collecting watch sink.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import { after, before, describe } from 'node:test';
 import type { Store, WatchEvent, WatchHandle } from '../interface.js';
 import type { StorageError, StorageErrorCode } from '../errors.js';
 import { isStorageError } from '../errors.js';
@@ -11,6 +12,26 @@ export interface StoreFactory {
   readonly name: string;
   /** A store for one group of tests; tests use disjoint key prefixes. */
   open(): Promise<Store>;
+}
+
+/**
+ * A describe block with one store opened before its tests and closed after
+ * them. `s` forwards to that store, so tests can be declared before it opens.
+ */
+export function suite(f: StoreFactory, topic: string, body: (s: Store) => void): void {
+  describe(`${f.name}: ${topic}`, () => {
+    let store: Store | undefined;
+    before(async () => { store = await f.open(); });
+    after(async () => { await store?.close(); });
+    const s = new Proxy({} as Store, {
+      get: (_, prop) => {
+        if (!store) throw new Error('the store is not open yet');
+        const v = (store as unknown as Record<string | symbol, unknown>)[prop];
+        return typeof v === 'function' ? v.bind(store) : v;
+      },
+    });
+    body(s);
+  });
 }
 
 export function uniquePrefix(topic: string): string {

@@ -1,14 +1,10 @@
 // Conformance: ranges at past revisions and consistent paging while writes continue.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Store } from '../interface.js';
-import { type StoreFactory, str, text, uniquePrefix } from './harness.js';
+import { it } from 'node:test';
+import { type StoreFactory, str, text, suite, uniquePrefix } from './harness.js';
 
 export function runRangeTests(f: StoreFactory): void {
-  describe(`${f.name}: range`, () => {
-    let s: Store;
-    before(async () => { s = await f.open(); });
-    after(async () => { await s.close(); });
+  suite(f, 'range', (s) => {
 
     it('returns keys under the prefix in byte order, and nothing else', async () => {
       const p = uniquePrefix('order');

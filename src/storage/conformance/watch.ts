@@ -1,15 +1,11 @@
 // Conformance: watches from past revisions, event shapes, ordering under
 // concurrent writers, and prefix isolation.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Store } from '../interface.js';
-import { Collector, type StoreFactory, keyOf, sleep, str, text, uniquePrefix } from './harness.js';
+import { it } from 'node:test';
+import { Collector, type StoreFactory, keyOf, sleep, str, text, suite, uniquePrefix } from './harness.js';
 
 export function runWatchTests(f: StoreFactory): void {
-  describe(`${f.name}: watch`, () => {
-    let s: Store;
-    before(async () => { s = await f.open(); });
-    after(async () => { await s.close(); });
+  suite(f, 'watch', (s) => {
 
     it('delivers every change after a past revision, with previous values', async () => {
       const p = uniquePrefix('watch-past');

@@ -16,11 +16,11 @@ export interface CompactionOptions {
   readonly retentionMs: number;
   /** How often the automatic compactor looks (default 60 s). */
   readonly intervalMs: number;
-  /** Target duration of one compaction batch (default 50 ms; the limit is ~100 ms). */
+  /** Target duration of one compaction batch (default 25 ms; the limit is ~100 ms). */
   readonly batchTargetMs: number;
 }
 
-export const DEFAULT_COMPACTION: CompactionOptions = { retentionMs: 5 * 60_000, intervalMs: 60_000, batchTargetMs: 50 };
+export const DEFAULT_COMPACTION: CompactionOptions = { retentionMs: 5 * 60_000, intervalMs: 60_000, batchTargetMs: 25 };
 
 interface Deps extends Partial<CompactionOptions> {
   readonly currentRevision: () => number;
@@ -35,7 +35,7 @@ export class Compactor {
   /** The compacted revision: reads and watches below it fail. */
   compacted: number;
   private done: number;
-  private window = 2000;
+  private window = 500;
   private running: Promise<void> = Promise.resolve();
   private stopped = false;
   private readonly timer: NodeJS.Timeout | undefined;
