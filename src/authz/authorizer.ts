@@ -1,0 +1,41 @@
+// Authorization: an Authorizer decides on request attributes (Kubernetes'
+// authorizer.Attributes). RBAC, Node and Webhook come later; for now the
+// server runs AlwaysAllow. A Union asks each in order until one decides.
+import type { UserInfo } from '../authn/user.js';
+
+export interface Attributes {
+  readonly user: UserInfo;
+  readonly verb: string;
+  readonly isResourceRequest: boolean;
+  readonly path: string;
+  readonly apiGroup: string;
+  readonly apiVersion: string;
+  readonly namespace: string;
+  readonly resource: string;
+  readonly subresource: string;
+  readonly name: string;
+}
+
+export type Decision = { readonly decision: 'allow' | 'deny' | 'noOpinion'; readonly reason: string };
+
+export interface Authorizer {
+  readonly name: string;
+  authorize(a: Attributes): Promise<Decision> | Decision;
+}
+
+export const alwaysAllow: Authorizer = { name: 'AlwaysAllow', authorize: () => ({ decision: 'allow', reason: '' }) };
+export const alwaysDeny: Authorizer = { name: 'AlwaysDeny', authorize: () => ({ decision: 'deny', reason: 'Everything is forbidden.' }) };
+
+export class UnionAuthorizer implements Authorizer {
+  readonly name = 'union';
+  constructor(private readonly authorizers: readonly Authorizer[]) {}
+  async authorize(a: Attributes): Promise<Decision> {
+    const reasons: string[] = [];
+    for (const z of this.authorizers) {
+      const d = await z.authorize(a);
+      if (d.decision !== 'noOpinion') return d;
+      if (d.reason) reasons.push(d.reason);
+    }
+    return { decision: 'noOpinion', reason: reasons.join('; ') };
+  }
+}
