@@ -1,0 +1,13 @@
+// internal.apiserver.svc.io: StorageVersion (alpha since 1.20, off by default).
+import { defineGroup, status } from './define.js';
+
+export const apiserverinternal = defineGroup({
+  name: 'internal.apiserver.svc.io',
+  groupPriorityMinimum: 16000,
+  versions: [{
+    version: 'v1alpha1',
+    enabledByDefault: false,
+    versionPriority: 9,
+    resources: [{ resource: 'storageversions', kind: 'StorageVersion', namespaced: false, subresources: [status('StorageVersion')] }],
+  }],
+});
