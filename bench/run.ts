@@ -2,8 +2,9 @@
 // Pass names to run a subset: npm run bench -- storage
 import { appendResults } from './report.js';
 import { benchStorage } from './storage.js';
+import { benchApiServer } from './apiserver.js';
 
-const suites: Record<string, () => Promise<string[]>> = { storage: benchStorage };
+const suites: Record<string, () => Promise<string[]>> = { storage: benchStorage, apiserver: benchApiServer };
 const wanted = process.argv.slice(2);
 const lines: string[] = [];
 for (const [name, run] of Object.entries(suites)) {

@@ -18,12 +18,26 @@ export interface Attributes {
 
 export type Decision = { readonly decision: 'allow' | 'deny' | 'noOpinion'; readonly reason: string };
 
+export interface Rules {
+  readonly resourceRules: readonly { verbs: string[]; apiGroups: string[]; resources: string[]; resourceNames?: string[] }[];
+  readonly nonResourceRules: readonly { verbs: string[]; nonResourceURLs: string[] }[];
+}
+
 export interface Authorizer {
   readonly name: string;
   authorize(a: Attributes): Promise<Decision> | Decision;
+  /** What the user may do in a namespace (SelfSubjectRulesReview), where the authorizer can tell. */
+  rulesFor?(user: UserInfo, namespace: string): Rules;
 }
 
-export const alwaysAllow: Authorizer = { name: 'AlwaysAllow', authorize: () => ({ decision: 'allow', reason: '' }) };
+export const alwaysAllow: Authorizer = {
+  name: 'AlwaysAllow',
+  authorize: () => ({ decision: 'allow', reason: '' }),
+  rulesFor: () => ({
+    resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }],
+    nonResourceRules: [{ verbs: ['*'], nonResourceURLs: ['*'] }],
+  }),
+};
 export const alwaysDeny: Authorizer = { name: 'AlwaysDeny', authorize: () => ({ decision: 'deny', reason: 'Everything is forbidden.' }) };
 
 export class UnionAuthorizer implements Authorizer {

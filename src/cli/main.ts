@@ -1,12 +1,14 @@
 #!/usr/bin/env node
-// The `svc` command: dispatches to subcommands. Until the API server lands,
-// `svc server` / `svc apiserver` open the configured store, print where it is
-// and keep it open until SIGINT/SIGTERM.
+// The `svc` command: `svc server` (all-in-one, what `npm start` runs) and
+// `svc apiserver` (the API server alone), with kube-apiserver-style flags.
 import { FlagError, parseFlags, usage, type FlagSpec } from './flags.js';
-import { describeStore, openStore, type StorageConfig } from '../storage/open.js';
+import { describeStore, type StorageConfig } from '../storage/open.js';
+import { startApiServer, type ApiServerOptions } from '../server/apiserver.js';
 
-const STORAGE_FLAGS: FlagSpec[] = [
-  { name: 'data-dir', type: 'string', help: 'Directory for the embedded store and generated files.', default: process.env.SVC_DATA_DIR ?? './data' },
+const SERVER_FLAGS = (bind: string): FlagSpec[] => [
+  { name: 'bind-address', type: 'string', help: 'The IP address on which to listen for the --secure-port port.', default: bind },
+  { name: 'secure-port', type: 'int', help: 'The port on which to serve HTTPS (HTTP/1.1 and HTTP/2). 0 picks a free port.', default: 6443 },
+  { name: 'data-dir', type: 'string', help: 'Directory for the embedded store, generated certificates and the admin kubeconfig.', default: process.env.SVC_DATA_DIR ?? './data' },
   { name: 'storage-backend', type: 'string', help: 'Storage backend: sqlite (embedded) or etcd3.', default: 'sqlite' },
   { name: 'etcd-servers', type: 'strings', help: 'Comma-separated etcd client URLs (with --storage-backend=etcd3).' },
   { name: 'etcd-prefix', type: 'string', help: 'Prefix for every key in etcd.', default: '' },
@@ -14,44 +16,78 @@ const STORAGE_FLAGS: FlagSpec[] = [
   { name: 'etcd-certfile', type: 'string', help: 'Client certificate for TLS to etcd.' },
   { name: 'etcd-keyfile', type: 'string', help: 'Client key for TLS to etcd.' },
   { name: 'storage-history', type: 'duration', help: 'History kept by automatic compaction of the embedded store.', default: 5 * 60_000 },
+  { name: 'tls-cert-file', type: 'string', help: 'Serving certificate (PEM). Without it, a CA and certificates are generated in <data-dir>/pki.' },
+  { name: 'tls-private-key-file', type: 'string', help: 'Private key of --tls-cert-file.' },
+  { name: 'client-ca-file', type: 'string', help: 'CA bundle for client certificates (username from CN, groups from O). Defaults to the generated CA.' },
+  { name: 'token-auth-file', type: 'string', help: 'Static bearer tokens: CSV of token,user,uid,"group1,group2".' },
+  { name: 'anonymous-auth', type: 'bool', help: 'Serve requests without credentials as system:anonymous.', default: true },
+  { name: 'livez-grace-period', type: 'duration', help: 'How long /livez treats unfinished start-up hooks as healthy.', default: 0 },
+  { name: 'shutdown-delay-duration', type: 'duration', help: 'After SIGTERM, keep serving (with /readyz failing) for this long.', default: 0 },
+  { name: 'max-requests-inflight', type: 'int', help: 'Most non-mutating requests in flight; 0 for no limit.', default: 400 },
+  { name: 'max-mutating-requests-inflight', type: 'int', help: 'Most mutating requests in flight; 0 for no limit.', default: 200 },
+  { name: 'request-timeout', type: 'duration', help: 'Timeout of non-watch requests.', default: 60_000 },
   { name: 'help', type: 'bool', help: 'Show this help.' },
 ];
 
-function storageConfig(v: Map<string, unknown>): StorageConfig {
-  return {
-    backend: v.get('storage-backend') as string,
-    dataDir: v.get('data-dir') as string,
+function options(v: Map<string, unknown>, controllers: boolean): ApiServerOptions {
+  const str = (k: string) => v.get(k) as string | undefined;
+  const num = (k: string) => v.get(k) as number;
+  const storage: StorageConfig = {
+    backend: str('storage-backend')!,
+    dataDir: str('data-dir')!,
     etcdServers: (v.get('etcd-servers') as string[] | undefined) ?? [],
-    etcdPrefix: v.get('etcd-prefix') as string,
-    etcdCaFile: v.get('etcd-cafile') as string | undefined,
-    etcdCertFile: v.get('etcd-certfile') as string | undefined,
-    etcdKeyFile: v.get('etcd-keyfile') as string | undefined,
-    compaction: { retentionMs: v.get('storage-history') as number },
+    etcdPrefix: str('etcd-prefix'),
+    etcdCaFile: str('etcd-cafile'),
+    etcdCertFile: str('etcd-certfile'),
+    etcdKeyFile: str('etcd-keyfile'),
+    compaction: { retentionMs: num('storage-history') },
+  };
+  if ((str('tls-cert-file') === undefined) !== (str('tls-private-key-file') === undefined)) {
+    throw new FlagError('--tls-cert-file and --tls-private-key-file must be given together');
+  }
+  const port = num('secure-port');
+  if (port < 0 || port > 65535) throw new FlagError(`invalid value ${port} for --secure-port: must be between 0 and 65535`);
+  return {
+    bindAddress: str('bind-address')!,
+    securePort: port,
+    dataDir: str('data-dir')!,
+    storage,
+    tlsCertFile: str('tls-cert-file'),
+    tlsPrivateKeyFile: str('tls-private-key-file'),
+    clientCAFile: str('client-ca-file'),
+    tokenAuthFile: str('token-auth-file'),
+    anonymousAuth: v.get('anonymous-auth') as boolean,
+    livezGracePeriodMs: num('livez-grace-period'),
+    shutdownDelayMs: num('shutdown-delay-duration'),
+    maxRequestsInflight: num('max-requests-inflight'),
+    maxMutatingRequestsInflight: num('max-mutating-requests-inflight'),
+    requestTimeoutMs: num('request-timeout'),
+    controllers,
   };
 }
 
 async function serve(cmd: string, argv: string[]): Promise<number> {
-  const { values } = parseFlags(STORAGE_FLAGS, argv);
+  const specs = SERVER_FLAGS(cmd === 'server' ? '127.0.0.1' : '0.0.0.0');
+  const { values, args } = parseFlags(specs, argv);
   if (values.get('help')) {
-    console.log(`Usage: svc ${cmd} [flags]\n\nFlags:\n${usage(STORAGE_FLAGS)}`);
+    console.log(`Usage: svc ${cmd} [flags]\n\nFlags:\n${usage(specs)}`);
     return 0;
   }
-  const config = storageConfig(values);
-  const store = await openStore(config);
-  console.log(`svc ${cmd}: storage ${describeStore(config)}, revision ${await store.currentRevision()}`);
-  console.log('svc: the API server is not built yet (issue 3); holding the store open until SIGINT/SIGTERM');
+  if (args.length > 0) throw new FlagError(`unexpected argument ${JSON.stringify(args[0])}`);
+  const opts = options(values, true);
+  const server = await startApiServer(opts);
+  console.log(`svc ${cmd}: serving on https://${opts.bindAddress}:${server.port} (HTTP/1.1 and HTTP/2), storage ${describeStore(opts.storage)}`);
+  if (server.kubeconfigPath) console.log(`svc ${cmd}: admin kubeconfig: ${server.kubeconfigPath}  (kubectl --kubeconfig ${server.kubeconfigPath} get ns)`);
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
   });
-  await store.close();
+  console.log(`svc ${cmd}: shutting down`);
+  await server.shutdown();
   return 0;
 }
 
-const COMMANDS: Record<string, (cmd: string, argv: string[]) => Promise<number>> = {
-  server: serve,
-  apiserver: serve,
-};
+const COMMANDS: Record<string, (cmd: string, argv: string[]) => Promise<number>> = { server: serve, apiserver: serve };
 
 async function main(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;

@@ -1,0 +1,37 @@
+// The admission seam: the write path calls admit() at fixed points with the
+// operation, the new and old objects, the user and dryRun. The admission
+// issue fills in the chain (mutating then validating plugins, webhooks);
+// here it holds NamespaceLifecycle, which the API server issue requires.
+import type { UserInfo } from '../authn/user.js';
+import type { ApiObject } from './object.js';
+
+export type AdmissionOperation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
+
+export interface AdmissionAttributes {
+  readonly operation: AdmissionOperation;
+  readonly object: ApiObject | undefined;
+  readonly oldObject: ApiObject | undefined;
+  readonly resource: { readonly group: string; readonly version: string; readonly resource: string; readonly kind: string };
+  readonly namespace: string;
+  readonly name: string;
+  readonly namespaced: boolean;
+  readonly dryRun: boolean;
+  readonly user: UserInfo | undefined;
+}
+
+export interface AdmissionPlugin {
+  readonly name: string;
+  /** Throws an API error (StatusError) to reject. */
+  admit(a: AdmissionAttributes): Promise<void> | void;
+}
+
+export class Admission {
+  private readonly plugins: AdmissionPlugin[] = [];
+  register(p: AdmissionPlugin): void {
+    if (this.plugins.some((x) => x.name === p.name)) throw new Error(`admission plugin ${p.name} registered twice`);
+    this.plugins.push(p);
+  }
+  async admit(a: AdmissionAttributes): Promise<void> {
+    for (const p of this.plugins) await p.admit(a);
+  }
+}

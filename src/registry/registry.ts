@@ -1,0 +1,79 @@
+// The registry: one GenericStore per stored resource, found by group (either
+// spelling), version and resource. Built from the catalogue of served
+// resources at start-up.
+import type { Store } from '../storage/interface.js';
+import { canonicalGroup } from '../endpoints/requestinfo.js';
+import { GenericStore } from './store.js';
+import type { Admission } from './admission.js';
+import { strategyFor } from './strategies/index.js';
+
+export interface ServedSubresource {
+  readonly name: string;
+  readonly kind: string;
+  readonly verbs: readonly string[];
+  /** For subresources of another group (scale: autoscaling/v1). */
+  readonly group?: string;
+  readonly version?: string;
+}
+
+/** What the registry needs to know of a served resource (from the catalogue). */
+export interface ServedResource {
+  /** svc.io spelling; '' for core. */
+  readonly group: string;
+  readonly version: string;
+  readonly resource: string;
+  readonly kind: string;
+  readonly namespaced: boolean;
+  readonly verbs: readonly string[];
+  readonly singularName?: string;
+  readonly shortNames?: readonly string[];
+  readonly categories?: readonly string[];
+  readonly subresources: readonly ServedSubresource[];
+  /** The version objects of this resource are stored in. */
+  readonly storageVersion: string;
+  /** Virtual resources (reviews) are not stored. */
+  readonly virtual?: boolean;
+}
+
+export class Registry {
+  private readonly byResource = new Map<string, GenericStore>();
+  private readonly served = new Map<string, ServedResource>();
+
+  constructor(resources: readonly ServedResource[], storage: Store, admission: Admission) {
+    for (const r of resources) {
+      this.served.set(`${r.group}/${r.version}/${r.resource}`, r);
+      if (r.virtual) continue;
+      const key = `${r.group}/${r.resource}`;
+      if (this.byResource.has(key)) continue;
+      const strategy = strategyFor(r.group, r.resource, r.namespaced, r.subresources.some((x) => x.name === 'status'));
+      this.byResource.set(key, new GenericStore({ group: r.group, version: r.storageVersion, resource: r.resource, kind: r.kind }, strategy, storage, admission));
+    }
+  }
+
+  /** The served resource for a request's group (either spelling), version and resource. */
+  lookup(group: string, version: string, resource: string): ServedResource | undefined {
+    return this.served.get(`${canonicalGroup(group)}/${version}/${resource}`);
+  }
+
+  /** The store of a resource; every served version of a resource shares it. */
+  store(group: string, resource: string): GenericStore {
+    const s = this.byResource.get(`${canonicalGroup(group)}/${resource}`);
+    if (!s) throw new Error(`no store for ${group}/${resource}`);
+    return s;
+  }
+
+  servesGroup(group: string): boolean {
+    const g = canonicalGroup(group);
+    if (g === '') return true;
+    for (const r of this.served.values()) if (r.group === g) return true;
+    return false;
+  }
+
+  has(group: string, resource: string): boolean {
+    return this.byResource.has(`${canonicalGroup(group)}/${resource}`);
+  }
+
+  resources(): ServedResource[] {
+    return [...this.served.values()];
+  }
+}

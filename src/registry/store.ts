@@ -1,0 +1,359 @@
+// The generic store: one implementation of create/get/list/update/delete for
+// every resource, driven by its Strategy (Kubernetes' registry/generic/
+// registry.Store). It is the only place where StorageErrors become API
+// errors. Objects are stored as JSON without metadata.resourceVersion, which
+// is the storage revision and is filled in on every read.
+import { randomUUID } from 'node:crypto';
+import type { Store, KeyValue } from '../storage/interface.js';
+import { isStorageError } from '../storage/errors.js';
+import type { FieldError } from '../api/meta/index.js';
+import { type ApiObject, clone, deepEqual, nowTimestamp } from './object.js';
+import { collectionPrefix, objectKey } from './keys.js';
+import type { Strategy } from './strategy.js';
+import { validateMetadata, validateMetadataUpdate } from './metadata.js';
+import * as errs from './errors.js';
+import type { Admission, AdmissionOperation } from './admission.js';
+import type { UserInfo } from '../authn/user.js';
+
+export interface ResourceIdentity {
+  /** The svc.io spelling of the group; '' for core. */
+  readonly group: string;
+  /** The version objects are stored in. */
+  readonly version: string;
+  readonly resource: string;
+  readonly kind: string;
+}
+
+export interface WriteContext {
+  readonly dryRun: boolean;
+  readonly user?: UserInfo;
+}
+
+export interface DeleteOptions extends WriteContext {
+  readonly preconditions?: { readonly uid?: string; readonly resourceVersion?: string };
+  readonly gracePeriodSeconds?: number;
+  readonly propagationPolicy?: string;
+}
+
+export interface ListFilter {
+  /** Keep objects for which this returns true (label and field selectors). */
+  readonly predicate?: (obj: ApiObject) => boolean;
+}
+
+export interface DeleteResult {
+  readonly object: ApiObject;
+  /** False while finalizers or a grace period keep the object. */
+  readonly deleted: boolean;
+}
+
+const GENERATE_ATTEMPTS = 8;
+const NAME_CHARS = 'bcdfghjklmnpqrstvwxz2456789';
+
+export class GenericStore {
+  readonly qualifiedResource: { group: string; resource: string };
+  readonly apiVersion: string;
+
+  constructor(
+    readonly identity: ResourceIdentity,
+    readonly strategy: Strategy,
+    private readonly storage: Store,
+    private readonly admission: Admission,
+  ) {
+    this.qualifiedResource = { group: identity.group, resource: identity.resource };
+    this.apiVersion = identity.group === '' ? identity.version : `${identity.group}/${identity.version}`;
+  }
+
+  get namespaced(): boolean {
+    return this.strategy.namespaced;
+  }
+
+  key(namespace: string, name: string): string {
+    return objectKey({ ...this.identity, namespaced: this.namespaced }, namespace, name);
+  }
+
+  async get(namespace: string, name: string): Promise<ApiObject> {
+    const kv = await this.read(this.key(namespace, name), name);
+    if (!kv) throw errs.notFound(this.qualifiedResource, name);
+    return this.decode(kv);
+  }
+
+  async list(namespace: string, filter: ListFilter = {}): Promise<{ items: ApiObject[]; resourceVersion: string }> {
+    const prefix = collectionPrefix({ ...this.identity, namespaced: this.namespaced }, namespace);
+    try {
+      const r = await this.storage.range(prefix);
+      const items = r.items.map((kv) => this.decode(kv)).filter((o) => !filter.predicate || filter.predicate(o));
+      return { items, resourceVersion: String(r.revision) };
+    } catch (err) {
+      throw errs.fromStorage(err, this.qualifiedResource, '');
+    }
+  }
+
+  async create(namespace: string, input: ApiObject, ctx: WriteContext): Promise<ApiObject> {
+    const obj = clone(input);
+    const meta = obj.metadata;
+    if (this.namespaced) {
+      if (meta.namespace && namespace && meta.namespace !== namespace) throw errs.badRequest('the namespace of the provided object does not match the namespace sent on the request');
+      meta.namespace = namespace || meta.namespace || '';
+    } else delete meta.namespace;
+    meta.uid = randomUUID();
+    meta.creationTimestamp = nowTimestamp();
+    delete meta.resourceVersion;
+    delete meta.deletionTimestamp;
+    delete meta.deletionGracePeriodSeconds;
+    if (this.strategy.tracksGeneration) meta.generation = 1;
+    else delete meta.generation;
+    obj.apiVersion = this.apiVersion;
+    obj.kind = this.identity.kind;
+    const generate = !meta.name && Boolean(meta.generateName);
+    for (let attempt = 0; ; attempt++) {
+      if (generate) meta.name = meta.generateName! + randomSuffix();
+      this.strategy.prepareForCreate(obj);
+      this.check(obj, validateMetadata(obj, this.strategy).concat(this.strategy.validate(obj)));
+      await this.admission.admit(this.attributes('CREATE', obj, undefined, ctx));
+      if (ctx.dryRun) {
+        const existing = await this.read(this.key(meta.namespace ?? '', meta.name!), meta.name!);
+        if (existing) throw errs.alreadyExists(this.qualifiedResource, meta.name!);
+        return obj;
+      }
+      try {
+        const kv = await this.storage.create(this.key(meta.namespace ?? '', meta.name!), this.encode(obj));
+        meta.resourceVersion = String(kv.modRevision);
+        return obj;
+      } catch (err) {
+        if (generate && isStorageError(err, 'KeyExists') && attempt + 1 < GENERATE_ATTEMPTS) continue;
+        throw errs.fromStorage(err, this.qualifiedResource, meta.name!);
+      }
+    }
+  }
+
+  /**
+   * PUT: replaces the object (creating it where the kind allows). With a
+   * resourceVersion in the body a stale write is a Conflict; without one the
+   * update retries on conflicts. `subresource` 'status' changes only status.
+   */
+  async update(namespace: string, name: string, input: ApiObject, ctx: WriteContext & { subresource?: string }): Promise<{ object: ApiObject; created: boolean }> {
+    if (input.metadata.name && input.metadata.name !== name) throw errs.badRequest(`the name of the object (${input.metadata.name}) does not match the name on the URL (${name})`);
+    if (this.namespaced && input.metadata.namespace && namespace && input.metadata.namespace !== namespace) throw errs.badRequest('the namespace of the provided object does not match the namespace sent on the request');
+    const wantRV = input.metadata.resourceVersion;
+    for (;;) {
+      const key = this.key(namespace, name);
+      const kv = await this.read(key, name);
+      if (!kv) {
+        if (!this.strategy.allowCreateOnUpdate || ctx.subresource) throw errs.notFound(this.qualifiedResource, name);
+        // As Kubernetes: a resourceVersion in the body does not stop a create-on-update.
+        const created = await this.create(namespace, { ...input, metadata: { ...input.metadata, name } }, ctx);
+        return { object: created, created: true };
+      }
+      const old = this.decode(kv);
+      if (wantRV && wantRV !== old.metadata.resourceVersion) throw errs.conflict(this.qualifiedResource, name, 'the object has been modified; please apply your changes to the latest version and try again');
+      const obj = this.prepareUpdate(clone(input), old, ctx.subresource);
+      try {
+        const result = await this.commitUpdate(key, kv, obj, old, ctx);
+        return { object: result, created: false };
+      } catch (err) {
+        if (isStorageError(err, 'Conflict') && !wantRV) continue;
+        throw errs.fromStorage(err, this.qualifiedResource, name);
+      }
+    }
+  }
+
+  /** Read-modify-write with retries, for controllers and patches: `mutate` returns the desired object. */
+  async guaranteedUpdate(namespace: string, name: string, mutate: (current: ApiObject) => ApiObject, ctx: WriteContext & { subresource?: string }): Promise<ApiObject> {
+    for (;;) {
+      const key = this.key(namespace, name);
+      const kv = await this.read(key, name);
+      if (!kv) throw errs.notFound(this.qualifiedResource, name);
+      const old = this.decode(kv);
+      const obj = this.prepareUpdate(mutate(clone(old)), old, ctx.subresource);
+      try {
+        return await this.commitUpdate(key, kv, obj, old, ctx);
+      } catch (err) {
+        if (isStorageError(err, 'Conflict')) continue;
+        throw errs.fromStorage(err, this.qualifiedResource, name);
+      }
+    }
+  }
+
+  async delete(namespace: string, name: string, opts: DeleteOptions): Promise<DeleteResult> {
+    const policy = opts.propagationPolicy;
+    if (policy !== undefined && !['Foreground', 'Background', 'Orphan'].includes(policy)) {
+      throw errs.invalid({ group: 'meta.svc.io', kind: 'DeleteOptions' }, '', [errs.unsupported('propagationPolicy', policy, ['Foreground', 'Background', 'Orphan'])]);
+    }
+    for (;;) {
+      const key = this.key(namespace, name);
+      const kv = await this.read(key, name);
+      if (!kv) throw errs.notFound(this.qualifiedResource, name);
+      const old = this.decode(kv);
+      this.checkPreconditions(old, opts);
+      await this.admission.admit(this.attributes('DELETE', undefined, old, opts));
+      const obj = clone(old);
+      const meta = obj.metadata;
+      const finalizers = new Set(meta.finalizers ?? []);
+      if (!meta.deletionTimestamp) {
+        if (policy === 'Orphan') finalizers.add('orphan');
+        if (policy === 'Foreground') finalizers.add('foregroundDeletion');
+      }
+      const grace = this.strategy.gracePeriod(obj, opts.gracePeriodSeconds);
+      const pending = [...finalizers].length > 0 || this.strategy.pendingFinalizers(obj).length > 0;
+      if (meta.deletionTimestamp && pending) return { object: old, deleted: false }; // further deletes change nothing
+      if (pending || grace > 0 || (this.strategy.gracefulDeletion && !meta.deletionTimestamp)) {
+        if (finalizers.size > 0) meta.finalizers = [...finalizers];
+        meta.deletionTimestamp = nowTimestamp(Date.now() + grace * 1000);
+        meta.deletionGracePeriodSeconds = grace;
+        if (meta.generation !== undefined && meta.generation > 0) meta.generation += 1;
+        this.strategy.onDeletionStarted(obj);
+        const immediate = !pending && grace === 0;
+        if (opts.dryRun) return { object: obj, deleted: immediate };
+        try {
+          const next = await this.storage.update(key, this.encode(obj), { expectedModRevision: kv.modRevision });
+          meta.resourceVersion = String(next.modRevision);
+          if (immediate) {
+            // Graceful deletion with a zero grace period: recorded, then deleted at once.
+            await this.storage.delete(key, { expectedModRevision: next.modRevision });
+            return { object: obj, deleted: true };
+          }
+          return { object: obj, deleted: false };
+        } catch (err) {
+          if (isStorageError(err, 'Conflict')) continue;
+          throw errs.fromStorage(err, this.qualifiedResource, name);
+        }
+      }
+      if (opts.dryRun) return { object: old, deleted: true };
+      try {
+        await this.storage.delete(key, { expectedModRevision: kv.modRevision });
+        return { object: old, deleted: true };
+      } catch (err) {
+        if (isStorageError(err, 'Conflict')) continue;
+        throw errs.fromStorage(err, this.qualifiedResource, name);
+      }
+    }
+  }
+
+  async deleteCollection(namespace: string, filter: ListFilter, opts: DeleteOptions): Promise<ApiObject[]> {
+    const { items } = await this.list(namespace, filter);
+    const deleted: ApiObject[] = [];
+    for (const item of items) {
+      try {
+        const r = await this.delete(item.metadata.namespace ?? '', item.metadata.name!, opts);
+        deleted.push(r.object);
+      } catch (err) {
+        if (errs.isNotFound(err)) continue; // deleted meanwhile
+        throw err;
+      }
+    }
+    return deleted;
+  }
+
+  // ---------------------------------------------------------------------------
+
+  private prepareUpdate(obj: ApiObject, old: ApiObject, subresource: string | undefined): ApiObject {
+    const meta = obj.metadata ?? (obj.metadata = {});
+    const oldMeta = old.metadata;
+    meta.name = oldMeta.name;
+    if (this.namespaced) meta.namespace = oldMeta.namespace;
+    else delete meta.namespace;
+    meta.uid ||= oldMeta.uid;
+    meta.creationTimestamp = oldMeta.creationTimestamp;
+    if (oldMeta.deletionTimestamp) {
+      meta.deletionTimestamp = oldMeta.deletionTimestamp;
+      meta.deletionGracePeriodSeconds = oldMeta.deletionGracePeriodSeconds;
+    } else {
+      delete meta.deletionTimestamp;
+      delete meta.deletionGracePeriodSeconds;
+    }
+    obj.apiVersion = this.apiVersion;
+    obj.kind = this.identity.kind;
+    if (subresource === 'status') {
+      // /status changes status only (and what metadata an update may change).
+      const next: ApiObject = { ...clone(old), metadata: meta };
+      if (obj.status !== undefined) next.status = obj.status;
+      else delete next.status;
+      obj = next;
+    } else if (this.strategy.hasStatus) {
+      if (old.status !== undefined) obj.status = clone(old.status);
+      else delete obj.status;
+    }
+    if (this.strategy.tracksGeneration) {
+      meta.generation = oldMeta.generation ?? 1;
+      if (!deepEqual(specOf(obj), specOf(old))) meta.generation += 1;
+    } else delete meta.generation;
+    this.strategy.prepareForUpdate(obj, old, subresource);
+    return obj;
+  }
+
+  private async commitUpdate(key: string, kv: KeyValue, obj: ApiObject, old: ApiObject, ctx: WriteContext): Promise<ApiObject> {
+    this.check(obj, validateMetadataUpdate(obj, old, this.strategy).concat(this.strategy.validateUpdate(obj, old)));
+    await this.admission.admit(this.attributes('UPDATE', obj, old, ctx));
+    const unchanged = deepEqual(stripRV(obj), stripRV(old));
+    if (unchanged) return old; // as Kubernetes: a no-op update writes nothing and keeps the resourceVersion
+    const finishing = Boolean(obj.metadata.deletionTimestamp) && this.strategy.pendingFinalizers(obj).length === 0 && (obj.metadata.finalizers ?? []).length === 0;
+    if (ctx.dryRun) return obj;
+    if (finishing) {
+      // The last finalizer went away on a terminating object: it is deleted now.
+      await this.storage.delete(key, { expectedModRevision: kv.modRevision });
+      obj.metadata.resourceVersion = old.metadata.resourceVersion;
+      return obj;
+    }
+    const next = await this.storage.update(key, this.encode(obj), { expectedModRevision: kv.modRevision });
+    obj.metadata.resourceVersion = String(next.modRevision);
+    return obj;
+  }
+
+  private checkPreconditions(old: ApiObject, opts: DeleteOptions): void {
+    const p = opts.preconditions;
+    if (!p) return;
+    const name = old.metadata.name!;
+    // Kubernetes names the kind, not the resource, in these two conflicts.
+    const byKind = { group: this.identity.group, resource: this.identity.kind };
+    if (p.uid !== undefined && p.uid !== old.metadata.uid) {
+      throw errs.conflict(byKind, name, `the UID in the precondition (${p.uid}) does not match the UID in record (${old.metadata.uid}). The object might have been deleted and then recreated`);
+    }
+    if (p.resourceVersion !== undefined && p.resourceVersion !== old.metadata.resourceVersion) {
+      throw errs.conflict(byKind, name, `the ResourceVersion in the precondition (${p.resourceVersion}) does not match the ResourceVersion in record (${old.metadata.resourceVersion}). The object might have been modified`);
+    }
+  }
+
+  private check(obj: ApiObject, errors: FieldError[]): void {
+    if (errors.length > 0) throw errs.invalid({ group: this.identity.group, kind: this.identity.kind }, obj.metadata.name ?? '', errors);
+  }
+
+  private attributes(operation: AdmissionOperation, obj: ApiObject | undefined, old: ApiObject | undefined, ctx: WriteContext) {
+    return { operation, object: obj, oldObject: old, resource: this.identity, namespace: (obj ?? old)!.metadata.namespace ?? '', name: (obj ?? old)!.metadata.name ?? '', dryRun: ctx.dryRun, user: ctx.user, namespaced: this.namespaced };
+  }
+
+  private async read(key: string, name: string): Promise<KeyValue | null> {
+    try {
+      return await this.storage.get(key);
+    } catch (err) {
+      throw errs.fromStorage(err, this.qualifiedResource, name);
+    }
+  }
+
+  private encode(obj: ApiObject): Uint8Array {
+    const { resourceVersion: _rv, ...meta } = obj.metadata;
+    return Buffer.from(JSON.stringify({ ...obj, metadata: meta }));
+  }
+
+  decode(kv: KeyValue): ApiObject {
+    const obj = JSON.parse(Buffer.from(kv.value.buffer, kv.value.byteOffset, kv.value.byteLength).toString('utf8')) as ApiObject;
+    obj.metadata.resourceVersion = String(kv.modRevision);
+    return obj;
+  }
+}
+
+function randomSuffix(): string {
+  let s = '';
+  for (let i = 0; i < 5; i++) s += NAME_CHARS[Math.floor(Math.random() * NAME_CHARS.length)];
+  return s;
+}
+
+/** Everything but metadata and status: what bumps generation. */
+function specOf(obj: ApiObject): Record<string, unknown> {
+  const { metadata: _m, status: _s, apiVersion: _a, kind: _k, ...rest } = obj;
+  return rest;
+}
+
+function stripRV(obj: ApiObject): ApiObject {
+  const { resourceVersion: _rv, ...meta } = obj.metadata;
+  return { ...obj, metadata: meta };
+}

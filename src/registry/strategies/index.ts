@@ -1,0 +1,51 @@
+// Strategies by resource. Kinds without special rules get the default for
+// their scope; what differs (names, generation, status, deletion) is listed here.
+import { baseStrategy, type Strategy } from '../strategy.js';
+import { namespaces } from './namespaces.js';
+import { pods } from './pods.js';
+import { dns1035Name, labelName, pathSegmentName, subdomainName } from './names.js';
+
+const SPECIAL: Record<string, Strategy> = { '/namespaces': namespaces, '/pods': pods };
+
+/** metadata.generation is maintained for these (group/resource). */
+const GENERATION = new Set([
+  'apps/deployments', 'apps/replicasets', 'apps/statefulsets', 'apps/daemonsets', '/replicationcontrollers',
+  'batch/jobs', 'batch/cronjobs', 'policy/poddisruptionbudgets', 'autoscaling/horizontalpodautoscalers',
+  'networking.svc.io/ingresses', 'networking.svc.io/networkpolicies', 'apiextensions.svc.io/customresourcedefinitions',
+  'admissionregistration.svc.io/validatingwebhookconfigurations', 'admissionregistration.svc.io/mutatingwebhookconfigurations',
+  'admissionregistration.svc.io/validatingadmissionpolicies', 'admissionregistration.svc.io/validatingadmissionpolicybindings',
+  'flowcontrol.apiserver.svc.io/flowschemas', 'flowcontrol.apiserver.svc.io/prioritylevelconfigurations',
+]);
+
+/** PUT on a missing object creates it for these, as in Kubernetes. */
+const CREATE_ON_UPDATE = new Set([
+  '/services', '/endpoints', '/events', '/limitranges', 'events.svc.io/events', 'coordination.svc.io/leases',
+  'discovery.svc.io/endpointslices', 'rbac.authorization.svc.io/roles', 'rbac.authorization.svc.io/clusterroles',
+  'rbac.authorization.svc.io/rolebindings', 'rbac.authorization.svc.io/clusterrolebindings',
+]);
+
+/** Names validated as DNS labels, RFC 1035 labels or path segments instead of DNS subdomains. */
+const NAME_RULES: Record<string, typeof subdomainName> = {
+  '/services': dns1035Name,
+  'rbac.authorization.svc.io/roles': pathSegmentName,
+  'rbac.authorization.svc.io/clusterroles': pathSegmentName,
+  'rbac.authorization.svc.io/rolebindings': pathSegmentName,
+  'rbac.authorization.svc.io/clusterrolebindings': pathSegmentName,
+  'apps/statefulsets': labelName,
+  'batch/cronjobs': subdomainName,
+};
+
+/** Resources without a status subresource (everything else with one keeps status apart). */
+export function strategyFor(group: string, resource: string, namespaced: boolean, hasStatus = false): Strategy {
+  const key = `${group}/${resource}`;
+  const special = SPECIAL[key];
+  if (special) return special;
+  return baseStrategy({
+    namespaced,
+    validateName: NAME_RULES[key] ?? subdomainName,
+    tracksGeneration: GENERATION.has(key),
+    allowCreateOnUpdate: CREATE_ON_UPDATE.has(key),
+    hasStatus,
+    returnDeletedObject: GENERATION.has(key),
+  });
+}

@@ -1,0 +1,57 @@
+// A strategy is the short per-resource part of the generic store: scope,
+// naming, what a create and an update may change, validation, and deletion
+// behaviour. Stages run in a fixed order (see store.ts):
+//   create: prepareForCreate → validate → (admission) → storage
+//   update: prepareForUpdate → validateUpdate → (admission) → storage
+// prepare* may mutate the object; validate* must not.
+import type { FieldError } from '../api/meta/index.js';
+import type { ApiObject } from './object.js';
+
+export type NameValidator = (name: string, prefix: boolean) => string[];
+
+export interface Strategy {
+  readonly namespaced: boolean;
+  /** PUT on a missing object creates it. */
+  readonly allowCreateOnUpdate: boolean;
+  /** metadata.generation starts at 1 and grows when anything but metadata and status changes. */
+  readonly tracksGeneration: boolean;
+  /** The resource has a status subresource: the main resource ignores status, /status ignores the rest. */
+  readonly hasStatus: boolean;
+  /** DELETE answers with the deleted object rather than a Success Status. */
+  readonly returnDeletedObject: boolean;
+  readonly validateName: NameValidator;
+  prepareForCreate(obj: ApiObject): void;
+  prepareForUpdate(obj: ApiObject, old: ApiObject, subresource: string | undefined): void;
+  validate(obj: ApiObject): FieldError[];
+  validateUpdate(obj: ApiObject, old: ApiObject): FieldError[];
+  /**
+   * Graceful deletion (pods): even an immediate delete first records
+   * deletionTimestamp with the grace period, and answers with that object.
+   */
+  readonly gracefulDeletion: boolean;
+  /** Seconds of graceful deletion for this object (pods), or 0 to delete at once. */
+  gracePeriod(obj: ApiObject, requested: number | undefined): number;
+  /** Called when deletion starts (deletionTimestamp set) so a kind can reflect it (namespaces: Terminating). */
+  onDeletionStarted(obj: ApiObject): void;
+  /** Finalizers that keep an object besides metadata.finalizers (namespaces: spec.finalizers). */
+  pendingFinalizers(obj: ApiObject): readonly string[];
+}
+
+/** Defaults every strategy starts from; kinds override what differs. */
+export function baseStrategy(overrides: Partial<Strategy> & Pick<Strategy, 'namespaced' | 'validateName'>): Strategy {
+  return {
+    allowCreateOnUpdate: false,
+    tracksGeneration: false,
+    hasStatus: false,
+    returnDeletedObject: false,
+    gracefulDeletion: false,
+    prepareForCreate: () => undefined,
+    prepareForUpdate: () => undefined,
+    validate: () => [],
+    validateUpdate: () => [],
+    gracePeriod: () => 0,
+    onDeletionStarted: () => undefined,
+    pendingFinalizers: (obj) => obj.metadata.finalizers ?? [],
+    ...overrides,
+  };
+}

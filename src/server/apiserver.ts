@@ -1,0 +1,181 @@
+// Assembles and runs the API server: storage, PKI, authentication,
+// authorization, registry, admission, health, discovery, the filter chain and
+// an HTTPS listener speaking HTTP/1.1 and HTTP/2; plus graceful shutdown.
+import http2 from 'node:http2';
+import { readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import type { Store } from '../storage/interface.js';
+import { openStore, type StorageConfig } from '../storage/open.js';
+import { UnionAuthenticator, type Authenticator } from '../authn/authenticator.js';
+import { X509Authenticator } from '../authn/x509.js';
+import { TokenFileAuthenticator } from '../authn/tokenfile.js';
+import { alwaysAllow, type Authorizer } from '../authz/authorizer.js';
+import { Registry, type ServedResource } from '../registry/registry.js';
+import { Admission } from '../registry/admission.js';
+import { namespaceLifecycle, SYSTEM_NAMESPACES } from '../admission/plugins/namespacelifecycle.js';
+import { NamespaceController } from '../controllers/namespace.js';
+import { Discovery } from '../endpoints/discovery.js';
+import { resourceHandler } from '../endpoints/resource.js';
+import { isStatusError } from '../api/meta/index.js';
+import { ensurePki } from './pki.js';
+import { writeAdminKubeconfig } from './kubeconfig.js';
+import { Health, PostStartHook, ShutdownCheck, log, ping, type HealthCheck } from './health.js';
+import { buildHandlerChain } from './chain.js';
+import { buildRouter } from './router.js';
+import type { Request, RequestContext, Response } from './context.js';
+import { servedResources, servedGroups } from './served.js';
+
+export interface ApiServerOptions {
+  readonly bindAddress: string;
+  readonly securePort: number;
+  readonly dataDir: string;
+  readonly storage: StorageConfig;
+  readonly tlsCertFile?: string;
+  readonly tlsPrivateKeyFile?: string;
+  readonly clientCAFile?: string;
+  readonly tokenAuthFile?: string;
+  readonly anonymousAuth: boolean;
+  readonly livezGracePeriodMs: number;
+  readonly shutdownDelayMs: number;
+  readonly maxRequestsInflight: number;
+  readonly maxMutatingRequestsInflight: number;
+  readonly requestTimeoutMs: number;
+  /** Run the built-in controllers (svc server does; svc apiserver does too until a controller manager exists). */
+  readonly controllers: boolean;
+}
+
+export interface RunningApiServer {
+  readonly port: number;
+  readonly kubeconfigPath: string | undefined;
+  readonly store: Store;
+  /** SIGTERM behaviour: readyz fails at once, serve for the shutdown delay, drain, close storage. */
+  shutdown(): Promise<void>;
+}
+
+export async function startApiServer(opts: ApiServerOptions): Promise<RunningApiServer> {
+  const store = await openStore(opts.storage);
+  try {
+    return await assemble(opts, store);
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+}
+
+async function assemble(opts: ApiServerOptions, store: Store): Promise<RunningApiServer> {
+  // TLS material: given files, or a generated PKI in the data directory.
+  const generated = !opts.tlsCertFile ? await ensurePki({ dataDir: opts.dataDir, bindAddress: opts.bindAddress }) : undefined;
+  const cert = opts.tlsCertFile ? readFileSync(opts.tlsCertFile, 'utf8') : generated!.serving.cert;
+  const key = opts.tlsPrivateKeyFile ? readFileSync(opts.tlsPrivateKeyFile, 'utf8') : generated!.serving.key;
+  const clientCA = opts.clientCAFile ? readFileSync(opts.clientCAFile, 'utf8') : generated?.ca.cert;
+
+  const authenticators: Authenticator[] = [];
+  if (clientCA) authenticators.push(new X509Authenticator());
+  if (opts.tokenAuthFile) authenticators.push(TokenFileAuthenticator.fromFile(opts.tokenAuthFile));
+  const authenticator = new UnionAuthenticator(authenticators, { anonymous: opts.anonymousAuth });
+  const authorizer: Authorizer = alwaysAllow;
+
+  const resources: ServedResource[] = servedResources();
+  const admission = new Admission();
+  const registry = new Registry(resources, store, admission);
+  admission.register(namespaceLifecycle(() => registry.store('', 'namespaces')));
+
+  const systemNamespaces = new PostStartHook('start-system-namespaces-controller');
+  const namespaceControllerHook = new PostStartHook('start-namespace-controller');
+  const storageCheck: HealthCheck = { name: 'etcd', check: async () => void (await store.currentRevision()) };
+  const shutdownCheck = new ShutdownCheck();
+  const hooks = [systemNamespaces, ...(opts.controllers ? [namespaceControllerHook] : [])];
+  const health = new Health({
+    checks: {
+      healthz: [ping, log, storageCheck, ...hooks],
+      livez: [ping, log, storageCheck, ...hooks],
+      readyz: [ping, log, storageCheck, ...hooks, shutdownCheck],
+    },
+    livezGracePeriodMs: opts.livezGracePeriodMs,
+  });
+
+  let port = opts.securePort;
+  const discovery = new Discovery({ resources, groups: servedGroups(resources), serverAddress: () => `${opts.bindAddress}:${port}` });
+  const router = buildRouter({ health, discovery, resources: resourceHandler(registry, { authenticator, authorizer }), knowsGroup: (g) => registry.servesGroup(g) });
+  const chain = buildHandlerChain(router, {
+    authenticator,
+    authorizer,
+    inFlight: { readonly: opts.maxRequestsInflight, mutating: opts.maxMutatingRequestsInflight },
+    requestTimeoutMs: opts.requestTimeoutMs,
+  });
+
+  let inFlight = 0;
+  let drained: (() => void) | undefined;
+  const server = http2.createSecureServer({ allowHTTP1: true, cert, key, ...(clientCA ? { ca: clientCA, requestCert: true, rejectUnauthorized: false } : {}) }, (req, res) => {
+    inFlight++;
+    const ctx: RequestContext = {
+      req: req as unknown as Request,
+      res: res as unknown as Response,
+      url: new URL(req.url ?? '/', 'https://svc.invalid'),
+    };
+    chain(ctx)
+      .catch((err) => console.error('svc: unhandled error in the handler chain', err))
+      .finally(() => {
+        if (--inFlight === 0) drained?.();
+      });
+  });
+  const sockets = new Set<import('node:net').Socket>();
+  server.on('secureConnection', (sock) => {
+    sockets.add(sock);
+    sock.once('close', () => sockets.delete(sock));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.securePort, opts.bindAddress, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  port = (server.address() as AddressInfo).port;
+  const kubeconfigPath = generated ? await writeAdminKubeconfig({ dataDir: opts.dataDir, port, host: hostFor(opts.bindAddress), pki: generated }) : undefined;
+
+  await ensureSystemNamespaces(registry);
+  systemNamespaces.done();
+  let controller: NamespaceController | undefined;
+  if (opts.controllers) {
+    controller = new NamespaceController(registry, store);
+    await controller.start();
+    namespaceControllerHook.done();
+  }
+
+  let shuttingDown: Promise<void> | undefined;
+  return {
+    port,
+    kubeconfigPath,
+    store,
+    shutdown() {
+      shuttingDown ??= (async () => {
+        shutdownCheck.begin();
+        await new Promise((r) => setTimeout(r, opts.shutdownDelayMs));
+        const closed = new Promise<void>((r) => server.close(() => r()));
+        if (inFlight > 0) await new Promise<void>((r) => (drained = r));
+        controller?.stop();
+        // Idle keep-alive connections and HTTP/2 sessions would hold close() open: end them.
+        for (const sock of sockets) sock.destroy();
+        await closed;
+        await store.close();
+      })();
+      return shuttingDown;
+    },
+  };
+}
+
+function hostFor(bind: string): string {
+  return bind === '0.0.0.0' || bind === '::' || bind === '' ? '127.0.0.1' : bind;
+}
+
+async function ensureSystemNamespaces(registry: Registry): Promise<void> {
+  const namespaces = registry.store('', 'namespaces');
+  for (const name of [...SYSTEM_NAMESPACES, 'svc-node-lease']) {
+    try {
+      await namespaces.create('', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, { dryRun: false });
+    } catch (err) {
+      if (!(isStatusError(err) && err.status.reason === 'AlreadyExists')) throw err;
+    }
+  }
+}

@@ -1,0 +1,35 @@
+// The filter chain — the only place the order of the request path is written:
+//
+//   recovery → request info → max in-flight → timeout → authentication
+//     → impersonation → authorization → router (health, version, discovery, resources)
+//
+// Each filter is a small withX(next, deps) in filters/.
+import type { UnionAuthenticator } from '../authn/authenticator.js';
+import type { Authorizer } from '../authz/authorizer.js';
+import type { Handler } from './context.js';
+import { withRecovery } from './filters/recovery.js';
+import { withRequestInfo } from './filters/requestinfo.js';
+import { withMaxInFlight, type InFlightLimits } from './filters/inflight.js';
+import { withTimeout } from './filters/timeout.js';
+import { withAuthentication } from './filters/authn.js';
+import { withImpersonation } from './filters/impersonation.js';
+import { withAuthorization } from './filters/authz.js';
+
+export interface ChainDeps {
+  readonly authenticator: UnionAuthenticator;
+  readonly authorizer: Authorizer;
+  readonly inFlight: InFlightLimits;
+  readonly requestTimeoutMs: number;
+}
+
+export function buildHandlerChain(router: Handler, deps: ChainDeps): Handler {
+  let h = router;
+  h = withAuthorization(h, deps.authorizer);
+  h = withImpersonation(h);
+  h = withAuthentication(h, deps.authenticator);
+  h = withTimeout(h, deps.requestTimeoutMs);
+  h = withMaxInFlight(h, deps.inFlight);
+  h = withRequestInfo(h);
+  h = withRecovery(h);
+  return h;
+}

@@ -1,0 +1,55 @@
+// The per-request context: what the filters learn, passed explicitly to the
+// next stage. Later stages read earlier results through these accessors,
+// which fail loudly when a stage runs out of order.
+import type { IncomingHttpHeaders } from 'node:http';
+import type { RequestInfo, ResourceRequestInfo } from '../endpoints/requestinfo.js';
+import type { UserInfo } from '../authn/user.js';
+
+/** The response side, common to HTTP/1.1 and HTTP/2 compatibility responses. */
+export interface Response {
+  statusCode: number;
+  readonly headersSent: boolean;
+  readonly writableEnded: boolean;
+  setHeader(name: string, value: string | number | readonly string[]): unknown;
+  getHeader(name: string): unknown;
+  write(chunk: string | Uint8Array): boolean;
+  end(chunk?: string | Uint8Array): unknown;
+  once(event: 'close' | 'drain', fn: () => void): unknown;
+}
+
+/** The request side we read. */
+export interface Request extends AsyncIterable<Buffer> {
+  readonly method?: string | undefined;
+  readonly url?: string | undefined;
+  readonly headers: IncomingHttpHeaders;
+  readonly socket: unknown;
+  once(event: 'close', fn: () => void): unknown;
+}
+
+export interface RequestContext {
+  readonly req: Request;
+  readonly res: Response;
+  readonly url: URL;
+  requestInfo?: RequestInfo;
+  user?: UserInfo;
+  /** Long-running requests (watch) are exempt from in-flight limits and the timeout. */
+  longRunning?: boolean;
+}
+
+export type Handler = (ctx: RequestContext) => Promise<void>;
+
+export function requestInfoOf(ctx: RequestContext): RequestInfo {
+  if (!ctx.requestInfo) throw new Error('request info read before the request-info filter ran');
+  return ctx.requestInfo;
+}
+
+export function resourceInfoOf(ctx: RequestContext): ResourceRequestInfo {
+  const info = requestInfoOf(ctx);
+  if (!info.isResourceRequest) throw new Error('not a resource request');
+  return info;
+}
+
+export function userOf(ctx: RequestContext): UserInfo {
+  if (!ctx.user) throw new Error('user read before the authentication filter ran');
+  return ctx.user;
+}

@@ -1,0 +1,27 @@
+// Authorization: asks the authorizer; anything but allow is 403 with
+// Kubernetes' wording.
+import { newForbidden } from '../../api/meta/index.js';
+import type { Attributes, Authorizer } from '../../authz/authorizer.js';
+import { requestInfoOf, userOf, type Handler } from '../context.js';
+
+export function withAuthorization(next: Handler, authorizer: Authorizer): Handler {
+  return async (ctx) => {
+    const info = requestInfoOf(ctx);
+    const user = userOf(ctx);
+    const a: Attributes = info.isResourceRequest
+      ? { user, verb: info.verb, isResourceRequest: true, path: info.path, apiGroup: info.apiGroup, apiVersion: info.apiVersion, namespace: info.namespace, resource: info.resource, subresource: info.subresource, name: info.name }
+      : { user, verb: info.verb, isResourceRequest: false, path: info.path, apiGroup: '', apiVersion: '', namespace: '', resource: '', subresource: '', name: '' };
+    const d = await authorizer.authorize(a);
+    if (d.decision !== 'allow') throw newForbidden({ group: a.apiGroup, resource: a.resource }, a.name, forbiddenMessage(a, d.reason));
+    await next(ctx);
+  };
+}
+
+function forbiddenMessage(a: Attributes, reason: string): string {
+  const who = `User "${a.user.name}"`;
+  const why = reason ? `: ${reason}` : '';
+  if (!a.isResourceRequest) return `${who} cannot ${a.verb} path "${a.path}"${why}`;
+  const res = a.subresource ? `${a.resource}/${a.subresource}` : a.resource;
+  const scope = a.namespace ? `in the namespace "${a.namespace}"` : 'at the cluster scope';
+  return `${who} cannot ${a.verb} resource "${res}" in API group "${a.apiGroup}" ${scope}${why}`;
+}

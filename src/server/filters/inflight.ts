@@ -1,0 +1,32 @@
+// --max-requests-inflight and --max-mutating-requests-inflight: requests over
+// the limit get 429 with Retry-After. Long-running requests are exempt.
+import { newTooManyRequests } from '../../api/meta/index.js';
+import { requestInfoOf, type Handler } from '../context.js';
+
+const MUTATING = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
+
+export interface InFlightLimits {
+  /** 0 disables the limit. */
+  readonly readonly: number;
+  readonly mutating: number;
+}
+
+export function withMaxInFlight(next: Handler, limits: InFlightLimits): Handler {
+  let reads = 0;
+  let writes = 0;
+  return async (ctx) => {
+    if (ctx.longRunning) return next(ctx);
+    const mutating = MUTATING.has(requestInfoOf(ctx).verb);
+    const limit = mutating ? limits.mutating : limits.readonly;
+    const current = mutating ? writes : reads;
+    if (limit > 0 && current >= limit) throw newTooManyRequests('Too many requests, please try again later.', 1);
+    if (mutating) writes++;
+    else reads++;
+    try {
+      await next(ctx);
+    } finally {
+      if (mutating) writes--;
+      else reads--;
+    }
+  };
+}

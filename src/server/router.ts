@@ -1,0 +1,43 @@
+// The router behind the chain: health, version, discovery, then resources.
+import { newNotFound, newNotAcceptable } from '../api/meta/index.js';
+import type { Health } from './health.js';
+import type { Discovery } from '../endpoints/discovery.js';
+import { VERSION_INFO } from '../endpoints/discovery.js';
+import { negotiate } from '../endpoints/negotiate.js';
+import { PageNotFound } from '../endpoints/resource.js';
+import { requestInfoOf, type Handler } from './context.js';
+import { writeObject, writeText } from './respond.js';
+
+export interface RouterDeps {
+  readonly health: Health;
+  readonly discovery: Discovery;
+  readonly resources: Handler;
+  /** Whether a group (either spelling) is served. */
+  readonly knowsGroup: (group: string) => boolean;
+}
+
+export function buildRouter(deps: RouterDeps): Handler {
+  return async (ctx) => {
+    const info = requestInfoOf(ctx);
+    if (info.isResourceRequest) {
+      if (negotiate(ctx.req.headers.accept) === null) throw newNotAcceptable(['application/json', 'application/yaml']);
+      try {
+        return await deps.resources(ctx);
+      } catch (err) {
+        if (err instanceof PageNotFound) return writeText(ctx, 404, '404 page not found\n');
+        throw err;
+      }
+    }
+    const health = await deps.health.handle(info.path, ctx.url.searchParams);
+    if (health) return writeText(ctx, health.status, health.body);
+    if (info.path === '/version' || info.path === '/version/') return writeObject(ctx, 200, VERSION_INFO, 'json');
+    const doc = deps.discovery.handle(info.path);
+    if (doc !== undefined) return writeObject(ctx, 200, doc, 'json');
+    // Under a group the server knows, Kubernetes answers a Status; elsewhere a plain-text 404.
+    const g = /^\/apis\/([^/]+)/.exec(info.path)?.[1];
+    if ((g !== undefined && !deps.knowsGroup(g)) || (g === undefined && info.path !== '/api' && !info.path.startsWith('/api/'))) {
+      return writeText(ctx, 404, '404 page not found\n');
+    }
+    throw newNotFound({ group: '', resource: '' }, '', 'the server could not find the requested resource');
+  };
+}

@@ -1,0 +1,75 @@
+// kubectl 1.27 against the real server with the generated admin kubeconfig:
+// get, create -f --validate=false, get -o yaml, delete, api-resources,
+// get --raw /readyz?verbose.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { startTestServer, type TestServer } from './harness.js';
+
+const KUBECTL = '/usr/lib/google-cloud-sdk/bin/kubectl.1.27';
+const missing = existsSync(KUBECTL) ? false : `kubectl 1.27 not found at ${KUBECTL}`;
+if (missing && process.env.CI === 'true') throw new Error(`${missing} (required under CI=true)`);
+
+describe('kubectl 1.27', { skip: missing }, () => {
+  let t: TestServer;
+  let cache: string;
+  before(async () => {
+    t = await startTestServer();
+    cache = mkdtempSync(join(tmpdir(), 'svc-kubectl-'));
+  });
+  after(async () => t?.stop());
+
+  const kubectl = (...args: string[]) =>
+    new Promise<{ code: number; out: string; err: string }>((resolve) => {
+      execFile(KUBECTL, ['--kubeconfig', t.kubeconfig, '--cache-dir', cache, ...args], { timeout: 60_000 }, (error, stdout, stderr) => {
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, out: stdout, err: stderr });
+      });
+    });
+
+  it('get ns', async () => {
+    const r = await kubectl('get', 'ns');
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /^NAME\s+/);
+    assert.match(r.out, /\ndefault\s/);
+    assert.match(r.out, /\nsvc-system\s/);
+  });
+
+  it('create -f --validate=false, get -o yaml, get by short name, delete', async () => {
+    const f = join(cache, 'cm.yaml');
+    writeFileSync(f, 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: demo\n  namespace: default\ndata:\n  k: v\n');
+    const c = await kubectl('create', '-f', f, '--validate=false');
+    assert.equal(c.code, 0, c.err);
+    assert.match(c.out, /configmap\/demo created/);
+    const y = await kubectl('get', 'cm', 'demo', '-o', 'yaml');
+    assert.equal(y.code, 0, y.err);
+    assert.match(y.out, /kind: ConfigMap/);
+    assert.match(y.out, /k: v/);
+    const d = await kubectl('delete', 'configmap', 'demo');
+    assert.equal(d.code, 0, d.err);
+    assert.match(d.out, /configmap "demo" deleted/);
+    const gone = await kubectl('get', 'cm', 'demo');
+    assert.notEqual(gone.code, 0);
+    assert.match(gone.err, /Error from server \(NotFound\): configmaps "demo" not found/);
+  });
+
+  it('applies a manifest written for Kubernetes (k8s.io group)', async () => {
+    const f = join(cache, 'role.yaml');
+    writeFileSync(f, 'apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata:\n  name: reader\n  namespace: default\nrules: []\n');
+    const c = await kubectl('create', '-f', f, '--validate=false');
+    assert.equal(c.code, 0, c.err);
+    assert.match(c.out, /role.rbac.authorization.k8s.io\/reader created/);
+  });
+
+  it('api-resources and get --raw /readyz?verbose', async () => {
+    const a = await kubectl('api-resources');
+    assert.equal(a.code, 0, a.err);
+    assert.match(a.out, /\npods\s+po\s+v1\s+true\s+Pod\n/);
+    assert.match(a.out, /deployments\s+deploy\s+apps\/v1\s+true\s+Deployment/);
+    const r = await kubectl('get', '--raw', '/readyz?verbose');
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /readyz check passed/);
+  });
+});
