@@ -93,7 +93,7 @@ export class NamespaceController {
       if (!r.namespaced || r.virtual || r.version !== r.storageVersion) continue;
       const store = this.registry.store(r.group, r.resource);
       const left = await store.deleteCollection(name, {}, { dryRun: false, propagationPolicy: 'Background' });
-      remaining += left.length;
+      remaining += left.items.length;
     }
     if (remaining > 0) {
       // Deleted objects may linger (finalizers, grace periods): check again before finalizing.

@@ -3,7 +3,7 @@
 // store (strategy, validation, admission, storage) → encode in the request's
 // group spelling. Watch, patch and paging arrive with their issues; routing
 // already knows them and answers 405 until then.
-import { newBadRequest, newMethodNotAllowed, newMethodNotSupported, newNotFound, type Status } from '../api/meta/index.js';
+import { fieldPath, newBadRequest, newInvalid, newMethodNotAllowed, newMethodNotSupported, newNotFound, notSupported, type Status } from '../api/meta/index.js';
 import { resourceInfoOf, type RequestContext } from '../server/context.js';
 import { writeObject } from '../server/respond.js';
 import type { Registry, ServedResource } from '../registry/registry.js';
@@ -41,7 +41,7 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps) {
     const apiVersion = spellApiVersion(served.group === '' ? served.version : `${served.group}/${served.version}`, groupSpelling(info.apiGroup));
     const out = (code: number, obj: ApiObject) => writeObject(ctx, code, withTypeMeta(obj, apiVersion, obj.kind === 'Scale' ? 'Scale' : served.kind));
     const q = ctx.url.searchParams;
-    const dryRun = parseDryRun(q);
+    const dryRun = parseDryRun(q, OPTIONS_KIND[info.verb] ?? 'GetOptions');
     const user = ctx.user;
 
     if (info.subresource === 'scale') {
@@ -84,8 +84,8 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps) {
       }
       case 'deletecollection': {
         const opts = await deleteOptions(ctx, dryRun);
-        const items = await store.deleteCollection(info.namespace, { predicate: listPredicate(served, q) }, opts);
-        return writeObject(ctx, 200, { kind: `${served.kind}List`, apiVersion, metadata: {}, items: items.map(({ apiVersion: _a, kind: _k, ...rest }) => rest) });
+        const { items, resourceVersion } = await store.deleteCollection(info.namespace, { predicate: listPredicate(served, q) }, opts);
+        return writeObject(ctx, 200, { kind: `${served.kind}List`, apiVersion, metadata: { resourceVersion }, items: items.map(({ apiVersion: _a, kind: _k, ...rest }) => rest) });
       }
       case 'patch':
         await store.get(info.namespace, info.name); // a missing object is 404 first, as Kubernetes answers
@@ -113,9 +113,13 @@ function bodyObject(body: Record<string, unknown>, info: ResourceRequestInfo, se
   return { ...body, metadata: { ...((body.metadata as object) ?? {}) } } as ApiObject;
 }
 
-function parseDryRun(q: URLSearchParams): boolean {
+const OPTIONS_KIND: Record<string, string> = { create: 'CreateOptions', update: 'UpdateOptions', patch: 'PatchOptions', delete: 'DeleteOptions', deletecollection: 'DeleteOptions' };
+
+function parseDryRun(q: URLSearchParams, optionsKind: string): boolean {
   const values = q.getAll('dryRun');
-  for (const v of values) if (v !== 'All') throw newBadRequest(`Invalid dry run value: ${JSON.stringify(v)}; supported values: "All"`);
+  if (values.some((v) => v !== 'All')) {
+    throw newInvalid({ group: 'meta.svc.io', kind: optionsKind }, '', [notSupported(fieldPath('dryRun'), values, ['All'])]);
+  }
   return values.length > 0;
 }
 

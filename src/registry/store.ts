@@ -229,8 +229,8 @@ export class GenericStore {
     }
   }
 
-  async deleteCollection(namespace: string, filter: ListFilter, opts: DeleteOptions): Promise<ApiObject[]> {
-    const { items } = await this.list(namespace, filter);
+  async deleteCollection(namespace: string, filter: ListFilter, opts: DeleteOptions): Promise<{ items: ApiObject[]; resourceVersion: string }> {
+    const { items, resourceVersion } = await this.list(namespace, filter);
     const deleted: ApiObject[] = [];
     for (const item of items) {
       try {
@@ -241,7 +241,7 @@ export class GenericStore {
         throw err;
       }
     }
-    return deleted;
+    return { items: deleted, resourceVersion };
   }
 
   // ---------------------------------------------------------------------------

@@ -209,6 +209,7 @@ describe('resource API (HTTPS, embedded storage)', () => {
     assert.equal(d.status, 201);
     assert.equal((await t.req('GET', `${cm}/dry`)).status, 404);
     const bad = await t.req('POST', `${cm}?dryRun=Some`, { metadata: { name: 'dry' } });
-    assert.equal(bad.status, 400);
+    assert.equal(bad.status, 422);
+    assert.equal(bad.body.message, 'CreateOptions.meta.svc.io "" is invalid: dryRun: Unsupported value: []string{"Some"}: supported values: "All"');
   });
 });

@@ -67,6 +67,7 @@ export function formatValue(v: unknown): string {
   if (typeof v === 'string') return JSON.stringify(v);
   if (v === null || v === undefined) return 'null';
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  if (Array.isArray(v) && v.every((x) => typeof x === 'string')) return `[]string{${v.map((x) => JSON.stringify(x)).join(', ')}}`;
   return JSON.stringify(v);
 }
 

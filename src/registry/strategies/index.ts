@@ -17,6 +17,9 @@ const GENERATION = new Set([
   'flowcontrol.apiserver.svc.io/flowschemas', 'flowcontrol.apiserver.svc.io/prioritylevelconfigurations',
 ]);
 
+/** DELETE answers with the object rather than a Success Status. */
+const RETURN_DELETED = new Set(['/services', 'apiextensions.svc.io/customresourcedefinitions']);
+
 /** PUT on a missing object creates it for these, as in Kubernetes. */
 const CREATE_ON_UPDATE = new Set([
   '/services', '/endpoints', '/events', '/limitranges', 'events.svc.io/events', 'coordination.svc.io/leases',
@@ -46,6 +49,6 @@ export function strategyFor(group: string, resource: string, namespaced: boolean
     tracksGeneration: GENERATION.has(key),
     allowCreateOnUpdate: CREATE_ON_UPDATE.has(key),
     hasStatus,
-    returnDeletedObject: GENERATION.has(key),
+    returnDeletedObject: RETURN_DELETED.has(key),
   });
 }
