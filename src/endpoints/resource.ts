@@ -15,6 +15,7 @@ import { readObject } from './body.js';
 import { listPredicate } from './selectors.js';
 import { getScale, updateScale } from './scale.js';
 import { review, type ReviewDeps } from './reviews.js';
+import { planGet, planList } from '../registry/listoptions.js';
 
 export function resourceHandler(registry: Registry, reviews: ReviewDeps) {
   return async (ctx: RequestContext): Promise<void> => {
@@ -52,14 +53,15 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps) {
 
     switch (info.verb) {
       case 'get':
-        return out(200, await store.get(info.namespace, info.name));
+        return out(200, await store.get(info.namespace, info.name, planGet(q)));
       case 'list': {
-        const { items, resourceVersion } = await store.list(info.namespace, { predicate: listPredicate(served, q) });
+        const plan = planList(q, store.collectionPrefix(info.namespace));
+        const r = await store.list(info.namespace, { predicate: listPredicate(served, q), plan });
         return writeObject(ctx, 200, {
           kind: `${served.kind}List`,
           apiVersion,
-          metadata: { resourceVersion },
-          items: items.map(({ apiVersion: _a, kind: _k, ...rest }) => rest),
+          metadata: { resourceVersion: r.resourceVersion, ...(r.continue ? { continue: r.continue } : {}), ...(r.remainingItemCount ? { remainingItemCount: r.remainingItemCount } : {}) },
+          items: r.items.map(({ apiVersion: _a, kind: _k, ...rest }) => rest),
         });
       }
       case 'create': {

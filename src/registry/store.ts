@@ -13,6 +13,8 @@ import type { Strategy } from './strategy.js';
 import { validateMetadata, validateMetadataUpdate } from './metadata.js';
 import * as errs from './errors.js';
 import type { Admission, AdmissionOperation } from './admission.js';
+import { encodeContinue, type ListPlan, type ReadMode } from './listoptions.js';
+import { newResourceExpired, newTooLargeResourceVersion } from '../api/meta/index.js';
 import type { UserInfo } from '../authn/user.js';
 
 export interface ResourceIdentity {
@@ -39,6 +41,20 @@ export interface ListFilter {
   /** Keep objects for which this returns true (label and field selectors). */
   readonly predicate?: (obj: ApiObject) => boolean;
 }
+
+export interface ListOptions extends ListFilter {
+  readonly plan?: ListPlan;
+}
+
+export interface ListResult {
+  readonly items: ApiObject[];
+  readonly resourceVersion: string;
+  readonly continue?: string;
+  readonly remainingItemCount?: number;
+}
+
+/** How long a read for a revision newer than the store's waits before 504 (as Kubernetes' 3 s). */
+export const FUTURE_REVISION_WAIT_MS = 3000;
 
 export interface DeleteResult {
   readonly object: ApiObject;
@@ -71,20 +87,80 @@ export class GenericStore {
     return objectKey({ ...this.identity, namespaced: this.namespaced }, namespace, name);
   }
 
-  async get(namespace: string, name: string): Promise<ApiObject> {
+  async get(namespace: string, name: string, mode: ReadMode = { kind: 'mostRecent' }): Promise<ApiObject> {
+    if (mode.kind === 'notOlderThan') await this.waitForRevision(mode.revision);
     const kv = await this.read(this.key(namespace, name), name);
     if (!kv) throw errs.notFound(this.qualifiedResource, name);
     return this.decode(kv);
   }
 
-  async list(namespace: string, filter: ListFilter = {}): Promise<{ items: ApiObject[]; resourceVersion: string }> {
-    const prefix = collectionPrefix({ ...this.identity, namespaced: this.namespaced }, namespace);
+  collectionPrefix(namespace: string): string {
+    return collectionPrefix({ ...this.identity, namespaced: this.namespaced }, namespace);
+  }
+
+  /**
+   * A list per the read plan: the revision it is served at follows the
+   * spec's tables; with a limit, pages of one snapshot and a continue token;
+   * with a filter, storage pages are read until the limit is met.
+   */
+  async list(namespace: string, opts: ListOptions = {}): Promise<ListResult> {
+    const prefix = this.collectionPrefix(namespace);
+    const plan = opts.plan ?? { mode: { kind: 'mostRecent' }, limit: 0, continuing: false };
+    let revision: number | undefined;
+    if (plan.mode.kind === 'exact') revision = plan.mode.revision;
+    if (plan.mode.kind === 'notOlderThan') await this.waitForRevision(plan.mode.revision);
+    if (plan.mode.kind === 'exact') await this.waitForRevision(plan.mode.revision);
+    const items: ApiObject[] = [];
+    let startAfter = plan.startAfter;
     try {
-      const r = await this.storage.range(prefix);
-      const items = r.items.map((kv) => this.decode(kv)).filter((o) => !filter.predicate || filter.predicate(o));
-      return { items, resourceVersion: String(r.revision) };
+      for (;;) {
+        const want = plan.limit > 0 ? plan.limit - items.length : 0;
+        const page = await this.storage.range(prefix, { revision, limit: want, startAfter });
+        revision = page.revision;
+        for (const kv of page.items) {
+          const obj = this.decode(kv);
+          if (!opts.predicate || opts.predicate(obj)) items.push(obj);
+        }
+        const last = page.items[page.items.length - 1]?.key;
+        if (!page.more || last === undefined) return { items, resourceVersion: String(revision) };
+        if (plan.limit > 0 && items.length >= plan.limit) {
+          return {
+            items,
+            resourceVersion: String(revision),
+            continue: encodeContinue(revision, last, prefix),
+            ...(opts.predicate ? {} : { remainingItemCount: page.remaining }),
+          };
+        }
+        startAfter = last;
+      }
     } catch (err) {
+      if (isStorageError(err, 'Compacted')) {
+        if (plan.continuing) {
+          const fresh = await this.storage.currentRevision().catch(() => 0);
+          const e = newResourceExpired('The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.');
+          // As Kubernetes: a token that continues from the same place at the current revision.
+          if (fresh > 0 && plan.startAfter) e.status.metadata = { continue: encodeContinue(fresh, plan.startAfter, prefix) };
+          throw e;
+        }
+        throw newResourceExpired(`too old resource version: ${revision} (${err.revision})`);
+      }
       throw errs.fromStorage(err, this.qualifiedResource, '');
+    }
+  }
+
+  /** Waits briefly for the store to reach a revision; then 504 "Too large resource version". */
+  private async waitForRevision(revision: number): Promise<void> {
+    const deadline = Date.now() + FUTURE_REVISION_WAIT_MS;
+    for (;;) {
+      let current: number;
+      try {
+        current = await this.storage.currentRevision();
+      } catch (err) {
+        throw errs.fromStorage(err, this.qualifiedResource, '');
+      }
+      if (current >= revision) return;
+      if (Date.now() >= deadline) throw newTooLargeResourceVersion(revision, current, 1);
+      await new Promise((r) => setTimeout(r, 50));
     }
   }
 
@@ -230,7 +306,7 @@ export class GenericStore {
   }
 
   async deleteCollection(namespace: string, filter: ListFilter, opts: DeleteOptions): Promise<{ items: ApiObject[]; resourceVersion: string }> {
-    const { items, resourceVersion } = await this.list(namespace, filter);
+    const { items, resourceVersion } = await this.list(namespace, { predicate: filter.predicate });
     const deleted: ApiObject[] = [];
     for (const item of items) {
       try {

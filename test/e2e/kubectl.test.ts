@@ -63,6 +63,13 @@ describe('kubectl 1.27', { skip: missing }, () => {
     assert.match(c.out, /role.rbac.authorization.k8s.io\/reader created/);
   });
 
+  it('get --chunk-size pages through the list', async () => {
+    for (let i = 0; i < 5; i++) await t.req('POST', '/api/v1/namespaces/default/configmaps', { metadata: { name: `chunk-${i}` } });
+    const r = await kubectl('get', 'cm', '--chunk-size=2', '-o', 'name');
+    assert.equal(r.code, 0, r.err);
+    for (let i = 0; i < 5; i++) assert.match(r.out, new RegExp(`configmap/chunk-${i}\n`));
+  });
+
   it('api-resources and get --raw /readyz?verbose', async () => {
     const a = await kubectl('api-resources');
     assert.equal(a.code, 0, a.err);

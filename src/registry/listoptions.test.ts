@@ -1,0 +1,60 @@
+// Every row of the spec's list and get resourceVersion tables, and the invalid combinations.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { encodeContinue, planGet, planList } from './listoptions.js';
+import { isStatusError } from '../api/meta/index.js';
+
+const P = '/registry/configmaps/ns/';
+const tok = encodeContinue(7, `${P}b`, P);
+const plan = (q: string) => planList(new URLSearchParams(q), P);
+
+describe('list read plans', () => {
+  const rows: [string, string, number | undefined, number][] = [
+    // query, mode, revision, limit
+    ['', 'mostRecent', undefined, 0],
+    ['resourceVersion=0', 'any', undefined, 0],
+    ['resourceVersion=5', 'notOlderThan', 5, 0],
+    ['limit=2', 'mostRecent', undefined, 2],
+    ['limit=2&resourceVersion=0', 'any', undefined, 2],
+    ['limit=2&resourceVersion=5', 'exact', 5, 2],
+    [`limit=2&continue=${tok}`, 'exact', 7, 2],
+    [`limit=2&continue=${tok}&resourceVersion=0`, 'exact', 7, 2],
+    ['resourceVersion=5&resourceVersionMatch=Exact', 'exact', 5, 0],
+    ['resourceVersion=5&resourceVersionMatch=Exact&limit=3', 'exact', 5, 3],
+    ['resourceVersion=0&resourceVersionMatch=NotOlderThan', 'any', undefined, 0],
+    ['resourceVersion=5&resourceVersionMatch=NotOlderThan', 'notOlderThan', 5, 0],
+    ['resourceVersion=5&resourceVersionMatch=NotOlderThan&limit=1', 'notOlderThan', 5, 1],
+    ['limit=-1', 'mostRecent', undefined, 0],
+  ];
+  for (const [q, mode, rev, limit] of rows) {
+    it(q || '(nothing)', () => {
+      const p = plan(q);
+      assert.equal(p.mode.kind, mode);
+      assert.equal('revision' in p.mode ? p.mode.revision : undefined, rev);
+      assert.equal(p.limit, limit);
+    });
+  }
+  it('a continue token resumes after its key', () => assert.equal(plan(`continue=${tok}`).startAfter, `${P}b`));
+
+  const errors: [string, number, string][] = [
+    [`limit=2&continue=${tok}&resourceVersion=5`, 400, 'specifying resource version is not allowed when using continue'],
+    [`limit=2&continue=${tok}&resourceVersionMatch=Exact`, 422, 'ListOptions.meta.svc.io "" is invalid: [resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided, resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden when continue is provided]'],
+    ['resourceVersionMatch=NotOlderThan', 422, 'ListOptions.meta.svc.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided'],
+    ['resourceVersion=0&resourceVersionMatch=Exact', 422, 'ListOptions.meta.svc.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch "exact" is forbidden for resourceVersion "0"'],
+    ['resourceVersion=4&resourceVersionMatch=Sometimes', 422, 'ListOptions.meta.svc.io "" is invalid: resourceVersionMatch: Unsupported value: "Sometimes": supported values: "Exact", "NotOlderThan", ""'],
+    ['resourceVersion=abc', 400, 'resourceVersion: Invalid value: "abc": must be a resourceVersion returned by this server'],
+    ['continue=bm90IGpzb24', 400, 'invalid continue token: continue key is not valid: Unexpected token'],
+    ['limit=x', 400, 'limit: Invalid value: "x": must be an integer'],
+  ];
+  for (const [q, code, msg] of errors) {
+    it(`${code}: ${q}`, () => assert.throws(() => plan(q), (e: unknown) => isStatusError(e) && e.status.code === code && e.status.message!.startsWith(msg)));
+  }
+});
+
+describe('get read plans', () => {
+  it('unset, 0 and a revision', () => {
+    assert.deepEqual(planGet(new URLSearchParams('')), { kind: 'mostRecent' });
+    assert.deepEqual(planGet(new URLSearchParams('resourceVersion=0')), { kind: 'any' });
+    assert.deepEqual(planGet(new URLSearchParams('resourceVersion=9')), { kind: 'notOlderThan', revision: 9 });
+  });
+});

@@ -1,0 +1,90 @@
+// List and get read plans from resourceVersion, resourceVersionMatch, limit
+// and continue — every row of the spec's tables — and the opaque continue
+// token (which carries the revision of the first page and where to resume).
+import { fieldPath, forbidden, newBadRequest, newInvalid, notSupported, type FieldError } from '../api/meta/index.js';
+
+/** How fresh a read must be (spec "Resource versions"). */
+export type ReadMode =
+  | { readonly kind: 'mostRecent' }
+  | { readonly kind: 'any' }
+  | { readonly kind: 'notOlderThan'; readonly revision: number }
+  | { readonly kind: 'exact'; readonly revision: number };
+
+export interface ListPlan {
+  readonly mode: ReadMode;
+  /** 0: no limit. */
+  readonly limit: number;
+  /** Set when continuing a paged list: the first page's revision is mode.revision (exact). */
+  readonly startAfter?: string;
+  readonly continuing: boolean;
+}
+
+const LIST_OPTIONS = { group: 'meta.svc.io', kind: 'ListOptions' };
+
+/** Parses a resourceVersion; anything but a decimal revision is a client error. */
+export function parseResourceVersion(rv: string): number {
+  if (!/^\d+$/.test(rv)) throw newBadRequest(`resourceVersion: Invalid value: ${JSON.stringify(rv)}: must be a resourceVersion returned by this server`);
+  return Number(rv);
+}
+
+export function planGet(q: URLSearchParams): ReadMode {
+  const rv = q.get('resourceVersion');
+  if (rv === null || rv === '') return { kind: 'mostRecent' };
+  if (rv === '0') return { kind: 'any' };
+  return { kind: 'notOlderThan', revision: parseResourceVersion(rv) };
+}
+
+export function planList(q: URLSearchParams, collectionPrefix: string): ListPlan {
+  const rv = q.get('resourceVersion') ?? '';
+  const match = q.get('resourceVersionMatch') ?? '';
+  const cont = q.get('continue') ?? '';
+  const limitText = q.get('limit');
+  let limit = 0;
+  if (limitText !== null && limitText !== '') {
+    if (!/^-?\d+$/.test(limitText)) throw newBadRequest(`limit: Invalid value: ${JSON.stringify(limitText)}: must be an integer`);
+    limit = Math.max(0, Number(limitText));
+  }
+  const errs: FieldError[] = [];
+  if (match !== '' && match !== 'Exact' && match !== 'NotOlderThan') errs.push(notSupported(fieldPath('resourceVersionMatch'), match, ['Exact', 'NotOlderThan', '']));
+  if (match !== '' && rv === '') errs.push(forbidden(fieldPath('resourceVersionMatch'), 'resourceVersionMatch is forbidden unless resourceVersion is provided'));
+  if (match !== '' && cont !== '') errs.push(forbidden(fieldPath('resourceVersionMatch'), 'resourceVersionMatch is forbidden when continue is provided'));
+  if (match === 'Exact' && rv === '0') errs.push(forbidden(fieldPath('resourceVersionMatch'), 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"'));
+  if (errs.length > 0) throw newInvalid(LIST_OPTIONS, '', errs);
+
+  if (cont !== '') {
+    // A continue token fixes the revision; "0" is tolerated, any other resourceVersion is not.
+    if (rv !== '' && rv !== '0') throw newBadRequest('specifying resource version is not allowed when using continue');
+    const token = decodeContinue(cont, collectionPrefix);
+    return { mode: { kind: 'exact', revision: token.revision }, limit, startAfter: token.startAfter, continuing: true };
+  }
+  if (rv === '') return { mode: { kind: 'mostRecent' }, limit, continuing: false };
+  if (rv === '0') return { mode: { kind: 'any' }, limit, continuing: false };
+  const revision = parseResourceVersion(rv);
+  if (match === 'Exact' || (match === '' && limit > 0)) return { mode: { kind: 'exact', revision }, limit, continuing: false };
+  return { mode: { kind: 'notOlderThan', revision }, limit, continuing: false };
+}
+
+interface TokenBody {
+  v: string;
+  rv: number;
+  start: string;
+}
+
+/** The token for the page after `lastKey` (a full storage key) at `revision`. */
+export function encodeContinue(revision: number, lastKey: string, collectionPrefix: string): string {
+  const body: TokenBody = { v: 'meta.svc.io/v1', rv: revision, start: lastKey.slice(collectionPrefix.length) };
+  return Buffer.from(JSON.stringify(body)).toString('base64url');
+}
+
+export function decodeContinue(token: string, collectionPrefix: string): { revision: number; startAfter: string } {
+  let body: TokenBody;
+  try {
+    body = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as TokenBody;
+  } catch (err) {
+    throw newBadRequest(`invalid continue token: continue key is not valid: ${(err as Error).message}`);
+  }
+  if (!body || body.v !== 'meta.svc.io/v1' || !Number.isInteger(body.rv) || body.rv <= 0 || typeof body.start !== 'string' || body.start.includes('..')) {
+    throw newBadRequest('invalid continue token: continue key is not valid: the token was not issued by this server');
+  }
+  return { revision: body.rv, startAfter: collectionPrefix + body.start };
+}
