@@ -16,8 +16,9 @@ import { listPredicate } from './selectors.js';
 import { getScale, updateScale } from './scale.js';
 import { review, type ReviewDeps } from './reviews.js';
 import { planGet, planList } from '../registry/listoptions.js';
+import { DEFAULT_WATCH_SETTINGS, serveWatch, type WatchSettings } from './watch.js';
 
-export function resourceHandler(registry: Registry, reviews: ReviewDeps) {
+export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSettings: WatchSettings = DEFAULT_WATCH_SETTINGS) {
   return async (ctx: RequestContext): Promise<void> => {
     const info = resourceInfoOf(ctx);
     const served = registry.lookup(info.apiGroup, info.apiVersion, info.resource);
@@ -92,8 +93,13 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps) {
       case 'patch':
         await store.get(info.namespace, info.name); // a missing object is 404 first, as Kubernetes answers
         throw newMethodNotSupported({ group: served.group, resource: served.resource }, 'patch'); // patch and apply: issue 6
+      case 'watch': {
+        const selected = listPredicate(served, q);
+        const byName = info.name ? (o: ApiObject) => o.metadata.name === info.name : undefined;
+        const predicate = selected && byName ? (o: ApiObject) => byName(o) && selected(o) : (selected ?? byName);
+        return serveWatch(ctx, { store, namespace: info.namespace, apiVersion, kind: served.kind, predicate, settings: watchSettings });
+      }
       default:
-        // watch: issue 4.
         throw newMethodNotSupported({ group: served.group, resource: served.resource }, info.verb);
     }
   };

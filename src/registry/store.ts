@@ -4,7 +4,7 @@
 // errors. Objects are stored as JSON without metadata.resourceVersion, which
 // is the storage revision and is filled in on every read.
 import { randomUUID } from 'node:crypto';
-import type { Store, KeyValue } from '../storage/interface.js';
+import type { Store, KeyValue, WatchHandle, WatchSink } from '../storage/interface.js';
 import { isStorageError } from '../storage/errors.js';
 import type { FieldError } from '../api/meta/index.js';
 import { type ApiObject, clone, deepEqual, nowTimestamp } from './object.js';
@@ -146,6 +146,11 @@ export class GenericStore {
       }
       throw errs.fromStorage(err, this.qualifiedResource, '');
     }
+  }
+
+  /** Watches the collection's keys in storage from a revision (the watch cache will sit here). */
+  watchStorage(namespace: string, fromRevision: number, sink: WatchSink): Promise<WatchHandle> {
+    return this.storage.watch({ prefix: this.collectionPrefix(namespace), fromRevision }, sink);
   }
 
   /** Waits briefly for the store to reach a revision; then 504 "Too large resource version". */

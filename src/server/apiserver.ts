@@ -16,6 +16,7 @@ import { namespaceLifecycle, SYSTEM_NAMESPACES } from '../admission/plugins/name
 import { NamespaceController } from '../controllers/namespace.js';
 import { Discovery } from '../endpoints/discovery.js';
 import { resourceHandler } from '../endpoints/resource.js';
+import { DEFAULT_WATCH_SETTINGS, type WatchSettings } from '../endpoints/watch.js';
 import { isStatusError } from '../api/meta/index.js';
 import { ensurePki } from './pki.js';
 import { writeAdminKubeconfig } from './kubeconfig.js';
@@ -40,6 +41,8 @@ export interface ApiServerOptions {
   readonly maxRequestsInflight: number;
   readonly maxMutatingRequestsInflight: number;
   readonly requestTimeoutMs: number;
+  /** Watch tunables (tests shorten the bookmark interval). */
+  readonly watch?: Partial<WatchSettings>;
   /** Run the built-in controllers (svc server does; svc apiserver does too until a controller manager exists). */
   readonly controllers: boolean;
 }
@@ -96,7 +99,7 @@ async function assemble(opts: ApiServerOptions, store: Store): Promise<RunningAp
 
   let port = opts.securePort;
   const discovery = new Discovery({ resources, groups: servedGroups(resources), serverAddress: () => `${opts.bindAddress}:${port}` });
-  const router = buildRouter({ health, discovery, resources: resourceHandler(registry, { authenticator, authorizer }), knowsGroup: (g) => registry.servesGroup(g) });
+  const router = buildRouter({ health, discovery, resources: resourceHandler(registry, { authenticator, authorizer }, { ...DEFAULT_WATCH_SETTINGS, ...opts.watch }), knowsGroup: (g) => registry.servesGroup(g) });
   const chain = buildHandlerChain(router, {
     authenticator,
     authorizer,

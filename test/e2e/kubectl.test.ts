@@ -70,6 +70,32 @@ describe('kubectl 1.27', { skip: missing }, () => {
     for (let i = 0; i < 5; i++) assert.match(r.out, new RegExp(`configmap/chunk-${i}\n`));
   });
 
+  it('get -w prints changes; wait --for=delete returns when the object goes', async () => {
+    const { spawn } = await import('node:child_process');
+    await t.req('POST', '/api/v1/namespaces/default/configmaps', { metadata: { name: 'watched' } });
+    const w = spawn(KUBECTL, ['--kubeconfig', t.kubeconfig, '--cache-dir', cache, 'get', 'cm', '-w', '-o', 'name']);
+    let out = '';
+    w.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    const until = async (re: RegExp) => {
+      const end = Date.now() + 20_000;
+      while (!re.test(out)) {
+        if (Date.now() > end) throw new Error(`kubectl get -w printed: ${out}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    };
+    await until(/configmap\/watched\n/);
+    await t.req('POST', '/api/v1/namespaces/default/configmaps', { metadata: { name: 'appeared' } });
+    await until(/configmap\/appeared\n/);
+    w.kill();
+
+    const waiting = kubectl('wait', '--for=delete', 'cm/watched', '--timeout=20s');
+    await new Promise((r) => setTimeout(r, 500));
+    await t.req('DELETE', '/api/v1/namespaces/default/configmaps/watched');
+    const r = await waiting;
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /configmap\/watched condition met|deleted/);
+  });
+
   it('api-resources and get --raw /readyz?verbose', async () => {
     const a = await kubectl('api-resources');
     assert.equal(a.code, 0, a.err);

@@ -1,0 +1,163 @@
+// Watch over HTTP: chunked newline-delimited JSON events (ADDED, MODIFIED,
+// DELETED, BOOKMARK, ERROR), started per the spec's watch table — unset or
+// "0": synthetic ADDED for every existing object, then changes; a revision:
+// the changes after it only — with selectors (an object leaving a selector is
+// DELETED, one entering it ADDED), timeoutSeconds, and bookmarks.
+//
+// Events come from the storage watch (the watch cache will sit in front of it).
+import { newResourceExpired, statusFromUnknown } from '../api/meta/index.js';
+import type { WatchEvent, WatchHandle } from '../storage/interface.js';
+import { isStorageError } from '../storage/errors.js';
+import type { GenericStore } from '../registry/store.js';
+import { withTypeMeta, type ApiObject } from '../registry/object.js';
+import { parseResourceVersion } from '../registry/listoptions.js';
+import type { RequestContext } from '../server/context.js';
+import { writeError } from '../server/respond.js';
+import { queryBool } from './requestinfo.js';
+
+export interface WatchSettings {
+  /** How often BOOKMARK events are sent when the client allows them (Kubernetes: about a minute). */
+  readonly bookmarkIntervalMs: number;
+  /** Without timeoutSeconds, a watch ends after a random time in [min, 2·min] (Kubernetes: 30–60 min). */
+  readonly minTimeoutMs: number;
+  /** A client this far behind is disconnected rather than buffered without bound. */
+  readonly maxBufferedBytes: number;
+}
+
+export const DEFAULT_WATCH_SETTINGS: WatchSettings = { bookmarkIntervalMs: 60_000, minTimeoutMs: 1_800_000, maxBufferedBytes: 64 << 20 };
+
+export interface WatchRequest {
+  readonly store: GenericStore;
+  readonly namespace: string;
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly predicate: ((obj: ApiObject) => boolean) | undefined;
+  readonly settings: WatchSettings;
+}
+
+type EventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
+
+export async function serveWatch(ctx: RequestContext, w: WatchRequest): Promise<void> {
+  const q = ctx.url.searchParams;
+  const rvText = q.get('resourceVersion') ?? '';
+  const bookmarks = queryBool(q, 'allowWatchBookmarks');
+  const timeoutText = q.get('timeoutSeconds');
+  const timeoutMs = timeoutText && /^\d+$/.test(timeoutText) && Number(timeoutText) > 0
+    ? Number(timeoutText) * 1000
+    : w.settings.minTimeoutMs * (1 + Math.random());
+  const matches = (o: ApiObject) => !w.predicate || w.predicate(o);
+  const encode = (type: EventType, obj: unknown) => `${JSON.stringify({ type, object: obj })}\n`;
+  const typed = (o: ApiObject) => withTypeMeta(o, w.apiVersion, w.kind);
+
+  // Where to start: the state at a consistent revision, or the changes after a given one.
+  let initial: ApiObject[] = [];
+  let from: number;
+  if (rvText === '' || rvText === '0') {
+    const list = await w.store.list(w.namespace, { predicate: w.predicate });
+    initial = list.items;
+    from = Number(list.resourceVersion);
+  } else {
+    from = parseResourceVersion(rvText);
+  }
+
+  const res = ctx.res;
+  let closed = false;
+  let handle: WatchHandle | undefined;
+  let lastRevision = from;
+  const timers: NodeJS.Timeout[] = [];
+  let done!: () => void;
+  const ended = new Promise<void>((resolve) => (done = resolve));
+  const finish = () => {
+    if (closed) return;
+    closed = true;
+    done();
+    handle?.close();
+    for (const t of timers) clearTimeout(t);
+    if (!res.writableEnded) res.end();
+  };
+  let buffered = 0;
+  const send = (chunk: string) => {
+    if (closed) return;
+    buffered += chunk.length;
+    if (!res.write(chunk)) {
+      if (buffered > w.settings.maxBufferedBytes) {
+        console.error(`svc: closing a watch that fell ${buffered} bytes behind (${ctx.req.url})`);
+        finish();
+      }
+    } else buffered = 0;
+  };
+  const bookmark = () => send(encode('BOOKMARK', { kind: w.kind, apiVersion: w.apiVersion, metadata: { resourceVersion: String(lastRevision) } }));
+
+  const pending: WatchEvent[][] = [];
+  let started = false;
+  const deliver = (events: readonly WatchEvent[]) => {
+    for (const e of events) {
+      lastRevision = e.revision;
+      if (e.type === 'create') {
+        const o = w.store.decode(e.kv);
+        if (matches(o)) send(encode('ADDED', typed(o)));
+      } else if (e.type === 'update') {
+        const o = w.store.decode(e.kv);
+        const old = w.store.decode(e.prev);
+        const now = matches(o);
+        const was = matches(old);
+        if (now && was) send(encode('MODIFIED', typed(o)));
+        else if (now) send(encode('ADDED', typed(o)));
+        else if (was) {
+          old.metadata.resourceVersion = String(e.revision);
+          send(encode('DELETED', typed(old)));
+        }
+      } else {
+        const old = w.store.decode(e.prev);
+        old.metadata.resourceVersion = String(e.revision);
+        if (matches(old)) send(encode('DELETED', typed(old)));
+      }
+    }
+  };
+
+  try {
+    handle = await w.store.watchStorage(w.namespace, from, {
+      onEvents: (events) => (started ? deliver(events) : pending.push([...events])),
+      onError: (err) => {
+        const status = isStorageError(err, 'Compacted')
+          ? newResourceExpired(`too old resource version: ${from} (${err.revision})`).status
+          : statusFromUnknown(err);
+        send(encode('ERROR', status));
+        finish();
+      },
+    });
+  } catch (err) {
+    if (isStorageError(err, 'Compacted')) throw newResourceExpired(`too old resource version: ${from} (${err.revision})`);
+    throw err;
+  }
+
+  res.statusCode = 200;
+  res.setHeader('Content-Type', 'application/json');
+  res.setHeader('Cache-Control', 'no-cache, private');
+  ctx.req.once('close', finish);
+  started = true;
+  for (const o of initial) send(encode('ADDED', typed(o)));
+  for (const batch of pending.splice(0)) deliver(batch);
+  // Send the headers now, before any event, so the client knows the watch started.
+  const r = res as unknown as { writeHead?: (code: number) => void; flushHeaders?: () => void };
+  if (!res.headersSent) r.writeHead?.(200);
+  r.flushHeaders?.();
+
+  if (bookmarks) {
+    const tick = () => {
+      if (closed) return;
+      bookmark();
+      timers.push(setTimeout(tick, w.settings.bookmarkIntervalMs));
+    };
+    timers.push(setTimeout(tick, w.settings.bookmarkIntervalMs));
+  }
+  timers.push(
+    setTimeout(() => {
+      if (bookmarks) bookmark(); // so a client resuming from here gets no 410
+      finish();
+    }, timeoutMs),
+  );
+  await ended;
+}
+
+export { writeError };

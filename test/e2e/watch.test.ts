@@ -1,0 +1,151 @@
+// Watch over HTTPS: the start table (unset / "0" / a revision), event shapes,
+// selectors entering and leaving, ordering under concurrent writers,
+// timeoutSeconds, bookmarks and 410 for a compacted revision.
+import assert from 'node:assert/strict';
+import { request } from 'node:https';
+import { readFileSync } from 'node:fs';
+import { after, before, describe, it } from 'node:test';
+import { parse } from 'yaml';
+import { startTestServer, type TestServer } from './harness.js';
+
+interface Ev { type: string; object: { kind?: string; metadata: { name?: string; resourceVersion: string }; [k: string]: unknown } }
+
+interface Stream {
+  events: Ev[];
+  status: number;
+  ended: Promise<void>;
+  waitFor(n: number, ms?: number): Promise<void>;
+  close(): void;
+}
+
+function openWatch(t: TestServer, path: string): Promise<Stream> {
+  const cfg = parse(readFileSync(t.kubeconfig, 'utf8'));
+  const opts = {
+    ca: Buffer.from(cfg.clusters[0].cluster['certificate-authority-data'], 'base64'),
+    cert: Buffer.from(cfg.users[0].user['client-certificate-data'], 'base64'),
+    key: Buffer.from(cfg.users[0].user['client-key-data'], 'base64'),
+    agent: false as const,
+  };
+  return new Promise((resolve, reject) => {
+    const req = request(`${t.url}${path}`, opts, (res) => {
+      const events: Ev[] = [];
+      let buf = '';
+      let endedResolve!: () => void;
+      const ended = new Promise<void>((r) => (endedResolve = r));
+      res.on('data', (d: Buffer) => {
+        buf += d.toString();
+        let i;
+        while ((i = buf.indexOf('\n')) >= 0) {
+          const line = buf.slice(0, i);
+          buf = buf.slice(i + 1);
+          if (line.trim()) events.push(JSON.parse(line) as Ev);
+        }
+      });
+      res.on('end', endedResolve);
+      res.on('close', endedResolve);
+      resolve({
+        events,
+        status: res.statusCode ?? 0,
+        ended,
+        close: () => req.destroy(),
+        async waitFor(n, ms = 10_000) {
+          const end = Date.now() + ms;
+          while (events.length < n) {
+            if (Date.now() > end) throw new Error(`got ${events.length} events, wanted ${n}: ${JSON.stringify(events.map((e) => e.type))}`);
+            await new Promise((r) => setTimeout(r, 20));
+          }
+        },
+      });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+const names = (s: Stream) => s.events.map((e) => `${e.type} ${e.object.metadata.name ?? ''}`.trim());
+
+describe('watch', () => {
+  let t: TestServer;
+  const cm = '/api/v1/namespaces/w/configmaps';
+  before(async () => {
+    t = await startTestServer({ watch: { bookmarkIntervalMs: 200 } });
+    await t.req('POST', '/api/v1/namespaces', { metadata: { name: 'w' } });
+  });
+  after(async () => t?.stop());
+
+  it('from a list resourceVersion: changes after it, with the delete revision on DELETED', async () => {
+    const list = await t.req('GET', cm);
+    const s = await openWatch(t, `${cm}?watch=1&resourceVersion=${list.body.metadata.resourceVersion}`);
+    assert.equal(s.status, 200);
+    const a = await t.req('POST', cm, { metadata: { name: 'a' }, data: { v: '1' } });
+    const u = await t.req('PUT', `${cm}/a`, { metadata: { name: 'a' }, data: { v: '2' } });
+    await t.req('DELETE', `${cm}/a`);
+    await s.waitFor(3);
+    s.close();
+    assert.deepEqual(names(s), ['ADDED a', 'MODIFIED a', 'DELETED a']);
+    assert.equal(s.events[0]!.object.kind, 'ConfigMap');
+    assert.equal(s.events[0]!.object.metadata.resourceVersion, a.body.metadata.resourceVersion);
+    assert.equal(s.events[1]!.object.metadata.resourceVersion, u.body.metadata.resourceVersion);
+    assert.ok(Number(s.events[2]!.object.metadata.resourceVersion) > Number(u.body.metadata.resourceVersion));
+    assert.deepEqual(s.events[2]!.object.data, { v: '2' }, 'DELETED carries the last state');
+  });
+
+  it('without a resourceVersion: synthetic ADDED for existing objects, then live changes', async () => {
+    await t.req('POST', cm, { metadata: { name: 'pre1' } });
+    await t.req('POST', cm, { metadata: { name: 'pre2' } });
+    for (const rv of ['', '&resourceVersion=0']) {
+      const s = await openWatch(t, `${cm}?watch=true${rv}`);
+      await s.waitFor(2);
+      await t.req('POST', cm, { metadata: { name: `live${rv.length}` } });
+      await s.waitFor(3);
+      s.close();
+      assert.deepEqual(names(s).slice(0, 2).sort(), ['ADDED pre1', 'ADDED pre2']);
+      assert.equal(names(s)[2], `ADDED live${rv.length}`);
+      await t.req('DELETE', `${cm}/live${rv.length}`);
+    }
+  });
+
+  it('selectors: leaving is DELETED, entering is ADDED', async () => {
+    const rv = (await t.req('GET', cm)).body.metadata.resourceVersion;
+    const s = await openWatch(t, `${cm}?watch=1&labelSelector=keep%3Dyes&resourceVersion=${rv}`);
+    await t.req('POST', cm, { metadata: { name: 'x', labels: { keep: 'yes' } } });
+    await t.req('POST', cm, { metadata: { name: 'y', labels: { keep: 'no' } } });
+    await t.req('PUT', `${cm}/x`, { metadata: { name: 'x', labels: { keep: 'no' } } });
+    await t.req('PUT', `${cm}/y`, { metadata: { name: 'y', labels: { keep: 'yes' } } });
+    await s.waitFor(3);
+    s.close();
+    assert.deepEqual(names(s), ['ADDED x', 'DELETED x', 'ADDED y']);
+  });
+
+  it('keeps order with no gaps under concurrent writers', async () => {
+    const rv = (await t.req('GET', cm)).body.metadata.resourceVersion;
+    const s = await openWatch(t, `${cm}?watch=1&resourceVersion=${rv}`);
+    const results = await Promise.all(Array.from({ length: 40 }, (_, i) => t.req('POST', cm, { metadata: { name: `c-${i}` } })));
+    await s.waitFor(40);
+    s.close();
+    const got = s.events.map((e) => Number(e.object.metadata.resourceVersion));
+    assert.deepEqual(got, results.map((r) => Number(r.body.metadata.resourceVersion)).sort((a, b) => a - b));
+  });
+
+  it('timeoutSeconds ends the stream; bookmarks carry only the resourceVersion', async () => {
+    const rv = (await t.req('GET', cm)).body.metadata.resourceVersion;
+    const s = await openWatch(t, `${cm}?watch=1&resourceVersion=${rv}&timeoutSeconds=1&allowWatchBookmarks=true`);
+    await s.ended;
+    const bms = s.events.filter((e) => e.type === 'BOOKMARK');
+    assert.ok(bms.length >= 2, 'periodic bookmarks and one before the end');
+    assert.deepEqual(bms.at(-1)!.object, { kind: 'ConfigMap', apiVersion: 'v1', metadata: { resourceVersion: rv } });
+    const plain = await openWatch(t, `${cm}?watch=1&resourceVersion=${rv}&timeoutSeconds=1`);
+    await plain.ended;
+    assert.deepEqual(plain.events, [], 'no bookmarks unless allowed');
+  });
+
+  it('a compacted resourceVersion is 410 Gone before the stream starts', async () => {
+    const old = (await t.req('GET', cm)).body.metadata.resourceVersion;
+    await t.req('POST', cm, { metadata: { name: 'newer' } });
+    await t.server.store.compact(await t.server.store.currentRevision());
+    const r = await t.req('GET', `${cm}?watch=1&resourceVersion=${old}`);
+    assert.equal(r.status, 410);
+    assert.equal(r.body.reason, 'Expired');
+    assert.match(r.body.message, /^too old resource version: /);
+  });
+});
