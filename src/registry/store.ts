@@ -108,8 +108,8 @@ export class GenericStore {
     const plan = opts.plan ?? { mode: { kind: 'mostRecent' }, limit: 0, continuing: false };
     let revision: number | undefined;
     if (plan.mode.kind === 'exact') revision = plan.mode.revision;
-    if (plan.mode.kind === 'notOlderThan') await this.waitForRevision(plan.mode.revision);
-    if (plan.mode.kind === 'exact') await this.waitForRevision(plan.mode.revision);
+    // As Kubernetes: the cached (unpaged) path answers 504 with Retry-After, the paged storage path without.
+    if (plan.mode.kind === 'notOlderThan' || plan.mode.kind === 'exact') await this.waitForRevision(plan.mode.revision, plan.limit === 0);
     const items: ApiObject[] = [];
     let startAfter = plan.startAfter;
     try {
@@ -154,7 +154,7 @@ export class GenericStore {
   }
 
   /** Waits briefly for the store to reach a revision; then 504 "Too large resource version". */
-  private async waitForRevision(revision: number): Promise<void> {
+  private async waitForRevision(revision: number, retryAfter = true): Promise<void> {
     const deadline = Date.now() + FUTURE_REVISION_WAIT_MS;
     for (;;) {
       let current: number;
@@ -164,7 +164,7 @@ export class GenericStore {
         throw errs.fromStorage(err, this.qualifiedResource, '');
       }
       if (current >= revision) return;
-      if (Date.now() >= deadline) throw newTooLargeResourceVersion(revision, current, 1);
+      if (Date.now() >= deadline) throw newTooLargeResourceVersion(revision, current, retryAfter ? 1 : undefined);
       await new Promise((r) => setTimeout(r, 50));
     }
   }

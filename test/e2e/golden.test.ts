@@ -22,6 +22,8 @@ const SCENARIOS = [
   'errors-01-not-found', 'errors-03-invalid-names', 'errors-04-invalid-labels', 'errors-06-methods-and-media-types',
   'finalizers-01-basic', 'finalizers-03-propagation', 'ns-01-lifecycle', 'health-01-basic', 'health-03-single-checks',
   'discovery-01-core-and-version', 'dryrun-01-create',
+  'list-01-paging', 'list-03-label-selectors', 'list-04-field-selectors', 'list-06-rv-invalid', 'list-07-not-older-than-and-future',
+  'watch-01-from-list-rv', 'watch-03-selectors', 'watch-04-live-and-timeout',
 ];
 
 /** Steps that fail today, with the reason and the issue that closes the gap. */
@@ -49,9 +51,27 @@ const KNOWN_GAPS: Record<string, string> = {
   'health-03-single-checks / readyz-informer-sync': 'no informer-sync check until the watch cache (issue 4)',
   'health-03-single-checks / readyz-poststarthook': 'kube-apiserver post-start hook names',
   'discovery-01-core-and-version / api-v1': 'singularName: v1.27 fills it in (v1.26, recorded here, left it empty)',
+  'list-04-field-selectors / create-pod': 'Pod defaulting: issue 5',
+  'list-04-field-selectors / pod-phase': 'Pod defaulting: issue 5',
+  'list-04-field-selectors / pod-unscheduled': 'Pod defaulting: issue 5',
+  'list-04-field-selectors / pod-service-account': 'Pod defaulting: issue 5',
+  'list-06-rv-invalid / non-numeric-rv': 'deliberate: a malformed resourceVersion is a client mistake (400), where Kubernetes answers 500',
+  'watch-01-from-list-rv / update': 'PATCH: issue 6',
+  'watch-01-from-list-rv / watch': 'misses the MODIFIED event of the PATCH step: issue 6',
+  'watch-01-from-list-rv / watch-from-create': 'misses the MODIFIED event of the PATCH step: issue 6',
+  'watch-01-from-list-rv / watch-bookmarks-allowed': 'misses the MODIFIED event of the PATCH step: issue 6',
+  'watch-03-selectors / update-x': 'PATCH: issue 6',
+  'watch-03-selectors / relabel-y-out': 'PATCH: issue 6',
+  'watch-03-selectors / relabel-y-in': 'PATCH: issue 6',
+  'watch-03-selectors / watch-field': 'misses the events of the PATCH steps: issue 6',
+  'watch-03-selectors / watch-label': 'misses the events of the PATCH steps: issue 6',
+  'watch-04-live-and-timeout / update-a': 'PATCH: issue 6',
+  'watch-04-live-and-timeout / live': 'misses the event of the PATCH step: issue 6',
+  'watch-04-live-and-timeout / list-now': 'follows the PATCH step: issue 6',
+  'watch-04-live-and-timeout / timeout-after-initial': 'follows the PATCH step: issue 6',
 };
 
-const IGNORED_REASON = /^(body(\.items\[\d+\])?\.metadata\.managedFields missing .*|)$/;
+const IGNORED_REASON = /^((body(\.items\[\d+\])?|events\[\d+\]\.object)\.metadata\.managedFields missing .*|)$/;
 
 describe('golden transcripts', { skip: missing }, () => {
   let t: TestServer;

@@ -143,10 +143,10 @@ export function newTimeout(message: string, retryAfterSeconds: number): StatusEr
 }
 
 /** 504 for a resourceVersion newer than the server has seen, after waiting for it. */
-export function newTooLargeResourceVersion(requested: number, current: number, retryAfterSeconds: number): StatusError {
+export function newTooLargeResourceVersion(requested: number, current: number, retryAfterSeconds?: number): StatusError {
   return failure(504, 'Timeout', `Timeout: Too large resource version: ${requested}, current: ${current}`, {
     causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
-    retryAfterSeconds,
+    ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
   });
 }
 
