@@ -12,6 +12,7 @@ import { type ApiObject, isObject, withTypeMeta } from '../registry/object.js';
 import { applyFinalize } from '../registry/strategies/namespaces.js';
 import { groupSpelling, queryBool, spellApiVersion, type ResourceRequestInfo } from './requestinfo.js';
 import { readObject } from './body.js';
+import { negotiate } from './negotiate.js';
 import { listPredicate } from './selectors.js';
 import { getScale, updateScale } from './scale.js';
 import { review, type ReviewDeps } from './reviews.js';
@@ -57,7 +58,11 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
         return out(200, await store.get(info.namespace, info.name, planGet(q)));
       case 'list': {
         const plan = planList(q, store.collectionPrefix(info.namespace));
-        const r = await store.list(info.namespace, { predicate: listPredicate(served, q), plan });
+        const predicate = listPredicate(served, q);
+        if (plan.limit === 0 && negotiate(ctx.req.headers.accept) === 'json') {
+          return streamList(ctx, store.scan(info.namespace, plan.mode, predicate), `${served.kind}List`, apiVersion);
+        }
+        const r = await store.list(info.namespace, { predicate, plan });
         return writeObject(ctx, 200, {
           kind: `${served.kind}List`,
           apiVersion,
@@ -103,6 +108,38 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
         throw newMethodNotSupported({ group: served.group, resource: served.resource }, info.verb);
     }
   };
+}
+
+/**
+ * Writes an unpaged list item by item as storage chunks arrive, so a list of
+ * any size never becomes one string or one array of encoded objects.
+ */
+async function streamList(ctx: RequestContext, chunks: AsyncGenerator<{ revision: number; items: ApiObject[] }>, kind: string, apiVersion: string): Promise<void> {
+  const res = ctx.res;
+  let first = true;
+  let sep = '';
+  for await (const { revision, items } of chunks) {
+    let text = '';
+    if (first) {
+      res.statusCode = 200;
+      res.setHeader('Content-Type', 'application/json');
+      res.setHeader('Cache-Control', 'no-cache, private');
+      text = `{"kind":${JSON.stringify(kind)},"apiVersion":${JSON.stringify(apiVersion)},"metadata":{"resourceVersion":"${revision}"},"items":[`;
+      first = false;
+    }
+    for (const { apiVersion: _a, kind: _k, ...rest } of items) {
+      text += sep + JSON.stringify(rest);
+      sep = ',';
+    }
+    if (!res.write(text)) {
+      const open = await new Promise<boolean>((resolve) => {
+        res.once('drain', () => resolve(true));
+        res.once('close', () => resolve(false));
+      });
+      if (!open) return; // the client went away
+    }
+  }
+  res.end(']}');
 }
 
 async function requireBody(ctx: RequestContext): Promise<Record<string, unknown>> {

@@ -148,6 +148,38 @@ export class GenericStore {
     }
   }
 
+  /**
+   * An unpaged list read in storage chunks of one snapshot, for streaming:
+   * yields each chunk's matching objects with the revision the list is
+   * served at, so no caller holds the whole collection in memory.
+   */
+  async *scan(namespace: string, mode: ReadMode, predicate?: (obj: ApiObject) => boolean, chunk = 500): AsyncGenerator<{ revision: number; items: ApiObject[] }> {
+    const prefix = this.collectionPrefix(namespace);
+    let revision: number | undefined;
+    if (mode.kind === 'notOlderThan' || mode.kind === 'exact') await this.waitForRevision(mode.revision);
+    if (mode.kind === 'exact') revision = mode.revision;
+    let startAfter: string | undefined;
+    for (;;) {
+      let page;
+      try {
+        page = await this.storage.range(prefix, { revision, limit: chunk, startAfter });
+      } catch (err) {
+        if (isStorageError(err, 'Compacted')) throw newResourceExpired(`too old resource version: ${revision} (${err.revision})`);
+        throw errs.fromStorage(err, this.qualifiedResource, '');
+      }
+      revision = page.revision;
+      const items: ApiObject[] = [];
+      for (const kv of page.items) {
+        const obj = this.decode(kv);
+        if (!predicate || predicate(obj)) items.push(obj);
+      }
+      yield { revision, items };
+      const last = page.items[page.items.length - 1]?.key;
+      if (!page.more || last === undefined) return;
+      startAfter = last;
+    }
+  }
+
   /** Watches the collection's keys in storage from a revision (the watch cache will sit here). */
   watchStorage(namespace: string, fromRevision: number, sink: WatchSink): Promise<WatchHandle> {
     return this.storage.watch({ prefix: this.collectionPrefix(namespace), fromRevision }, sink);

@@ -2,13 +2,14 @@
 // resourceVersion semantics, too-large versions (504) and expired tokens (410).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startTestServer, type TestServer } from './harness.js';
+import { type TestServer } from './harness.js';
+import { BACKENDS } from './backends.js';
 
-describe('lists (paging and resource versions)', () => {
+for (const backend of BACKENDS) describe(`lists (paging and resource versions) on ${backend.name}`, { skip: backend.skip }, () => {
   let t: TestServer;
   const cm = '/api/v1/namespaces/pages/configmaps';
   before(async () => {
-    t = await startTestServer();
+    t = await backend.start();
     await t.req('POST', '/api/v1/namespaces', { metadata: { name: 'pages' } });
     for (let i = 0; i < 7; i++) await t.req('POST', cm, { metadata: { name: `cm-${i}`, labels: { odd: String(i % 2 === 1) } } });
   });
@@ -55,6 +56,20 @@ describe('lists (paging and resource versions)', () => {
     const bad = await t.req('GET', `${cm}?limit=2&continue=abc&resourceVersion=5`);
     assert.equal(bad.status, 400);
     assert.equal(bad.body.message, 'specifying resource version is not allowed when using continue');
+  });
+
+  it('an unpaged list streams every item across storage chunks as one JSON document', async () => {
+    await t.req('POST', '/api/v1/namespaces', { metadata: { name: 'many' } });
+    const n = 1234;
+    for (let i = 0; i < n; i += 100) {
+      await Promise.all(Array.from({ length: Math.min(100, n - i) }, (_, j) => t.req('POST', '/api/v1/namespaces/many/configmaps', { metadata: { name: `m-${String(i + j).padStart(4, '0')}` }, data: { i: String(i + j) } })));
+    }
+    const all = await t.req('GET', '/api/v1/namespaces/many/configmaps');
+    assert.equal(all.body.kind, 'ConfigMapList');
+    assert.equal(all.body.items.length, n);
+    assert.equal(all.body.items[1233].metadata.name, 'm-1233');
+    const yaml = await t.req('GET', '/api/v1/namespaces/many/configmaps?labelSelector=none', undefined, { headers: { accept: 'application/yaml' } });
+    assert.match(yaml.text, /^kind: ConfigMapList\n/);
   });
 
   it('an expired continue token is 410 with a fresh token', async () => {

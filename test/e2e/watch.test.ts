@@ -6,7 +6,8 @@ import { request } from 'node:https';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { parse } from 'yaml';
-import { startTestServer, type TestServer } from './harness.js';
+import { type TestServer } from './harness.js';
+import { BACKENDS } from './backends.js';
 
 interface Ev { type: string; object: { kind?: string; metadata: { name?: string; resourceVersion: string }; [k: string]: unknown } }
 
@@ -64,11 +65,11 @@ function openWatch(t: TestServer, path: string): Promise<Stream> {
 
 const names = (s: Stream) => s.events.map((e) => `${e.type} ${e.object.metadata.name ?? ''}`.trim());
 
-describe('watch', () => {
+for (const backend of BACKENDS) describe(`watch on ${backend.name}`, { skip: backend.skip }, () => {
   let t: TestServer;
   const cm = '/api/v1/namespaces/w/configmaps';
   before(async () => {
-    t = await startTestServer({ watch: { bookmarkIntervalMs: 200 } });
+    t = await backend.start({ watch: { bookmarkIntervalMs: 200 } });
     await t.req('POST', '/api/v1/namespaces', { metadata: { name: 'w' } });
   });
   after(async () => t?.stop());
