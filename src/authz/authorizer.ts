@@ -2,19 +2,13 @@
 // authorizer.Attributes). RBAC, Node and Webhook come later; for now the
 // server runs AlwaysAllow. A Union asks each in order until one decides.
 import type { UserInfo } from '../authn/user.js';
+import type { NonResourceRequestInfo, ResourceRequestInfo } from '../endpoints/requestinfo.js';
 
-export interface Attributes {
-  readonly user: UserInfo;
-  readonly verb: string;
-  readonly isResourceRequest: boolean;
-  readonly path: string;
-  readonly apiGroup: string;
-  readonly apiVersion: string;
-  readonly namespace: string;
-  readonly resource: string;
-  readonly subresource: string;
-  readonly name: string;
-}
+/** Who asks, and what: the request info of a resource or a non-resource request. */
+export type Attributes = { readonly user: UserInfo } & (
+  | Omit<ResourceRequestInfo, 'apiPrefix' | 'parts' | 'verb'> & { readonly verb: string }
+  | NonResourceRequestInfo
+);
 
 export type Decision = { readonly decision: 'allow' | 'deny' | 'noOpinion'; readonly reason: string };
 

@@ -88,11 +88,11 @@ async function decide(deps: ReviewDeps, user: UserInfo, spec: Obj, group: string
   const a: Attributes = ra !== undefined
     ? (() => {
         const x = obj(ra);
-        return { user, verb: str(x.verb), isResourceRequest: true, path: '', apiGroup: str(x.group), apiVersion: str(x.version), namespace: str(x.namespace), resource: str(x.resource), subresource: str(x.subresource), name: str(x.name) };
+        return { user, verb: str(x.verb), isResourceRequest: true as const, path: '', apiGroup: str(x.group), apiVersion: str(x.version), namespace: str(x.namespace), resource: str(x.resource), subresource: str(x.subresource), name: str(x.name) };
       })()
     : (() => {
         const x = obj(nra);
-        return { user, verb: str(x.verb), isResourceRequest: false, path: str(x.path), apiGroup: '', apiVersion: '', namespace: '', resource: '', subresource: '', name: '' };
+        return { user, verb: str(x.verb), isResourceRequest: false as const, path: str(x.path) };
       })();
   const d = await deps.authorizer.authorize(a);
   return {

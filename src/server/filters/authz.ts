@@ -8,11 +8,12 @@ export function withAuthorization(next: Handler, authorizer: Authorizer): Handle
   return async (ctx) => {
     const info = requestInfoOf(ctx);
     const user = userOf(ctx);
-    const a: Attributes = info.isResourceRequest
-      ? { user, verb: info.verb, isResourceRequest: true, path: info.path, apiGroup: info.apiGroup, apiVersion: info.apiVersion, namespace: info.namespace, resource: info.resource, subresource: info.subresource, name: info.name }
-      : { user, verb: info.verb, isResourceRequest: false, path: info.path, apiGroup: '', apiVersion: '', namespace: '', resource: '', subresource: '', name: '' };
+    const a: Attributes = { ...info, user };
     const d = await authorizer.authorize(a);
-    if (d.decision !== 'allow') throw newForbidden({ group: a.apiGroup, resource: a.resource }, a.name, forbiddenMessage(a, d.reason));
+    if (d.decision !== 'allow') {
+      const target = a.isResourceRequest ? { group: a.apiGroup, resource: a.resource } : { group: '', resource: '' };
+      throw newForbidden(target, a.isResourceRequest ? a.name : '', forbiddenMessage(a, d.reason));
+    }
     await next(ctx);
   };
 }
