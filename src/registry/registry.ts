@@ -6,6 +6,8 @@ import { canonicalGroup } from '../endpoints/requestinfo.js';
 import { GenericStore } from './store.js';
 import type { Admission } from './admission.js';
 import { strategyFor } from './strategies/index.js';
+import { Cacher } from '../storage/cacher/cacher.js';
+import { collectionPrefix } from './keys.js';
 
 export interface ServedSubresource {
   readonly name: string;
@@ -39,15 +41,30 @@ export class Registry {
   private readonly byResource = new Map<string, GenericStore>();
   private readonly served = new Map<string, ServedResource>();
 
-  constructor(resources: readonly ServedResource[], storage: Store, admission: Admission) {
+  private readonly cachers: Cacher[] = [];
+
+  constructor(resources: readonly ServedResource[], storage: Store, admission: Admission, opts: { watchCache: boolean; window?: { windowMs?: number; maxEvents?: number } } = { watchCache: true }) {
     for (const r of resources) {
       this.served.set(`${r.group}/${r.version}/${r.resource}`, r);
       if (r.virtual) continue;
       const key = `${r.group}/${r.resource}`;
       if (this.byResource.has(key)) continue;
       const strategy = strategyFor(r.group, r.resource, r.namespaced, r.subresources.some((x) => x.name === 'status'));
-      this.byResource.set(key, new GenericStore({ group: r.group, version: r.storageVersion, resource: r.resource, kind: r.kind }, strategy, storage, admission));
+      const identity = { group: r.group, version: r.storageVersion, resource: r.resource, kind: r.kind };
+      const prefix = collectionPrefix({ ...identity, namespaced: r.namespaced }, '');
+      const cacher = opts.watchCache ? new Cacher(storage, prefix, { ...opts.window, synchronous: storage.backend === 'sqlite' }) : undefined;
+      if (cacher) this.cachers.push(cacher);
+      this.byResource.set(key, new GenericStore(identity, strategy, storage, admission, cacher));
     }
+  }
+
+  /** Fills every watch cache (start-up). */
+  async startCaches(): Promise<void> {
+    await Promise.all(this.cachers.map((c) => c.start()));
+  }
+
+  stopCaches(): void {
+    for (const c of this.cachers) c.stop();
   }
 
   /** The served resource for a request's group (either spelling), version and resource. */

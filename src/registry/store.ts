@@ -14,6 +14,7 @@ import { validateMetadata, validateMetadataUpdate } from './metadata.js';
 import * as errs from './errors.js';
 import type { Admission, AdmissionOperation } from './admission.js';
 import { encodeContinue, type ListPlan, type ReadMode } from './listoptions.js';
+import type { Cacher } from '../storage/cacher/cacher.js';
 import { newResourceExpired, newTooLargeResourceVersion } from '../api/meta/index.js';
 import type { UserInfo } from '../authn/user.js';
 
@@ -74,6 +75,7 @@ export class GenericStore {
     readonly strategy: Strategy,
     private readonly storage: Store,
     private readonly admission: Admission,
+    private readonly cacher?: Cacher,
   ) {
     this.qualifiedResource = { group: identity.group, resource: identity.resource };
     this.apiVersion = identity.group === '' ? identity.version : `${identity.group}/${identity.version}`;
@@ -88,6 +90,11 @@ export class GenericStore {
   }
 
   async get(namespace: string, name: string, mode: ReadMode = { kind: 'mostRecent' }): Promise<ApiObject> {
+    if (await this.cacheServes(mode)) {
+      const kv = this.cacher!.get(this.key(namespace, name));
+      if (!kv) throw errs.notFound(this.qualifiedResource, name);
+      return this.decode(kv);
+    }
     if (mode.kind === 'notOlderThan') await this.waitForRevision(mode.revision);
     const kv = await this.read(this.key(namespace, name), name);
     if (!kv) throw errs.notFound(this.qualifiedResource, name);
@@ -106,6 +113,11 @@ export class GenericStore {
   async list(namespace: string, opts: ListOptions = {}): Promise<ListResult> {
     const prefix = this.collectionPrefix(namespace);
     const plan = opts.plan ?? { mode: { kind: 'mostRecent' }, limit: 0, continuing: false };
+    if (plan.limit === 0 && (await this.cacheServes(plan.mode))) {
+      const { items, revision } = this.cacher!.list(prefix);
+      const objs = items.map((kv) => this.decode(kv)).filter((o) => !opts.predicate || opts.predicate(o));
+      return { items: objs, resourceVersion: String(await this.cachedListRevision(revision)) };
+    }
     let revision: number | undefined;
     if (plan.mode.kind === 'exact') revision = plan.mode.revision;
     // As Kubernetes: the cached (unpaged) path answers 504 with Retry-After, the paged storage path without.
@@ -155,6 +167,15 @@ export class GenericStore {
    */
   async *scan(namespace: string, mode: ReadMode, predicate?: (obj: ApiObject) => boolean, chunk = 500): AsyncGenerator<{ revision: number; items: ApiObject[] }> {
     const prefix = this.collectionPrefix(namespace);
+    if (await this.cacheServes(mode)) {
+      const { items, revision: cached } = this.cacher!.list(prefix);
+      const revision = await this.cachedListRevision(cached);
+      for (let i = 0; i < items.length || i === 0; i += chunk) {
+        const objs = items.slice(i, i + chunk).map((kv) => this.decode(kv)).filter((o) => !predicate || predicate(o));
+        yield { revision, items: objs };
+      }
+      return;
+    }
     let revision: number | undefined;
     if (mode.kind === 'notOlderThan' || mode.kind === 'exact') await this.waitForRevision(mode.revision);
     if (mode.kind === 'exact') revision = mode.revision;
@@ -182,7 +203,40 @@ export class GenericStore {
 
   /** Watches the collection's keys in storage from a revision (the watch cache will sit here). */
   watchStorage(namespace: string, fromRevision: number, sink: WatchSink): Promise<WatchHandle> {
+    if (this.cacher) return this.cacher.watch(this.collectionPrefix(namespace), fromRevision, sink);
     return this.storage.watch({ prefix: this.collectionPrefix(namespace), fromRevision }, sink);
+  }
+
+  /**
+   * The revision a list from the cache is reported at. A synchronous cache
+   * (SQLite) holds the state at the store's current revision, whatever other
+   * resources changed since its own last event; others report their own.
+   */
+  private async cachedListRevision(cached: number): Promise<number> {
+    if (!this.cacher?.opts.synchronous) return cached;
+    try {
+      return Math.max(cached, await this.storage.currentRevision());
+    } catch (err) {
+      throw errs.fromStorage(err, this.qualifiedResource, '');
+    }
+  }
+
+  /**
+   * Whether a read in this mode may come from the watch cache: Any and Not
+   * Older Than always (after the cache reaches the revision, else 504 as
+   * storage would); Most Recent only when the backend updates the cache
+   * before acknowledging writes (SQLite), which makes the cache exact.
+   */
+  private async cacheServes(mode: ReadMode): Promise<boolean> {
+    const c = this.cacher;
+    if (!c) return false;
+    if (mode.kind === 'exact') return false;
+    if (mode.kind === 'mostRecent' && !c.opts.synchronous) return false;
+    await c.start();
+    if (mode.kind === 'notOlderThan' && !(await c.waitFor(mode.revision, FUTURE_REVISION_WAIT_MS))) {
+      throw newTooLargeResourceVersion(mode.revision, c.revision, 1);
+    }
+    return true;
   }
 
   /** Waits briefly for the store to reach a revision; then 504 "Too large resource version". */

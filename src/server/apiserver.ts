@@ -41,6 +41,8 @@ export interface ApiServerOptions {
   readonly maxRequestsInflight: number;
   readonly maxMutatingRequestsInflight: number;
   readonly requestTimeoutMs: number;
+  /** The watch cache's history window (default 5 minutes, at most 100,000 events per resource). */
+  readonly watchCacheWindow?: { readonly windowMs?: number; readonly maxEvents?: number };
   /** Watch tunables (tests shorten the bookmark interval). */
   readonly watch?: Partial<WatchSettings>;
   /** Run the built-in controllers (svc server does; svc apiserver does too until a controller manager exists). */
@@ -80,14 +82,15 @@ async function assemble(opts: ApiServerOptions, store: Store): Promise<RunningAp
 
   const resources: ServedResource[] = servedResources();
   const admission = new Admission();
-  const registry = new Registry(resources, store, admission);
+  const registry = new Registry(resources, store, admission, { watchCache: true, window: opts.watchCacheWindow });
   admission.register(namespaceLifecycle(() => registry.store('', 'namespaces')));
 
+  const cachesReady = new PostStartHook('watch-cache-initialized');
   const systemNamespaces = new PostStartHook('start-system-namespaces-controller');
   const namespaceControllerHook = new PostStartHook('start-namespace-controller');
   const storageCheck: HealthCheck = { name: 'etcd', check: async () => void (await store.currentRevision()) };
   const shutdownCheck = new ShutdownCheck();
-  const hooks = [systemNamespaces, ...(opts.controllers ? [namespaceControllerHook] : [])];
+  const hooks = [cachesReady, systemNamespaces, ...(opts.controllers ? [namespaceControllerHook] : [])];
   const health = new Health({
     checks: {
       healthz: [ping, log, storageCheck, ...hooks],
@@ -137,6 +140,8 @@ async function assemble(opts: ApiServerOptions, store: Store): Promise<RunningAp
   port = (server.address() as AddressInfo).port;
   const kubeconfigPath = generated ? await writeAdminKubeconfig({ dataDir: opts.dataDir, port, host: hostFor(opts.bindAddress), pki: generated }) : undefined;
 
+  await registry.startCaches();
+  cachesReady.done();
   await ensureSystemNamespaces(registry);
   systemNamespaces.done();
   let controller: NamespaceController | undefined;
@@ -158,6 +163,7 @@ async function assemble(opts: ApiServerOptions, store: Store): Promise<RunningAp
         const closed = new Promise<void>((r) => server.close(() => r()));
         if (inFlight > 0) await new Promise<void>((r) => (drained = r));
         controller?.stop();
+        registry.stopCaches();
         // Idle keep-alive connections and HTTP/2 sessions would hold close() open: end them.
         for (const sock of sockets) sock.destroy();
         await closed;

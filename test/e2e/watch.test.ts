@@ -69,7 +69,7 @@ for (const backend of BACKENDS) describe(`watch on ${backend.name}`, { skip: bac
   let t: TestServer;
   const cm = '/api/v1/namespaces/w/configmaps';
   before(async () => {
-    t = await backend.start({ watch: { bookmarkIntervalMs: 200 } });
+    t = await backend.start({ watch: { bookmarkIntervalMs: 200 }, watchCacheWindow: { maxEvents: 50 } });
     await t.req('POST', '/api/v1/namespaces', { metadata: { name: 'w' } });
   });
   after(async () => t?.stop());
@@ -140,9 +140,18 @@ for (const backend of BACKENDS) describe(`watch on ${backend.name}`, { skip: bac
     assert.deepEqual(plain.events, [], 'no bookmarks unless allowed');
   });
 
-  it('a compacted resourceVersion is 410 Gone before the stream starts', async () => {
+  it('a version older than the cache window is served from storage history', async () => {
     const old = (await t.req('GET', cm)).body.metadata.resourceVersion;
-    await t.req('POST', cm, { metadata: { name: 'newer' } });
+    for (let i = 0; i < 60; i++) await t.req('POST', cm, { metadata: { name: `h-${i}` } }); // pushes `old` out of the 50-event window
+    const s = await openWatch(t, `${cm}?watch=1&resourceVersion=${old}`);
+    await s.waitFor(60);
+    s.close();
+    assert.deepEqual(names(s).slice(0, 2), ['ADDED h-0', 'ADDED h-1']);
+  });
+
+  it('a version older than both the window and storage history is 410 Gone before the stream starts', async () => {
+    const old = (await t.req('GET', cm)).body.metadata.resourceVersion;
+    for (let i = 0; i < 60; i++) await t.req('POST', cm, { metadata: { name: `g-${i}` } });
     await t.server.store.compact(await t.server.store.currentRevision());
     const r = await t.req('GET', `${cm}?watch=1&resourceVersion=${old}`);
     assert.equal(r.status, 410);

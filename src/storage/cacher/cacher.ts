@@ -1,0 +1,212 @@
+// The watch cache: an in-memory copy of one resource's keys, kept current by
+// a single storage watch, in front of a Store (Kubernetes' cacher).
+//
+//   storage ──range at R──► state (key → latest KeyValue)
+//           ──watch > R───► apply → history ring (the watch window) → watchers
+//
+// It serves reads that may be served from a cache (resourceVersion "0" and
+// Not Older Than, and — when the backend notifies synchronously at commit, as
+// the SQLite backend does — consistent reads too), and every watch: history
+// from the window, then live events, with no gap and no duplicate. A storage
+// watch failure re-lists and resumes; watchers then see a 410 only if their
+// position fell out of the window.
+import type { KeyValue, Store, WatchEvent, WatchHandle, WatchSink } from '../interface.js';
+import { StorageError } from '../errors.js';
+
+export interface CacherOptions {
+  /** History kept for watches (default 5 minutes). */
+  readonly windowMs?: number;
+  /** Most events kept regardless of age (default 100,000). */
+  readonly maxEvents?: number;
+  /** Whether the backend's watch delivers an event before the write is acknowledged (SQLite). */
+  readonly synchronous: boolean;
+}
+
+interface Entry {
+  readonly event: WatchEvent;
+  readonly at: number;
+}
+
+interface CacheWatcher {
+  readonly prefix: string;
+  readonly sink: WatchSink;
+  position: number;
+  closed: boolean;
+}
+
+export class Cacher {
+  private readonly state = new Map<string, KeyValue>();
+  private history: Entry[] = [];
+  /** Events older than this revision are gone from the window. */
+  private oldest = 0;
+  private revision_ = 0;
+  private readonly watchers = new Set<CacheWatcher>();
+  private storageWatch: WatchHandle | undefined;
+  private ready: Promise<void> | undefined;
+  private waiters: { rev: number; resolve: () => void }[] = [];
+  private stopped = false;
+  private readonly windowMs: number;
+  private readonly maxEvents: number;
+
+  constructor(private readonly storage: Store, readonly prefix: string, readonly opts: CacherOptions) {
+    this.windowMs = opts.windowMs ?? 5 * 60_000;
+    this.maxEvents = opts.maxEvents ?? 100_000;
+  }
+
+  /** The revision the cache reflects: every change up to it has been applied. */
+  get revision(): number {
+    return this.revision_;
+  }
+
+  get size(): number {
+    return this.state.size;
+  }
+
+  start(): Promise<void> {
+    this.ready ??= this.load();
+    return this.ready;
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.storageWatch?.close();
+    for (const w of this.watchers) w.closed = true;
+    this.watchers.clear();
+  }
+
+  /** Resolves once the cache reflects `rev`; false if that takes longer than `ms`. */
+  async waitFor(rev: number, ms: number): Promise<boolean> {
+    await this.start();
+    if (this.revision_ >= rev) return true;
+    return new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => {
+        this.waiters = this.waiters.filter((w) => w !== waiter);
+        resolve(false);
+      }, ms);
+      const waiter = { rev, resolve: () => (clearTimeout(timer), resolve(true)) };
+      this.waiters.push(waiter);
+    });
+  }
+
+  get(key: string): KeyValue | null {
+    return this.state.get(key) ?? null;
+  }
+
+  /** Keys under `prefix` in byte order, at the cache's revision. */
+  list(prefix: string): { items: KeyValue[]; revision: number } {
+    const items: KeyValue[] = [];
+    for (const [k, kv] of this.state) if (k.startsWith(prefix)) items.push(kv);
+    items.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    return { items, revision: this.revision_ };
+  }
+
+  /** A watch of keys under `prefix` (within this cacher's prefix) from a revision in the window. */
+  async watch(prefix: string, fromRevision: number, sink: WatchSink): Promise<WatchHandle> {
+    await this.start();
+    // Older than the cache's window (after a restart, say): storage may still hold that
+    // history, so the watch goes there; it fails with Compacted only if storage lost it too.
+    if (fromRevision < this.oldest) return this.storage.watch({ prefix, fromRevision }, sink);
+    const w: CacheWatcher = { prefix, sink, position: fromRevision, closed: false };
+    const backlog = this.history.filter((e) => e.event.revision > fromRevision && keyOf(e.event).startsWith(prefix)).map((e) => e.event);
+    this.watchers.add(w);
+    if (backlog.length > 0) {
+      w.position = backlog[backlog.length - 1]!.revision;
+      queueMicrotask(() => !w.closed && w.sink.onEvents(backlog));
+    }
+    if (w.position < this.revision_) w.position = this.revision_;
+    return { close: () => { w.closed = true; this.watchers.delete(w); } };
+  }
+
+  // ---------------------------------------------------------------------------
+
+  private async load(): Promise<void> {
+    // A consistent snapshot in chunks, then a watch from its revision.
+    let rev: number | undefined;
+    let startAfter: string | undefined;
+    const fresh = new Map<string, KeyValue>();
+    for (;;) {
+      const page = await this.storage.range(this.prefix, { revision: rev, limit: 1000, startAfter });
+      rev = page.revision;
+      for (const kv of page.items) fresh.set(kv.key, kv);
+      if (!page.more || page.items.length === 0) break;
+      startAfter = page.items[page.items.length - 1]!.key;
+    }
+    this.state.clear();
+    for (const [k, v] of fresh) this.state.set(k, v);
+    this.revision_ = Math.max(this.revision_, rev!);
+    if (this.oldest === 0) this.oldest = rev!;
+    this.storageWatch = await this.storage.watch({ prefix: this.prefix, fromRevision: rev! }, {
+      onEvents: (events) => this.apply(events),
+      onError: (err) => this.restart(err),
+    });
+  }
+
+  private restart(err: Error): void {
+    if (this.stopped) return;
+    console.error(`watch cache ${this.prefix}: storage watch failed (${err.message}); re-listing`);
+    this.storageWatch = undefined;
+    // Changes between the old position and the new snapshot are not in the history: the window restarts.
+    this.ready = (async () => {
+      for (;;) {
+        try {
+          await this.load();
+          this.oldest = this.revision_;
+          this.history = [];
+          for (const w of this.watchers) {
+            if (w.position < this.oldest) {
+              this.watchers.delete(w);
+              w.closed = true;
+              w.sink.onError(StorageError.compacted(w.position, this.oldest));
+            }
+          }
+          return;
+        } catch (e) {
+          if (this.stopped) return;
+          await new Promise((r) => setTimeout(r, 1000));
+        }
+      }
+    })();
+  }
+
+  private apply(events: readonly WatchEvent[]): void {
+    const now = Date.now();
+    for (const e of events) {
+      if (e.type === 'delete') this.state.delete(e.key);
+      else this.state.set(e.kv.key, e.kv);
+      this.history.push({ event: e, at: now });
+    }
+    this.revision_ = events[events.length - 1]!.revision;
+    this.trim(now);
+    for (const w of this.watchers) {
+      if (w.closed) continue;
+      const mine = events.filter((e) => e.revision > w.position && keyOf(e).startsWith(w.prefix));
+      w.position = this.revision_;
+      if (mine.length === 0) continue;
+      try {
+        w.sink.onEvents(mine);
+      } catch (err) {
+        console.error('watch cache: a watcher threw; closing it', err);
+        w.closed = true;
+        this.watchers.delete(w);
+      }
+    }
+    if (this.waiters.length > 0) {
+      const due = this.waiters.filter((w) => w.rev <= this.revision_);
+      this.waiters = this.waiters.filter((w) => w.rev > this.revision_);
+      for (const w of due) w.resolve();
+    }
+  }
+
+  /** Drops history older than the window (always keeping the newest events' count bound). */
+  private trim(now: number): void {
+    let drop = 0;
+    while (drop < this.history.length && (this.history.length - drop > this.maxEvents || now - this.history[drop]!.at > this.windowMs)) drop++;
+    if (drop === 0) return;
+    this.oldest = this.history[drop - 1]!.event.revision;
+    this.history = this.history.slice(drop);
+  }
+}
+
+function keyOf(e: WatchEvent): string {
+  return e.type === 'delete' ? e.key : e.kv.key;
+}
