@@ -6,7 +6,7 @@
 //
 // Events come from the storage watch (the watch cache will sit in front of it).
 import { newResourceExpired, statusFromUnknown } from '../api/meta/index.js';
-import type { WatchEvent, WatchHandle } from '../storage/interface.js';
+import type { KeyValue, WatchEvent, WatchHandle } from '../storage/interface.js';
 import { isStorageError } from '../storage/errors.js';
 import type { GenericStore } from '../registry/store.js';
 import { withTypeMeta, type ApiObject } from '../registry/object.js';
@@ -36,6 +36,22 @@ export interface WatchRequest {
 }
 
 type EventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
+
+/**
+ * Every watcher of a resource receives the same event objects from the watch
+ * cache; the JSON of an event's object is computed once per API version (the
+ * request's group spelling) and shared by all of them.
+ */
+const encoded = new WeakMap<WatchEvent, Map<string, string>>();
+
+function objectJson(e: WatchEvent, which: 'new' | 'old', apiVersion: string, make: () => unknown): string {
+  let m = encoded.get(e);
+  if (!m) encoded.set(e, (m = new Map()));
+  const k = `${which}\u0000${apiVersion}`;
+  let json = m.get(k);
+  if (json === undefined) m.set(k, (json = JSON.stringify(make())));
+  return json;
+}
 
 export async function serveWatch(ctx: RequestContext, w: WatchRequest): Promise<void> {
   const q = ctx.url.searchParams;
@@ -90,27 +106,27 @@ export async function serveWatch(ctx: RequestContext, w: WatchRequest): Promise<
 
   const pending: WatchEvent[][] = [];
   let started = false;
+  const line = (type: EventType, json: string) => `{"type":"${type}","object":${json}}\n`;
+  // Objects are decoded only when a selector needs them or the JSON is not yet shared.
+  const current = (e: WatchEvent & { kv: KeyValue }) => () => typed(w.store.decode(e.kv));
+  const previous = (e: WatchEvent) => () => {
+    const old = w.store.decode((e as { prev: KeyValue }).prev);
+    old.metadata.resourceVersion = String(e.revision);
+    return typed(old);
+  };
   const deliver = (events: readonly WatchEvent[]) => {
     for (const e of events) {
       lastRevision = e.revision;
       if (e.type === 'create') {
-        const o = w.store.decode(e.kv);
-        if (matches(o)) send(encode('ADDED', typed(o)));
+        if (!w.predicate || matches(w.store.decode(e.kv))) send(line('ADDED', objectJson(e, 'new', w.apiVersion, current(e))));
       } else if (e.type === 'update') {
-        const o = w.store.decode(e.kv);
-        const old = w.store.decode(e.prev);
-        const now = matches(o);
-        const was = matches(old);
-        if (now && was) send(encode('MODIFIED', typed(o)));
-        else if (now) send(encode('ADDED', typed(o)));
-        else if (was) {
-          old.metadata.resourceVersion = String(e.revision);
-          send(encode('DELETED', typed(old)));
-        }
-      } else {
-        const old = w.store.decode(e.prev);
-        old.metadata.resourceVersion = String(e.revision);
-        if (matches(old)) send(encode('DELETED', typed(old)));
+        const now = !w.predicate || matches(w.store.decode(e.kv));
+        const was = !w.predicate || matches(w.store.decode(e.prev));
+        if (now && was) send(line('MODIFIED', objectJson(e, 'new', w.apiVersion, current(e))));
+        else if (now) send(line('ADDED', objectJson(e, 'new', w.apiVersion, current(e))));
+        else if (was) send(line('DELETED', objectJson(e, 'old', w.apiVersion, previous(e))));
+      } else if (!w.predicate || matches(w.store.decode(e.prev))) {
+        send(line('DELETED', objectJson(e, 'old', w.apiVersion, previous(e))));
       }
     }
   };
