@@ -4,6 +4,7 @@
 import { FlagError, parseFlags, usage, type FlagSpec } from './flags.js';
 import { describeStore, type StorageConfig } from '../storage/open.js';
 import { startApiServer, type ApiServerOptions } from '../server/apiserver.js';
+import { FeatureGateError, FeatureGates } from '../features/gates.js';
 
 const SERVER_FLAGS = (bind: string): FlagSpec[] => [
   { name: 'bind-address', type: 'string', help: 'The IP address on which to listen for the --secure-port port.', default: bind },
@@ -26,6 +27,7 @@ const SERVER_FLAGS = (bind: string): FlagSpec[] => [
   { name: 'max-requests-inflight', type: 'int', help: 'Most non-mutating requests in flight; 0 for no limit.', default: 400 },
   { name: 'max-mutating-requests-inflight', type: 'int', help: 'Most mutating requests in flight; 0 for no limit.', default: 200 },
   { name: 'request-timeout', type: 'duration', help: 'Timeout of non-watch requests.', default: 60_000 },
+  { name: 'feature-gates', type: 'string', help: 'Comma-separated Name=true|false pairs for alpha/beta features (e.g. WatchList=true).', default: '' },
   { name: 'help', type: 'bool', help: 'Show this help.' },
 ];
 
@@ -45,6 +47,14 @@ function options(v: Map<string, unknown>, controllers: boolean): ApiServerOption
   if ((str('tls-cert-file') === undefined) !== (str('tls-private-key-file') === undefined)) {
     throw new FlagError('--tls-cert-file and --tls-private-key-file must be given together');
   }
+  let featureGates: FeatureGates;
+  try {
+    featureGates = FeatureGates.parse(str('feature-gates') ?? '');
+  } catch (err) {
+    if (err instanceof FeatureGateError) throw new FlagError(`invalid argument ${JSON.stringify(str('feature-gates'))} for "--feature-gates" flag: ${err.message}`);
+    throw err;
+  }
+  for (const w of featureGates.warnings) console.error(`W svc: ${w}`);
   const port = num('secure-port');
   if (port < 0 || port > 65535) throw new FlagError(`invalid value ${port} for --secure-port: must be between 0 and 65535`);
   return {
@@ -62,6 +72,7 @@ function options(v: Map<string, unknown>, controllers: boolean): ApiServerOption
     maxRequestsInflight: num('max-requests-inflight'),
     maxMutatingRequestsInflight: num('max-mutating-requests-inflight'),
     requestTimeoutMs: num('request-timeout'),
+    featureGates,
     controllers,
   };
 }

@@ -10,7 +10,7 @@ import type { KeyValue, WatchEvent, WatchHandle } from '../storage/interface.js'
 import { isStorageError } from '../storage/errors.js';
 import type { GenericStore } from '../registry/store.js';
 import { withTypeMeta, type ApiObject } from '../registry/object.js';
-import { parseResourceVersion } from '../registry/listoptions.js';
+import { planWatch } from '../registry/listoptions.js';
 import type { RequestContext } from '../server/context.js';
 import { writeError } from '../server/respond.js';
 import { queryBool } from './requestinfo.js';
@@ -22,9 +22,18 @@ export interface WatchSettings {
   readonly minTimeoutMs: number;
   /** A client this far behind is disconnected rather than buffered without bound. */
   readonly maxBufferedBytes: number;
+  /** The WatchList feature gate: sendInitialEvents is accepted only when on. */
+  readonly watchList: boolean;
 }
 
-export const DEFAULT_WATCH_SETTINGS: WatchSettings = { bookmarkIntervalMs: 60_000, minTimeoutMs: 1_800_000, maxBufferedBytes: 64 << 20 };
+export const DEFAULT_WATCH_SETTINGS: WatchSettings = { bookmarkIntervalMs: 60_000, minTimeoutMs: 1_800_000, maxBufferedBytes: 64 << 20, watchList: false };
+
+/**
+ * The annotation on the BOOKMARK that ends the initial events of a
+ * sendInitialEvents watch: ours, and the spelling stock clients (client-go's
+ * reflector) look for.
+ */
+export const INITIAL_EVENTS_END_ANNOTATIONS: Readonly<Record<string, string>> = { 'svc.io/initial-events-end': 'true', 'k8s.io/initial-events-end': 'true' };
 
 export interface WatchRequest {
   readonly store: GenericStore;
@@ -55,7 +64,7 @@ function objectJson(e: WatchEvent, which: 'new' | 'old', apiVersion: string, mak
 
 export async function serveWatch(ctx: RequestContext, w: WatchRequest): Promise<void> {
   const q = ctx.url.searchParams;
-  const rvText = q.get('resourceVersion') ?? '';
+  const plan = planWatch(q, w.settings.watchList);
   const bookmarks = queryBool(q, 'allowWatchBookmarks');
   const timeoutText = q.get('timeoutSeconds');
   const timeoutMs = timeoutText && /^\d+$/.test(timeoutText) && Number(timeoutText) > 0
@@ -65,16 +74,17 @@ export async function serveWatch(ctx: RequestContext, w: WatchRequest): Promise<
   const encode = (type: EventType, obj: unknown) => `${JSON.stringify({ type, object: obj })}\n`;
   const typed = (o: ApiObject) => withTypeMeta(o, w.apiVersion, w.kind);
 
-  // Where to start: the state at a consistent revision, or the changes after a given one.
+  // Where to start: the state read per the plan's mode, or the changes after a revision.
   let initial: ApiObject[] = [];
   let from: number;
-  if (rvText === '' || rvText === '0') {
-    const list = await w.store.list(w.namespace, { predicate: w.predicate });
+  if (plan.start === 'state') {
+    const list = await w.store.list(w.namespace, { predicate: w.predicate, plan: { mode: plan.mode, limit: 0, continuing: false } });
     initial = list.items;
     from = Number(list.resourceVersion);
   } else {
-    from = parseResourceVersion(rvText);
+    from = plan.revision === 'now' ? await w.store.currentRevision() : plan.revision;
   }
+  const initialEventsEnd = plan.start === 'state' && plan.initialEventsEnd && bookmarks;
 
   const res = ctx.res;
   let closed = false;
@@ -102,7 +112,8 @@ export async function serveWatch(ctx: RequestContext, w: WatchRequest): Promise<
       }
     } else buffered = 0;
   };
-  const bookmark = () => send(encode('BOOKMARK', { kind: w.kind, apiVersion: w.apiVersion, metadata: { resourceVersion: String(lastRevision) } }));
+  const bookmark = (annotations?: Record<string, string>) =>
+    send(encode('BOOKMARK', { kind: w.kind, apiVersion: w.apiVersion, metadata: { resourceVersion: String(lastRevision), ...(annotations ? { annotations } : {}) } }));
 
   const pending: WatchEvent[][] = [];
   let started = false;
@@ -153,6 +164,7 @@ export async function serveWatch(ctx: RequestContext, w: WatchRequest): Promise<
   ctx.req.once('close', finish);
   started = true;
   for (const o of initial) send(encode('ADDED', typed(o)));
+  if (initialEventsEnd) bookmark({ ...INITIAL_EVENTS_END_ANNOTATIONS }); // lastRevision is still the state's revision here
   for (const batch of pending.splice(0)) deliver(batch);
   // Send the headers now, before any event, so the client knows the watch started.
   const r = res as unknown as { writeHead?: (code: number) => void; flushHeaders?: () => void };
@@ -162,14 +174,14 @@ export async function serveWatch(ctx: RequestContext, w: WatchRequest): Promise<
   if (bookmarks) {
     const tick = () => {
       if (closed) return;
-      bookmark();
+      bookmark(undefined);
       timers.push(setTimeout(tick, w.settings.bookmarkIntervalMs));
     };
     timers.push(setTimeout(tick, w.settings.bookmarkIntervalMs));
   }
   timers.push(
     setTimeout(() => {
-      if (bookmarks) bookmark(); // so a client resuming from here gets no 410
+      if (bookmarks) bookmark(undefined); // so a client resuming from here gets no 410
       finish();
     }, timeoutMs),
   );

@@ -1,7 +1,7 @@
 // Every row of the spec's list and get resourceVersion tables, and the invalid combinations.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { encodeContinue, planGet, planList } from './listoptions.js';
+import { encodeContinue, planGet, planList, planWatch } from './listoptions.js';
 import { isStatusError } from '../api/meta/index.js';
 
 const P = '/registry/configmaps/ns/';
@@ -57,4 +57,43 @@ describe('get read plans', () => {
     assert.deepEqual(planGet(new URLSearchParams('resourceVersion=0')), { kind: 'any' });
     assert.deepEqual(planGet(new URLSearchParams('resourceVersion=9')), { kind: 'notOlderThan', revision: 9 });
   });
+});
+
+describe('watch plans', () => {
+  const w = (q: string, gate = true) => planWatch(new URLSearchParams(q), gate);
+  const rows: [string, unknown][] = [
+    ['', { start: 'state', mode: { kind: 'mostRecent' }, initialEventsEnd: false }],
+    ['resourceVersion=0', { start: 'state', mode: { kind: 'any' }, initialEventsEnd: false }],
+    ['resourceVersion=7', { start: 'after', revision: 7 }],
+    ['sendInitialEvents=true&resourceVersionMatch=NotOlderThan', { start: 'state', mode: { kind: 'mostRecent' }, initialEventsEnd: true }],
+    ['sendInitialEvents=1&resourceVersionMatch=NotOlderThan&resourceVersion=0', { start: 'state', mode: { kind: 'any' }, initialEventsEnd: true }],
+    ['sendInitialEvents=true&resourceVersionMatch=NotOlderThan&resourceVersion=9', { start: 'state', mode: { kind: 'notOlderThan', revision: 9 }, initialEventsEnd: true }],
+    ['sendInitialEvents=false&resourceVersionMatch=NotOlderThan', { start: 'after', revision: 'now' }],
+    ['sendInitialEvents=false&resourceVersionMatch=NotOlderThan&resourceVersion=0', { start: 'after', revision: 'now' }],
+    ['sendInitialEvents=false&resourceVersionMatch=NotOlderThan&resourceVersion=4', { start: 'after', revision: 4 }],
+  ];
+  for (const [q, want] of rows) it(q || '(nothing)', () => assert.deepEqual(w(q), want));
+
+  const invalid: [string, boolean, string[]][] = [
+    ['sendInitialEvents=true&resourceVersionMatch=NotOlderThan', false, ['sendInitialEvents: Forbidden: sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled']],
+    ['resourceVersionMatch=NotOlderThan&resourceVersion=3', true, ['resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided']],
+    ['sendInitialEvents=true', true, ['resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan']],
+    ['sendInitialEvents=true', false, ['resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan', 'sendInitialEvents: Forbidden: sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled']],
+    ['sendInitialEvents=true&resourceVersionMatch=Exact', true, ['resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan', 'resourceVersionMatch: Unsupported value: "Exact": supported values: "NotOlderThan"']],
+    ['sendInitialEvents=true&resourceVersionMatch=NotOlderThan&continue=abc', true, ['resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden when continue is provided']],
+  ];
+  for (const [q, gate, causes] of invalid) {
+    it(`422 for ${q}${gate ? '' : ' (gate off)'}`, () =>
+      assert.throws(() => w(q, gate), (err: unknown) => {
+        assert.ok(isStatusError(err));
+        assert.equal(err.status.code, 422);
+        assert.deepEqual(err.status.details?.causes?.map((c) => `${c.field}: ${c.message}`), causes);
+        return true;
+      }));
+  }
+
+  it('sendInitialEvents on a list is 422', () =>
+    assert.throws(() => planList(new URLSearchParams('sendInitialEvents=true'), '/registry/x/'), (err: unknown) => isStatusError(err) && err.status.code === 422 && /sendInitialEvents is forbidden for list/.test(err.status.message ?? '')));
+  it('a malformed sendInitialEvents is 400', () =>
+    assert.throws(() => w('sendInitialEvents=maybe&resourceVersionMatch=NotOlderThan'), (err: unknown) => isStatusError(err) && err.status.code === 400));
 });

@@ -49,6 +49,7 @@ export function planList(q: URLSearchParams, collectionPrefix: string): ListPlan
   if (match !== '' && rv === '') errs.push(forbidden(fieldPath('resourceVersionMatch'), 'resourceVersionMatch is forbidden unless resourceVersion is provided'));
   if (match !== '' && cont !== '') errs.push(forbidden(fieldPath('resourceVersionMatch'), 'resourceVersionMatch is forbidden when continue is provided'));
   if (match === 'Exact' && rv === '0') errs.push(forbidden(fieldPath('resourceVersionMatch'), 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"'));
+  if (q.has('sendInitialEvents')) errs.push(forbidden(fieldPath('sendInitialEvents'), 'sendInitialEvents is forbidden for list'));
   if (errs.length > 0) throw newInvalid(LIST_OPTIONS, '', errs);
 
   if (cont !== '') {
@@ -87,4 +88,52 @@ export function decodeContinue(token: string, collectionPrefix: string): { revis
     throw newBadRequest('invalid continue token: continue key is not valid: the token was not issued by this server');
   }
   return { revision: body.rv, startAfter: collectionPrefix + body.start };
+}
+
+/**
+ * Where a watch starts (spec "Watch rules" and the watch table):
+ *   state — synthetic ADDED events for the state read with `mode`, then the changes after it;
+ *   after — the changes after `revision` only.
+ * `initialEventsEnd`: with sendInitialEvents=true, a BOOKMARK marks the end of the state.
+ */
+export type WatchPlan =
+  | { readonly start: 'state'; readonly mode: ReadMode; readonly initialEventsEnd: boolean }
+  | { readonly start: 'after'; readonly revision: number | 'now' };
+
+/** A Go-style boolean query parameter that is present; undefined when absent. */
+function optionalBool(q: URLSearchParams, key: string): boolean | undefined {
+  const v = q.get(key);
+  if (v === null) return undefined;
+  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(v)) return true;
+  if (['0', 'f', 'F', 'FALSE', 'false', 'False', ''].includes(v)) return false;
+  throw newBadRequest(`${key}: Invalid value: ${JSON.stringify(v)}: strconv.ParseBool: parsing ${JSON.stringify(v)}: invalid syntax`);
+}
+
+/** The watch start per the spec's table, with Kubernetes' validation of the watch options. */
+export function planWatch(q: URLSearchParams, watchListEnabled: boolean): WatchPlan {
+  const rv = q.get('resourceVersion') ?? '';
+  const match = q.get('resourceVersionMatch') ?? '';
+  const sendInitial = optionalBool(q, 'sendInitialEvents');
+  const errs: FieldError[] = [];
+  if (sendInitial !== undefined) {
+    if (match !== 'NotOlderThan') errs.push(forbidden(fieldPath('resourceVersionMatch'), 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan'));
+    if (!watchListEnabled) errs.push(forbidden(fieldPath('sendInitialEvents'), 'sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled'));
+  }
+  if (match !== '') {
+    if (sendInitial === undefined) errs.push(forbidden(fieldPath('resourceVersionMatch'), 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided'));
+    if (match !== 'NotOlderThan') errs.push(notSupported(fieldPath('resourceVersionMatch'), match, ['NotOlderThan']));
+    if ((q.get('continue') ?? '') !== '') errs.push(forbidden(fieldPath('resourceVersionMatch'), 'resourceVersionMatch is forbidden when continue is provided'));
+  }
+  if (errs.length > 0) throw newInvalid(LIST_OPTIONS, '', errs);
+
+  if (sendInitial === true) {
+    const mode: ReadMode = rv === '' ? { kind: 'mostRecent' } : rv === '0' ? { kind: 'any' } : { kind: 'notOlderThan', revision: parseResourceVersion(rv) };
+    return { start: 'state', mode, initialEventsEnd: true };
+  }
+  if (rv === '' || rv === '0') {
+    // sendInitialEvents=false: from now, no synthetic events; unset: the state first (legacy behaviour).
+    if (sendInitial === false) return { start: 'after', revision: 'now' };
+    return { start: 'state', mode: rv === '' ? { kind: 'mostRecent' } : { kind: 'any' }, initialEventsEnd: false };
+  }
+  return { start: 'after', revision: parseResourceVersion(rv) };
 }

@@ -101,6 +101,15 @@ export class GenericStore {
     return this.decode(kv);
   }
 
+  /** The store's current revision: where a watch "from now" starts. */
+  async currentRevision(): Promise<number> {
+    try {
+      return await this.storage.currentRevision();
+    } catch (err) {
+      throw errs.fromStorage(err, this.qualifiedResource, '');
+    }
+  }
+
   collectionPrefix(namespace: string): string {
     return collectionPrefix({ ...this.identity, namespaced: this.namespaced }, namespace);
   }

@@ -25,6 +25,7 @@ import { buildHandlerChain } from './chain.js';
 import { buildRouter } from './router.js';
 import type { Request, RequestContext, Response } from './context.js';
 import { servedResources, servedGroups } from './served.js';
+import { DEFAULT_GATES, type FeatureGates } from '../features/gates.js';
 
 export interface ApiServerOptions {
   readonly bindAddress: string;
@@ -45,6 +46,8 @@ export interface ApiServerOptions {
   readonly watchCacheWindow?: { readonly windowMs?: number; readonly maxEvents?: number };
   /** Watch tunables (tests shorten the bookmark interval). */
   readonly watch?: Partial<WatchSettings>;
+  /** --feature-gates (defaults when absent). */
+  readonly featureGates?: FeatureGates;
   /** Run the built-in controllers (svc server does; svc apiserver does too until a controller manager exists). */
   readonly controllers: boolean;
 }
@@ -80,6 +83,7 @@ async function assemble(opts: ApiServerOptions, store: Store): Promise<RunningAp
   const authenticator = new UnionAuthenticator(authenticators, { anonymous: opts.anonymousAuth });
   const authorizer: Authorizer = alwaysAllow;
 
+  const gates = opts.featureGates ?? DEFAULT_GATES;
   const resources: ServedResource[] = servedResources();
   const admission = new Admission();
   const registry = new Registry(resources, store, admission, { watchCache: true, window: opts.watchCacheWindow });
@@ -102,7 +106,7 @@ async function assemble(opts: ApiServerOptions, store: Store): Promise<RunningAp
 
   let port = opts.securePort;
   const discovery = new Discovery({ resources, groups: servedGroups(resources), serverAddress: () => `${opts.bindAddress}:${port}` });
-  const router = buildRouter({ health, discovery, resources: resourceHandler(registry, { authenticator, authorizer }, { ...DEFAULT_WATCH_SETTINGS, ...opts.watch }), knowsGroup: (g) => registry.servesGroup(g) });
+  const router = buildRouter({ health, discovery, resources: resourceHandler(registry, { authenticator, authorizer }, { ...DEFAULT_WATCH_SETTINGS, watchList: gates.enabled('WatchList'), ...opts.watch }), knowsGroup: (g) => registry.servesGroup(g) });
   const chain = buildHandlerChain(router, {
     authenticator,
     authorizer,

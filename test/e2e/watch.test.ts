@@ -8,8 +8,9 @@ import { after, before, describe, it } from 'node:test';
 import { parse } from 'yaml';
 import { type TestServer } from './harness.js';
 import { BACKENDS } from './backends.js';
+import { FeatureGates } from '../../src/features/gates.js';
 
-interface Ev { type: string; object: { kind?: string; metadata: { name?: string; resourceVersion: string }; [k: string]: unknown } }
+interface Ev { type: string; object: { kind?: string; metadata: { name?: string; resourceVersion: string; annotations?: Record<string, string> }; [k: string]: unknown } }
 
 interface Stream {
   events: Ev[];
@@ -69,7 +70,7 @@ for (const backend of BACKENDS) describe(`watch on ${backend.name}`, { skip: bac
   let t: TestServer;
   const cm = '/api/v1/namespaces/w/configmaps';
   before(async () => {
-    t = await backend.start({ watch: { bookmarkIntervalMs: 200 }, watchCacheWindow: { maxEvents: 50 } });
+    t = await backend.start({ watch: { bookmarkIntervalMs: 200 }, watchCacheWindow: { maxEvents: 50 }, featureGates: FeatureGates.parse('WatchList=true') });
     await t.req('POST', '/api/v1/namespaces', { metadata: { name: 'w' } });
   });
   after(async () => t?.stop());
@@ -126,6 +127,49 @@ for (const backend of BACKENDS) describe(`watch on ${backend.name}`, { skip: bac
     s.close();
     const got = s.events.map((e) => Number(e.object.metadata.resourceVersion));
     assert.deepEqual(got, results.map((r) => Number(r.body.metadata.resourceVersion)).sort((a, b) => a - b));
+  });
+
+  it('sendInitialEvents=true: the state, then a BOOKMARK marking its end at the synced version, then changes', async () => {
+    const ns = '/api/v1/namespaces/w/secrets';
+    await t.req('POST', ns, { metadata: { name: 's1' } });
+    const s2 = await t.req('POST', ns, { metadata: { name: 's2' } });
+    for (const rv of ['', '&resourceVersion=0', `&resourceVersion=${s2.body.metadata.resourceVersion}`]) {
+      const s = await openWatch(t, `${ns}?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true${rv}`);
+      assert.equal(s.status, 200);
+      await s.waitFor(3);
+      assert.deepEqual(names(s).slice(0, 2).sort(), ['ADDED s1', 'ADDED s2']);
+      const end = s.events[2]!;
+      assert.equal(end.type, 'BOOKMARK');
+      assert.deepEqual(end.object.metadata.annotations, { 'svc.io/initial-events-end': 'true', 'k8s.io/initial-events-end': 'true' });
+      assert.ok(Number(end.object.metadata.resourceVersion) >= Number(s2.body.metadata.resourceVersion), 'synced at least to the given version');
+      const live = await t.req('POST', ns, { metadata: { name: 'later' } });
+      await s.waitFor(4);
+      s.close();
+      assert.equal(names(s)[3], 'ADDED later');
+      assert.equal(s.events[3]!.object.metadata.resourceVersion, live.body.metadata.resourceVersion);
+      await t.req('DELETE', `${ns}/later`);
+    }
+  });
+
+  it('sendInitialEvents=false starts from now with no synthetic events; without bookmarks there is no end marker', async () => {
+    const ns = '/api/v1/namespaces/w/serviceaccounts';
+    await t.req('POST', ns, { metadata: { name: 'old' } });
+    const s = await openWatch(t, `${ns}?watch=1&sendInitialEvents=false&resourceVersionMatch=NotOlderThan`);
+    await t.req('POST', ns, { metadata: { name: 'new' } });
+    await s.waitFor(1);
+    s.close();
+    assert.deepEqual(names(s), ['ADDED new']);
+    const quiet = await openWatch(t, `${ns}?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&timeoutSeconds=1`);
+    await quiet.ended;
+    assert.deepEqual(names(quiet).sort(), ['ADDED new', 'ADDED old']);
+  });
+
+  it('invalid watch option combinations are 422 Invalid', async () => {
+    const r = await t.req('GET', `${cm}?watch=1&sendInitialEvents=true`);
+    assert.equal(r.status, 422);
+    assert.equal(r.body.message, 'ListOptions.meta.svc.io "" is invalid: resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan');
+    assert.equal((await t.req('GET', `${cm}?watch=1&resourceVersionMatch=NotOlderThan&resourceVersion=1`)).status, 422);
+    assert.equal((await t.req('GET', `${cm}?sendInitialEvents=true`)).status, 422);
   });
 
   it('timeoutSeconds ends the stream; bookmarks carry only the resourceVersion', async () => {
