@@ -12,7 +12,8 @@ import { type ApiObject, isObject, withTypeMeta } from '../registry/object.js';
 import { applyFinalize } from '../registry/strategies/namespaces.js';
 import { groupSpelling, queryBool, spellApiVersion, type ResourceRequestInfo } from './requestinfo.js';
 import { readObject } from './body.js';
-import { negotiate } from './negotiate.js';
+import { contentTypeOf, negotiateTarget } from './negotiate.js';
+import { convertList, convertObject, includeObjectOf, watchConverter } from './convert.js';
 import { listPredicate } from './selectors.js';
 import { getScale, updateScale } from './scale.js';
 import { review, type ReviewDeps } from './reviews.js';
@@ -54,21 +55,27 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
     }
 
     switch (info.verb) {
-      case 'get':
-        return out(200, await store.get(info.namespace, info.name, planGet(q)));
+      case 'get': {
+        const target = negotiateTarget(ctx.req.headers.accept, false)!;
+        const obj = await store.get(info.namespace, info.name, planGet(q));
+        if (target.as === 'object') return out(200, obj);
+        const converted = convertObject(target, withTypeMeta(obj, apiVersion, served.kind), { group: served.group, resource: served.resource, includeObject: includeObjectOf(q) });
+        return writeObject(ctx, 200, converted, target.encoding, contentTypeOf(target));
+      }
       case 'list': {
+        const target = negotiateTarget(ctx.req.headers.accept, true)!;
         const plan = planList(q, store.collectionPrefix(info.namespace));
         const predicate = listPredicate(served, q);
-        if (plan.limit === 0 && negotiate(ctx.req.headers.accept) === 'json') {
+        if (plan.limit === 0 && target.as === 'object' && target.encoding === 'json') {
           return streamList(ctx, store.scan(info.namespace, plan.mode, predicate), `${served.kind}List`, apiVersion);
         }
         const r = await store.list(info.namespace, { predicate, plan });
-        return writeObject(ctx, 200, {
-          kind: `${served.kind}List`,
-          apiVersion,
-          metadata: { resourceVersion: r.resourceVersion, ...(r.continue ? { continue: r.continue } : {}), ...(r.remainingItemCount ? { remainingItemCount: r.remainingItemCount } : {}) },
-          items: r.items.map(({ apiVersion: _a, kind: _k, ...rest }) => rest),
-        });
+        const metadata = { resourceVersion: r.resourceVersion, ...(r.continue ? { continue: r.continue } : {}), ...(r.remainingItemCount ? { remainingItemCount: r.remainingItemCount } : {}) };
+        if (target.as !== 'object') {
+          const items = r.items.map((o) => withTypeMeta(o, apiVersion, served.kind));
+          return writeObject(ctx, 200, convertList(target, items, metadata, { group: served.group, resource: served.resource, includeObject: includeObjectOf(q) }), target.encoding, contentTypeOf(target));
+        }
+        return writeObject(ctx, 200, { kind: `${served.kind}List`, apiVersion, metadata, items: r.items.map(({ apiVersion: _a, kind: _k, ...rest }) => rest) });
       }
       case 'create': {
         if (info.subresource) throw newMethodNotSupported({ group: served.group, resource: `${served.resource}/${info.subresource}` }, 'create');
@@ -102,7 +109,9 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
         const selected = listPredicate(served, q);
         const byName = info.name ? (o: ApiObject) => o.metadata.name === info.name : undefined;
         const predicate = selected && byName ? (o: ApiObject) => byName(o) && selected(o) : (selected ?? byName);
-        return serveWatch(ctx, { store, namespace: info.namespace, apiVersion, kind: served.kind, predicate, settings: watchSettings });
+        const target = negotiateTarget(ctx.req.headers.accept, true)!;
+        const render = target.as === 'object' ? undefined : watchConverter(target, { group: served.group, resource: served.resource, includeObject: includeObjectOf(q) });
+        return serveWatch(ctx, { store, namespace: info.namespace, apiVersion, kind: served.kind, predicate, settings: watchSettings, render, contentType: contentTypeOf({ ...target, encoding: 'json' }) });
       }
       default:
         throw newMethodNotSupported({ group: served.group, resource: served.resource }, info.verb);

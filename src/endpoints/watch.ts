@@ -42,6 +42,10 @@ export interface WatchRequest {
   readonly kind: string;
   readonly predicate: ((obj: ApiObject) => boolean) | undefined;
   readonly settings: WatchSettings;
+  /** A conversion of each event's object (Table, PartialObjectMetadata); absent: the object itself. */
+  readonly render?: (obj: ApiObject) => unknown;
+  /** The stream's Content-Type (default application/json). */
+  readonly contentType?: string;
 }
 
 type EventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
@@ -73,6 +77,8 @@ export async function serveWatch(ctx: RequestContext, w: WatchRequest): Promise<
   const matches = (o: ApiObject) => !w.predicate || w.predicate(o);
   const encode = (type: EventType, obj: unknown) => `${JSON.stringify({ type, object: obj })}\n`;
   const typed = (o: ApiObject) => withTypeMeta(o, w.apiVersion, w.kind);
+  const render = w.render;
+  const view = (o: ApiObject) => (render ? render(typed(o)) : typed(o));
 
   // Where to start: the state read per the plan's mode, or the changes after a revision.
   let initial: ApiObject[] = [];
@@ -125,19 +131,24 @@ export async function serveWatch(ctx: RequestContext, w: WatchRequest): Promise<
     old.metadata.resourceVersion = String(e.revision);
     return typed(old);
   };
+  // Plain objects share one JSON per event and API version; conversions are rendered per watcher.
+  const json = (e: WatchEvent, which: 'new' | 'old') => {
+    const make = which === 'new' ? current(e as WatchEvent & { kv: KeyValue }) : previous(e);
+    return render ? JSON.stringify(render(make())) : objectJson(e, which, w.apiVersion, make);
+  };
   const deliver = (events: readonly WatchEvent[]) => {
     for (const e of events) {
       lastRevision = e.revision;
       if (e.type === 'create') {
-        if (!w.predicate || matches(w.store.decode(e.kv))) send(line('ADDED', objectJson(e, 'new', w.apiVersion, current(e))));
+        if (!w.predicate || matches(w.store.decode(e.kv))) send(line('ADDED', json(e, 'new')));
       } else if (e.type === 'update') {
         const now = !w.predicate || matches(w.store.decode(e.kv));
         const was = !w.predicate || matches(w.store.decode(e.prev));
-        if (now && was) send(line('MODIFIED', objectJson(e, 'new', w.apiVersion, current(e))));
-        else if (now) send(line('ADDED', objectJson(e, 'new', w.apiVersion, current(e))));
-        else if (was) send(line('DELETED', objectJson(e, 'old', w.apiVersion, previous(e))));
+        if (now && was) send(line('MODIFIED', json(e, 'new')));
+        else if (now) send(line('ADDED', json(e, 'new')));
+        else if (was) send(line('DELETED', json(e, 'old')));
       } else if (!w.predicate || matches(w.store.decode(e.prev))) {
-        send(line('DELETED', objectJson(e, 'old', w.apiVersion, previous(e))));
+        send(line('DELETED', json(e, 'old')));
       }
     }
   };
@@ -159,11 +170,11 @@ export async function serveWatch(ctx: RequestContext, w: WatchRequest): Promise<
   }
 
   res.statusCode = 200;
-  res.setHeader('Content-Type', 'application/json');
+  res.setHeader('Content-Type', w.contentType ?? 'application/json');
   res.setHeader('Cache-Control', 'no-cache, private');
   ctx.req.once('close', finish);
   started = true;
-  for (const o of initial) send(encode('ADDED', typed(o)));
+  for (const o of initial) send(encode('ADDED', view(o)));
   if (initialEventsEnd) bookmark({ ...INITIAL_EVENTS_END_ANNOTATIONS }); // lastRevision is still the state's revision here
   for (const batch of pending.splice(0)) deliver(batch);
   // Send the headers now, before any event, so the client knows the watch started.

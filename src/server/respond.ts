@@ -4,11 +4,11 @@ import { statusFromUnknown, type Status } from '../api/meta/index.js';
 import { CONTENT_TYPES, encode, negotiate, type Encoding } from '../endpoints/negotiate.js';
 import type { RequestContext } from './context.js';
 
-export function writeObject(ctx: RequestContext, code: number, obj: unknown, enc?: Encoding): void {
+export function writeObject(ctx: RequestContext, code: number, obj: unknown, enc?: Encoding, contentType?: string): void {
   const e = enc ?? negotiate(ctx.req.headers.accept) ?? 'json';
   if (ctx.res.headersSent || ctx.res.writableEnded) return;
   ctx.res.statusCode = code;
-  ctx.res.setHeader('Content-Type', CONTENT_TYPES[e]);
+  ctx.res.setHeader('Content-Type', contentType ?? CONTENT_TYPES[e]);
   ctx.res.setHeader('Cache-Control', 'no-cache, private');
   ctx.res.end(encode(obj, e));
 }
@@ -27,5 +27,5 @@ export function writeError(ctx: RequestContext, err: unknown): void {
   const status: Status = statusFromUnknown(err);
   if (status.code === 500 && status.reason === 'InternalError') console.error(`svc: internal error serving ${ctx.req.method} ${ctx.req.url}:`, err);
   if (status.details?.retryAfterSeconds !== undefined) ctx.res.setHeader('Retry-After', String(status.details.retryAfterSeconds));
-  writeObject(ctx, status.code ?? 500, status, 'json');
+  writeObject(ctx, status.code ?? 500, status, negotiate(ctx.req.headers.accept) ?? 'json');
 }

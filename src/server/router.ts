@@ -3,7 +3,7 @@ import { newNotFound, newNotAcceptable } from '../api/meta/index.js';
 import type { Health } from './health.js';
 import type { Discovery } from '../endpoints/discovery.js';
 import { VERSION_INFO } from '../endpoints/discovery.js';
-import { negotiate } from '../endpoints/negotiate.js';
+import { negotiate, negotiateTarget } from '../endpoints/negotiate.js';
 import { PageNotFound } from '../endpoints/resource.js';
 import { requestInfoOf, type Handler } from './context.js';
 import { writeObject, writeText } from './respond.js';
@@ -20,7 +20,9 @@ export function buildRouter(deps: RouterDeps): Handler {
   return async (ctx) => {
     const info = requestInfoOf(ctx);
     if (info.isResourceRequest) {
-      if (negotiate(ctx.req.headers.accept) === null) throw newNotAcceptable(['application/json', 'application/yaml']);
+      const read = info.verb === 'get' || info.verb === 'list' || info.verb === 'watch';
+      const acceptable = read ? negotiateTarget(ctx.req.headers.accept, info.verb !== 'get') !== null : negotiate(ctx.req.headers.accept) !== null;
+      if (!acceptable) throw newNotAcceptable(['application/json', 'application/yaml']);
       try {
         return await deps.resources(ctx);
       } catch (err) {
@@ -32,7 +34,10 @@ export function buildRouter(deps: RouterDeps): Handler {
     if (health) return writeText(ctx, health.status, health.body);
     if (info.path === '/version' || info.path === '/version/') return writeObject(ctx, 200, VERSION_INFO, 'json');
     const doc = deps.discovery.handle(info.path);
-    if (doc !== undefined) return writeObject(ctx, 200, doc, 'json');
+    if (doc !== undefined) {
+      if (negotiate(ctx.req.headers.accept) === null) throw newNotAcceptable(['application/json', 'application/yaml']);
+      return writeObject(ctx, 200, doc, 'json');
+    }
     // Under a group the server knows, Kubernetes answers a Status; elsewhere a plain-text 404.
     const g = /^\/apis\/([^/]+)/.exec(info.path)?.[1];
     if ((g !== undefined && !deps.knowsGroup(g)) || (g === undefined && info.path !== '/api' && !info.path.startsWith('/api/'))) {

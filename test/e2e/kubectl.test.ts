@@ -37,6 +37,33 @@ describe('kubectl 1.27', { skip: missing }, () => {
     assert.match(r.out, /\nsvc-system\s/);
   });
 
+  it('get prints the server Table columns: -o wide, -A, --show-labels, --sort-by, -w', async () => {
+    await t.req('POST', '/api/v1/namespaces/default/configmaps', { metadata: { name: 'cols-b', labels: { tier: 'web' } }, data: { a: '1', b: '2' } });
+    await t.req('POST', '/api/v1/namespaces/default/configmaps', { metadata: { name: 'cols-a' }, data: { a: '1' } });
+    const g = await kubectl('get', 'cm', 'cols-b');
+    assert.equal(g.code, 0, g.err);
+    assert.match(g.out, /^NAME\s+DATA\s+AGE\n/);
+    assert.match(g.out, /\ncols-b\s+2\s+\d+s\n/);
+    const ns = await kubectl('get', 'ns', 'default');
+    assert.match(ns.out, /^NAME\s+STATUS\s+AGE\ndefault\s+Active\s+/);
+    const all = await kubectl('get', 'cm', '-A', '--show-labels');
+    assert.match(all.out, /^NAMESPACE\s+NAME\s+DATA\s+AGE\s+LABELS\n/);
+    assert.match(all.out, /\ndefault\s+cols-b\s+2\s+\S+\s+tier=web\n/);
+    const sorted = await kubectl('get', 'cm', '--sort-by=.metadata.name', '-o', 'wide');
+    assert.equal(sorted.code, 0, sorted.err);
+    assert.ok(sorted.out.indexOf('cols-a') < sorted.out.indexOf('cols-b'), sorted.out);
+    const { spawn } = await import('node:child_process');
+    const w = spawn(KUBECTL, ['--kubeconfig', t.kubeconfig, '--cache-dir', cache, 'get', 'cm', 'cols-a', '-w']);
+    let out = '';
+    w.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    const end = Date.now() + 20_000;
+    while (!/NAME\s+DATA\s+AGE\ncols-a\s+1\s+/.test(out) && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+    await t.req('PUT', '/api/v1/namespaces/default/configmaps/cols-a', { metadata: { name: 'cols-a' }, data: { a: '1', b: '2', c: '3' } });
+    while (!/\ncols-a\s+3\s+/.test(out) && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+    w.kill();
+    assert.match(out, /^NAME\s+DATA\s+AGE\ncols-a\s+1\s+\S+\ncols-a\s+3\s+/, 'one header, then a row per event');
+  });
+
   it('create -f --validate=false, get -o yaml, get by short name, delete', async () => {
     const f = join(cache, 'cm.yaml');
     writeFileSync(f, 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: demo\n  namespace: default\ndata:\n  k: v\n');

@@ -1,0 +1,34 @@
+// Accept negotiation for reads: plain objects, Tables and PartialObjectMetadata, with fallbacks.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { encode, negotiate, negotiateTarget } from './negotiate.js';
+
+const KUBECTL = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json';
+
+describe('negotiateTarget', () => {
+  const rows: [string | undefined, boolean, unknown][] = [
+    [undefined, false, { as: 'object', encoding: 'json' }],
+    ['*/*', true, { as: 'object', encoding: 'json' }],
+    ['application/yaml', false, { as: 'object', encoding: 'yaml' }],
+    [KUBECTL, true, { as: 'Table', encoding: 'json', group: 'meta.k8s.io', version: 'v1' }],
+    ['application/json;as=Table;v=v1beta1;g=meta.svc.io', false, { as: 'Table', encoding: 'json', group: 'meta.svc.io', version: 'v1beta1' }],
+    ['application/json;as=Table;v=v2;g=meta.k8s.io, application/json', false, { as: 'object', encoding: 'json' }],
+    ['application/json;as=Table;v=v1;g=apps, application/yaml', false, { as: 'object', encoding: 'yaml' }],
+    ['application/json;as=PartialObjectMetadata;v=v1;g=meta.k8s.io', false, { as: 'PartialObjectMetadata', encoding: 'json', group: 'meta.k8s.io', version: 'v1' }],
+    ['application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io', true, { as: 'PartialObjectMetadataList', encoding: 'json', group: 'meta.k8s.io', version: 'v1' }],
+    ['application/json;as=PartialObjectMetadata;v=v1;g=meta.k8s.io', true, null],
+    ['application/json;as=Table;v=v1;g=meta.k8s.io;q=0.5, application/yaml', false, { as: 'object', encoding: 'yaml' }],
+    ['text/html', false, null],
+    ['application/json;as=Table;v=v1;g=meta.k8s.io', false, { as: 'Table', encoding: 'json', group: 'meta.k8s.io', version: 'v1' }],
+  ];
+  for (const [accept, list, want] of rows) it(`${accept ?? '(none)'}${list ? ' (list)' : ''}`, () => assert.deepEqual(negotiateTarget(accept, list), want));
+
+  it('writes and other non-read answers skip conversions', () => {
+    assert.equal(negotiate(KUBECTL), 'json');
+    assert.equal(negotiate('application/json;as=Table;v=v1;g=meta.k8s.io'), null);
+  });
+
+  it('YAML is written as Go writes it: sorted keys, unindented sequences, 1.1 quoting', () => {
+    assert.equal(encode({ kind: 'X', apiVersion: 'v1', items: [{ b: 'yes', a: '2026-01-01T00:00:00Z' }] }, 'yaml'), 'apiVersion: v1\nitems:\n- a: "2026-01-01T00:00:00Z"\n  b: "yes"\nkind: X\n');
+  });
+});
