@@ -1,0 +1,42 @@
+// ReplicationController: keeps a number of pods from a template running.
+import { int32, int64, list, mapOf, obj, ref, str } from '../../../schema/dsl.js';
+import { Time, kind } from '../../../schema/common.js';
+import { PodTemplateSpec } from './pod.js';
+import { core } from './names.js';
+
+export const ReplicationControllerSpec = obj({
+  replicas: int32().proto(1).desc('The number of pods to keep running; 1 by default.'),
+  minReadySeconds: int32().proto(4).desc('Seconds a new pod must be ready before it counts as available.'),
+  selector: mapOf(str()).atomic().proto(2).desc("Labels of the pods to count; the template's labels when empty."),
+  template: ref(PodTemplateSpec).proto(3).desc('The pods to create.'),
+})
+  .id(core('ReplicationControllerSpec'))
+  .desc('The desired state of a replication controller.');
+
+export const ReplicationControllerCondition = obj({
+  type: str().required().proto(1).desc('The condition type.'),
+  status: str().required().proto(2).desc("The condition's status: True, False or Unknown."),
+  lastTransitionTime: ref(Time).proto(3).desc('When the condition last changed from one status to another.'),
+  reason: str().proto(4).desc('A short CamelCase word saying why the condition is in its current state.'),
+  message: str().proto(5).desc('A human-readable explanation of the current state.'),
+})
+  .id(core('ReplicationControllerCondition'))
+  .desc('A condition of a replication controller.');
+
+export const ReplicationControllerStatus = obj({
+  replicas: int32().required().proto(1).desc('The number of pods seen.'),
+  fullyLabeledReplicas: int32().proto(2).desc("Pods whose labels match the template's."),
+  readyReplicas: int32().proto(4).desc('Pods that are ready.'),
+  availableReplicas: int32().proto(5).desc('Pods ready for at least minReadySeconds.'),
+  observedGeneration: int64().proto(3).desc('The generation the controller last acted on.'),
+  conditions: list(ref(ReplicationControllerCondition)).patch('merge', 'type').proto(6).desc('The observed conditions of the controller.'),
+})
+  .id(core('ReplicationControllerStatus'))
+  .desc('The observed state of a replication controller.');
+
+export const ReplicationController = kind({
+  spec: ref(ReplicationControllerSpec).proto(2).desc('The desired state of the controller.'),
+  status: ref(ReplicationControllerStatus).proto(3).desc('The observed state of the controller.'),
+})
+  .id(core('ReplicationController'))
+  .desc('Keeps a number of pod replicas running.');

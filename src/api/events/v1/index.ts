@@ -1,0 +1,37 @@
+// events/v1: Event, a report of something that happened to an object (the
+// same objects as core v1 events, with renamed and deprecated fields).
+import { int32, kind, MicroTime, obj, ref, str, Time, type S } from '../../../schema/index.js';
+import { EventSource, ObjectReference } from './core.js';
+
+const PKG = 'io.k8s.api.events.v1';
+
+export const EventSeries = obj({
+  count: int32().required().desc('How many times the event has happened so far.'),
+  lastObservedTime: ref(MicroTime).required().desc('When the event last happened.'),
+})
+  .id(`${PKG}.EventSeries`)
+  .desc('A repeating event: how often and when last.');
+
+export const Event = kind(
+  {
+    eventTime: ref(MicroTime).desc('When the event first happened.'),
+    series: ref(EventSeries).desc('Repetitions of the event; unset for a single occurrence.'),
+    reportingController: str().desc('The controller that reported the event, such as "kubernetes.io/kubelet".'),
+    reportingInstance: str().desc('The instance of the controller, such as "kubelet-node1".'),
+    action: str().desc('What was done, or failed, in CamelCase.'),
+    reason: str().desc('Why the action was taken, in CamelCase.'),
+    regarding: ref(ObjectReference).desc('The object the event is about.'),
+    related: ref(ObjectReference).desc('A second object involved, if any.'),
+    note: str().desc('A human-readable description, at most 1 kB.'),
+    type: str().desc('Normal or Warning.'),
+    deprecatedSource: ref(EventSource).desc('The reporter, as core v1 events record it; deprecated.'),
+    deprecatedFirstTimestamp: ref(Time).desc('The core v1 firstTimestamp; deprecated.'),
+    deprecatedLastTimestamp: ref(Time).desc('The core v1 lastTimestamp; deprecated.'),
+    deprecatedCount: int32().desc('The core v1 count; deprecated.'),
+  },
+  { required: ['eventTime'] },
+)
+  .id(`${PKG}.Event`)
+  .desc('A report of something that happened to an object.');
+
+export const kinds: Readonly<Record<string, S>> = { Event };

@@ -1,0 +1,58 @@
+// compare.ts on a toy document: each shared type compared once, nested ones
+// cut to their identity, recursive types terminating, ids checked at uses.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { list, mapOf, obj, str, type S } from '../../schema/dsl.js';
+import type { Schema } from '../../schema/model.js';
+import type { OpenAPIDocument } from '../../schema/parity.js';
+import { componentDifferences, shortName } from './compare.js';
+
+const ref = (n: string) => ({ $ref: `#/components/schemas/x.v1.${n}` });
+const doc: OpenAPIDocument = {
+  components: {
+    schemas: {
+      'x.v1.Thing': { type: 'object', required: ['spec'], properties: { spec: { allOf: [ref('Spec')] }, note: { type: 'string' } } },
+      'x.v1.Spec': { type: 'object', 'x-kubernetes-map-type': 'atomic', properties: { node: ref('Node'), tags: { type: 'array', items: { type: 'string' } } } },
+      'x.v1.Node': { type: 'object', properties: { name: { type: 'string' }, children: { type: 'object', additionalProperties: ref('Node') } } },
+    },
+  },
+};
+
+/** A recursive Node, tied the only way an immutable builder allows: by mutating the finished schema once. */
+function recursiveNode(): Schema {
+  const node = obj({ name: str(), children: mapOf(obj({})) }).id('x.v1.Node').schema;
+  (node.properties!.children as { additionalProperties: Schema }).additionalProperties = node;
+  return node;
+}
+
+function thing(spec: S | Schema): Schema {
+  return obj({ spec, note: str() }, { required: ['spec'] }).id('x.v1.Thing').schema;
+}
+
+describe('componentDifferences', () => {
+  it('none when the types agree, a recursive one included', () => {
+    const spec = obj({ node: recursiveNode(), tags: list(str()) }).atomic().id('x.v1.Spec');
+    assert.deepEqual(componentDifferences([thing(spec)], doc, { package: 'x.v1' }), []);
+  });
+  it('a nested type is reported under its own name, once; a use of the wrong type by id', () => {
+    const spec = obj({ node: obj({ name: str() }).id('x.v1.Other'), tags: list(str()).set() }).id('x.v1.Spec');
+    assert.deepEqual(componentDifferences([thing(spec), thing(spec)], doc, { package: 'x.v1' }), [
+      'Spec (root): mapType: ours none, reference "atomic"',
+      'Spec tags: listType: ours "set", reference none',
+      'Spec node: id: ours x.v1.Other, reference x.v1.Node',
+      'Other: absent',
+    ]);
+  });
+  it('an inline object where the reference uses a shared type', () => {
+    const spec = obj({ node: obj({ name: str(), children: mapOf(obj({})) }), tags: list(str()) }).atomic().id('x.v1.Spec');
+    assert.deepEqual(componentDifferences([thing(spec)], doc, { package: 'x.v1' }), [
+      'Spec node.name: extra: ours none, reference none',
+      'Spec node.children: extra: ours none, reference none',
+      'Spec node: id: ours none, reference x.v1.Node',
+    ]);
+  });
+  it('short names', () => {
+    assert.equal(shortName('io.k8s.api.rbac.v1.Role', 'io.k8s.api.rbac.v1'), 'Role');
+    assert.equal(shortName('io.k8s.api.core.v1.TopologySelectorTerm', 'io.k8s.api.storage.v1'), 'core.v1.TopologySelectorTerm');
+  });
+});

@@ -1,0 +1,62 @@
+// Objects of given kinds found in the golden transcripts (requests, responses
+// and watch events of ../shared/reference/transcripts/golden), so a suite can
+// check that real v1.26 objects validate against our schemas and carry no
+// unknown fields. The recordings normalise server values to placeholders;
+// those that a schema's formats would reject are put back into a valid shape.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { isObject } from '../../schema/model.js';
+import { REFERENCE_DIR } from './reference.js';
+
+export interface FoundObject {
+  /** Where it was found: `<file> <JSON path>`. */
+  where: string;
+  kind: string;
+  object: { [key: string]: unknown };
+}
+
+/** Placeholders that stand for server-made values, with a value of the right shape. */
+const PLACEHOLDERS: [RegExp, string][] = [[/^<time>$/, '2023-01-01T00:00:00Z']];
+
+function restore(v: unknown): unknown {
+  if (typeof v === 'string') {
+    for (const [re, value] of PLACEHOLDERS) if (re.test(v)) return value;
+    return v;
+  }
+  if (Array.isArray(v)) return v.map(restore);
+  if (isObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, restore(x)]));
+  return v;
+}
+
+/**
+ * Every object whose apiVersion is `apiVersion` (Kubernetes spelling, e.g.
+ * `rbac.authorization.k8s.io/v1`) and whose kind is one of `kinds`, and every
+ * item (without a kind of its own) of a `<Kind>List` of that apiVersion.
+ */
+export function transcriptObjects(apiVersion: string, kinds: readonly string[]): FoundObject[] {
+  if (REFERENCE_DIR === undefined) return [];
+  const dir = join(REFERENCE_DIR, 'transcripts', 'golden');
+  if (!existsSync(dir)) return [];
+  const out: FoundObject[] = [];
+  const visit = (v: unknown, where: string): void => {
+    if (Array.isArray(v)) {
+      v.forEach((x, i) => visit(x, `${where}[${i}]`));
+      return;
+    }
+    if (!isObject(v)) return;
+    if (v.apiVersion === apiVersion && typeof v.kind === 'string') {
+      if (kinds.includes(v.kind)) out.push({ where, kind: v.kind, object: restore(v) as FoundObject['object'] });
+      const itemKind = v.kind.endsWith('List') ? v.kind.slice(0, -4) : undefined;
+      if (itemKind !== undefined && kinds.includes(itemKind) && Array.isArray(v.items)) {
+        v.items.forEach((item, i) => {
+          if (isObject(item) && item.kind === undefined) out.push({ where: `${where}.items[${i}]`, kind: itemKind, object: restore(item) as FoundObject['object'] });
+        });
+      }
+    }
+    for (const [k, x] of Object.entries(v)) visit(x, `${where}.${k}`);
+  };
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
+    visit(JSON.parse(readFileSync(join(dir, file), 'utf8')), file);
+  }
+  return out;
+}

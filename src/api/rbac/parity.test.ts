@@ -1,0 +1,9 @@
+// rbac.authorization parity with the official documents (src/api/parity).
+import { parityTests } from '../parity/index.js';
+import { kinds as v1 } from './v1/index.js';
+
+parityTests({
+  group: 'rbac.authorization.svc.io',
+  versions: { v1: { package: 'io.k8s.api.rbac.v1', kinds: v1 } },
+  intended: {},
+});

@@ -1,0 +1,9 @@
+// scheduling parity with the official documents (src/api/parity).
+import { parityTests } from '../parity/index.js';
+import { kinds as v1 } from './v1/index.js';
+
+parityTests({
+  group: 'scheduling.svc.io',
+  versions: { v1: { package: 'io.k8s.api.scheduling.v1', kinds: v1 } },
+  intended: {},
+});
