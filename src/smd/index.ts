@@ -1,0 +1,10 @@
+// Server-side apply (structured-merge-diff in TypeScript). Import order, strict:
+//   fieldpath (paths, FieldSet, FieldsV1) → typed (schema walks) → managed
+//   (managedFields entries, conflicts) → merge (apply/update engine).
+// Edges use applyObject/updateObject; ApplyConflictError → 409 with
+// .message and .causes(); ApplyBadRequestError → 400; TypedError → 500
+// "failed to create typed patch object (<ns>/<name>; <gvk>): <message>".
+export { FieldSet, fromFieldsV1, toFieldsV1, pathToString, type FieldsV1, type Path, type PathElement } from './fieldpath.js';
+export { TypedError, toFieldSet, compare, merge, removeItems } from './typed.js';
+export { ApplyConflictError, conflictCauses, conflictMessage, decodeManaged, encodeManaged, incomingManaged, isResetRequest, ManagedFieldsError, type Conflict, type Managed } from './managed.js';
+export { apply, applyObject, ApplyBadRequestError, BEFORE_FIRST_APPLY, STRIPPED, update, updateObject, type ApplyObjectOptions, type UpdateObjectOptions, type WriteResult } from './merge.js';

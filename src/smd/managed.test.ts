@@ -1,0 +1,115 @@
+// managedFields handling: item 2 (applied objects carry no managedFields),
+// item 13 (reset rules), entry identity and order, time stamping, the
+// before-first-apply entry, untracked updates, the update cap, decoding
+// errors, and item 9 (topology changes without a version change).
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { parse } from 'yaml';
+import type { JsonValue } from '../schema/model.js';
+import { field, FieldSet, toFieldsV1 } from './fieldpath.js';
+import { capUpdateManagers, decodeManaged, encodeManaged, isResetRequest, ManagedFieldsError, managerId, type Managed } from './managed.js';
+import { apply, applyObject, ApplyBadRequestError, updateObject, type JsonObject } from './merge.js';
+import { Thing } from './fixtures.js';
+import { TypedError } from './typed.js';
+import { list, obj, str } from '../schema/dsl.js';
+import { kind } from '../schema/common.js';
+
+const y = (s: string): JsonObject => parse(s) as JsonObject;
+const head = 'apiVersion: v1\nkind: Thing\nmetadata: {name: t}\n';
+const clock = (): (() => string) => {
+  let i = 0;
+  return () => `2024-01-01T00:00:${String(i++).padStart(2, '0')}Z`;
+};
+const base = { apiVersion: 'v1', schema: Thing };
+const mf = (o: JsonObject): { manager: string; operation: string; time?: string; fieldsV1: unknown }[] => ((o.metadata as JsonObject).managedFields ?? []) as never;
+
+describe('managedFields', () => {
+  it('item 2: an applied object must not carry managedFields; the version must match', () => {
+    assert.throws(() => applyObject({ ...base, now: clock(), live: undefined, manager: 'a', force: false, config: y('apiVersion: v1\nkind: Thing\nmetadata: {name: t, managedFields: []}') }), ApplyBadRequestError);
+    assert.throws(() => applyObject({ ...base, now: clock(), live: undefined, manager: 'a', force: false, config: y('apiVersion: v2\nkind: Thing') }), /Specified patch version: v2, expected: v1/);
+  });
+
+  it('undeclared fields in an applied object are rejected as Kubernetes does', () => {
+    assert.throws(() => applyObject({ ...base, now: clock(), live: undefined, manager: 'a', force: false, config: y(head + 'spam: 1') }), (e: unknown) => e instanceof TypedError && e.message === '.spam: field not declared in schema');
+  });
+
+  it('item 13: [{}] and [] reset; an absent list keeps the live entries; a reset update on an existing object is not tracked', () => {
+    assert.equal(isResetRequest([{}]), true);
+    assert.equal(isResetRequest([]), true);
+    assert.equal(isResetRequest(undefined), false);
+    assert.equal(isResetRequest([{ manager: 'x' }]), false);
+    const now = clock();
+    const live = applyObject({ ...base, now, live: undefined, manager: 'a', force: false, config: y(head + 'spec: {replicas: 1}') }).object;
+    const kept = updateObject({ ...base, now, live, manager: 'b', updated: { ...live, spec: { replicas: 1, paused: true } } });
+    assert.deepEqual(mf(kept.object).map((e) => e.manager), ['a', 'b']);
+    const cleared = updateObject({ ...base, now, live, manager: 'b', updated: { ...live, metadata: { name: 't', managedFields: [{}] }, spec: { replicas: 2 } } });
+    assert.equal((cleared.object.metadata as JsonObject).managedFields, undefined);
+    assert.deepEqual(cleared.object.spec, { replicas: 2 });
+  });
+
+  it('the first apply to an untracked object records existing fields under before-first-apply', () => {
+    const r = applyObject({ ...base, now: clock(), live: y(head + 'spec: {replicas: 1}'), manager: 'a', force: false, config: y(head + 'spec: {replicas: 1}') });
+    assert.equal(r.changed, false);
+    assert.deepEqual(
+      mf(r.object).map((e) => [e.manager, e.operation, e.time !== undefined, e.fieldsV1]),
+      [
+        ['a', 'Apply', false, { 'f:spec': { 'f:replicas': {} } }],
+        ['before-first-apply', 'Update', true, { 'f:spec': { '.': {}, 'f:replicas': {} } }],
+      ],
+    );
+  });
+
+  it('entries: one Apply entry per manager across versions, one Update entry per manager and version; ordered as Kubernetes', () => {
+    const m: Managed = new Map();
+    const add = (manager: string, operation: 'Apply' | 'Update', apiVersion: string, time?: string): void => {
+      const e = { manager, operation, apiVersion, fields: FieldSet.of([field(manager)]), ...(time ? { time } : {}) };
+      m.set(managerId(e), e);
+    };
+    add('z', 'Update', 'v1', '2024-01-01T00:00:01Z');
+    add('b', 'Update', 'v2', '2024-01-01T00:00:01Z');
+    add('b', 'Update', 'v1', '2024-01-01T00:00:01Z');
+    add('y', 'Apply', 'v1', '2024-01-01T00:00:05Z');
+    add('x', 'Apply', 'v2');
+    assert.equal(managerId({ manager: 'x', operation: 'Apply', apiVersion: 'v2' }), '{"manager":"x","operation":"Apply"}');
+    assert.equal(managerId({ manager: 'b', operation: 'Update', apiVersion: 'v1', subresource: 'status' }), '{"manager":"b","operation":"Update","apiVersion":"v1","subresource":"status"}');
+    const enc = encodeManaged(m)!;
+    assert.deepEqual(enc.map((e) => `${e.manager}/${e.operation}/${e.apiVersion}`), ['x/Apply/v2', 'y/Apply/v1', 'b/Update/v1', 'b/Update/v2', 'z/Update/v1']);
+    assert.deepEqual(Object.keys(enc[1]!), ['manager', 'operation', 'apiVersion', 'time', 'fieldsType', 'fieldsV1']);
+    const back = decodeManaged(enc);
+    assert.deepEqual([...back.keys()].sort(), [...m.keys()].sort());
+  });
+
+  it('rejects malformed entries as Kubernetes does', () => {
+    assert.throws(() => decodeManaged([{ manager: 'a', operation: 'Patch', apiVersion: 'v1', fieldsType: 'FieldsV1' }]), /operation must be `Apply` or `Update`/);
+    assert.throws(() => decodeManaged([{ manager: 'a', operation: 'Update', fieldsType: 'FieldsV1' }]), /apiVersion must not be empty/);
+    assert.throws(() => decodeManaged([{ manager: 'a', operation: 'Update', apiVersion: 'v1' }]), ManagedFieldsError);
+  });
+
+  it('caps Update entries at 10 by merging the oldest into ancient-changes', () => {
+    const m: Managed = new Map();
+    for (let i = 0; i < 12; i++) {
+      const e = { manager: `m${String(i).padStart(2, '0')}`, operation: 'Update' as const, apiVersion: 'v1', time: `2024-01-01T00:00:${String(i).padStart(2, '0')}Z`, fields: FieldSet.of([field(`f${i}`)]) };
+      m.set(managerId(e), e);
+    }
+    capUpdateManagers(m);
+    assert.equal(m.size, 10);
+    const bucket = m.get(managerId({ manager: 'ancient-changes', operation: 'Update', apiVersion: 'v1' }))!;
+    assert.deepEqual(toFieldsV1(bucket.fields), { 'f:f0': {}, 'f:f1': {}, 'f:f2': {} });
+    assert.equal(bucket.time, '2024-01-01T00:00:02Z');
+  });
+
+  it('item 9: granular → atomic makes whoever owned an element own the whole structure', () => {
+    const granular = kind({ spec: obj({ items: list(obj({ name: str().required(), v: str() })).map('name') }) }).schema;
+    const atomic = kind({ spec: obj({ items: list(obj({ name: str().required(), v: str() })).atomic() }) }).schema;
+    const now = clock();
+    const r1 = applyObject({ apiVersion: 'v1', schema: granular, now, live: undefined, manager: 'a', force: false, config: y(head + 'spec: {items: [{name: x, v: "1"}]}') });
+    const m = decodeManaged((r1.object.metadata as JsonObject).managedFields);
+    const live = { ...r1.object, metadata: { name: 't' } };
+    const config = y(head + 'spec: {items: [{name: x, v: "2"}]}');
+    assert.throws(() => apply({ apiVersion: 'v1', schema: atomic, now, live, config, manager: 'b', force: false, managed: m }), /conflict with "a": \.spec\.items$/);
+    // Under the old granular schema the same change of another field of the item conflicts only on that field.
+    assert.throws(() => apply({ apiVersion: 'v1', schema: granular, now, live, config, manager: 'b', force: false, managed: m }), /conflict with "a": \.spec\.items\[name="x"\]\.v$/);
+  });
+});
+
+export type { JsonValue };
