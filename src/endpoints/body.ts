@@ -18,18 +18,30 @@ export async function readBody(req: Request, limit = MAX_BODY_BYTES): Promise<Bu
   return Buffer.concat(chunks);
 }
 
+/** An object body and the paths of keys it repeats (for field validation). */
+export interface ObjectBody {
+  readonly value: Record<string, unknown>;
+  readonly duplicates: readonly string[];
+}
+
 /** Reads and decodes an object body; an empty body is undefined. */
-export async function readObject(req: Request): Promise<Record<string, unknown> | undefined> {
+export async function readObjectBody(req: Request): Promise<ObjectBody | undefined> {
   const body = await readBody(req);
   if (body.length === 0) return undefined;
   const contentType = req.headers['content-type'];
-  let value: unknown;
+  let decoded;
   try {
-    value = decodeBody(body, contentType);
+    decoded = decodeBody(body, contentType);
   } catch (err) {
     throw newBadRequest(`the body of the request could not be decoded: ${(err as Error).message}`);
   }
-  if (value === null) throw newUnsupportedMediaType(['application/json', 'application/yaml']);
+  if (decoded === null) throw newUnsupportedMediaType(['application/json', 'application/yaml']);
+  const value = decoded.value;
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw newBadRequest('the body of the request must be an object');
-  return value as Record<string, unknown>;
+  return { value: value as Record<string, unknown>, duplicates: decoded.duplicates };
+}
+
+/** Reads and decodes an object body; an empty body is undefined. */
+export async function readObject(req: Request): Promise<Record<string, unknown> | undefined> {
+  return (await readObjectBody(req))?.value;
 }

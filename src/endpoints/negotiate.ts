@@ -5,6 +5,7 @@
 // `v=v1|v1beta1`); entries we cannot serve are skipped so a fallback later in
 // the list is used, and a list with nothing we can produce is 406.
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
+import { decodeJson, type Decoded } from '../schema/json.js';
 
 export type Encoding = 'json' | 'yaml';
 
@@ -94,11 +95,13 @@ export function encode(value: unknown, enc: Encoding): string {
   return enc === 'json' ? JSON.stringify(value) : stringifyYaml(value, { lineWidth: 0, sortMapEntries: true, indentSeq: false, version: '1.1' });
 }
 
-/** Decodes a request body by its Content-Type; null for a media type we cannot read. */
-export function decodeBody(body: Buffer, contentType: string | undefined): unknown | null {
+/**
+ * Decodes a request body by its Content-Type, with the paths of duplicate
+ * keys (JSON only; YAML refuses duplicates outright); null for a media type we cannot read.
+ */
+export function decodeBody(body: Buffer, contentType: string | undefined): Decoded | null {
   const type = (contentType ?? 'application/json').split(';')[0]!.trim().toLowerCase();
-  const text = body.toString('utf8');
-  if (type === 'application/json' || type === '') return JSON.parse(text);
-  if (type === 'application/yaml' || type === 'application/x-yaml' || type === 'text/yaml') return parseYaml(text);
+  if (type === 'application/json' || type === '') return decodeJson(body);
+  if (type === 'application/yaml' || type === 'application/x-yaml' || type === 'text/yaml') return { value: parseYaml(body.toString('utf8')), duplicates: [] };
   return null;
 }

@@ -5,13 +5,15 @@
 // already knows them and answers 405 until then.
 import { fieldPath, newBadRequest, newInvalid, newMethodNotAllowed, newMethodNotSupported, newNotFound, notSupported, type Status } from '../api/meta/index.js';
 import { resourceInfoOf, type RequestContext } from '../server/context.js';
-import { writeObject } from '../server/respond.js';
+import { addWarning, writeObject } from '../server/respond.js';
 import type { Registry, ServedResource } from '../registry/registry.js';
 import type { DeleteOptions, GenericStore } from '../registry/store.js';
 import { type ApiObject, isObject, withTypeMeta } from '../registry/object.js';
 import { applyFinalize } from '../registry/strategies/namespaces.js';
 import { groupSpelling, queryBool, spellApiVersion, type ResourceRequestInfo } from './requestinfo.js';
-import { readObject } from './body.js';
+import { readObject, readObjectBody } from './body.js';
+import { decodeTyped, fieldValidationOf } from './fieldvalidation.js';
+import { schemaFor } from '../api/schemas.js';
 import { contentTypeOf, negotiateTarget } from './negotiate.js';
 import { convertList, convertObject, includeObjectOf, watchConverter } from './convert.js';
 import { listPredicate } from './selectors.js';
@@ -79,11 +81,11 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
       }
       case 'create': {
         if (info.subresource) throw newMethodNotSupported({ group: served.group, resource: `${served.resource}/${info.subresource}` }, 'create');
-        const obj = bodyObject(await requireBody(ctx), info, served);
+        const obj = bodyObject(await typedBody(ctx, served, 'CreateOptions'), info, served);
         return out(201, await store.create(info.namespace, obj, { dryRun, user }));
       }
       case 'update': {
-        const obj = bodyObject(await requireBody(ctx), info, served);
+        const obj = bodyObject(await typedBody(ctx, served, 'UpdateOptions'), info, served);
         if (info.subresource === 'finalize') {
           const r = await store.guaranteedUpdate(info.namespace, info.name, (cur) => applyFinalize(cur, obj), { dryRun, user, subresource: 'finalize' });
           return out(200, r);
@@ -149,6 +151,16 @@ async function streamList(ctx: RequestContext, chunks: AsyncGenerator<{ revision
     }
   }
   res.end(']}');
+}
+
+/** A write body decoded as its kind (types checked, unknown and duplicate fields per fieldValidation, pruned). */
+async function typedBody(ctx: RequestContext, served: ServedResource, optionsKind: string): Promise<Record<string, unknown>> {
+  const mode = fieldValidationOf(ctx.url.searchParams, optionsKind);
+  const body = await readObjectBody(ctx.req);
+  if (!body) throw newBadRequest('the body of the request was empty');
+  const warnings = decodeTyped({ body: body.value, duplicates: body.duplicates, schema: schemaFor(served.group, served.version, served.kind), kind: served.kind, version: served.version, mode });
+  for (const w of warnings) addWarning(ctx, w);
+  return body.value;
 }
 
 async function requireBody(ctx: RequestContext): Promise<Record<string, unknown>> {

@@ -1,10 +1,11 @@
 // Shared meta/v1 pieces, written once with the DSL: ObjectMeta, ListMeta,
-// LabelSelector, OwnerReference, ManagedFieldsEntry, and the TypeMeta fields.
+// LabelSelector, OwnerReference, ManagedFieldsEntry, Condition, DeleteOptions,
+// runtime's RawExtension, and the TypeMeta fields.
 // Field names, types, required lists, list/map types and patch strategies follow
 // the official v1.26.1 / v1.28.0 OpenAPI documents (parity.test.ts checks them);
 // the intended differences are listed there with their reasons.
 // Protobuf numbers are those of apimachinery's meta/v1 generated.proto.
-import { bool, freeform, int64, list, mapOf, microTime, obj, quantity, ref, str, time, intOrString, type S, type Field } from './dsl.js';
+import { bool, freeform, int64, list, mapOf, microTime, obj, quantity, ref, S, str, time, intOrString, type Field } from './dsl.js';
 
 const META = 'io.k8s.apimachinery.pkg.apis.meta.v1';
 
@@ -90,6 +91,40 @@ export const LabelSelector = obj({
   .id(`${META}.LabelSelector`)
   .desc('A label query; an empty selector matches everything, a null one nothing.');
 
+export const Condition = obj({
+  type: str().required().proto(1).desc('The condition type, in CamelCase or prefixed with a domain.'),
+  status: str().required().proto(2).desc('True, False or Unknown.'),
+  observedGeneration: int64().proto(3).desc('The metadata.generation the condition was computed for.'),
+  lastTransitionTime: ref(Time).required().proto(4).desc('When the status last changed.'),
+  reason: str().required().proto(5).desc('A CamelCase, machine-readable cause of the last change.'),
+  message: str().required().proto(6).desc('A human-readable account of the last change; may be empty.'),
+})
+  .id(`${META}.Condition`)
+  .desc('One observed aspect of an object\'s state, in the standard shape.');
+
+export const Preconditions = obj({
+  uid: str().proto(1).desc('The UID the object must have.'),
+  resourceVersion: str().proto(2).desc('The resourceVersion the object must have.'),
+})
+  .id(`${META}.Preconditions`)
+  .desc('What must hold of an object for an operation on it to go ahead.');
+
+export const DeleteOptions = obj({
+  ...typeMeta,
+  gracePeriodSeconds: int64().proto(1).desc('Seconds to wait before deleting; 0 deletes at once, unset uses the kind\'s default.'),
+  preconditions: ref(Preconditions).proto(2).desc('What must hold of the object for the deletion to go ahead.'),
+  orphanDependents: bool().proto(3).desc('Deprecated in favour of propagationPolicy: whether to orphan dependents.'),
+  propagationPolicy: str().proto(4).desc('Orphan, Background or Foreground garbage collection of dependents.'),
+  dryRun: list(str()).proto(5).desc('"All" to go through every stage without persisting anything.'),
+})
+  .id(`${META}.DeleteOptions`)
+  .desc('Options of a delete request.');
+
+/** runtime.RawExtension: an embedded value kept as it was written (ControllerRevision data, watch events). */
+export const RawExtension = freeform()
+  .id('io.k8s.apimachinery.pkg.runtime.RawExtension')
+  .desc('An embedded value of any shape, kept as written.');
+
 /** A top-level kind: TypeMeta, `metadata` (ObjectMeta) and the given fields. */
 export function kind(fields: { [name: string]: Field }, opts: { required?: string[] } = {}): S {
   return obj({ ...typeMeta, metadata: ref(ObjectMeta).proto(1), ...fields }, opts);
@@ -98,4 +133,13 @@ export function kind(fields: { [name: string]: Field }, opts: { required?: strin
 /** The List kind of an item kind: TypeMeta, `metadata` (ListMeta) and `items`. */
 export function listKind(item: S): S {
   return obj({ ...typeMeta, metadata: ref(ListMeta).proto(1), items: list(item).required().proto(2) });
+}
+
+/**
+ * Every shared type (a builder with an id) the given modules export, as written
+ * at its definition rather than at a use that overrides a marker: what
+ * OpenAPI publishing (toOpenAPI's `refs`) and parity take for the type.
+ */
+export function definitionsOf(...modules: object[]): S[] {
+  return modules.flatMap((m) => Object.values(m).filter((x): x is S => x instanceof S && x.schema.id !== undefined));
 }

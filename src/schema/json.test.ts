@@ -86,3 +86,14 @@ describe('decodeJson syntax errors', () => {
   }
   it('carries the offset', () => assert.throws(() => decodeJson('[1, 2 x]'), (e: unknown) => e instanceof JsonSyntaxError && e.offset === 6));
 });
+
+describe('decodeJson: repeated keys decode as Go decodes them', () => {
+  const rows: [string, unknown][] = [
+    ['{"data":{"a":"1"},"data":{"b":"2"}}', { data: { a: '1', b: '2' } }],
+    ['{"a":{"x":{"p":1,"q":2}},"a":{"x":{"q":3}}}', { a: { x: { p: 1, q: 3 } } }],
+    ['{"l":[1,2],"l":[3]}', { l: [3] }],
+    ['{"s":"a","s":{"k":true}}', { s: { k: true } }],
+    ['{"n": 1 , "n" : -2.5e3, "t":"\\u00e9\\"q"}', { n: -2500, t: 'é"q' }],
+  ];
+  for (const [text, want] of rows) it(text, () => assert.deepEqual(decodeJson(text).value, want));
+});

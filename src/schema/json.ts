@@ -36,7 +36,86 @@ export function decodeJson(input: string | Uint8Array): Decoded {
   if (typeof value !== 'object' || value === null || countKeyTokens(text) === countKeys(value)) return { value, duplicates: [] };
   const scanner = new Scanner(text);
   scanner.document();
-  return { value, duplicates: [...new Set(scanner.duplicates)] };
+  if (scanner.duplicates.length === 0) return { value, duplicates: [] };
+  return { value: new MergingParser(text).document(), duplicates: [...new Set(scanner.duplicates)] };
+}
+
+/**
+ * Builds the value of valid JSON as Go decodes repeated keys into structs and
+ * maps: a repeated object merges into the earlier one (fields it names win),
+ * anything else replaces it. Only used when duplicates were found.
+ */
+class MergingParser {
+  private i = 0;
+  constructor(private readonly s: string) {}
+
+  document(): unknown {
+    return this.value();
+  }
+
+  private ws(): void {
+    while (isWs(this.s.charCodeAt(this.i))) this.i++;
+  }
+
+  private value(): unknown {
+    this.ws();
+    const c = this.s.charCodeAt(this.i);
+    if (c === 0x7b) return this.object();
+    if (c === 0x5b) return this.array();
+    if (c === 0x22) return this.string();
+    const start = this.i;
+    while (this.i < this.s.length && !/[,\]}\s]/.test(this.s[this.i]!)) this.i++;
+    return JSON.parse(this.s.slice(start, this.i));
+  }
+
+  private string(): string {
+    const start = this.i;
+    let j = this.s.indexOf('"', start + 1);
+    while (escaped(this.s, j)) j = this.s.indexOf('"', j + 1);
+    this.i = j + 1;
+    return JSON.parse(this.s.slice(start, this.i)) as string;
+  }
+
+  private object(): { [k: string]: unknown } {
+    const out: { [k: string]: unknown } = {};
+    this.i++;
+    this.ws();
+    if (this.s[this.i] === '}') return (this.i++, out);
+    for (;;) {
+      this.ws();
+      const key = this.string();
+      this.ws();
+      this.i++; // ':'
+      const v = this.value();
+      const prev = Object.prototype.hasOwnProperty.call(out, key) ? out[key] : undefined;
+      const merged = isPlain(prev) && isPlain(v) ? mergeInto(prev, v) : v;
+      Object.defineProperty(out, key, { value: merged, enumerable: true, writable: true, configurable: true });
+      this.ws();
+      if (this.s[this.i++] === '}') return out;
+    }
+  }
+
+  private array(): unknown[] {
+    const out: unknown[] = [];
+    this.i++;
+    this.ws();
+    if (this.s[this.i] === ']') return (this.i++, out);
+    for (;;) {
+      out.push(this.value());
+      this.ws();
+      if (this.s[this.i++] === ']') return out;
+    }
+  }
+}
+
+const isPlain = (v: unknown): v is { [k: string]: unknown } => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function mergeInto(a: { [k: string]: unknown }, b: { [k: string]: unknown }): { [k: string]: unknown } {
+  for (const k of Object.keys(b)) {
+    const prev = Object.prototype.hasOwnProperty.call(a, k) ? a[k] : undefined;
+    a[k] = isPlain(prev) && isPlain(b[k]) ? mergeInto(prev, b[k] as { [k: string]: unknown }) : b[k];
+  }
+  return a;
 }
 
 /** Number of strings followed by ':' in valid JSON. Outside strings there are no quotes, so this jumps quote to quote. */

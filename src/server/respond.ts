@@ -13,6 +13,14 @@ export function writeObject(ctx: RequestContext, code: number, obj: unknown, enc
   ctx.res.end(encode(obj, e));
 }
 
+/** Adds a `Warning: 299 - "<text>"` header (RFC 7234), one per warning, as Kubernetes sends them. */
+export function addWarning(ctx: RequestContext, text: string): void {
+  if (ctx.res.headersSent) return;
+  const prev = ctx.res.getHeader('Warning');
+  const list = prev === undefined ? [] : Array.isArray(prev) ? prev.map(String) : [String(prev)];
+  ctx.res.setHeader('Warning', [...list, `299 - ${JSON.stringify(text)}`]);
+}
+
 export function writeText(ctx: RequestContext, code: number, body: string): void {
   if (ctx.res.headersSent || ctx.res.writableEnded) return;
   ctx.res.statusCode = code;

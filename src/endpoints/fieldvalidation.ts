@@ -1,0 +1,51 @@
+// Typed decoding and field validation of a write body (spec "Field
+// validation"), in Kubernetes' order:
+//
+//   wrong JSON type anywhere → 400 "<Kind> in version "v1" cannot be handled as a <Kind>: json: …"
+//   unknown and duplicate fields, per fieldValidation:
+//     Strict → 400 "… strict decoding error: unknown field "spec.foo", duplicate field "data""
+//     Warn (default) → one `Warning: 299 - "unknown field \"spec.foo\""` per field
+//     Ignore → nothing
+//   unknown fields are then dropped (built-in kinds decode into typed structs).
+import { fieldPath, newBadRequest, newInvalid, notSupported } from '../api/meta/index.js';
+import { goDecodeError } from '../schema/gotypes.js';
+import type { Schema } from '../schema/model.js';
+import { prune } from '../schema/prune.js';
+import { duplicateFieldMessage, unknownFieldMessage } from '../schema/unknown.js';
+
+export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
+
+const ALLOWED = ['', 'Ignore', 'Strict', 'Warn'];
+
+/** `fieldValidation` of a POST, PUT or PATCH (default Warn); other values are 422 on the verb's options kind. */
+export function fieldValidationOf(q: URLSearchParams, optionsKind: string): FieldValidation {
+  const v = q.get('fieldValidation') ?? '';
+  if (!ALLOWED.includes(v)) throw newInvalid({ group: 'meta.svc.io', kind: optionsKind }, '', [notSupported(fieldPath('fieldValidation'), v, ALLOWED)]);
+  return v === '' ? 'Warn' : (v as FieldValidation);
+}
+
+export interface TypedDecodeInput {
+  /** The decoded body; pruned in place. */
+  readonly body: Record<string, unknown>;
+  readonly duplicates: readonly string[];
+  /** The kind's schema; without one the body is taken as sent. */
+  readonly schema: Schema | undefined;
+  readonly kind: string;
+  readonly version: string;
+  readonly mode: FieldValidation;
+}
+
+/** Checks and prunes `body`; returns the warnings to send (Warn mode). */
+export function decodeTyped(input: TypedDecodeInput): string[] {
+  const { body, schema, kind, version, mode } = input;
+  const cannot = `${kind} in version ${JSON.stringify(version)} cannot be handled as a ${kind}`;
+  if (!schema) return [];
+  const typeError = goDecodeError(schema, body, kind);
+  if (typeError) throw newBadRequest(`${cannot}: ${typeError}`);
+  const unknown = prune(schema, body);
+  if (mode === 'Ignore') return [];
+  const problems = [...unknown.map(unknownFieldMessage), ...input.duplicates.map(duplicateFieldMessage)];
+  if (problems.length === 0) return [];
+  if (mode === 'Strict') throw newBadRequest(`${cannot}: strict decoding error: ${problems.join(', ')}`);
+  return problems;
+}
