@@ -34,7 +34,7 @@ export interface HttpResult {
 }
 
 export async function startTestServer(overrides: Partial<ApiServerOptions> = {}): Promise<TestServer> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'svc-e2e-'));
+  const dataDir = overrides.dataDir ?? mkdtempSync(join(tmpdir(), 'svc-e2e-'));
   const server = await startApiServer({
     bindAddress: '127.0.0.1',
     securePort: 0,
