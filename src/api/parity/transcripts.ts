@@ -2,7 +2,10 @@
 // and watch events of ../shared/reference/transcripts/golden), so a suite can
 // check that real v1.26 objects validate against our schemas and carry no
 // unknown fields. The recordings normalise server values to placeholders;
-// those that a schema's formats would reject are put back into a valid shape.
+// those that a schema's formats would reject are put back into a valid shape:
+// `<time>` becomes a timestamp and `port#N` (an allocated node port) a number.
+// A field whose value is null is left out, as Go's decoder treats it as unset
+// (Go writes the zero creationTimestamp of a pod template's metadata as null).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isObject } from '../../schema/model.js';
@@ -15,23 +18,35 @@ export interface FoundObject {
   object: { [key: string]: unknown };
 }
 
-/** Placeholders that stand for server-made values, with a value of the right shape. */
-const PLACEHOLDERS: [RegExp, string][] = [[/^<time>$/, '2023-01-01T00:00:00Z']];
+/** Placeholders that stand for server-made values, each with a value of the right shape. */
+const PLACEHOLDERS: [RegExp, (m: RegExpExecArray) => unknown][] = [
+  [/^<time>$/, () => '2023-01-01T00:00:00Z'],
+  [/^port#(\d+)$/, (m) => 30000 + Number(m[1])],
+];
 
 function restore(v: unknown): unknown {
   if (typeof v === 'string') {
-    for (const [re, value] of PLACEHOLDERS) if (re.test(v)) return value;
+    for (const [re, value] of PLACEHOLDERS) {
+      const m = re.exec(v);
+      if (m) return value(m);
+    }
     return v;
   }
   if (Array.isArray(v)) return v.map(restore);
-  if (isObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, restore(x)]));
+  if (isObject(v)) return Object.fromEntries(Object.entries(v).flatMap(([k, x]) => (x === null ? [] : [[k, restore(x)]])));
   return v;
+}
+
+/** The apiVersion of a group-version as objects spell it: `v1` for the core group, else `<group>/<version>`. */
+export function apiVersionOf(k8sGroup: string, version: string): string {
+  return k8sGroup === '' ? version : `${k8sGroup}/${version}`;
 }
 
 /**
  * Every object whose apiVersion is `apiVersion` (Kubernetes spelling, e.g.
- * `rbac.authorization.k8s.io/v1`) and whose kind is one of `kinds`, and every
- * item (without a kind of its own) of a `<Kind>List` of that apiVersion.
+ * `rbac.authorization.k8s.io/v1`, or `v1` for core) and whose kind is one of
+ * `kinds`, and every item (without a kind of its own) of a `<Kind>List` of
+ * that apiVersion.
  */
 export function transcriptObjects(apiVersion: string, kinds: readonly string[]): FoundObject[] {
   if (REFERENCE_DIR === undefined) return [];

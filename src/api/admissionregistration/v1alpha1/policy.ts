@@ -1,8 +1,7 @@
 // admissionregistration/v1alpha1: ValidatingAdmissionPolicy, CEL validations
 // of admitted objects, with the type-checking status the server reports.
 // Protobuf numbers are left out in this version: not yet checked against its generated.proto.
-import { int64, kind, list, obj, ref, str } from '../../../schema/index.js';
-import { Condition } from '../../networking/v1/condition.js';
+import { Condition, int64, kind, list, obj, ref, str } from '../../../schema/index.js';
 import { MatchCondition, MatchResources } from './match.js';
 
 const PKG = 'io.k8s.api.admissionregistration.v1alpha1';

@@ -3,7 +3,7 @@
 // templates, containers, volumes, references, scheduling terms). Imports run
 // one way, leaves first:
 //
-//   refs  scheduling  security  probe  meta  names
+//   refs  scheduling  security  probe  condition  names
 //     └─────┴────────────┴────────┴─► container ─► storage ◄─ volumesource
 //                                                    │
 //   pod ◄─ volume ◄──────────────────────────────────┘
@@ -11,11 +11,12 @@
 //
 // List kinds are not here: derive them with listKind(). Subresource kinds of
 // other groups (Eviction, Scale, TokenRequest) live with those groups.
-import { S } from '../../../schema/dsl.js';
+import type { S } from '../../../schema/dsl.js';
+import { definitionsOf } from '../../../schema/common.js';
+import * as condition from './condition.js';
 import * as config from './config.js';
 import * as container from './container.js';
 import * as event from './event.js';
-import * as meta from './meta.js';
 import * as namespace from './namespace.js';
 import * as node from './node.js';
 import * as pod from './pod.js';
@@ -29,10 +30,10 @@ import * as storage from './storage.js';
 import * as volume from './volume.js';
 import * as volumesource from './volumesource.js';
 
+export * from './condition.js';
 export * from './config.js';
 export * from './container.js';
 export * from './event.js';
-export * from './meta.js';
 export * from './names.js';
 export * from './namespace.js';
 export * from './node.js';
@@ -74,7 +75,7 @@ export const kinds: Readonly<Record<string, S>> = {
  * where the first use found could carry a use's description or override (a
  * PersistentVolume's claimRef is a granular ObjectReference).
  */
-export const definitions: readonly S[] = [
-  config, container, event, meta, namespace, node, pod, probe, refs, replicationcontroller, scheduling, security, service, storage, volume,
+export const definitions: readonly S[] = definitionsOf(
+  condition, config, container, event, namespace, node, pod, probe, refs, replicationcontroller, scheduling, security, service, storage, volume,
   volumesource,
-].flatMap((m) => Object.values(m).filter((x): x is S => x instanceof S && x.schema.id !== undefined));
+);

@@ -2,6 +2,7 @@
 // (with its scope selector).
 import { list, mapOf, obj, ref, str } from '../../../schema/dsl.js';
 import { Quantity, Time, kind } from '../../../schema/common.js';
+import { classicCondition } from './condition.js';
 import { core } from './names.js';
 
 export const NamespaceSpec = obj({
@@ -10,15 +11,7 @@ export const NamespaceSpec = obj({
   .id(core('NamespaceSpec'))
   .desc('The desired state of a namespace.');
 
-export const NamespaceCondition = obj({
-  type: str().required().proto(1).desc('The condition type.'),
-  status: str().required().proto(2).desc("The condition's status: True, False or Unknown."),
-  lastTransitionTime: ref(Time).proto(4).desc('When the condition last changed from one status to another.'),
-  reason: str().proto(5).desc('A short CamelCase word saying why the condition is in its current state.'),
-  message: str().proto(6).desc('A human-readable explanation of the current state.'),
-})
-  .id(core('NamespaceCondition'))
-  .desc('A condition of a namespace.');
+export const NamespaceCondition = classicCondition({ id: core('NamespaceCondition'), of: 'a namespace', transition: 4 });
 
 export const NamespaceStatus = obj({
   phase: str().proto(1).desc('Active or Terminating.'),

@@ -4,6 +4,7 @@
 import { bool, int32, int64, list, mapOf, obj, ref, str } from '../../../schema/dsl.js';
 import { Quantity, Time, kind } from '../../../schema/common.js';
 import { Taint } from './scheduling.js';
+import { classicCondition } from './condition.js';
 import { core } from './names.js';
 
 export const ConfigMapNodeConfigSource = obj({
@@ -34,16 +35,13 @@ export const NodeSpec = obj({
   .id(core('NodeSpec'))
   .desc('The desired state of a node.');
 
-export const NodeCondition = obj({
-  type: str().required().proto(1).desc('The condition type, such as Ready or MemoryPressure.'),
-  status: str().required().proto(2).desc("The condition's status: True, False or Unknown."),
-  lastHeartbeatTime: ref(Time).proto(3).desc('When the condition was last reported.'),
-  lastTransitionTime: ref(Time).proto(4).desc('When the condition last changed from one status to another.'),
-  reason: str().proto(5).desc('A short CamelCase word saying why the condition is in its current state.'),
-  message: str().proto(6).desc('A human-readable explanation of the current state.'),
-})
-  .id(core('NodeCondition'))
-  .desc('A condition of a node.');
+export const NodeCondition = classicCondition({
+  id: core('NodeCondition'),
+  of: 'a node',
+  type: 'The condition type, such as Ready or MemoryPressure.',
+  transition: 4,
+  extra: { lastHeartbeatTime: ref(Time).proto(3).desc('When the condition was last reported.') },
+});
 
 export const NodeAddress = obj({
   type: str().required().proto(1).desc('Hostname, InternalIP, ExternalIP, InternalDNS or ExternalDNS.'),

@@ -9,6 +9,7 @@ import { LocalObjectReference, ObjectReference } from './refs.js';
 import { Affinity, Toleration, TopologySpreadConstraint } from './scheduling.js';
 import { PodSecurityContext } from './security.js';
 import { Volume } from './volume.js';
+import { classicCondition, lastProbeTime } from './condition.js';
 import { core } from './names.js';
 
 export const HostAlias = obj({
@@ -109,16 +110,9 @@ export const PodSpec = obj({
   .id(core('PodSpec'))
   .desc('The desired state of a pod.');
 
-export const PodCondition = obj({
-  type: str().required().proto(1).desc('The condition type, such as Ready or PodScheduled.'),
-  status: str().required().proto(2).desc("The condition's status: True, False or Unknown."),
-  lastProbeTime: ref(Time).proto(3).desc('When the condition was last checked.'),
-  lastTransitionTime: ref(Time).proto(4).desc('When the condition last changed from one status to another.'),
-  reason: str().proto(5).desc('A short CamelCase word saying why the condition is in its current state.'),
-  message: str().proto(6).desc('A human-readable explanation of the current state.'),
-})
-  .id(core('PodCondition'))
-  .desc('A condition of a pod.');
+export const PodCondition = classicCondition({
+  id: core('PodCondition'), of: 'a pod', type: 'The condition type, such as Ready or PodScheduled.', transition: 4, extra: lastProbeTime,
+});
 
 export const PodIP = obj({
   ip: str().proto(1).desc('The IP address.'),

@@ -2,6 +2,7 @@
 import { int32, int64, list, mapOf, obj, ref, str } from '../../../schema/dsl.js';
 import { Time, kind } from '../../../schema/common.js';
 import { PodTemplateSpec } from './pod.js';
+import { classicCondition } from './condition.js';
 import { core } from './names.js';
 
 export const ReplicationControllerSpec = obj({
@@ -13,15 +14,7 @@ export const ReplicationControllerSpec = obj({
   .id(core('ReplicationControllerSpec'))
   .desc('The desired state of a replication controller.');
 
-export const ReplicationControllerCondition = obj({
-  type: str().required().proto(1).desc('The condition type.'),
-  status: str().required().proto(2).desc("The condition's status: True, False or Unknown."),
-  lastTransitionTime: ref(Time).proto(3).desc('When the condition last changed from one status to another.'),
-  reason: str().proto(4).desc('A short CamelCase word saying why the condition is in its current state.'),
-  message: str().proto(5).desc('A human-readable explanation of the current state.'),
-})
-  .id(core('ReplicationControllerCondition'))
-  .desc('A condition of a replication controller.');
+export const ReplicationControllerCondition = classicCondition({ id: core('ReplicationControllerCondition'), of: 'a replication controller' });
 
 export const ReplicationControllerStatus = obj({
   replicas: int32().required().proto(1).desc('The number of pods seen.'),

@@ -1,8 +1,7 @@
 // Service with its ports and load balancer status, and Endpoints, the
 // addresses and ports that implement a service.
 import { bool, int32, list, mapOf, obj, ref, str } from '../../../schema/dsl.js';
-import { IntOrString, kind } from '../../../schema/common.js';
-import { Condition } from './meta.js';
+import { Condition, IntOrString, kind } from '../../../schema/common.js';
 import { ObjectReference } from './refs.js';
 import { core } from './names.js';
 

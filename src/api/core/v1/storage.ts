@@ -8,6 +8,7 @@ import { ResourceRequirements } from './container.js';
 import { ObjectReference, TypedLocalObjectReference, TypedObjectReference } from './refs.js';
 import { NodeSelector } from './scheduling.js';
 import { AWSElasticBlockStoreVolumeSource, AzureDiskVolumeSource, AzureFilePersistentVolumeSource, CSIPersistentVolumeSource, CephFSPersistentVolumeSource, CinderPersistentVolumeSource, FCVolumeSource, FlexPersistentVolumeSource, FlockerVolumeSource, GCEPersistentDiskVolumeSource, GlusterfsPersistentVolumeSource, HostPathVolumeSource, ISCSIPersistentVolumeSource, LocalVolumeSource, NFSVolumeSource, PhotonPersistentDiskVolumeSource, PortworxVolumeSource, QuobyteVolumeSource, RBDPersistentVolumeSource, ScaleIOPersistentVolumeSource, StorageOSPersistentVolumeSource, VsphereVirtualDiskVolumeSource } from './volumesource.js';
+import { classicCondition, lastProbeTime } from './condition.js';
 import { core } from './names.js';
 
 export const VolumeNodeAffinity = obj({
@@ -79,16 +80,9 @@ export const PersistentVolumeClaimSpec = obj({
   .id(core('PersistentVolumeClaimSpec'))
   .desc('The desired state of a persistent volume claim.');
 
-export const PersistentVolumeClaimCondition = obj({
-  type: str().required().proto(1).desc('The condition type, such as Resizing.'),
-  status: str().required().proto(2).desc("The condition's status: True, False or Unknown."),
-  lastProbeTime: ref(Time).proto(3).desc('When the condition was last checked.'),
-  lastTransitionTime: ref(Time).proto(4).desc('When the condition last changed from one status to another.'),
-  reason: str().proto(5).desc('A short CamelCase word saying why the condition is in its current state.'),
-  message: str().proto(6).desc('A human-readable explanation of the current state.'),
-})
-  .id(core('PersistentVolumeClaimCondition'))
-  .desc('A condition of a persistent volume claim.');
+export const PersistentVolumeClaimCondition = classicCondition({
+  id: core('PersistentVolumeClaimCondition'), of: 'a persistent volume claim', type: 'The condition type, such as Resizing.', transition: 4, extra: lastProbeTime,
+});
 
 export const PersistentVolumeClaimStatus = obj({
   phase: str().proto(1).desc('Pending, Bound or Lost.'),

@@ -1,7 +1,7 @@
 // discovery/v1 EndpointSlice: a slice of the endpoints of a Service, with
 // their readiness, topology and the ports they serve.
 import { bool, int32, kind, list, mapOf, obj, ref, str } from '../../../schema/index.js';
-import { ObjectReference } from './core.js';
+import { ObjectReference } from '../../core/v1/index.js';
 
 const PKG = 'io.k8s.api.discovery.v1';
 

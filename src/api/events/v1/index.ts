@@ -1,7 +1,7 @@
 // events/v1: Event, a report of something that happened to an object (the
 // same objects as core v1 events, with renamed and deprecated fields).
 import { int32, kind, MicroTime, obj, ref, str, Time, type S } from '../../../schema/index.js';
-import { EventSource, ObjectReference } from './core.js';
+import { EventSource, ObjectReference } from '../../core/v1/index.js';
 
 const PKG = 'io.k8s.api.events.v1';
 

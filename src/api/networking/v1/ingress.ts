@@ -1,18 +1,9 @@
 // networking/v1 Ingress: HTTP routing from hosts and paths to backends, and
 // the load balancer status an ingress controller reports.
 import { int32, kind, list, obj, ref, str } from '../../../schema/index.js';
+import { TypedLocalObjectReference } from '../../core/v1/index.js';
 
 const PKG = 'io.k8s.api.networking.v1';
-
-// TODO(core): use src/api/core/v1 once it lands.
-export const TypedLocalObjectReference = obj({
-  apiGroup: str().desc('The API group of the object; the core group when empty.'),
-  kind: str().required().desc('The kind of the object.'),
-  name: str().required().desc('The name of the object.'),
-})
-  .atomic()
-  .id('io.k8s.api.core.v1.TypedLocalObjectReference')
-  .desc('A typed reference to an object in the same namespace.');
 
 export const ServiceBackendPort = obj({
   name: str().proto(1).desc('The name of the Service port; exclusive with number.'),

@@ -1,7 +1,6 @@
 // networking/v1 NetworkPolicy: which traffic may reach or leave the selected
 // pods. v1.27 still has the (unused) status with conditions that v1.28 removed.
-import { int32, IntOrString, kind, LabelSelector, list, obj, ref, str } from '../../../schema/index.js';
-import { Condition } from './condition.js';
+import { Condition, int32, IntOrString, kind, LabelSelector, list, obj, ref, str } from '../../../schema/index.js';
 
 const PKG = 'io.k8s.api.networking.v1';
 

@@ -2,7 +2,7 @@
 // pod CIDRs from, for the nodes a selector picks (alpha, off by default).
 // Protobuf numbers are left out in this version: not checked against its generated.proto.
 import { int32, kind, obj, ref, str } from '../../../schema/index.js';
-import { NodeSelector } from './core.js';
+import { NodeSelector } from '../../core/v1/index.js';
 
 const PKG = 'io.k8s.api.networking.v1alpha1';
 

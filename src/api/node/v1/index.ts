@@ -1,19 +1,9 @@
 // node/v1: RuntimeClass, a container runtime configuration pods can ask for,
 // with its pod overhead and scheduling constraints.
-import { int64, kind, list, mapOf, obj, Quantity, ref, str, type S } from '../../../schema/index.js';
+import { kind, list, mapOf, obj, Quantity, ref, str, type S } from '../../../schema/index.js';
+import { Toleration } from '../../core/v1/index.js';
 
 const PKG = 'io.k8s.api.node.v1';
-
-// TODO(core): use src/api/core/v1 once it lands.
-export const Toleration = obj({
-  key: str().desc('The taint key tolerated; every key when empty (with operator Exists).'),
-  operator: str().desc('Equal (the default) or Exists.'),
-  value: str().desc('The taint value to match with Equal.'),
-  effect: str().desc('NoSchedule, PreferNoSchedule or NoExecute; every effect when empty.'),
-  tolerationSeconds: int64().desc('How long a NoExecute taint is tolerated before eviction; forever when unset.'),
-})
-  .id('io.k8s.api.core.v1.Toleration')
-  .desc('Lets a pod be placed on, or stay on, nodes with a matching taint.');
 
 export const Overhead = obj({
   podFixed: mapOf(ref(Quantity)).desc('Resources a pod of this class uses beyond its containers.'),

@@ -2,7 +2,7 @@
 // resource of some class, its allocation and who it is reserved for.
 // Protobuf numbers are left out: not checked against the generated.proto.
 import { bool, kind, list, obj, ObjectMeta, ref, str } from '../../../schema/index.js';
-import { NodeSelector } from '../../networking/v1alpha1/core.js'; // TODO(core): core/v1
+import { NodeSelector } from '../../core/v1/index.js';
 
 const PKG = 'io.k8s.api.resource.v1alpha2';
 

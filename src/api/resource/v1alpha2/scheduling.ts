@@ -3,7 +3,7 @@
 // driver that allocates it).
 // Protobuf numbers are left out: not checked against the generated.proto.
 import { kind, list, obj, ref, str } from '../../../schema/index.js';
-import { NodeSelector } from '../../networking/v1alpha1/core.js'; // TODO(core): core/v1
+import { NodeSelector } from '../../core/v1/index.js';
 
 const PKG = 'io.k8s.api.resource.v1alpha2';
 

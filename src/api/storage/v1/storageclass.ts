@@ -1,6 +1,6 @@
 // storage/v1 StorageClass: a class of dynamically provisioned volumes.
 import { bool, kind, list, mapOf, str } from '../../../schema/index.js';
-import { TopologySelectorTerm } from './core.js';
+import { TopologySelectorTerm } from '../../core/v1/index.js';
 
 const PKG = 'io.k8s.api.storage.v1';
 

@@ -1,7 +1,7 @@
 // storage/v1 VolumeAttachment: a request to attach a volume to a node, and
 // the attacher's report.
 import { bool, kind, mapOf, obj, ref, str, Time } from '../../../schema/index.js';
-import { PersistentVolumeSpec } from './core.js';
+import { PersistentVolumeSpec } from '../../core/v1/index.js';
 
 const PKG = 'io.k8s.api.storage.v1';
 
