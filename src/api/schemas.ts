@@ -7,6 +7,11 @@ import type { Schema } from '../schema/model.js';
 import * as admissionregistrationV1 from './admissionregistration/v1/index.js';
 import * as admissionregistrationV1alpha1 from './admissionregistration/v1alpha1/index.js';
 import * as apiextensionsV1 from './apiextensions/v1/index.js';
+import * as appsV1 from './apps/v1/index.js';
+import * as autoscalingV1 from './autoscaling/v1/index.js';
+import * as autoscalingV2 from './autoscaling/v2/index.js';
+import * as batchV1 from './batch/v1/index.js';
+import * as policyV1 from './policy/v1/index.js';
 import * as apiregistrationV1 from './apiregistration/v1/index.js';
 import * as apiserverinternalV1alpha1 from './apiserverinternal/v1alpha1/index.js';
 import * as authenticationV1 from './authentication/v1/index.js';
@@ -36,6 +41,11 @@ const GROUPS: readonly [group: string, version: string, kinds: Kinds][] = [
   ['admissionregistration.svc.io', 'v1', admissionregistrationV1.kinds],
   ['admissionregistration.svc.io', 'v1alpha1', admissionregistrationV1alpha1.kinds],
   ['apiextensions.svc.io', 'v1', apiextensionsV1.kinds],
+  ['apps', 'v1', appsV1.kinds],
+  ['autoscaling', 'v1', autoscalingV1.kinds],
+  ['autoscaling', 'v2', autoscalingV2.kinds],
+  ['batch', 'v1', batchV1.kinds],
+  ['policy', 'v1', policyV1.kinds],
   ['apiregistration.svc.io', 'v1', apiregistrationV1.kinds],
   ['internal.apiserver.svc.io', 'v1alpha1', apiserverinternalV1alpha1.kinds],
   ['authentication.svc.io', 'v1', authenticationV1.kinds],

@@ -14,6 +14,9 @@ import { groupSpelling, queryBool, spellApiVersion, type ResourceRequestInfo } f
 import { readObject, readObjectBody } from './body.js';
 import { decodeTyped, fieldValidationOf } from './fieldvalidation.js';
 import { schemaFor } from '../api/schemas.js';
+import { fillGoZeroValues } from '../schema/gozero.js';
+import { defaulterFor } from '../api/defaults.js';
+import { DEFAULT_GATES, type FeatureGates } from '../features/gates.js';
 import { contentTypeOf, negotiateTarget } from './negotiate.js';
 import { convertList, convertObject, includeObjectOf, watchConverter } from './convert.js';
 import { listPredicate } from './selectors.js';
@@ -22,7 +25,7 @@ import { review, type ReviewDeps } from './reviews.js';
 import { planGet, planList } from '../registry/listoptions.js';
 import { DEFAULT_WATCH_SETTINGS, serveWatch, type WatchSettings } from './watch.js';
 
-export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSettings: WatchSettings = DEFAULT_WATCH_SETTINGS) {
+export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSettings: WatchSettings = DEFAULT_WATCH_SETTINGS, gates: FeatureGates = DEFAULT_GATES) {
   return async (ctx: RequestContext): Promise<void> => {
     const info = resourceInfoOf(ctx);
     const served = registry.lookup(info.apiGroup, info.apiVersion, info.resource);
@@ -81,11 +84,11 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
       }
       case 'create': {
         if (info.subresource) throw newMethodNotSupported({ group: served.group, resource: `${served.resource}/${info.subresource}` }, 'create');
-        const obj = bodyObject(await typedBody(ctx, served, 'CreateOptions'), info, served);
+        const obj = bodyObject(await typedBody(ctx, served, 'CreateOptions', gates), info, served);
         return out(201, await store.create(info.namespace, obj, { dryRun, user }));
       }
       case 'update': {
-        const obj = bodyObject(await typedBody(ctx, served, 'UpdateOptions'), info, served);
+        const obj = bodyObject(await typedBody(ctx, served, 'UpdateOptions', gates), info, served);
         if (info.subresource === 'finalize') {
           const r = await store.guaranteedUpdate(info.namespace, info.name, (cur) => applyFinalize(cur, obj), { dryRun, user, subresource: 'finalize' });
           return out(200, r);
@@ -154,12 +157,15 @@ async function streamList(ctx: RequestContext, chunks: AsyncGenerator<{ revision
 }
 
 /** A write body decoded as its kind (types checked, unknown and duplicate fields per fieldValidation, pruned). */
-async function typedBody(ctx: RequestContext, served: ServedResource, optionsKind: string): Promise<Record<string, unknown>> {
+async function typedBody(ctx: RequestContext, served: ServedResource, optionsKind: string, gates: FeatureGates): Promise<Record<string, unknown>> {
   const mode = fieldValidationOf(ctx.url.searchParams, optionsKind);
   const body = await readObjectBody(ctx.req);
   if (!body) throw newBadRequest('the body of the request was empty');
-  const warnings = decodeTyped({ body: body.value, duplicates: body.duplicates, schema: schemaFor(served.group, served.version, served.kind), kind: served.kind, version: served.version, mode });
+  const schema = schemaFor(served.group, served.version, served.kind);
+  const warnings = decodeTyped({ body: body.value, duplicates: body.duplicates, schema, kind: served.kind, version: served.version, mode });
   for (const w of warnings) addWarning(ctx, w);
+  defaulterFor(served.group, served.version, served.kind, gates)?.(body.value); // as Kubernetes defaults on decode
+  if (schema) fillGoZeroValues(schema, body.value);
   return body.value;
 }
 

@@ -10,6 +10,7 @@ import type { FieldError } from '../api/meta/index.js';
 import { type ApiObject, clone, deepEqual, nowTimestamp } from './object.js';
 import { collectionPrefix, objectKey } from './keys.js';
 import type { Strategy } from './strategy.js';
+import type { WriteHooks } from './hooks.js';
 import { validateMetadata, validateMetadataUpdate } from './metadata.js';
 import * as errs from './errors.js';
 import type { Admission, AdmissionOperation } from './admission.js';
@@ -69,6 +70,7 @@ const NAME_CHARS = 'bcdfghjklmnpqrstvwxz2456789';
 export class GenericStore {
   readonly qualifiedResource: { group: string; resource: string };
   readonly apiVersion: string;
+  private hooks: WriteHooks = {};
 
   constructor(
     readonly identity: ResourceIdentity,
@@ -79,6 +81,11 @@ export class GenericStore {
   ) {
     this.qualifiedResource = { group: identity.group, resource: identity.resource };
     this.apiVersion = identity.group === '' ? identity.version : `${identity.group}/${identity.version}`;
+  }
+
+  /** Installs the resource's write hooks (see hooks.ts); set once at assembly. */
+  useHooks(hooks: WriteHooks): void {
+    this.hooks = hooks;
   }
 
   get namespaced(): boolean {
@@ -281,6 +288,17 @@ export class GenericStore {
     obj.apiVersion = this.apiVersion;
     obj.kind = this.identity.kind;
     const generate = !meta.name && Boolean(meta.generateName);
+    const undo = await this.hooks.beforeCreate?.(obj, ctx);
+    try {
+      return await this.createAttempts(obj, generate, ctx);
+    } catch (err) {
+      await undo?.();
+      throw err;
+    }
+  }
+
+  private async createAttempts(obj: ApiObject, generate: boolean, ctx: WriteContext): Promise<ApiObject> {
+    const meta = obj.metadata;
     for (let attempt = 0; ; attempt++) {
       if (generate) meta.name = meta.generateName! + randomSuffix();
       this.strategy.prepareForCreate(obj);
@@ -386,6 +404,7 @@ export class GenericStore {
           if (immediate) {
             // Graceful deletion with a zero grace period: recorded, then deleted at once.
             await this.storage.delete(key, { expectedModRevision: next.modRevision });
+            await this.released(obj);
             return { object: obj, deleted: true };
           }
           return { object: obj, deleted: false };
@@ -397,6 +416,7 @@ export class GenericStore {
       if (opts.dryRun) return { object: old, deleted: true };
       try {
         await this.storage.delete(key, { expectedModRevision: kv.modRevision });
+        await this.released(old);
         return { object: old, deleted: true };
       } catch (err) {
         if (isStorageError(err, 'Conflict')) continue;
@@ -421,6 +441,15 @@ export class GenericStore {
   }
 
   // ---------------------------------------------------------------------------
+
+  /** After an object left storage: its afterDelete hook, whose failures are logged, not returned. */
+  private async released(obj: ApiObject): Promise<void> {
+    try {
+      await this.hooks.afterDelete?.(obj);
+    } catch (err) {
+      console.error(`svc: releasing what ${this.identity.resource} ${obj.metadata.namespace ?? ''}/${obj.metadata.name} held failed:`, err);
+    }
+  }
 
   private prepareUpdate(obj: ApiObject, old: ApiObject, subresource: string | undefined): ApiObject {
     const meta = obj.metadata ?? (obj.metadata = {});
@@ -458,6 +487,16 @@ export class GenericStore {
   }
 
   private async commitUpdate(key: string, kv: KeyValue, obj: ApiObject, old: ApiObject, ctx: WriteContext): Promise<ApiObject> {
+    const undo = await this.hooks.beforeUpdate?.(obj, old, ctx);
+    try {
+      return await this.commitPrepared(key, kv, obj, old, ctx);
+    } catch (err) {
+      await undo?.();
+      throw err;
+    }
+  }
+
+  private async commitPrepared(key: string, kv: KeyValue, obj: ApiObject, old: ApiObject, ctx: WriteContext): Promise<ApiObject> {
     this.check(obj, validateMetadataUpdate(obj, old, this.strategy).concat(this.strategy.validateUpdate(obj, old)));
     await this.admission.admit(this.attributes('UPDATE', obj, old, ctx));
     const unchanged = deepEqual(stripRV(obj), stripRV(old));
@@ -467,6 +506,7 @@ export class GenericStore {
     if (finishing) {
       // The last finalizer went away on a terminating object: it is deleted now.
       await this.storage.delete(key, { expectedModRevision: kv.modRevision });
+      await this.released(obj);
       obj.metadata.resourceVersion = old.metadata.resourceVersion;
       return obj;
     }

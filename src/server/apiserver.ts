@@ -13,6 +13,7 @@ import { alwaysAllow, type Authorizer } from '../authz/authorizer.js';
 import { Registry, type ServedResource } from '../registry/registry.js';
 import { Admission } from '../registry/admission.js';
 import { namespaceLifecycle, SYSTEM_NAMESPACES } from '../admission/plugins/namespacelifecycle.js';
+import { defaultTolerationSecondsPlugin, priorityPlugin } from '../admission/plugins/podpriority.js';
 import { NamespaceController } from '../controllers/namespace.js';
 import { Discovery } from '../endpoints/discovery.js';
 import { resourceHandler } from '../endpoints/resource.js';
@@ -88,6 +89,8 @@ async function assemble(opts: ApiServerOptions, store: Store): Promise<RunningAp
   const admission = new Admission();
   const registry = new Registry(resources, store, admission, { watchCache: true, window: opts.watchCacheWindow });
   admission.register(namespaceLifecycle(() => registry.store('', 'namespaces')));
+  admission.register(priorityPlugin(() => registry.store('scheduling.svc.io', 'priorityclasses')));
+  admission.register(defaultTolerationSecondsPlugin());
 
   const cachesReady = new PostStartHook('watch-cache-initialized');
   const systemNamespaces = new PostStartHook('start-system-namespaces-controller');
@@ -106,7 +109,7 @@ async function assemble(opts: ApiServerOptions, store: Store): Promise<RunningAp
 
   let port = opts.securePort;
   const discovery = new Discovery({ resources, groups: servedGroups(resources), serverAddress: () => `${opts.bindAddress}:${port}` });
-  const router = buildRouter({ health, discovery, resources: resourceHandler(registry, { authenticator, authorizer }, { ...DEFAULT_WATCH_SETTINGS, watchList: gates.enabled('WatchList'), ...opts.watch }), knowsGroup: (g) => registry.servesGroup(g) });
+  const router = buildRouter({ health, discovery, resources: resourceHandler(registry, { authenticator, authorizer }, { ...DEFAULT_WATCH_SETTINGS, watchList: gates.enabled('WatchList'), ...opts.watch }, gates), knowsGroup: (g) => registry.servesGroup(g) });
   const chain = buildHandlerChain(router, {
     authenticator,
     authorizer,

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { enabledByDefaultResources, toK8sGroup } from '../../src/api/catalog/index.js';
 import { startTestServer, type TestServer } from './harness.js';
+import { MINIMAL_BODIES } from './fixtures.js';
 
 describe('REST tester: every stored resource', () => {
   let t: TestServer;
@@ -21,7 +22,7 @@ describe('REST tester: every stored resource', () => {
       const gv = group === '' ? `/api/${r.version}` : `/apis/${group}/${r.version}`;
       const coll = r.namespaced ? `${gv}/namespaces/rest/${r.resource}` : `${gv}/${r.resource}`;
       const name = `rt-${r.resource.slice(0, 20)}`;
-      const c = await t.req('POST', coll, { metadata: { name } });
+      const c = await t.req('POST', coll, { metadata: { name }, ...MINIMAL_BODIES[`${r.group}/${r.resource}`] });
       assert.equal(c.status, 201, JSON.stringify(c.body));
       assert.equal(c.body.kind, r.kind);
       assert.equal(c.body.apiVersion, group === '' ? r.version : `${group}/${r.version}`);

@@ -1,11 +1,13 @@
 // Strategies by resource. Kinds without special rules get the default for
 // their scope; what differs (names, generation, status, deletion) is listed here.
 import { baseStrategy, type Strategy } from '../strategy.js';
+import { validatorFor, type ObjectValidator } from '../../api/validation.js';
 import { namespaces } from './namespaces.js';
 import { pods } from './pods.js';
+import { jobs } from './jobs.js';
 import { dns1035Name, labelName, pathSegmentName, subdomainName } from './names.js';
 
-const SPECIAL: Record<string, Strategy> = { '/namespaces': namespaces, '/pods': pods };
+const SPECIAL: Record<string, Strategy> = { '/namespaces': namespaces, '/pods': pods, 'batch/jobs': jobs };
 
 /** metadata.generation is maintained for these (group/resource). */
 const GENERATION = new Set([
@@ -38,8 +40,21 @@ const NAME_RULES: Record<string, typeof subdomainName> = {
   'batch/cronjobs': subdomainName,
 };
 
-/** Resources without a status subresource (everything else with one keeps status apart). */
-export function strategyFor(group: string, resource: string, namespaced: boolean, hasStatus = false): Strategy {
+/** The strategy of a resource, with its kind's validation (src/api/validation.ts) added to the strategy's own. */
+export function strategyFor(group: string, resource: string, kind: string, namespaced: boolean, hasStatus = false): Strategy {
+  return withKindValidation(baseFor(group, resource, namespaced, hasStatus), validatorFor(group, kind));
+}
+
+function withKindValidation(s: Strategy, v: ObjectValidator | undefined): Strategy {
+  if (!v) return s;
+  return {
+    ...s,
+    validate: (obj) => [...s.validate(obj), ...v.validate(obj)],
+    validateUpdate: (obj, old) => [...s.validateUpdate(obj, old), ...v.validateUpdate(obj, old)],
+  };
+}
+
+function baseFor(group: string, resource: string, namespaced: boolean, hasStatus: boolean): Strategy {
   const key = `${group}/${resource}`;
   const special = SPECIAL[key];
   if (special) return special;

@@ -3,6 +3,7 @@
 import { baseStrategy, type Strategy } from '../strategy.js';
 import { isObject } from '../object.js';
 import { subdomainName } from './names.js';
+import { podQOSClass } from './podqos.js';
 
 export const pods: Strategy = baseStrategy({
   namespaced: true,
@@ -11,7 +12,7 @@ export const pods: Strategy = baseStrategy({
   returnDeletedObject: true,
   gracefulDeletion: true,
   prepareForCreate(obj) {
-    obj.status = { phase: 'Pending' };
+    obj.status = { phase: 'Pending', qosClass: podQOSClass(obj) };
   },
   gracePeriod(obj, requested) {
     const spec = isObject(obj.spec) ? obj.spec : {};

@@ -8,6 +8,8 @@ import { GoValue } from '../../meta/govalue.js';
 import type { KindValidator } from '../../core/v1/validation.js';
 
 export const RBAC_GROUP = 'rbac.authorization.svc.io';
+/** Manifests written for Kubernetes name the k8s.io spelling; both mean this group (DESIGN §2). */
+const RBAC_GROUPS = new Set([RBAC_GROUP, 'rbac.authorization.k8s.io']);
 
 function validatePolicyRule(rule: Obj, namespaced: boolean, path: FieldPath): FieldError[] {
   const errs: FieldError[] = [];
@@ -53,7 +55,7 @@ function validateSubject(s: Obj, namespaced: boolean, path: FieldPath): FieldErr
       break;
     case 'User':
     case 'Group':
-      if (apiGroup !== RBAC_GROUP) errs.push(notSupported(path.child('apiGroup'), apiGroup, [RBAC_GROUP]));
+      if (!RBAC_GROUPS.has(apiGroup)) errs.push(notSupported(path.child('apiGroup'), apiGroup, [RBAC_GROUP]));
       break;
     default:
       errs.push(notSupported(path.child('kind'), str(s.kind), ['ServiceAccount', 'User', 'Group']));
@@ -65,7 +67,7 @@ function validateBinding(b: Obj, namespaced: boolean): FieldError[] {
   const errs: FieldError[] = [];
   const ref = obj(b.roleRef);
   const rp = fieldPath('roleRef');
-  if (str(ref.apiGroup) !== RBAC_GROUP) errs.push(notSupported(rp.child('apiGroup'), str(ref.apiGroup), [RBAC_GROUP]));
+  if (!RBAC_GROUPS.has(str(ref.apiGroup))) errs.push(notSupported(rp.child('apiGroup'), str(ref.apiGroup), [RBAC_GROUP]));
   const kinds = namespaced ? ['Role', 'ClusterRole'] : ['ClusterRole'];
   if (!kinds.includes(str(ref.kind))) errs.push(notSupported(rp.child('kind'), str(ref.kind), kinds));
   const name = str(ref.name);

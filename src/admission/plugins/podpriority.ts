@@ -1,0 +1,49 @@
+// Priority and DefaultTolerationSeconds, the two default-on admission plugins
+// that complete a pod on create: priority and preemptionPolicy from its
+// PriorityClass (system classes built in; a missing class is 403), and
+// NoExecute tolerations of 300 s for the not-ready and unreachable taints.
+import { isStatusError, newForbidden } from '../../api/meta/index.js';
+import { defaultPodPriority, defaultTolerationSeconds } from '../../api/core/v1/defaults.js';
+import type { AdmissionAttributes, AdmissionPlugin } from '../../registry/admission.js';
+import type { GenericStore } from '../../registry/store.js';
+import { isObject } from '../../registry/object.js';
+
+const isPodCreate = (a: AdmissionAttributes) => a.operation === 'CREATE' && a.resource.group === '' && a.resource.resource === 'pods' && a.object !== undefined;
+
+export function defaultTolerationSecondsPlugin(): AdmissionPlugin {
+  return {
+    name: 'DefaultTolerationSeconds',
+    admit(a) {
+      if (isPodCreate(a)) defaultTolerationSeconds(a.object!);
+    },
+  };
+}
+
+/** The classes every cluster has, as Kubernetes creates them. */
+const SYSTEM_CLASSES: Record<string, number> = { 'system-node-critical': 2000001000, 'system-cluster-critical': 2000000000 };
+
+export function priorityPlugin(priorityClasses: () => GenericStore): AdmissionPlugin {
+  return {
+    name: 'Priority',
+    async admit(a) {
+      if (!isPodCreate(a)) return;
+      const spec = isObject(a.object!.spec) ? a.object!.spec : undefined;
+      const name = typeof spec?.priorityClassName === 'string' ? spec.priorityClassName : '';
+      let resolved = { priorityClassName: '', value: 0, preemptionPolicy: 'PreemptLowerPriority' as string | undefined };
+      if (name !== '') {
+        if (SYSTEM_CLASSES[name] !== undefined) resolved = { priorityClassName: name, value: SYSTEM_CLASSES[name]!, preemptionPolicy: 'PreemptLowerPriority' };
+        else {
+          try {
+            const pc = await priorityClasses().get('', name);
+            resolved = { priorityClassName: name, value: Number(pc.value ?? 0), preemptionPolicy: typeof pc.preemptionPolicy === 'string' ? pc.preemptionPolicy : 'PreemptLowerPriority' };
+          } catch (err) {
+            if (isStatusError(err) && err.status.code === 404) throw newForbidden({ group: '', resource: 'pods' }, a.name, `no PriorityClass with name ${name} was found`);
+            throw err;
+          }
+        }
+      }
+      const problem = defaultPodPriority(a.object!, resolved);
+      if (problem) throw newForbidden({ group: '', resource: 'pods' }, a.name, problem);
+    },
+  };
+}
