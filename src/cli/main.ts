@@ -5,6 +5,7 @@ import { FlagError, parseFlags, usage, type FlagSpec } from './flags.js';
 import { describeStore, type StorageConfig } from '../storage/open.js';
 import { startApiServer, type ApiServerOptions } from '../server/apiserver.js';
 import { FeatureGateError, FeatureGates } from '../features/gates.js';
+import { parseClusterIPRange, parseNodePortRange } from '../registry/allocators/index.js';
 
 const SERVER_FLAGS = (bind: string): FlagSpec[] => [
   { name: 'bind-address', type: 'string', help: 'The IP address on which to listen for the --secure-port port.', default: bind },
@@ -27,6 +28,8 @@ const SERVER_FLAGS = (bind: string): FlagSpec[] => [
   { name: 'max-requests-inflight', type: 'int', help: 'Most non-mutating requests in flight; 0 for no limit.', default: 400 },
   { name: 'max-mutating-requests-inflight', type: 'int', help: 'Most mutating requests in flight; 0 for no limit.', default: 200 },
   { name: 'request-timeout', type: 'duration', help: 'Timeout of non-watch requests.', default: 60_000 },
+  { name: 'service-cluster-ip-range', type: 'string', help: 'The IPv4 CIDR Service cluster IPs are allocated from.', default: '10.0.0.0/24' },
+  { name: 'service-node-port-range', type: 'string', help: 'The port range NodePort and LoadBalancer Services get node ports from (a-b).', default: '30000-32767' },
   { name: 'feature-gates', type: 'string', help: 'Comma-separated Name=true|false pairs for alpha/beta features (e.g. WatchList=true).', default: '' },
   { name: 'help', type: 'bool', help: 'Show this help.' },
 ];
@@ -55,6 +58,13 @@ function options(v: Map<string, unknown>, controllers: boolean): ApiServerOption
     throw err;
   }
   for (const w of featureGates.warnings) console.error(`W svc: ${w}`);
+  for (const [flag, parse] of [['service-cluster-ip-range', parseClusterIPRange], ['service-node-port-range', parseNodePortRange]] as const) {
+    try {
+      parse(str(flag)!);
+    } catch (err) {
+      throw new FlagError(`invalid argument ${JSON.stringify(str(flag))} for "--${flag}" flag: ${(err as Error).message}`);
+    }
+  }
   const port = num('secure-port');
   if (port < 0 || port > 65535) throw new FlagError(`invalid value ${port} for --secure-port: must be between 0 and 65535`);
   return {
@@ -73,6 +83,8 @@ function options(v: Map<string, unknown>, controllers: boolean): ApiServerOption
     maxMutatingRequestsInflight: num('max-mutating-requests-inflight'),
     requestTimeoutMs: num('request-timeout'),
     featureGates,
+    serviceClusterIPRange: str('service-cluster-ip-range'),
+    serviceNodePortRange: str('service-node-port-range'),
     controllers,
   };
 }

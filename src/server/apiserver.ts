@@ -27,6 +27,10 @@ import { buildRouter } from './router.js';
 import type { Request, RequestContext, Response } from './context.js';
 import { servedResources, servedGroups } from './served.js';
 import { DEFAULT_GATES, type FeatureGates } from '../features/gates.js';
+import { parseClusterIPRange, parseNodePortRange, serviceHooks } from '../registry/allocators/index.js';
+
+export const DEFAULT_CLUSTER_IP_RANGE = '10.0.0.0/24';
+export const DEFAULT_NODE_PORT_RANGE = '30000-32767';
 
 export interface ApiServerOptions {
   readonly bindAddress: string;
@@ -47,6 +51,9 @@ export interface ApiServerOptions {
   readonly watchCacheWindow?: { readonly windowMs?: number; readonly maxEvents?: number };
   /** Watch tunables (tests shorten the bookmark interval). */
   readonly watch?: Partial<WatchSettings>;
+  /** --service-cluster-ip-range (default 10.0.0.0/24) and --service-node-port-range (default 30000-32767). */
+  readonly serviceClusterIPRange?: string;
+  readonly serviceNodePortRange?: string;
   /** --feature-gates (defaults when absent). */
   readonly featureGates?: FeatureGates;
   /** Run the built-in controllers (svc server does; svc apiserver does too until a controller manager exists). */
@@ -88,6 +95,12 @@ async function assemble(opts: ApiServerOptions, store: Store): Promise<RunningAp
   const resources: ServedResource[] = servedResources();
   const admission = new Admission();
   const registry = new Registry(resources, store, admission, { watchCache: true, window: opts.watchCacheWindow });
+  const serviceAllocation = serviceHooks({
+    storage: store,
+    clusterIPRange: parseClusterIPRange(opts.serviceClusterIPRange ?? DEFAULT_CLUSTER_IP_RANGE),
+    nodePortRange: parseNodePortRange(opts.serviceNodePortRange ?? DEFAULT_NODE_PORT_RANGE),
+  });
+  registry.store('', 'services').useHooks(serviceAllocation);
   admission.register(namespaceLifecycle(() => registry.store('', 'namespaces')));
   admission.register(priorityPlugin(() => registry.store('scheduling.svc.io', 'priorityclasses')));
   admission.register(defaultTolerationSecondsPlugin());
@@ -170,6 +183,7 @@ async function assemble(opts: ApiServerOptions, store: Store): Promise<RunningAp
         const closed = new Promise<void>((r) => server.close(() => r()));
         if (inFlight > 0) await new Promise<void>((r) => (drained = r));
         controller?.stop();
+        await serviceAllocation.close();
         registry.stopCaches();
         // Idle keep-alive connections and HTTP/2 sessions would hold close() open: end them.
         for (const sock of sockets) sock.destroy();

@@ -212,4 +212,21 @@ describe('resource API (HTTPS, embedded storage)', () => {
     assert.equal(bad.status, 422);
     assert.equal(bad.body.message, 'CreateOptions.meta.svc.io "" is invalid: dryRun: Unsupported value: []string{"Some"}: supported values: "All"');
   });
+
+  it('services get a cluster IP and node ports from the ranges, released on delete', async () => {
+    const svc = '/api/v1/namespaces/crud/services';
+    const a = await t.req('POST', svc, { metadata: { name: 'alloc-a' }, spec: { type: 'NodePort', ports: [{ port: 80 }] } });
+    assert.equal(a.status, 201, JSON.stringify(a.body));
+    assert.match(a.body.spec.clusterIP, /^10\.0\.0\.\d+$/);
+    assert.deepEqual(a.body.spec.clusterIPs, [a.body.spec.clusterIP]);
+    assert.ok(a.body.spec.ports[0].nodePort >= 30000 && a.body.spec.ports[0].nodePort <= 32767);
+    const taken = await t.req('POST', svc, { metadata: { name: 'alloc-b' }, spec: { clusterIP: a.body.spec.clusterIP, ports: [{ port: 80 }] } });
+    assert.equal(taken.status, 422);
+    assert.match(taken.body.message, /provided IP is already allocated/);
+    const dry = await t.req('POST', `${svc}?dryRun=All`, { metadata: { name: 'alloc-c' }, spec: { ports: [{ port: 80 }] } });
+    assert.equal(dry.status, 201);
+    assert.equal((await t.req('DELETE', `${svc}/alloc-a`)).status, 200);
+    const again = await t.req('POST', svc, { metadata: { name: 'alloc-b' }, spec: { clusterIP: a.body.spec.clusterIP, ports: [{ port: 80 }] } });
+    assert.equal(again.status, 201, 'the IP was released with its service');
+  });
 });

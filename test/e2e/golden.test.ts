@@ -29,10 +29,6 @@ const SCENARIOS = [
 
 /** Steps that fail today, with the reason and the issue that closes the gap. */
 const KNOWN_GAPS: Record<string, string> = {
-  'crud-06-generate-name-and-put / put-create-service': 'Service defaulting (ports, clusterIP): issue 5',
-  'crud-06-generate-name-and-put / put-update-service': 'Service defaulting: issue 5',
-  'crud-06-generate-name-and-put / get-put-created': 'Service defaulting: issue 5',
-  'crud-06-generate-name-and-put / put-create-with-resourceversion': 'Service defaulting: issue 5',
   'errors-04-invalid-labels / patch-invalid-label': 'PATCH: issue 6',
   'finalizers-01-basic / update-data': 'PATCH: issue 6',
   'finalizers-01-basic / add-finalizer': 'PATCH: issue 6',
@@ -70,14 +66,6 @@ const KNOWN_GAPS: Record<string, string> = {
   'table-03-yaml-and-negotiation / get-yaml': 'managedFields in the YAML body: issue 6',
   'table-03-yaml-and-negotiation / list-yaml': 'managedFields in the YAML body: issue 6',
   'table-03-yaml-and-negotiation / get-protobuf': 'the binary envelope: issue 7',
-  'defaults-03-service / create-clusterip': 'Service cluster IP / node port allocation by the registry (being built): issue 5',
-  'defaults-03-service / create-externalname': 'Service cluster IP / node port allocation by the registry (being built): issue 5',
-  'defaults-03-service / create-headless': 'Service cluster IP / node port allocation by the registry (being built): issue 5',
-  'defaults-03-service / create-loadbalancer': 'Service cluster IP / node port allocation by the registry (being built): issue 5',
-  'defaults-03-service / create-named-targetport': 'Service cluster IP / node port allocation by the registry (being built): issue 5',
-  'defaults-03-service / create-nodeport': 'Service cluster IP / node port allocation by the registry (being built): issue 5',
-  'defaults-03-service / create-udp': 'Service cluster IP / node port allocation by the registry (being built): issue 5',
-  'defaults-03-service / list': 'Service cluster IP / node port allocation by the registry (being built): issue 5',
   'defaults-04-pod-details-and-workloads / create-daemonset': 'DaemonSet create logic (template-generation annotation, status counters): issue 5',
   'defaults-04-pod-details-and-workloads / create-pvc': 'the StorageObjectInUseProtection admission plugin (pvc-protection finalizer): issue 5',
 };
