@@ -5,7 +5,7 @@
 // already knows them and answers 405 until then.
 import { fieldPath, newBadRequest, newInvalid, newMethodNotAllowed, newMethodNotSupported, newNotFound, notSupported, type Status } from '../api/meta/index.js';
 import { resourceInfoOf, type RequestContext } from '../server/context.js';
-import { addWarning, writeObject } from '../server/respond.js';
+import { addWarning, writeJSONText, writeObject } from '../server/respond.js';
 import type { Registry, ServedResource } from '../registry/registry.js';
 import type { DeleteOptions, GenericStore } from '../registry/store.js';
 import { type ApiObject, isObject, withTypeMeta } from '../registry/object.js';
@@ -62,6 +62,9 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
     switch (info.verb) {
       case 'get': {
         const target = negotiateTarget(ctx.req.headers.accept, false)!;
+        if (target.as === 'object' && target.encoding === 'json' && !info.subresource) {
+          return writeJSONText(ctx, 200, await store.getJSON(info.namespace, info.name, planGet(q), apiVersion));
+        }
         const obj = await store.get(info.namespace, info.name, planGet(q));
         if (target.as === 'object') return out(200, obj);
         const converted = convertObject(target, withTypeMeta(obj, apiVersion, served.kind), { group: served.group, resource: served.resource, includeObject: includeObjectOf(q) });

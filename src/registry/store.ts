@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { Store, KeyValue, WatchHandle, WatchSink } from '../storage/interface.js';
 import { isStorageError } from '../storage/errors.js';
 import type { FieldError } from '../api/meta/index.js';
-import { type ApiObject, clone, deepEqual, nowTimestamp } from './object.js';
+import { type ApiObject, clone, deepEqual, nowTimestamp, withTypeMeta } from './object.js';
 import { collectionPrefix, objectKey } from './keys.js';
 import type { Strategy } from './strategy.js';
 import type { WriteHooks } from './hooks.js';
@@ -65,6 +65,9 @@ export interface DeleteResult {
 }
 
 const GENERATE_ATTEMPTS = 8;
+
+/** get() JSON per cached stored version (KeyValue objects are immutable and shared), per API version. */
+const encodedGets = new WeakMap<KeyValue, Map<string, string>>();
 const NAME_CHARS = 'bcdfghjklmnpqrstvwxz2456789';
 
 export class GenericStore {
@@ -115,6 +118,25 @@ export class GenericStore {
     } catch (err) {
       throw errs.fromStorage(err, this.qualifiedResource, '');
     }
+  }
+
+  /**
+   * get() answered as JSON in the given API version: from the watch cache the
+   * text is made once per stored version and API version spelling and reused
+   * by every later get, so a hot object costs a map lookup, not a parse and a
+   * stringify.
+   */
+  async getJSON(namespace: string, name: string, mode: ReadMode, apiVersion: string): Promise<string> {
+    if (await this.cacheServes(mode)) {
+      const kv = this.cacher!.get(this.key(namespace, name));
+      if (!kv) throw errs.notFound(this.qualifiedResource, name);
+      let byVersion = encodedGets.get(kv);
+      if (!byVersion) encodedGets.set(kv, (byVersion = new Map()));
+      let text = byVersion.get(apiVersion);
+      if (text === undefined) byVersion.set(apiVersion, (text = JSON.stringify(withTypeMeta(this.decode(kv), apiVersion, this.identity.kind))));
+      return text;
+    }
+    return JSON.stringify(withTypeMeta(await this.get(namespace, name, mode), apiVersion, this.identity.kind));
   }
 
   collectionPrefix(namespace: string): string {

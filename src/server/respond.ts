@@ -13,6 +13,15 @@ export function writeObject(ctx: RequestContext, code: number, obj: unknown, enc
   ctx.res.end(encode(obj, e));
 }
 
+/** Writes a JSON body that is already text. */
+export function writeJSONText(ctx: RequestContext, code: number, text: string): void {
+  if (ctx.res.headersSent || ctx.res.writableEnded) return;
+  ctx.res.statusCode = code;
+  ctx.res.setHeader('Content-Type', 'application/json');
+  ctx.res.setHeader('Cache-Control', 'no-cache, private');
+  ctx.res.end(text);
+}
+
 /** Adds a `Warning: 299 - "<text>"` header (RFC 7234), one per warning, as Kubernetes sends them. */
 export function addWarning(ctx: RequestContext, text: string): void {
   if (ctx.res.headersSent) return;
