@@ -3,7 +3,7 @@
 // store (strategy, validation, admission, storage) → encode in the request's
 // group spelling. Watch, patch and paging arrive with their issues; routing
 // already knows them and answers 405 until then.
-import { fieldPath, newBadRequest, newInvalid, newMethodNotAllowed, newMethodNotSupported, newNotFound, notSupported, type Status } from '../api/meta/index.js';
+import { fieldPath, newBadRequest, newConflict, newInvalid, newMethodNotAllowed, newMethodNotSupported, newNotFound, newUnsupportedMediaType, notSupported, type Status } from '../api/meta/index.js';
 import { resourceInfoOf, type RequestContext } from '../server/context.js';
 import { addWarning, writeJSONText, writeObject } from '../server/respond.js';
 import type { Registry, ServedResource } from '../registry/registry.js';
@@ -11,8 +11,10 @@ import type { DeleteOptions, GenericStore } from '../registry/store.js';
 import { type ApiObject, isObject, withTypeMeta } from '../registry/object.js';
 import { applyFinalize } from '../registry/strategies/namespaces.js';
 import { groupSpelling, queryBool, spellApiVersion, type ResourceRequestInfo } from './requestinfo.js';
-import { readObject, readObjectBody } from './body.js';
-import { decodeTyped, fieldValidationOf } from './fieldvalidation.js';
+import { readBody, readObject, readObjectBody } from './body.js';
+import { applyPatch, decodePatch, patchTypeOf } from './patch.js';
+import type { JsonObject } from '../patch/index.js';
+import { decodeTyped, fieldValidationOf, type FieldValidation } from './fieldvalidation.js';
 import { schemaFor } from '../api/schemas.js';
 import { fillGoZeroValues } from '../schema/gozero.js';
 import { defaulterFor } from '../api/defaults.js';
@@ -111,8 +113,7 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
         return writeObject(ctx, 200, { kind: `${served.kind}List`, apiVersion, metadata: { resourceVersion }, items: items.map(({ apiVersion: _a, kind: _k, ...rest }) => rest) });
       }
       case 'patch':
-        await store.get(info.namespace, info.name); // a missing object is 404 first, as Kubernetes answers
-        throw newMethodNotSupported({ group: served.group, resource: served.resource }, 'patch'); // patch and apply: issue 6
+        return out(200, await servePatch(ctx, { store, served, info, apiVersion, dryRun, gates }));
       case 'watch': {
         const selected = listPredicate(served, q);
         const byName = info.name ? (o: ApiObject) => o.metadata.name === info.name : undefined;
@@ -159,17 +160,46 @@ async function streamList(ctx: RequestContext, chunks: AsyncGenerator<{ revision
   res.end(']}');
 }
 
-/** A write body decoded as its kind (types checked, unknown and duplicate fields per fieldValidation, pruned). */
+/** A write body decoded as its kind (types checked, unknown and duplicate fields per fieldValidation, pruned, defaulted). */
 async function typedBody(ctx: RequestContext, served: ServedResource, optionsKind: string, gates: FeatureGates): Promise<Record<string, unknown>> {
   const mode = fieldValidationOf(ctx.url.searchParams, optionsKind);
   const body = await readObjectBody(ctx.req);
   if (!body) throw newBadRequest('the body of the request was empty');
-  const schema = schemaFor(served.group, served.version, served.kind);
-  const warnings = decodeTyped({ body: body.value, duplicates: body.duplicates, schema, kind: served.kind, version: served.version, mode });
-  for (const w of warnings) addWarning(ctx, w);
-  defaulterFor(served.group, served.version, served.kind, gates)?.(body.value); // as Kubernetes defaults on decode
-  if (schema) fillGoZeroValues(schema, body.value);
+  for (const w of decodeAsKind(served, body.value, body.duplicates, mode, gates)) addWarning(ctx, w);
   return body.value;
+}
+
+/** Decodes `value` in place as the served kind, as Kubernetes decodes a body; returns the field-validation warnings. */
+function decodeAsKind(served: ServedResource, value: Record<string, unknown>, duplicates: readonly string[], mode: FieldValidation, gates: FeatureGates): string[] {
+  const schema = schemaFor(served.group, served.version, served.kind);
+  const warnings = decodeTyped({ body: value, duplicates, schema, kind: served.kind, version: served.version, mode });
+  defaulterFor(served.group, served.version, served.kind, gates)?.(value); // as Kubernetes defaults on decode
+  if (schema) fillGoZeroValues(schema, value);
+  return warnings;
+}
+
+/** PATCH with a JSON, merge or strategic merge patch: the patched object takes the update path. */
+async function servePatch(ctx: RequestContext, p: { store: GenericStore; served: ServedResource; info: ResourceRequestInfo; apiVersion: string; dryRun: boolean; gates: FeatureGates }): Promise<ApiObject> {
+  const { store, served, info } = p;
+  const schema = schemaFor(served.group, served.version, served.kind);
+  const type = patchTypeOf(ctx.req.headers['content-type'], schema !== undefined);
+  if (type === 'apply') throw newUnsupportedMediaType(['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json']); // server-side apply: issue 6, next
+  const mode = fieldValidationOf(ctx.url.searchParams, 'PatchOptions');
+  const patch = decodePatch(type, (await readBody(ctx.req)).toString('utf8'));
+  let warnings: string[] = [];
+  const obj = await store.guaranteedUpdate(info.namespace, info.name, (current) => {
+    const patched = applyPatch(withTypeMeta(current, p.apiVersion, served.kind) as JsonObject, patch, schema) as Record<string, unknown>;
+    const name = isObject(patched.metadata) ? patched.metadata.name : undefined;
+    if (typeof name === 'string' && name !== info.name) throw newBadRequest(`the name of the object (${name}) does not match the name on the URL (${info.name})`);
+    const rv = isObject(patched.metadata) ? patched.metadata.resourceVersion : undefined;
+    if (rv !== undefined && rv !== null && rv !== current.metadata.resourceVersion) {
+      throw newConflict({ group: served.group, resource: served.resource }, info.name, 'the object has been modified; please apply your changes to the latest version and try again');
+    }
+    warnings = decodeAsKind(served, patched, [], mode, p.gates);
+    return bodyObject(patched, info, served);
+  }, { dryRun: p.dryRun, user: ctx.user, subresource: info.subresource || undefined });
+  for (const w of warnings) addWarning(ctx, w);
+  return obj;
 }
 
 async function requireBody(ctx: RequestContext): Promise<Record<string, unknown>> {

@@ -21,6 +21,8 @@ export interface AdmissionAttributes {
 
 export interface AdmissionPlugin {
   readonly name: string;
+  /** Mutating plugins run before the strategy's validation and may change the object; validating ones (the default) run after it. */
+  readonly phase?: 'mutating' | 'validating';
   /** Throws an API error (StatusError) to reject. */
   admit(a: AdmissionAttributes): Promise<void> | void;
 }
@@ -31,7 +33,12 @@ export class Admission {
     if (this.plugins.some((x) => x.name === p.name)) throw new Error(`admission plugin ${p.name} registered twice`);
     this.plugins.push(p);
   }
+  /** The mutating phase: before validation. */
+  async mutate(a: AdmissionAttributes): Promise<void> {
+    for (const p of this.plugins) if (p.phase === 'mutating') await p.admit(a);
+  }
+  /** The validating phase: after validation, just before storage. */
   async admit(a: AdmissionAttributes): Promise<void> {
-    for (const p of this.plugins) await p.admit(a);
+    for (const p of this.plugins) if (p.phase !== 'mutating') await p.admit(a);
   }
 }

@@ -324,6 +324,7 @@ export class GenericStore {
     for (let attempt = 0; ; attempt++) {
       if (generate) meta.name = meta.generateName! + randomSuffix();
       this.strategy.prepareForCreate(obj);
+      await this.admission.mutate(this.attributes('CREATE', obj, undefined, ctx));
       this.check(obj, validateMetadata(obj, this.strategy).concat(this.strategy.validate(obj)));
       await this.admission.admit(this.attributes('CREATE', obj, undefined, ctx));
       if (ctx.dryRun) {
@@ -519,6 +520,7 @@ export class GenericStore {
   }
 
   private async commitPrepared(key: string, kv: KeyValue, obj: ApiObject, old: ApiObject, ctx: WriteContext): Promise<ApiObject> {
+    await this.admission.mutate(this.attributes('UPDATE', obj, old, ctx));
     this.check(obj, validateMetadataUpdate(obj, old, this.strategy).concat(this.strategy.validateUpdate(obj, old)));
     await this.admission.admit(this.attributes('UPDATE', obj, old, ctx));
     const unchanged = deepEqual(stripRV(obj), stripRV(old));

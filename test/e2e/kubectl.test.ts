@@ -3,7 +3,7 @@
 // get --raw /readyz?verbose.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -62,6 +62,40 @@ describe('kubectl 1.27', { skip: missing }, () => {
     while (!/\ncols-a\s+3\s+/.test(out) && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
     w.kill();
     assert.match(out, /^NAME\s+DATA\s+AGE\ncols-a\s+1\s+\S+\ncols-a\s+3\s+/, 'one header, then a row per event');
+  });
+
+  it('label, annotate, patch (strategic, merge, json) and client-side apply', async () => {
+    await t.req('POST', '/api/v1/namespaces/default/configmaps', { metadata: { name: 'pt' }, data: { a: '1' } });
+    assert.equal((await kubectl('label', 'cm', 'pt', 'tier=web')).code, 0);
+    assert.equal((await kubectl('annotate', 'cm', 'pt', 'note=hi')).code, 0);
+    const smp = await kubectl('patch', 'cm', 'pt', '-p', '{"data":{"b":"2"}}');
+    assert.equal(smp.code, 0, smp.err);
+    const merge = await kubectl('patch', 'cm', 'pt', '--type=merge', '-p', '{"data":{"a":null}}');
+    assert.equal(merge.code, 0, merge.err);
+    const json = await kubectl('patch', 'cm', 'pt', '--type=json', '-p', '[{"op":"add","path":"/data/c","value":"3"}]');
+    assert.equal(json.code, 0, json.err);
+    const got = (await t.req('GET', '/api/v1/namespaces/default/configmaps/pt')).body;
+    assert.deepEqual(got.data, { b: '2', c: '3' });
+    assert.equal(got.metadata.labels.tier, 'web');
+    assert.equal(got.metadata.annotations.note, 'hi');
+    const bad = await kubectl('patch', 'cm', 'pt', '--type=json', '-p', '[{"op":"test","path":"/data/b","value":"nope"}]');
+    assert.notEqual(bad.code, 0);
+    assert.match(bad.err, /The request is invalid: the server rejected our request due to an error in our request/); // kubectl's text for Kubernetes' 422 without causes
+
+    const f = join(cache, 'applied.yaml');
+    writeFileSync(f, 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  namespace: default\nspec:\n  replicas: 2\n  selector:\n    matchLabels: {app: web}\n  template:\n    metadata:\n      labels: {app: web}\n    spec:\n      containers:\n      - name: web\n        image: nginx:1.25\n');
+    const created = await kubectl('apply', '-f', f, '--validate=false');
+    assert.equal(created.code, 0, created.err);
+    assert.match(created.out, /deployment.apps\/web created/);
+    assert.match((await kubectl('apply', '-f', f, '--validate=false')).out, /deployment.apps\/web unchanged/);
+    writeFileSync(f, readFileSync(f, 'utf8').replace('replicas: 2', 'replicas: 3').replace('nginx:1.25', 'nginx:1.26'));
+    const updated = await kubectl('apply', '-f', f, '--validate=false');
+    assert.equal(updated.code, 0, updated.err);
+    assert.match(updated.out, /deployment.apps\/web configured/);
+    const d = (await t.req('GET', '/apis/apps/v1/namespaces/default/deployments/web')).body;
+    assert.equal(d.spec.replicas, 3);
+    assert.equal(d.spec.template.spec.containers[0].image, 'nginx:1.26');
+    assert.equal(d.spec.template.spec.containers.length, 1, 'containers merged by name');
   });
 
   it('create -f --validate=false, get -o yaml, get by short name, delete', async () => {

@@ -8,13 +8,16 @@ import type { AdmissionAttributes, AdmissionPlugin } from '../../registry/admiss
 import type { GenericStore } from '../../registry/store.js';
 import { isObject } from '../../registry/object.js';
 
-const isPodCreate = (a: AdmissionAttributes) => a.operation === 'CREATE' && a.resource.group === '' && a.resource.resource === 'pods' && a.object !== undefined;
+const isPod = (a: AdmissionAttributes) => a.resource.group === '' && a.resource.resource === 'pods' && a.object !== undefined && (a.operation === 'CREATE' || a.operation === 'UPDATE');
+const isPodCreate = (a: AdmissionAttributes) => isPod(a) && a.operation === 'CREATE';
 
+/** On create and on update (a patch replacing the tolerations gets them back), as Kubernetes does. */
 export function defaultTolerationSecondsPlugin(): AdmissionPlugin {
   return {
     name: 'DefaultTolerationSeconds',
+    phase: 'mutating',
     admit(a) {
-      if (isPodCreate(a)) defaultTolerationSeconds(a.object!);
+      if (isPod(a)) defaultTolerationSeconds(a.object!);
     },
   };
 }
@@ -25,6 +28,7 @@ const SYSTEM_CLASSES: Record<string, number> = { 'system-node-critical': 2000001
 export function priorityPlugin(priorityClasses: () => GenericStore): AdmissionPlugin {
   return {
     name: 'Priority',
+    phase: 'mutating',
     async admit(a) {
       if (!isPodCreate(a)) return;
       const spec = isObject(a.object!.spec) ? a.object!.spec : undefined;

@@ -1,16 +1,40 @@
 // --request-timeout: a non-long-running request still unanswered after the
 // timeout gets 504 Timeout; its handler's later writes are dropped.
+// One sweep timer per filter checks the deadlines (a timer per request costs
+// more than the whole filter chain otherwise); a request times out at most one
+// sweep period late.
 import { newTimeout } from '../../api/meta/index.js';
 import type { Handler } from '../context.js';
 import { writeError } from '../respond.js';
 
+interface Pending {
+  readonly deadline: number;
+  readonly expire: () => void;
+}
+
 export function withTimeout(next: Handler, timeoutMs: number): Handler {
+  const pending = new Set<Pending>();
+  const period = Math.max(5, Math.min(1000, Math.floor(timeoutMs / 4)));
+  let sweeper: NodeJS.Timeout | undefined;
+  const sweep = () => {
+    const now = Date.now();
+    for (const p of pending) {
+      if (p.deadline <= now) {
+        pending.delete(p);
+        p.expire();
+      }
+    }
+    if (pending.size === 0 && sweeper) {
+      clearInterval(sweeper);
+      sweeper = undefined;
+    }
+  };
   return async (ctx) => {
     if (ctx.longRunning || timeoutMs <= 0) return next(ctx);
-    let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<'timeout'>((resolve) => {
-      timer = setTimeout(() => resolve('timeout'), timeoutMs);
-    });
+    let entry!: Pending;
+    const timedOut = new Promise<'timeout'>((resolve) => (entry = { deadline: Date.now() + timeoutMs, expire: () => resolve('timeout') }));
+    pending.add(entry);
+    sweeper ??= setInterval(sweep, period);
     const work = next(ctx).then(() => 'done' as const);
     try {
       const r = await Promise.race([work, timedOut]);
@@ -19,7 +43,7 @@ export function withTimeout(next: Handler, timeoutMs: number): Handler {
         work.catch(() => undefined);
       }
     } finally {
-      clearTimeout(timer);
+      pending.delete(entry);
     }
   };
 }
