@@ -90,8 +90,14 @@ describe('resource API (HTTPS, embedded storage)', () => {
     assert.equal(missingNs.body.message, 'namespaces "nope" not found');
     const unknown = await t.req('GET', '/api/v1/widgets');
     assert.equal(unknown.status, 404);
-    const patch = await t.req('PATCH', `${cm}/dup`, {}, { headers: { 'content-type': 'application/merge-patch+json' } });
-    assert.equal(patch.status, 405, 'patch is routed but not served yet');
+    const badType = await t.req('PATCH', `${cm}/dup`, {}, { headers: { 'content-type': 'application/json' } });
+    assert.equal(badType.status, 415, 'a PATCH needs a patch media type');
+    assert.equal(badType.body.reason, 'UnsupportedMediaType');
+    const missing = await t.req('PATCH', `${cm}/no-such`, {}, { headers: { 'content-type': 'application/merge-patch+json' } });
+    assert.equal(missing.status, 404);
+    const malformed = await t.req('PATCH', `${cm}/dup`, undefined, { raw: '{"data":', headers: { 'content-type': 'application/merge-patch+json' } });
+    assert.equal(malformed.status, 400);
+    assert.equal(malformed.body.message, 'error decoding patch: unexpected end of JSON input');
   });
 
   it('accepts YAML bodies and fills apiVersion and kind from the URL', async () => {
