@@ -3,8 +3,9 @@
 import { appendResults } from './report.js';
 import { benchStorage } from './storage.js';
 import { benchApiServer } from './apiserver.js';
+import { benchWatch } from './watch.js';
 
-const suites: Record<string, () => Promise<string[]>> = { storage: benchStorage, apiserver: benchApiServer };
+const suites: Record<string, () => Promise<string[]>> = { storage: benchStorage, apiserver: benchApiServer, watch: benchWatch };
 const wanted = process.argv.slice(2);
 const lines: string[] = [];
 for (const [name, run] of Object.entries(suites)) {

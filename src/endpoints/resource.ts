@@ -151,8 +151,15 @@ async function streamList(ctx: RequestContext, chunks: AsyncGenerator<{ revision
     }
     if (!res.write(text)) {
       const open = await new Promise<boolean>((resolve) => {
-        res.once('drain', () => resolve(true));
-        res.once('close', () => resolve(false));
+        const onDrain = () => done(true);
+        const onClose = () => done(false);
+        const done = (v: boolean) => {
+          res.off('drain', onDrain);
+          res.off('close', onClose);
+          resolve(v);
+        };
+        res.once('drain', onDrain);
+        res.once('close', onClose);
       });
       if (!open) return; // the client went away
     }

@@ -15,6 +15,7 @@ export interface Response {
   write(chunk: string | Uint8Array): boolean;
   end(chunk?: string | Uint8Array): unknown;
   once(event: 'close' | 'drain', fn: () => void): unknown;
+  off(event: 'close' | 'drain', fn: () => void): unknown;
 }
 
 /** The request side we read. */

@@ -21,8 +21,8 @@ type Peer = Pick<AuthRequest, 'peerCertificate' | 'peerAuthorized' | 'peerAuthor
 /** The TLS peer does not change during a connection: parse its certificate once per socket. */
 const peers = new WeakMap<object, Peer>();
 
-function peerOf(socket: Partial<TLSSocket>): Peer {
-  const cached = peers.get(socket);
+function peerOf(socket: Partial<TLSSocket>, cacheKey: object): Peer {
+  const cached = peers.get(cacheKey);
   if (cached) return cached;
   const cert = typeof socket.getPeerCertificate === 'function' ? socket.getPeerCertificate(false) : undefined;
   const peer: Peer = {
@@ -30,10 +30,13 @@ function peerOf(socket: Partial<TLSSocket>): Peer {
     peerAuthorized: socket.authorized === true,
     peerAuthorizationError: socket.authorizationError === undefined ? undefined : String(socket.authorizationError),
   };
-  peers.set(socket, peer);
+  peers.set(cacheKey, peer);
   return peer;
 }
 
 function authRequest(ctx: RequestContext): AuthRequest {
-  return { headers: ctx.req.headers, ...peerOf(ctx.req.socket as Partial<TLSSocket>) };
+  // Under HTTP/2, req.socket is a per-request proxy: cache by the session, which lives as long as the connection.
+  const session = (ctx.req as { stream?: { session?: { socket?: unknown } } }).stream?.session;
+  const socket = (session?.socket ?? ctx.req.socket) as Partial<TLSSocket>;
+  return { headers: ctx.req.headers, ...peerOf(socket, session ?? socket) };
 }

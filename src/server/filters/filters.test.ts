@@ -23,6 +23,7 @@ function fakeCtx(method: string, url: string, headers: Record<string, string> = 
     write: (c) => ((body += String(c)), true),
     end: (c?: string | Uint8Array) => { if (c) body += String(c); ended = true; },
     once: () => undefined,
+    off: () => undefined,
   };
   const req = { method, url, headers, socket: {}, once: () => undefined, async *[Symbol.asyncIterator]() {} };
   const ctx = { req, res, url: new URL(url, 'https://x'), user: { name: 'tester', groups: ['system:authenticated'] } } as unknown as RequestContext;
