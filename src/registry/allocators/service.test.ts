@@ -34,7 +34,8 @@ function makeEnv(storage: Store, cidr = '10.0.0.0/24', ports = '30000-32767'): E
     storage,
     new Admission(),
   );
-  const hooks = serviceHooks({ storage, clusterIPRange: parseClusterIPRange(cidr), nodePortRange: parseNodePortRange(ports), releaseDeadlineMs: 5000 });
+  // Dynamic allocations start mid-range, so the fixed ports the tests request (30080, 30081) are never taken by chance.
+  const hooks = serviceHooks({ storage, clusterIPRange: parseClusterIPRange(cidr), nodePortRange: parseNodePortRange(ports), releaseDeadlineMs: 5000, random: () => 0.5 });
   services.useHooks(hooks);
   return { storage, services, hooks };
 }
@@ -443,16 +444,19 @@ sqliteGroup('service update', (store) => {
   });
 
   it('a port dropped and re-added by quick successive updates stays claimed', async () => {
-    const c = await env.services.create(NS, svc('readd', { type: 'NodePort', ports: [tcp(80), tcp(81, { nodePort: 30181 })] }), { dryRun: false });
+    // A port no earlier test in this store holds (they allocate at random).
+    const held = new Set(await nodePorts(env.storage));
+    const port = [...Array(768).keys()].map((i) => 32000 + i).find((p) => !held.has(String(p)))!;
+    const c = await env.services.create(NS, svc('readd', { type: 'NodePort', ports: [tcp(80), tcp(81, { nodePort: port })] }), { dryRun: false });
     const dropped = structuredClone(c);
     specOf(dropped).ports = [portsOf(c)[0]];
     const mid = await put(dropped);
     const readded = structuredClone(mid);
-    (specOf(readded).ports as Port[]).push(tcp(81, { nodePort: 30181 }));
+    (specOf(readded).ports as Port[]).push(tcp(81, { nodePort: port }));
     await put(readded);
     await env.hooks.settled();
-    assert.ok((await nodePorts(env.storage)).includes('30181'));
-    const holder = JSON.parse(Buffer.from((await env.storage.get(NODE_PORT_PREFIX + '30181'))!.value).toString());
+    assert.ok((await nodePorts(env.storage)).includes(String(port)));
+    const holder = JSON.parse(Buffer.from((await env.storage.get(NODE_PORT_PREFIX + String(port)))!.value).toString());
     assert.equal(holder.uid, c.metadata.uid);
   });
 });
