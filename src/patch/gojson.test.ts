@@ -30,3 +30,7 @@ describe('Go JSON syntax errors', () => {
   }
   it('valid JSON parses', () => assert.deepEqual(parseGoJson(' {"a":[1,-2.5e3,true,null,"\\u00e9"]} '), { a: [1, -2500, true, null, 'é'] }));
 });
+
+describe('repeated keys in a patch body', () => {
+  it('keep the last value (Go decodes a patch into map[string]interface{})', () => assert.deepEqual(parseGoJson('{"a":{"x":1},"a":{"y":2}}'), { a: { y: 2 } }));
+});
