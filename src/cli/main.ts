@@ -3,7 +3,7 @@
 // `svc apiserver` (the API server alone), with kube-apiserver-style flags.
 import { FlagError, parseFlags, usage, type FlagSpec } from './flags.js';
 import { describeStore, type StorageConfig } from '../storage/open.js';
-import { startApiServer, type ApiServerOptions } from '../server/apiserver.js';
+import { DEFAULT_CLUSTER_IP_RANGE, DEFAULT_NODE_PORT_RANGE, startApiServer, type ApiServerOptions } from '../server/apiserver.js';
 import { FeatureGateError, FeatureGates } from '../features/gates.js';
 import { parseClusterIPRange, parseNodePortRange } from '../registry/allocators/index.js';
 
@@ -28,8 +28,8 @@ const SERVER_FLAGS = (bind: string): FlagSpec[] => [
   { name: 'max-requests-inflight', type: 'int', help: 'Most non-mutating requests in flight; 0 for no limit.', default: 400 },
   { name: 'max-mutating-requests-inflight', type: 'int', help: 'Most mutating requests in flight; 0 for no limit.', default: 200 },
   { name: 'request-timeout', type: 'duration', help: 'Timeout of non-watch requests.', default: 60_000 },
-  { name: 'service-cluster-ip-range', type: 'string', help: 'The IPv4 CIDR Service cluster IPs are allocated from.', default: '10.0.0.0/24' },
-  { name: 'service-node-port-range', type: 'string', help: 'The port range NodePort and LoadBalancer Services get node ports from (a-b).', default: '30000-32767' },
+  { name: 'service-cluster-ip-range', type: 'string', help: 'The IPv4 CIDR Service cluster IPs are allocated from.', default: DEFAULT_CLUSTER_IP_RANGE },
+  { name: 'service-node-port-range', type: 'string', help: 'The port range NodePort and LoadBalancer Services get node ports from (a-b).', default: DEFAULT_NODE_PORT_RANGE },
   { name: 'feature-gates', type: 'string', help: 'Comma-separated Name=true|false pairs for alpha/beta features (e.g. WatchList=true).', default: '' },
   { name: 'help', type: 'bool', help: 'Show this help.' },
 ];

@@ -4,6 +4,7 @@
 // value", "json: cannot unmarshal array into Go value of type map[string]interface {}".
 // The syntax errors come from the project's one Go-worded decoder, src/schema/json.ts.
 import { decodeJson, JsonSyntaxError } from '../schema/json.js';
+import { goJsonKind } from '../schema/gotypes.js';
 import { PatchError } from './errors.js';
 import { type JsonObject, type JsonValue, isObject } from './json.js';
 
@@ -42,13 +43,4 @@ export function decodeObjectBody(text: string, prefix: string): JsonObject {
   if (body === null) return {};
   if (!isObject(body)) throw new PatchError('malformed', `${prefix}json: cannot unmarshal ${goJsonKind(body)} into Go value of type map[string]interface {}`);
   return body;
-}
-
-/** The word Go uses for a JSON value's type in "cannot unmarshal X into …". */
-export function goJsonKind(v: JsonValue): 'object' | 'array' | 'string' | 'number' | 'bool' | 'null' {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'array';
-  if (typeof v === 'object') return 'object';
-  if (typeof v === 'boolean') return 'bool';
-  return typeof v === 'string' ? 'string' : 'number';
 }

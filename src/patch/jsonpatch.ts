@@ -23,7 +23,8 @@
 // - "copy" counts the JSON size it adds; past 3 MiB in total the patch fails, as the
 //   API server arms jsonpatch.AccumulatedCopySizeLimit from JSONPatchMaxCopyBytes.
 import { PatchError } from './errors.js';
-import { decodeBody, goJsonKind } from './gojson.js';
+import { decodeBody } from './gojson.js';
+import { goJsonKind } from '../schema/gotypes.js';
 import { type JsonObject, type JsonValue, deepCopy, deepEqual, has, isObject, jsonSize, put } from './json.js';
 import { atoi, parsePointer } from './pointer.js';
 

@@ -100,15 +100,17 @@ export class GenericStore {
   }
 
   async get(namespace: string, name: string, mode: ReadMode = { kind: 'mostRecent' }): Promise<ApiObject> {
-    if (await this.cacheServes(mode)) {
-      const kv = this.cacher!.get(this.key(namespace, name));
-      if (!kv) throw errs.notFound(this.qualifiedResource, name);
-      return this.decode(kv);
-    }
-    if (mode.kind === 'notOlderThan') await this.waitForRevision(mode.revision);
-    const kv = await this.read(this.key(namespace, name), name);
+    return this.decode((await this.readFor(namespace, name, mode)).kv);
+  }
+
+  /** The stored value a get answers with, and whether it came from the watch cache. */
+  private async readFor(namespace: string, name: string, mode: ReadMode): Promise<{ kv: KeyValue; cached: boolean }> {
+    const cached = await this.cacheServes(mode);
+    if (!cached && mode.kind === 'notOlderThan') await this.waitForRevision(mode.revision);
+    const key = this.key(namespace, name);
+    const kv = cached ? this.cacher!.get(key) : await this.read(key, name);
     if (!kv) throw errs.notFound(this.qualifiedResource, name);
-    return this.decode(kv);
+    return { kv, cached };
   }
 
   /** The store's current revision: where a watch "from now" starts. */
@@ -127,16 +129,14 @@ export class GenericStore {
    * stringify.
    */
   async getJSON(namespace: string, name: string, mode: ReadMode, apiVersion: string): Promise<string> {
-    if (await this.cacheServes(mode)) {
-      const kv = this.cacher!.get(this.key(namespace, name));
-      if (!kv) throw errs.notFound(this.qualifiedResource, name);
-      let byVersion = encodedGets.get(kv);
-      if (!byVersion) encodedGets.set(kv, (byVersion = new Map()));
-      let text = byVersion.get(apiVersion);
-      if (text === undefined) byVersion.set(apiVersion, (text = JSON.stringify(withTypeMeta(this.decode(kv), apiVersion, this.identity.kind))));
-      return text;
-    }
-    return JSON.stringify(withTypeMeta(await this.get(namespace, name, mode), apiVersion, this.identity.kind));
+    const { kv, cached } = await this.readFor(namespace, name, mode);
+    const make = () => JSON.stringify(withTypeMeta(this.decode(kv), apiVersion, this.identity.kind));
+    if (!cached) return make();
+    let byVersion = encodedGets.get(kv);
+    if (!byVersion) encodedGets.set(kv, (byVersion = new Map()));
+    let text = byVersion.get(apiVersion);
+    if (text === undefined) byVersion.set(apiVersion, (text = make()));
+    return text;
   }
 
   collectionPrefix(namespace: string): string {

@@ -33,7 +33,9 @@ export function goTypeName(s: Schema): string {
   }
 }
 
-function jsonKind(v: unknown): string {
+/** The word Go uses for a JSON value's type in "cannot unmarshal X into …". */
+export function goJsonKind(v: unknown): 'object' | 'array' | 'string' | 'number' | 'bool' | 'null' {
+  if (v === null) return 'null';
   if (typeof v === 'boolean') return 'bool';
   if (typeof v === 'number') return 'number';
   if (typeof v === 'string') return 'string';
@@ -47,7 +49,7 @@ interface Ctx {
   path: string[];
 }
 
-function typeError(v: unknown, s: Schema, c: Ctx, detail = jsonKind(v)): string {
+function typeError(v: unknown, s: Schema, c: Ctx, detail: string = goJsonKind(v)): string {
   const where = c.path.length === 0 ? 'Go value' : `Go struct field ${c.struct}.${c.path.join('.')}`;
   return `json: cannot unmarshal ${detail} into ${where} of type ${goTypeName(s)}`;
 }
@@ -67,7 +69,7 @@ function check(s: Schema, v: unknown, c: Ctx): string | undefined {
   if (s['x-kubernetes-int-or-string']) {
     if (typeof v === 'string') return undefined;
     if (typeof v === 'number') return Number.isInteger(v) && inRange(v, 'int32') ? undefined : `json: cannot unmarshal number ${v} into Go value of type int32`;
-    return `json: cannot unmarshal ${jsonKind(v)} into Go value of type int32`;
+    return `json: cannot unmarshal ${goJsonKind(v)} into Go value of type int32`;
   }
   if (s.id && TIME_IDS.has(s.id)) {
     if (typeof v !== 'string') return typeError(v, s, c);
