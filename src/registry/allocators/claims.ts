@@ -83,32 +83,32 @@ export class Claims {
 
   /**
    * Claims a free value in Kubernetes' scan order, skipping `exclude`;
-   * undefined when the pool is full. A few blind attempts first (cheap while
-   * the pool is sparse), then one read of every claim to skip what is taken.
+   * undefined when the pool is full.
    */
   async claimNext(pool: Pool, owner: Owner, exclude: ReadonlySet<number> = new Set()): Promise<Claim | undefined> {
-    let taken: Set<number> | undefined;
-    let misses = 0;
-    for (const offset of scanOrder(pool, this.random)) {
-      const value = pool.valueAt(offset);
-      if (exclude.has(value) || taken?.has(value)) continue;
-      if (!taken && misses >= BLIND_ATTEMPTS) {
-        taken = await this.taken(pool);
-        if (taken.has(value)) continue;
-      }
+    return this.firstFree(pool, exclude, async (value) => {
       try {
         const kv = await this.storage.create(claimKey(pool, value), encodeOwner(owner));
         return { pool, value, modRevision: kv.modRevision };
       } catch (err) {
         if (!isStorageError(err, 'KeyExists')) throw err;
-        misses++;
+        return undefined;
       }
-    }
-    return undefined;
+    });
   }
 
   /** A value that is free now, in the same order, without claiming it (dry run); undefined when full. */
   async peekNext(pool: Pool, exclude: ReadonlySet<number> = new Set()): Promise<number | undefined> {
+    return this.firstFree(pool, exclude, async (value, known) => (known || (await this.isFree(pool, value)) ? value : undefined));
+  }
+
+  /**
+   * The scan both share: values in scan order, minus `exclude`, each offered to
+   * `attempt` until one succeeds. A few blind attempts first (cheap while the
+   * pool is sparse), then one read of every claim to skip what is taken;
+   * `known` says the value is free as of that read.
+   */
+  private async firstFree<T>(pool: Pool, exclude: ReadonlySet<number>, attempt: (value: number, known: boolean) => Promise<T | undefined>): Promise<T | undefined> {
     let taken: Set<number> | undefined;
     let misses = 0;
     for (const offset of scanOrder(pool, this.random)) {
@@ -117,10 +117,9 @@ export class Claims {
       if (!taken && misses >= BLIND_ATTEMPTS) {
         taken = await this.taken(pool);
         if (taken.has(value)) continue;
-        return value;
       }
-      if (taken) return value;
-      if (await this.isFree(pool, value)) return value;
+      const got = await attempt(value, taken !== undefined);
+      if (got !== undefined) return got;
       misses++;
     }
     return undefined;
