@@ -38,8 +38,8 @@ export interface TypedDecodeInput {
 /** Checks and prunes `body`; returns the warnings to send (Warn mode). */
 export function decodeTyped(input: TypedDecodeInput): string[] {
   const { body, schema, kind, version, mode } = input;
-  const cannot = `${kind} in version ${JSON.stringify(version)} cannot be handled as a ${kind}`;
   if (!schema) return [];
+  const cannot = `${kind} in version ${JSON.stringify(version)} cannot be handled as a ${kind}`;
   const typeError = goDecodeError(schema, body, kind);
   if (typeError) throw newBadRequest(`${cannot}: ${typeError}`);
   const unknown = prune(schema, body);

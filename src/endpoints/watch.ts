@@ -11,6 +11,7 @@ import { isStorageError } from '../storage/errors.js';
 import type { GenericStore } from '../registry/store.js';
 import { withTypeMeta, type ApiObject } from '../registry/object.js';
 import { planWatch } from '../registry/listoptions.js';
+import { textOnce } from '../registry/encoded.js';
 import type { RequestContext } from '../server/context.js';
 import { writeError } from '../server/respond.js';
 import { queryBool } from './requestinfo.js';
@@ -55,15 +56,8 @@ type EventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
  * cache; the JSON of an event's object is computed once per API version (the
  * request's group spelling) and shared by all of them.
  */
-const encoded = new WeakMap<WatchEvent, Map<string, string>>();
-
 function objectJson(e: WatchEvent, which: 'new' | 'old', apiVersion: string, make: () => unknown): string {
-  let m = encoded.get(e);
-  if (!m) encoded.set(e, (m = new Map()));
-  const k = `${which}\u0000${apiVersion}`;
-  let json = m.get(k);
-  if (json === undefined) m.set(k, (json = JSON.stringify(make())));
-  return json;
+  return textOnce(e, `${which}\u0000${apiVersion}`, () => JSON.stringify(make()));
 }
 
 export async function serveWatch(ctx: RequestContext, w: WatchRequest): Promise<void> {

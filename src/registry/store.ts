@@ -11,6 +11,7 @@ import { type ApiObject, clone, deepEqual, nowTimestamp, withTypeMeta } from './
 import { collectionPrefix, objectKey } from './keys.js';
 import type { Strategy } from './strategy.js';
 import type { WriteHooks } from './hooks.js';
+import { textOnce } from './encoded.js';
 import { validateMetadata, validateMetadataUpdate } from './metadata.js';
 import * as errs from './errors.js';
 import type { Admission, AdmissionOperation } from './admission.js';
@@ -66,8 +67,6 @@ export interface DeleteResult {
 
 const GENERATE_ATTEMPTS = 8;
 
-/** get() JSON per cached stored version (KeyValue objects are immutable and shared), per API version. */
-const encodedGets = new WeakMap<KeyValue, Map<string, string>>();
 const NAME_CHARS = 'bcdfghjklmnpqrstvwxz2456789';
 
 export class GenericStore {
@@ -131,12 +130,7 @@ export class GenericStore {
   async getJSON(namespace: string, name: string, mode: ReadMode, apiVersion: string): Promise<string> {
     const { kv, cached } = await this.readFor(namespace, name, mode);
     const make = () => JSON.stringify(withTypeMeta(this.decode(kv), apiVersion, this.identity.kind));
-    if (!cached) return make();
-    let byVersion = encodedGets.get(kv);
-    if (!byVersion) encodedGets.set(kv, (byVersion = new Map()));
-    let text = byVersion.get(apiVersion);
-    if (text === undefined) byVersion.set(apiVersion, (text = make()));
-    return text;
+    return cached ? textOnce(kv, apiVersion, make) : make();
   }
 
   collectionPrefix(namespace: string): string {
