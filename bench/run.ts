@@ -4,8 +4,9 @@ import { appendResults } from './report.js';
 import { benchStorage } from './storage.js';
 import { benchApiServer } from './apiserver.js';
 import { benchWatch } from './watch.js';
+import { benchApply } from './apply.js';
 
-const suites: Record<string, () => Promise<string[]>> = { storage: benchStorage, apiserver: benchApiServer, watch: benchWatch };
+const suites: Record<string, () => Promise<string[]>> = { storage: benchStorage, apiserver: benchApiServer, watch: benchWatch, apply: benchApply };
 const wanted = process.argv.slice(2);
 const lines: string[] = [];
 for (const [name, run] of Object.entries(suites)) {

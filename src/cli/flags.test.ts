@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { FlagError, parseDuration, parseFlags, type FlagSpec } from './flags.js';
+import { FlagError, parseDuration, parseFlags, parseMap, type FlagSpec } from './flags.js';
 
 const specs: FlagSpec[] = [
   { name: 'data-dir', type: 'string', help: '', default: './data' },
@@ -8,6 +8,7 @@ const specs: FlagSpec[] = [
   { name: 'verbose', type: 'bool', help: '' },
   { name: 'etcd-servers', type: 'strings', help: '' },
   { name: 'request-timeout', type: 'duration', help: '', default: 60_000 },
+  { name: 'runtime-config', type: 'map', help: '' },
 ];
 
 describe('parseFlags', () => {
@@ -20,6 +21,9 @@ describe('parseFlags', () => {
     [['--etcd-servers=http://a:2379,http://b:2379'], { 'etcd-servers': ['http://a:2379', 'http://b:2379'] }],
     [['--request-timeout=1m30s'], { 'request-timeout': 90_000 }],
     [['-secure-port=1'], { 'secure-port': 1 }],
+    [['--runtime-config=api/all=false,api/v1=true'], { 'runtime-config': { 'api/all': 'false', 'api/v1': 'true' } }],
+    [['--runtime-config', 'a/v1, b/v1 = false ,,c/v1='], { 'runtime-config': { 'a/v1': '', 'b/v1': 'false', 'c/v1': '' } }],
+    [['--runtime-config=a/v1=true,b/v1', '--runtime-config=a/v1=false'], { 'runtime-config': { 'a/v1': 'false', 'b/v1': '' } }],
   ];
   for (const [argv, want] of ok) {
     it(`accepts ${argv.join(' ') || '(nothing)'}`, () => {
@@ -38,6 +42,18 @@ describe('parseFlags', () => {
     it(`rejects ${argv.join(' ')}`, () => assert.throws(() => parseFlags(specs, argv), (e: unknown) => e instanceof FlagError && re.test(e.message)));
   }
   it('keeps positional arguments', () => assert.deepEqual(parseFlags(specs, ['a', '--verbose', 'b', '--', '--x']).args, ['a', 'b', '--x']));
+});
+
+describe('parseMap (kube\'s ConfigurationMap)', () => {
+  const rows: [string, Record<string, string>][] = [
+    ['', {}],
+    ['a=1', { a: '1' }],
+    ['a', { a: '' }],
+    ['a=b=c', { a: 'b=c' }],
+    [' a = x , b ,', { a: 'x', b: '' }],
+    ['a=1,a=2', { a: '2' }],
+  ];
+  for (const [raw, want] of rows) it(JSON.stringify(raw), () => assert.deepEqual(parseMap(raw), want));
 });
 
 describe('parseDuration', () => {

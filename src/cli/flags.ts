@@ -1,9 +1,10 @@
 // Command-line flags in the style of Go's pflag (as kube-apiserver takes
 // them): --name=value, --name value, boolean --name / --name=false, Go
-// durations (1m30s). Unknown or malformed flags throw a FlagError whose
+// durations (1m30s), and key=value maps (--runtime-config) that merge when the
+// flag is repeated. Unknown or malformed flags throw a FlagError whose
 // message says what is wrong; the entry point prints it and exits 1.
 
-export type FlagType = 'string' | 'int' | 'bool' | 'duration' | 'strings';
+export type FlagType = 'string' | 'int' | 'bool' | 'duration' | 'strings' | 'map';
 
 export interface FlagSpec {
   readonly name: string;
@@ -12,7 +13,7 @@ export interface FlagSpec {
   readonly default?: string | number | boolean | readonly string[];
 }
 
-export type FlagValue = string | number | boolean | string[];
+export type FlagValue = string | number | boolean | string[] | Record<string, string>;
 
 export class FlagError extends Error {
   override readonly name = 'FlagError';
@@ -41,6 +42,21 @@ export function parseDuration(s: string): number {
   return s.startsWith('-') ? -total : total;
 }
 
+/**
+ * `k1=v1,k2,k3=v3` as kube's ConfigurationMap reads it: items split on commas
+ * (empty ones skipped), key and value trimmed, a key without `=` gets ''.
+ */
+export function parseMap(raw: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const item of raw.split(',')) {
+    if (item === '') continue;
+    const eq = item.indexOf('=');
+    if (eq < 0) out[item.trim()] = '';
+    else out[item.slice(0, eq).trim()] = item.slice(eq + 1).trim();
+  }
+  return out;
+}
+
 function convert(spec: FlagSpec, raw: string): FlagValue {
   switch (spec.type) {
     case 'string':
@@ -56,6 +72,8 @@ function convert(spec: FlagSpec, raw: string): FlagValue {
       if (['0', 'f', 'F', 'false', 'FALSE', 'False'].includes(raw)) return false;
       throw new FlagError(`invalid value ${JSON.stringify(raw)} for --${spec.name}: must be true or false`);
     }
+    case 'map':
+      return parseMap(raw);
     case 'duration':
       try {
         return parseDuration(raw);
@@ -92,13 +110,16 @@ export function parseFlags(specs: readonly FlagSpec[], argv: readonly string[]):
       if (i + 1 >= argv.length) throw new FlagError(`flag needs an argument: --${name}`);
       raw = argv[++i]!;
     }
-    values.set(name, convert(spec, raw));
+    const value = convert(spec, raw);
+    const prev = values.get(name);
+    // A repeated map flag adds to the earlier pairs (a later key wins).
+    values.set(name, spec.type === 'map' && typeof prev === 'object' && !Array.isArray(prev) ? { ...prev, ...(value as Record<string, string>) } : value);
   }
   return { values, args };
 }
 
 export function usage(specs: readonly FlagSpec[]): string {
   return specs
-    .map((s) => `  --${s.name}${s.type === 'bool' ? '' : ` ${s.type}`}\n      ${s.help}${s.default !== undefined && s.default !== '' ? ` (default ${JSON.stringify(s.default)})` : ''}`)
+    .map((s) => `  --${s.name}${s.type === 'bool' ? '' : ` ${s.type === 'map' ? 'mapStringString' : s.type}`}\n      ${s.help}${s.default !== undefined && s.default !== '' ? ` (default ${JSON.stringify(s.default)})` : ''}`)
     .join('\n');
 }

@@ -6,6 +6,7 @@ import { describeStore, type StorageConfig } from '../storage/open.js';
 import { DEFAULT_CLUSTER_IP_RANGE, DEFAULT_NODE_PORT_RANGE, startApiServer, type ApiServerOptions } from '../server/apiserver.js';
 import { FeatureGateError, FeatureGates } from '../features/gates.js';
 import { parseClusterIPRange, parseNodePortRange } from '../registry/allocators/index.js';
+import { parseRuntimeConfig, resolveEnablement, type RuntimeConfig } from '../api/catalog/enablement.js';
 
 const SERVER_FLAGS = (bind: string): FlagSpec[] => [
   { name: 'bind-address', type: 'string', help: 'The IP address on which to listen for the --secure-port port.', default: bind },
@@ -30,6 +31,11 @@ const SERVER_FLAGS = (bind: string): FlagSpec[] => [
   { name: 'request-timeout', type: 'duration', help: 'Timeout of non-watch requests.', default: 60_000 },
   { name: 'service-cluster-ip-range', type: 'string', help: 'The IPv4 CIDR Service cluster IPs are allocated from.', default: DEFAULT_CLUSTER_IP_RANGE },
   { name: 'service-node-port-range', type: 'string', help: 'The port range NodePort and LoadBalancer Services get node ports from (a-b).', default: DEFAULT_NODE_PORT_RANGE },
+  {
+    name: 'runtime-config', type: 'map',
+    help: 'Comma-separated key[=true|false] pairs (omitted value: true) enabling or disabling built-in APIs: api/all, api/ga, api/beta, api/alpha; ' +
+      '<group>/<version> (api/v1 is the core group; svc.io or k8s.io spelling), e.g. resource.svc.io/v1alpha2=true; <group>/<version>/<resource>. Repeatable.',
+  },
   { name: 'feature-gates', type: 'string', help: 'Comma-separated Name=true|false pairs for alpha/beta features (e.g. WatchList=true).', default: '' },
   { name: 'help', type: 'bool', help: 'Show this help.' },
 ];
@@ -65,6 +71,13 @@ function options(v: Map<string, unknown>, controllers: boolean): ApiServerOption
       throw new FlagError(`invalid argument ${JSON.stringify(str(flag))} for "--${flag}" flag: ${(err as Error).message}`);
     }
   }
+  let runtimeConfig: RuntimeConfig;
+  try {
+    runtimeConfig = parseRuntimeConfig((v.get('runtime-config') as Record<string, string> | undefined) ?? {});
+    resolveEnablement(runtimeConfig);
+  } catch (err) {
+    throw new FlagError(`invalid argument for "--runtime-config" flag: ${(err as Error).message}`);
+  }
   const port = num('secure-port');
   if (port < 0 || port > 65535) throw new FlagError(`invalid value ${port} for --secure-port: must be between 0 and 65535`);
   return {
@@ -83,6 +96,7 @@ function options(v: Map<string, unknown>, controllers: boolean): ApiServerOption
     maxMutatingRequestsInflight: num('max-mutating-requests-inflight'),
     requestTimeoutMs: num('request-timeout'),
     featureGates,
+    runtimeConfig,
     serviceClusterIPRange: str('service-cluster-ip-range'),
     serviceNodePortRange: str('service-node-port-range'),
     controllers,

@@ -90,7 +90,7 @@ export class NamespaceController {
     if (!ns.metadata.deletionTimestamp) return true;
     let remaining = 0;
     for (const r of this.registry.resources()) {
-      if (!r.namespaced || r.virtual || r.version !== r.storageVersion) continue;
+      if (!r.namespaced || r.virtual || r.sharesStorageWith || r.version !== r.storageVersion) continue;
       const store = this.registry.store(r.group, r.resource);
       const left = await store.deleteCollection(name, {}, { dryRun: false, propagationPolicy: 'Background' });
       remaining += left.items.length;
@@ -98,7 +98,7 @@ export class NamespaceController {
     if (remaining > 0) {
       // Deleted objects may linger (finalizers, grace periods): check again before finalizing.
       for (const r of this.registry.resources()) {
-        if (!r.namespaced || r.virtual || r.version !== r.storageVersion) continue;
+        if (!r.namespaced || r.virtual || r.sharesStorageWith || r.version !== r.storageVersion) continue;
         if ((await this.registry.store(r.group, r.resource).list(name)).items.length > 0) return false;
       }
     }

@@ -1,7 +1,9 @@
-// Reads a request body with the 3 MiB limit and decodes it by Content-Type.
+// Reads a request body with the 3 MiB limit and decodes it by Content-Type
+// (JSON, YAML, or the protobuf envelope, which becomes the same JSON object).
 import { newBadRequest, newRequestEntityTooLarge, newUnsupportedMediaType } from '../api/meta/index.js';
 import type { Request } from '../server/context.js';
-import { decodeBody } from './negotiate.js';
+import { hasMagic, MAGIC, UnknownKindError } from '../protobuf/index.js';
+import { BODY_TYPES, decodeBody } from './negotiate.js';
 
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
 
@@ -24,8 +26,8 @@ export interface ObjectBody {
   readonly duplicates: readonly string[];
 }
 
-/** Reads and decodes an object body; an empty body is undefined. */
-export async function readObjectBody(req: Request): Promise<ObjectBody | undefined> {
+/** Reads and decodes an object body; an empty body is undefined. `kind` (the URL's) names the type in decode errors. */
+export async function readObjectBody(req: Request, kind?: string): Promise<ObjectBody | undefined> {
   const body = await readBody(req);
   if (body.length === 0) return undefined;
   const contentType = req.headers['content-type'];
@@ -33,12 +35,26 @@ export async function readObjectBody(req: Request): Promise<ObjectBody | undefin
   try {
     decoded = decodeBody(body, contentType);
   } catch (err) {
-    throw newBadRequest(`the body of the request could not be decoded: ${(err as Error).message}`);
+    throw decodeError(err as Error, body, contentType, kind);
   }
-  if (decoded === null) throw newUnsupportedMediaType(['application/json', 'application/yaml']);
+  if (decoded === null) throw newUnsupportedMediaType(BODY_TYPES);
   const value = decoded.value;
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw newBadRequest('the body of the request must be an object');
   return { value: value as Record<string, unknown>, duplicates: decoded.duplicates };
+}
+
+/**
+ * A body that did not decode. Protobuf errors are worded as Kubernetes words
+ * them: the wrong prefix, an unregistered kind, a malformed message, with
+ * the start of the body in hex.
+ */
+function decodeError(err: Error, body: Buffer, contentType: string | undefined, kind: string | undefined): Error {
+  const protobuf = /protobuf/i.test(contentType ?? '');
+  if (!protobuf) return newBadRequest(`the body of the request could not be decoded: ${err.message}`);
+  if (err instanceof UnknownKindError) return newBadRequest(err.message);
+  const cause = hasMagic(body) ? err.message : `provided data does not appear to be a protobuf message, expected prefix [${[...MAGIC].join(' ')}]`;
+  const summary = body.length > 30 ? `${body.subarray(0, 30).toString('hex')} ...` : body.toString('hex');
+  return newBadRequest(`the object provided is unrecognized (must be of type ${kind ?? 'the resource\'s kind'}): ${cause} (${summary})`);
 }
 
 /** Reads and decodes an object body; an empty body is undefined. */

@@ -1,8 +1,16 @@
-// Legacy discovery: /api, /apis, /api/v1, /apis/<group>, /apis/<group>/<version>
+// Discovery: /api, /apis, /api/v1, /apis/<group>, /apis/<group>/<version>
 // and /version. Groups containing svc.io are listed in both spellings (svc.io
 // first), as CLIENT-COMPAT.md §5 asks, so manifests written for Kubernetes map.
+// With the AggregatedDiscoveryEndpoint gate, /api and /apis also answer the
+// aggregated document (aggregated.ts) when Accept asks for it; legacy
+// discovery is always served.
 import { createHash } from 'node:crypto';
+import { newNotAcceptable } from '../api/meta/index.js';
 import type { ServedResource } from '../registry/registry.js';
+import type { RequestContext } from '../server/context.js';
+import { writeObject } from '../server/respond.js';
+import { aggregatedList, encodeDocument, matchesETag, negotiateAggregated, type AggregatedTarget, type EncodedDocument, type GroupResources } from './aggregated.js';
+import { negotiate } from './negotiate.js';
 import { kubernetesGroup } from './requestinfo.js';
 
 export interface DiscoveryDeps {
@@ -10,7 +18,14 @@ export interface DiscoveryDeps {
   /** Group names (svc.io spelling) in discovery order, each with versions, preferred first. */
   readonly groups: readonly { readonly name: string; readonly versions: readonly string[] }[];
   readonly serverAddress: () => string;
+  /** Serve aggregated discovery at /api and /apis (the AggregatedDiscoveryEndpoint gate). */
+  readonly aggregated?: boolean;
 }
+
+/** What a discovery path answers, before it is written. */
+export type DiscoveryAnswer =
+  | { readonly kind: 'legacy'; readonly doc: unknown }
+  | { readonly kind: 'aggregated'; readonly status: 200 | 304; readonly contentType: string; readonly etag: string; readonly body: string };
 
 export const VERSION_INFO = {
   major: '1',
@@ -30,9 +45,50 @@ export function storageVersionHash(group: string, version: string, kind: string)
 }
 
 export class Discovery {
+  /** Encoded aggregated documents by `<path> <spelling> <encoding>`: they change only with the served resources. */
+  private readonly encoded = new Map<string, EncodedDocument>();
+
   constructor(private readonly deps: DiscoveryDeps) {}
 
-  /** The discovery document for a path, or undefined when the path is not a discovery path. */
+  /** Writes the answer to a discovery request; false when the path is not a discovery path. */
+  serve(ctx: RequestContext, path: string): boolean {
+    const a = this.answer(path, ctx.req.headers.accept, ctx.req.headers['if-none-match']);
+    if (a === undefined) return false;
+    if (a.kind === 'legacy') {
+      if (negotiate(ctx.req.headers.accept) === null) throw newNotAcceptable(['application/json', 'application/yaml']);
+      writeObject(ctx, 200, a.doc, 'json');
+      return true;
+    }
+    if (ctx.res.headersSent || ctx.res.writableEnded) return true;
+    ctx.res.statusCode = a.status;
+    ctx.res.setHeader('ETag', a.etag);
+    ctx.res.setHeader('Vary', 'Accept');
+    ctx.res.setHeader('Cache-Control', 'public');
+    if (a.status === 304) {
+      ctx.res.end();
+      return true;
+    }
+    ctx.res.setHeader('Content-Type', a.contentType);
+    ctx.res.end(a.body);
+    return true;
+  }
+
+  /** The answer for a path and the request's Accept and If-None-Match; undefined when the path is not a discovery path. */
+  answer(path: string, accept: string | undefined, ifNoneMatch?: string): DiscoveryAnswer | undefined {
+    const p = path.replace(/\/+$/, '') || '/';
+    if (this.deps.aggregated && (p === '/api' || p === '/apis')) {
+      const target = negotiateAggregated(accept);
+      if (target) {
+        const doc = this.aggregatedDocument(p, target);
+        const status = matchesETag(ifNoneMatch, doc.etag) ? 304 : 200;
+        return { kind: 'aggregated', status, contentType: target.contentType, etag: doc.etag, body: doc.body };
+      }
+    }
+    const doc = this.handle(p);
+    return doc === undefined ? undefined : { kind: 'legacy', doc };
+  }
+
+  /** The legacy discovery document for a path, or undefined when the path is not a discovery path. */
   handle(path: string): unknown {
     const p = path.replace(/\/+$/, '') || '/';
     if (p === '/api') return { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress: this.deps.serverAddress() }] };
@@ -45,6 +101,25 @@ export class Discovery {
     if (m[2] === undefined) return { kind: 'APIGroup', apiVersion: 'v1', ...this.groupDoc(g.spelled, g.versions) };
     if (!g.versions.includes(m[2])) return undefined;
     return this.resourceList(g.canonical, m[2], `${g.spelled}/${m[2]}`);
+  }
+
+  private aggregatedDocument(path: '/api' | '/apis', target: AggregatedTarget): EncodedDocument {
+    const key = `${path} ${target.spelling} ${target.encoding}`;
+    let doc = this.encoded.get(key);
+    if (!doc) {
+      const groups: GroupResources[] =
+        path === '/api'
+          ? [{ name: '', versions: [{ version: 'v1', resources: this.served('', 'v1') }] }]
+          : this.allGroups().map((g) => ({ name: g.spelled, versions: g.versions.map((v) => ({ version: v, resources: this.served(g.canonical, v) })) }));
+      doc = encodeDocument(aggregatedList(groups, target.spelling), target.encoding);
+      this.encoded.set(key, doc);
+    }
+    return doc;
+  }
+
+  /** The resources of a group-version (svc.io spelling), sorted by name as discovery lists them. */
+  private served(group: string, version: string): ServedResource[] {
+    return this.deps.resources.filter((r) => r.group === group && r.version === version).sort((a, b) => a.resource.localeCompare(b.resource));
   }
 
   private allGroups(): { spelled: string; canonical: string; versions: readonly string[] }[] {
@@ -65,8 +140,7 @@ export class Discovery {
 
   private resourceList(group: string, version: string, groupVersion: string) {
     const resources: Record<string, unknown>[] = [];
-    const served = this.deps.resources.filter((r) => r.group === group && r.version === version).sort((a, b) => a.resource.localeCompare(b.resource));
-    for (const r of served) {
+    for (const r of this.served(group, version)) {
       resources.push({
         name: r.resource,
         singularName: r.singularName ?? '',

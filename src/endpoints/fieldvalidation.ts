@@ -33,6 +33,8 @@ export interface TypedDecodeInput {
   readonly kind: string;
   readonly version: string;
   readonly mode: FieldValidation;
+  /** How a Strict failure is reported (default: 400 "<Kind> in version … cannot be handled …"); patches report it as 422 on `patch`. */
+  readonly strictError?: (detail: string) => Error;
 }
 
 /** Checks and prunes `body`; returns the warnings to send (Warn mode). */
@@ -46,6 +48,7 @@ export function decodeTyped(input: TypedDecodeInput): string[] {
   if (mode === 'Ignore') return [];
   const problems = [...unknown.map(unknownFieldMessage), ...input.duplicates.map(duplicateFieldMessage)];
   if (problems.length === 0) return [];
-  if (mode === 'Strict') throw newBadRequest(`${cannot}: strict decoding error: ${problems.join(', ')}`);
+  const detail = `strict decoding error: ${problems.join(', ')}`;
+  if (mode === 'Strict') throw input.strictError ? input.strictError(detail) : newBadRequest(`${cannot}: ${detail}`);
   return problems;
 }

@@ -1,13 +1,22 @@
 // Content negotiation: which media type a response is written in and how a
-// request body is read. JSON is the default; YAML on request. On reads, an
+// request body is read. JSON is the default; YAML and the binary envelope
+// (application/vnd.svc.protobuf, or Kubernetes' vnd.kubernetes.protobuf) on
+// request; the protobuf entry counts only where the kind has a protobuf form
+// (`protobuf: false` skips it). On reads, an
 // Accept entry may also ask for a conversion (`as=Table` or
 // `as=PartialObjectMetadata[List]`, with `g=meta.svc.io|meta.k8s.io` and
 // `v=v1|v1beta1`); entries we cannot serve are skipped so a fallback later in
 // the list is used, and a list with nothing we can produce is 406.
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { decodeJson, type Decoded } from '../schema/json.js';
+import { decodeObject, isProtobufType, PROTOBUF_TYPES } from '../protobuf/index.js';
 
-export type Encoding = 'json' | 'yaml';
+export type Encoding = 'json' | 'yaml' | 'protobuf';
+
+/** What the response's kind can be written in: every built-in kind has a protobuf form, Tables and custom resources not. */
+export interface Capabilities {
+  readonly protobuf?: boolean;
+}
 
 interface MediaRange {
   readonly type: string;
@@ -34,15 +43,21 @@ export function parseAccept(header: string | undefined): MediaRange[] {
 }
 
 /** The encoding for a response, or null when nothing acceptable can be produced (406). */
-export function negotiate(accept: string | undefined): Encoding | null {
+export function negotiate(accept: string | undefined, caps: Capabilities = {}): Encoding | null {
   for (const m of parseAccept(accept)) {
-    // Conversions (as=Table, as=PartialObjectMetadata) are not served yet: skip them so a
+    // Conversions (as=Table, as=PartialObjectMetadata) apply to reads only: skip them so a
     // plain fallback later in the list is used, as clients expect.
     if (m.params.as !== undefined) continue;
-    if (m.type === 'application/json' || m.type === '*/*' || m.type === 'application/*') return 'json';
-    if (m.type === 'application/yaml') return 'yaml';
+    const e = encodingOf(m.type, caps);
+    if (e) return e;
   }
   return null;
+}
+
+/** The protobuf media type in the spelling the client's Accept names first (Kubernetes' when it names none). */
+export function protobufMediaType(accept: string | undefined): string {
+  for (const m of parseAccept(accept)) if (isProtobufType(m.type)) return m.type;
+  return PROTOBUF_TYPES[1];
 }
 
 /** What a read answers with: the object itself, or a conversion of it. */
@@ -57,9 +72,10 @@ const CONVERSIONS: Record<string, readonly string[]> = {
   PartialObjectMetadataList: ['v1', 'v1beta1'],
 };
 
-function encodingOf(type: string): Encoding | null {
+function encodingOf(type: string, caps: Capabilities): Encoding | null {
   if (type === 'application/json' || type === '*/*' || type === 'application/*') return 'json';
   if (type === 'application/yaml') return 'yaml';
+  if (isProtobufType(type) && caps.protobuf !== false) return 'protobuf';
   return null;
 }
 
@@ -67,11 +83,12 @@ function encodingOf(type: string): Encoding | null {
  * The response target of a read (get, list, watch): the first Accept entry
  * we can serve. `list` says which PartialObjectMetadata kind fits.
  */
-export function negotiateTarget(accept: string | undefined, list: boolean): Target | null {
+export function negotiateTarget(accept: string | undefined, list: boolean, caps: Capabilities = {}): Target | null {
   for (const m of parseAccept(accept)) {
-    const encoding = encodingOf(m.type);
-    if (!encoding) continue;
     const as = m.params.as;
+    // PartialObjectMetadata has a protobuf form whatever the kind; a Table only JSON and YAML (as Kubernetes).
+    const encoding = encodingOf(m.type, as === undefined ? caps : { protobuf: as !== 'Table' });
+    if (!encoding) continue;
     if (as === undefined) return { as: 'object', encoding };
     const group = m.params.g ?? '';
     const version = m.params.v ?? '';
@@ -83,25 +100,31 @@ export function negotiateTarget(accept: string | undefined, list: boolean): Targ
   return null;
 }
 
-/** The Content-Type of a target: kube-apiserver names the plain media type for conversions too. */
+/** The Content-Type of a target: kube-apiserver names the plain media type for conversions too (protobuf in Kubernetes' spelling; respond.ts answers the client's). */
 export function contentTypeOf(t: Target): string {
   return CONTENT_TYPES[t.encoding];
 }
 
-export const CONTENT_TYPES: Record<Encoding, string> = { json: 'application/json', yaml: 'application/yaml' };
+export const CONTENT_TYPES: Record<Encoding, string> = { json: 'application/json', yaml: 'application/yaml', protobuf: PROTOBUF_TYPES[1] };
 
-export function encode(value: unknown, enc: Encoding): string {
+/** Text encodings only; protobuf bodies are written by respond.ts (src/protobuf). */
+export function encode(value: unknown, enc: Exclude<Encoding, 'protobuf'>): string {
   // As Go's YAML encoder: keys sorted, sequences not indented, YAML 1.1 quoting (timestamps, yes/no).
   return enc === 'json' ? JSON.stringify(value) : stringifyYaml(value, { lineWidth: 0, sortMapEntries: true, indentSeq: false, version: '1.1' });
 }
 
+/** The media types a request body may have. */
+export const BODY_TYPES = ['application/json', 'application/yaml', ...PROTOBUF_TYPES];
+
 /**
  * Decodes a request body by its Content-Type, with the paths of duplicate
- * keys (JSON only; YAML refuses duplicates outright); null for a media type we cannot read.
+ * keys (JSON only; YAML refuses duplicates outright; a protobuf body becomes
+ * the JSON object its kind's message stands for); null for a media type we cannot read.
  */
 export function decodeBody(body: Buffer, contentType: string | undefined): Decoded | null {
   const type = (contentType ?? 'application/json').split(';')[0]!.trim().toLowerCase();
   if (type === 'application/json' || type === '') return decodeJson(body);
   if (type === 'application/yaml' || type === 'application/x-yaml' || type === 'text/yaml') return { value: parseYaml(body.toString('utf8')), duplicates: [] };
+  if (isProtobufType(type)) return { value: decodeObject(body), duplicates: [] };
   return null;
 }

@@ -20,17 +20,28 @@ export function getScale(obj: ApiObject): Record<string, unknown> {
 }
 
 export async function updateScale(store: GenericStore, info: ResourceRequestInfo, body: Record<string, unknown>, ctx: WriteContext): Promise<ApiObject> {
+  return store.guaranteedUpdate(info.namespace, info.name, (cur) => withScale(store, info, cur, body), ctx);
+}
+
+/**
+ * PATCH on /scale (kubectl scale sends a merge patch): the patch applies to
+ * the current Scale view, inside the update, so a conflict is retried.
+ */
+export async function patchScale(store: GenericStore, info: ResourceRequestInfo, patch: (scale: Record<string, unknown>) => Record<string, unknown>, ctx: WriteContext): Promise<ApiObject> {
+  return store.guaranteedUpdate(info.namespace, info.name, (cur) => withScale(store, info, cur, patch(getScale(cur))), ctx);
+}
+
+/** `cur` with the replicas of a Scale body, after its checks (resourceVersion, replicas). */
+function withScale(store: GenericStore, info: ResourceRequestInfo, cur: ApiObject, body: Record<string, unknown>): ApiObject {
   const spec = isObject(body.spec) ? body.spec : {};
   const replicas = spec.replicas;
   if (replicas !== undefined && (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0)) {
     throw newBadRequest(`spec.replicas must be a non-negative integer`);
   }
   const wantRV = isObject(body.metadata) ? (body.metadata.resourceVersion as string | undefined) : undefined;
-  return store.guaranteedUpdate(info.namespace, info.name, (cur) => {
-    if (wantRV && wantRV !== cur.metadata.resourceVersion) throw newConflict(store.qualifiedResource, info.name, 'the object has been modified; please apply your changes to the latest version and try again');
-    cur.spec = { ...(isObject(cur.spec) ? cur.spec : {}), replicas: (replicas as number | undefined) ?? 0 };
-    return cur;
-  }, ctx);
+  if (wantRV && wantRV !== cur.metadata.resourceVersion) throw newConflict(store.qualifiedResource, info.name, 'the object has been modified; please apply your changes to the latest version and try again');
+  cur.spec = { ...(isObject(cur.spec) ? cur.spec : {}), replicas: (replicas as number | undefined) ?? 0 };
+  return cur;
 }
 
 /** matchLabels as "k=v,..." in key order, then matchExpressions in Kubernetes' form. */

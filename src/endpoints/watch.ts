@@ -4,14 +4,24 @@
 // the changes after it only — with selectors (an object leaving a selector is
 // DELETED, one entering it ADDED), timeoutSeconds, and bookmarks.
 //
-// Events come from the storage watch (the watch cache will sit in front of it).
+// Fan-out: events come from the watch cache, the same event objects for every
+// watcher of a resource. An event's line (`{"type":…,"object":…}\n`) is made
+// once per type and API version, spliced from the stored bytes
+// (registry/encoded.ts), and the same Buffer is written to every watcher that
+// wants it; a watcher gets one write per batch of events.
+//
+// Slow clients: unsent output is counted per watch and for all of a server's
+// watches (WatchBudget). A watch past its own cap, or the slowest watches
+// when the total passes the server's cap, are closed and their unsent output
+// dropped, as Kubernetes terminates unresponsive watchers; clients resume
+// from their last resourceVersion.
 import { newResourceExpired, statusFromUnknown } from '../api/meta/index.js';
 import type { KeyValue, WatchEvent, WatchHandle } from '../storage/interface.js';
 import { isStorageError } from '../storage/errors.js';
-import type { GenericStore } from '../registry/store.js';
+import type { GenericStore, ListEntry } from '../registry/store.js';
 import { withTypeMeta, type ApiObject } from '../registry/object.js';
 import { planWatch } from '../registry/listoptions.js';
-import { textOnce } from '../registry/encoded.js';
+import { onceThisTurn, servedJSON } from '../registry/encoded.js';
 import type { RequestContext } from '../server/context.js';
 import { writeError } from '../server/respond.js';
 import { queryBool } from './requestinfo.js';
@@ -23,11 +33,13 @@ export interface WatchSettings {
   readonly minTimeoutMs: number;
   /** A client this far behind is disconnected rather than buffered without bound. */
   readonly maxBufferedBytes: number;
+  /** Unsent output of all of a server's watches together; past it the slowest watches are closed. */
+  readonly maxTotalBufferedBytes: number;
   /** The WatchList feature gate: sendInitialEvents is accepted only when on. */
   readonly watchList: boolean;
 }
 
-export const DEFAULT_WATCH_SETTINGS: WatchSettings = { bookmarkIntervalMs: 60_000, minTimeoutMs: 1_800_000, maxBufferedBytes: 64 << 20, watchList: false };
+export const DEFAULT_WATCH_SETTINGS: WatchSettings = { bookmarkIntervalMs: 60_000, minTimeoutMs: 1_800_000, maxBufferedBytes: 64 << 20, maxTotalBufferedBytes: 256 << 20, watchList: false };
 
 /**
  * The annotation on the BOOKMARK that ends the initial events of a
@@ -47,18 +59,94 @@ export interface WatchRequest {
   readonly render?: (obj: ApiObject) => unknown;
   /** The stream's Content-Type (default application/json). */
   readonly contentType?: string;
+  /** Storage version → the request's version, for kinds served in several (src/endpoints/versioning.ts). */
+  readonly convert?: (obj: ApiObject) => ApiObject;
 }
 
 type EventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
 
-/**
- * Every watcher of a resource receives the same event objects from the watch
- * cache; the JSON of an event's object is computed once per API version (the
- * request's group spelling) and shared by all of them.
- */
-function objectJson(e: WatchEvent, which: 'new' | 'old', apiVersion: string, make: () => unknown): string {
-  return textOnce(e, `${which}\u0000${apiVersion}`, () => JSON.stringify(make()));
+/** Initial events are written in pieces of about this size, each after the client took the previous one. */
+const INITIAL_PIECE_BYTES = 64 * 1024;
+
+// ---------------------------------------------------------------------------
+
+/** One watch as the budget sees it. */
+export interface BudgetedWatch {
+  /** Unsent bytes when last counted. */
+  buffered: number;
+  /** For the log line. */
+  readonly name: string;
+  /** Closes the watch, dropping its unsent output. */
+  close(): void;
 }
+
+/**
+ * Unsent watch output, per watch and for all watches of a server. A watch
+ * past `perWatch` is closed; when all of them pass `total`, the watches with
+ * the most unsent output (the slowest; the oldest among equals) are closed
+ * until the total is under the cap again.
+ */
+export class WatchBudget {
+  private sum = 0;
+  private readonly watches = new Set<BudgetedWatch>();
+
+  constructor(
+    readonly perWatch: number,
+    readonly total: number,
+    private readonly log: (line: string) => void = (line) => console.error(line),
+  ) {}
+
+  get buffered(): number {
+    return this.sum;
+  }
+
+  get size(): number {
+    return this.watches.size;
+  }
+
+  add(w: BudgetedWatch): void {
+    this.watches.add(w);
+  }
+
+  remove(w: BudgetedWatch): void {
+    if (!this.watches.delete(w)) return;
+    this.sum -= w.buffered;
+    w.buffered = 0;
+  }
+
+  /** Records a watch's unsent bytes, closing watches as the caps require. */
+  update(w: BudgetedWatch, buffered: number): void {
+    if (!this.watches.has(w)) return;
+    this.sum += buffered - w.buffered;
+    w.buffered = buffered;
+    if (buffered > this.perWatch) this.shed(w, `over the cap of ${mib(this.perWatch)} for one watch`);
+    while (this.sum > this.total) {
+      let slowest: BudgetedWatch | undefined;
+      for (const x of this.watches) if (!slowest || x.buffered > slowest.buffered) slowest = x; // a Set iterates oldest first
+      if (!slowest || slowest.buffered === 0) break;
+      this.shed(slowest, `all watches have ${mib(this.sum)} unsent, over the cap of ${mib(this.total)}; the slowest are closed first`);
+    }
+  }
+
+  private shed(w: BudgetedWatch, why: string): void {
+    this.log(`svc: closing the watch ${w.name} as unresponsive: ${mib(w.buffered)} of events unsent (${why}); its client resumes from its last resourceVersion`);
+    this.remove(w);
+    w.close();
+  }
+}
+
+const mib = (n: number) => `${(n / 2 ** 20).toFixed(1)} MiB`;
+
+const budgets = new WeakMap<WatchSettings, WatchBudget>();
+
+/** The budget shared by every watch served with these settings (one server's). */
+export function budgetFor(settings: WatchSettings): WatchBudget {
+  let b = budgets.get(settings);
+  if (!b) budgets.set(settings, (b = new WatchBudget(settings.maxBufferedBytes, settings.maxTotalBufferedBytes)));
+  return b;
+}
+
+// ---------------------------------------------------------------------------
 
 export async function serveWatch(ctx: RequestContext, w: WatchRequest): Promise<void> {
   const q = ctx.url.searchParams;
@@ -68,18 +156,17 @@ export async function serveWatch(ctx: RequestContext, w: WatchRequest): Promise<
   const timeoutMs = timeoutText && /^\d+$/.test(timeoutText) && Number(timeoutText) > 0
     ? Number(timeoutText) * 1000
     : w.settings.minTimeoutMs * (1 + Math.random());
-  const matches = (o: ApiObject) => !w.predicate || w.predicate(o);
   const encode = (type: EventType, obj: unknown) => `${JSON.stringify({ type, object: obj })}\n`;
-  const typed = (o: ApiObject) => withTypeMeta(o, w.apiVersion, w.kind);
-  const render = w.render;
-  const view = (o: ApiObject) => (render ? render(typed(o)) : typed(o));
+  const { convert, render, predicate } = w;
+  const typeMeta = { kind: w.kind, apiVersion: w.apiVersion };
+  const typed = (o: ApiObject) => withTypeMeta(convert ? convert(o) : o, w.apiVersion, w.kind);
 
   // Where to start: the state read per the plan's mode, or the changes after a revision.
-  let initial: ApiObject[] = [];
+  let initial: ListEntry[] = [];
   let from: number;
   if (plan.start === 'state') {
-    const list = await w.store.list(w.namespace, { predicate: w.predicate, plan: { mode: plan.mode, limit: 0, continuing: false } });
-    initial = list.items;
+    const list = await w.store.listEntries(w.namespace, { predicate, plan: { mode: plan.mode, limit: 0, continuing: false } });
+    initial = list.entries;
     from = Number(list.resourceVersion);
   } else {
     from = plan.revision === 'now' ? await w.store.currentRevision() : plan.revision;
@@ -87,64 +174,107 @@ export async function serveWatch(ctx: RequestContext, w: WatchRequest): Promise<
   const initialEventsEnd = plan.start === 'state' && plan.initialEventsEnd && bookmarks;
 
   const res = ctx.res;
+  const unsent = () => (res as unknown as { writableLength: number }).writableLength;
   let closed = false;
   let handle: WatchHandle | undefined;
   let lastRevision = from;
   const timers: NodeJS.Timeout[] = [];
   let done!: () => void;
   const ended = new Promise<void>((resolve) => (done = resolve));
-  const finish = () => {
-    if (closed) return;
+  const budget = budgetFor(w.settings);
+  const stop = () => {
+    if (closed) return false;
     closed = true;
     done();
     handle?.close();
     for (const t of timers) clearTimeout(t);
-    if (!res.writableEnded) res.end();
+    budget.remove(me);
+    return true;
   };
-  let buffered = 0;
-  const send = (chunk: string) => {
+  const finish = () => {
+    if (stop() && !res.writableEnded) res.end();
+  };
+  // Closed by the budget: what is buffered is dropped (ending cleanly would keep it until sent).
+  const me: BudgetedWatch = { buffered: 0, name: ctx.req.url ?? '', close: () => stop() && (res as unknown as { destroy(): void }).destroy() };
+  let draining = false;
+  const onDrain = () => {
+    draining = false;
+    budget.update(me, unsent());
+  };
+  const send = (chunk: Buffer | string) => {
     if (closed) return;
-    buffered += chunk.length;
-    if (!res.write(chunk)) {
-      if (buffered > w.settings.maxBufferedBytes) {
-        console.error(`svc: closing a watch that fell ${buffered} bytes behind (${ctx.req.url})`);
-        finish();
-      }
-    } else buffered = 0;
+    if (res.write(chunk)) return;
+    // Over the stream's high-water mark: count what waits until the client takes it.
+    if (!draining) {
+      draining = true;
+      res.once('drain', onDrain);
+    }
+    budget.update(me, unsent());
   };
   const bookmark = (annotations?: Record<string, string>) =>
     send(encode('BOOKMARK', { kind: w.kind, apiVersion: w.apiVersion, metadata: { resourceVersion: String(lastRevision), ...(annotations ? { annotations } : {}) } }));
 
-  const pending: WatchEvent[][] = [];
-  let started = false;
-  const line = (type: EventType, json: string) => `{"type":"${type}","object":${json}}\n`;
-  // Objects are decoded only when a selector needs them or the JSON is not yet shared.
-  const current = (e: WatchEvent & { kv: KeyValue }) => () => typed(w.store.decode(e.kv));
-  const previous = (e: WatchEvent) => () => {
+  // An event's object as this watch shows it: the new state, or the old one at the event's revision (DELETED).
+  const objectOf = (e: WatchEvent, which: 'new' | 'old'): ApiObject => {
+    if (which === 'new') return typed(w.store.decode((e as { kv: KeyValue }).kv));
     const old = w.store.decode((e as { prev: KeyValue }).prev);
     old.metadata.resourceVersion = String(e.revision);
     return typed(old);
   };
-  // Plain objects share one JSON per event and API version; conversions are rendered per watcher.
-  const json = (e: WatchEvent, which: 'new' | 'old') => {
-    const make = which === 'new' ? current(e as WatchEvent & { kv: KeyValue }) : previous(e);
-    return render ? JSON.stringify(render(make())) : objectJson(e, which, w.apiVersion, make);
+  // Selectors see each stored version decoded once per turn, shared by the watchers that test it.
+  const selected = (e: WatchEvent, which: 'new' | 'old'): boolean => {
+    if (!predicate) return true;
+    const kv = which === 'new' ? (e as { kv: KeyValue }).kv : (e as { prev: KeyValue }).prev;
+    return predicate(onceThisTurn(kv, 'decoded', () => w.store.decode(kv)));
   };
+  const variant = (type: EventType, which: 'new' | 'old') => `${type}\u0000${which}\u0000${w.kind}\u0000${w.apiVersion}`;
+  const variants = { ADDED: variant('ADDED', 'new'), MODIFIED: variant('MODIFIED', 'new'), DELETED: variant('DELETED', 'old') };
+  const line = (type: EventType, json: string) => Buffer.from(`{"type":"${type}","object":${json}}\n`);
+  // An event's line: rendered per watcher (Table, PartialObjectMetadata), else made once per turn
+  // for every watcher of this kind and API version (the conversion, if any, follows from them).
+  const frame = (type: 'ADDED' | 'MODIFIED' | 'DELETED', e: WatchEvent, which: 'new' | 'old'): Buffer => {
+    if (render) return line(type, JSON.stringify(render(objectOf(e, which))));
+    return onceThisTurn(e, which === 'new' ? variants[type] : variants.DELETED, () => {
+      if (!convert) {
+        const kv = which === 'new' ? (e as { kv: KeyValue }).kv : (e as { prev: KeyValue }).prev;
+        const spliced = servedJSON(kv.value, String(which === 'new' ? kv.modRevision : e.revision), { typeMeta, before: `{"type":"${type}","object":`, after: '}\n' });
+        if (spliced) return spliced;
+      }
+      return line(type, JSON.stringify(objectOf(e, which)));
+    });
+  };
+  const initialFrame = (entry: ListEntry): Buffer => {
+    const obj = () => entry.obj ?? w.store.decode(entry.kv);
+    if (render) return line('ADDED', JSON.stringify(render(typed(obj()))));
+    const spliced = convert ? null : servedJSON(entry.kv.value, String(entry.kv.modRevision), { typeMeta, before: '{"type":"ADDED","object":', after: '}\n' });
+    return spliced ?? line('ADDED', JSON.stringify(typed(obj())));
+  };
+
+  const pending: (readonly WatchEvent[])[] = [];
+  let started = false;
   const deliver = (events: readonly WatchEvent[]) => {
+    let one: Buffer | undefined;
+    let many: Buffer[] | undefined;
+    const out = (b: Buffer) => {
+      if (one === undefined) one = b;
+      else (many ??= [one]).push(b);
+    };
     for (const e of events) {
       lastRevision = e.revision;
       if (e.type === 'create') {
-        if (!w.predicate || matches(w.store.decode(e.kv))) send(line('ADDED', json(e, 'new')));
+        if (selected(e, 'new')) out(frame('ADDED', e, 'new'));
       } else if (e.type === 'update') {
-        const now = !w.predicate || matches(w.store.decode(e.kv));
-        const was = !w.predicate || matches(w.store.decode(e.prev));
-        if (now && was) send(line('MODIFIED', json(e, 'new')));
-        else if (now) send(line('ADDED', json(e, 'new')));
-        else if (was) send(line('DELETED', json(e, 'old')));
-      } else if (!w.predicate || matches(w.store.decode(e.prev))) {
-        send(line('DELETED', json(e, 'old')));
+        const now = selected(e, 'new');
+        const was = selected(e, 'old');
+        if (now && was) out(frame('MODIFIED', e, 'new'));
+        else if (now) out(frame('ADDED', e, 'new'));
+        else if (was) out(frame('DELETED', e, 'old'));
+      } else if (selected(e, 'old')) {
+        out(frame('DELETED', e, 'old'));
       }
     }
+    if (many) send(Buffer.concat(many));
+    else if (one) send(one);
   };
 
   try {
@@ -167,14 +297,36 @@ export async function serveWatch(ctx: RequestContext, w: WatchRequest): Promise<
   res.setHeader('Content-Type', w.contentType ?? 'application/json');
   res.setHeader('Cache-Control', 'no-cache, private');
   ctx.req.once('close', finish);
-  started = true;
-  for (const o of initial) send(encode('ADDED', view(o)));
-  if (initialEventsEnd) bookmark({ ...INITIAL_EVENTS_END_ANNOTATIONS }); // lastRevision is still the state's revision here
-  for (const batch of pending.splice(0)) deliver(batch);
+  res.once('close', finish);
+  budget.add(me);
   // Send the headers now, before any event, so the client knows the watch started.
   const r = res as unknown as { writeHead?: (code: number) => void; flushHeaders?: () => void };
   if (!res.headersSent) r.writeHead?.(200);
   r.flushHeaders?.();
+
+  // The initial state in pieces, each once the client took the previous one; live events wait in `pending`.
+  let piece: Buffer[] = [];
+  let size = 0;
+  for (let i = 0; i < initial.length && !closed; i++) {
+    const b = initialFrame(initial[i]!);
+    piece.push(b);
+    size += b.length;
+    if (size >= INITIAL_PIECE_BYTES || i === initial.length - 1) {
+      const ok = res.write(Buffer.concat(piece, size));
+      piece = [];
+      size = 0;
+      if (!ok && !closed) await new Promise<void>((resolve) => {
+        const wake = () => (res.off('drain', wake), res.off('close', wake), resolve());
+        res.once('drain', wake);
+        res.once('close', wake);
+      });
+    }
+  }
+  initial = [];
+  if (closed) return;
+  if (initialEventsEnd) bookmark({ ...INITIAL_EVENTS_END_ANNOTATIONS }); // lastRevision is still the state's revision here
+  started = true;
+  for (const batch of pending.splice(0)) deliver(batch);
 
   if (bookmarks) {
     const tick = () => {

@@ -19,6 +19,10 @@ export function isNotFound(err: unknown): boolean {
   return isStatusError(err) && err.status.code === 404;
 }
 
+export function isAlreadyExists(err: unknown): boolean {
+  return isStatusError(err) && err.status.reason === 'AlreadyExists';
+}
+
 /** Storage errors become API errors here, and only here. */
 export function fromStorage(err: unknown, qr: QR, name: string): Error {
   if (isStatusError(err)) return err;

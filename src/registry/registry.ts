@@ -6,6 +6,7 @@ import { canonicalGroup } from '../endpoints/requestinfo.js';
 import { GenericStore } from './store.js';
 import type { Admission } from './admission.js';
 import { strategyFor } from './strategies/index.js';
+import type { ValidatorRegistry } from '../api/validation.js';
 import { Cacher } from '../storage/cacher/cacher.js';
 import { collectionPrefix } from './keys.js';
 
@@ -35,6 +36,8 @@ export interface ServedResource {
   readonly storageVersion: string;
   /** Virtual resources (reviews) are not stored. */
   readonly virtual?: boolean;
+  /** Objects of this resource are those of another group's resource (events.svc.io events are core events). */
+  readonly sharesStorageWith?: { readonly group: string; readonly resource: string; readonly kind: string };
 }
 
 export class Registry {
@@ -42,14 +45,19 @@ export class Registry {
   private readonly served = new Map<string, ServedResource>();
 
   private readonly cachers: Cacher[] = [];
+  private readonly sharing = new Map<string, { group: string; resource: string }>();
 
-  constructor(resources: readonly ServedResource[], storage: Store, admission: Admission, opts: { watchCache: boolean; window?: { windowMs?: number; maxEvents?: number } } = { watchCache: true }) {
+  constructor(
+    resources: readonly ServedResource[], storage: Store, admission: Admission,
+    opts: { watchCache: boolean; window?: { windowMs?: number; maxEvents?: number }; validators?: ValidatorRegistry } = { watchCache: true },
+  ) {
     for (const r of resources) {
       this.served.set(`${r.group}/${r.version}/${r.resource}`, r);
-      if (r.virtual) continue;
+      if (r.sharesStorageWith) this.sharing.set(`${r.group}/${r.resource}`, r.sharesStorageWith);
+      if (r.virtual || r.sharesStorageWith) continue;
       const key = `${r.group}/${r.resource}`;
       if (this.byResource.has(key)) continue;
-      const strategy = strategyFor(r.group, r.resource, r.kind, r.namespaced, r.subresources.some((x) => x.name === 'status'));
+      const strategy = strategyFor(r.group, r.resource, r.kind, r.namespaced, r.subresources.some((x) => x.name === 'status'), opts.validators);
       const identity = { group: r.group, version: r.storageVersion, resource: r.resource, kind: r.kind };
       const prefix = collectionPrefix({ ...identity, namespaced: r.namespaced }, '');
       const cacher = opts.watchCache ? new Cacher(storage, prefix, { ...opts.window, synchronous: storage.backend === 'sqlite' }) : undefined;
@@ -72,9 +80,11 @@ export class Registry {
     return this.served.get(`${canonicalGroup(group)}/${version}/${resource}`);
   }
 
-  /** The store of a resource; every served version of a resource shares it. */
+  /** The store of a resource; every served version of a resource shares it, and so does a resource that shares another's storage. */
   store(group: string, resource: string): GenericStore {
-    const s = this.byResource.get(`${canonicalGroup(group)}/${resource}`);
+    const g = canonicalGroup(group);
+    const shared = this.sharing.get(`${g}/${resource}`);
+    const s = this.byResource.get(shared ? `${shared.group}/${shared.resource}` : `${g}/${resource}`);
     if (!s) throw new Error(`no store for ${group}/${resource}`);
     return s;
   }
@@ -87,7 +97,8 @@ export class Registry {
   }
 
   has(group: string, resource: string): boolean {
-    return this.byResource.has(`${canonicalGroup(group)}/${resource}`);
+    const g = canonicalGroup(group);
+    return this.byResource.has(`${g}/${resource}`) || this.sharing.has(`${g}/${resource}`);
   }
 
   resources(): ServedResource[] {

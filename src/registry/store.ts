@@ -32,6 +32,19 @@ export interface ResourceIdentity {
 export interface WriteContext {
   readonly dryRun: boolean;
   readonly user?: UserInfo;
+  /** managedFields bookkeeping, applied to what the request produced before the strategy runs. */
+  readonly track?: TrackFields;
+}
+
+/**
+ * The managedFields bookkeeping of a write (src/endpoints/fieldmanager.ts):
+ * given the live object (undefined on create) and the object the request
+ * produced, the object to persist. Runs on every attempt, before the strategy.
+ */
+export type TrackFields = (live: ApiObject | undefined, next: ApiObject) => ApiObject;
+
+export interface UpdateContext extends WriteContext {
+  readonly subresource?: string;
 }
 
 export interface DeleteOptions extends WriteContext {
@@ -47,6 +60,16 @@ export interface ListFilter {
 
 export interface ListOptions extends ListFilter {
   readonly plan?: ListPlan;
+}
+
+/** A listed object as stored; `obj` is its decoded form when a filter decoded it. */
+export interface ListEntry {
+  readonly kv: KeyValue;
+  readonly obj?: ApiObject;
+}
+
+export interface ListEntriesResult extends Omit<ListResult, 'items'> {
+  readonly entries: ListEntry[];
 }
 
 export interface ListResult {
@@ -127,9 +150,9 @@ export class GenericStore {
    * by every later get, so a hot object costs a map lookup, not a parse and a
    * stringify.
    */
-  async getJSON(namespace: string, name: string, mode: ReadMode, apiVersion: string): Promise<string> {
+  async getJSON(namespace: string, name: string, mode: ReadMode, apiVersion: string, view: (obj: ApiObject) => ApiObject = (o) => o): Promise<string> {
     const { kv, cached } = await this.readFor(namespace, name, mode);
-    const make = () => JSON.stringify(withTypeMeta(this.decode(kv), apiVersion, this.identity.kind));
+    const make = () => JSON.stringify(withTypeMeta(view(this.decode(kv)), apiVersion, this.identity.kind));
     return cached ? textOnce(kv, apiVersion, make) : make();
   }
 
@@ -143,33 +166,39 @@ export class GenericStore {
    * with a filter, storage pages are read until the limit is met.
    */
   async list(namespace: string, opts: ListOptions = {}): Promise<ListResult> {
+    const { entries, ...rest } = await this.listEntries(namespace, opts);
+    return { items: entries.map((e) => e.obj ?? this.decode(e.kv)), ...rest };
+  }
+
+  /**
+   * list() as stored values: each item's KeyValue, with its decoded object
+   * when the filter had to decode it — so an endpoint can write the stored
+   * JSON without decoding (src/registry/encoded.ts servedJSON).
+   */
+  async listEntries(namespace: string, opts: ListOptions = {}): Promise<ListEntriesResult> {
     const prefix = this.collectionPrefix(namespace);
     const plan = opts.plan ?? { mode: { kind: 'mostRecent' }, limit: 0, continuing: false };
     if (plan.limit === 0 && (await this.cacheServes(plan.mode))) {
       const { items, revision } = this.cacher!.list(prefix);
-      const objs = items.map((kv) => this.decode(kv)).filter((o) => !opts.predicate || opts.predicate(o));
-      return { items: objs, resourceVersion: String(await this.cachedListRevision(revision)) };
+      return { entries: this.filtered(items, opts.predicate), resourceVersion: String(await this.cachedListRevision(revision)) };
     }
     let revision: number | undefined;
     if (plan.mode.kind === 'exact') revision = plan.mode.revision;
     // As Kubernetes: the cached (unpaged) path answers 504 with Retry-After, the paged storage path without.
     if (plan.mode.kind === 'notOlderThan' || plan.mode.kind === 'exact') await this.waitForRevision(plan.mode.revision, plan.limit === 0);
-    const items: ApiObject[] = [];
+    const entries: ListEntry[] = [];
     let startAfter = plan.startAfter;
     try {
       for (;;) {
-        const want = plan.limit > 0 ? plan.limit - items.length : 0;
+        const want = plan.limit > 0 ? plan.limit - entries.length : 0;
         const page = await this.storage.range(prefix, { revision, limit: want, startAfter });
         revision = page.revision;
-        for (const kv of page.items) {
-          const obj = this.decode(kv);
-          if (!opts.predicate || opts.predicate(obj)) items.push(obj);
-        }
+        for (const e of this.filtered(page.items, opts.predicate)) entries.push(e);
         const last = page.items[page.items.length - 1]?.key;
-        if (!page.more || last === undefined) return { items, resourceVersion: String(revision) };
-        if (plan.limit > 0 && items.length >= plan.limit) {
+        if (!page.more || last === undefined) return { entries, resourceVersion: String(revision) };
+        if (plan.limit > 0 && entries.length >= plan.limit) {
           return {
-            items,
+            entries,
             resourceVersion: String(revision),
             continue: encodeContinue(revision, last, prefix),
             ...(opts.predicate ? {} : { remainingItemCount: page.remaining }),
@@ -193,18 +222,17 @@ export class GenericStore {
   }
 
   /**
-   * An unpaged list read in storage chunks of one snapshot, for streaming:
-   * yields each chunk's matching objects with the revision the list is
-   * served at, so no caller holds the whole collection in memory.
+   * An unpaged list read in chunks of one snapshot, for streaming: yields
+   * each chunk's matching entries with the revision the list is served at,
+   * so no caller holds the whole collection's objects in memory.
    */
-  async *scan(namespace: string, mode: ReadMode, predicate?: (obj: ApiObject) => boolean, chunk = 500): AsyncGenerator<{ revision: number; items: ApiObject[] }> {
+  async *scan(namespace: string, mode: ReadMode, predicate?: (obj: ApiObject) => boolean, chunk = 500): AsyncGenerator<{ revision: number; entries: ListEntry[] }> {
     const prefix = this.collectionPrefix(namespace);
     if (await this.cacheServes(mode)) {
       const { items, revision: cached } = this.cacher!.list(prefix);
       const revision = await this.cachedListRevision(cached);
       for (let i = 0; i < items.length || i === 0; i += chunk) {
-        const objs = items.slice(i, i + chunk).map((kv) => this.decode(kv)).filter((o) => !predicate || predicate(o));
-        yield { revision, items: objs };
+        yield { revision, entries: this.filtered(items.slice(i, i + chunk), predicate) };
       }
       return;
     }
@@ -221,16 +249,22 @@ export class GenericStore {
         throw errs.fromStorage(err, this.qualifiedResource, '');
       }
       revision = page.revision;
-      const items: ApiObject[] = [];
-      for (const kv of page.items) {
-        const obj = this.decode(kv);
-        if (!predicate || predicate(obj)) items.push(obj);
-      }
-      yield { revision, items };
+      yield { revision, entries: this.filtered(page.items, predicate) };
       const last = page.items[page.items.length - 1]?.key;
       if (!page.more || last === undefined) return;
       startAfter = last;
     }
+  }
+
+  /** The stored values a filter keeps, with the objects it decoded to decide. */
+  private filtered(kvs: readonly KeyValue[], predicate: ((obj: ApiObject) => boolean) | undefined): ListEntry[] {
+    if (!predicate) return kvs.map((kv) => ({ kv }));
+    const out: ListEntry[] = [];
+    for (const kv of kvs) {
+      const obj = this.decode(kv);
+      if (predicate(obj)) out.push({ kv, obj });
+    }
+    return out;
   }
 
   /** Watches the collection's keys in storage from a revision (the watch cache will sit here). */
@@ -288,7 +322,7 @@ export class GenericStore {
   }
 
   async create(namespace: string, input: ApiObject, ctx: WriteContext): Promise<ApiObject> {
-    const obj = clone(input);
+    const obj = clone(ctx.track ? ctx.track(undefined, input) : input);
     const meta = obj.metadata;
     if (this.namespaced) {
       if (meta.namespace && namespace && meta.namespace !== namespace) throw errs.badRequest('the namespace of the provided object does not match the namespace sent on the request');
@@ -342,7 +376,7 @@ export class GenericStore {
    * resourceVersion in the body a stale write is a Conflict; without one the
    * update retries on conflicts. `subresource` 'status' changes only status.
    */
-  async update(namespace: string, name: string, input: ApiObject, ctx: WriteContext & { subresource?: string }): Promise<{ object: ApiObject; created: boolean }> {
+  async update(namespace: string, name: string, input: ApiObject, ctx: UpdateContext): Promise<{ object: ApiObject; created: boolean }> {
     if (input.metadata.name && input.metadata.name !== name) throw errs.badRequest(`the name of the object (${input.metadata.name}) does not match the name on the URL (${name})`);
     if (this.namespaced && input.metadata.namespace && namespace && input.metadata.namespace !== namespace) throw errs.badRequest('the namespace of the provided object does not match the namespace sent on the request');
     const wantRV = input.metadata.resourceVersion;
@@ -357,7 +391,7 @@ export class GenericStore {
       }
       const old = this.decode(kv);
       if (wantRV && wantRV !== old.metadata.resourceVersion) throw errs.conflict(this.qualifiedResource, name, 'the object has been modified; please apply your changes to the latest version and try again');
-      const obj = this.prepareUpdate(clone(input), old, ctx.subresource);
+      const obj = this.prepareUpdate(ctx.track ? ctx.track(old, clone(input)) : clone(input), old, ctx.subresource);
       try {
         const result = await this.commitUpdate(key, kv, obj, old, ctx);
         return { object: result, created: false };
@@ -369,15 +403,37 @@ export class GenericStore {
   }
 
   /** Read-modify-write with retries, for controllers and patches: `mutate` returns the desired object. */
-  async guaranteedUpdate(namespace: string, name: string, mutate: (current: ApiObject) => ApiObject, ctx: WriteContext & { subresource?: string }): Promise<ApiObject> {
+  async guaranteedUpdate(namespace: string, name: string, mutate: (current: ApiObject) => ApiObject, ctx: UpdateContext): Promise<ApiObject> {
+    const r = await this.upsert(namespace, name, (current) => {
+      if (!current) throw errs.notFound(this.qualifiedResource, name);
+      return mutate(current);
+    }, ctx);
+    return r.object;
+  }
+
+  /**
+   * guaranteedUpdate that creates the object when it is missing (`mutate`
+   * gets undefined then): server-side apply. A create that loses a race to
+   * another create is retried as an update.
+   */
+  async upsert(namespace: string, name: string, mutate: (current: ApiObject | undefined) => ApiObject, ctx: UpdateContext): Promise<{ object: ApiObject; created: boolean }> {
     for (;;) {
       const key = this.key(namespace, name);
       const kv = await this.read(key, name);
-      if (!kv) throw errs.notFound(this.qualifiedResource, name);
+      if (!kv) {
+        const fresh = mutate(undefined);
+        try {
+          return { object: await this.create(namespace, { ...fresh, metadata: { ...fresh.metadata, name } }, ctx), created: true };
+        } catch (err) {
+          if (errs.isAlreadyExists(err)) continue;
+          throw err;
+        }
+      }
       const old = this.decode(kv);
-      const obj = this.prepareUpdate(mutate(clone(old)), old, ctx.subresource);
+      const next = mutate(clone(old));
+      const obj = this.prepareUpdate(ctx.track ? ctx.track(old, next) : next, old, ctx.subresource);
       try {
-        return await this.commitUpdate(key, kv, obj, old, ctx);
+        return { object: await this.commitUpdate(key, kv, obj, old, ctx), created: false };
       } catch (err) {
         if (isStorageError(err, 'Conflict')) continue;
         throw errs.fromStorage(err, this.qualifiedResource, name);
@@ -407,13 +463,15 @@ export class GenericStore {
       const grace = this.strategy.gracePeriod(obj, opts.gracePeriodSeconds);
       const pending = [...finalizers].length > 0 || this.strategy.pendingFinalizers(obj).length > 0;
       if (meta.deletionTimestamp && pending) return { object: old, deleted: false }; // further deletes change nothing
-      if (pending || grace > 0 || (this.strategy.gracefulDeletion && !meta.deletionTimestamp)) {
+      const marksFirst = this.strategy.deletionMarksFirst && !meta.deletionTimestamp;
+      if (pending || grace > 0 || marksFirst || (this.strategy.gracefulDeletion && !meta.deletionTimestamp)) {
         if (finalizers.size > 0) meta.finalizers = [...finalizers];
         meta.deletionTimestamp = nowTimestamp(Date.now() + grace * 1000);
-        meta.deletionGracePeriodSeconds = grace;
+        if (this.strategy.deletionMarksFirst) delete meta.deletionGracePeriodSeconds;
+        else meta.deletionGracePeriodSeconds = grace;
         if (meta.generation !== undefined && meta.generation > 0) meta.generation += 1;
         this.strategy.onDeletionStarted(obj);
-        const immediate = !pending && grace === 0;
+        const immediate = !pending && grace === 0 && !marksFirst;
         if (opts.dryRun) return { object: obj, deleted: immediate };
         try {
           const next = await this.storage.update(key, this.encode(obj), { expectedModRevision: kv.modRevision });

@@ -31,6 +31,12 @@ export interface Strategy {
   readonly gracefulDeletion: boolean;
   /** Seconds of graceful deletion for this object (pods), or 0 to delete at once. */
   gracePeriod(obj: ApiObject, requested: number | undefined): number;
+  /**
+   * Namespaces: the first delete only marks the object (deletionTimestamp, no
+   * deletionGracePeriodSeconds) even when nothing holds it; a later delete or
+   * the controller finishes it.
+   */
+  readonly deletionMarksFirst: boolean;
   /** Called when deletion starts (deletionTimestamp set) so a kind can reflect it (namespaces: Terminating). */
   onDeletionStarted(obj: ApiObject): void;
   /** Finalizers that keep an object besides metadata.finalizers (namespaces: spec.finalizers). */
@@ -45,6 +51,7 @@ export function baseStrategy(overrides: Partial<Strategy> & Pick<Strategy, 'name
     hasStatus: false,
     returnDeletedObject: false,
     gracefulDeletion: false,
+    deletionMarksFirst: false,
     prepareForCreate: () => undefined,
     prepareForUpdate: () => undefined,
     validate: () => [],

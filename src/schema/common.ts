@@ -21,12 +21,12 @@ export const typeMeta = {
 };
 
 export const OwnerReference = obj({
-  apiVersion: str().required().proto(5).desc('API version of the owner.'),
-  kind: str().required().proto(1).desc('Kind of the owner.'),
-  name: str().required().proto(3).desc('Name of the owner.'),
-  uid: str().required().proto(4).desc('UID of the owner.'),
-  controller: bool().proto(6).desc('Whether the owner is the managing controller.'),
-  blockOwnerDeletion: bool().proto(7).desc('Whether foreground deletion of the owner waits for this object to go.'),
+  apiVersion: str().required().proto(5, { keepZero: true }).desc('API version of the owner.'),
+  kind: str().required().proto(1, { keepZero: true }).desc('Kind of the owner.'),
+  name: str().required().proto(3, { keepZero: true }).desc('Name of the owner.'),
+  uid: str().required().proto(4, { keepZero: true }).desc('UID of the owner.'),
+  controller: bool().proto(6, { keepZero: true }).desc('Whether the owner is the managing controller.'),
+  blockOwnerDeletion: bool().proto(7, { keepZero: true }).desc('Whether foreground deletion of the owner waits for this object to go.'),
 })
   .atomic()
   .id(`${META}.OwnerReference`)
@@ -56,7 +56,7 @@ export const ObjectMeta = obj({
   generation: int64().proto(7).desc('A sequence number of changes to the desired state, set by the server.'),
   creationTimestamp: ref(Time).proto(8).desc('When the object was created, set by the server.'),
   deletionTimestamp: ref(Time).proto(9).desc('When the object will be deleted, set by the server when deletion is requested.'),
-  deletionGracePeriodSeconds: int64().proto(10).desc('The grace period granted for deletion, set with deletionTimestamp.'),
+  deletionGracePeriodSeconds: int64().proto(10, { keepZero: true }).desc('The grace period granted for deletion, set with deletionTimestamp.'),
   labels: mapOf(str()).proto(11).desc('Key/value pairs that selectors match.'),
   annotations: mapOf(str()).proto(12).desc('Key/value pairs for tools and extensions.'),
   ownerReferences: list(OwnerReference).patch('merge', 'uid').proto(13).desc('The objects this object depends on.'),
@@ -76,8 +76,8 @@ export const ListMeta = obj({
   .desc('Metadata of lists and other synthetic responses.');
 
 export const LabelSelectorRequirement = obj({
-  key: str().required().proto(1).desc('The label key the requirement applies to.'),
-  operator: str().required().proto(2).desc('In, NotIn, Exists or DoesNotExist.'),
+  key: str().required().proto(1, { keepZero: true }).desc('The label key the requirement applies to.'),
+  operator: str().required().proto(2, { keepZero: true }).desc('In, NotIn, Exists or DoesNotExist.'),
   values: list(str()).proto(3).desc('The values for In and NotIn; empty for Exists and DoesNotExist.'),
 })
   .id(`${META}.LabelSelectorRequirement`)
@@ -92,29 +92,29 @@ export const LabelSelector = obj({
   .desc('A label query; an empty selector matches everything, a null one nothing.');
 
 export const Condition = obj({
-  type: str().required().proto(1).desc('The condition type, in CamelCase or prefixed with a domain.'),
-  status: str().required().proto(2).desc('True, False or Unknown.'),
+  type: str().required().proto(1, { keepZero: true }).desc('The condition type, in CamelCase or prefixed with a domain.'),
+  status: str().required().proto(2, { keepZero: true }).desc('True, False or Unknown.'),
   observedGeneration: int64().proto(3).desc('The metadata.generation the condition was computed for.'),
   lastTransitionTime: ref(Time).required().proto(4).desc('When the status last changed.'),
-  reason: str().required().proto(5).desc('A CamelCase, machine-readable cause of the last change.'),
-  message: str().required().proto(6).desc('A human-readable account of the last change; may be empty.'),
+  reason: str().required().proto(5, { keepZero: true }).desc('A CamelCase, machine-readable cause of the last change.'),
+  message: str().required().proto(6, { keepZero: true }).desc('A human-readable account of the last change; may be empty.'),
 })
   .id(`${META}.Condition`)
   .desc('One observed aspect of an object\'s state, in the standard shape.');
 
 export const Preconditions = obj({
-  uid: str().proto(1).desc('The UID the object must have.'),
-  resourceVersion: str().proto(2).desc('The resourceVersion the object must have.'),
+  uid: str().proto(1, { keepZero: true }).desc('The UID the object must have.'),
+  resourceVersion: str().proto(2, { keepZero: true }).desc('The resourceVersion the object must have.'),
 })
   .id(`${META}.Preconditions`)
   .desc('What must hold of an object for an operation on it to go ahead.');
 
 export const DeleteOptions = obj({
   ...typeMeta,
-  gracePeriodSeconds: int64().proto(1).desc('Seconds to wait before deleting; 0 deletes at once, unset uses the kind\'s default.'),
+  gracePeriodSeconds: int64().proto(1, { keepZero: true }).desc('Seconds to wait before deleting; 0 deletes at once, unset uses the kind\'s default.'),
   preconditions: ref(Preconditions).proto(2).desc('What must hold of the object for the deletion to go ahead.'),
-  orphanDependents: bool().proto(3).desc('Deprecated in favour of propagationPolicy: whether to orphan dependents.'),
-  propagationPolicy: str().proto(4).desc('Orphan, Background or Foreground garbage collection of dependents.'),
+  orphanDependents: bool().proto(3, { keepZero: true }).desc('Deprecated in favour of propagationPolicy: whether to orphan dependents.'),
+  propagationPolicy: str().proto(4, { keepZero: true }).desc('Orphan, Background or Foreground garbage collection of dependents.'),
   dryRun: list(str()).proto(5).desc('"All" to go through every stage without persisting anything.'),
 })
   .id(`${META}.DeleteOptions`)

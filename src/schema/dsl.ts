@@ -33,8 +33,14 @@ export class S {
   default(value: JsonValue): S {
     return this.with({ default: value });
   }
-  proto(field: number): S {
-    return this.with({ proto: field });
+  /**
+   * The protobuf field number. `in`: the field is part of a Go-embedded (inline) struct, which
+   * protobuf writes as a message at that number of the parent (a path when embeddings nest). `keepZero`: Go's JSON shows this
+   * field's zero value (a pointer, or no omitempty), so a zero read from protobuf is kept.
+   */
+  proto(field: number, opts: { in?: number | number[]; keepZero?: boolean } = {}): S {
+    const protoIn = opts.in === undefined ? undefined : Array.isArray(opts.in) ? opts.in : [opts.in];
+    return this.with({ proto: field, ...(protoIn ? { protoIn } : {}), ...(opts.keepZero ? { protoKeepZero: true as const } : {}) });
   }
   /** Marks the schema as a shared OpenAPI component with this name. */
   id(name: string): S {

@@ -2,8 +2,8 @@
 // x-kubernetes-* markers) that describes every built-in kind and every
 // CustomResourceDefinition. Plain JSON data, spelled as a CRD's
 // openAPIV3Schema spells it, so a CRD schema is (almost) already a Schema.
-// Two slots are ours: `id` (the OpenAPI component name of a shared type) and
-// `proto` (a protobuf field number). Everything derived from a schema —
+// Some slots are ours: `id` (the OpenAPI component name of a shared type) and
+// `proto`, `protoIn`, `protoKeepZero` (protobuf wire facts). Everything derived from a schema —
 // validation, unknown fields, pruning, defaulting, OpenAPI, parity — lives in
 // the neighbouring modules and treats a Schema as immutable.
 
@@ -57,6 +57,13 @@ export interface Schema {
   id?: string;
   /** The protobuf field number of this property in its parent message. */
   proto?: number;
+  /**
+   * The property belongs to a Go-embedded struct, written as a message at this number of the parent
+   * (a path of numbers when embedded structs nest); `proto` numbers it within the innermost one.
+   */
+  protoIn?: number[];
+  /** A zero scalar read from protobuf is kept (Go's JSON shows it: a pointer field, or one without omitempty) rather than dropped. */
+  protoKeepZero?: true;
 }
 
 /** The JSON type name of a decoded value, as OpenAPI validators name it ("integer" for whole numbers). */

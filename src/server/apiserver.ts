@@ -14,20 +14,29 @@ import { Registry, type ServedResource } from '../registry/registry.js';
 import { Admission } from '../registry/admission.js';
 import { namespaceLifecycle, SYSTEM_NAMESPACES } from '../admission/plugins/namespacelifecycle.js';
 import { defaultTolerationSecondsPlugin, priorityPlugin } from '../admission/plugins/podpriority.js';
+import { storageObjectInUseProtection } from '../admission/plugins/storageprotection.js';
 import { NamespaceController } from '../controllers/namespace.js';
+import { StorageProtectionController } from '../controllers/storageprotection.js';
 import { Discovery } from '../endpoints/discovery.js';
 import { resourceHandler } from '../endpoints/resource.js';
 import { DEFAULT_WATCH_SETTINGS, type WatchSettings } from '../endpoints/watch.js';
 import { isStatusError } from '../api/meta/index.js';
+import { schemaFor } from '../api/schemas.js';
+import { defaulterFor } from '../api/defaults.js';
+import { trackWrite } from '../endpoints/fieldmanager.js';
+import type { ApiObject } from '../registry/object.js';
 import { ensurePki } from './pki.js';
 import { writeAdminKubeconfig } from './kubeconfig.js';
 import { Health, PostStartHook, ShutdownCheck, log, ping, type HealthCheck } from './health.js';
 import { buildHandlerChain } from './chain.js';
 import { buildRouter } from './router.js';
+import { OpenAPIService } from '../openapi/service.js';
 import type { Request, RequestContext, Response } from './context.js';
 import { servedResources, servedGroups } from './served.js';
+import type { RuntimeConfig } from '../api/catalog/index.js';
 import { DEFAULT_GATES, type FeatureGates } from '../features/gates.js';
-import { parseClusterIPRange, parseNodePortRange, serviceHooks } from '../registry/allocators/index.js';
+import { nodePortBounds, parseClusterIPRange, parseNodePortRange, serviceHooks } from '../registry/allocators/index.js';
+import { buildValidators } from '../api/validation.js';
 
 export const DEFAULT_CLUSTER_IP_RANGE = '10.0.0.0/24';
 export const DEFAULT_NODE_PORT_RANGE = '30000-32767';
@@ -54,6 +63,8 @@ export interface ApiServerOptions {
   /** --service-cluster-ip-range (default 10.0.0.0/24) and --service-node-port-range (default 30000-32767). */
   readonly serviceClusterIPRange?: string;
   readonly serviceNodePortRange?: string;
+  /** --runtime-config, parsed (api/catalog/enablement.ts); the catalogue's defaults when absent. */
+  readonly runtimeConfig?: RuntimeConfig;
   /** --feature-gates (defaults when absent). */
   readonly featureGates?: FeatureGates;
   /** Run the built-in controllers (svc server does; svc apiserver does too until a controller manager exists). */
@@ -92,18 +103,21 @@ async function assemble(opts: ApiServerOptions, store: Store): Promise<RunningAp
   const authorizer: Authorizer = alwaysAllow;
 
   const gates = opts.featureGates ?? DEFAULT_GATES;
-  const resources: ServedResource[] = servedResources();
+  const resources: ServedResource[] = servedResources(opts.runtimeConfig);
   const admission = new Admission();
-  const registry = new Registry(resources, store, admission, { watchCache: true, window: opts.watchCacheWindow });
+  const nodePortRange = parseNodePortRange(opts.serviceNodePortRange ?? DEFAULT_NODE_PORT_RANGE);
+  const validators = buildValidators({ nodePortRange: nodePortBounds(nodePortRange) });
+  const registry = new Registry(resources, store, admission, { watchCache: true, window: opts.watchCacheWindow, validators });
   const serviceAllocation = serviceHooks({
     storage: store,
     clusterIPRange: parseClusterIPRange(opts.serviceClusterIPRange ?? DEFAULT_CLUSTER_IP_RANGE),
-    nodePortRange: parseNodePortRange(opts.serviceNodePortRange ?? DEFAULT_NODE_PORT_RANGE),
+    nodePortRange,
   });
   registry.store('', 'services').useHooks(serviceAllocation);
   admission.register(namespaceLifecycle(() => registry.store('', 'namespaces')));
   admission.register(priorityPlugin(() => registry.store('scheduling.svc.io', 'priorityclasses')));
   admission.register(defaultTolerationSecondsPlugin());
+  admission.register(storageObjectInUseProtection());
 
   const cachesReady = new PostStartHook('watch-cache-initialized');
   const systemNamespaces = new PostStartHook('start-system-namespaces-controller');
@@ -121,8 +135,8 @@ async function assemble(opts: ApiServerOptions, store: Store): Promise<RunningAp
   });
 
   let port = opts.securePort;
-  const discovery = new Discovery({ resources, groups: servedGroups(resources), serverAddress: () => `${opts.bindAddress}:${port}` });
-  const router = buildRouter({ health, discovery, resources: resourceHandler(registry, { authenticator, authorizer }, { ...DEFAULT_WATCH_SETTINGS, watchList: gates.enabled('WatchList'), ...opts.watch }, gates), knowsGroup: (g) => registry.servesGroup(g) });
+  const discovery = new Discovery({ resources, groups: servedGroups(resources), serverAddress: () => `${opts.bindAddress}:${port}`, aggregated: gates.enabled('AggregatedDiscoveryEndpoint') });
+  const router = buildRouter({ health, discovery, resources: resourceHandler(registry, { authenticator, authorizer }, { ...DEFAULT_WATCH_SETTINGS, watchList: gates.enabled('WatchList'), ...opts.watch }, gates), knowsGroup: (g) => registry.servesGroup(g), openapi: new OpenAPIService(resources) });
   const chain = buildHandlerChain(router, {
     authenticator,
     authorizer,
@@ -170,9 +184,12 @@ async function assemble(opts: ApiServerOptions, store: Store): Promise<RunningAp
   await ensureSystemNamespaces(registry);
   systemNamespaces.done();
   let controller: NamespaceController | undefined;
+  let storageProtection: StorageProtectionController | undefined;
   if (opts.controllers) {
     controller = new NamespaceController(registry, store);
     await controller.start();
+    storageProtection = new StorageProtectionController(registry, store);
+    await storageProtection.start();
     namespaceControllerHook.done();
   }
 
@@ -188,6 +205,7 @@ async function assemble(opts: ApiServerOptions, store: Store): Promise<RunningAp
         const closed = new Promise<void>((r) => server.close(() => r()));
         if (inFlight > 0) await new Promise<void>((r) => (drained = r));
         controller?.stop();
+        storageProtection?.stop();
         await serviceAllocation.close();
         registry.stopCaches();
         // Idle keep-alive connections and HTTP/2 sessions would hold close() open: end them.
@@ -204,11 +222,16 @@ function hostFor(bind: string): string {
   return bind === '0.0.0.0' || bind === '::' || bind === '' ? '127.0.0.1' : bind;
 }
 
+/** The namespaces every server has, created by the server itself (manager "svc-apiserver" in managedFields). */
 async function ensureSystemNamespaces(registry: Registry): Promise<void> {
   const namespaces = registry.store('', 'namespaces');
+  const schema = schemaFor('', 'v1', 'Namespace');
+  const track = (live: ApiObject | undefined, next: ApiObject) => trackWrite({ manager: 'svc-apiserver', apiVersion: 'v1', kind: 'Namespace', schema }, live, next);
   for (const name of [...SYSTEM_NAMESPACES, 'svc-node-lease']) {
+    const ns: ApiObject = { apiVersion: 'v1', kind: 'Namespace', metadata: { name } };
+    defaulterFor('', 'v1', 'Namespace', DEFAULT_GATES)?.(ns);
     try {
-      await namespaces.create('', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, { dryRun: false });
+      await namespaces.create('', ns, { dryRun: false, track });
     } catch (err) {
       if (!(isStatusError(err) && err.status.reason === 'AlreadyExists')) throw err;
     }

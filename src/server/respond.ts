@@ -1,16 +1,79 @@
 // Writing responses: objects in the negotiated encoding, and errors as a
-// Status body — the one place any thrown error becomes a response.
-import { statusFromUnknown, type Status } from '../api/meta/index.js';
-import { CONTENT_TYPES, encode, negotiate, type Encoding } from '../endpoints/negotiate.js';
+// Status body — the one place any thrown error becomes a response. A
+// protobuf answer is the object's envelope (src/protobuf) with the media type
+// spelled as the client asked; a kind without a protobuf form falls back to
+// the next type the client accepts, or 406.
+import { newNotAcceptable, statusFromUnknown, type Status } from '../api/meta/index.js';
+import { BODY_TYPES, CONTENT_TYPES, encode, negotiate, protobufMediaType, type Encoding } from '../endpoints/negotiate.js';
+import { encodeObject, ProtobufListWriter } from '../protobuf/index.js';
+import { isObject } from '../schema/model.js';
 import type { RequestContext } from './context.js';
 
 export function writeObject(ctx: RequestContext, code: number, obj: unknown, enc?: Encoding, contentType?: string): void {
-  const e = enc ?? negotiate(ctx.req.headers.accept) ?? 'json';
+  const accept = ctx.req.headers.accept;
+  const e = enc ?? negotiate(accept) ?? 'json';
   if (ctx.res.headersSent || ctx.res.writableEnded) return;
+  if (e !== 'protobuf') return send(ctx, code, contentType ?? CONTENT_TYPES[e], encode(obj, e));
+  const bytes = isObject(obj) ? encodeObject(obj) : undefined;
+  if (bytes) return send(ctx, code, protobufMediaType(accept), bytes);
+  const text = negotiate(accept, { protobuf: false });
+  if (text === null || text === 'protobuf') {
+    const status = statusFromUnknown(newNotAcceptable(BODY_TYPES.filter((t) => !t.includes('protobuf'))));
+    return send(ctx, 406, CONTENT_TYPES.json, encode(status, 'json'));
+  }
+  send(ctx, code, CONTENT_TYPES[text], encode(obj, text));
+}
+
+/**
+ * Writes an unpaged list in protobuf as storage chunks arrive: each item is
+ * encoded once into its own buffer and the pieces are written in order with
+ * backpressure (the envelope's length prefix needs the total size first, so
+ * the bytes are sent after the last chunk; no single list-sized buffer or
+ * string is ever made). Items' apiVersion/kind are not part of the message;
+ * `view` converts each item to the request's version.
+ */
+export async function writeProtobufList(
+  ctx: RequestContext,
+  chunks: AsyncIterable<{ revision: number; items: readonly Record<string, unknown>[] }>,
+  listKind: string,
+  apiVersion: string,
+  view: (item: Record<string, unknown>) => Record<string, unknown> = (item) => item,
+): Promise<void> {
+  const list = ProtobufListWriter.for(apiVersion, listKind);
+  if (!list) return writeObject(ctx, 406, statusFromUnknown(newNotAcceptable(BODY_TYPES.filter((t) => !t.includes('protobuf')))), 'json');
+  let revision = 0;
+  for await (const chunk of chunks) {
+    revision = chunk.revision;
+    for (const item of chunk.items) list.add(view(item));
+  }
+  const res = ctx.res;
+  if (res.headersSent || res.writableEnded) return;
+  res.statusCode = 200;
+  res.setHeader('Content-Type', protobufMediaType(ctx.req.headers.accept));
+  res.setHeader('Cache-Control', 'no-cache, private');
+  for (const piece of list.finish({ resourceVersion: String(revision) })) {
+    if (res.write(piece)) continue;
+    const open = await new Promise<boolean>((resolve) => {
+      const onDrain = () => done(true);
+      const onClose = () => done(false);
+      const done = (v: boolean) => {
+        res.off('drain', onDrain);
+        res.off('close', onClose);
+        resolve(v);
+      };
+      res.once('drain', onDrain);
+      res.once('close', onClose);
+    });
+    if (!open) return; // the client went away
+  }
+  res.end();
+}
+
+function send(ctx: RequestContext, code: number, contentType: string, body: string | Buffer): void {
   ctx.res.statusCode = code;
-  ctx.res.setHeader('Content-Type', contentType ?? CONTENT_TYPES[e]);
+  ctx.res.setHeader('Content-Type', contentType);
   ctx.res.setHeader('Cache-Control', 'no-cache, private');
-  ctx.res.end(encode(obj, e));
+  ctx.res.end(body);
 }
 
 /** Writes a JSON body that is already text. */

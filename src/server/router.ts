@@ -1,10 +1,11 @@
-// The router behind the chain: health, version, discovery, then resources.
+// The router behind the chain: health, version, OpenAPI, discovery, then resources.
 import { newNotFound, newNotAcceptable } from '../api/meta/index.js';
 import type { Health } from './health.js';
 import type { Discovery } from '../endpoints/discovery.js';
 import { VERSION_INFO } from '../endpoints/discovery.js';
 import { negotiate, negotiateTarget } from '../endpoints/negotiate.js';
 import { PageNotFound } from '../endpoints/resource.js';
+import type { OpenAPIService } from '../openapi/service.js';
 import { requestInfoOf, type Handler } from './context.js';
 import { writeObject, writeText } from './respond.js';
 
@@ -14,6 +15,8 @@ export interface RouterDeps {
   readonly resources: Handler;
   /** Whether a group (either spelling) is served. */
   readonly knowsGroup: (group: string) => boolean;
+  /** /openapi/v2 and /openapi/v3. */
+  readonly openapi: OpenAPIService;
 }
 
 export function buildRouter(deps: RouterDeps): Handler {
@@ -33,11 +36,8 @@ export function buildRouter(deps: RouterDeps): Handler {
     const health = await deps.health.handle(info.path, ctx.url.searchParams);
     if (health) return writeText(ctx, health.status, health.body);
     if (info.path === '/version' || info.path === '/version/') return writeObject(ctx, 200, VERSION_INFO, 'json');
-    const doc = deps.discovery.handle(info.path);
-    if (doc !== undefined) {
-      if (negotiate(ctx.req.headers.accept) === null) throw newNotAcceptable(['application/json', 'application/yaml']);
-      return writeObject(ctx, 200, doc, 'json');
-    }
+    if (info.path.startsWith('/openapi/') && deps.openapi.handle(ctx, info.path)) return;
+    if (deps.discovery.serve(ctx, info.path)) return;
     // Under a group the server knows, Kubernetes answers a Status; elsewhere a plain-text 404.
     const g = /^\/apis\/([^/]+)/.exec(info.path)?.[1];
     if ((g !== undefined && !deps.knowsGroup(g)) || (g === undefined && info.path !== '/api' && !info.path.startsWith('/api/'))) {

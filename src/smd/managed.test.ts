@@ -33,18 +33,22 @@ describe('managedFields', () => {
     assert.throws(() => applyObject({ ...base, now: clock(), live: undefined, manager: 'a', force: false, config: y(head + 'spam: 1') }), (e: unknown) => e instanceof TypedError && e.message === '.spam: field not declared in schema');
   });
 
-  it('item 13: [{}] and [] reset; an absent list keeps the live entries; a reset update on an existing object is not tracked', () => {
+  it('item 13: [{}] resets, [] and an absent list keep the live entries; a reset with a change gives the change to the updater', () => {
     assert.equal(isResetRequest([{}]), true);
-    assert.equal(isResetRequest([]), true);
+    assert.equal(isResetRequest([]), false);
     assert.equal(isResetRequest(undefined), false);
     assert.equal(isResetRequest([{ manager: 'x' }]), false);
     const now = clock();
     const live = applyObject({ ...base, now, live: undefined, manager: 'a', force: false, config: y(head + 'spec: {replicas: 1}') }).object;
     const kept = updateObject({ ...base, now, live, manager: 'b', updated: { ...live, spec: { replicas: 1, paused: true } } });
     assert.deepEqual(mf(kept.object).map((e) => e.manager), ['a', 'b']);
-    const cleared = updateObject({ ...base, now, live, manager: 'b', updated: { ...live, metadata: { name: 't', managedFields: [{}] }, spec: { replicas: 2 } } });
+    const emptyList = updateObject({ ...base, now, live, manager: 'b', updated: { ...live, metadata: { name: 't', managedFields: [] } } });
+    assert.deepEqual(mf(emptyList.object).map((e) => e.manager), ['a']);
+    const cleared = updateObject({ ...base, now, live, manager: 'b', updated: { ...live, metadata: { name: 't', managedFields: [{}] } } });
     assert.equal((cleared.object.metadata as JsonObject).managedFields, undefined);
-    assert.deepEqual(cleared.object.spec, { replicas: 2 });
+    const clearedAndChanged = updateObject({ ...base, now, live, manager: 'b', updated: { ...live, metadata: { name: 't', managedFields: [{}] }, spec: { replicas: 2 } } });
+    assert.deepEqual(clearedAndChanged.object.spec, { replicas: 2 });
+    assert.deepEqual(mf(clearedAndChanged.object).map((e) => [e.manager, e.fieldsV1]), [['b', { 'f:spec': { 'f:replicas': {} } }]]);
   });
 
   it('the first apply to an untracked object records existing fields under before-first-apply', () => {

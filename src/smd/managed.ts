@@ -111,14 +111,13 @@ export function encodeManaged(managed: Managed): ManagedFieldsEntryJson[] | unde
 }
 
 /**
- * Whether a request's managedFields asks for a reset: a present but empty
- * list, or exactly one entry with every field empty (`[{}]`). This is what
- * the reference server (v1.26) does — note it resets on `[]` too.
+ * Whether a request's managedFields asks for a reset: exactly one entry with
+ * every field empty (`[{}]`). An empty list does not reset (spec "Apply",
+ * item 13), so a client that drops the field cannot strip it by accident;
+ * the recorded v1.26 server resets on `[]` too — we follow the spec.
  */
 export function isResetRequest(entries: unknown): boolean {
-  if (!Array.isArray(entries)) return false;
-  if (entries.length === 0) return true;
-  if (entries.length !== 1) return false;
+  if (!Array.isArray(entries) || entries.length !== 1) return false;
   const e: unknown = entries[0];
   return isObject(e) && Object.values(e).every((v) => v === '' || v === null);
 }

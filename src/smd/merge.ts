@@ -28,13 +28,14 @@ import {
   decodeManaged,
   encodeManaged,
   incomingManaged,
+  isResetRequest,
   managerId,
   type Conflict,
   type Managed,
   type ManagedEntry,
   type ManagerInfo,
 } from './managed.js';
-import { compare, ensureNamedFieldsAreMembers, jsonEqual, merge, reconcileWithSchema, removeItems, toFieldSet, type Comparison, type JsonObject } from './typed.js';
+import { cloneJson, compare, ensureNamedFieldsAreMembers, fieldSetOf, jsonEqual, merge, reconcileWithSchema, removeItems, toFieldSet, type Comparison, type JsonObject } from './typed.js';
 
 export type { Conflict, JsonObject };
 
@@ -106,9 +107,19 @@ function updateManagers(o: { live: JsonValue; next: JsonValue; schema: Schema | 
   return cmp;
 }
 
-/** Removes what the applier applied last time and omits now, unless someone (anyone) still owns it. */
-function prune(merged: JsonValue, managed: Managed, last: FieldSet | undefined, schema: Schema | undefined): JsonValue {
+/**
+ * Removes what the applier applied last time and omits now, unless someone (anyone) still owns it.
+ *
+ * Nothing is removed when the applier's new set (`current`, already in
+ * `managed`) still has every member of `last` and no member of it is hollow
+ * (a list item or map entry under which it sets nothing): every path of last
+ * and each of its ancestors is then owned, so the first pass gives back
+ * everything it takes, and no owned container can empty out. Then this is
+ * the identity and the three passes below are skipped.
+ */
+function prune(merged: JsonValue, managed: Managed, last: FieldSet | undefined, schema: Schema | undefined, current?: { set: FieldSet; hollow: boolean }): JsonValue {
   if (!last || last.empty()) return merged;
+  if (current && !current.hollow && last.isSubsetOf(current.set)) return merged;
   const ensure = (s: FieldSet): FieldSet => ensureNamedFieldsAreMembers(s, schema);
   const lastE = ensure(last);
   let owned = new FieldSet();
@@ -119,9 +130,11 @@ function prune(merged: JsonValue, managed: Managed, last: FieldSet | undefined, 
   return removeItems(merged, mergedSet.difference(ensure(toFieldSet(pruned1, schema))).intersection(lastE), schema);
 }
 
-function strip(e: ManagedEntry | undefined, managed: Managed, id: string): void {
+/** Drops the never-owned fields from an entry; keeps `previous` (and its memoized encoding) when they are the same set. */
+function strip(e: ManagedEntry | undefined, managed: Managed, id: string, previous?: FieldSet): void {
   if (!e) return;
-  const f = e.fields.difference(STRIPPED);
+  let f = e.fields.difference(STRIPPED);
+  if (previous && f !== previous && f.equals(previous)) f = previous;
   if (f.empty()) managed.delete(id);
   else managed.set(id, { ...e, fields: f });
 }
@@ -142,21 +155,29 @@ export interface ApplyInput extends EngineOptions {
  * "failed to create typed patch object (<ns>/<name>; <gvk>): <message>").
  */
 export function apply(o: ApplyInput): { object: JsonObject | undefined; managed: Managed } {
+  const r = applyMerged(o);
+  return { object: r.unchanged ? undefined : r.merged, managed: r.managed };
+}
+
+/** apply, with the merged object also when it equals the live one (it shares nothing with the inputs). */
+function applyMerged(o: ApplyInput): { merged: JsonObject; unchanged: boolean; managed: Managed } {
   const info: ManagerInfo = { manager: o.manager, operation: 'Apply', apiVersion: o.apiVersion, ...(o.subresource ? { subresource: o.subresource } : {}) };
   const id = managerId(info);
-  let set = toFieldSet(o.config, o.schema, { strict: true });
+  const applied = fieldSetOf(o.config, o.schema, true);
+  let set = applied.set;
   const managed = reconcileAll(o.managed, o.schema);
   let merged = (merge(o.live, o.config, o.schema) ?? {}) as JsonValue;
   const previous = managed.get(id);
   if (o.ignored) set = set.recursiveDifference(o.ignored);
   managed.set(id, { ...info, fields: set, ...(previous?.time ? { time: previous.time } : {}) });
-  merged = prune(merged, managed, previous?.fields, o.schema);
+  // The hollow test was made on the set before ignored fields left it; it holds only when none did.
+  merged = prune(merged, managed, previous?.fields, o.schema, set === applied.set ? applied : undefined);
   updateManagers({ live: o.live, next: merged, schema: o.schema, managed, workflow: id, force: o.force, ignored: o.ignored });
   const unchanged = jsonEqual(o.live, merged);
   const mine = managed.get(id);
   if (mine && !unchanged) mine.time = o.now();
-  strip(managed.get(id), managed, id);
-  return { object: unchanged ? undefined : (merged as JsonObject), managed };
+  strip(managed.get(id), managed, id, previous?.fields);
+  return { merged: merged as JsonObject, unchanged, managed };
 }
 
 export interface UpdateInput extends EngineOptions {
@@ -188,21 +209,20 @@ export function update(o: UpdateInput): Managed {
 // ---------------------------------------------------------------------------
 // Whole objects: metadata.managedFields decoded, maintained and re-encoded.
 
-const clone = <T extends JsonValue>(v: T): T => structuredClone(v);
-
+/** The object without metadata.managedFields: itself when it has none, else a copy of its top level and metadata. */
 function withoutManagedFields(obj: JsonObject): JsonObject {
-  const out = clone(obj);
-  if (isObject(out.metadata)) delete (out.metadata as JsonObject).managedFields;
-  return out;
+  const meta = obj.metadata;
+  if (!isObject(meta) || !Object.hasOwn(meta, 'managedFields')) return obj;
+  const { managedFields: _, ...rest } = meta as JsonObject;
+  return { ...obj, metadata: rest };
 }
 
+/** The object (without managedFields) with `managed` encoded into metadata.managedFields. */
 function withManaged(obj: JsonObject, managed: Managed): JsonObject {
-  const out = withoutManagedFields(obj);
   const encoded = encodeManaged(managed);
-  if (encoded === undefined) return out;
-  const meta = isObject(out.metadata) ? (out.metadata as JsonObject) : {};
-  out.metadata = { ...meta, managedFields: encoded as unknown as JsonValue };
-  return out;
+  if (encoded === undefined) return obj;
+  const meta = isObject(obj.metadata) ? (obj.metadata as JsonObject) : {};
+  return { ...obj, metadata: { ...meta, managedFields: encoded as unknown as JsonValue } };
 }
 
 export interface WriteResult {
@@ -224,7 +244,11 @@ export interface ApplyObjectOptions extends Omit<EngineOptions, 'apiVersion'> {
   empty?: JsonObject;
 }
 
-/** Server-side apply of a whole object (PATCH application/apply-patch+yaml). */
+/**
+ * Server-side apply of a whole object (PATCH application/apply-patch+yaml).
+ * The result shares nothing with `live` or `config` except the FieldsV1
+ * objects of metadata.managedFields, which are memoized: treat them as read-only.
+ */
 export function applyObject(o: ApplyObjectOptions): WriteResult {
   const meta = o.config.metadata;
   if (isObject(meta) && meta.managedFields !== undefined) throw new ApplyBadRequestError('metadata.managedFields must be nil');
@@ -233,12 +257,13 @@ export function applyObject(o: ApplyObjectOptions): WriteResult {
   }
   let managed = decodeManaged(o.live && isObject(o.live.metadata) ? (o.live.metadata as JsonObject).managedFields : undefined);
   const empty = o.empty ?? {};
-  const live = o.live ? withoutManagedFields(o.live) : clone(empty);
+  const live = o.live ? withoutManagedFields(o.live) : empty;
   if (managed.size === 0 && o.live !== undefined) {
-    managed = update({ ...o, live: clone(empty), updated: live, manager: BEFORE_FIRST_APPLY, managed });
+    managed = update({ ...o, live: empty, updated: live, manager: BEFORE_FIRST_APPLY, managed });
   }
-  const r = apply({ ...o, live, managed });
-  return { object: withManaged(r.object ?? live, r.managed), changed: r.object !== undefined };
+  const r = applyMerged({ ...o, live, managed });
+  // An apply that changes nothing leaves the object as it was, key order included.
+  return { object: withManaged(r.unchanged ? cloneJson(live) : r.merged, r.managed), changed: !r.unchanged };
 }
 
 export interface UpdateObjectOptions extends Omit<EngineOptions, 'apiVersion'> {
@@ -253,16 +278,23 @@ export interface UpdateObjectOptions extends Omit<EngineOptions, 'apiVersion'> {
   empty?: JsonObject;
 }
 
-/** managedFields maintenance for POST, PUT and non-apply PATCH. */
+/**
+ * managedFields maintenance for POST, PUT and non-apply PATCH. The result
+ * may share parts with `updated` (never with `live`); its FieldsV1 objects
+ * are memoized: treat them as read-only.
+ */
 export function updateObject(o: UpdateObjectOptions): WriteResult {
   const liveMeta = o.live && isObject(o.live.metadata) ? (o.live.metadata as JsonObject) : undefined;
   const reqMeta = isObject(o.updated.metadata) ? (o.updated.metadata as JsonObject) : undefined;
   let managed = incomingManaged({ live: liveMeta?.managedFields, request: reqMeta?.managedFields, ...(o.subresource ? { subresource: o.subresource } : {}) });
   const updated = withoutManagedFields(o.updated);
-  const live = o.live ? withoutManagedFields(o.live) : clone(o.empty ?? {});
+  const live = o.live ? withoutManagedFields(o.live) : (o.empty ?? {});
   const changed = !jsonEqual(live, updated);
   const isCreate = o.isCreate ?? o.live === undefined;
-  if (managed.size === 0 && !isCreate) return { object: updated, changed };
+  // An object nobody tracks stays untracked, except after a reset: the reset
+  // comes first and the request's other changes then belong to its manager (item 13).
+  const reset = !o.subresource && isResetRequest(reqMeta?.managedFields);
+  if (managed.size === 0 && !isCreate && !reset) return { object: updated, changed };
   managed = update({ ...o, live, updated, managed });
   return { object: withManaged(updated, managed), changed };
 }

@@ -8,9 +8,10 @@ export interface ToolCheck {
   readonly skip: string | false;
 }
 
-export function findTool(command: string, install: string): ToolCheck {
+/** `args` is a harmless invocation that exits 0 when the tool works (`--version` by default). */
+export function findTool(command: string, install: string, args: readonly string[] = ['--version']): ToolCheck {
   try {
-    execFileSync(command, ['--version'], { stdio: 'ignore' });
+    execFileSync(command, args, { stdio: 'ignore' });
     return { skip: false };
   } catch {
     const msg = `${command} not found: install ${install}`;

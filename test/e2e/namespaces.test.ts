@@ -57,7 +57,7 @@ describe('namespaces', () => {
     const c = await t.req('POST', '/api/v1/namespaces', { metadata: { name: 'fin' } });
     const f = await t.req('PUT', '/api/v1/namespaces/fin/finalize', { ...c.body, spec: { finalizers: [] }, metadata: { ...c.body.metadata, labels: { x: 'y' } } });
     assert.equal(f.status, 200);
-    assert.deepEqual(f.body.spec.finalizers, []);
+    assert.equal(f.body.spec.finalizers, undefined, 'an emptied list is left out, as Go writes it');
     const d = await t.req('DELETE', '/api/v1/namespaces/fin');
     assert.equal(d.status, 200);
     await eventually(async () => (await t.req('GET', '/api/v1/namespaces/fin')).status === 404);

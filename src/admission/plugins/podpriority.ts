@@ -2,7 +2,7 @@
 // that complete a pod on create: priority and preemptionPolicy from its
 // PriorityClass (system classes built in; a missing class is 403), and
 // NoExecute tolerations of 300 s for the not-ready and unreachable taints.
-import { isStatusError, newForbidden } from '../../api/meta/index.js';
+import { isStatusError, newForbidden, newNotFound } from '../../api/meta/index.js';
 import { defaultPodPriority, defaultTolerationSeconds } from '../../api/core/v1/defaults.js';
 import type { AdmissionAttributes, AdmissionPlugin } from '../../registry/admission.js';
 import type { GenericStore } from '../../registry/store.js';
@@ -25,6 +25,15 @@ export function defaultTolerationSecondsPlugin(): AdmissionPlugin {
 /** The classes every cluster has, as Kubernetes creates them. */
 const SYSTEM_CLASSES: Record<string, number> = { 'system-node-critical': 2000001000, 'system-cluster-critical': 2000000000 };
 
+/** The PriorityClass store; with scheduling.svc.io turned off (--runtime-config) no class exists but the built-in ones. */
+function priorityClassStore(priorityClasses: () => GenericStore): Pick<GenericStore, 'get'> {
+  try {
+    return priorityClasses();
+  } catch {
+    return { get: (_ns: string, name: string) => Promise.reject(newNotFound({ group: 'scheduling.svc.io', resource: 'priorityclasses' }, name)) };
+  }
+}
+
 export function priorityPlugin(priorityClasses: () => GenericStore): AdmissionPlugin {
   return {
     name: 'Priority',
@@ -38,7 +47,7 @@ export function priorityPlugin(priorityClasses: () => GenericStore): AdmissionPl
         if (SYSTEM_CLASSES[name] !== undefined) resolved = { priorityClassName: name, value: SYSTEM_CLASSES[name]!, preemptionPolicy: 'PreemptLowerPriority' };
         else {
           try {
-            const pc = await priorityClasses().get('', name);
+            const pc = await priorityClassStore(priorityClasses).get('', name);
             resolved = { priorityClassName: name, value: Number(pc.value ?? 0), preemptionPolicy: typeof pc.preemptionPolicy === 'string' ? pc.preemptionPolicy : 'PreemptLowerPriority' };
           } catch (err) {
             if (isStatusError(err) && err.status.code === 404) throw newForbidden({ group: '', resource: 'pods' }, a.name, `no PriorityClass with name ${name} was found`);

@@ -1,15 +1,15 @@
 // Which group-versions and resources are served, from the defaults in the
-// catalogue and the (already parsed) --runtime-config overrides, with
-// kube-apiserver's precedence:
+// catalogue and the --runtime-config overrides, with kube-apiserver's
+// precedence:
 //
 //   defaults → api/all → api/ga → api/beta → api/alpha → <group>/<version> → <group>/<version>/<resource>
 //
 // A version-wide setting clears earlier per-resource settings of that version
 // (so `api/beta=false` also turns off the legacy beta resources that are on by
 // default). The core group is keyed `api/v1`; groups may be spelled svc.io or
-// k8s.io.
-import { allGroups, allResources, group as findGroup, lookup } from './catalog.js';
-import { toSvcGroup } from './define.js';
+// k8s.io. parseRuntimeConfig checks the flag's values, resolveEnablement its
+// keys; both throw with kube-apiserver's messages.
+import { allGroups, allResources, group as findGroup } from './catalog.js';
 import type { GroupInfo, ResourceInfo, Stability, VersionInfo } from './types.js';
 
 /** Parsed --runtime-config: key → value (an omitted value is `true`). */
@@ -38,7 +38,31 @@ const MATCHERS: readonly [string, (s: Stability) => boolean][] = [
 const gvKey = (g: string, v: string) => `${g}/${v}`;
 const gvrKey = (r: ResourceInfo) => `${r.group}/${r.version}/${r.resource}`;
 
-/** Resolves the enablement; throws on a malformed key or an unknown group-version or resource. */
+/** The flag's `key=value` pairs (an omitted value is '') as booleans; throws on a value that is not one. */
+export function parseRuntimeConfig(pairs: Readonly<Record<string, string>>): Map<string, boolean> {
+  const out = new Map<string, boolean>();
+  for (const [key, value] of Object.entries(pairs)) {
+    if (MATCHERS.some(([m]) => m === key)) {
+      // kube-apiserver takes only these two words for the api/* keys; an omitted value means true (spec).
+      if (value !== '' && value !== 'true' && value !== 'false') throw new Error(`invalid value ${key}=${value}`);
+      out.set(key, value !== 'false');
+      continue;
+    }
+    const on = value === '' ? true : goBool(value);
+    if (on === undefined) throw new Error(`invalid value of ${key}: ${value}, err: strconv.ParseBool: parsing ${JSON.stringify(value)}: invalid syntax`);
+    out.set(key, on);
+  }
+  if (out.size === 1 && out.get('api/all') === false) throw new Error('invalid key with only api/all=false');
+  return out;
+}
+
+function goBool(s: string): boolean | undefined {
+  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(s)) return true;
+  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(s)) return false;
+  return undefined;
+}
+
+/** Resolves the enablement; throws on a malformed key or an unknown group, version or resource. */
 export function resolveEnablement(config: RuntimeConfig = new Map()): Enablement {
   const entries: [string, boolean][] = isMap(config) ? [...config.entries()] : Object.entries(config);
   const versionOn = new Map<string, boolean>();
@@ -61,21 +85,33 @@ export function resolveEnablement(config: RuntimeConfig = new Map()): Enablement
     if (on === undefined) continue;
     for (const { group, info } of versions) if (matches(info.stability)) setVersion(group, info, on);
   }
-  const resourceKeys: [string[], boolean][] = [];
+  const versionKeys: [GroupInfo, VersionInfo, boolean][] = [];
+  const resourceKeys: [string, ResourceInfo | undefined, boolean][] = [];
+  const unknownGroups: string[] = [];
   for (const [key, on] of entries) {
     if (MATCHERS.some(([m]) => m === key)) continue;
     const parts = key.split('/');
-    if (parts.length < 2 || parts.length > 3 || parts.some((p) => p === '')) throw new Error(`runtime-config: invalid key ${JSON.stringify(key)}`);
-    if (parts.length === 3) { resourceKeys.push([parts, on]); continue; }
+    if (parts.length < 2 || parts.length > 3 || parts.some((p) => p === '')) throw new Error(`runtime-config invalid key ${key}`);
     const [g, v] = groupAndVersion(parts);
-    const info = findGroup(g)?.versions.find((x) => x.version === v);
-    if (!info) throw new Error(`runtime-config: unknown group-version ${JSON.stringify(key)}`);
-    setVersion(toSvcGroup(g), info, on);
+    const groupInfo = findGroup(g);
+    if (!groupInfo) {
+      unknownGroups.push(g);
+      continue;
+    }
+    const info = groupInfo.versions.find((x) => x.version === v);
+    if (!info) throw new Error(`group version ${parts[0]}/${v} that has not been registered`);
+    if (parts.length === 2) {
+      versionKeys.push([groupInfo, info, on]);
+      continue;
+    }
+    const resource = parts[2]!;
+    if (resource.toLowerCase() !== resource) throw new Error(`invalid key ${key}: group/version/resource and resource is always lowercase plural, not ${JSON.stringify(resource)}`);
+    resourceKeys.push([key, info.resources.find((r) => r.resource === resource), on]);
   }
-  for (const [parts, on] of resourceKeys) {
-    const [g, v] = groupAndVersion(parts);
-    const r = lookup(g, v, parts[2] ?? '');
-    if (!r) throw new Error(`runtime-config: unknown resource ${JSON.stringify(parts.join('/'))}`);
+  if (unknownGroups.length > 0) throw new Error(`unknown api groups ${unknownGroups.join(',')}`);
+  for (const [groupInfo, info, on] of versionKeys) setVersion(groupInfo.name, info, on);
+  for (const [key, r, on] of resourceKeys) {
+    if (!r) throw new Error(`unknown resource ${key}`);
     resourceOn.set(gvrKey(r), on);
   }
 

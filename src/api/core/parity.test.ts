@@ -97,7 +97,8 @@ describe('core/v1 defaults', { skip }, () => {
 describe('core/v1 protobuf numbers', () => {
   it('are unique within each type', () => {
     for (const [id, s] of used) {
-      const numbers = Object.values(s.properties ?? {}).flatMap((p) => (p.proto === undefined ? [] : [p.proto]));
+      // Fields of an embedded Go struct (protoIn) are numbered within that struct's own message.
+      const numbers = Object.values(s.properties ?? {}).flatMap((p) => (p.proto === undefined ? [] : [`${(p.protoIn ?? []).join('.')}:${p.proto}`]));
       assert.equal(new Set(numbers).size, numbers.length, id);
     }
   });

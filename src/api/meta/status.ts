@@ -85,7 +85,7 @@ export function newInvalid(k: QualifiedKind, name: string, errors: readonly Fiel
   return failure(422, 'Invalid', `${kind} "${name}" is invalid: ${agg}`, {
     ...(name ? { name } : {}),
     ...(k.group ? { group: k.group } : {}),
-    kind: k.kind,
+    ...(k.kind ? { kind: k.kind } : {}),
     causes: errors.map((e) => ({ reason: fieldReason(e), message: errorBody(e), field: e.field })),
   });
 }

@@ -3,7 +3,7 @@
 // write hooks that allocate and release from them. See service.ts for the
 // behaviour and claims.ts for how allocation state lives in storage.
 export {
-  parseClusterIPRange, parseNodePortRange, nodePortRangeText, parseIPv4, formatIPv4,
+  parseClusterIPRange, parseNodePortRange, nodePortRangeText, nodePortBounds, parseIPv4, formatIPv4,
   SERVICE_IP_PREFIX, NODE_PORT_PREFIX,
   type ClusterIPRange, type NodePortRange,
 } from './ranges.js';

@@ -117,6 +117,11 @@ export function parseNodePortRange(text: string): NodePortRange {
   return { base: low, size: high - low + 1 };
 }
 
+/** The range as first and last port, inclusive (what Service validation takes). */
+export function nodePortBounds(r: NodePortRange): { min: number; max: number } {
+  return { min: r.base, max: r.base + r.size - 1 };
+}
+
 export function nodePortRangeText(r: NodePortRange): string {
   return `${r.base}-${r.base + r.size - 1}`;
 }

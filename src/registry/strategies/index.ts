@@ -1,13 +1,14 @@
 // Strategies by resource. Kinds without special rules get the default for
 // their scope; what differs (names, generation, status, deletion) is listed here.
 import { baseStrategy, type Strategy } from '../strategy.js';
-import { validatorFor, type ObjectValidator } from '../../api/validation.js';
+import { validatorFor, type ObjectValidator, type ValidatorRegistry } from '../../api/validation.js';
 import { namespaces } from './namespaces.js';
 import { pods } from './pods.js';
 import { jobs } from './jobs.js';
+import { daemonsets } from './daemonsets.js';
 import { dns1035Name, labelName, pathSegmentName, subdomainName } from './names.js';
 
-const SPECIAL: Record<string, Strategy> = { '/namespaces': namespaces, '/pods': pods, 'batch/jobs': jobs };
+const SPECIAL: Record<string, Strategy> = { '/namespaces': namespaces, '/pods': pods, 'batch/jobs': jobs, 'apps/daemonsets': daemonsets };
 
 /** metadata.generation is maintained for these (group/resource). */
 const GENERATION = new Set([
@@ -40,9 +41,13 @@ const NAME_RULES: Record<string, typeof subdomainName> = {
   'batch/cronjobs': subdomainName,
 };
 
-/** The strategy of a resource, with its kind's validation (src/api/validation.ts) added to the strategy's own. */
-export function strategyFor(group: string, resource: string, kind: string, namespaced: boolean, hasStatus = false): Strategy {
-  return withKindValidation(baseFor(group, resource, namespaced, hasStatus), validatorFor(group, kind));
+/**
+ * The strategy of a resource, with its kind's validation added to the
+ * strategy's own: from `validators` (built from the server's flags, such as
+ * the node-port range) or else the defaults of src/api/validation.ts.
+ */
+export function strategyFor(group: string, resource: string, kind: string, namespaced: boolean, hasStatus = false, validators?: ValidatorRegistry): Strategy {
+  return withKindValidation(baseFor(group, resource, namespaced, hasStatus), validators ? validators.get(group, kind) : validatorFor(group, kind));
 }
 
 function withKindValidation(s: Strategy, v: ObjectValidator | undefined): Strategy {

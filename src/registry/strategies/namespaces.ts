@@ -23,6 +23,7 @@ export const namespaces: Strategy = baseStrategy({
   validateName: labelName,
   hasStatus: true,
   returnDeletedObject: true,
+  deletionMarksFirst: true,
   prepareForCreate(obj) {
     ensureNameLabel(obj);
     const s = spec(obj);
@@ -46,10 +47,12 @@ export const namespaces: Strategy = baseStrategy({
   },
 });
 
-/** /finalize: only spec.finalizers change. */
+/** /finalize: only spec.finalizers change (an empty list is left out, as Go writes it). */
 export function applyFinalize(current: ApiObject, input: ApiObject): ApiObject {
   const s = isObject(input.spec) ? input.spec : {};
   const next = structuredClone(current);
-  spec(next).finalizers = Array.isArray(s.finalizers) ? s.finalizers : [];
+  const finalizers = Array.isArray(s.finalizers) ? s.finalizers : [];
+  if (finalizers.length > 0) spec(next).finalizers = finalizers;
+  else delete spec(next).finalizers;
   return next;
 }

@@ -40,7 +40,8 @@ export class Cacher {
   /** Events older than this revision are gone from the window. */
   private oldest = 0;
   private revision_ = 0;
-  private readonly watchers = new Set<CacheWatcher>();
+  /** Watchers by the prefix they watch: an event batch is filtered once per prefix, not once per watcher. */
+  private readonly watchers = new Map<string, Set<CacheWatcher>>();
   private storageWatch: WatchHandle | undefined;
   private ready: Promise<void> | undefined;
   private waiters: { rev: number; resolve: () => void }[] = [];
@@ -70,7 +71,7 @@ export class Cacher {
   stop(): void {
     this.stopped = true;
     this.storageWatch?.close();
-    for (const w of this.watchers) w.closed = true;
+    for (const set of this.watchers.values()) for (const w of set) w.closed = true;
     this.watchers.clear();
   }
 
@@ -108,13 +109,20 @@ export class Cacher {
     if (fromRevision < this.oldest) return this.storage.watch({ prefix, fromRevision }, sink);
     const w: CacheWatcher = { prefix, sink, position: fromRevision, closed: false };
     const backlog = this.history.filter((e) => e.event.revision > fromRevision && keyOf(e.event).startsWith(prefix)).map((e) => e.event);
-    this.watchers.add(w);
+    this.addWatcher(w);
     if (backlog.length > 0) {
       w.position = backlog[backlog.length - 1]!.revision;
       queueMicrotask(() => !w.closed && w.sink.onEvents(backlog));
     }
     if (w.position < this.revision_) w.position = this.revision_;
-    return { close: () => { w.closed = true; this.watchers.delete(w); } };
+    return { close: () => this.removeWatcher(w) };
+  }
+
+  /** How many watchers the cache feeds. */
+  get watcherCount(): number {
+    let n = 0;
+    for (const set of this.watchers.values()) n += set.size;
+    return n;
   }
 
   // ---------------------------------------------------------------------------
@@ -152,11 +160,12 @@ export class Cacher {
           await this.load();
           this.oldest = this.revision_;
           this.history = [];
-          for (const w of this.watchers) {
-            if (w.position < this.oldest) {
-              this.watchers.delete(w);
-              w.closed = true;
-              w.sink.onError(StorageError.compacted(w.position, this.oldest));
+          for (const set of [...this.watchers.values()]) {
+            for (const w of [...set]) {
+              if (w.position < this.oldest) {
+                this.removeWatcher(w);
+                w.sink.onError(StorageError.compacted(w.position, this.oldest));
+              }
             }
           }
           return;
@@ -177,17 +186,20 @@ export class Cacher {
     }
     this.revision_ = events[events.length - 1]!.revision;
     this.trim(now);
-    for (const w of this.watchers) {
-      if (w.closed) continue;
-      const mine = events.filter((e) => e.revision > w.position && keyOf(e).startsWith(w.prefix));
-      w.position = this.revision_;
-      if (mine.length === 0) continue;
-      try {
-        w.sink.onEvents(mine);
-      } catch (err) {
-        console.error('watch cache: a watcher threw; closing it', err);
-        w.closed = true;
-        this.watchers.delete(w);
+    for (const [prefix, set] of this.watchers) {
+      const matching = prefix === this.prefix ? events : events.filter((e) => keyOf(e).startsWith(prefix));
+      for (const w of set) {
+        if (w.closed) continue;
+        // A watcher whose backlog reaches past this batch skips what it already has.
+        const mine = matching.length === 0 || matching[0]!.revision > w.position ? matching : matching.filter((e) => e.revision > w.position);
+        w.position = this.revision_;
+        if (mine.length === 0) continue;
+        try {
+          w.sink.onEvents(mine);
+        } catch (err) {
+          console.error('watch cache: a watcher threw; closing it', err);
+          this.removeWatcher(w);
+        }
       }
     }
     if (this.waiters.length > 0) {
@@ -195,6 +207,19 @@ export class Cacher {
       this.waiters = this.waiters.filter((w) => w.rev > this.revision_);
       for (const w of due) w.resolve();
     }
+  }
+
+  private addWatcher(w: CacheWatcher): void {
+    let set = this.watchers.get(w.prefix);
+    if (!set) this.watchers.set(w.prefix, (set = new Set()));
+    set.add(w);
+  }
+
+  private removeWatcher(w: CacheWatcher): void {
+    w.closed = true;
+    const set = this.watchers.get(w.prefix);
+    if (!set?.delete(w)) return;
+    if (set.size === 0) this.watchers.delete(w.prefix);
   }
 
   /** Drops history older than the window (always keeping the newest events' count bound). */

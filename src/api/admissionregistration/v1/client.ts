@@ -5,16 +5,16 @@ import { bytes, int32, list, obj, ref, str } from '../../../schema/index.js';
 const PKG = 'io.k8s.api.admissionregistration.v1';
 
 export const ServiceReference = obj({
-  namespace: str().required().proto(1).desc('The namespace of the service.'),
-  name: str().required().proto(2).desc('The name of the service.'),
-  path: str().proto(3).desc('The URL path requests are sent to.'),
-  port: int32().proto(4).desc('The service port, 443 when unset.'),
+  namespace: str().required().proto(1, { keepZero: true }).desc('The namespace of the service.'),
+  name: str().required().proto(2, { keepZero: true }).desc('The name of the service.'),
+  path: str().proto(3, { keepZero: true }).desc('The URL path requests are sent to.'),
+  port: int32().proto(4, { keepZero: true }).desc('The service port, 443 when unset.'),
 })
   .id(`${PKG}.ServiceReference`)
   .desc('An in-cluster Service that serves a webhook.');
 
 export const WebhookClientConfig = obj({
-  url: str().proto(3).desc('An https URL of the webhook; exclusive with service.'),
+  url: str().proto(3, { keepZero: true }).desc('An https URL of the webhook; exclusive with service.'),
   service: ref(ServiceReference).proto(1).desc('The in-cluster service of the webhook; exclusive with url.'),
   caBundle: bytes().proto(2).desc('PEM certificates to verify the webhook\'s serving certificate; the system roots when empty.'),
 })
@@ -25,17 +25,17 @@ export const WebhookClientConfig = obj({
 // `operations` has a number of its own here.
 export const RuleWithOperations = obj({
   operations: list(str()).atomic().proto(1).desc('CREATE, UPDATE, DELETE, CONNECT, or "*" for all.'),
-  apiGroups: list(str()).atomic().desc('The API groups of the resources; "*" for all.'),
-  apiVersions: list(str()).atomic().desc('The API versions of the resources; "*" for all.'),
-  resources: list(str()).atomic().desc('Resources and subresources, such as "pods", "pods/log", "*" or "*/*".'),
-  scope: str().desc('Cluster, Namespaced or "*" (the default): which scopes of resource match.'),
+  apiGroups: list(str()).proto(1, { in: 2 }).atomic().desc('The API groups of the resources; "*" for all.'),
+  apiVersions: list(str()).proto(2, { in: 2 }).atomic().desc('The API versions of the resources; "*" for all.'),
+  resources: list(str()).proto(3, { in: 2 }).atomic().desc('Resources and subresources, such as "pods", "pods/log", "*" or "*/*".'),
+  scope: str().proto(4, { in: 2, keepZero: true }).desc('Cluster, Namespaced or "*" (the default): which scopes of resource match.'),
 })
   .id(`${PKG}.RuleWithOperations`)
   .desc('Operations on resources that a webhook is called for.');
 
 export const MatchCondition = obj({
-  name: str().required().proto(1).desc('A qualified name identifying the condition, unique in its list.'),
-  expression: str().required().proto(2).desc('A CEL expression over the request that must evaluate to a boolean.'),
+  name: str().required().proto(1, { keepZero: true }).desc('A qualified name identifying the condition, unique in its list.'),
+  expression: str().required().proto(2, { keepZero: true }).desc('A CEL expression over the request that must evaluate to a boolean.'),
 })
   .id(`${PKG}.MatchCondition`)
   .desc('A CEL condition a request must satisfy to be sent to the webhook.');

@@ -7,15 +7,15 @@ const PKG = 'io.k8s.api.admissionregistration.v1';
 
 /** The fields both webhook kinds share (protobuf numbers differ only for objectSelector and matchConditions). */
 const common = (objectSelector: number, matchConditions: number): { [name: string]: Field } => ({
-  name: str().required().proto(1).desc('The fully qualified name of the webhook, unique in its configuration.'),
+  name: str().required().proto(1, { keepZero: true }).desc('The fully qualified name of the webhook, unique in its configuration.'),
   clientConfig: ref(WebhookClientConfig).required().proto(2).desc('How to call the webhook.'),
   rules: list(RuleWithOperations).proto(3).desc('The operations and resources the webhook is called for; any rule may match.'),
-  failurePolicy: str().proto(4).desc('Ignore or Fail (the default): what a failed call means.'),
-  matchPolicy: str().proto(9).desc('Exact or Equivalent (the default): whether requests through other versions of a matched resource match too.'),
+  failurePolicy: str().proto(4, { keepZero: true }).desc('Ignore or Fail (the default): what a failed call means.'),
+  matchPolicy: str().proto(9, { keepZero: true }).desc('Exact or Equivalent (the default): whether requests through other versions of a matched resource match too.'),
   namespaceSelector: ref(LabelSelector).proto(5).desc('Which namespaces\' objects the webhook sees; everything when empty.'),
   objectSelector: ref(LabelSelector).proto(objectSelector).desc('Which objects, by label, the webhook sees; everything when empty.'),
-  sideEffects: str().required().proto(6).desc('None or NoneOnDryRun: whether calls have side effects outside the request.'),
-  timeoutSeconds: int32().proto(7).desc('How long to wait for the webhook, 1 to 30 seconds, 10 by default.'),
+  sideEffects: str().required().proto(6, { keepZero: true }).desc('None or NoneOnDryRun: whether calls have side effects outside the request.'),
+  timeoutSeconds: int32().proto(7, { keepZero: true }).desc('How long to wait for the webhook, 1 to 30 seconds, 10 by default.'),
   admissionReviewVersions: list(str()).required().proto(8).desc('The AdmissionReview versions the webhook accepts, in order of preference.'),
   matchConditions: list(MatchCondition).map('name').patch('merge', 'name').proto(matchConditions)
     .desc('CEL conditions that must all hold for a matched request to be sent; at most 64.'),
@@ -23,7 +23,7 @@ const common = (objectSelector: number, matchConditions: number): { [name: strin
 
 export const MutatingWebhook = obj({
   ...common(11, 12),
-  reinvocationPolicy: str().proto(10).desc('Never (the default) or IfNeeded: whether to call again after later mutations.'),
+  reinvocationPolicy: str().proto(10, { keepZero: true }).desc('Never (the default) or IfNeeded: whether to call again after later mutations.'),
 })
   .id(`${PKG}.MutatingWebhook`)
   .desc('A webhook that may change objects, and the requests it is called for.');

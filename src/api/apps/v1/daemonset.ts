@@ -22,7 +22,7 @@ export const DaemonSetSpec = obj({
   template: ref(PodTemplateSpec).required().proto(2).desc('The pod to run on each selected node.'),
   updateStrategy: ref(DaemonSetUpdateStrategy).proto(3).desc('How pods are replaced when the template changes.'),
   minReadySeconds: int32().proto(4).desc('Seconds a new pod must stay ready before it counts as available.'),
-  revisionHistoryLimit: int32().proto(6).desc('How many old revisions to keep; 10 when unset.'),
+  revisionHistoryLimit: int32().proto(6, { keepZero: true }).desc('How many old revisions to keep; 10 when unset.'),
 })
   .id(`${APPS}.DaemonSetSpec`)
   .desc('The desired state of a DaemonSet.');
@@ -30,15 +30,15 @@ export const DaemonSetSpec = obj({
 export const DaemonSetCondition = workloadCondition('DaemonSet');
 
 export const DaemonSetStatus = obj({
-  currentNumberScheduled: int32().required().proto(1).desc('Nodes running the pod that should run it.'),
-  numberMisscheduled: int32().required().proto(2).desc('Nodes running the pod that should not.'),
-  desiredNumberScheduled: int32().required().proto(3).desc('Nodes that should run the pod.'),
-  numberReady: int32().required().proto(4).desc('Nodes that should run the pod and have a ready one.'),
+  currentNumberScheduled: int32().required().proto(1, { keepZero: true }).desc('Nodes running the pod that should run it.'),
+  numberMisscheduled: int32().required().proto(2, { keepZero: true }).desc('Nodes running the pod that should not.'),
+  desiredNumberScheduled: int32().required().proto(3, { keepZero: true }).desc('Nodes that should run the pod.'),
+  numberReady: int32().required().proto(4, { keepZero: true }).desc('Nodes that should run the pod and have a ready one.'),
   observedGeneration: int64().proto(5).desc('The generation the controller last acted on.'),
   updatedNumberScheduled: int32().proto(6).desc('Nodes running a pod made from the current template.'),
   numberAvailable: int32().proto(7).desc('Nodes that should run the pod and have one ready for at least minReadySeconds.'),
   numberUnavailable: int32().proto(8).desc('Nodes that should run the pod and have none available.'),
-  collisionCount: int32().proto(9).desc('Hash collisions met when naming the newest ControllerRevision.'),
+  collisionCount: int32().proto(9, { keepZero: true }).desc('Hash collisions met when naming the newest ControllerRevision.'),
   conditions: list(DaemonSetCondition).patch('merge', 'type').proto(10).desc('The observed conditions of the DaemonSet.'),
 })
   .id(`${APPS}.DaemonSetStatus`)

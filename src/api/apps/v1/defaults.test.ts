@@ -21,10 +21,13 @@ const rows: [kind: string, name: string, input: Json, want: Json, gates?: string
   ['Deployment', 'a partial rollingUpdate is completed', { spec: { strategy: { rollingUpdate: { maxSurge: 1 } }, template } }, {
     spec: { replicas: 1, strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: '25%' } }, revisionHistoryLimit: 10, progressDeadlineSeconds: 600, template: templateOut },
   }],
-  ['DaemonSet', 'everything', { spec: { template } }, {
+  ['DaemonSet', 'everything (and the template-generation annotation as decoding writes it)', { spec: { template } }, {
+    metadata: { annotations: { 'deprecated.daemonset.template.generation': '0' } },
     spec: { updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 1, maxSurge: 0 } }, revisionHistoryLimit: 10, template: templateOut },
   }],
-  ['DaemonSet', 'OnDelete', { spec: { updateStrategy: { type: 'OnDelete' }, template } }, { spec: { updateStrategy: { type: 'OnDelete' }, revisionHistoryLimit: 10, template: templateOut } }],
+  ['DaemonSet', 'OnDelete', { metadata: { annotations: { 'deprecated.daemonset.template.generation': '2' } }, spec: { updateStrategy: { type: 'OnDelete' }, template } }, {
+    metadata: { annotations: { 'deprecated.daemonset.template.generation': '2' } }, spec: { updateStrategy: { type: 'OnDelete' }, revisionHistoryLimit: 10, template: templateOut },
+  }],
   ['StatefulSet', 'everything, claim templates included', { spec: { template, volumeClaimTemplates: [{ metadata: { name: 'd' }, spec: {} }] } }, {
     spec: {
       podManagementPolicy: 'OrderedReady', updateStrategy: { type: 'RollingUpdate', rollingUpdate: { partition: 0 } }, replicas: 1, revisionHistoryLimit: 10, template: templateOut,

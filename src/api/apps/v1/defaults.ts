@@ -1,12 +1,13 @@
 // Server-side defaulting for apps/v1 as kube-apiserver v1.27 applies it
 // (SetDefaults_Deployment, _DaemonSet, _StatefulSet, _ReplicaSet, and the
 // core/v1 defaults of each pod template and claim template). In place.
-// The registry, not defaulting, sets metadata.generation and, for a
-// DaemonSet, spec.templateGeneration and the
-// deprecated.daemonset.template.generation annotation.
+// The registry, not defaulting, sets metadata.generation and a DaemonSet's
+// template generation; decoding only puts the DaemonSet's annotation in
+// canonical form, as Kubernetes' conversion does (templategeneration.ts).
 import {
   at, each, orSet, orStr, struct, defaultPersistentVolumeClaim, defaultPodTemplateSpec, type Gates, type Json,
 } from '../../core/v1/defaults.js';
+import { normaliseTemplateGeneration } from './templategeneration.js';
 
 function defaultTemplate(spec: Json): void {
   const template = struct(spec, 'template');
@@ -36,6 +37,7 @@ export function defaultDeployment(d: Json): void {
 }
 
 export function defaultDaemonSet(ds: Json): void {
+  normaliseTemplateGeneration(ds);
   const spec = struct(ds, 'spec');
   if (!spec) return;
   defaultRollingStrategy(spec, 'updateStrategy', 1, 0);

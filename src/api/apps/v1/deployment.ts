@@ -5,7 +5,7 @@ import { PodTemplateSpec } from '../../core/v1/index.js';
 import { APPS, updateStrategy, workloadCondition } from './shared.js';
 
 export const ReplicaSetSpec = obj({
-  replicas: int32().proto(1).desc('How many pods to keep running; 1 when unset.'),
+  replicas: int32().proto(1, { keepZero: true }).desc('How many pods to keep running; 1 when unset.'),
   minReadySeconds: int32().proto(4).desc('Seconds a new pod must stay ready before it counts as available.'),
   selector: ref(LabelSelector).required().proto(2).desc('Which pods count towards the replicas; must match the template\'s labels.'),
   template: ref(PodTemplateSpec).proto(3).desc('The pods to create when too few run.'),
@@ -16,7 +16,7 @@ export const ReplicaSetSpec = obj({
 export const ReplicaSetCondition = workloadCondition('ReplicaSet');
 
 export const ReplicaSetStatus = obj({
-  replicas: int32().required().proto(1).desc('How many non-terminating pods were seen.'),
+  replicas: int32().required().proto(1, { keepZero: true }).desc('How many non-terminating pods were seen.'),
   fullyLabeledReplicas: int32().proto(2).desc('Pods carrying all the template\'s labels.'),
   readyReplicas: int32().proto(4).desc('Pods that are ready.'),
   availableReplicas: int32().proto(5).desc('Pods ready for at least minReadySeconds.'),
@@ -47,14 +47,14 @@ export const DeploymentStrategy = updateStrategy('DeploymentStrategy', {
 });
 
 export const DeploymentSpec = obj({
-  replicas: int32().proto(1).desc('How many pods to run; 1 when unset.'),
+  replicas: int32().proto(1, { keepZero: true }).desc('How many pods to run; 1 when unset.'),
   selector: ref(LabelSelector).required().proto(2).desc('Which pods and ReplicaSets belong to the Deployment; must match the template\'s labels.'),
   template: ref(PodTemplateSpec).required().proto(3).desc('The pods to create.'),
   strategy: ref(DeploymentStrategy).patch('retainKeys').proto(4).desc('How to replace old pods with new ones.'),
   minReadySeconds: int32().proto(5).desc('Seconds a new pod must stay ready before it counts as available.'),
-  revisionHistoryLimit: int32().proto(6).desc('How many old ReplicaSets to keep for rollbacks; 10 when unset.'),
+  revisionHistoryLimit: int32().proto(6, { keepZero: true }).desc('How many old ReplicaSets to keep for rollbacks; 10 when unset.'),
   paused: bool().proto(7).desc('Whether the rollout is paused.'),
-  progressDeadlineSeconds: int32().proto(9).desc('Seconds a rollout may go without progress before it is reported as failed; 600 when unset.'),
+  progressDeadlineSeconds: int32().proto(9, { keepZero: true }).desc('Seconds a rollout may go without progress before it is reported as failed; 600 when unset.'),
 })
   .id(`${APPS}.DeploymentSpec`)
   .desc('The desired state of a Deployment.');
@@ -72,7 +72,7 @@ export const DeploymentStatus = obj({
   availableReplicas: int32().proto(4).desc('Of those, the pods ready for at least minReadySeconds.'),
   unavailableReplicas: int32().proto(5).desc('Pods still missing for the Deployment to be fully available.'),
   conditions: list(DeploymentCondition).patch('merge', 'type').proto(6).desc('The observed conditions of the Deployment.'),
-  collisionCount: int32().proto(8).desc('Hash collisions met when naming the newest ReplicaSet.'),
+  collisionCount: int32().proto(8, { keepZero: true }).desc('Hash collisions met when naming the newest ReplicaSet.'),
 })
   .id(`${APPS}.DeploymentStatus`)
   .desc('The observed state of a Deployment.');

@@ -5,8 +5,8 @@ import { int32, int64, kind, obj, ref, str, Time, type S } from '../../../schema
 const PKG = 'io.k8s.api.autoscaling.v1';
 
 export const CrossVersionObjectReference = obj({
-  kind: str().required().proto(1).desc('The kind of the target.'),
-  name: str().required().proto(2).desc('The name of the target.'),
+  kind: str().required().proto(1, { keepZero: true }).desc('The kind of the target.'),
+  name: str().required().proto(2, { keepZero: true }).desc('The name of the target.'),
   apiVersion: str().proto(3).desc('The API version of the target.'),
 })
   .atomic()
@@ -15,19 +15,19 @@ export const CrossVersionObjectReference = obj({
 
 export const HorizontalPodAutoscalerSpec = obj({
   scaleTargetRef: ref(CrossVersionObjectReference).required().proto(1).desc('The object whose scale subresource is set.'),
-  minReplicas: int32().proto(2).desc('The fewest replicas to scale down to; 1 when unset.'),
-  maxReplicas: int32().required().proto(3).desc('The most replicas to scale up to.'),
-  targetCPUUtilizationPercentage: int32().proto(4).desc('The average CPU use to aim for, as a percentage of the pods\' requests.'),
+  minReplicas: int32().proto(2, { keepZero: true }).desc('The fewest replicas to scale down to; 1 when unset.'),
+  maxReplicas: int32().required().proto(3, { keepZero: true }).desc('The most replicas to scale up to.'),
+  targetCPUUtilizationPercentage: int32().proto(4, { keepZero: true }).desc('The average CPU use to aim for, as a percentage of the pods\' requests.'),
 })
   .id(`${PKG}.HorizontalPodAutoscalerSpec`)
   .desc('The target and limits of an autoscaler.');
 
 export const HorizontalPodAutoscalerStatus = obj({
-  observedGeneration: int64().proto(1).desc('The generation the autoscaler last acted on.'),
+  observedGeneration: int64().proto(1, { keepZero: true }).desc('The generation the autoscaler last acted on.'),
   lastScaleTime: ref(Time).proto(2).desc('When the autoscaler last changed the replica count.'),
-  currentReplicas: int32().required().proto(3).desc('The replica count the autoscaler last saw.'),
-  desiredReplicas: int32().required().proto(4).desc('The replica count the autoscaler last asked for.'),
-  currentCPUUtilizationPercentage: int32().proto(5).desc('The average CPU use, as a percentage of the pods\' requests.'),
+  currentReplicas: int32().required().proto(3, { keepZero: true }).desc('The replica count the autoscaler last saw.'),
+  desiredReplicas: int32().required().proto(4, { keepZero: true }).desc('The replica count the autoscaler last asked for.'),
+  currentCPUUtilizationPercentage: int32().proto(5, { keepZero: true }).desc('The average CPU use, as a percentage of the pods\' requests.'),
 })
   .id(`${PKG}.HorizontalPodAutoscalerStatus`)
   .desc('The observed state of an autoscaler.');
@@ -46,7 +46,7 @@ export const ScaleSpec = obj({
   .desc('The desired scale of an object.');
 
 export const ScaleStatus = obj({
-  replicas: int32().required().proto(1).desc('The number of replicas observed.'),
+  replicas: int32().required().proto(1, { keepZero: true }).desc('The number of replicas observed.'),
   selector: str().proto(2).desc('The label selector of the counted pods, in query-parameter form.'),
 })
   .id(`${PKG}.ScaleStatus`)

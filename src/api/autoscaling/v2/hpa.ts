@@ -5,16 +5,16 @@ import { classicCondition } from '../../core/v1/index.js';
 import { CrossVersionObjectReference, MetricSpec, MetricStatus, PKG } from './metrics.js';
 
 export const HPAScalingPolicy = obj({
-  type: str().required().proto(1).desc('Pods or Percent: how value is counted.'),
-  value: int32().required().proto(2).desc('How much the replica count may change within the period; more than zero.'),
-  periodSeconds: int32().required().proto(3).desc('The length of the period, in seconds, up to 1800.'),
+  type: str().required().proto(1, { keepZero: true }).desc('Pods or Percent: how value is counted.'),
+  value: int32().required().proto(2, { keepZero: true }).desc('How much the replica count may change within the period; more than zero.'),
+  periodSeconds: int32().required().proto(3, { keepZero: true }).desc('The length of the period, in seconds, up to 1800.'),
 })
   .id(`${PKG}.HPAScalingPolicy`)
   .desc('A limit on how much the replica count may change within a period.');
 
 export const HPAScalingRules = obj({
-  stabilizationWindowSeconds: int32().proto(3).desc('Seconds of past recommendations to consider before scaling, up to 3600.'),
-  selectPolicy: str().proto(1).desc('Max (the default), Min or Disabled: which policy wins.'),
+  stabilizationWindowSeconds: int32().proto(3, { keepZero: true }).desc('Seconds of past recommendations to consider before scaling, up to 3600.'),
+  selectPolicy: str().proto(1, { keepZero: true }).desc('Max (the default), Min or Disabled: which policy wins.'),
   policies: list(HPAScalingPolicy).atomic().proto(2).desc('The limits that may apply.'),
 })
   .id(`${PKG}.HPAScalingRules`)
@@ -29,8 +29,8 @@ export const HorizontalPodAutoscalerBehavior = obj({
 
 export const HorizontalPodAutoscalerSpec = obj({
   scaleTargetRef: ref(CrossVersionObjectReference).required().proto(1).desc('The object whose scale subresource is set.'),
-  minReplicas: int32().proto(2).desc('The fewest replicas to scale down to; 1 when unset.'),
-  maxReplicas: int32().required().proto(3).desc('The most replicas to scale up to.'),
+  minReplicas: int32().proto(2, { keepZero: true }).desc('The fewest replicas to scale down to; 1 when unset.'),
+  maxReplicas: int32().required().proto(3, { keepZero: true }).desc('The most replicas to scale up to.'),
   metrics: list(MetricSpec).atomic().proto(4).desc('The metrics to scale on; the largest resulting count wins; 80% average CPU when unset.'),
   behavior: ref(HorizontalPodAutoscalerBehavior).proto(5).desc('The limits on scaling up and down.'),
 })
@@ -42,10 +42,10 @@ export const HorizontalPodAutoscalerCondition = classicCondition({
 });
 
 export const HorizontalPodAutoscalerStatus = obj({
-  observedGeneration: int64().proto(1).desc('The generation the autoscaler last acted on.'),
+  observedGeneration: int64().proto(1, { keepZero: true }).desc('The generation the autoscaler last acted on.'),
   lastScaleTime: ref(Time).proto(2).desc('When the autoscaler last changed the replica count.'),
   currentReplicas: int32().proto(3).desc('The replica count the autoscaler last saw.'),
-  desiredReplicas: int32().required().proto(4).desc('The replica count the autoscaler last asked for.'),
+  desiredReplicas: int32().required().proto(4, { keepZero: true }).desc('The replica count the autoscaler last asked for.'),
   currentMetrics: list(MetricStatus).atomic().proto(5).desc('The metrics as last read.'),
   conditions: list(HorizontalPodAutoscalerCondition).map('type').patch('merge', 'type').proto(6).desc('The observed conditions of the autoscaler.'),
 })

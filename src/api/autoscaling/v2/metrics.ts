@@ -6,25 +6,25 @@ import { int32, LabelSelector, obj, Quantity, ref, str, type Field, type S } fro
 export const PKG = 'io.k8s.api.autoscaling.v2';
 
 export const CrossVersionObjectReference = obj({
-  kind: str().required().proto(1).desc('The kind of the object.'),
-  name: str().required().proto(2).desc('The name of the object.'),
+  kind: str().required().proto(1, { keepZero: true }).desc('The kind of the object.'),
+  name: str().required().proto(2, { keepZero: true }).desc('The name of the object.'),
   apiVersion: str().proto(3).desc('The API version of the object.'),
 })
   .id(`${PKG}.CrossVersionObjectReference`)
   .desc('Identifies an object in the same namespace, in any API version.');
 
 export const MetricIdentifier = obj({
-  name: str().required().proto(1).desc('The name of the metric.'),
+  name: str().required().proto(1, { keepZero: true }).desc('The name of the metric.'),
   selector: ref(LabelSelector).proto(2).desc('Narrows the metric to the series with these labels.'),
 })
   .id(`${PKG}.MetricIdentifier`)
   .desc('A metric, by name and optional label selector.');
 
 export const MetricTarget = obj({
-  type: str().required().proto(1).desc('Utilization, Value or AverageValue: which of the other fields applies.'),
+  type: str().required().proto(1, { keepZero: true }).desc('Utilization, Value or AverageValue: which of the other fields applies.'),
   value: ref(Quantity).proto(2).desc('The value to aim for.'),
   averageValue: ref(Quantity).proto(3).desc('The per-pod average to aim for.'),
-  averageUtilization: int32().proto(4).desc('The per-pod average to aim for, as a percentage of the pods\' requests.'),
+  averageUtilization: int32().proto(4, { keepZero: true }).desc('The per-pod average to aim for, as a percentage of the pods\' requests.'),
 })
   .id(`${PKG}.MetricTarget`)
   .desc('The value of a metric an autoscaler aims for.');
@@ -32,7 +32,7 @@ export const MetricTarget = obj({
 export const MetricValueStatus = obj({
   value: ref(Quantity).proto(1).desc('The value read.'),
   averageValue: ref(Quantity).proto(2).desc('The per-pod average read.'),
-  averageUtilization: int32().proto(3).desc('The per-pod average read, as a percentage of the pods\' requests.'),
+  averageUtilization: int32().proto(3, { keepZero: true }).desc('The per-pod average read, as a percentage of the pods\' requests.'),
 })
   .id(`${PKG}.MetricValueStatus`)
   .desc('The value of a metric an autoscaler last read.');
@@ -45,8 +45,8 @@ function metricPart(name: string, desc: string, fields: { [name: string]: Field 
 const target = (n: number) => ref(MetricTarget).required().proto(n).desc('The value to aim for.');
 const current = (n: number) => ref(MetricValueStatus).required().proto(n).desc('The value last read.');
 const metric = (n: number) => ref(MetricIdentifier).required().proto(n).desc('The metric, by name and selector.');
-const resourceName = () => str().required().proto(1).desc('The resource, such as cpu or memory.');
-const containerName = () => str().required().proto(3).desc('The container, in each pod of the target, whose use counts.');
+const resourceName = () => str().required().proto(1, { keepZero: true }).desc('The resource, such as cpu or memory.');
+const containerName = () => str().required().proto(3, { keepZero: true }).desc('The container, in each pod of the target, whose use counts.');
 const described = (n: number) => ref(CrossVersionObjectReference).required().proto(n).desc('The object the metric describes.');
 
 export const ResourceMetricSource = metricPart('ResourceMetricSource', 'A resource use of the target\'s pods, such as CPU, averaged over them.', { name: resourceName(), target: target(2) });
@@ -72,7 +72,7 @@ export const ExternalMetricStatus = metricPart('ExternalMetricStatus', 'The last
 /** MetricSpec or MetricStatus: a `type` naming which one of the five metric parts is set. */
 function metricUnion(name: string, desc: string, parts: { object: S; pods: S; resource: S; containerResource: S; external: S }): S {
   return obj({
-    type: str().required().proto(1).desc('ContainerResource, External, Object, Pods or Resource: which of the other fields applies.'),
+    type: str().required().proto(1, { keepZero: true }).desc('ContainerResource, External, Object, Pods or Resource: which of the other fields applies.'),
     object: ref(parts.object).proto(2).desc('A metric of one Kubernetes object.'),
     pods: ref(parts.pods).proto(3).desc('A metric of each pod, averaged.'),
     resource: ref(parts.resource).proto(4).desc('A resource use of each pod, averaged.'),

@@ -11,14 +11,14 @@ export const JobTemplateSpec = obj({
   .desc('The metadata and spec of Jobs created from a template.');
 
 export const CronJobSpec = obj({
-  schedule: str().required().proto(1).desc('When to run, in cron syntax.'),
-  timeZone: str().proto(8).desc('The time zone of the schedule; the controller manager\'s when unset.'),
-  startingDeadlineSeconds: int64().proto(2).desc('Seconds after a missed start within which the run may still begin.'),
+  schedule: str().required().proto(1, { keepZero: true }).desc('When to run, in cron syntax.'),
+  timeZone: str().proto(8, { keepZero: true }).desc('The time zone of the schedule; the controller manager\'s when unset.'),
+  startingDeadlineSeconds: int64().proto(2, { keepZero: true }).desc('Seconds after a missed start within which the run may still begin.'),
   concurrencyPolicy: str().proto(3).desc('Allow (the default), Forbid or Replace runs that overlap.'),
-  suspend: bool().proto(4).desc('Whether later runs are suspended; running ones are left alone.'),
+  suspend: bool().proto(4, { keepZero: true }).desc('Whether later runs are suspended; running ones are left alone.'),
   jobTemplate: ref(JobTemplateSpec).required().proto(5).desc('The Job to create on each run.'),
-  successfulJobsHistoryLimit: int32().proto(6).desc('Succeeded Jobs to keep; 3 when unset.'),
-  failedJobsHistoryLimit: int32().proto(7).desc('Failed Jobs to keep; 1 when unset.'),
+  successfulJobsHistoryLimit: int32().proto(6, { keepZero: true }).desc('Succeeded Jobs to keep; 3 when unset.'),
+  failedJobsHistoryLimit: int32().proto(7, { keepZero: true }).desc('Failed Jobs to keep; 1 when unset.'),
 })
   .id(`${BATCH}.CronJobSpec`)
   .desc('The schedule of a CronJob and the Job it runs.');

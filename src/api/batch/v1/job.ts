@@ -6,22 +6,22 @@ import { classicCondition, lastProbeTime, PodTemplateSpec } from '../../core/v1/
 export const BATCH = 'io.k8s.api.batch.v1';
 
 export const PodFailurePolicyOnExitCodesRequirement = obj({
-  containerName: str().proto(1).desc('The container whose exit codes are checked; every container when unset.'),
-  operator: str().required().proto(2).desc('In or NotIn: how the exit codes relate to values.'),
+  containerName: str().proto(1, { keepZero: true }).desc('The container whose exit codes are checked; every container when unset.'),
+  operator: str().required().proto(2, { keepZero: true }).desc('In or NotIn: how the exit codes relate to values.'),
   values: list(int32()).set().required().proto(3).desc('The exit codes, in increasing order and without 0 for In.'),
 })
   .id(`${BATCH}.PodFailurePolicyOnExitCodesRequirement`)
   .desc('A rule\'s requirement on the exit codes of a failed pod\'s containers.');
 
 export const PodFailurePolicyOnPodConditionsPattern = obj({
-  type: str().required().proto(1).desc('The pod condition type to match.'),
-  status: str().required().proto(2).desc('The pod condition status to match; True when unset.'),
+  type: str().required().proto(1, { keepZero: true }).desc('The pod condition type to match.'),
+  status: str().required().proto(2, { keepZero: true }).desc('The pod condition status to match; True when unset.'),
 })
   .id(`${BATCH}.PodFailurePolicyOnPodConditionsPattern`)
   .desc('A pod condition a rule matches against.');
 
 export const PodFailurePolicyRule = obj({
-  action: str().required().proto(1).desc('What to do when the rule matches: FailJob, Ignore or Count.'),
+  action: str().required().proto(1, { keepZero: true }).desc('What to do when the rule matches: FailJob, Ignore or Count.'),
   onExitCodes: ref(PodFailurePolicyOnExitCodesRequirement).proto(2).desc('The requirement on container exit codes.'),
   onPodConditions: list(PodFailurePolicyOnPodConditionsPattern).atomic().required().proto(3).desc('Pod conditions any one of which makes the rule match.'),
 })
@@ -35,17 +35,17 @@ export const PodFailurePolicy = obj({
   .desc('How failed pods count towards a Job\'s backoff limit.');
 
 export const JobSpec = obj({
-  parallelism: int32().proto(1).desc('The most pods to run at once.'),
-  completions: int32().proto(2).desc('How many pods must succeed; any one success completes the Job when unset.'),
-  activeDeadlineSeconds: int64().proto(3).desc('Seconds the Job may stay active before it is terminated.'),
+  parallelism: int32().proto(1, { keepZero: true }).desc('The most pods to run at once.'),
+  completions: int32().proto(2, { keepZero: true }).desc('How many pods must succeed; any one success completes the Job when unset.'),
+  activeDeadlineSeconds: int64().proto(3, { keepZero: true }).desc('Seconds the Job may stay active before it is terminated.'),
   podFailurePolicy: ref(PodFailurePolicy).proto(11).desc('How pod failures are handled (beta, JobPodFailurePolicy).'),
-  backoffLimit: int32().proto(7).desc('Retries before the Job is marked failed; 6 when unset.'),
+  backoffLimit: int32().proto(7, { keepZero: true }).desc('Retries before the Job is marked failed; 6 when unset.'),
   selector: ref(LabelSelector).proto(4).desc('Which pods belong to the Job; normally generated.'),
-  manualSelector: bool().proto(5).desc('Whether the selector is set by hand rather than generated.'),
+  manualSelector: bool().proto(5, { keepZero: true }).desc('Whether the selector is set by hand rather than generated.'),
   template: ref(PodTemplateSpec).required().proto(6).desc('The pods to run; restartPolicy must be Never or OnFailure.'),
-  ttlSecondsAfterFinished: int32().proto(8).desc('Seconds after finishing before the Job may be deleted automatically.'),
-  completionMode: str().proto(9).desc('NonIndexed (the default) or Indexed completion tracking.'),
-  suspend: bool().proto(10).desc('Whether the Job is suspended: no pods are created, running ones are deleted.'),
+  ttlSecondsAfterFinished: int32().proto(8, { keepZero: true }).desc('Seconds after finishing before the Job may be deleted automatically.'),
+  completionMode: str().proto(9, { keepZero: true }).desc('NonIndexed (the default) or Indexed completion tracking.'),
+  suspend: bool().proto(10, { keepZero: true }).desc('Whether the Job is suspended: no pods are created, running ones are deleted.'),
 })
   .id(`${BATCH}.JobSpec`)
   .desc('The desired behaviour of a Job.');
@@ -70,7 +70,7 @@ export const JobStatus = obj({
   failed: int32().proto(6).desc('Pods that failed.'),
   completedIndexes: str().proto(7).desc('The completed indexes of an Indexed Job, as ranges such as "1,3-5,7".'),
   uncountedTerminatedPods: ref(UncountedTerminatedPods).proto(8).desc('Finished pods not yet counted.'),
-  ready: int32().proto(9).desc('Active pods that are ready.'),
+  ready: int32().proto(9, { keepZero: true }).desc('Active pods that are ready.'),
 })
   .id(`${BATCH}.JobStatus`)
   .desc('The observed state of a Job.');

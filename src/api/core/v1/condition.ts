@@ -22,8 +22,8 @@ export interface ConditionShape {
 export function classicCondition(shape: ConditionShape): S {
   const t = shape.transition ?? 3;
   return obj({
-    type: str().required().proto(1).desc(shape.type ?? 'The condition type.'),
-    status: str().required().proto(2).desc('Whether the condition holds: True, False or Unknown.'),
+    type: str().required().proto(1, { keepZero: true }).desc(shape.type ?? 'The condition type.'),
+    status: str().required().proto(2, { keepZero: true }).desc('Whether the condition holds: True, False or Unknown.'),
     lastTransitionTime: ref(Time).proto(t).desc('When the status last changed.'),
     reason: str().proto(t + 1).desc('A CamelCase word for why the status last changed.'),
     message: str().proto(t + 2).desc('A human-readable account of the last change.'),

@@ -12,7 +12,7 @@ import { core } from './names.js';
 export const ContainerPort = obj({
   name: str().proto(1).desc('A name for the port (IANA service name) that services can refer to.'),
   hostPort: int32().proto(2).desc('The port to expose on the host; most containers need none.'),
-  containerPort: int32().required().proto(3).desc("The port number on the pod's IP address."),
+  containerPort: int32().required().proto(3, { keepZero: true }).desc("The port number on the pod's IP address."),
   protocol: str().default('TCP').proto(4).desc('TCP, UDP or SCTP.'),
   hostIP: str().proto(5).desc('The host IP to bind the host port to.'),
 })
@@ -29,7 +29,7 @@ export const EnvVarSource = obj({
   .desc("Where an environment variable's value comes from.");
 
 export const EnvVar = obj({
-  name: str().required().proto(1).desc("The variable's name."),
+  name: str().required().proto(1, { keepZero: true }).desc("The variable's name."),
   value: str().proto(2).desc('The value; $(VAR) references to earlier variables are expanded.'),
   valueFrom: ref(EnvVarSource).proto(3).desc('Where to take the value from, when value is empty.'),
 })
@@ -37,7 +37,7 @@ export const EnvVar = obj({
   .desc('An environment variable of a container.');
 
 export const ResourceClaim = obj({
-  name: str().required().proto(1).desc("The name of a claim in the pod's resourceClaims."),
+  name: str().required().proto(1, { keepZero: true }).desc("The name of a claim in the pod's resourceClaims."),
 })
   .id(core('ResourceClaim'))
   .desc("Names one of the pod's resource claims for a container.");
@@ -51,26 +51,26 @@ export const ResourceRequirements = obj({
   .desc('Compute resources requested and limited.');
 
 export const VolumeMount = obj({
-  name: str().required().proto(1).desc('The name of the volume.'),
+  name: str().required().proto(1, { keepZero: true }).desc('The name of the volume.'),
   readOnly: bool().proto(2).desc('Whether the mount is read-only.'),
-  mountPath: str().required().proto(3).desc("The path in the container; must not contain ':'."),
+  mountPath: str().required().proto(3, { keepZero: true }).desc("The path in the container; must not contain ':'."),
   subPath: str().proto(4).desc('A path within the volume to mount instead of its root.'),
-  mountPropagation: str().proto(5).desc('None, HostToContainer or Bidirectional.'),
+  mountPropagation: str().proto(5, { keepZero: true }).desc('None, HostToContainer or Bidirectional.'),
   subPathExpr: str().proto(6).desc("Like subPath, with $(VAR) references to the container's environment expanded."),
 })
   .id(core('VolumeMount'))
   .desc('A volume mounted into a container.');
 
 export const ConfigMapEnvSource = obj({
-  name: str().desc('The name of the ConfigMap.'),
-  optional: bool().proto(2).desc('Whether the ConfigMap may be absent.'),
+  name: str().proto(1, { in: 1 }).desc('The name of the ConfigMap.'),
+  optional: bool().proto(2, { keepZero: true }).desc('Whether the ConfigMap may be absent.'),
 })
   .id(core('ConfigMapEnvSource'))
   .desc('A ConfigMap whose keys become environment variables.');
 
 export const SecretEnvSource = obj({
-  name: str().desc('The name of the Secret.'),
-  optional: bool().proto(2).desc('Whether the Secret may be absent.'),
+  name: str().proto(1, { in: 1 }).desc('The name of the Secret.'),
+  optional: bool().proto(2, { keepZero: true }).desc('Whether the Secret may be absent.'),
 })
   .id(core('SecretEnvSource'))
   .desc('A Secret whose keys become environment variables.');
@@ -84,22 +84,22 @@ export const EnvFromSource = obj({
   .desc('A ConfigMap or Secret whose keys become environment variables.');
 
 export const VolumeDevice = obj({
-  name: str().required().proto(1).desc('The name of a persistentVolumeClaim volume of the pod.'),
-  devicePath: str().required().proto(2).desc('The device path inside the container.'),
+  name: str().required().proto(1, { keepZero: true }).desc('The name of a persistentVolumeClaim volume of the pod.'),
+  devicePath: str().required().proto(2, { keepZero: true }).desc('The device path inside the container.'),
 })
   .id(core('VolumeDevice'))
   .desc('A raw block device exposed to a container.');
 
 export const ContainerResizePolicy = obj({
-  resourceName: str().required().proto(1).desc('The resource the policy applies to: cpu or memory.'),
-  restartPolicy: str().required().proto(2).desc('NotRequired or RestartContainer.'),
+  resourceName: str().required().proto(1, { keepZero: true }).desc('The resource the policy applies to: cpu or memory.'),
+  restartPolicy: str().required().proto(2, { keepZero: true }).desc('NotRequired or RestartContainer.'),
 })
   .id(core('ContainerResizePolicy'))
   .desc('How one resource of a container may be resized.');
 
 /** The fields of Container, which EphemeralContainer shares. */
 const containerFields = {
-  name: str().required().proto(1).desc("The container's name, a DNS label unique within the pod."),
+  name: str().required().proto(1, { keepZero: true }).desc("The container's name, a DNS label unique within the pod."),
   image: str().proto(2).desc('The container image reference.'),
   command: list(str()).proto(3).desc("The entrypoint, run without a shell; the image's ENTRYPOINT when empty. $(VAR) references are expanded."),
   args: list(str()).proto(4).desc("Arguments to the entrypoint; the image's CMD when empty. $(VAR) references are expanded."),
@@ -128,10 +128,9 @@ export const Container = obj(containerFields)
   .id(core('Container'))
   .desc('An application container of a pod.');
 
-/** A field of Container without its protobuf number (EphemeralContainer embeds them in a message of their own). */
+/** A field of Container as EphemeralContainer has it: inside its embedded EphemeralContainerCommon (field 1). */
 function embedded(f: S): S {
-  const { proto: _proto, ...rest } = f.schema;
-  return new S(rest, f.isRequired);
+  return new S({ ...f.schema, protoIn: [1] }, f.isRequired);
 }
 
 const notAllowed = 'Not allowed for ephemeral containers.';

@@ -31,15 +31,15 @@ export const Event = kind({
   series: ref(EventSeries).proto(11).desc('The series of repeated events this one belongs to.'),
   action: str().proto(12).desc('What action was taken or failed.'),
   related: ref(ObjectReference).proto(13).desc('A secondary object the event refers to.'),
-  reportingComponent: str().proto(14).desc('The controller that emitted the event, such as kubernetes.io/kubelet.'),
-  reportingInstance: str().proto(15).desc('The instance of that controller.'),
+  reportingComponent: str().proto(14, { keepZero: true }).desc('The controller that emitted the event, such as kubernetes.io/kubelet.'),
+  reportingInstance: str().proto(15, { keepZero: true }).desc('The instance of that controller.'),
 }, { required: ['metadata'] })
   .id(core('Event'))
   .desc('A report of something that happened in the cluster.');
 
 export const ComponentCondition = obj({
-  type: str().required().proto(1).desc('The condition type; only "Healthy".'),
-  status: str().required().proto(2).desc("The condition's status: True, False or Unknown."),
+  type: str().required().proto(1, { keepZero: true }).desc('The condition type; only "Healthy".'),
+  status: str().required().proto(2, { keepZero: true }).desc("The condition's status: True, False or Unknown."),
   message: str().proto(3).desc('A human-readable explanation of the current state.'),
   error: str().proto(4).desc("An error code from the component's health check."),
 })

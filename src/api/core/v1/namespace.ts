@@ -28,7 +28,7 @@ export const Namespace = kind({
   .desc('A scope for names.');
 
 export const LimitRangeItem = obj({
-  type: str().required().proto(1).desc('The kind of object the limits apply to.'),
+  type: str().required().proto(1, { keepZero: true }).desc('The kind of object the limits apply to.'),
   max: mapOf(ref(Quantity)).proto(2).desc('The largest allowed amount per resource.'),
   min: mapOf(ref(Quantity)).proto(3).desc('The smallest allowed amount per resource.'),
   default: mapOf(ref(Quantity)).proto(4).desc('The limit applied per resource when none is set.'),
@@ -51,8 +51,8 @@ export const LimitRange = kind({
   .desc('Default and allowed resource amounts for objects in a namespace.');
 
 export const ScopedResourceSelectorRequirement = obj({
-  scopeName: str().required().proto(1).desc('The scope, such as BestEffort or PriorityClass.'),
-  operator: str().required().proto(2).desc('In, NotIn, Exists or DoesNotExist.'),
+  scopeName: str().required().proto(1, { keepZero: true }).desc('The scope, such as BestEffort or PriorityClass.'),
+  operator: str().required().proto(2, { keepZero: true }).desc('In, NotIn, Exists or DoesNotExist.'),
   values: list(str()).proto(3).desc('The values for In and NotIn.'),
 })
   .id(core('ScopedResourceSelectorRequirement'))

@@ -8,11 +8,11 @@ import { classicCondition } from './condition.js';
 import { core } from './names.js';
 
 export const ConfigMapNodeConfigSource = obj({
-  namespace: str().required().proto(1).desc('The namespace of the ConfigMap.'),
-  name: str().required().proto(2).desc('The name of the ConfigMap.'),
+  namespace: str().required().proto(1, { keepZero: true }).desc('The namespace of the ConfigMap.'),
+  name: str().required().proto(2, { keepZero: true }).desc('The name of the ConfigMap.'),
   uid: str().proto(3).desc('The UID of the ConfigMap; only in node status.'),
   resourceVersion: str().proto(4).desc('The resourceVersion of the ConfigMap; only in node status.'),
-  kubeletConfigKey: str().required().proto(5).desc('The key of the ConfigMap holding the KubeletConfiguration.'),
+  kubeletConfigKey: str().required().proto(5, { keepZero: true }).desc('The key of the ConfigMap holding the KubeletConfiguration.'),
 })
   .id(core('ConfigMapNodeConfigSource'))
   .desc("A ConfigMap holding a node's kubelet configuration (deprecated).");
@@ -44,14 +44,14 @@ export const NodeCondition = classicCondition({
 });
 
 export const NodeAddress = obj({
-  type: str().required().proto(1).desc('Hostname, InternalIP, ExternalIP, InternalDNS or ExternalDNS.'),
-  address: str().required().proto(2).desc('The address.'),
+  type: str().required().proto(1, { keepZero: true }).desc('Hostname, InternalIP, ExternalIP, InternalDNS or ExternalDNS.'),
+  address: str().required().proto(2, { keepZero: true }).desc('The address.'),
 })
   .id(core('NodeAddress'))
   .desc('An address of a node.');
 
 export const DaemonEndpoint = obj({
-  Port: int32().required().proto(1).desc('The port number.'),
+  Port: int32().required().proto(1, { keepZero: true }).desc('The port number.'),
 })
   .id(core('DaemonEndpoint'))
   .desc('A port a node daemon listens on.');
@@ -63,16 +63,16 @@ export const NodeDaemonEndpoints = obj({
   .desc('Ports of daemons running on a node.');
 
 export const NodeSystemInfo = obj({
-  machineID: str().required().proto(1).desc('The machine ID of the node.'),
-  systemUUID: str().required().proto(2).desc('The system UUID of the node.'),
-  bootID: str().required().proto(3).desc('The boot ID of the node.'),
-  kernelVersion: str().required().proto(4).desc('The kernel version (uname -r).'),
-  osImage: str().required().proto(5).desc('The OS image, from /etc/os-release.'),
-  containerRuntimeVersion: str().required().proto(6).desc('The container runtime and its version, such as containerd://1.6.8.'),
-  kubeletVersion: str().required().proto(7).desc('The kubelet version.'),
-  kubeProxyVersion: str().required().proto(8).desc('The kube-proxy version.'),
-  operatingSystem: str().required().proto(9).desc('The operating system, such as linux.'),
-  architecture: str().required().proto(10).desc('The CPU architecture, such as amd64.'),
+  machineID: str().required().proto(1, { keepZero: true }).desc('The machine ID of the node.'),
+  systemUUID: str().required().proto(2, { keepZero: true }).desc('The system UUID of the node.'),
+  bootID: str().required().proto(3, { keepZero: true }).desc('The boot ID of the node.'),
+  kernelVersion: str().required().proto(4, { keepZero: true }).desc('The kernel version (uname -r).'),
+  osImage: str().required().proto(5, { keepZero: true }).desc('The OS image, from /etc/os-release.'),
+  containerRuntimeVersion: str().required().proto(6, { keepZero: true }).desc('The container runtime and its version, such as containerd://1.6.8.'),
+  kubeletVersion: str().required().proto(7, { keepZero: true }).desc('The kubelet version.'),
+  kubeProxyVersion: str().required().proto(8, { keepZero: true }).desc('The kube-proxy version.'),
+  operatingSystem: str().required().proto(9, { keepZero: true }).desc('The operating system, such as linux.'),
+  architecture: str().required().proto(10, { keepZero: true }).desc('The CPU architecture, such as amd64.'),
 })
   .id(core('NodeSystemInfo'))
   .desc('Identifiers and versions reported by a node.');
@@ -85,8 +85,8 @@ export const ContainerImage = obj({
   .desc('An image present on a node.');
 
 export const AttachedVolume = obj({
-  name: str().required().proto(1).desc('The name of the attached volume.'),
-  devicePath: str().required().proto(2).desc('The device path where the volume is available on the node.'),
+  name: str().required().proto(1, { keepZero: true }).desc('The name of the attached volume.'),
+  devicePath: str().required().proto(2, { keepZero: true }).desc('The device path where the volume is available on the node.'),
 })
   .id(core('AttachedVolume'))
   .desc('A volume the node has attached.');

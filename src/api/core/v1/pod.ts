@@ -21,7 +21,7 @@ export const HostAlias = obj({
 
 export const PodDNSConfigOption = obj({
   name: str().proto(1).desc("The option's name."),
-  value: str().proto(2).desc("The option's value."),
+  value: str().proto(2, { keepZero: true }).desc("The option's value."),
 })
   .id(core('PodDNSConfigOption'))
   .desc('A DNS resolver option.');
@@ -35,33 +35,33 @@ export const PodDNSConfig = obj({
   .desc('DNS settings of a pod, added to those from its DNS policy.');
 
 export const PodReadinessGate = obj({
-  conditionType: str().required().proto(1).desc('The type of that condition.'),
+  conditionType: str().required().proto(1, { keepZero: true }).desc('The type of that condition.'),
 })
   .id(core('PodReadinessGate'))
   .desc('An extra pod condition that must be True for the pod to be ready.');
 
 export const PodOS = obj({
-  name: str().required().proto(1).desc('linux or windows.'),
+  name: str().required().proto(1, { keepZero: true }).desc('linux or windows.'),
 })
   .id(core('PodOS'))
   .desc("The operating system of a pod's containers.");
 
 export const PodSchedulingGate = obj({
-  name: str().required().proto(1).desc('The name of the gate.'),
+  name: str().required().proto(1, { keepZero: true }).desc('The name of the gate.'),
 })
   .id(core('PodSchedulingGate'))
   .desc('A gate that holds a pod back from scheduling until it is removed.');
 
 export const ClaimSource = obj({
-  resourceClaimName: str().desc("The name of an existing ResourceClaim in the pod's namespace."),
-  resourceClaimTemplateName: str().desc('The name of a ResourceClaimTemplate from which a claim is created for the pod.'),
+  resourceClaimName: str().proto(1, { keepZero: true }).desc("The name of an existing ResourceClaim in the pod's namespace."),
+  resourceClaimTemplateName: str().proto(2, { keepZero: true }).desc('The name of a ResourceClaimTemplate from which a claim is created for the pod.'),
 })
   .id(core('ClaimSource'))
   .desc("Where a pod's resource claim comes from: an existing ResourceClaim or a template.");
 
 export const PodResourceClaim = obj({
-  name: str().required().proto(1).desc('The name of the claim within the pod.'),
-  source: ref(ClaimSource).desc('Where the claim comes from.'),
+  name: str().required().proto(1, { keepZero: true }).desc('The name of the claim within the pod.'),
+  source: ref(ClaimSource).proto(2).desc('Where the claim comes from.'),
 })
   .id(core('PodResourceClaim'))
   .desc('A resource claim of a pod, named for its containers to refer to.');
@@ -72,18 +72,18 @@ export const PodSpec = obj({
   containers: list(ref(Container)).patch('merge', 'name').required().proto(2).desc('The app containers; at least one.'),
   ephemeralContainers: list(ref(EphemeralContainer)).patch('merge', 'name').proto(34).desc('Debugging containers added through the ephemeralcontainers subresource.'),
   restartPolicy: str().proto(3).desc('Always, OnFailure or Never.'),
-  terminationGracePeriodSeconds: int64().proto(4).desc('Seconds between the termination signal and the kill signal.'),
-  activeDeadlineSeconds: int64().proto(5).desc('Seconds the pod may be active before it is failed.'),
+  terminationGracePeriodSeconds: int64().proto(4, { keepZero: true }).desc('Seconds between the termination signal and the kill signal.'),
+  activeDeadlineSeconds: int64().proto(5, { keepZero: true }).desc('Seconds the pod may be active before it is failed.'),
   dnsPolicy: str().proto(6).desc('ClusterFirst, ClusterFirstWithHostNet, Default or None.'),
   nodeSelector: mapOf(str()).atomic().proto(7).desc('Labels a node must have for the pod to run on it.'),
   serviceAccountName: str().proto(8).desc('The ServiceAccount the pod runs as.'),
   serviceAccount: str().proto(9).desc('Deprecated alias of serviceAccountName.'),
-  automountServiceAccountToken: bool().proto(21).desc('Whether to mount a service account token.'),
+  automountServiceAccountToken: bool().proto(21, { keepZero: true }).desc('Whether to mount a service account token.'),
   nodeName: str().proto(10).desc('The node the pod is bound to.'),
   hostNetwork: bool().proto(11).desc("Whether to use the node's network namespace."),
   hostPID: bool().proto(12).desc("Whether to use the node's process namespace."),
   hostIPC: bool().proto(13).desc("Whether to use the node's IPC namespace."),
-  shareProcessNamespace: bool().proto(27).desc('Whether the containers share one process namespace.'),
+  shareProcessNamespace: bool().proto(27, { keepZero: true }).desc('Whether the containers share one process namespace.'),
   securityContext: ref(PodSecurityContext).proto(14).desc('Pod-level security settings.'),
   imagePullSecrets: list(ref(LocalObjectReference)).patch('merge', 'name').proto(15).desc("Secrets used to pull the pod's images."),
   hostname: str().proto(16).desc("The pod's hostname; system-defined when empty."),
@@ -93,17 +93,17 @@ export const PodSpec = obj({
   tolerations: list(ref(Toleration)).proto(22).desc('Taints the pod tolerates.'),
   hostAliases: list(ref(HostAlias)).patch('merge', 'ip').proto(23).desc("Entries to add to the pod's hosts file."),
   priorityClassName: str().proto(24).desc('The PriorityClass of the pod.'),
-  priority: int32().proto(25).desc("The pod's priority, filled in from the PriorityClass."),
+  priority: int32().proto(25, { keepZero: true }).desc("The pod's priority, filled in from the PriorityClass."),
   dnsConfig: ref(PodDNSConfig).proto(26).desc('Extra DNS settings.'),
   readinessGates: list(ref(PodReadinessGate)).proto(28).desc('Extra conditions that must hold for the pod to be ready.'),
-  runtimeClassName: str().proto(29).desc('The RuntimeClass to run the pod with.'),
-  enableServiceLinks: bool().proto(30).desc('Whether service information is injected as environment variables; true by default.'),
-  preemptionPolicy: str().proto(31).desc('PreemptLowerPriority or Never.'),
+  runtimeClassName: str().proto(29, { keepZero: true }).desc('The RuntimeClass to run the pod with.'),
+  enableServiceLinks: bool().proto(30, { keepZero: true }).desc('Whether service information is injected as environment variables; true by default.'),
+  preemptionPolicy: str().proto(31, { keepZero: true }).desc('PreemptLowerPriority or Never.'),
   overhead: mapOf(ref(Quantity)).proto(32).desc("Resources consumed by the pod's sandbox, set from the RuntimeClass."),
   topologySpreadConstraints: list(ref(TopologySpreadConstraint)).map('topologyKey', 'whenUnsatisfiable').patch('merge', 'topologyKey').proto(33).desc("How the pod's group spreads across topology domains."),
-  setHostnameAsFQDN: bool().proto(35).desc("Whether the hostname is the pod's fully qualified name."),
+  setHostnameAsFQDN: bool().proto(35, { keepZero: true }).desc("Whether the hostname is the pod's fully qualified name."),
   os: ref(PodOS).proto(36).desc('The operating system of the containers.'),
-  hostUsers: bool().proto(37).desc("Whether to use the node's user namespace; true by default."),
+  hostUsers: bool().proto(37, { keepZero: true }).desc("Whether to use the node's user namespace; true by default."),
   schedulingGates: list(ref(PodSchedulingGate)).map('name').patch('merge', 'name').proto(38).desc('Gates that keep the pod from being scheduled while present.'),
   resourceClaims: list(ref(PodResourceClaim)).map('name').patch('merge,retainKeys', 'name').proto(39).desc('Resource claims the pod needs before it starts (alpha).'),
 })
@@ -134,7 +134,7 @@ export const ContainerStateRunning = obj({
   .desc('A running container.');
 
 export const ContainerStateTerminated = obj({
-  exitCode: int32().required().proto(1).desc('The exit status of the last run.'),
+  exitCode: int32().required().proto(1, { keepZero: true }).desc('The exit status of the last run.'),
   signal: int32().proto(2).desc('The signal that ended the last run.'),
   reason: str().proto(3).desc('A short reason for the termination.'),
   message: str().proto(4).desc('Details of the termination.'),
@@ -154,15 +154,15 @@ export const ContainerState = obj({
   .desc('The state of a container: waiting, running or terminated; only one is set.');
 
 export const ContainerStatus = obj({
-  name: str().required().proto(1).desc("The container's name."),
+  name: str().required().proto(1, { keepZero: true }).desc("The container's name."),
   state: ref(ContainerState).proto(2).desc('The current state.'),
   lastState: ref(ContainerState).proto(3).desc('The previous termination, kept to help debug restarts.'),
-  ready: bool().required().proto(4).desc('Whether the container passes its readiness check.'),
-  restartCount: int32().required().proto(5).desc('How many times the container restarted.'),
-  image: str().required().proto(6).desc('The image the container runs.'),
-  imageID: str().required().proto(7).desc('The ID of the image the container runs.'),
+  ready: bool().required().proto(4, { keepZero: true }).desc('Whether the container passes its readiness check.'),
+  restartCount: int32().required().proto(5, { keepZero: true }).desc('How many times the container restarted.'),
+  image: str().required().proto(6, { keepZero: true }).desc('The image the container runs.'),
+  imageID: str().required().proto(7, { keepZero: true }).desc('The ID of the image the container runs.'),
   containerID: str().proto(8).desc('The container ID, as <type>://<id>.'),
-  started: bool().proto(9).desc('Whether the container passed its postStart hook and startup probe.'),
+  started: bool().proto(9, { keepZero: true }).desc('Whether the container passed its postStart hook and startup probe.'),
   allocatedResources: mapOf(ref(Quantity)).proto(10).desc('The resources the node allocated to the container (alpha).'),
   resources: ref(ResourceRequirements).proto(11).desc('The resource requests and limits in effect for the running container (alpha).'),
 })

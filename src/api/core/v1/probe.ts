@@ -1,7 +1,7 @@
 // Health checks and lifecycle hooks: Probe with its handlers (exec, HTTP GET,
 // TCP socket, gRPC) and Lifecycle with its handlers. In Go a Probe embeds its
-// handler (ProbeHandler), so exec/httpGet/tcpSocket/grpc carry no protobuf
-// number on Probe itself.
+// handler (ProbeHandler), so exec/httpGet/tcpSocket/grpc are numbered inside
+// that message (`in: 1`).
 import { int32, int64, list, obj, ref, str } from '../../../schema/dsl.js';
 import { IntOrString } from '../../../schema/common.js';
 import { core } from './names.js';
@@ -13,8 +13,8 @@ export const ExecAction = obj({
   .desc('A command run inside a container.');
 
 export const HTTPHeader = obj({
-  name: str().required().proto(1).desc('The header name.'),
-  value: str().required().proto(2).desc('The header value.'),
+  name: str().required().proto(1, { keepZero: true }).desc('The header name.'),
+  value: str().required().proto(2, { keepZero: true }).desc('The header value.'),
 })
   .id(core('HTTPHeader'))
   .desc('One HTTP header.');
@@ -37,23 +37,23 @@ export const TCPSocketAction = obj({
   .desc('A TCP connection attempt.');
 
 export const GRPCAction = obj({
-  port: int32().required().proto(1).desc('The port of the gRPC service.'),
-  service: str().proto(2).desc("The service name sent in the health check request; the server's default when empty."),
+  port: int32().required().proto(1, { keepZero: true }).desc('The port of the gRPC service.'),
+  service: str().proto(2, { keepZero: true }).desc("The service name sent in the health check request; the server's default when empty."),
 })
   .id(core('GRPCAction'))
   .desc('A gRPC health check.');
 
 export const Probe = obj({
-  exec: ref(ExecAction).desc('A command to run in the container.'),
-  httpGet: ref(HTTPGetAction).desc('An HTTP GET request to perform.'),
-  tcpSocket: ref(TCPSocketAction).desc('A TCP connection to open.'),
-  grpc: ref(GRPCAction).desc('A gRPC health check to perform.'),
+  exec: ref(ExecAction).proto(1, { in: 1 }).desc('A command to run in the container.'),
+  httpGet: ref(HTTPGetAction).proto(2, { in: 1 }).desc('An HTTP GET request to perform.'),
+  tcpSocket: ref(TCPSocketAction).proto(3, { in: 1 }).desc('A TCP connection to open.'),
+  grpc: ref(GRPCAction).proto(4, { in: 1 }).desc('A gRPC health check to perform.'),
   initialDelaySeconds: int32().proto(2).desc('Seconds to wait after the container starts before the first check.'),
   timeoutSeconds: int32().proto(3).desc('Seconds after which a check times out; 1 by default.'),
   periodSeconds: int32().proto(4).desc('Seconds between checks; 10 by default.'),
   successThreshold: int32().proto(5).desc('Successes in a row needed after a failure; 1 by default.'),
   failureThreshold: int32().proto(6).desc('Failures in a row needed after a success; 3 by default.'),
-  terminationGracePeriodSeconds: int64().proto(7).desc("A grace period for stopping the container after a failed check; the pod's when unset."),
+  terminationGracePeriodSeconds: int64().proto(7, { keepZero: true }).desc("A grace period for stopping the container after a failed check; the pod's when unset."),
 })
   .id(core('Probe'))
   .desc('A periodic check of a container.');

@@ -29,9 +29,9 @@ export const LocalObjectReference = obj({
   .desc('Names an object in the same namespace.');
 
 const typedFields = {
-  apiGroup: str().proto(1).desc('The API group of the object; the core group when empty.'),
-  kind: str().required().proto(2).desc('The kind of the object.'),
-  name: str().required().proto(3).desc('The name of the object.'),
+  apiGroup: str().proto(1, { keepZero: true }).desc('The API group of the object; the core group when empty.'),
+  kind: str().required().proto(2, { keepZero: true }).desc('The kind of the object.'),
+  name: str().required().proto(3, { keepZero: true }).desc('The name of the object.'),
 };
 
 export const TypedLocalObjectReference = obj(typedFields)
@@ -41,7 +41,7 @@ export const TypedLocalObjectReference = obj(typedFields)
 
 export const TypedObjectReference = obj({
   ...typedFields,
-  namespace: str().proto(4).desc('The namespace of the object; needs a ReferenceGrant there when set.'),
+  namespace: str().proto(4, { keepZero: true }).desc('The namespace of the object; needs a ReferenceGrant there when set.'),
 })
   .id(core('TypedObjectReference'))
   .desc('Names an object of a given kind, possibly in another namespace.');
@@ -56,7 +56,7 @@ export const SecretReference = obj({
 
 export const ObjectFieldSelector = obj({
   apiVersion: str().proto(1).desc('The API version the field path is written for; "v1" by default.'),
-  fieldPath: str().required().proto(2).desc('The path of the field.'),
+  fieldPath: str().required().proto(2, { keepZero: true }).desc('The path of the field.'),
 })
   .atomic()
   .id(core('ObjectFieldSelector'))
@@ -64,7 +64,7 @@ export const ObjectFieldSelector = obj({
 
 export const ResourceFieldSelector = obj({
   containerName: str().proto(1).desc('The container; needed in volumes.'),
-  resource: str().required().proto(2).desc('The resource, such as limits.cpu.'),
+  resource: str().required().proto(2, { keepZero: true }).desc('The resource, such as limits.cpu.'),
   divisor: ref(Quantity).proto(3).desc('The unit to express the value in; "1" by default.'),
 })
   .atomic()
@@ -72,18 +72,18 @@ export const ResourceFieldSelector = obj({
   .desc('Selects a container resource and its unit.');
 
 export const ConfigMapKeySelector = obj({
-  name: str().desc('The name of the ConfigMap.'),
-  key: str().required().proto(2).desc('The key to select.'),
-  optional: bool().proto(3).desc('Whether the ConfigMap or the key may be absent.'),
+  name: str().proto(1, { in: 1 }).desc('The name of the ConfigMap.'),
+  key: str().required().proto(2, { keepZero: true }).desc('The key to select.'),
+  optional: bool().proto(3, { keepZero: true }).desc('Whether the ConfigMap or the key may be absent.'),
 })
   .atomic()
   .id(core('ConfigMapKeySelector'))
   .desc('One key of a ConfigMap.');
 
 export const SecretKeySelector = obj({
-  name: str().desc('The name of the Secret.'),
-  key: str().required().proto(2).desc('The key to select.'),
-  optional: bool().proto(3).desc('Whether the Secret or the key may be absent.'),
+  name: str().proto(1, { in: 1 }).desc('The name of the Secret.'),
+  key: str().required().proto(2, { keepZero: true }).desc('The key to select.'),
+  optional: bool().proto(3, { keepZero: true }).desc('Whether the Secret or the key may be absent.'),
 })
   .atomic()
   .id(core('SecretKeySelector'))

@@ -6,7 +6,7 @@ import { classicCondition } from './condition.js';
 import { core } from './names.js';
 
 export const ReplicationControllerSpec = obj({
-  replicas: int32().proto(1).desc('The number of pods to keep running; 1 by default.'),
+  replicas: int32().proto(1, { keepZero: true }).desc('The number of pods to keep running; 1 by default.'),
   minReadySeconds: int32().proto(4).desc('Seconds a new pod must be ready before it counts as available.'),
   selector: mapOf(str()).atomic().proto(2).desc("Labels of the pods to count; the template's labels when empty."),
   template: ref(PodTemplateSpec).proto(3).desc('The pods to create.'),
@@ -17,7 +17,7 @@ export const ReplicationControllerSpec = obj({
 export const ReplicationControllerCondition = classicCondition({ id: core('ReplicationControllerCondition'), of: 'a replication controller' });
 
 export const ReplicationControllerStatus = obj({
-  replicas: int32().required().proto(1).desc('The number of pods seen.'),
+  replicas: int32().required().proto(1, { keepZero: true }).desc('The number of pods seen.'),
   fullyLabeledReplicas: int32().proto(2).desc("Pods whose labels match the template's."),
   readyReplicas: int32().proto(4).desc('Pods that are ready.'),
   availableReplicas: int32().proto(5).desc('Pods ready for at least minReadySeconds.'),

@@ -6,8 +6,8 @@ import { LabelSelector, Time } from '../../../schema/common.js';
 import { core } from './names.js';
 
 export const NodeSelectorRequirement = obj({
-  key: str().required().proto(1).desc('The label or field key.'),
-  operator: str().required().proto(2).desc('In, NotIn, Exists, DoesNotExist, Gt or Lt.'),
+  key: str().required().proto(1, { keepZero: true }).desc('The label or field key.'),
+  operator: str().required().proto(2, { keepZero: true }).desc('In, NotIn, Exists, DoesNotExist, Gt or Lt.'),
   values: list(str()).proto(3).desc('The values; one integer for Gt and Lt, none for Exists and DoesNotExist.'),
 })
   .id(core('NodeSelectorRequirement'))
@@ -29,7 +29,7 @@ export const NodeSelector = obj({
   .desc('Node selector terms; a node matches when any term matches.');
 
 export const PreferredSchedulingTerm = obj({
-  weight: int32().required().proto(1).desc('The weight, 1 to 100.'),
+  weight: int32().required().proto(1, { keepZero: true }).desc('The weight, 1 to 100.'),
   preference: ref(NodeSelectorTerm).required().proto(2).desc('The node selector term.'),
 })
   .id(core('PreferredSchedulingTerm'))
@@ -45,14 +45,14 @@ export const NodeAffinity = obj({
 export const PodAffinityTerm = obj({
   labelSelector: ref(LabelSelector).proto(1).desc('A label query over pods; matches nothing when null.'),
   namespaces: list(str()).proto(2).desc("Namespaces to look in, together with namespaceSelector; the pod's namespace when both are empty."),
-  topologyKey: str().required().proto(3).desc('The node label whose value defines a topology domain.'),
+  topologyKey: str().required().proto(3, { keepZero: true }).desc('The node label whose value defines a topology domain.'),
   namespaceSelector: ref(LabelSelector).proto(4).desc('A label query over namespaces to look in; {} selects all.'),
 })
   .id(core('PodAffinityTerm'))
   .desc('A set of pods, by label and namespace, and a topology key defining "near".');
 
 export const WeightedPodAffinityTerm = obj({
-  weight: int32().required().proto(1).desc('The weight, 1 to 100.'),
+  weight: int32().required().proto(1, { keepZero: true }).desc('The weight, 1 to 100.'),
   podAffinityTerm: ref(PodAffinityTerm).required().proto(2).desc('The pod affinity term.'),
 })
   .id(core('WeightedPodAffinityTerm'))
@@ -85,35 +85,35 @@ export const Toleration = obj({
   operator: str().proto(2).desc('Exists or Equal; Equal by default.'),
   value: str().proto(3).desc('The taint value to match.'),
   effect: str().proto(4).desc('The taint effect to match; all effects when empty.'),
-  tolerationSeconds: int64().proto(5).desc('How long a NoExecute taint is tolerated; forever when unset.'),
+  tolerationSeconds: int64().proto(5, { keepZero: true }).desc('How long a NoExecute taint is tolerated; forever when unset.'),
 })
   .id(core('Toleration'))
   .desc('Lets a pod tolerate matching taints.');
 
 export const Taint = obj({
-  key: str().required().proto(1).desc('The taint key.'),
+  key: str().required().proto(1, { keepZero: true }).desc('The taint key.'),
   value: str().proto(2).desc('The taint value.'),
-  effect: str().required().proto(3).desc('NoSchedule, PreferNoSchedule or NoExecute.'),
+  effect: str().required().proto(3, { keepZero: true }).desc('NoSchedule, PreferNoSchedule or NoExecute.'),
   timeAdded: ref(Time).proto(4).desc('When the taint was added, for NoExecute taints.'),
 })
   .id(core('Taint'))
   .desc('A mark on a node that repels pods that do not tolerate it.');
 
 export const TopologySpreadConstraint = obj({
-  maxSkew: int32().required().proto(1).desc('The largest allowed difference in matching pods between domains.'),
-  topologyKey: str().required().proto(2).desc('The node label whose value defines a domain.'),
-  whenUnsatisfiable: str().required().proto(3).desc('DoNotSchedule or ScheduleAnyway.'),
+  maxSkew: int32().required().proto(1, { keepZero: true }).desc('The largest allowed difference in matching pods between domains.'),
+  topologyKey: str().required().proto(2, { keepZero: true }).desc('The node label whose value defines a domain.'),
+  whenUnsatisfiable: str().required().proto(3, { keepZero: true }).desc('DoNotSchedule or ScheduleAnyway.'),
   labelSelector: ref(LabelSelector).proto(4).desc('The pods to count.'),
-  minDomains: int32().proto(5).desc('The least number of eligible domains.'),
-  nodeAffinityPolicy: str().proto(6).desc("Honor or Ignore the pod's node affinity when counting."),
-  nodeTaintsPolicy: str().proto(7).desc('Honor or Ignore node taints when counting.'),
+  minDomains: int32().proto(5, { keepZero: true }).desc('The least number of eligible domains.'),
+  nodeAffinityPolicy: str().proto(6, { keepZero: true }).desc("Honor or Ignore the pod's node affinity when counting."),
+  nodeTaintsPolicy: str().proto(7, { keepZero: true }).desc('Honor or Ignore node taints when counting.'),
   matchLabelKeys: list(str()).atomic().proto(8).desc('Pod label keys whose values further select the pods to count.'),
 })
   .id(core('TopologySpreadConstraint'))
   .desc('How a group of pods spreads across topology domains.');
 
 export const TopologySelectorLabelRequirement = obj({
-  key: str().required().proto(1).desc('The label key.'),
+  key: str().required().proto(1, { keepZero: true }).desc('The label key.'),
   values: list(str()).required().proto(2).desc('The allowed values.'),
 })
   .id(core('TopologySelectorLabelRequirement'))

@@ -8,8 +8,8 @@ import { core } from './names.js';
 export const ServicePort = obj({
   name: str().proto(1).desc("The port's name, unique within the service."),
   protocol: str().default('TCP').proto(2).desc('TCP, UDP or SCTP.'),
-  appProtocol: str().proto(6).desc('The application protocol, a hint such as "http" or a prefixed name.'),
-  port: int32().required().proto(3).desc('The port the service exposes.'),
+  appProtocol: str().proto(6, { keepZero: true }).desc('The application protocol, a hint such as "http" or a prefixed name.'),
+  port: int32().required().proto(3, { keepZero: true }).desc('The port the service exposes.'),
   targetPort: ref(IntOrString).proto(4).desc('The pod port, by number or by name; the service port when unset.'),
   nodePort: int32().proto(5).desc('The port on every node, for NodePort and LoadBalancer services.'),
 })
@@ -17,7 +17,7 @@ export const ServicePort = obj({
   .desc('A port of a service.');
 
 export const ClientIPConfig = obj({
-  timeoutSeconds: int32().proto(1).desc('How long a session sticks, in seconds (1 to 86400); 10800 by default.'),
+  timeoutSeconds: int32().proto(1, { keepZero: true }).desc('How long a session sticks, in seconds (1 to 86400); 10800 by default.'),
 })
   .id(core('ClientIPConfig'))
   .desc('Settings of client-IP-based session affinity.');
@@ -44,18 +44,18 @@ export const ServiceSpec = obj({
   publishNotReadyAddresses: bool().proto(13).desc('Whether endpoints include pods that are not ready.'),
   sessionAffinityConfig: ref(SessionAffinityConfig).proto(14).desc('Settings of session affinity.'),
   ipFamilies: list(str()).atomic().proto(19).desc('The IP families of the service, such as IPv4.'),
-  ipFamilyPolicy: str().proto(17).desc('SingleStack, PreferDualStack or RequireDualStack.'),
-  allocateLoadBalancerNodePorts: bool().proto(20).desc('Whether LoadBalancer services get node ports; true by default.'),
-  loadBalancerClass: str().proto(21).desc('The load balancer implementation to use.'),
-  internalTrafficPolicy: str().proto(22).desc('Cluster or Local: how in-cluster traffic reaches endpoints.'),
+  ipFamilyPolicy: str().proto(17, { keepZero: true }).desc('SingleStack, PreferDualStack or RequireDualStack.'),
+  allocateLoadBalancerNodePorts: bool().proto(20, { keepZero: true }).desc('Whether LoadBalancer services get node ports; true by default.'),
+  loadBalancerClass: str().proto(21, { keepZero: true }).desc('The load balancer implementation to use.'),
+  internalTrafficPolicy: str().proto(22, { keepZero: true }).desc('Cluster or Local: how in-cluster traffic reaches endpoints.'),
 })
   .id(core('ServiceSpec'))
   .desc('The desired state of a service.');
 
 export const PortStatus = obj({
-  port: int32().required().proto(1).desc('The port number.'),
-  protocol: str().required().proto(2).desc('TCP, UDP or SCTP.'),
-  error: str().proto(3).desc('A problem with the port, as a CamelCase or domain-prefixed name.'),
+  port: int32().required().proto(1, { keepZero: true }).desc('The port number.'),
+  protocol: str().required().proto(2, { keepZero: true }).desc('TCP, UDP or SCTP.'),
+  error: str().proto(3, { keepZero: true }).desc('A problem with the port, as a CamelCase or domain-prefixed name.'),
 })
   .id(core('PortStatus'))
   .desc('The status of a service port on a load balancer.');
@@ -89,9 +89,9 @@ export const Service = kind({
   .desc('A stable network endpoint for a set of pods.');
 
 export const EndpointAddress = obj({
-  ip: str().required().proto(1).desc('The IP address.'),
+  ip: str().required().proto(1, { keepZero: true }).desc('The IP address.'),
   hostname: str().proto(3).desc('The hostname of the endpoint.'),
-  nodeName: str().proto(4).desc('The node that hosts the endpoint.'),
+  nodeName: str().proto(4, { keepZero: true }).desc('The node that hosts the endpoint.'),
   targetRef: ref(ObjectReference).proto(2).desc('The object (usually a pod) behind the address.'),
 })
   .atomic()
@@ -100,9 +100,9 @@ export const EndpointAddress = obj({
 
 export const EndpointPort = obj({
   name: str().proto(1).desc("The port's name; matches the service port's name."),
-  port: int32().required().proto(2).desc('The port number.'),
+  port: int32().required().proto(2, { keepZero: true }).desc('The port number.'),
   protocol: str().proto(3).desc('TCP, UDP or SCTP; TCP by default.'),
-  appProtocol: str().proto(4).desc('The application protocol, a hint such as "http" or a prefixed name.'),
+  appProtocol: str().proto(4, { keepZero: true }).desc('The application protocol, a hint such as "http" or a prefixed name.'),
 })
   .atomic()
   .id(core('EndpointPort'))

@@ -1,6 +1,6 @@
 // PersistentVolume and PersistentVolumeClaim with their spec and status.
 // A PersistentVolumeSpec embeds PersistentVolumeSource in Go, so the source
-// fields carry no protobuf number on the spec. v1.27 still has the claim's
+// fields are numbered inside that message (`in: 1`). v1.27 still has the claim's
 // status.resizeStatus (replaced by allocatedResourceStatuses in v1.28).
 import { list, mapOf, obj, ref, str } from '../../../schema/dsl.js';
 import { LabelSelector, Quantity, Time, kind } from '../../../schema/common.js';
@@ -19,34 +19,34 @@ export const VolumeNodeAffinity = obj({
 
 export const PersistentVolumeSpec = obj({
   capacity: mapOf(ref(Quantity)).proto(1).desc('The resources of the volume.'),
-  gcePersistentDisk: ref(GCEPersistentDiskVolumeSource).desc('A GCE persistent disk.'),
-  awsElasticBlockStore: ref(AWSElasticBlockStoreVolumeSource).desc('An AWS EBS disk.'),
-  hostPath: ref(HostPathVolumeSource).desc('A directory on the host; for single-node testing only.'),
-  glusterfs: ref(GlusterfsPersistentVolumeSource).desc('A GlusterFS volume.'),
-  nfs: ref(NFSVolumeSource).desc('An NFS export.'),
-  rbd: ref(RBDPersistentVolumeSource).desc('A Ceph RBD image.'),
-  iscsi: ref(ISCSIPersistentVolumeSource).desc('An iSCSI disk.'),
-  cinder: ref(CinderPersistentVolumeSource).desc('An OpenStack Cinder volume.'),
-  cephfs: ref(CephFSPersistentVolumeSource).desc('A CephFS mount.'),
-  fc: ref(FCVolumeSource).desc('A Fibre Channel volume.'),
-  flocker: ref(FlockerVolumeSource).desc('A Flocker dataset.'),
-  flexVolume: ref(FlexPersistentVolumeSource).desc('A volume handled by a FlexVolume plugin.'),
-  azureFile: ref(AzureFilePersistentVolumeSource).desc('An Azure File share.'),
-  vsphereVolume: ref(VsphereVirtualDiskVolumeSource).desc('A vSphere disk.'),
-  quobyte: ref(QuobyteVolumeSource).desc('A Quobyte volume.'),
-  azureDisk: ref(AzureDiskVolumeSource).desc('An Azure data disk.'),
-  photonPersistentDisk: ref(PhotonPersistentDiskVolumeSource).desc('A Photon Controller disk.'),
-  portworxVolume: ref(PortworxVolumeSource).desc('A Portworx volume.'),
-  scaleIO: ref(ScaleIOPersistentVolumeSource).desc('A ScaleIO volume.'),
-  local: ref(LocalVolumeSource).desc('Storage directly attached to a node.'),
-  storageos: ref(StorageOSPersistentVolumeSource).desc('A StorageOS volume.'),
-  csi: ref(CSIPersistentVolumeSource).desc('A volume managed by a CSI driver.'),
+  gcePersistentDisk: ref(GCEPersistentDiskVolumeSource).proto(1, { in: 2 }).desc('A GCE persistent disk.'),
+  awsElasticBlockStore: ref(AWSElasticBlockStoreVolumeSource).proto(2, { in: 2 }).desc('An AWS EBS disk.'),
+  hostPath: ref(HostPathVolumeSource).proto(3, { in: 2 }).desc('A directory on the host; for single-node testing only.'),
+  glusterfs: ref(GlusterfsPersistentVolumeSource).proto(4, { in: 2 }).desc('A GlusterFS volume.'),
+  nfs: ref(NFSVolumeSource).proto(5, { in: 2 }).desc('An NFS export.'),
+  rbd: ref(RBDPersistentVolumeSource).proto(6, { in: 2 }).desc('A Ceph RBD image.'),
+  iscsi: ref(ISCSIPersistentVolumeSource).proto(7, { in: 2 }).desc('An iSCSI disk.'),
+  cinder: ref(CinderPersistentVolumeSource).proto(8, { in: 2 }).desc('An OpenStack Cinder volume.'),
+  cephfs: ref(CephFSPersistentVolumeSource).proto(9, { in: 2 }).desc('A CephFS mount.'),
+  fc: ref(FCVolumeSource).proto(10, { in: 2 }).desc('A Fibre Channel volume.'),
+  flocker: ref(FlockerVolumeSource).proto(11, { in: 2 }).desc('A Flocker dataset.'),
+  flexVolume: ref(FlexPersistentVolumeSource).proto(12, { in: 2 }).desc('A volume handled by a FlexVolume plugin.'),
+  azureFile: ref(AzureFilePersistentVolumeSource).proto(13, { in: 2 }).desc('An Azure File share.'),
+  vsphereVolume: ref(VsphereVirtualDiskVolumeSource).proto(14, { in: 2 }).desc('A vSphere disk.'),
+  quobyte: ref(QuobyteVolumeSource).proto(15, { in: 2 }).desc('A Quobyte volume.'),
+  azureDisk: ref(AzureDiskVolumeSource).proto(16, { in: 2 }).desc('An Azure data disk.'),
+  photonPersistentDisk: ref(PhotonPersistentDiskVolumeSource).proto(17, { in: 2 }).desc('A Photon Controller disk.'),
+  portworxVolume: ref(PortworxVolumeSource).proto(18, { in: 2 }).desc('A Portworx volume.'),
+  scaleIO: ref(ScaleIOPersistentVolumeSource).proto(19, { in: 2 }).desc('A ScaleIO volume.'),
+  local: ref(LocalVolumeSource).proto(20, { in: 2 }).desc('Storage directly attached to a node.'),
+  storageos: ref(StorageOSPersistentVolumeSource).proto(21, { in: 2 }).desc('A StorageOS volume.'),
+  csi: ref(CSIPersistentVolumeSource).proto(22, { in: 2 }).desc('A volume managed by a CSI driver.'),
   accessModes: list(str()).proto(3).desc('The ways the volume can be mounted.'),
   claimRef: ref(ObjectReference).granular().proto(4).desc('The claim the volume is bound to.'),
   persistentVolumeReclaimPolicy: str().proto(5).desc('Retain, Delete or Recycle (deprecated): what happens when the claim goes.'),
   storageClassName: str().proto(6).desc('The StorageClass of the volume; none when empty.'),
   mountOptions: list(str()).proto(7).desc('Mount options, not validated.'),
-  volumeMode: str().proto(8).desc('Filesystem or Block; Filesystem when empty.'),
+  volumeMode: str().proto(8, { keepZero: true }).desc('Filesystem or Block; Filesystem when empty.'),
   nodeAffinity: ref(VolumeNodeAffinity).proto(9).desc('Which nodes can access the volume.'),
 })
   .id(core('PersistentVolumeSpec'))
@@ -72,8 +72,8 @@ export const PersistentVolumeClaimSpec = obj({
   selector: ref(LabelSelector).proto(4).desc('A label query over the volumes to bind to.'),
   resources: ref(ResourceRequirements).proto(2).desc('The minimum resources the volume must have.'),
   volumeName: str().proto(3).desc('The persistent volume bound to the claim.'),
-  storageClassName: str().proto(5).desc('The StorageClass the claim asks for.'),
-  volumeMode: str().proto(6).desc('Filesystem or Block; Filesystem when empty.'),
+  storageClassName: str().proto(5, { keepZero: true }).desc('The StorageClass the claim asks for.'),
+  volumeMode: str().proto(6, { keepZero: true }).desc('Filesystem or Block; Filesystem when empty.'),
   dataSource: ref(TypedLocalObjectReference).proto(7).desc('An object (VolumeSnapshot or PersistentVolumeClaim) to populate the volume from.'),
   dataSourceRef: ref(TypedObjectReference).proto(8).desc('An object of any populator kind to populate the volume from.'),
 })
@@ -90,7 +90,7 @@ export const PersistentVolumeClaimStatus = obj({
   capacity: mapOf(ref(Quantity)).proto(3).desc('The resources of the bound volume.'),
   conditions: list(ref(PersistentVolumeClaimCondition)).patch('merge', 'type').proto(4).desc('The observed conditions of the claim.'),
   allocatedResources: mapOf(ref(Quantity)).proto(5).desc('The resources allocated to the claim, which may exceed the capacity while resizing.'),
-  resizeStatus: str().desc('The state of a resize operation, if any (alpha).'),
+  resizeStatus: str().proto(6, { keepZero: true }).desc('The state of a resize operation, if any (alpha).'),
 })
   .id(core('PersistentVolumeClaimStatus'))
   .desc('The observed state of a persistent volume claim.');

@@ -220,6 +220,13 @@ describe('Service', () => {
     ['nodePort range from options', () => validateService(svc({ type: 'NodePort', ports: [port({ nodePort: 30001 })] }), { nodePortRange: { min: 20000, max: 20100 } }), [
       'spec.ports[0].nodePort: Invalid value: 30001: provided port is not in the valid range. The range of valid ports is 20000-20100',
     ]],
+    ['update: a port held from before a range change is not checked again; a new one is', () => validateServiceUpdate(
+      svc({ type: 'NodePort', ports: [port({ name: 'a', nodePort: 30001 }), port({ name: 'b', port: 81, nodePort: 30002 })] }),
+      svc({ type: 'NodePort', ports: [port({ name: 'a', nodePort: 30001 })] }),
+      { nodePortRange: { min: 20000, max: 20100 } },
+    ), [
+      'spec.ports[1].nodePort: Invalid value: 30002: provided port is not in the valid range. The range of valid ports is 20000-20100',
+    ]],
     ['duplicate port/protocol', () => validateService(svc({ ports: [port({ name: 'a' }), port({ name: 'b' })] })), [
       'spec.ports[1]: Duplicate value: core.ServicePort{Name:"", Protocol:"TCP", AppProtocol:(*string)(nil), Port:80, TargetPort:intstr.IntOrString{Type:0, IntVal:0, StrVal:""}, NodePort:0}',
     ]],

@@ -620,6 +620,10 @@ function validateServicePort(sp: Obj, requireName: boolean, names: Set<string>, 
 }
 
 export function validateService(svc: Obj, opts: ServiceValidationOptions = { nodePortRange: DEFAULT_NODE_PORT_RANGE }): FieldError[] {
+  return [...serviceErrors(svc), ...nodePortRangeErrors(svc, opts, new Set())];
+}
+
+function serviceErrors(svc: Obj): FieldError[] {
   const spec = obj(svc.spec);
   const sp = fieldPath('spec');
   const errs: FieldError[] = [];
@@ -686,15 +690,26 @@ export function validateService(svc: Obj, opts: ServiceValidationOptions = { nod
     if (seen.has(key)) errs.push(duplicate(sp.child('ports').index(i), goServicePortKey(str(port.protocol), num(port.port) ?? 0)));
     seen.add(key);
   });
-  if (type === 'NodePort' || type === 'LoadBalancer') {
-    const { min, max } = opts.nodePortRange;
-    ports.forEach((port, i) => {
-      const np = num(port.nodePort) ?? 0;
-      if (np !== 0 && (np < min || np > max)) {
-        errs.push(invalid(sp.child('ports').index(i).child('nodePort'), np, `provided port is not in the valid range. The range of valid ports is ${min}-${max}`));
-      }
-    });
-  }
+  return errs;
+}
+
+/**
+ * Node ports outside --service-node-port-range. Kubernetes checks this when it
+ * allocates a port, so a port the Service already held (`held`; from before a
+ * restart with another range) is not checked again on update.
+ */
+function nodePortRangeErrors(svc: Obj, opts: ServiceValidationOptions, held: ReadonlySet<number>): FieldError[] {
+  const spec = obj(svc.spec);
+  const type = str(spec.type);
+  if (type !== 'NodePort' && type !== 'LoadBalancer') return [];
+  const { min, max } = opts.nodePortRange;
+  const errs: FieldError[] = [];
+  arr(spec.ports).map(obj).forEach((port, i) => {
+    const np = num(port.nodePort) ?? 0;
+    if (np !== 0 && !held.has(np) && (np < min || np > max)) {
+      errs.push(invalid(fieldPath('spec').child('ports').index(i).child('nodePort'), np, `provided port is not in the valid range. The range of valid ports is ${min}-${max}`));
+    }
+  });
   return errs;
 }
 
@@ -722,8 +737,9 @@ function clusterIPChanges(spec: Obj, oldSpec: Obj): FieldError[] {
   return errs;
 }
 
-export function validateServiceUpdate(svc: Obj, old: Obj, opts?: ServiceValidationOptions): FieldError[] {
-  return [...clusterIPChanges(obj(svc.spec), obj(old.spec)), ...validateService(svc, opts)];
+export function validateServiceUpdate(svc: Obj, old: Obj, opts: ServiceValidationOptions = { nodePortRange: DEFAULT_NODE_PORT_RANGE }): FieldError[] {
+  const held = new Set(arr(obj(old.spec).ports).map((p) => num(obj(p).nodePort) ?? 0));
+  return [...clusterIPChanges(obj(svc.spec), obj(old.spec)), ...serviceErrors(svc), ...nodePortRangeErrors(svc, opts, held)];
 }
 
 // ---------------------------------------------------------------- Namespace, Node

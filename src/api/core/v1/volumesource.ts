@@ -7,13 +7,13 @@ import { Quantity } from '../../../schema/common.js';
 import { LocalObjectReference, ObjectReference, SecretReference } from './refs.js';
 import { core } from './names.js';
 
-/** The usual fsType and readOnly fields, at a protobuf number. */
-const fsType = (n: number) => str().proto(n).desc('The filesystem type to mount, such as "ext4" or "xfs"; the plugin picks a default when empty.');
-const readOnly = (n: number) => bool().proto(n).desc('Whether the volume is mounted read-only; false (read-write) by default.');
+/** The usual fsType and readOnly fields, at a protobuf number (keepZero where Go has a pointer). */
+const fsType = (n: number, keepZero = false) => str().proto(n, { keepZero }).desc('The filesystem type to mount, such as "ext4" or "xfs"; the plugin picks a default when empty.');
+const readOnly = (n: number, keepZero = false) => bool().proto(n, { keepZero }).desc('Whether the volume is mounted read-only; false (read-write) by default.');
 
 export const HostPathVolumeSource = obj({
-  path: str().required().proto(1).desc('The path on the node; symlinks are followed.'),
-  type: str().proto(2).desc('What must exist at the path, such as Directory or FileOrCreate; no check when empty.'),
+  path: str().required().proto(1, { keepZero: true }).desc('The path on the node; symlinks are followed.'),
+  type: str().proto(2, { keepZero: true }).desc('What must exist at the path, such as Directory or FileOrCreate; no check when empty.'),
 })
   .id(core('HostPathVolumeSource'))
   .desc('A file or directory of the node mounted into the pod.');
@@ -26,7 +26,7 @@ export const EmptyDirVolumeSource = obj({
   .desc('A scratch directory that lives as long as the pod.');
 
 export const GCEPersistentDiskVolumeSource = obj({
-  pdName: str().required().proto(1).desc('The name of the disk in GCE.'),
+  pdName: str().required().proto(1, { keepZero: true }).desc('The name of the disk in GCE.'),
   fsType: fsType(2),
   partition: int32().proto(3).desc('The partition to mount; the whole device when 0 or unset.'),
   readOnly: readOnly(4),
@@ -35,7 +35,7 @@ export const GCEPersistentDiskVolumeSource = obj({
   .desc('A Google Compute Engine persistent disk.');
 
 export const AWSElasticBlockStoreVolumeSource = obj({
-  volumeID: str().required().proto(1).desc('The ID of the EBS volume.'),
+  volumeID: str().required().proto(1, { keepZero: true }).desc('The ID of the EBS volume.'),
   fsType: fsType(2),
   partition: int32().proto(3).desc('The partition to mount; the whole device when 0 or unset.'),
   readOnly: readOnly(4),
@@ -44,7 +44,7 @@ export const AWSElasticBlockStoreVolumeSource = obj({
   .desc('An AWS Elastic Block Store disk attached to the node and mounted into the pod.');
 
 export const GitRepoVolumeSource = obj({
-  repository: str().required().proto(1).desc('The repository URL.'),
+  repository: str().required().proto(1, { keepZero: true }).desc('The repository URL.'),
   revision: str().proto(2).desc('The commit to check out.'),
   directory: str().proto(3).desc('The directory to clone into; "." for the volume root.'),
 })
@@ -52,8 +52,8 @@ export const GitRepoVolumeSource = obj({
   .desc('A directory holding a clone of a git repository (deprecated).');
 
 export const NFSVolumeSource = obj({
-  server: str().required().proto(1).desc('The hostname or IP of the NFS server.'),
-  path: str().required().proto(2).desc('The exported path.'),
+  server: str().required().proto(1, { keepZero: true }).desc('The hostname or IP of the NFS server.'),
+  path: str().required().proto(2, { keepZero: true }).desc('The exported path.'),
   readOnly: bool().proto(3).desc('Whether the export is mounted read-only.'),
 })
   .id(core('NFSVolumeSource'))
@@ -61,9 +61,9 @@ export const NFSVolumeSource = obj({
 
 /** The fields of the ISCSI sources; `secret` is how their secretRef names a secret. */
 const iscsiFields = (secret: S) => ({
-  targetPortal: str().required().proto(1).desc('The target portal, as an IP or ip:port.'),
-  iqn: str().required().proto(2).desc("The target's iSCSI qualified name."),
-  lun: int32().required().proto(3).desc('The target LUN number.'),
+  targetPortal: str().required().proto(1, { keepZero: true }).desc('The target portal, as an IP or ip:port.'),
+  iqn: str().required().proto(2, { keepZero: true }).desc("The target's iSCSI qualified name."),
+  lun: int32().required().proto(3, { keepZero: true }).desc('The target LUN number.'),
   iscsiInterface: str().proto(4).desc('The iSCSI interface to use; "default" (tcp) when empty.'),
   fsType: fsType(5),
   readOnly: readOnly(6),
@@ -71,7 +71,7 @@ const iscsiFields = (secret: S) => ({
   chapAuthDiscovery: bool().proto(8).desc('Whether to use CHAP authentication for discovery.'),
   secretRef: ref(secret).proto(10).desc('The CHAP secret.'),
   chapAuthSession: bool().proto(11).desc('Whether to use CHAP authentication for the session.'),
-  initiatorName: str().proto(12).desc('A custom initiator name.'),
+  initiatorName: str().proto(12, { keepZero: true }).desc('A custom initiator name.'),
 });
 
 export const ISCSIVolumeSource = obj(iscsiFields(LocalObjectReference))
@@ -83,8 +83,8 @@ export const ISCSIPersistentVolumeSource = obj(iscsiFields(SecretReference))
   .desc('An iSCSI disk used as a persistent volume.');
 
 const glusterfsFields = {
-  endpoints: str().required().proto(1).desc('The Endpoints object listing the GlusterFS servers.'),
-  path: str().required().proto(2).desc('The GlusterFS volume path.'),
+  endpoints: str().required().proto(1, { keepZero: true }).desc('The Endpoints object listing the GlusterFS servers.'),
+  path: str().required().proto(2, { keepZero: true }).desc('The GlusterFS volume path.'),
   readOnly: bool().proto(3).desc('Whether the volume is mounted read-only.'),
 };
 
@@ -94,7 +94,7 @@ export const GlusterfsVolumeSource = obj(glusterfsFields)
 
 export const GlusterfsPersistentVolumeSource = obj({
   ...glusterfsFields,
-  endpointsNamespace: str().proto(4).desc("The namespace of that Endpoints object; the claim's namespace when empty."),
+  endpointsNamespace: str().proto(4, { keepZero: true }).desc("The namespace of that Endpoints object; the claim's namespace when empty."),
 })
   .id(core('GlusterfsPersistentVolumeSource'))
   .desc('A GlusterFS mount used as a persistent volume.');
@@ -102,7 +102,7 @@ export const GlusterfsPersistentVolumeSource = obj({
 /** The fields of the RBD sources; `secret` is how their secretRef names a secret. */
 const rbdFields = (secret: S) => ({
   monitors: list(str()).required().proto(1).desc('The Ceph monitor addresses.'),
-  image: str().required().proto(2).desc('The rados image name.'),
+  image: str().required().proto(2, { keepZero: true }).desc('The rados image name.'),
   fsType: fsType(3),
   pool: str().proto(4).desc('The rados pool; "rbd" by default.'),
   user: str().proto(5).desc('The rados user; "admin" by default.'),
@@ -121,7 +121,7 @@ export const RBDPersistentVolumeSource = obj(rbdFields(SecretReference))
 
 /** The fields of the Flex sources; `secret` is how their secretRef names a secret. */
 const flexFields = (secret: S) => ({
-  driver: str().required().proto(1).desc('The name of the plugin driver.'),
+  driver: str().required().proto(1, { keepZero: true }).desc('The name of the plugin driver.'),
   fsType: fsType(2),
   secretRef: ref(secret).proto(3).desc('The secret whose data is passed to the plugin.'),
   readOnly: readOnly(4),
@@ -138,7 +138,7 @@ export const FlexPersistentVolumeSource = obj(flexFields(SecretReference))
 
 /** The fields of the Cinder sources; `secret` is how their secretRef names a secret. */
 const cinderFields = (secret: S) => ({
-  volumeID: str().required().proto(1).desc('The Cinder volume ID.'),
+  volumeID: str().required().proto(1, { keepZero: true }).desc('The Cinder volume ID.'),
   fsType: fsType(2),
   readOnly: readOnly(3),
   secretRef: ref(secret).proto(4).desc('The secret holding parameters for connecting to OpenStack.'),
@@ -179,7 +179,7 @@ export const FlockerVolumeSource = obj({
 
 export const FCVolumeSource = obj({
   targetWWNs: list(str()).proto(1).desc('The target worldwide names.'),
-  lun: int32().proto(2).desc('The target LUN number.'),
+  lun: int32().proto(2, { keepZero: true }).desc('The target LUN number.'),
   fsType: fsType(3),
   readOnly: readOnly(4),
   wwids: list(str()).proto(5).desc("The volume's world-wide identifiers; used instead of targetWWNs and lun."),
@@ -188,8 +188,8 @@ export const FCVolumeSource = obj({
   .desc('A Fibre Channel volume.');
 
 const azureFileFields = {
-  secretName: str().required().proto(1).desc('The secret holding the Azure storage account name and key.'),
-  shareName: str().required().proto(2).desc('The name of the file share.'),
+  secretName: str().required().proto(1, { keepZero: true }).desc('The secret holding the Azure storage account name and key.'),
+  shareName: str().required().proto(2, { keepZero: true }).desc('The name of the file share.'),
   readOnly: readOnly(3),
 };
 
@@ -199,24 +199,24 @@ export const AzureFileVolumeSource = obj(azureFileFields)
 
 export const AzureFilePersistentVolumeSource = obj({
   ...azureFileFields,
-  secretNamespace: str().proto(4).desc("The namespace of that secret; the pod's namespace when empty."),
+  secretNamespace: str().proto(4, { keepZero: true }).desc("The namespace of that secret; the pod's namespace when empty."),
 })
   .id(core('AzureFilePersistentVolumeSource'))
   .desc('An Azure File share mounted as a persistent volume.');
 
 export const AzureDiskVolumeSource = obj({
-  diskName: str().required().proto(1).desc('The name of the data disk in blob storage.'),
-  diskURI: str().required().proto(2).desc('The URI of the data disk in blob storage.'),
-  cachingMode: str().proto(3).desc('The host caching mode: None, ReadOnly or ReadWrite.'),
-  fsType: fsType(4),
-  readOnly: readOnly(5),
-  kind: str().proto(6).desc('The disk kind: Shared, Dedicated or Managed.'),
+  diskName: str().required().proto(1, { keepZero: true }).desc('The name of the data disk in blob storage.'),
+  diskURI: str().required().proto(2, { keepZero: true }).desc('The URI of the data disk in blob storage.'),
+  cachingMode: str().proto(3, { keepZero: true }).desc('The host caching mode: None, ReadOnly or ReadWrite.'),
+  fsType: fsType(4, true),
+  readOnly: readOnly(5, true),
+  kind: str().proto(6, { keepZero: true }).desc('The disk kind: Shared, Dedicated or Managed.'),
 })
   .id(core('AzureDiskVolumeSource'))
   .desc('An Azure data disk mounted into the pod.');
 
 export const VsphereVirtualDiskVolumeSource = obj({
-  volumePath: str().required().proto(1).desc("The path of the disk's vmdk."),
+  volumePath: str().required().proto(1, { keepZero: true }).desc("The path of the disk's vmdk."),
   fsType: fsType(2),
   storagePolicyName: str().proto(3).desc('The storage policy (SPBM) profile name.'),
   storagePolicyID: str().proto(4).desc('The storage policy (SPBM) profile ID.'),
@@ -225,8 +225,8 @@ export const VsphereVirtualDiskVolumeSource = obj({
   .desc('A vSphere virtual disk.');
 
 export const QuobyteVolumeSource = obj({
-  registry: str().required().proto(1).desc('One or more Quobyte registries, as host:port pairs separated by commas.'),
-  volume: str().required().proto(2).desc('The name of the Quobyte volume.'),
+  registry: str().required().proto(1, { keepZero: true }).desc('One or more Quobyte registries, as host:port pairs separated by commas.'),
+  volume: str().required().proto(2, { keepZero: true }).desc('The name of the Quobyte volume.'),
   readOnly: bool().proto(3).desc('Whether the volume is mounted read-only.'),
   user: str().proto(4).desc('The user to map volume access to.'),
   group: str().proto(5).desc('The group to map volume access to.'),
@@ -236,14 +236,14 @@ export const QuobyteVolumeSource = obj({
   .desc('A Quobyte volume.');
 
 export const PhotonPersistentDiskVolumeSource = obj({
-  pdID: str().required().proto(1).desc('The ID of the disk.'),
+  pdID: str().required().proto(1, { keepZero: true }).desc('The ID of the disk.'),
   fsType: fsType(2),
 })
   .id(core('PhotonPersistentDiskVolumeSource'))
   .desc('A Photon Controller persistent disk.');
 
 export const PortworxVolumeSource = obj({
-  volumeID: str().required().proto(1).desc('The ID of the volume.'),
+  volumeID: str().required().proto(1, { keepZero: true }).desc('The ID of the volume.'),
   fsType: str().proto(2).desc('The filesystem type to mount; ext4 when empty.'),
   readOnly: readOnly(3),
 })
@@ -252,8 +252,8 @@ export const PortworxVolumeSource = obj({
 
 /** The fields of the ScaleIO sources; `secret` is how their secretRef names a secret. */
 const scaleIOFields = (secret: S) => ({
-  gateway: str().required().proto(1).desc('The address of the ScaleIO API gateway.'),
-  system: str().required().proto(2).desc('The name of the ScaleIO storage system.'),
+  gateway: str().required().proto(1, { keepZero: true }).desc('The address of the ScaleIO API gateway.'),
+  system: str().required().proto(2, { keepZero: true }).desc('The name of the ScaleIO storage system.'),
   secretRef: ref(secret).required().proto(3).desc("The secret with the ScaleIO user's credentials."),
   sslEnabled: bool().proto(4).desc('Whether to talk to the gateway over SSL.'),
   protectionDomain: str().proto(5).desc('The ScaleIO protection domain.'),
@@ -290,9 +290,9 @@ export const StorageOSPersistentVolumeSource = obj(storageosFields(ObjectReferen
   .desc('A StorageOS volume used as a persistent volume.');
 
 export const CSIVolumeSource = obj({
-  driver: str().required().proto(1).desc('The name of the CSI driver.'),
-  readOnly: bool().proto(2).desc('Whether the volume is read-only; false by default.'),
-  fsType: fsType(3),
+  driver: str().required().proto(1, { keepZero: true }).desc('The name of the CSI driver.'),
+  readOnly: bool().proto(2, { keepZero: true }).desc('Whether the volume is read-only; false by default.'),
+  fsType: fsType(3, true),
   volumeAttributes: mapOf(str()).proto(4).desc('Driver-specific properties passed to the driver.'),
   nodePublishSecretRef: ref(LocalObjectReference).proto(5).desc("The secret passed to the driver's NodePublish and NodeUnpublish calls."),
 })
@@ -300,8 +300,8 @@ export const CSIVolumeSource = obj({
   .desc('An inline ephemeral volume provided by a CSI driver.');
 
 export const CSIPersistentVolumeSource = obj({
-  driver: str().required().proto(1).desc('The name of the CSI driver.'),
-  volumeHandle: str().required().proto(2).desc('The volume ID the driver returned when it created the volume.'),
+  driver: str().required().proto(1, { keepZero: true }).desc('The name of the CSI driver.'),
+  volumeHandle: str().required().proto(2, { keepZero: true }).desc('The volume ID the driver returned when it created the volume.'),
   readOnly: bool().proto(3).desc('Whether ControllerPublishVolume publishes the volume read-only.'),
   fsType: fsType(4),
   volumeAttributes: mapOf(str()).proto(5).desc('Driver-specific attributes passed when the volume is published.'),
@@ -315,8 +315,8 @@ export const CSIPersistentVolumeSource = obj({
   .desc('A persistent volume managed by an external CSI driver.');
 
 export const LocalVolumeSource = obj({
-  path: str().required().proto(1).desc('The full path of the directory or block device on the node.'),
-  fsType: str().proto(2).desc('The filesystem type, when the path is a block device; chosen automatically when empty.'),
+  path: str().required().proto(1, { keepZero: true }).desc('The full path of the directory or block device on the node.'),
+  fsType: str().proto(2, { keepZero: true }).desc('The filesystem type, when the path is a block device; chosen automatically when empty.'),
 })
   .id(core('LocalVolumeSource'))
   .desc('Storage directly attached to a node.');

@@ -13,7 +13,7 @@ export const ServiceBackendPort = obj({
   .desc('A port of a Service, by name or number.');
 
 export const IngressServiceBackend = obj({
-  name: str().required().proto(1).desc('The name of a Service in the Ingress\'s namespace.'),
+  name: str().required().proto(1, { keepZero: true }).desc('The name of a Service in the Ingress\'s namespace.'),
   port: ref(ServiceBackendPort).proto(2).desc('The Service port to send traffic to.'),
 })
   .id(`${PKG}.IngressServiceBackend`)
@@ -28,7 +28,7 @@ export const IngressBackend = obj({
 
 export const HTTPIngressPath = obj({
   path: str().proto(1).desc('The request path to match, starting with "/".'),
-  pathType: str().required().proto(3).desc('Exact, Prefix or ImplementationSpecific: how path is matched.'),
+  pathType: str().required().proto(3, { keepZero: true }).desc('Exact, Prefix or ImplementationSpecific: how path is matched.'),
   backend: ref(IngressBackend).required().proto(2).desc('Where matching requests go.'),
 })
   .id(`${PKG}.HTTPIngressPath`)
@@ -43,7 +43,7 @@ export const HTTPIngressRuleValue = obj({
 // `http` is embedded from IngressRuleValue in Go (one protobuf field), so it has no number of its own.
 export const IngressRule = obj({
   host: str().proto(1).desc('A host name, or a wildcard such as "*.example.com", matched against the Host header; any host when empty.'),
-  http: ref(HTTPIngressRuleValue).desc('How requests for the host are routed by path.'),
+  http: ref(HTTPIngressRuleValue).proto(1, { in: 2 }).desc('How requests for the host are routed by path.'),
 })
   .id(`${PKG}.IngressRule`)
   .desc('Routing for the requests of one host.');
@@ -56,7 +56,7 @@ export const IngressTLS = obj({
   .desc('TLS termination for some hosts.');
 
 export const IngressSpec = obj({
-  ingressClassName: str().proto(4).desc('The IngressClass that handles this Ingress.'),
+  ingressClassName: str().proto(4, { keepZero: true }).desc('The IngressClass that handles this Ingress.'),
   defaultBackend: ref(IngressBackend).proto(1).desc('Where requests that match no rule go.'),
   tls: list(IngressTLS).atomic().proto(2).desc('TLS termination settings, on port 443.'),
   rules: list(IngressRule).atomic().proto(3).desc('Host and path rules; everything goes to the default backend when empty.'),
@@ -65,9 +65,9 @@ export const IngressSpec = obj({
   .desc('The routing an Ingress asks for.');
 
 export const IngressPortStatus = obj({
-  port: int32().required().proto(1).desc('The port number.'),
-  protocol: str().required().proto(2).desc('TCP, UDP or SCTP.'),
-  error: str().proto(3).desc('A CamelCase error of the port, when it has one.'),
+  port: int32().required().proto(1, { keepZero: true }).desc('The port number.'),
+  protocol: str().required().proto(2, { keepZero: true }).desc('TCP, UDP or SCTP.'),
+  error: str().proto(3, { keepZero: true }).desc('A CamelCase error of the port, when it has one.'),
 })
   .id(`${PKG}.IngressPortStatus`)
   .desc('The state of one port of a load-balancer ingress point.');

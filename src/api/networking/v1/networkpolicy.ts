@@ -5,7 +5,7 @@ import { Condition, int32, IntOrString, kind, LabelSelector, list, obj, ref, str
 const PKG = 'io.k8s.api.networking.v1';
 
 export const IPBlock = obj({
-  cidr: str().required().proto(1).desc('A CIDR such as "10.0.0.0/16" or "2001:db8::/64".'),
+  cidr: str().required().proto(1, { keepZero: true }).desc('A CIDR such as "10.0.0.0/16" or "2001:db8::/64".'),
   except: list(str()).proto(2).desc('CIDRs inside cidr that are excluded.'),
 })
   .id(`${PKG}.IPBlock`)
@@ -20,9 +20,9 @@ export const NetworkPolicyPeer = obj({
   .desc('A source or destination of traffic.');
 
 export const NetworkPolicyPort = obj({
-  protocol: str().proto(1).desc('TCP (the default), UDP or SCTP.'),
+  protocol: str().proto(1, { keepZero: true }).desc('TCP (the default), UDP or SCTP.'),
   port: ref(IntOrString).proto(2).desc('A port number or named port; every port when unset.'),
-  endPort: int32().proto(3).desc('The last port of a numeric range starting at port.'),
+  endPort: int32().proto(3, { keepZero: true }).desc('The last port of a numeric range starting at port.'),
 })
   .id(`${PKG}.NetworkPolicyPort`)
   .desc('A port, or range of ports, traffic may use.');
@@ -51,14 +51,14 @@ export const NetworkPolicySpec = obj({
   .desc('The pods a NetworkPolicy selects and the traffic it allows them.');
 
 export const NetworkPolicyStatus = obj({
-  conditions: list(Condition).map('type').patch('merge', 'type').desc('The current conditions of the policy.'),
+  conditions: list(Condition).proto(1).map('type').patch('merge', 'type').desc('The current conditions of the policy.'),
 })
   .id(`${PKG}.NetworkPolicyStatus`)
   .desc('The observed state of a NetworkPolicy.');
 
 export const NetworkPolicy = kind({
   spec: ref(NetworkPolicySpec).proto(2).desc('The pods selected and the traffic allowed.'),
-  status: ref(NetworkPolicyStatus).desc('The observed state of the policy.'),
+  status: ref(NetworkPolicyStatus).proto(3).desc('The observed state of the policy.'),
 })
   .id(`${PKG}.NetworkPolicy`)
   .desc('Which network traffic the selected pods may send and receive.');

@@ -9,7 +9,7 @@ export const PodDisruptionBudgetSpec = obj({
   minAvailable: ref(IntOrString).proto(1).desc('How many selected pods, or what percentage, must stay available after an eviction.'),
   selector: ref(LabelSelector).patch('replace').proto(2).desc('The pods the budget covers; null covers none, empty covers the namespace.'),
   maxUnavailable: ref(IntOrString).proto(3).desc('How many selected pods, or what percentage, may be unavailable after an eviction; exclusive with minAvailable.'),
-  unhealthyPodEvictionPolicy: str().proto(4).desc('IfHealthyBudget (the default) or AlwaysAllow: when running but unready pods may be evicted (beta).'),
+  unhealthyPodEvictionPolicy: str().proto(4, { keepZero: true }).desc('IfHealthyBudget (the default) or AlwaysAllow: when running but unready pods may be evicted (beta).'),
 })
   .id(`${PKG}.PodDisruptionBudgetSpec`)
   .desc('The pods a budget covers and how many of them must stay up.');
@@ -17,10 +17,10 @@ export const PodDisruptionBudgetSpec = obj({
 export const PodDisruptionBudgetStatus = obj({
   observedGeneration: int64().proto(1).desc('The generation the status was computed for.'),
   disruptedPods: mapOf(ref(Time)).proto(2).desc('Pods, by name, whose eviction the API server accepted but the controller has not yet seen, with when.'),
-  disruptionsAllowed: int32().required().proto(3).desc('How many pods may be disrupted now.'),
-  currentHealthy: int32().required().proto(4).desc('How many selected pods are healthy.'),
-  desiredHealthy: int32().required().proto(5).desc('The fewest healthy pods the budget allows.'),
-  expectedPods: int32().required().proto(6).desc('How many pods the budget counts.'),
+  disruptionsAllowed: int32().required().proto(3, { keepZero: true }).desc('How many pods may be disrupted now.'),
+  currentHealthy: int32().required().proto(4, { keepZero: true }).desc('How many selected pods are healthy.'),
+  desiredHealthy: int32().required().proto(5, { keepZero: true }).desc('The fewest healthy pods the budget allows.'),
+  expectedPods: int32().required().proto(6, { keepZero: true }).desc('How many pods the budget counts.'),
   conditions: list(Condition).map('type').patch('merge', 'type').proto(7).desc('The observed conditions of the budget, such as DisruptionAllowed.'),
 })
   .id(`${PKG}.PodDisruptionBudgetStatus`)

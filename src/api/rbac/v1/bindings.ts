@@ -4,18 +4,18 @@ import { kind, list, obj, ref, str } from '../../../schema/index.js';
 const PKG = 'io.k8s.api.rbac.v1';
 
 export const RoleRef = obj({
-  apiGroup: str().required().proto(1).desc('The API group of the role.'),
-  kind: str().required().proto(2).desc('Role or ClusterRole.'),
-  name: str().required().proto(3).desc('The name of the role.'),
+  apiGroup: str().required().proto(1, { keepZero: true }).desc('The API group of the role.'),
+  kind: str().required().proto(2, { keepZero: true }).desc('Role or ClusterRole.'),
+  name: str().required().proto(3, { keepZero: true }).desc('The name of the role.'),
 })
   .atomic()
   .id(`${PKG}.RoleRef`)
   .desc('The role a binding grants.');
 
 export const Subject = obj({
-  kind: str().required().proto(1).desc('User, Group or ServiceAccount.'),
+  kind: str().required().proto(1, { keepZero: true }).desc('User, Group or ServiceAccount.'),
   apiGroup: str().proto(2).desc('The API group of the subject: empty for service accounts, the RBAC group for users and groups.'),
-  name: str().required().proto(3).desc('The name of the user, group or service account.'),
+  name: str().required().proto(3, { keepZero: true }).desc('The name of the user, group or service account.'),
   namespace: str().proto(4).desc('The namespace of a service account; empty for users and groups.'),
 })
   .atomic()

@@ -5,10 +5,10 @@ const PKG = 'io.k8s.api.scheduling.v1';
 
 export const PriorityClass = kind(
   {
-    value: int32().desc('The priority of pods of this class; higher goes first.'),
-    globalDefault: bool().desc('Whether pods without a priority class get this one; at most one class may set it.'),
-    description: str().desc('When to use this class, for people.'),
-    preemptionPolicy: str().desc('PreemptLowerPriority (the default) or Never.'),
+    value: int32().proto(2, { keepZero: true }).desc('The priority of pods of this class; higher goes first.'),
+    globalDefault: bool().proto(3).desc('Whether pods without a priority class get this one; at most one class may set it.'),
+    description: str().proto(4).desc('When to use this class, for people.'),
+    preemptionPolicy: str().proto(5, { keepZero: true }).desc('PreemptLowerPriority (the default) or Never.'),
   },
   { required: ['value'] },
 )

@@ -6,13 +6,13 @@ const PKG = 'io.k8s.api.storage.v1';
 
 export const StorageClass = kind(
   {
-    provisioner: str().required().desc('The volume plugin or CSI driver that provisions volumes; immutable.'),
-    parameters: mapOf(str()).desc('Settings for the provisioner; immutable.'),
-    reclaimPolicy: str().desc('Delete (the default) or Retain: what happens to volumes when released; immutable.'),
-    mountOptions: list(str()).desc('Mount options of the volumes, such as "ro".'),
-    allowVolumeExpansion: bool().desc('Whether claims of this class may grow.'),
-    volumeBindingMode: str().desc('Immediate (the default) or WaitForFirstConsumer: when claims are bound.'),
-    allowedTopologies: list(TopologySelectorTerm).atomic().desc('Where volumes may be provisioned; anywhere when empty.'),
+    provisioner: str().proto(2, { keepZero: true }).required().desc('The volume plugin or CSI driver that provisions volumes; immutable.'),
+    parameters: mapOf(str()).proto(3).desc('Settings for the provisioner; immutable.'),
+    reclaimPolicy: str().proto(4, { keepZero: true }).desc('Delete (the default) or Retain: what happens to volumes when released; immutable.'),
+    mountOptions: list(str()).proto(5).desc('Mount options of the volumes, such as "ro".'),
+    allowVolumeExpansion: bool().proto(6, { keepZero: true }).desc('Whether claims of this class may grow.'),
+    volumeBindingMode: str().proto(7, { keepZero: true }).desc('Immediate (the default) or WaitForFirstConsumer: when claims are bound.'),
+    allowedTopologies: list(TopologySelectorTerm).proto(8).atomic().desc('Where volumes may be provisioned; anywhere when empty.'),
   },
 )
   .id(`${PKG}.StorageClass`)

@@ -1,0 +1,82 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { onceThisTurn, servedJSON, textOnce } from './encoded.js';
+import { withTypeMeta, type ApiObject } from './object.js';
+
+// What the store's decode + the endpoints' stringify produce: the reference servedJSON must match byte for byte.
+function decoded(stored: string, rv: string): ApiObject {
+  const obj = JSON.parse(stored) as ApiObject;
+  obj.metadata.resourceVersion = rv;
+  return obj;
+}
+function asItem(obj: ApiObject): string {
+  const { apiVersion: _a, kind: _k, ...rest } = obj;
+  return JSON.stringify(rest);
+}
+
+const objects: Record<string, unknown> = {
+  'type meta first': { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a', namespace: 'ns', uid: 'u' }, data: { k: 'v' } },
+  'type meta last (set on create when the body had none)': { metadata: { name: 'a' }, spec: { x: [1, 2, { y: null }] }, status: {}, apiVersion: 'apps.svc.io/v1', kind: 'Deployment' },
+  'type meta missing': { metadata: { name: 'a', labels: { 'a/b': 'c' } }, data: { '}': '{', '"': '\\' } },
+  'only kind': { kind: 'X', metadata: { name: 'n' } },
+  'empty metadata': { apiVersion: 'v1', kind: 'Namespace', metadata: {} },
+  'metadata last': { apiVersion: 'v1', kind: 'Secret', data: { a: 'b' }, type: 'Opaque', metadata: { name: 's' } },
+  'metadata between': { kind: 'Pod', metadata: { name: 'p', annotations: { 'x': '{"json":["in",1,"string"]}' } }, apiVersion: 'v1', spec: { containers: [{ name: 'c', args: ['a\\"b', '\u00e9\u4e2d\ud83d\ude00', '\u0000\u001f'] }] } },
+  'numbers and literals': { apiVersion: 'v1', kind: 'K', metadata: { name: 'n', generation: 3 }, spec: { a: -1.5e-7, b: true, c: false, d: null, e: 0, f: [], g: {}, h: [[]] } },
+  'nested metadata-like names': { apiVersion: 'v1', kind: 'K', spec: { metadata: { resourceVersion: 'x' }, kind: 'inner', apiVersion: 'inner' }, metadata: { name: 'n', managedFields: [{ manager: 'm', fieldsV1: { 'f:metadata': { 'f:resourceVersion': {} } } }] } },
+  'unusual names': { apiVersion: 'v1', kind: 'K', metadata: { name: 'n', 'resourceVersio': 'x', 'resourceVersionX': 'y' }, ['__proto__']: { a: 1 }, 'kind2': 'z' },
+};
+
+for (const [name, obj] of Object.entries(objects)) {
+  const stored = JSON.stringify(obj);
+  test(`servedJSON matches decode + stringify: ${name}`, () => {
+    const bytes = Buffer.from(stored);
+    assert.equal(servedJSON(bytes, '42')?.toString(), asItem(decoded(stored, '42')));
+    const typeMeta = { kind: 'Kind', apiVersion: 'g.k8s.io/v2' };
+    assert.equal(servedJSON(bytes, '7', { typeMeta })?.toString(), JSON.stringify(withTypeMeta(decoded(stored, '7'), typeMeta.apiVersion, typeMeta.kind)));
+    assert.equal(
+      servedJSON(new Uint8Array(bytes), '9', { typeMeta, before: '{"type":"ADDED","object":', after: '}\n' })?.toString(),
+      `{"type":"ADDED","object":${JSON.stringify(withTypeMeta(decoded(stored, '9'), typeMeta.apiVersion, typeMeta.kind))}}\n`,
+    );
+  });
+}
+
+const declined: Record<string, string> = {
+  'whitespace (not written by the store)': '{ "metadata": {"name":"a"} }',
+  'metadata already has a resourceVersion': '{"metadata":{"name":"a","resourceVersion":"3"}}',
+  'metadata not an object': '{"metadata":null,"kind":"K"}',
+  'no metadata': '{"apiVersion":"v1","kind":"K","spec":{}}',
+  'not an object': '["metadata"]',
+  'truncated': '{"metadata":{"name":"a"},"spec":{"x":"y',
+  'trailing bytes': '{"metadata":{"name":"a"}}x',
+  'bad literal': '{"metadata":{"name":"a"},"x":tru e}',
+};
+
+for (const [name, text] of Object.entries(declined)) {
+  test(`servedJSON declines (the caller decodes): ${name}`, () => {
+    assert.equal(servedJSON(Buffer.from(text), '1'), null);
+    assert.equal(servedJSON(Buffer.from(text), '1', { typeMeta: { kind: 'K', apiVersion: 'v1' } }), null);
+  });
+}
+
+test('textOnce makes a text once per owner and variant', () => {
+  const owner = {};
+  let made = 0;
+  const make = () => `t${++made}`;
+  assert.equal(textOnce(owner, 'v1', make), 't1');
+  assert.equal(textOnce(owner, 'v1', make), 't1');
+  assert.equal(textOnce(owner, 'v2', make), 't2');
+  assert.equal(textOnce({}, 'v1', make), 't3');
+});
+
+test('onceThisTurn shares bytes within a turn of the event loop, then forgets them', async () => {
+  const owner = {};
+  let made = 0;
+  const make = () => Buffer.from(`b${++made}`);
+  const first = onceThisTurn(owner, 'a', make);
+  assert.equal(onceThisTurn(owner, 'a', make), first);
+  assert.equal(onceThisTurn(owner, 'b', make).toString(), 'b2');
+  await new Promise((r) => setImmediate(r));
+  await new Promise((r) => setImmediate(r));
+  assert.equal(onceThisTurn(owner, 'a', make).toString(), 'b3');
+});

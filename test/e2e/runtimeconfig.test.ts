@@ -1,0 +1,148 @@
+// --runtime-config end to end: the real `svc` process started with a version
+// turned off and an alpha version turned on; discovery and routing follow it
+// in both group spellings, and malformed values stop the process (exit 1).
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, it } from 'node:test';
+import { request } from 'node:https';
+import { parse } from 'yaml';
+import { freePort } from '../../src/testing/ports.js';
+import { startTestServer, type TestServer } from './harness.js';
+import { parseRuntimeConfig } from '../../src/api/catalog/enablement.js';
+
+const main = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'src', 'cli', 'main.js');
+
+function run(args: string[]): { proc: ChildProcess; out: () => string; exit: Promise<number | null> } {
+  const proc = spawn(process.execPath, [main, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  proc.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  return { proc, out: () => out, exit: new Promise((r) => proc.on('exit', (code) => r(code))) };
+}
+
+async function waitFor(pred: () => boolean, ms = 30_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!pred()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+interface Client {
+  (method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+function client(port: number, kubeconfig: string): Client {
+  const cfg = parse(readFileSync(kubeconfig, 'utf8'));
+  const ca = Buffer.from(cfg.clusters[0].cluster['certificate-authority-data'], 'base64');
+  const cert = Buffer.from(cfg.users[0].user['client-certificate-data'], 'base64');
+  const key = Buffer.from(cfg.users[0].user['client-key-data'], 'base64');
+  return (method, path, body) =>
+    new Promise((resolve, reject) => {
+      const payload = body === undefined ? undefined : JSON.stringify(body);
+      const headers = payload ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) } : {};
+      const r = request({ host: '127.0.0.1', port, path, method, ca, cert, key, agent: false, headers }, (res) => {
+        let text = '';
+        res.on('data', (d: Buffer) => (text += d.toString()));
+        res.on('end', () => {
+          let parsed: unknown = text;
+          try {
+            parsed = JSON.parse(text);
+          } catch {
+            // not JSON
+          }
+          resolve({ status: res.statusCode ?? 0, body: parsed });
+        });
+      });
+      r.on('error', reject);
+      if (payload) r.write(payload);
+      r.end();
+    });
+}
+
+describe('--runtime-config', () => {
+  let server: ReturnType<typeof run>;
+  let req: Client;
+  before(async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'svc-rc-'));
+    const port = await freePort();
+    server = run(['apiserver', `--data-dir=${dataDir}`, `--secure-port=${port}`, '--bind-address=127.0.0.1',
+      '--runtime-config=flowcontrol.apiserver.svc.io/v1beta2=false,resource.svc.io/v1alpha2=true', '--runtime-config=storage.k8s.io/v1/csinodes=false']);
+    await waitFor(() => server.out().includes('admin kubeconfig') || server.proc.exitCode !== null);
+    assert.match(server.out(), /admin kubeconfig/, server.out());
+    req = client(port, join(dataDir, 'admin.svcconfig'));
+  });
+  after(async () => {
+    server?.proc.kill('SIGTERM');
+    await server?.exit;
+  });
+
+  it('discovery lists what the flag enables and leaves out what it disables', async () => {
+    const apis = (await req('GET', '/apis')).body as { groups: { name: string; versions: { version: string }[]; preferredVersion: { version: string } }[] };
+    const group = (name: string) => apis.groups.find((g) => g.name === name);
+    for (const name of ['flowcontrol.apiserver.svc.io', 'flowcontrol.apiserver.k8s.io']) {
+      assert.deepEqual(group(name)?.versions.map((v) => v.version), ['v1beta3'], name);
+      assert.equal(group(name)?.preferredVersion.version, 'v1beta3');
+    }
+    for (const name of ['resource.svc.io', 'resource.k8s.io']) assert.deepEqual(group(name)?.versions.map((v) => v.version), ['v1alpha2'], name);
+    assert.equal(group('networking.k8s.io')?.versions.some((v) => v.version === 'v1alpha1'), false, 'other alphas stay off');
+    const fc = await req('GET', '/apis/flowcontrol.apiserver.k8s.io');
+    assert.deepEqual(fc.body.versions.map((v: { version: string }) => v.version), ['v1beta3']);
+    const resources = (await req('GET', '/apis/resource.k8s.io/v1alpha2')).body as { resources: { name: string }[] };
+    assert.deepEqual(resources.resources.map((r) => r.name).filter((n) => !n.includes('/')).sort(), ['podschedulingcontexts', 'resourceclaims', 'resourceclaimtemplates', 'resourceclasses']);
+    const storage = (await req('GET', '/apis/storage.k8s.io/v1')).body as { resources: { name: string }[] };
+    const names = storage.resources.map((r) => r.name);
+    assert.ok(names.includes('storageclasses'), names.join(','));
+    assert.ok(!names.includes('csinodes'), 'a resource key turns off one resource');
+  });
+
+  it('routing follows: the disabled version is 404, the enabled alpha serves', async () => {
+    assert.equal((await req('GET', '/apis/flowcontrol.apiserver.k8s.io/v1beta2/flowschemas')).status, 404);
+    assert.equal((await req('GET', '/apis/flowcontrol.apiserver.svc.io/v1beta2')).status, 404);
+    assert.equal((await req('GET', '/apis/flowcontrol.apiserver.k8s.io/v1beta3/flowschemas')).status, 200);
+    assert.equal((await req('GET', '/apis/storage.k8s.io/v1/csinodes')).status, 404);
+    const created = await req('POST', '/apis/resource.k8s.io/v1alpha2/resourceclasses', { apiVersion: 'resource.k8s.io/v1alpha2', kind: 'ResourceClass', metadata: { name: 'gpu' }, driverName: 'gpu.example.com' });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    assert.equal(created.body.apiVersion, 'resource.k8s.io/v1alpha2');
+    const got = await req('GET', '/apis/resource.svc.io/v1alpha2/resourceclasses/gpu');
+    assert.equal(got.status, 200);
+    assert.equal(got.body.driverName, 'gpu.example.com');
+  });
+});
+
+describe('--runtime-config=api/all=false,api/v1=true (the core group only)', () => {
+  let t: TestServer;
+  before(async () => (t = await startTestServer({ runtimeConfig: parseRuntimeConfig({ 'api/all': 'false', 'api/v1': 'true' }) })));
+  after(async () => t?.stop());
+
+  it('serves no named group, and the core group still works (pods without scheduling.svc.io)', async () => {
+    assert.deepEqual((await t.req('GET', '/apis')).body.groups, []);
+    assert.equal((await t.req('GET', '/apis/apps/v1/namespaces/default/deployments')).status, 404);
+    const pod = await t.req('POST', '/api/v1/namespaces/default/pods', { metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'x:1' }] } });
+    assert.equal(pod.status, 201, pod.text);
+    const named = await t.req('POST', '/api/v1/namespaces/default/pods', { metadata: { name: 'q' }, spec: { priorityClassName: 'gold', containers: [{ name: 'c', image: 'x:1' }] } });
+    assert.equal(named.status, 403, named.text);
+    assert.match(named.body.message, /no PriorityClass with name gold was found/);
+  });
+});
+
+describe('--runtime-config errors', () => {
+  const rows: [string, RegExp][] = [
+    ['--runtime-config=nothing.example/v1=true', /invalid argument for "--runtime-config" flag: unknown api groups nothing\.example/],
+    ['--runtime-config=apps/v1=maybe', /invalid value of apps\/v1: maybe/],
+    ['--runtime-config=apps/v7', /group version apps\/v7 that has not been registered/],
+    ['--runtime-config=api/all=false', /invalid key with only api\/all=false/],
+    ['--runtime-config=v1=false', /runtime-config invalid key v1/],
+  ];
+  for (const [flag, message] of rows) {
+    it(`${flag} exits 1 with a clear message`, async () => {
+      const p = run(['apiserver', flag, `--data-dir=${mkdtempSync(join(tmpdir(), 'svc-rc-'))}`, '--secure-port=0']);
+      assert.equal(await p.exit, 1);
+      assert.match(p.out(), message);
+    });
+  }
+});
