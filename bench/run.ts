@@ -5,8 +5,9 @@ import { benchStorage } from './storage.js';
 import { benchApiServer } from './apiserver.js';
 import { benchWatch } from './watch.js';
 import { benchApply } from './apply.js';
+import { benchValidation } from './validation.js';
 
-const suites: Record<string, () => Promise<string[]>> = { storage: benchStorage, apiserver: benchApiServer, watch: benchWatch, apply: benchApply };
+const suites: Record<string, () => Promise<string[]>> = { storage: benchStorage, apiserver: benchApiServer, watch: benchWatch, apply: benchApply, validation: benchValidation };
 const wanted = process.argv.slice(2);
 const lines: string[] = [];
 for (const [name, run] of Object.entries(suites)) {

@@ -146,12 +146,14 @@ async function assemble(opts: ApiServerOptions, store: Store): Promise<RunningAp
 
   let inFlight = 0;
   let drained: (() => void) | undefined;
+  const compression = gates.enabled('APIResponseCompression');
   const server = http2.createSecureServer({ allowHTTP1: true, cert, key, ...(clientCA ? { ca: clientCA, requestCert: true, rejectUnauthorized: false } : {}) }, (req, res) => {
     inFlight++;
     const ctx: RequestContext = {
       req: req as unknown as Request,
       res: res as unknown as Response,
       url: new URL(req.url ?? '/', 'https://svc.invalid'),
+      compression,
     };
     // The chain runs in the check phase, after the loop has read every ready socket: answering
     // from inside the TLS read callback costs about a third more CPU per request (measured, see

@@ -35,6 +35,8 @@ export interface RequestContext {
   user?: UserInfo;
   /** Long-running requests (watch) are exempt from in-flight limits and the timeout. */
   longRunning?: boolean;
+  /** Large bodies may be gzip-encoded (the APIResponseCompression gate; see compress.ts). */
+  compression?: boolean;
 }
 
 export type Handler = (ctx: RequestContext) => Promise<void>;

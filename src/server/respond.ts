@@ -8,6 +8,7 @@ import { BODY_TYPES, CONTENT_TYPES, encode, negotiate, protobufMediaType, type E
 import { encodeObject, ProtobufListWriter } from '../protobuf/index.js';
 import { isObject } from '../schema/model.js';
 import type { RequestContext } from './context.js';
+import { endBody } from './compress.js';
 
 export function writeObject(ctx: RequestContext, code: number, obj: unknown, enc?: Encoding, contentType?: string): void {
   const accept = ctx.req.headers.accept;
@@ -73,7 +74,7 @@ function send(ctx: RequestContext, code: number, contentType: string, body: stri
   ctx.res.statusCode = code;
   ctx.res.setHeader('Content-Type', contentType);
   ctx.res.setHeader('Cache-Control', 'no-cache, private');
-  ctx.res.end(body);
+  endBody(ctx, body);
 }
 
 /** Writes a JSON body that is already text. */
@@ -82,7 +83,7 @@ export function writeJSONText(ctx: RequestContext, code: number, text: string): 
   ctx.res.statusCode = code;
   ctx.res.setHeader('Content-Type', 'application/json');
   ctx.res.setHeader('Cache-Control', 'no-cache, private');
-  ctx.res.end(text);
+  endBody(ctx, text);
 }
 
 /** Adds a `Warning: 299 - "<text>"` header (RFC 7234), one per warning, as Kubernetes sends them. */

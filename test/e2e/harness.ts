@@ -2,6 +2,7 @@
 // free port, temporary data directory, embedded SQLite) and talks to it over
 // HTTPS with the generated admin client certificate.
 import { request } from 'node:https';
+import { gunzipSync } from 'node:zlib';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -76,7 +77,9 @@ export async function startTestServer(overrides: Partial<ApiServerOptions> = {})
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
           res.on('end', () => {
-            const text = Buffer.concat(chunks).toString();
+            // As real clients do: a gzip-encoded body is decoded (the header stays for assertions).
+            const raw = Buffer.concat(chunks);
+            const text = (res.headers['content-encoding'] === 'gzip' ? gunzipSync(raw) : raw).toString();
             let parsed: unknown = text;
             try {
               parsed = JSON.parse(text);

@@ -3,24 +3,26 @@
 // --dry-run=server), diff --server-side, replace (stale resourceVersion,
 // --force), patch (strategic, merge, json, --subresource=status), scale,
 // edit with EDITOR set to a script, and delete (by name, -l, --all, --wait).
-// Each result is checked on the server, not only in kubectl's output.
+// Each result is checked on the server, not only in kubectl's output. Runs
+// on both storage backends (embedded SQLite and a real etcd).
 // (create/apply/replace/diff -f with the default validation are in
 // kubectl-openapi.test.ts; label, annotate and client-side apply in
 // kubectl.test.ts.)
 import assert from 'node:assert/strict';
 import { chmodSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { startTestServer, type TestServer } from './harness.js';
+import type { TestServer } from './harness.js';
+import { BACKENDS } from './backends.js';
 import { kubectlFor, kubectlMissing } from './kubectlcli.js';
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 
-describe('kubectl 1.27: writing', { skip: kubectlMissing }, () => {
+for (const backend of BACKENDS) describe(`kubectl 1.27: writing (${backend.name})`, { skip: kubectlMissing || backend.skip }, () => {
   let t: TestServer;
   const kubectl = kubectlFor(() => t);
   const get = async (path: string) => (await t.req('GET', path)).body;
   before(async () => {
-    t = await startTestServer();
+    t = await backend.start();
   });
   after(async () => {
     await t?.stop();

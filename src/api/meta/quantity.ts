@@ -17,8 +17,20 @@ const BINARY_SUFFIX: Record<string, number> = { Ki: 1, Mi: 2, Gi: 3, Ti: 4, Pi: 
 
 const pow10 = (n: number) => 10n ** BigInt(n);
 
+/** Parsed quantities by text: the same few texts ("100m", "128Mi") recur in every pod. Results are immutable. */
+const parsed = new Map<string, Quantity | undefined>();
+const PARSED_MAX = 4096;
+
 /** Parses a quantity string; undefined when it is not one. */
 export function parseQuantity(text: string): Quantity | undefined {
+  if (parsed.has(text)) return parsed.get(text);
+  const q = parseUncached(text);
+  if (parsed.size >= PARSED_MAX) parsed.clear();
+  parsed.set(text, q && Object.freeze(q));
+  return q;
+}
+
+function parseUncached(text: string): Quantity | undefined {
   const m = QUANTITY_RE.exec(text.trim() === text ? text : '');
   if (!m) return undefined;
   const [, sign, num, suffix = ''] = m as unknown as [string, string, string, string | undefined];
