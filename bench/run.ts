@@ -6,8 +6,9 @@ import { benchApiServer } from './apiserver.js';
 import { benchWatch } from './watch.js';
 import { benchApply } from './apply.js';
 import { benchValidation } from './validation.js';
+import { benchSmd } from './smd.js';
 
-const suites: Record<string, () => Promise<string[]>> = { storage: benchStorage, apiserver: benchApiServer, watch: benchWatch, apply: benchApply, validation: benchValidation };
+const suites: Record<string, () => Promise<string[]>> = { storage: benchStorage, apiserver: benchApiServer, watch: benchWatch, apply: benchApply, validation: benchValidation, smd: async () => benchSmd() };
 const wanted = process.argv.slice(2);
 const lines: string[] = [];
 for (const [name, run] of Object.entries(suites)) {

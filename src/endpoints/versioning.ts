@@ -29,7 +29,18 @@ export function storageOf(served: ServedResource): { group: string; version: str
   return { group: shared?.group ?? served.group, version: served.storageVersion, kind: shared?.kind ?? served.kind };
 }
 
+const versioners = new WeakMap<ServedResource, WeakMap<FeatureGates, Versioner>>();
+
+/** The versioner of a served resource (made once per resource and gate set). */
 export function versionerFor(served: ServedResource, gates: FeatureGates): Versioner {
+  let byGates = versioners.get(served);
+  if (!byGates) versioners.set(served, (byGates = new WeakMap()));
+  let v = byGates.get(gates);
+  if (!v) byGates.set(gates, (v = makeVersioner(served, gates)));
+  return v;
+}
+
+function makeVersioner(served: ServedResource, gates: FeatureGates): Versioner {
   const storage = storageOf(served);
   const request = { group: served.group, version: served.version, kind: served.kind };
   const inbound = needsConversion(request.group, request.version, storage.group, storage.version, storage.kind);

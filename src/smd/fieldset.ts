@@ -28,7 +28,7 @@ export class FieldSet {
   private frozen = false;
   private order: SortedEntry[] | undefined;
   /** Memo slots for fieldsv1.ts and typed.ts (valid because the set is frozen). */
-  memo: { encoded?: object; encodedSelf?: object; schema?: unknown; reconciled?: FieldSet } | undefined;
+  memo: { encoded?: object; encodedSelf?: object; schema?: unknown; reconciled?: FieldSet; size?: number } | undefined;
 
   constructor(m?: Map<string, Entry>) {
     this.m = m ?? new Map();
@@ -167,8 +167,10 @@ export class FieldSet {
   }
 
   size(): number {
+    if (this.memo?.size !== undefined) return this.memo.size;
     let n = 0;
     for (const e of this.m.values()) n += (e.member ? 1 : 0) + (e.child ? e.child.size() : 0);
+    if (this.frozen) (this.memo ??= {}).size = n;
     return n;
   }
 

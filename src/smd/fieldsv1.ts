@@ -34,45 +34,93 @@ function emit(set: FieldSet, self: boolean): FieldsV1 {
 
 // ---------------------------------------------------------------------------
 // Decoding.
+//
+// A FieldsV1 object's shape is the sequence of its keys (each as a small
+// number, from a table of keys seen) in depth-first order, with 0 closing
+// each object. Sets decoded lately are kept by a hash of their shape and
+// matched by the whole sequence, so a hit is exact. Walking a freshly parsed
+// object this way costs far less than decoding it or even stringifying it.
 
-/** Sets decoded lately, by shape; the oldest go first. */
-const decoded = new Map<string, FieldSet>();
-export const DECODED_SETS_KEPT = 2048;
+const keyIds = new Map<string, number>();
+const KEY_IDS_KEPT = 200_000;
 
-/**
- * An exact fingerprint of a FieldsV1 object: every key with its length, in
- * order, and the nesting; undefined when it is not a tree of plain objects
- * (decoding then reports the error).
- */
-function shape(o: { [k: string]: unknown }): string | undefined {
-  let s = '';
+interface Decoded {
+  readonly shape: number[];
+  readonly set: FieldSet;
+}
+
+/** Decoded sets by shape hash, oldest first. */
+const decoded = new Map<number, Decoded[]>();
+let decodedCount = 0;
+export const DECODED_SETS_KEPT = 1024; // a Deployment's entry takes ~35 KB decoded
+
+/** The shape of a FieldsV1 object into `out`; false when it is not a tree of plain objects (decoding then reports the error). */
+function shape(o: { [k: string]: unknown }, out: number[]): boolean {
   for (const k in o) {
     const v = o[k];
-    if (!isObject(v) || k.length > 0xfe00) return undefined;
-    const sub = shape(v);
-    if (sub === undefined) return undefined;
-    s += String.fromCharCode(0x100 + k.length) + k + '{' + sub + '}';
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
+    let id = keyIds.get(k);
+    if (id === undefined) keyIds.set(k, (id = keyIds.size + 1));
+    out.push(id);
+    if (!shape(v as { [k: string]: unknown }, out)) return false;
   }
-  return s;
+  out.push(0);
+  return true;
 }
+
+function hashOf(seq: number[]): number {
+  let h1 = 0x811c9dc5;
+  let h2 = 0x2545f491;
+  for (let i = 0; i < seq.length; i++) {
+    h1 = Math.imul(h1 ^ seq[i]!, 0x01000193);
+    h2 = Math.imul(h2 + seq[i]!, 0x5bd1e995) ^ (h2 >>> 15);
+  }
+  return (h1 >>> 0) * 0x200000 + (h2 & 0x1fffff);
+}
+
+function sameShape(a: number[], b: number[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** Sets by the FieldsV1 object they were decoded from (a live object handed over again; FieldsV1 objects are never modified). */
+const byObject = new WeakMap<object, FieldSet>();
 
 /** Decodes a FieldsV1 object into a read-only set; throws FieldPathError on malformed keys. */
 export function fromFieldsV1(v: unknown): FieldSet {
   if (v === undefined || v === null) return EMPTY;
   if (!isObject(v)) throw new FieldPathError('FieldsV1 must be a JSON object');
-  const fp = shape(v);
-  if (fp !== undefined) {
-    const hit = decoded.get(fp);
-    if (hit !== undefined) {
-      decoded.delete(fp);
-      decoded.set(fp, hit);
-      return hit;
-    }
+  const known = byObject.get(v);
+  if (known !== undefined) return known;
+  const set = decode(v);
+  byObject.set(v, set);
+  return set;
+}
+
+function decode(v: { [k: string]: unknown }): FieldSet {
+  if (keyIds.size > KEY_IDS_KEPT) {
+    keyIds.clear();
+    decoded.clear();
+    decodedCount = 0;
+  }
+  const seq: number[] = [];
+  const h = shape(v, seq) ? hashOf(seq) : undefined;
+  if (h !== undefined) {
+    const bucket = decoded.get(h);
+    if (bucket) for (const d of bucket) if (sameShape(d.shape, seq)) return d.set;
   }
   const set = (read(v).children ?? EMPTY).freeze();
-  if (fp !== undefined) {
-    if (decoded.size >= DECODED_SETS_KEPT) decoded.delete(decoded.keys().next().value!);
-    decoded.set(fp, set);
+  if (h !== undefined) {
+    if (decodedCount >= DECODED_SETS_KEPT) {
+      const [oldest, bucket] = decoded.entries().next().value!;
+      decodedCount -= bucket.length;
+      decoded.delete(oldest);
+    }
+    const bucket = decoded.get(h);
+    if (bucket) bucket.push({ shape: seq, set });
+    else decoded.set(h, [{ shape: seq, set }]);
+    decodedCount++;
   }
   return set;
 }

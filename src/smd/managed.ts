@@ -79,11 +79,21 @@ const seconds = (t: string | undefined): number => (t ? Math.floor(Date.parse(t)
 
 /** Kubernetes' order of managedFields entries. */
 export function compareEntries(p: ManagedEntry, q: ManagedEntry): number {
+  return compareAt(p, q, seconds(p.time), seconds(q.time));
+}
+
+/** compareEntries, given each entry's time in seconds. */
+function compareAt(p: ManagedEntry, q: ManagedEntry, ps: number, qs: number): number {
   if (p.operation !== q.operation) return compareStrings(p.operation, q.operation);
-  const ps = seconds(p.time);
-  const qs = seconds(q.time);
   if (ps !== qs) return ps < qs ? -1 : 1;
   return compareStrings(p.manager, q.manager) || compareStrings(p.apiVersion, q.apiVersion) || compareStrings(p.subresource ?? '', q.subresource ?? '');
+}
+
+/** Entries in Kubernetes' order (compareEntries, parsing each time once). */
+function sortEntries(entries: ManagedEntry[]): ManagedEntry[] {
+  if (entries.length < 2) return entries;
+  const secs = new Map(entries.map((e) => [e, seconds(e.time)]));
+  return entries.sort((p, q) => compareAt(p, q, secs.get(p)!, secs.get(q)!));
 }
 
 export interface ManagedFieldsEntryJson {
@@ -99,15 +109,17 @@ export interface ManagedFieldsEntryJson {
 /** Encodes entries in Kubernetes' order and field order; `undefined` when there are none. */
 export function encodeManaged(managed: Managed): ManagedFieldsEntryJson[] | undefined {
   if (managed.size === 0) return undefined;
-  return [...managed.values()].sort(compareEntries).map((e) => ({
-    ...(e.manager ? { manager: e.manager } : {}),
-    operation: e.operation,
-    apiVersion: e.apiVersion,
-    ...(e.time ? { time: e.time } : {}),
-    fieldsType: 'FieldsV1' as const,
-    fieldsV1: toFieldsV1(e.fields),
-    ...(e.subresource ? { subresource: e.subresource } : {}),
-  }));
+  return sortEntries([...managed.values()]).map((e) => {
+    const out = {} as ManagedFieldsEntryJson;
+    if (e.manager) out.manager = e.manager;
+    out.operation = e.operation;
+    out.apiVersion = e.apiVersion;
+    if (e.time) out.time = e.time;
+    out.fieldsType = 'FieldsV1';
+    out.fieldsV1 = toFieldsV1(e.fields);
+    if (e.subresource) out.subresource = e.subresource;
+    return out;
+  });
 }
 
 /**
