@@ -33,7 +33,7 @@ export async function benchValidation(): Promise<string[]> {
   const schema = schemaFor('', 'v1', 'Pod')!;
   const defaults = defaulterFor('', 'v1', 'Pod')!;
   const strategy = strategyFor('', 'pods', 'Pod', true, true);
-  const texts = Array.from({ length: BODIES }, (_, i) => podBody(`pod-${i}`, i));
+  const texts = Array.from({ length: BODIES }, (_, i) => toFourKiB(podBody(`pod-${i}`, i)));
   const size = Buffer.byteLength(texts[0]!);
   let next = 0;
   const parse = (n: number): Parsed[] =>
@@ -80,4 +80,12 @@ export async function benchValidation(): Promise<string[]> {
     row(10),
     row(1000),
   ];
+}
+
+/** The issue's pod is 4 KiB: the benchmark pod, padded with one annotation to at least 4,096 bytes of JSON. */
+function toFourKiB(text: string): string {
+  const pod = JSON.parse(text) as { metadata: { annotations?: Record<string, string> } };
+  const missing = 4096 - Buffer.byteLength(text) - '"bench.svc.io/padding":"",'.length;
+  if (missing > 0) pod.metadata.annotations = { ...pod.metadata.annotations, 'bench.svc.io/padding': 'p'.repeat(missing) };
+  return JSON.stringify(pod);
 }

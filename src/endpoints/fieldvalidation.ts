@@ -8,9 +8,8 @@
 //     Ignore → nothing
 //   unknown fields are then dropped (built-in kinds decode into typed structs).
 import { fieldPath, newBadRequest, newInvalid, notSupported } from '../api/meta/index.js';
-import { goDecodeError } from '../schema/gotypes.js';
+import { checkAndPrune } from '../schema/gotypes.js';
 import type { Schema } from '../schema/model.js';
-import { prune } from '../schema/prune.js';
 import { duplicateFieldMessage, unknownFieldMessage } from '../schema/unknown.js';
 
 export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
@@ -41,14 +40,12 @@ export interface TypedDecodeInput {
 export function decodeTyped(input: TypedDecodeInput): string[] {
   const { body, schema, kind, version, mode } = input;
   if (!schema) return [];
-  const cannot = `${kind} in version ${JSON.stringify(version)} cannot be handled as a ${kind}`;
-  const typeError = goDecodeError(schema, body, kind);
-  if (typeError) throw newBadRequest(`${cannot}: ${typeError}`);
-  const unknown = prune(schema, body);
-  if (mode === 'Ignore') return [];
+  const cannot = () => `${kind} in version ${JSON.stringify(version)} cannot be handled as a ${kind}`;
+  const { typeError, unknown } = checkAndPrune(schema, body, kind); // one walk: types, then unknown fields pruned
+  if (typeError !== undefined) throw newBadRequest(`${cannot()}: ${typeError}`);
+  if (mode === 'Ignore' || (unknown.length === 0 && input.duplicates.length === 0)) return [];
   const problems = [...unknown.map(unknownFieldMessage), ...input.duplicates.map(duplicateFieldMessage)];
-  if (problems.length === 0) return [];
   const detail = `strict decoding error: ${problems.join(', ')}`;
-  if (mode === 'Strict') throw input.strictError ? input.strictError(detail) : newBadRequest(`${cannot}: ${detail}`);
+  if (mode === 'Strict') throw input.strictError ? input.strictError(detail) : newBadRequest(`${cannot()}: ${detail}`);
   return problems;
 }

@@ -17,10 +17,11 @@ import { goFormat } from '../patch/gofmt.js';
 import type { JsonObject } from '../patch/index.js';
 import { decodeTyped, fieldValidationOf, type FieldValidation } from './fieldvalidation.js';
 import { schemaFor } from '../api/schemas.js';
-import { dropGoOmitted, fillGoZeroValues } from '../schema/gozero.js';
+import { finishGoDecode } from '../schema/gozero.js';
 import { defaulterFor } from '../api/defaults.js';
 import { DEFAULT_GATES, type FeatureGates } from '../features/gates.js';
-import { contentTypeOf, negotiateTarget } from './negotiate.js';
+import { contentTypeOf, negotiateTarget, protobufMediaType } from './negotiate.js';
+import { watchContentType } from '../protobuf/index.js';
 import { convertList, convertObject, includeObjectOf, watchConverter } from './convert.js';
 import { listPredicate } from './selectors.js';
 import { getScale, patchScale, updateScale } from './scale.js';
@@ -153,7 +154,9 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
         const predicate = selected && byName ? (o: ApiObject) => byName(o) && selected(o) : (selected ?? byName);
         const target = negotiateTarget(ctx.req.headers.accept, true)!;
         const render = target.as === 'object' ? undefined : watchConverter(target, { group: served.group, resource: served.resource, includeObject: includeObjectOf(q) });
-        return serveWatch(ctx, { store, namespace: info.namespace, apiVersion, kind: served.kind, predicate, settings: watchSettings, render, contentType: contentTypeOf({ ...target, encoding: 'json' }), ...(versions.converts ? { convert: view } : {}) });
+        const protobuf = target.encoding === 'protobuf';
+        const contentType = protobuf ? watchContentType(protobufMediaType(ctx.req.headers.accept)) : contentTypeOf({ ...target, encoding: 'json' });
+        return serveWatch(ctx, { store, namespace: info.namespace, apiVersion, kind: served.kind, predicate, settings: watchSettings, render, contentType, protobuf, ...(versions.converts ? { convert: view } : {}) });
       }
       default:
         throw newMethodNotSupported({ group: served.group, resource: served.resource }, info.verb);
@@ -175,10 +178,7 @@ function decodeAsKind(served: ServedResource, value: Record<string, unknown>, du
   const schema = schemaFor(served.group, served.version, served.kind);
   const warnings = decodeTyped({ body: value, duplicates, schema, kind: served.kind, version: served.version, mode, ...(strictError ? { strictError } : {}) });
   defaulterFor(served.group, served.version, served.kind, gates)?.(value); // as Kubernetes defaults on decode
-  if (schema) {
-    dropGoOmitted(schema, value);
-    fillGoZeroValues(schema, value);
-  }
+  if (schema) finishGoDecode(schema, value); // Go's omitempty drop, then its always-written zero values, in one walk
   return warnings;
 }
 

@@ -22,6 +22,7 @@ import type { GenericStore, ListEntry } from '../registry/store.js';
 import { withTypeMeta, type ApiObject } from '../registry/object.js';
 import { planWatch } from '../registry/listoptions.js';
 import { onceThisTurn, servedJSON } from '../registry/encoded.js';
+import { encodeWatchFrame } from '../protobuf/index.js';
 import type { RequestContext } from '../server/context.js';
 import { writeError } from '../server/respond.js';
 import { queryBool } from './requestinfo.js';
@@ -59,6 +60,8 @@ export interface WatchRequest {
   readonly render?: (obj: ApiObject) => unknown;
   /** The stream's Content-Type (default application/json). */
   readonly contentType?: string;
+  /** Protobuf frames (4-byte length + WatchEvent) instead of JSON lines; contentType is then `<type>;stream=watch`. */
+  readonly protobuf?: boolean;
   /** Storage version → the request's version, for kinds served in several (src/endpoints/versioning.ts). */
   readonly convert?: (obj: ApiObject) => ApiObject;
 }
@@ -156,7 +159,8 @@ export async function serveWatch(ctx: RequestContext, w: WatchRequest): Promise<
   const timeoutMs = timeoutText && /^\d+$/.test(timeoutText) && Number(timeoutText) > 0
     ? Number(timeoutText) * 1000
     : w.settings.minTimeoutMs * (1 + Math.random());
-  const encode = (type: EventType, obj: unknown) => `${JSON.stringify({ type, object: obj })}\n`;
+  const encode = (type: EventType, obj: unknown): string | Buffer =>
+    w.protobuf ? (encodeWatchFrame(type, obj as Record<string, unknown>) ?? Buffer.alloc(0)) : `${JSON.stringify({ type, object: obj })}\n`;
   const { convert, render, predicate } = w;
   const typeMeta = { kind: w.kind, apiVersion: w.apiVersion };
   const typed = (o: ApiObject) => withTypeMeta(convert ? convert(o) : o, w.apiVersion, w.kind);
@@ -174,7 +178,8 @@ export async function serveWatch(ctx: RequestContext, w: WatchRequest): Promise<
   const initialEventsEnd = plan.start === 'state' && plan.initialEventsEnd && bookmarks;
 
   const res = ctx.res;
-  const unsent = () => (res as unknown as { writableLength: number }).writableLength;
+  const out = bodyOf(res);
+  const unsent = () => out.writableLength;
   let closed = false;
   let handle: WatchHandle | undefined;
   let lastRevision = from;
@@ -203,11 +208,11 @@ export async function serveWatch(ctx: RequestContext, w: WatchRequest): Promise<
   };
   const send = (chunk: Buffer | string) => {
     if (closed) return;
-    if (res.write(chunk)) return;
+    if (out.write(chunk)) return;
     // Over the stream's high-water mark: count what waits until the client takes it.
     if (!draining) {
       draining = true;
-      res.once('drain', onDrain);
+      out.once('drain', onDrain);
     }
     budget.update(me, unsent());
   };
@@ -233,6 +238,10 @@ export async function serveWatch(ctx: RequestContext, w: WatchRequest): Promise<
   // An event's line: rendered per watcher (Table, PartialObjectMetadata), else made once per turn
   // for every watcher of this kind and API version (the conversion, if any, follows from them).
   const frame = (type: 'ADDED' | 'MODIFIED' | 'DELETED', e: WatchEvent, which: 'new' | 'old'): Buffer => {
+    if (w.protobuf) {
+      const make = () => encode(type, render ? render(objectOf(e, which)) : objectOf(e, which)) as Buffer;
+      return render ? make() : onceThisTurn(e, `pb\u0000${which === 'new' ? variants[type] : variants.DELETED}`, make);
+    }
     if (render) return line(type, JSON.stringify(render(objectOf(e, which))));
     return onceThisTurn(e, which === 'new' ? variants[type] : variants.DELETED, () => {
       if (!convert) {
@@ -245,6 +254,7 @@ export async function serveWatch(ctx: RequestContext, w: WatchRequest): Promise<
   };
   const initialFrame = (entry: ListEntry): Buffer => {
     const obj = () => entry.obj ?? w.store.decode(entry.kv);
+    if (w.protobuf) return encode('ADDED', render ? render(typed(obj())) : typed(obj())) as Buffer;
     if (render) return line('ADDED', JSON.stringify(render(typed(obj()))));
     const spliced = convert ? null : servedJSON(entry.kv.value, String(entry.kv.modRevision), { typeMeta, before: '{"type":"ADDED","object":', after: '}\n' });
     return spliced ?? line('ADDED', JSON.stringify(typed(obj())));
@@ -312,12 +322,12 @@ export async function serveWatch(ctx: RequestContext, w: WatchRequest): Promise<
     piece.push(b);
     size += b.length;
     if (size >= INITIAL_PIECE_BYTES || i === initial.length - 1) {
-      const ok = res.write(Buffer.concat(piece, size));
+      const ok = out.write(Buffer.concat(piece, size));
       piece = [];
       size = 0;
       if (!ok && !closed) await new Promise<void>((resolve) => {
-        const wake = () => (res.off('drain', wake), res.off('close', wake), resolve());
-        res.once('drain', wake);
+        const wake = () => (out.off('drain', wake), res.off('close', wake), resolve());
+        out.once('drain', wake);
         res.once('close', wake);
       });
     }
@@ -343,6 +353,23 @@ export async function serveWatch(ctx: RequestContext, w: WatchRequest): Promise<
     }, timeoutMs),
   );
   await ended;
+}
+
+/** What event bytes are written to. */
+interface Body {
+  readonly writableLength: number;
+  write(chunk: Buffer | string): boolean;
+  once(event: 'drain', fn: () => void): unknown;
+  off(event: 'drain', fn: () => void): unknown;
+}
+
+/**
+ * The response body, or for HTTP/2 its stream: once the headers are sent,
+ * writing to the stream skips the compatibility layer's per-write work (an
+ * event goes to every watcher, so that work counts).
+ */
+function bodyOf(res: RequestContext['res']): Body {
+  return (res as unknown as { stream?: Body }).stream ?? (res as unknown as Body);
 }
 
 export { writeError };

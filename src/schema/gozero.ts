@@ -5,29 +5,77 @@
 // itself always written. Applied to write bodies so what we store and answer
 // matches what kube-apiserver stores and answers.
 import { isObject, type Schema } from './model.js';
+import { nodeOf, type SchemaNode } from './node.js';
 
 const OBJECT_META = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
 
-function walk(s: Schema, v: unknown, top: boolean): void {
+const DROP = 1; // Go's omitempty: zero values are dropped
+const FILL = 2; // Go's always-written zero values are filled in
+
+/**
+ * One walk for both: a property holding an omittable zero value is deleted
+ * (DROP), then (FILL) a struct's embedded ObjectMetas get `metadata` with a
+ * null creationTimestamp, and the top-level struct an empty `status`. FILL
+ * goes through properties and list items only, not into maps nor into an
+ * embedded ObjectMeta (nothing there to fill); DROP also goes into maps.
+ */
+function finish(n: SchemaNode, v: unknown, mode: number, top: boolean): void {
+  if (typeof v !== 'object' || v === null) return;
   if (Array.isArray(v)) {
-    if (s.items) for (const item of v) walk(s.items, item, false);
+    const items = n.items;
+    if (items === undefined) return;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (typeof x === 'object' && x !== null) finish(items, x, mode, false);
+    }
     return;
   }
-  if (!isObject(v) || !s.properties) return;
-  for (const [k, sub] of Object.entries(s.properties)) {
-    if (sub.id === OBJECT_META && !top) {
-      const meta = isObject(v[k]) ? v[k] : (v[k] = {});
-      if (!('creationTimestamp' in (meta as object))) (meta as Record<string, unknown>).creationTimestamp = null;
-      continue;
+  const o = v as Record<string, unknown>;
+  const props = n.props;
+  if (props !== undefined) {
+    for (const k in o) {
+      const x = o[k];
+      if (typeof x !== 'object') {
+        // A scalar: only a zero one may be dropped, and only then is its schema looked up.
+        if ((mode & DROP) === 0 || (x !== '' && x !== 0 && x !== false)) continue;
+        if (props.get(k)?.omitZero) delete o[k];
+        continue;
+      }
+      if (x === null) continue;
+      const sub = props.get(k);
+      if (sub === undefined) continue;
+      if ((mode & DROP) !== 0 && sub.omitZero && isOmittable(sub, x)) delete o[k];
+      else if (mode === DROP || top || !sub.isObjectMeta) finish(sub, x, mode, false);
+      else if ((mode & DROP) !== 0) finish(sub, x, DROP, false);
     }
-    if (k in v) walk(sub, v[k], false);
+    if ((mode & FILL) === 0) return;
+    if (!top) {
+      for (const k of n.metaProps) {
+        const meta = isObject(o[k]) ? (o[k] as Record<string, unknown>) : (o[k] = {});
+        if (!('creationTimestamp' in meta)) meta.creationTimestamp = null;
+      }
+    } else if (n.statusObject && o.status === undefined) o.status = {};
+  } else if (n.extra !== undefined && (mode & DROP) !== 0) {
+    const extra = n.extra;
+    for (const k in o) {
+      const x = o[k];
+      if (typeof x === 'object' && x !== null) finish(extra, x, DROP, false);
+    }
   }
-  if (top && s.properties.status?.type === 'object' && v.status === undefined) v.status = {};
 }
 
 /** Fills Go's always-written zero values into a kind's body, in place. */
 export function fillGoZeroValues(kindSchema: Schema, body: Record<string, unknown>): void {
-  walk(kindSchema, body, true);
+  finish(nodeOf(kindSchema), body, FILL, true);
+}
+
+/**
+ * What a decoded write body needs after defaulting, in one walk: Go's
+ * omitempty drop (dropGoOmitted), then its always-written zero values
+ * (fillGoZeroValues), in place.
+ */
+export function finishGoDecode(kindSchema: Schema, body: Record<string, unknown>): void {
+  finish(nodeOf(kindSchema), body, DROP | FILL, true);
 }
 
 /**
@@ -96,28 +144,14 @@ export function goZeroObject(kindSchema: Schema): Record<string, unknown> {
 }
 
 /** Go's encoding/json omitempty: the zero values it leaves out (structs are never empty to it). */
-function isOmittable(sub: Schema, v: unknown): boolean {
-  if (Array.isArray(v)) return v.length === 0;
-  if (isObject(v)) return !sub.properties && Object.keys(v).length === 0 && !sub['x-kubernetes-preserve-unknown-fields'];
+function isOmittable(sub: SchemaNode, v: unknown): boolean {
+  if (typeof v === 'object' && v !== null) {
+    if (Array.isArray(v)) return v.length === 0;
+    if (!sub.omitEmptyObject) return false;
+    for (const _ in v) return false;
+    return true;
+  }
   return v === '' || v === 0 || v === false;
-}
-
-function dropWalk(s: Schema, v: unknown): void {
-  if (Array.isArray(v)) {
-    if (s.items) for (const item of v) dropWalk(s.items, item);
-    return;
-  }
-  if (!isObject(v)) return;
-  if (s.properties) {
-    for (const [k, sub] of Object.entries(s.properties)) {
-      if (!(k in v)) continue;
-      // Only fields known to be Go fields (they carry a protobuf number) without keepZero (omitempty, not a pointer).
-      if (sub.proto !== undefined && !sub.protoKeepZero && !sub['x-kubernetes-int-or-string'] && isOmittable(sub, v[k])) delete v[k];
-      else dropWalk(sub, v[k]);
-    }
-  } else if (typeof s.additionalProperties === 'object') {
-    for (const item of Object.values(v)) dropWalk(s.additionalProperties, item);
-  }
 }
 
 /**
@@ -127,5 +161,5 @@ function dropWalk(s: Schema, v: unknown): void {
  * (`spec.finalizers: []` is not kept, `metadata.annotations: {}` neither).
  */
 export function dropGoOmitted(kindSchema: Schema, body: Record<string, unknown>): void {
-  dropWalk(kindSchema, body);
+  finish(nodeOf(kindSchema), body, DROP, true);
 }

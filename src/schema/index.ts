@@ -5,6 +5,9 @@
 //   bytes ─ json.ts (value + duplicate paths) ─► prune.ts (unknown.ts decides)
 //         ─► defaults.ts ─► validate.ts (field errors, Kubernetes' wording)
 //   schema ─► openapi.ts (published documents) · parity.ts (checks against the official ones)
+//   write bodies of built-in kinds: node.ts (schemas compiled for fast walks) ─► gotypes.ts
+//         (Go's type check + unknown fields + pruning, one walk) ─► defaults ─► gozero.ts
+//         (Go's omitempty drop + always-written zero values, one walk)
 export * from './model.js';
 export * from './dsl.js';
 export * from './common.js';

@@ -20,7 +20,7 @@ const missing = existsSync(KUBECTL) ? false : `kubectl 1.32 not found at ${KUBEC
 if (missing && process.env.CI === 'true') throw new Error(`${missing} (required under CI=true)`);
 
 /** Protobuf watch frames need serveWatch to use encodeWatchFrame (src/endpoints/watch.ts); a todo until that is wired, then `{}`. */
-const WATCH_WIRED = { todo: 'serveWatch does not write protobuf frames yet' };
+const WATCH_WIRED = {};
 
 /** A WatchEvent message {type=1, object=2 RawExtension{raw=1 envelope}} as JSON. */
 function readWatchEvent(b: Buffer): { type: string; object: Record<string, unknown> } {

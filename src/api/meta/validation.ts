@@ -15,10 +15,67 @@ const DNS1035_LABEL_RE = re(DNS1035_LABEL);
 const QUALIFIED_NAME_RE = re(QUALIFIED_NAME);
 const LABEL_VALUE_RE = re(LABEL_VALUE);
 
+// Fast paths: predicates for "the message function returns no messages",
+// so the common valid value costs no message work and no allocation; a value
+// they refuse takes the message path, which says why.
+
+/** dns1123LabelErrors(v) is empty. */
+export const isDns1123Label = (v: string): boolean => typeof v === 'string' && v.length <= 63 && DNS1123_LABEL_RE.test(v);
+/** dns1123SubdomainErrors(v) is empty. */
+export const isDns1123Subdomain = (v: string): boolean => typeof v === 'string' && v.length <= 253 && DNS1123_SUBDOMAIN_RE.test(v);
+/** labelValueErrors(v) is empty. */
+export const isLabelValue = (v: string): boolean => typeof v === 'string' && v.length <= 63 && LABEL_VALUE_RE.test(v);
+
+/** qualifiedNameErrors(v) is empty. */
+export function isQualifiedName(v: string): boolean {
+  if (typeof v !== 'string') return false; // (callers that skip type checks get the message path's answer)
+  if (qualifiedNames.has(v)) return true;
+  const slash = v.indexOf('/');
+  const name = slash < 0 ? v : v.slice(slash + 1);
+  if (slash >= 0 && (name.includes('/') || !isDns1123Subdomain(v.slice(0, slash)))) return false;
+  if (name.length > 63 || !QUALIFIED_NAME_RE.test(name)) return false;
+  if (qualifiedNames.size >= QUALIFIED_NAMES_MAX) qualifiedNames.clear();
+  qualifiedNames.add(v);
+  return true;
+}
+
+/** Valid qualified names seen: label and annotation keys and resource names recur in every object. */
+const qualifiedNames = new Set<string>();
+const QUALIFIED_NAMES_MAX = 4096;
+
+/** checks.ts portNameErrors(name) is empty: at most 15 of [-a-z0-9], a letter, no "--", no '-' at either end. */
+export function isPortName(name: string): boolean {
+  const n = name.length;
+  if (n === 0 || n > 15 || name.charCodeAt(0) === 45 || name.charCodeAt(n - 1) === 45) return false;
+  let letter = false;
+  for (let i = 0; i < n; i++) {
+    const c = name.charCodeAt(i);
+    if (c >= 97 && c <= 122) letter = true;
+    else if (c === 45) {
+      if (name.charCodeAt(i + 1) === 45) return false;
+    } else if (c < 48 || c > 57) return false;
+  }
+  return letter;
+}
+
+/** checks.ts envVarNameErrors(name) is empty: [-._a-zA-Z][-._a-zA-Z0-9]*, not "." and not starting with "..". */
+export function isEnvVarName(name: string): boolean {
+  const n = name.length;
+  if (n === 0 || name === '.' || name.startsWith('..')) return false;
+  for (let i = 0; i < n; i++) {
+    const c = name.charCodeAt(i);
+    if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c === 45 || c === 46) continue;
+    if (i > 0 && c >= 48 && c <= 57) continue;
+    return false;
+  }
+  return true;
+}
+
 const maxLen = (n: number) => `must be no more than ${n} characters`;
 const fmt = (msg: string, examples: string[], regex: string) => `${msg} (e.g. ${examples.map((e) => `'${e}'`).join(',  or ')}, regex used for validation is '${regex}')`;
 
 export function dns1123LabelErrors(v: string): string[] {
+  if (isDns1123Label(v)) return [];
   const errs: string[] = [];
   if (v.length > 63) errs.push(maxLen(63));
   if (!DNS1123_LABEL_RE.test(v)) errs.push(fmt("a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character", ['my-name', '123-abc'], DNS1123_LABEL));
@@ -26,6 +83,7 @@ export function dns1123LabelErrors(v: string): string[] {
 }
 
 export function dns1123SubdomainErrors(v: string): string[] {
+  if (isDns1123Subdomain(v)) return [];
   const errs: string[] = [];
   if (v.length > 253) errs.push(maxLen(253));
   if (!DNS1123_SUBDOMAIN_RE.test(v)) errs.push(fmt("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character", ['example.com'], DNS1123_SUBDOMAIN));
@@ -48,6 +106,7 @@ export function pathSegmentNameErrors(v: string, prefix: boolean): string[] {
 }
 
 export function qualifiedNameErrors(v: string): string[] {
+  if (isQualifiedName(v)) return [];
   const errs: string[] = [];
   const parts = v.split('/');
   let name: string;
@@ -67,6 +126,7 @@ export function qualifiedNameErrors(v: string): string[] {
 }
 
 export function labelValueErrors(v: string): string[] {
+  if (isLabelValue(v)) return [];
   const errs: string[] = [];
   if (v.length > 63) errs.push(maxLen(63));
   if (!LABEL_VALUE_RE.test(v)) errs.push(fmt("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character", ['MyValue', 'my_value', '12345'], LABEL_VALUE));
@@ -75,10 +135,14 @@ export function labelValueErrors(v: string): string[] {
 
 export function validateLabels(labels: Record<string, unknown> | undefined, path: FieldPath): FieldError[] {
   const errs: FieldError[] = [];
-  for (const [k, v] of Object.entries(labels ?? {})) {
-    for (const m of qualifiedNameErrors(k)) errs.push(invalid(path, k, m));
+  if (labels === undefined || labels === null) return errs;
+  const keys = Object.keys(labels);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const v = labels[k];
+    if (!isQualifiedName(k)) for (const m of qualifiedNameErrors(k)) errs.push(invalid(path, k, m));
     if (typeof v !== 'string') errs.push(invalid(path.key(k), v, 'must be a string'));
-    else for (const m of labelValueErrors(v)) errs.push(invalid(path, v, m));
+    else if (!isLabelValue(v)) for (const m of labelValueErrors(v)) errs.push(invalid(path, v, m));
   }
   return errs;
 }
@@ -88,8 +152,12 @@ export const TOTAL_ANNOTATION_SIZE_LIMIT = 256 * 1024;
 export function validateAnnotations(annotations: Record<string, unknown> | undefined, path: FieldPath): FieldError[] {
   const errs: FieldError[] = [];
   let size = 0;
-  for (const [k, v] of Object.entries(annotations ?? {})) {
-    for (const m of qualifiedNameErrors(k.toLowerCase())) errs.push(invalid(path, k, m));
+  const keys = annotations === undefined || annotations === null ? [] : Object.keys(annotations);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const v = annotations![k];
+    const lower = k.toLowerCase();
+    if (!isQualifiedName(lower)) for (const m of qualifiedNameErrors(lower)) errs.push(invalid(path, k, m));
     if (typeof v !== 'string') errs.push(invalid(path.key(k), v, 'must be a string'));
     size += k.length + (typeof v === 'string' ? v.length : 0);
   }

@@ -2,45 +2,53 @@
 //   no cpu/memory requests or limits anywhere → BestEffort
 //   every container limits cpu and memory, and requests equal limits → Guaranteed
 //   otherwise → Burstable
-import { compareQuantities, quantityOf, type Quantity } from '../../api/meta/quantity.js';
+// Pod totals are summed per resource over init and app containers (zero
+// quantities do not count), in nano-units.
+import { quantityOf } from '../../api/meta/quantity.js';
 import { isObject, type ApiObject } from '../object.js';
 
-const COMPUTE = ['cpu', 'memory'];
+/** Running totals of cpu and memory (undefined: none seen). */
+class Totals {
+  cpu: bigint | undefined = undefined;
+  memory: bigint | undefined = undefined;
+  /** Adds the non-zero cpu and memory of a resource list; returns how many of the two it had. */
+  add(list: unknown): number {
+    if (!isObject(list)) return 0;
+    let seen = 0;
+    const cpu = quantityOf(list.cpu)?.nanos;
+    if (cpu !== undefined && cpu !== 0n) {
+      seen++;
+      this.cpu = this.cpu === undefined ? cpu : this.cpu + cpu;
+    }
+    const memory = quantityOf(list.memory)?.nanos;
+    if (memory !== undefined && memory !== 0n) {
+      seen++;
+      this.memory = this.memory === undefined ? memory : this.memory + memory;
+    }
+    return seen;
+  }
+  get empty(): boolean {
+    return this.cpu === undefined && this.memory === undefined;
+  }
+}
 
 export function podQOSClass(pod: ApiObject): 'BestEffort' | 'Guaranteed' | 'Burstable' {
   const spec = isObject(pod.spec) ? pod.spec : {};
-  const containers = [...(Array.isArray(spec.initContainers) ? spec.initContainers : []), ...(Array.isArray(spec.containers) ? spec.containers : [])];
-  const requests = new Map<string, Quantity>();
-  const limits = new Map<string, Quantity>();
+  const requests = new Totals();
+  const limits = new Totals();
   let guaranteed = true;
-  for (const c of containers) {
-    const res = isObject(c) && isObject(c.resources) ? c.resources : {};
-    const add = (into: Map<string, Quantity>, list: unknown) => {
-      const seen = new Set<string>();
-      for (const name of COMPUTE) {
-        const q = isObject(list) ? quantityOf(list[name]) : undefined;
-        if (!q || compareQuantities(q, ZERO) === 0) continue;
-        seen.add(name);
-        const prev = into.get(name);
-        into.set(name, prev ? add2(prev, q) : q);
-      }
-      return seen;
-    };
-    add(requests, res.requests);
-    if (add(limits, res.limits).size !== COMPUTE.length) guaranteed = false;
-  }
-  if (requests.size === 0 && limits.size === 0) return 'BestEffort';
-  if (guaranteed) {
-    for (const [name, q] of requests) {
-      const l = limits.get(name);
-      if (!l || compareQuantities(l, q) !== 0) return 'Burstable';
+  for (const list of [spec.initContainers, spec.containers]) {
+    if (!Array.isArray(list)) continue;
+    for (const c of list) {
+      const res = isObject(c) && isObject(c.resources) ? c.resources : undefined;
+      requests.add(res?.requests);
+      if (limits.add(res?.limits) !== 2) guaranteed = false;
     }
-    return 'Guaranteed';
   }
-  return 'Burstable';
+  if (requests.empty && limits.empty) return 'BestEffort';
+  if (!guaranteed) return 'Burstable';
+  // Every request must have an equal limit.
+  if (requests.cpu !== undefined && requests.cpu !== limits.cpu) return 'Burstable';
+  if (requests.memory !== undefined && requests.memory !== limits.memory) return 'Burstable';
+  return 'Guaranteed';
 }
-
-const ZERO = quantityOf('0')!;
-
-/** Sums two quantities (the QoS check compares pod totals). */
-const add2 = (a: Quantity, b: Quantity): Quantity => ({ nanos: a.nanos + b.nanos, format: a.format });

@@ -1,6 +1,6 @@
 // core/v1 defaulting of the parts of a pod spec: containers (image pull
 // policy from the image tag, probes, handlers, ports, env) and volumes.
-import { at, each, emptyStr, orNum, orSet, orStr, struct, unset, type Json } from './defaults-common.js';
+import { at, each, emptyStr, isObj, orNum, orSet, orStr, struct, unset, type Json } from './defaults-common.js';
 import { defaultPersistentVolumeClaimSpec, defaultPersistentVolumeSource } from './defaults-storage.js';
 
 const HEX_ID = /^[a-f0-9]{64}$/;
@@ -15,6 +15,19 @@ const DIGEST_HEX: Record<string, RegExp> = { sha256: /^[a-f0-9]{64}$/, sha384: /
  * given, "" when the reference does not parse.
  */
 export function imageTag(image: string): string {
+  let tag = tags.get(image);
+  if (tag === undefined) {
+    if (tags.size >= TAGS_MAX) tags.clear();
+    tags.set(image, (tag = imageTagUncached(image)));
+  }
+  return tag;
+}
+
+/** imageTag by image: the same few images recur in every pod of a workload. */
+const tags = new Map<string, string>();
+const TAGS_MAX = 4096;
+
+function imageTagUncached(image: string): string {
   if (HEX_ID.test(image)) return '';
   const slash = image.indexOf('/');
   let domain = 'docker.io';
@@ -63,18 +76,28 @@ export function defaultContainer(c: Json): void {
   }
   orStr(c, 'terminationMessagePath', '/dev/termination-log');
   orStr(c, 'terminationMessagePolicy', 'File');
-  for (const port of each(c, 'ports')) orStr(port, 'protocol', 'TCP');
-  for (const env of each(c, 'env')) {
-    const ref = at(at(env, 'valueFrom') ?? {}, 'fieldRef');
-    if (ref) orStr(ref, 'apiVersion', 'v1');
+  const ports = c.ports;
+  if (Array.isArray(ports)) for (const port of ports) if (isObj(port)) orStr(port, 'protocol', 'TCP');
+  const env = c.env;
+  if (Array.isArray(env)) {
+    for (const e of env) {
+      const from = isObj(e) ? e.valueFrom : undefined;
+      const ref = isObj(from) ? from.fieldRef : undefined;
+      if (isObj(ref)) orStr(ref, 'apiVersion', 'v1');
+    }
   }
   struct(c, 'resources'); // a Go struct value: always serialised
-  for (const k of ['livenessProbe', 'readinessProbe', 'startupProbe']) {
-    const p = at(c, k);
-    if (p) defaultProbe(p);
-  }
+  const liveness = at(c, 'livenessProbe');
+  if (liveness) defaultProbe(liveness);
+  const readiness = at(c, 'readinessProbe');
+  if (readiness) defaultProbe(readiness);
+  const startup = at(c, 'startupProbe');
+  if (startup) defaultProbe(startup);
   const lifecycle = at(c, 'lifecycle');
-  if (lifecycle) for (const k of ['postStart', 'preStop']) defaultHandler(at(lifecycle, k));
+  if (lifecycle) {
+    defaultHandler(at(lifecycle, 'postStart'));
+    defaultHandler(at(lifecycle, 'preStop'));
+  }
 }
 
 const VOLUME_SOURCES = [
@@ -83,6 +106,9 @@ const VOLUME_SOURCES = [
   'azureFile', 'configMap', 'vsphereVolume', 'quobyte', 'azureDisk', 'photonPersistentDisk', 'projected',
   'portworxVolume', 'scaleIO', 'storageos', 'csi', 'ephemeral',
 ] as const;
+const IS_VOLUME_SOURCE = new Set<string>(VOLUME_SOURCES);
+/** Sources with defaults of their own (defaultPersistentVolumeSource's, and the ones below). */
+const DEFAULTED_SOURCES = new Set(['hostPath', 'iscsi', 'rbd', 'azureDisk', 'scaleIO', 'secret', 'configMap', 'downwardAPI', 'projected', 'ephemeral']);
 
 /** 0644, the file mode of secret, configMap, downwardAPI and projected volumes. */
 export const DEFAULT_MODE = 0o644;
@@ -95,7 +121,15 @@ function defaultDownwardItems(source: Json): void {
 }
 /** A pod volume: emptyDir {} when no source is given, then each source's defaults. */
 export function defaultVolume(v: Json): void {
-  if (!VOLUME_SOURCES.some((k) => !unset(v, k))) v.emptyDir = {};
+  // Which keys the volume has decides what applies (looking up the ~30 absent sources one by one is slow).
+  let source = false;
+  let defaulted = false;
+  for (const k in v) {
+    if (IS_VOLUME_SOURCE.has(k) && !unset(v, k)) source = true;
+    if (DEFAULTED_SOURCES.has(k)) defaulted = true;
+  }
+  if (!source) v.emptyDir = {};
+  if (!defaulted) return;
   defaultPersistentVolumeSource(v);
   for (const k of ['secret', 'configMap', 'downwardAPI', 'projected']) {
     const s = at(v, k);

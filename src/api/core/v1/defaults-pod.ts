@@ -4,15 +4,15 @@
 import { at, each, emptyStr, filledMap, isObj, mirrorFirst, orSet, orStr, struct, zeroNum, type Json } from './defaults-common.js';
 import { defaultContainer, defaultVolume } from './defaults-container.js';
 
-const INIT_CONTAINER_ANNOTATIONS = [
+const INIT_CONTAINER_ANNOTATIONS = new Set([
   'pod.beta.kubernetes.io/init-containers', 'pod.alpha.kubernetes.io/init-containers',
   'pod.beta.kubernetes.io/init-container-statuses', 'pod.alpha.kubernetes.io/init-container-statuses',
-];
+]);
 
 /** Conversion drops the pre-1.8 init-container annotations from pods and pod templates. */
 function dropInitContainerAnnotations(obj: Json): void {
   const annotations = at(at(obj, 'metadata') ?? {}, 'annotations');
-  if (annotations) for (const k of INIT_CONTAINER_ANNOTATIONS) delete annotations[k];
+  if (annotations) for (const k in annotations) if (INIT_CONTAINER_ANNOTATIONS.has(k)) delete annotations[k];
 }
 function defaultHostPorts(spec: Json): void {
   for (const c of [...each(spec, 'containers'), ...each(spec, 'initContainers')]) {
@@ -33,7 +33,9 @@ export function defaultPodSpec(spec: Json): void {
   orSet(spec, 'terminationGracePeriodSeconds', 30);
   orStr(spec, 'schedulerName', 'default-scheduler');
   for (const v of each(spec, 'volumes')) defaultVolume(v);
-  for (const k of ['initContainers', 'containers', 'ephemeralContainers']) for (const c of each(spec, k)) defaultContainer(c);
+  for (const c of each(spec, 'initContainers')) defaultContainer(c);
+  for (const c of each(spec, 'containers')) defaultContainer(c);
+  for (const c of each(spec, 'ephemeralContainers')) defaultContainer(c);
 }
 
 /** A PodTemplateSpec (Deployment, ReplicaSet, StatefulSet, DaemonSet, Job, CronJob, PodTemplate, ReplicationController). */
@@ -50,14 +52,15 @@ function defaultRequestsFromLimits(c: Json): void {
   if (!resources || !limits) return;
   const requests = struct(resources, 'requests');
   if (!requests) return;
-  for (const [k, v] of Object.entries(limits)) if (!(k in requests)) requests[k] = v;
+  for (const k of Object.keys(limits)) if (!(k in requests)) requests[k] = limits[k];
 }
 
 export function defaultPod(pod: Json): void {
   dropInitContainerAnnotations(pod);
   const spec = struct(pod, 'spec');
   if (spec) {
-    for (const c of [...each(spec, 'containers'), ...each(spec, 'initContainers')]) defaultRequestsFromLimits(c);
+    for (const c of each(spec, 'containers')) defaultRequestsFromLimits(c);
+    for (const c of each(spec, 'initContainers')) defaultRequestsFromLimits(c);
     orSet(spec, 'enableServiceLinks', true);
     defaultPodSpec(spec);
   }

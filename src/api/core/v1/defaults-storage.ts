@@ -3,7 +3,11 @@
 // sources a PersistentVolume shares with pod volumes.
 import { at, orSet, orStr, struct, type Json } from './defaults-common.js';
 
-/** The sources a PersistentVolume shares with pod volumes, and their declarative defaults. */
+/**
+ * The sources a PersistentVolume shares with pod volumes, and their declarative defaults.
+ * defaultVolume (defaults-container.ts) calls this only for a volume with one of the keys in its
+ * DEFAULTED_SOURCES: a source given defaults here must be listed there too.
+ */
 export function defaultPersistentVolumeSource(s: Json): void {
   const hostPath = at(s, 'hostPath');
   if (hostPath) orSet(hostPath, 'type', '');

@@ -260,3 +260,117 @@ describe('Namespace, Node, Event', () => {
     ]],
   ]);
 });
+
+// Every check of the pod spec with its causes in Kubernetes' order (these pin the
+// order and texts the fast path of validation.ts must keep).
+describe('Pod spec: causes and their order', () => {
+  table([
+    [
+      'volume types in the order Kubernetes checks them',
+      () => validatePod(pod({ volumes: [{ name: 'v', configMap: { name: '' }, hostPath: {}, emptyDir: {}, secret: null }] })),
+      [
+        'spec.volumes[0].hostPath.path: Required value',
+        'spec.volumes[0].emptyDir: Forbidden: may not specify more than 1 volume type',
+        'spec.volumes[0].configMap: Forbidden: may not specify more than 1 volume type',
+      ],
+    ],
+    [
+      'env sources',
+      () => validatePod(pod({
+          containers: [
+            container({
+              env: [
+                { name: 'A', value: 'x', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
+                { name: 'B', valueFrom: { fieldRef: {}, configMapKeyRef: { name: 'Bad', key: '' } } },
+                { name: 'C', valueFrom: { secretKeyRef: { name: 's', key: '..x' }, resourceFieldRef: {} } },
+                { name: '..D' },
+              ],
+            }),
+          ],
+        })),
+      [
+        'spec.containers[0].env[0].valueFrom: Invalid value: "": may not be specified when `value` is not empty',
+        'spec.containers[0].env[1].valueFrom.fieldRef.fieldPath: Required value',
+        "spec.containers[0].env[1].valueFrom.configMapKeyRef.name: Invalid value: \"Bad\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
+        'spec.containers[0].env[1].valueFrom.configMapKeyRef.key: Required value',
+        'spec.containers[0].env[1].valueFrom: Invalid value: "": may not have more than one field specified at a time',
+        'spec.containers[0].env[2].valueFrom.resourceFieldRef.resource: Required value',
+        "spec.containers[0].env[2].valueFrom.secretKeyRef.key: Invalid value: \"..x\": must not start with '..'",
+        'spec.containers[0].env[2].valueFrom: Invalid value: "": may not have more than one field specified at a time',
+        "spec.containers[0].env[3].name: Invalid value: \"..D\": must not start with '..'",
+      ],
+    ],
+    [
+      'resource names are checked in sorted order',
+      () => validatePod(pod({
+          containers: [
+            container({
+              resources: {
+                limits: { memory: '1Gi', 'hugepages-2Mi': '2Mi', cpu: '-1', 'Bad Name': '1' },
+                requests: { 'hugepages-2Mi': '1Mi', cpu: '2', 'example.com/dev': '1' },
+              },
+            }),
+          ],
+        })),
+      [
+        "spec.containers[0].resources.limits[Bad Name]: Invalid value: \"Bad Name\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
+        'spec.containers[0].resources.limits[Bad Name]: Invalid value: "Bad Name": must be a standard resource for containers',
+        'spec.containers[0].resources.limits[cpu]: Invalid value: "-1": must be greater than or equal to 0',
+        'spec.containers[0].resources.requests: Invalid value: "2": must be less than or equal to cpu limit',
+        'spec.containers[0].resources.limits: Required value: Limit must be set for non overcommitable resources',
+        'spec.containers[0].resources.requests: Invalid value: "1Mi": must be equal to hugepages-2Mi limit',
+      ],
+    ],
+    [
+      'init containers: probes, names, mounts',
+      () => validatePod(pod({
+          volumes: [{ name: 'v', emptyDir: {} }],
+          initContainers: [
+            container({
+              name: 'init',
+              livenessProbe: {},
+              lifecycle: {},
+              ports: [{ containerPort: 80, protocol: 'TCP', name: 'p' }, { containerPort: 80, hostPort: 70000, protocol: '' }],
+              volumeMounts: [{ name: 'v', mountPath: '' }],
+            }),
+            container({ name: 'init', imagePullPolicy: 'Sometimes', terminationMessagePolicy: '' }),
+          ],
+        })),
+      [
+        'spec.initContainers[0].ports[1].hostPort: Invalid value: 70000: must be between 1 and 65535, inclusive',
+        'spec.initContainers[0].ports[1].protocol: Required value',
+        'spec.initContainers[0].volumeMounts[0].mountPath: Required value',
+        'spec.initContainers[0].lifecycle: Forbidden: may not be set for init containers',
+        'spec.initContainers[0].livenessProbe: Forbidden: may not be set for init containers',
+        "spec.initContainers[1].terminationMessagePolicy: Required value: must be 'File' or 'FallbackToLogsOnError'",
+        'spec.initContainers[1].imagePullPolicy: Unsupported value: "Sometimes": supported values: "Always", "IfNotPresent", "Never"',
+        'spec.initContainers[1].name: Duplicate value: "init"',
+      ],
+    ],
+    [
+      'labels and scheduling gates',
+      () => validatePod(pod({ nodeSelector: { 'Bad/x': 'y', ok: '-bad-' }, schedulingGates: [{ name: 'a/b/c' }, { name: 'g' }, { name: 'g' }], serviceAccountName: 'Bad', nodeName: 'n..x', hostname: 'H', subdomain: 's_' })),
+      [
+        "spec.nodeSelector: Invalid value: \"Bad/x\": prefix part a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
+        "spec.nodeSelector: Invalid value: \"-bad-\": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')",
+        "spec.schedulingGates[0].name: Invalid value: \"a/b/c\": a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
+        'spec.schedulingGates[2].name: Duplicate value: "g"',
+        "spec.serviceAccountName: Invalid value: \"Bad\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
+        "spec.nodeName: Invalid value: \"n..x\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
+        "spec.hostname: Invalid value: \"H\": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')",
+        "spec.subdomain: Invalid value: \"s_\": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')",
+      ],
+    ],
+    [
+      'tolerations of every kind',
+      () => validatePod(pod({ tolerations: [{ key: 'a/b/c', operator: 'Equal', value: '-x-' }, { key: 'k', operator: 'Exists', value: 'v' }, { key: 'k', operator: 'Maybe', effect: 'Sometimes' }] })),
+      [
+        "spec.tolerations[0].key: Invalid value: \"a/b/c\": a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
+        "spec.tolerations[0].operator: Invalid value: core.Toleration{Key:\"a/b/c\", Operator:\"Equal\", Value:\"-x-\", Effect:\"\", TolerationSeconds:(*int64)(nil)}: a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')",
+        "spec.tolerations[1].operator: Invalid value: core.Toleration{Key:\"k\", Operator:\"Exists\", Value:\"v\", Effect:\"\", TolerationSeconds:(*int64)(nil)}: value must be empty when `operator` is 'Exists'",
+        'spec.tolerations[2].operator: Unsupported value: "Maybe": supported values: "Equal", "Exists"',
+        'spec.tolerations[2].effect: Unsupported value: "Sometimes": supported values: "NoSchedule", "PreferNoSchedule", "NoExecute"',
+      ],
+    ],
+  ]);
+});

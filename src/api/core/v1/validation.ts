@@ -9,7 +9,7 @@
 //            → activeDeadlineSeconds → hostname/subdomain → tolerations
 //   used by Pod, PodTemplate and every workload template (apps, batch).
 import { type FieldError, FieldPath, fieldPath, duplicate, forbidden, invalid, notSupported, required, tooLong } from '../../meta/field.js';
-import { dns1123SubdomainErrors, labelValueErrors, validateLabels, validateAnnotations } from '../../meta/validation.js';
+import { dns1123LabelErrors, dns1123SubdomainErrors, isEnvVarName, isPortName, labelValueErrors, qualifiedNameErrors, validateLabels, validateAnnotations } from '../../meta/validation.js';
 import {
   type Obj,
   arr,
@@ -38,139 +38,154 @@ import { GoValue } from '../../meta/govalue.js';
 const MAX_INT32 = 2147483647;
 const PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
 const has = (o: Obj, k: string) => o[k] !== undefined && o[k] !== null;
-const sortedKeys = (o: Obj) => Object.keys(o).sort();
+/** Object.keys(o).sort(), with the usual two or three keys of a resource list sorted in place by hand. */
+function sortedKeys(o: Obj): string[] {
+  const keys = Object.keys(o);
+  if (keys.length > 8) return keys.sort();
+  for (let i = 1; i < keys.length; i++) {
+    const k = keys[i]!;
+    let j = i - 1;
+    for (; j >= 0 && keys[j]! > k; j--) keys[j + 1] = keys[j]!;
+    keys[j + 1] = k;
+  }
+  return keys;
+}
 
 // ---------------------------------------------------------------- pod spec
+//
+// The pod spec is validated on every pod and template write, so this part
+// is written for speed: causes are pushed into one list, child paths are
+// built only for a cause, and common valid values are recognised by small
+// scanners (each accepts exactly what the message function accepts) before
+// the message functions run.
 
 const VOLUME_SOURCES = [
   'hostPath', 'emptyDir', 'gitRepo', 'gcePersistentDisk', 'awsElasticBlockStore', 'secret', 'nfs', 'iscsi', 'glusterfs',
   'persistentVolumeClaim', 'rbd', 'quobyte', 'cinder', 'cephfs', 'flocker', 'downwardAPI', 'fc', 'flexVolume', 'configMap',
   'azureFile', 'vsphereVolume', 'photonPersistentDisk', 'portworxVolume', 'azureDisk', 'csi', 'projected', 'scaleIO', 'storageos', 'ephemeral',
 ];
+const VOLUME_SOURCE_ORDER = new Map(VOLUME_SOURCES.map((s, i) => [s, i]));
 
-function validateVolumeSource(v: Obj, path: FieldPath): FieldError[] {
-  const errs: FieldError[] = [];
-  let n = 0;
-  for (const src of VOLUME_SOURCES) {
-    if (!has(v, src)) continue;
-    if (n > 0) {
-      errs.push(forbidden(path.child(src), 'may not specify more than 1 volume type'));
-      continue;
-    }
-    n++;
-    const s = obj(v[src]);
-    const p = path.child(src);
-    if (src === 'hostPath' && !str(s.path)) errs.push(required(p.child('path')));
-    if (src === 'persistentVolumeClaim' && !str(s.claimName)) errs.push(required(p.child('claimName')));
-    if (src === 'secret' && !str(s.secretName)) errs.push(required(p.child('secretName')));
-    if (src === 'configMap' && !str(s.name)) errs.push(required(p.child('name')));
+/** The volume sources `v` sets (not null), in VOLUME_SOURCES order. */
+function volumeSourcesOf(v: Obj): string[] {
+  const found: string[] = [];
+  for (const k in v) if (VOLUME_SOURCE_ORDER.has(k) && has(v, k)) found.push(k);
+  if (found.length > 1) found.sort((a, b) => VOLUME_SOURCE_ORDER.get(a)! - VOLUME_SOURCE_ORDER.get(b)!);
+  return found;
+}
+
+function validateVolumeSource(v: Obj, path: FieldPath, errs: FieldError[]): void {
+  const sources = volumeSourcesOf(v);
+  if (sources.length === 0) {
+    errs.push(required(path, 'must specify a volume type'));
+    return;
   }
-  if (n === 0) errs.push(required(path, 'must specify a volume type'));
-  return errs;
+  const src = sources[0]!;
+  const s = obj(v[src]);
+  if (src === 'hostPath' && !str(s.path)) errs.push(required(path.child(src).child('path')));
+  if (src === 'persistentVolumeClaim' && !str(s.claimName)) errs.push(required(path.child(src).child('claimName')));
+  if (src === 'secret' && !str(s.secretName)) errs.push(required(path.child(src).child('secretName')));
+  if (src === 'configMap' && !str(s.name)) errs.push(required(path.child(src).child('name')));
+  for (let i = 1; i < sources.length; i++) errs.push(forbidden(path.child(sources[i]!), 'may not specify more than 1 volume type'));
 }
 
 /** ValidateVolumes: the errors, and the names of the volumes that passed (mounts may only name those). */
 function validateVolumes(volumes: unknown[], path: FieldPath): { errs: FieldError[]; names: Set<string> } {
   const errs: FieldError[] = [];
   const names = new Set<string>();
-  volumes.forEach((raw, i) => {
-    const v = obj(raw);
+  for (let i = 0; i < volumes.length; i++) {
+    const v = obj(volumes[i]);
     const p = path.index(i);
     const name = str(v.name);
-    const el = validateVolumeSource(v, p);
+    const el: FieldError[] = [];
+    validateVolumeSource(v, p, el);
     if (!name) el.push(required(p.child('name')));
-    else el.push(...dns1123Label(name, p.child('name')));
+    else for (const m of dns1123LabelErrors(name)) el.push(invalid(p.child('name'), name, m));
     if (names.has(name)) el.push(duplicate(p.child('name'), name));
     if (el.length === 0) names.add(name);
-    else errs.push(...el);
-  });
+    else for (const e of el) errs.push(e);
+  }
   return { errs, names };
 }
 
-function validatePorts(ports: unknown[], path: FieldPath): FieldError[] {
-  const errs: FieldError[] = [];
+const isPortNum = (n: number) => Number.isInteger(n) && n >= 1 && n <= 65535;
+
+function validatePorts(ports: unknown[], container: FieldPath, errs: FieldError[]): void {
   const names = new Set<string>();
-  ports.forEach((raw, i) => {
-    const port = obj(raw);
-    const p = path.index(i);
+  const at = (i: number) => container.child('ports').index(i);
+  for (let i = 0; i < ports.length; i++) {
+    const port = obj(ports[i]);
     const name = str(port.name);
     if (name) {
-      const msgs = portNameErrors(name);
-      if (msgs.length) for (const m of msgs) errs.push(invalid(p.child('name'), name, m));
-      else if (names.has(name)) errs.push(duplicate(p.child('name'), name));
+      const msgs = isPortName(name) ? [] : portNameErrors(name);
+      if (msgs.length) for (const m of msgs) errs.push(invalid(at(i).child('name'), name, m));
+      else if (names.has(name)) errs.push(duplicate(at(i).child('name'), name));
       else names.add(name);
     }
     const cp = num(port.containerPort) ?? 0;
-    if (cp === 0) errs.push(required(p.child('containerPort')));
-    else for (const m of portNumErrors(cp)) errs.push(invalid(p.child('containerPort'), cp, m));
+    if (cp === 0) errs.push(required(at(i).child('containerPort')));
+    else if (!isPortNum(cp)) for (const m of portNumErrors(cp)) errs.push(invalid(at(i).child('containerPort'), cp, m));
     const hp = num(port.hostPort) ?? 0;
-    if (hp !== 0) for (const m of portNumErrors(hp)) errs.push(invalid(p.child('hostPort'), hp, m));
+    if (hp !== 0 && !isPortNum(hp)) for (const m of portNumErrors(hp)) errs.push(invalid(at(i).child('hostPort'), hp, m));
     const proto = str(port.protocol);
-    if (!proto) errs.push(required(p.child('protocol')));
-    else if (!PROTOCOLS.includes(proto)) errs.push(notSupported(p.child('protocol'), proto, PROTOCOLS));
-  });
-  return errs;
+    if (!proto) errs.push(required(at(i).child('protocol')));
+    else if (proto !== 'TCP' && proto !== 'UDP' && proto !== 'SCTP') errs.push(notSupported(at(i).child('protocol'), proto, PROTOCOLS));
+  }
 }
 
-function validateKeySelector(sel: Obj, path: FieldPath): FieldError[] {
-  const errs: FieldError[] = [];
+function validateKeySelector(sel: Obj, path: FieldPath, errs: FieldError[]): void {
   for (const m of dns1123SubdomainErrors(str(sel.name))) errs.push(invalid(path.child('name'), str(sel.name), m));
   const key = str(sel.key);
   if (!key) errs.push(required(path.child('key')));
   else for (const m of configMapKeyErrors(key)) errs.push(invalid(path.child('key'), key, m));
-  return errs;
 }
 
-function validateEnv(env: unknown[], path: FieldPath): FieldError[] {
-  const errs: FieldError[] = [];
-  env.forEach((raw, i) => {
-    const ev = obj(raw);
-    const p = path.index(i);
+function validateEnv(env: unknown[], container: FieldPath, errs: FieldError[]): void {
+  const at = (i: number) => container.child('env').index(i);
+  for (let i = 0; i < env.length; i++) {
+    const ev = obj(env[i]);
     const name = str(ev.name);
-    if (!name) errs.push(required(p.child('name')));
-    else for (const m of envVarNameErrors(name)) errs.push(invalid(p.child('name'), name, m));
-    if (!isObj(ev.valueFrom)) return;
+    if (!name) errs.push(required(at(i).child('name')));
+    else if (!isEnvVarName(name)) for (const m of envVarNameErrors(name)) errs.push(invalid(at(i).child('name'), name, m));
     const vf = ev.valueFrom;
-    const vp = p.child('valueFrom');
+    if (!isObj(vf)) continue;
+    const vp = () => at(i).child('valueFrom');
     let sources = 0;
     if (isObj(vf.fieldRef)) {
       sources++;
-      if (!str(vf.fieldRef.fieldPath)) errs.push(required(vp.child('fieldRef').child('fieldPath')));
+      if (!str(vf.fieldRef.fieldPath)) errs.push(required(vp().child('fieldRef').child('fieldPath')));
     }
     if (isObj(vf.resourceFieldRef)) {
       sources++;
-      if (!str(vf.resourceFieldRef.resource)) errs.push(required(vp.child('resourceFieldRef').child('resource')));
+      if (!str(vf.resourceFieldRef.resource)) errs.push(required(vp().child('resourceFieldRef').child('resource')));
     }
     if (isObj(vf.configMapKeyRef)) {
       sources++;
-      errs.push(...validateKeySelector(vf.configMapKeyRef, vp.child('configMapKeyRef')));
+      validateKeySelector(vf.configMapKeyRef, vp().child('configMapKeyRef'), errs);
     }
     if (isObj(vf.secretKeyRef)) {
       sources++;
-      errs.push(...validateKeySelector(vf.secretKeyRef, vp.child('secretKeyRef')));
+      validateKeySelector(vf.secretKeyRef, vp().child('secretKeyRef'), errs);
     }
-    if (sources === 0) errs.push(invalid(vp, '', 'must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef` or `secretKeyRef`'));
-    else if (str(ev.value)) errs.push(invalid(vp, '', 'may not be specified when `value` is not empty'));
-    else if (sources > 1) errs.push(invalid(vp, '', 'may not have more than one field specified at a time'));
-  });
-  return errs;
+    if (sources === 0) errs.push(invalid(vp(), '', 'must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef` or `secretKeyRef`'));
+    else if (str(ev.value)) errs.push(invalid(vp(), '', 'may not be specified when `value` is not empty'));
+    else if (sources > 1) errs.push(invalid(vp(), '', 'may not have more than one field specified at a time'));
+  }
 }
 
-function validateVolumeMounts(mounts: unknown[], volumes: Set<string>, path: FieldPath): FieldError[] {
-  const errs: FieldError[] = [];
+function validateVolumeMounts(mounts: unknown[], volumes: Set<string>, container: FieldPath, errs: FieldError[]): void {
   const seen = new Set<string>();
-  mounts.forEach((raw, i) => {
-    const m = obj(raw);
-    const p = path.index(i);
+  const at = (i: number) => container.child('volumeMounts').index(i);
+  for (let i = 0; i < mounts.length; i++) {
+    const m = obj(mounts[i]);
     const name = str(m.name);
     const mountPath = str(m.mountPath);
-    if (!name) errs.push(required(p.child('name')));
-    if (!volumes.has(name)) errs.push(notFound(p.child('name'), name));
-    if (!mountPath) errs.push(required(p.child('mountPath')));
-    if (seen.has(mountPath)) errs.push(invalid(p.child('mountPath'), mountPath, 'must be unique'));
+    if (!name) errs.push(required(at(i).child('name')));
+    if (!volumes.has(name)) errs.push(notFound(at(i).child('name'), name));
+    if (!mountPath) errs.push(required(at(i).child('mountPath')));
+    if (seen.has(mountPath)) errs.push(invalid(at(i).child('mountPath'), mountPath, 'must be unique'));
     seen.add(mountPath);
-  });
-  return errs;
+  }
 }
 
 const STANDARD_CONTAINER_RESOURCES = new Set(['cpu', 'memory', 'ephemeral-storage']);
@@ -178,93 +193,101 @@ const isHugePages = (n: string) => n.startsWith('hugepages-') || n.startsWith('r
 const isNative = (n: string) => !n.includes('/') || n.includes('kubernetes.io/');
 const overcommitAllowed = (n: string) => isNative(n) && !isHugePages(n);
 
-function validateResourceEntry(name: string, value: unknown, path: FieldPath): FieldError[] {
-  const errs = qualifiedName(name, path);
+function validateResourceEntry(name: string, value: unknown, path: () => FieldPath, errs: FieldError[]): void {
+  for (const m of qualifiedNameErrors(name)) errs.push(invalid(path(), name, m));
   if (!name.includes('/') && !STANDARD_CONTAINER_RESOURCES.has(name) && !isHugePages(name)) {
-    return [...errs, invalid(path, name, 'must be a standard resource for containers')];
+    errs.push(invalid(path(), name, 'must be a standard resource for containers'));
+    return;
   }
   const q = quantityOf(value);
-  if (q && q.nanos < 0n) errs.push(invalid(path, formatQuantity(q), 'must be greater than or equal to 0'));
-  return errs;
+  if (q && q.nanos < 0n) errs.push(invalid(path(), formatQuantity(q), 'must be greater than or equal to 0'));
 }
 
 /** ValidateResourceRequirements: names, non-negative values, requests ≤ limits (the cause is on `requests`, unkeyed). */
 export function validateResources(resources: unknown, path: FieldPath): FieldError[] {
+  const errs: FieldError[] = [];
+  resourceErrors(resources, () => path, errs);
+  return errs;
+}
+
+function resourceErrors(resources: unknown, path: () => FieldPath, errs: FieldError[]): void {
   const r = obj(resources);
   const limits = obj(r.limits);
   const requests = obj(r.requests);
-  const limPath = path.child('limits');
-  const reqPath = path.child('requests');
-  const errs: FieldError[] = [];
-  for (const name of sortedKeys(limits)) errs.push(...validateResourceEntry(name, limits[name], limPath.key(name)));
+  const limPath = () => path().child('limits');
+  const reqPath = () => path().child('requests');
+  for (const name of sortedKeys(limits)) validateResourceEntry(name, limits[name], () => limPath().key(name), errs);
   for (const name of sortedKeys(requests)) {
-    errs.push(...validateResourceEntry(name, requests[name], reqPath.key(name)));
+    validateResourceEntry(name, requests[name], () => reqPath().key(name), errs);
     const req = quantityOf(requests[name]);
     if (!req) continue;
     if (has(limits, name)) {
       const lim = quantityOf(limits[name]);
       if (!lim) continue;
       const c = compareQuantities(req, lim);
-      if (c !== 0 && !overcommitAllowed(name)) errs.push(invalid(reqPath, formatQuantity(req), `must be equal to ${name} limit`));
-      else if (c > 0) errs.push(invalid(reqPath, formatQuantity(req), `must be less than or equal to ${name} limit`));
+      if (c !== 0 && !overcommitAllowed(name)) errs.push(invalid(reqPath(), formatQuantity(req), `must be equal to ${name} limit`));
+      else if (c > 0) errs.push(invalid(reqPath(), formatQuantity(req), `must be less than or equal to ${name} limit`));
     } else if (!overcommitAllowed(name)) {
-      errs.push(required(limPath, 'Limit must be set for non overcommitable resources'));
+      errs.push(required(limPath(), 'Limit must be set for non overcommitable resources'));
     }
   }
-  return errs;
 }
 
-function validateChoice(value: string, path: FieldPath, allowed: string[], requiredDetail = ''): FieldError[] {
-  if (value === '') return [required(path, requiredDetail)];
-  return allowed.includes(value) ? [] : [notSupported(path, value, allowed)];
+const TERMINATION_MESSAGE_POLICIES = ['File', 'FallbackToLogsOnError'];
+const PULL_POLICIES = ['Always', 'IfNotPresent', 'Never'];
+const RESTART_POLICIES = ['Always', 'OnFailure', 'Never'];
+const DNS_POLICIES = ['ClusterFirstWithHostNet', 'ClusterFirst', 'Default', 'None'];
+
+function validateChoice(value: string, path: () => FieldPath, allowed: string[], errs: FieldError[], requiredDetail = ''): void {
+  if (value === '') errs.push(required(path(), requiredDetail));
+  else if (!allowed.includes(value)) errs.push(notSupported(path(), value, allowed));
 }
 
-function validateContainerCommon(c: Obj, volumes: Set<string>, path: FieldPath): FieldError[] {
-  const errs: FieldError[] = [];
+function validateContainerCommon(c: Obj, volumes: Set<string>, path: FieldPath, errs: FieldError[]): void {
   const name = str(c.name);
   if (!name) errs.push(required(path.child('name')));
-  else errs.push(...dns1123Label(name, path.child('name')));
+  else for (const m of dns1123LabelErrors(name)) errs.push(invalid(path.child('name'), name, m));
   if (!str(c.image)) errs.push(required(path.child('image')));
-  const tmp = str(c.terminationMessagePolicy);
-  errs.push(...validateChoice(tmp, path.child('terminationMessagePolicy'), ['File', 'FallbackToLogsOnError'], "must be 'File' or 'FallbackToLogsOnError'"));
-  errs.push(...validatePorts(arr(c.ports), path.child('ports')));
-  errs.push(...validateEnv(arr(c.env), path.child('env')));
-  errs.push(...validateVolumeMounts(arr(c.volumeMounts), volumes, path.child('volumeMounts')));
-  errs.push(...validateChoice(str(c.imagePullPolicy), path.child('imagePullPolicy'), ['Always', 'IfNotPresent', 'Never']));
-  errs.push(...validateResources(c.resources, path.child('resources')));
-  return errs;
+  validateChoice(str(c.terminationMessagePolicy), () => path.child('terminationMessagePolicy'), TERMINATION_MESSAGE_POLICIES, errs, "must be 'File' or 'FallbackToLogsOnError'");
+  validatePorts(arr(c.ports), path, errs);
+  validateEnv(arr(c.env), path, errs);
+  validateVolumeMounts(arr(c.volumeMounts), volumes, path, errs);
+  validateChoice(str(c.imagePullPolicy), () => path.child('imagePullPolicy'), PULL_POLICIES, errs);
+  resourceErrors(c.resources, () => path.child('resources'), errs);
 }
 
-function validateContainers(containers: unknown[], volumes: Set<string>, path: FieldPath): FieldError[] {
-  if (containers.length === 0) return [required(path)];
-  const errs: FieldError[] = [];
+function validateContainers(containers: unknown[], volumes: Set<string>, path: FieldPath, errs: FieldError[]): void {
+  if (containers.length === 0) {
+    errs.push(required(path));
+    return;
+  }
   const names = new Set<string>();
-  containers.forEach((raw, i) => {
-    const c = obj(raw);
+  for (let i = 0; i < containers.length; i++) {
+    const c = obj(containers[i]);
     const p = path.index(i);
-    errs.push(...validateContainerCommon(c, volumes, p));
+    validateContainerCommon(c, volumes, p, errs);
     const name = str(c.name);
     if (names.has(name)) errs.push(duplicate(p.child('name'), name));
     else names.add(name);
-  });
-  return errs;
+  }
 }
 
-function validateInitContainers(inits: unknown[], containers: unknown[], volumes: Set<string>, path: FieldPath): FieldError[] {
-  const errs: FieldError[] = [];
+const INIT_FORBIDDEN = ['lifecycle', 'livenessProbe', 'readinessProbe', 'startupProbe'];
+
+function validateInitContainers(inits: unknown[], containers: unknown[], volumes: Set<string>, path: FieldPath, errs: FieldError[]): void {
+  if (inits.length === 0) return;
   const names = new Set(containers.map((c) => str(obj(c).name)));
-  inits.forEach((raw, i) => {
-    const c = obj(raw);
+  for (let i = 0; i < inits.length; i++) {
+    const c = obj(inits[i]);
     const p = path.index(i);
-    errs.push(...validateContainerCommon(c, volumes, p));
+    validateContainerCommon(c, volumes, p, errs);
     const name = str(c.name);
     if (names.has(name)) errs.push(duplicate(p.child('name'), name));
     else if (name) names.add(name);
-    for (const f of ['lifecycle', 'livenessProbe', 'readinessProbe', 'startupProbe']) {
+    for (const f of INIT_FORBIDDEN) {
       if (has(c, f)) errs.push(forbidden(p.child(f), 'may not be set for init containers'));
     }
-  });
-  return errs;
+  }
 }
 
 const TAINT_EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];
@@ -278,62 +301,68 @@ function goToleration(t: Obj): GoValue {
 /** ValidateTolerations. */
 export function validateTolerations(tolerations: unknown[], path: FieldPath): FieldError[] {
   const errs: FieldError[] = [];
-  tolerations.forEach((raw, i) => {
-    const t = obj(raw);
-    const p = path.index(i);
+  tolerationErrors(tolerations, path, errs);
+  return errs;
+}
+
+function tolerationErrors(tolerations: unknown[], path: FieldPath, errs: FieldError[]): void {
+  for (let i = 0; i < tolerations.length; i++) {
+    const t = obj(tolerations[i]);
+    const p = () => path.index(i);
     const key = str(t.key);
     const op = str(t.operator);
     const value = str(t.value);
     const effect = str(t.effect);
-    if (key) errs.push(...qualifiedName(key, p.child('key')));
-    if (!key && op !== 'Exists') errs.push(invalid(p.child('operator'), op, 'operator must be Exists when `key` is empty, which means "match all values and all keys"'));
-    if (has(t, 'tolerationSeconds') && effect !== 'NoExecute') errs.push(invalid(p.child('effect'), effect, "effect must be 'NoExecute' when `tolerationSeconds` is set"));
+    if (key) for (const m of qualifiedNameErrors(key)) errs.push(invalid(p().child('key'), key, m));
+    if (!key && op !== 'Exists') errs.push(invalid(p().child('operator'), op, 'operator must be Exists when `key` is empty, which means "match all values and all keys"'));
+    if (has(t, 'tolerationSeconds') && effect !== 'NoExecute') errs.push(invalid(p().child('effect'), effect, "effect must be 'NoExecute' when `tolerationSeconds` is set"));
     switch (op) {
       case 'Equal':
       case '': {
         const vm = labelValueErrors(value);
-        if (vm.length) errs.push(invalid(p.child('operator'), goToleration(t), vm.join(';')));
+        if (vm.length) errs.push(invalid(p().child('operator'), goToleration(t), vm.join(';')));
         break;
       }
       case 'Exists':
-        if (value) errs.push(invalid(p.child('operator'), goToleration(t), "value must be empty when `operator` is 'Exists'"));
+        if (value) errs.push(invalid(p().child('operator'), goToleration(t), "value must be empty when `operator` is 'Exists'"));
         break;
       default:
-        errs.push(notSupported(p.child('operator'), op, ['Equal', 'Exists']));
+        errs.push(notSupported(p().child('operator'), op, ['Equal', 'Exists']));
     }
-    if (effect && !TAINT_EFFECTS.includes(effect)) errs.push(notSupported(p.child('effect'), effect, TAINT_EFFECTS));
-  });
-  return errs;
+    if (effect && !TAINT_EFFECTS.includes(effect)) errs.push(notSupported(p().child('effect'), effect, TAINT_EFFECTS));
+  }
 }
 
 /** ValidatePodSpec (the parts that users hit; see the module comment for the order). */
 export function validatePodSpec(spec: unknown, path: FieldPath): FieldError[] {
   const s = obj(spec);
   const { errs, names } = validateVolumes(arr(s.volumes), path.child('volumes'));
-  errs.push(...validateContainers(arr(s.containers), names, path.child('containers')));
-  errs.push(...validateInitContainers(arr(s.initContainers), arr(s.containers), names, path.child('initContainers')));
-  errs.push(...validateChoice(str(s.restartPolicy), path.child('restartPolicy'), ['Always', 'OnFailure', 'Never']));
+  validateContainers(arr(s.containers), names, path.child('containers'), errs);
+  validateInitContainers(arr(s.initContainers), arr(s.containers), names, path.child('initContainers'), errs);
+  validateChoice(str(s.restartPolicy), () => path.child('restartPolicy'), RESTART_POLICIES, errs);
   const dnsPolicy = str(s.dnsPolicy);
-  errs.push(...validateChoice(dnsPolicy, path.child('dnsPolicy'), ['ClusterFirstWithHostNet', 'ClusterFirst', 'Default', 'None']));
-  errs.push(...validateLabels(obj(s.nodeSelector), path.child('nodeSelector')));
+  validateChoice(dnsPolicy, () => path.child('dnsPolicy'), DNS_POLICIES, errs);
+  for (const e of validateLabels(obj(s.nodeSelector), path.child('nodeSelector'))) errs.push(e);
   if (dnsPolicy === 'None' && !isObj(s.dnsConfig)) errs.push(required(path.child('dnsConfig'), 'must provide `dnsConfig` when `dnsPolicy` is None'));
   const gates = arr(s.schedulingGates);
   const gateNames = new Set<string>();
-  gates.forEach((g, i) => {
-    const name = str(obj(g).name);
-    errs.push(...qualifiedName(name, path.child('schedulingGates').index(i).child('name')));
+  for (let i = 0; i < gates.length; i++) {
+    const name = str(obj(gates[i]).name);
+    for (const m of qualifiedNameErrors(name)) errs.push(invalid(path.child('schedulingGates').index(i).child('name'), name, m));
     if (gateNames.has(name)) errs.push(duplicate(path.child('schedulingGates').index(i).child('name'), name));
     gateNames.add(name);
-  });
+  }
   const sa = str(s.serviceAccountName);
   if (sa) for (const m of dns1123SubdomainErrors(sa)) errs.push(invalid(path.child('serviceAccountName'), sa, m));
   const node = str(s.nodeName);
   if (node) for (const m of dns1123SubdomainErrors(node)) errs.push(invalid(path.child('nodeName'), node, m));
   const ads = num(s.activeDeadlineSeconds);
   if (ads !== undefined && (ads < 1 || ads > MAX_INT32)) errs.push(invalid(path.child('activeDeadlineSeconds'), ads, inclusiveRange(1, MAX_INT32)));
-  if (str(s.hostname)) errs.push(...dns1123Label(str(s.hostname), path.child('hostname')));
-  if (str(s.subdomain)) errs.push(...dns1123Label(str(s.subdomain), path.child('subdomain')));
-  errs.push(...validateTolerations(arr(s.tolerations), path.child('tolerations')));
+  const hostname = str(s.hostname);
+  if (hostname) for (const m of dns1123LabelErrors(hostname)) errs.push(invalid(path.child('hostname'), hostname, m));
+  const subdomain = str(s.subdomain);
+  if (subdomain) for (const m of dns1123LabelErrors(subdomain)) errs.push(invalid(path.child('subdomain'), subdomain, m));
+  tolerationErrors(arr(s.tolerations), path.child('tolerations'), errs);
   return errs;
 }
 
@@ -351,13 +380,11 @@ export function validatePodTemplateSpec(template: unknown, path: FieldPath): Fie
 
 // ---------------------------------------------------------------- Pod
 
-function imageWhitespace(containers: unknown[], path: FieldPath): FieldError[] {
-  const errs: FieldError[] = [];
-  containers.forEach((c, i) => {
-    const image = str(obj(c).image);
+function imageWhitespace(containers: unknown[], path: FieldPath, errs: FieldError[]): void {
+  for (let i = 0; i < containers.length; i++) {
+    const image = str(obj(containers[i]).image);
     if (image !== image.trim()) errs.push(invalid(path.index(i).child('image'), image, 'must not have leading or trailing whitespace'));
-  });
-  return errs;
+  }
 }
 
 export function validatePod(pod: Obj): FieldError[] {
@@ -365,8 +392,8 @@ export function validatePod(pod: Obj): FieldError[] {
   const p = fieldPath('spec');
   const errs = validatePodSpec(spec, p);
   if (arr(spec.ephemeralContainers).length > 0) errs.push(forbidden(p.child('ephemeralContainers'), 'cannot be set on create'));
-  errs.push(...imageWhitespace(arr(spec.containers), p.child('containers')));
-  errs.push(...imageWhitespace(arr(spec.initContainers), p.child('initContainers')));
+  imageWhitespace(arr(spec.containers), p.child('containers'), errs);
+  imageWhitespace(arr(spec.initContainers), p.child('initContainers'), errs);
   return errs;
 }
 
@@ -647,7 +674,7 @@ function serviceErrors(svc: Obj): FieldError[] {
   ports.forEach((port, i) => errs.push(...validateServicePort(port, ports.length > 1, names, sp.child('ports').index(i))));
   if (isObj(spec.selector)) errs.push(...validateLabels(spec.selector, sp.child('selector')));
   const affinity = str(spec.sessionAffinity);
-  errs.push(...validateChoice(affinity, sp.child('sessionAffinity'), ['ClientIP', 'None']));
+  validateChoice(affinity, () => sp.child('sessionAffinity'), ['ClientIP', 'None'], errs);
   if (affinity === 'None' && has(spec, 'sessionAffinityConfig')) errs.push(forbidden(sp.child('sessionAffinityConfig'), 'must not be set when session affinity is None'));
   if (type !== 'ExternalName') {
     clusterIPs.forEach((ip, i) => {
@@ -771,7 +798,7 @@ export function validateTaints(taints: unknown[], path: FieldPath): FieldError[]
     errs.push(...qualifiedName(str(t.key), p.child('key')));
     const vm = labelValueErrors(str(t.value));
     if (vm.length) errs.push(invalid(p.child('value'), str(t.value), vm.join(';')));
-    errs.push(...validateChoice(str(t.effect), p.child('effect'), TAINT_EFFECTS));
+    validateChoice(str(t.effect), () => p.child('effect'), TAINT_EFFECTS, errs);
     const key = `${str(t.effect)}\u0000${str(t.key)}`;
     if (seen.has(key)) {
       errs.push({ ...duplicate(p, goTaint(t)), detail: 'taints must be unique by key and effect pair' });
