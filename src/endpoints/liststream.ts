@@ -5,10 +5,12 @@
 // is one page of one snapshot; an unpaged one streams storage chunks (or the
 // watch cache's snapshot) item by item, so a list of 150,000 pods never
 // becomes one string, one array of objects, or a buffer the client cannot drain.
+import { createGzip, type Gzip } from 'node:zlib';
+import { endBody, GZIP_THRESHOLD_BYTES, shouldCompress } from '../server/compress.js';
 import type { ApiObject } from '../registry/object.js';
 import type { GenericStore, ListEntry } from '../registry/store.js';
 import type { ListPlan } from '../registry/listoptions.js';
-import { servedJSON } from '../registry/encoded.js';
+import { writeServedJSON, type PieceSink } from '../registry/encoded.js';
 import type { RequestContext } from '../server/context.js';
 
 export interface ListJSONRequest {
@@ -34,56 +36,63 @@ export async function serveListJSON(ctx: RequestContext, r: ListJSONRequest): Pr
   if (r.plan.limit > 0) {
     const page = await r.store.listEntries(r.namespace, { predicate: r.predicate, plan: r.plan });
     const out = new BodyWriter(ctx);
-    out.add(head({ resourceVersion: page.resourceVersion, ...(page.continue ? { continue: page.continue } : {}), ...(page.remainingItemCount ? { remainingItemCount: page.remainingItemCount } : {}) }));
+    out.text(head({ resourceVersion: page.resourceVersion, ...(page.continue ? { continue: page.continue } : {}), ...(page.remainingItemCount ? { remainingItemCount: page.remainingItemCount } : {}) }));
     for (let i = 0; i < page.entries.length; i++) {
-      if (i > 0) out.add(',');
-      out.add(item(page.entries[i]!));
+      if (i > 0) out.text(',');
+      item(out, page.entries[i]!);
       if (out.full && !(await out.flush())) return;
     }
-    out.add(']}');
+    out.text(']}');
     return out.end();
   }
   let out: BodyWriter | undefined;
   let first = true;
-  for await (const chunk of r.store.scan(r.namespace, r.plan.mode, r.predicate)) {
+  for await (const chunk of r.store.scan(r.namespace, r.plan.mode, r.predicate, { keepDecoded: r.convert !== undefined })) {
     if (!out) {
       out = new BodyWriter(ctx);
-      out.add(head({ resourceVersion: String(chunk.revision) }));
+      out.text(head({ resourceVersion: String(chunk.revision) }));
     }
     for (const e of chunk.entries) {
-      if (!first) out.add(',');
+      if (!first) out.text(',');
       first = false;
-      out.add(item(e));
+      item(out, e);
       if (out.full && !(await out.flush())) return; // the client went away
     }
   }
   if (!out) throw new Error('a list scan yielded no chunk'); // scan always yields at least one
-  out.add(']}');
+  out.text(']}');
   out.end();
 }
 
-/** An entry's JSON as a list item (no kind or apiVersion), spliced from its stored bytes when nothing converts it. */
-function itemWriter(r: ListJSONRequest): (e: ListEntry) => Buffer | string {
+/** Writes an entry's JSON as a list item (no kind or apiVersion), spliced from its stored bytes when nothing converts it. */
+function itemWriter(r: ListJSONRequest): (out: BodyWriter, e: ListEntry) => void {
   const convert = r.convert;
-  const slow = (e: ListEntry) => {
+  const slow = (out: BodyWriter, e: ListEntry) => {
     const obj = e.obj ?? r.store.decode(e.kv);
     const { apiVersion: _a, kind: _k, ...rest } = convert ? convert(obj) : obj;
-    return JSON.stringify(rest);
+    out.text(JSON.stringify(rest));
   };
   if (convert) return slow;
-  return (e) => servedJSON(e.kv.value, String(e.kv.modRevision)) ?? slow(e);
+  return (out, e) => {
+    if (!writeServedJSON(out, e.kv.value, String(e.kv.modRevision))) slow(out, e);
+  };
 }
 
 /**
- * A response body written in pieces: small bodies go out in one end() (with
- * a Content-Length on HTTP/1.1), large ones in ~64 KiB writes that wait for
- * the client to drain the connection.
+ * A response body built in ~64 KiB pieces: small bodies go out in one end()
+ * (with a Content-Length on HTTP/1.1), large ones piece by piece, waiting for
+ * the client to drain the connection. Items are copied once, into the piece.
  */
-class BodyWriter {
-  private parts: Buffer[] = [];
-  private size = 0;
+class BodyWriter implements PieceSink {
+  private piece = takePiece();
+  private at = 0;
+  private ready: Buffer[] = [];
   private closed = false;
   private wake: (() => void) | undefined;
+  /** Whether the encoding is chosen: at the first write, once the body is past the gzip threshold or complete. */
+  private decided = false;
+  /** Set when the body goes out gzip-encoded (APIResponseCompression, src/server/compress.ts). */
+  private gz: Gzip | undefined;
 
   constructor(private readonly ctx: RequestContext) {
     const res = ctx.res;
@@ -92,47 +101,88 @@ class BodyWriter {
     res.setHeader('Cache-Control', 'no-cache, private');
     res.once('close', () => {
       this.closed = true;
+      this.gz?.destroy();
       this.wake?.();
     });
     this.closed = connectionGone(res);
   }
 
+  /** Whether pieces are ready to be written (before the encoding is chosen: more than the gzip threshold). */
   get full(): boolean {
-    return this.size >= PIECE_BYTES;
+    return this.decided ? this.ready.length > 0 : this.ready.length * PIECE_BYTES > GZIP_THRESHOLD_BYTES;
   }
 
-  add(part: Buffer | string): void {
-    const b = typeof part === 'string' ? Buffer.from(part) : part;
-    this.parts.push(b);
-    this.size += b.length;
+  text(s: string): void {
+    if (s.length * 3 <= PIECE_BYTES - this.at) this.at += this.piece.write(s, this.at);
+    else {
+      const b = Buffer.from(s);
+      this.bytes(b, 0, b.length);
+    }
   }
 
-  /** Writes what was added, then waits while the connection's buffer is full; false once the client has gone away. */
+  bytes(b: Buffer, start: number, end: number): void {
+    while (start < end) {
+      const n = Math.min(end - start, PIECE_BYTES - this.at);
+      b.copy(this.piece, this.at, start, start + n);
+      this.at += n;
+      start += n;
+      if (this.at === PIECE_BYTES) {
+        this.ready.push(this.piece);
+        this.piece = takePiece();
+        this.at = 0;
+      }
+    }
+  }
+
+  /** Writes the pieces that are ready, waiting while the connection's buffer is full; false once the client has gone away. */
   async flush(): Promise<boolean> {
-    const res = this.ctx.res;
-    if (this.closed) return false;
-    if (!res.write(this.take()) && !this.closed) {
-      await new Promise<void>((resolve) => {
-        this.wake = resolve;
-        res.once('drain', resolve);
-      });
-      res.off('drain', this.wake!);
-      this.wake = undefined;
+    if (!this.decided) this.decide(this.ready.length * PIECE_BYTES);
+    const res = this.gz ?? this.ctx.res;
+    for (const piece of this.ready.splice(0)) {
+      if (this.closed) return false;
+      // Once written out, the piece serves the next body (a walk of 50,000 pods writes hundreds of MiB).
+      const written = (res as unknown as { write(chunk: Buffer, done: (err?: Error | null) => void): boolean }).write(piece, (err) => !err && givePiece(piece));
+      if (!written && !this.closed) {
+        await new Promise<void>((resolve) => {
+          this.wake = resolve;
+          res.once('drain', resolve);
+        });
+        res.off('drain', this.wake!);
+        this.wake = undefined;
+      }
     }
     return !this.closed;
   }
 
   end(): void {
     if (this.closed || this.ctx.res.writableEnded) return;
-    this.ctx.res.end(this.take());
+    const last = this.piece.subarray(0, this.at);
+    // A body that never needed a flush goes out in one piece (gzip-encoded if large enough).
+    if (!this.decided) return endBody(this.ctx, this.ready.length === 0 ? Buffer.from(last) : Buffer.concat([...this.ready.splice(0), last]));
+    const res = this.gz ?? this.ctx.res;
+    for (const piece of this.ready.splice(0)) res.write(piece);
+    res.end(last);
   }
 
-  private take(): Buffer {
-    const piece = this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts, this.size);
-    this.parts = [];
-    this.size = 0;
-    return piece;
+  private decide(size: number): void {
+    this.decided = true;
+    if (!shouldCompress(this.ctx, size)) return;
+    const res = this.ctx.res;
+    res.setHeader('Content-Encoding', 'gzip');
+    res.setHeader('Vary', 'Accept-Encoding');
+    this.gz = createGzip();
+    this.gz.pipe(res as unknown as NodeJS.WritableStream);
   }
+}
+
+const freePieces: Buffer[] = [];
+
+function takePiece(): Buffer {
+  return freePieces.pop() ?? Buffer.allocUnsafe(PIECE_BYTES);
+}
+
+function givePiece(piece: Buffer): void {
+  if (freePieces.length < 16) freePieces.push(piece);
 }
 
 /** Whether the response can no longer be written (the client went away before the body started). */

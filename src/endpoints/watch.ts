@@ -26,6 +26,7 @@ import { encodeWatchFrame } from '../protobuf/index.js';
 import type { RequestContext } from '../server/context.js';
 import { writeError } from '../server/respond.js';
 import { queryBool } from './requestinfo.js';
+import { WatchBudget, type BudgetedWatch } from './watchbudget.js';
 
 export interface WatchSettings {
   /** How often BOOKMARK events are sent when the client allows them (Kubernetes: about a minute). */
@@ -71,74 +72,8 @@ type EventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
 /** Initial events are written in pieces of about this size, each after the client took the previous one. */
 const INITIAL_PIECE_BYTES = 64 * 1024;
 
-// ---------------------------------------------------------------------------
-
-/** One watch as the budget sees it. */
-export interface BudgetedWatch {
-  /** Unsent bytes when last counted. */
-  buffered: number;
-  /** For the log line. */
-  readonly name: string;
-  /** Closes the watch, dropping its unsent output. */
-  close(): void;
-}
-
-/**
- * Unsent watch output, per watch and for all watches of a server. A watch
- * past `perWatch` is closed; when all of them pass `total`, the watches with
- * the most unsent output (the slowest; the oldest among equals) are closed
- * until the total is under the cap again.
- */
-export class WatchBudget {
-  private sum = 0;
-  private readonly watches = new Set<BudgetedWatch>();
-
-  constructor(
-    readonly perWatch: number,
-    readonly total: number,
-    private readonly log: (line: string) => void = (line) => console.error(line),
-  ) {}
-
-  get buffered(): number {
-    return this.sum;
-  }
-
-  get size(): number {
-    return this.watches.size;
-  }
-
-  add(w: BudgetedWatch): void {
-    this.watches.add(w);
-  }
-
-  remove(w: BudgetedWatch): void {
-    if (!this.watches.delete(w)) return;
-    this.sum -= w.buffered;
-    w.buffered = 0;
-  }
-
-  /** Records a watch's unsent bytes, closing watches as the caps require. */
-  update(w: BudgetedWatch, buffered: number): void {
-    if (!this.watches.has(w)) return;
-    this.sum += buffered - w.buffered;
-    w.buffered = buffered;
-    if (buffered > this.perWatch) this.shed(w, `over the cap of ${mib(this.perWatch)} for one watch`);
-    while (this.sum > this.total) {
-      let slowest: BudgetedWatch | undefined;
-      for (const x of this.watches) if (!slowest || x.buffered > slowest.buffered) slowest = x; // a Set iterates oldest first
-      if (!slowest || slowest.buffered === 0) break;
-      this.shed(slowest, `all watches have ${mib(this.sum)} unsent, over the cap of ${mib(this.total)}; the slowest are closed first`);
-    }
-  }
-
-  private shed(w: BudgetedWatch, why: string): void {
-    this.log(`svc: closing the watch ${w.name} as unresponsive: ${mib(w.buffered)} of events unsent (${why}); its client resumes from its last resourceVersion`);
-    this.remove(w);
-    w.close();
-  }
-}
-
-const mib = (n: number) => `${(n / 2 ** 20).toFixed(1)} MiB`;
+/** Changes held for a watch still taking its initial events, past which it is closed. */
+const MAX_PENDING_EVENTS = 100_000;
 
 const budgets = new WeakMap<WatchSettings, WatchBudget>();
 
@@ -260,36 +195,47 @@ export async function serveWatch(ctx: RequestContext, w: WatchRequest): Promise<
     return spliced ?? line('ADDED', JSON.stringify(typed(obj())));
   };
 
+  // Changes that arrive while the initial state is being written; a client too slow to take
+  // the state before MAX_PENDING_EVENTS more changes arrive is closed like any slow watcher.
   const pending: (readonly WatchEvent[])[] = [];
-  let started = false;
-  const deliver = (events: readonly WatchEvent[]) => {
-    let one: Buffer | undefined;
-    let many: Buffer[] | undefined;
-    const out = (b: Buffer) => {
-      if (one === undefined) one = b;
-      else (many ??= [one]).push(b);
-    };
-    for (const e of events) {
-      lastRevision = e.revision;
-      if (e.type === 'create') {
-        if (selected(e, 'new')) out(frame('ADDED', e, 'new'));
-      } else if (e.type === 'update') {
-        const now = selected(e, 'new');
-        const was = selected(e, 'old');
-        if (now && was) out(frame('MODIFIED', e, 'new'));
-        else if (now) out(frame('ADDED', e, 'new'));
-        else if (was) out(frame('DELETED', e, 'old'));
-      } else if (selected(e, 'old')) {
-        out(frame('DELETED', e, 'old'));
-      }
+  let pendingEvents = 0;
+  const hold = (events: readonly WatchEvent[]) => {
+    pending.push([...events]);
+    pendingEvents += events.length;
+    if (pendingEvents > MAX_PENDING_EVENTS && !closed) {
+      console.error(`svc: closing the watch ${me.name} as unresponsive: ${pendingEvents} changes arrived while it was still taking its initial events; its client resumes from its last resourceVersion`);
+      me.close();
     }
-    if (many) send(Buffer.concat(many));
-    else if (one) send(one);
+  };
+  let started = false;
+  // The line an event puts on this watch, if any (selectors turn updates into ADDED or DELETED).
+  const lineFor = (e: WatchEvent): Buffer | undefined => {
+    lastRevision = e.revision;
+    if (e.type === 'create') return selected(e, 'new') ? frame('ADDED', e, 'new') : undefined;
+    if (e.type === 'delete') return selected(e, 'old') ? frame('DELETED', e, 'old') : undefined;
+    const now = selected(e, 'new');
+    const was = selected(e, 'old');
+    if (now) return frame(was ? 'MODIFIED' : 'ADDED', e, 'new');
+    return was ? frame('DELETED', e, 'old') : undefined;
+  };
+  // One write per batch of events.
+  const deliver = (events: readonly WatchEvent[]) => {
+    if (events.length === 1) {
+      const one = lineFor(events[0]!);
+      if (one) send(one);
+      return;
+    }
+    const lines: Buffer[] = [];
+    for (const e of events) {
+      const l = lineFor(e);
+      if (l) lines.push(l);
+    }
+    if (lines.length > 0) send(lines.length === 1 ? lines[0]! : Buffer.concat(lines));
   };
 
   try {
     handle = await w.store.watchStorage(w.namespace, from, {
-      onEvents: (events) => (started ? deliver(events) : pending.push([...events])),
+      onEvents: (events) => (started ? deliver(events) : hold(events)),
       onError: (err) => {
         const status = isStorageError(err, 'Compacted')
           ? newResourceExpired(`too old resource version: ${from} (${err.revision})`).status

@@ -3,10 +3,11 @@ import assert from 'node:assert/strict';
 import { onceThisTurn, servedJSON, textOnce } from './encoded.js';
 import { withTypeMeta, type ApiObject } from './object.js';
 
-// What the store's decode + the endpoints' stringify produce: the reference servedJSON must match byte for byte.
+// What the store's decode + the endpoints' stringify produce, with resourceVersion moved to
+// metadata's front (where servedJSON writes it): servedJSON must match it byte for byte.
 function decoded(stored: string, rv: string): ApiObject {
   const obj = JSON.parse(stored) as ApiObject;
-  obj.metadata.resourceVersion = rv;
+  obj.metadata = { resourceVersion: rv, ...obj.metadata };
   return obj;
 }
 function asItem(obj: ApiObject): string {
@@ -23,7 +24,10 @@ const objects: Record<string, unknown> = {
   'metadata last': { apiVersion: 'v1', kind: 'Secret', data: { a: 'b' }, type: 'Opaque', metadata: { name: 's' } },
   'metadata between': { kind: 'Pod', metadata: { name: 'p', annotations: { 'x': '{"json":["in",1,"string"]}' } }, apiVersion: 'v1', spec: { containers: [{ name: 'c', args: ['a\\"b', '\u00e9\u4e2d\ud83d\ude00', '\u0000\u001f'] }] } },
   'numbers and literals': { apiVersion: 'v1', kind: 'K', metadata: { name: 'n', generation: 3 }, spec: { a: -1.5e-7, b: true, c: false, d: null, e: 0, f: [], g: {}, h: [[]] } },
-  'nested metadata-like names': { apiVersion: 'v1', kind: 'K', spec: { metadata: { resourceVersion: 'x' }, kind: 'inner', apiVersion: 'inner' }, metadata: { name: 'n', managedFields: [{ manager: 'm', fieldsV1: { 'f:metadata': { 'f:resourceVersion': {} } } }] } },
+  'nested metadata-like names': { apiVersion: 'v1', kind: 'K', spec: { metadata: { name: 'x' }, kind: 'inner', apiVersion: 'inner' }, metadata: { name: 'n', managedFields: [{ manager: 'm', fieldsV1: { 'f:metadata': { 'f:resourceVersion': {} } } }] } },
+  'kind and apiVersion after metadata, with others before it': { spec: { a: 1 }, metadata: { name: 'n' }, status: { b: [] }, kind: 'K', apiVersion: 'v1' },
+  'others before metadata, kind and apiVersion first': { kind: 'K', apiVersion: 'v1', spec: { a: 1 }, metadata: { name: 'n' }, status: {} },
+  'a resourceVersion text inside a string': { apiVersion: 'v1', kind: 'K', metadata: { name: 'n', annotations: { last: '{"metadata":{"resourceVersion":"5"}}' } } },
   'unusual names': { apiVersion: 'v1', kind: 'K', metadata: { name: 'n', 'resourceVersio': 'x', 'resourceVersionX': 'y' }, ['__proto__']: { a: 1 }, 'kind2': 'z' },
 };
 
@@ -44,6 +48,7 @@ for (const [name, obj] of Object.entries(objects)) {
 const declined: Record<string, string> = {
   'whitespace (not written by the store)': '{ "metadata": {"name":"a"} }',
   'metadata already has a resourceVersion': '{"metadata":{"name":"a","resourceVersion":"3"}}',
+  'a resourceVersion member elsewhere (an Event\'s involvedObject)': '{"apiVersion":"v1","kind":"Event","metadata":{"name":"e"},"involvedObject":{"resourceVersion":"3"}}',
   'metadata not an object': '{"metadata":null,"kind":"K"}',
   'no metadata': '{"apiVersion":"v1","kind":"K","spec":{}}',
   'not an object': '["metadata"]',

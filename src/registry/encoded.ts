@@ -10,11 +10,12 @@
 //   outlives the fan-out.
 // - servedJSON: an object's served JSON spliced from its stored bytes. The
 //   store writes objects with JSON.stringify and without
-//   metadata.resourceVersion; a read fills that in (appended to metadata,
-//   as decode does) and either puts kind and apiVersion first (an object) or
-//   drops them (a list item). Parsing and re-stringifying a 4 KiB pod costs
-//   tens of µs; finding three top-level members in its bytes costs a few.
-//   Anything not in the plain shape answers null and the caller decodes.
+//   metadata.resourceVersion; a read fills that in (here as metadata's first
+//   member, where decode + stringify put it last: the same JSON object) and
+//   either puts kind and apiVersion first (an object) or drops them (a list
+//   item). Parsing and re-stringifying an 8 KiB pod costs over 100 µs;
+//   finding kind, apiVersion and metadata at the front of its bytes costs a
+//   few. Anything not in the plain shape answers null and the caller decodes.
 
 const texts = new WeakMap<object, Map<string, string>>();
 
@@ -59,6 +60,12 @@ export interface ServedForm {
   readonly after?: string;
 }
 
+/** Where spliced JSON goes: literal text and ranges of a stored value. */
+export interface PieceSink {
+  text(s: string): void;
+  bytes(b: Buffer, start: number, end: number): void;
+}
+
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const COMMA = 0x2c;
@@ -71,56 +78,35 @@ const CLOSE_BRACKET = 0x5d;
 const NAME_METADATA = Buffer.from('"metadata"');
 const NAME_API_VERSION = Buffer.from('"apiVersion"');
 const NAME_KIND = Buffer.from('"kind"');
-const NAME_RESOURCE_VERSION = Buffer.from('"resourceVersion"');
+/** A resourceVersion member anywhere (a quote cannot occur unescaped inside a JSON string, so this is always a name). */
+const RESOURCE_VERSION_MEMBER = Buffer.from('"resourceVersion":');
 
 /**
- * The served JSON of a stored object with `resourceVersion` filled in, in
- * `form`, spliced from `value` — byte for byte what JSON.stringify writes for
- * the decoded object; null when `value` is not the plain shape the store
- * writes (then decode and stringify).
+ * The served JSON of a stored object with metadata.resourceVersion filled in
+ * (as metadata's first member), in `form`, spliced from `value`; null when
+ * `value` is not the plain shape the store writes or already has a
+ * resourceVersion member somewhere (then decode and stringify).
  */
 export function servedJSON(value: Uint8Array, resourceVersion: string, form: ServedForm = {}): Buffer | null {
-  const b = Buffer.isBuffer(value) ? value : Buffer.from(value.buffer, value.byteOffset, value.byteLength);
-  const top = topLevel(b);
-  if (top === null) return null;
-  const { metadata, apiVersion, kind } = top;
-  if (metadata === undefined) return null;
-  const metaBody = membersOf(b, metadata.value);
-  if (metaBody === null || metaBody.hasResourceVersion) return null;
-
-  // The pieces, in order: literal strings and byte ranges of `b`.
-  const pieces: (string | [number, number])[] = [];
-  const rv = `${metaBody.empty ? '' : ','}"resourceVersion":${JSON.stringify(resourceVersion)}}`;
-  const metaWithRV = (withName: boolean) => {
-    pieces.push([withName ? metadata.start : metadata.value, metaBody.close], rv);
-  };
-  if (form.before) pieces.push(form.before);
-  if (form.typeMeta) {
-    pieces.push(`{"kind":${JSON.stringify(form.typeMeta.kind)},"apiVersion":${JSON.stringify(form.typeMeta.apiVersion)},"metadata":`);
-    metaWithRV(false);
-    for (const m of top.members) if (m !== metadata && m !== apiVersion && m !== kind) pieces.push(',', [m.start, m.end]);
-    if (top.rest < top.close) pieces.push(',', [top.rest, top.close]);
-  } else {
-    let sep = '{';
-    for (const m of top.members) {
-      if (m === apiVersion || m === kind) continue;
-      pieces.push(sep);
-      sep = ',';
-      if (m === metadata) metaWithRV(true);
-      else pieces.push([m.start, m.end]);
-    }
-    if (top.rest < top.close) pieces.push(sep, [top.rest, top.close]);
-    else if (sep === '{') pieces.push('{');
-  }
-  pieces.push('}');
-  if (form.after) pieces.push(form.after);
-
+  const parts: (string | Buffer)[] = [];
   let size = 0;
-  for (const p of pieces) size += typeof p === 'string' ? Buffer.byteLength(p) : p[1] - p[0];
-  const out = Buffer.allocUnsafe(size);
-  let at = 0;
-  for (const p of pieces) at += typeof p === 'string' ? out.write(p, at) : b.copy(out, at, p[0], p[1]);
-  return out;
+  const ok = writeServedJSON(
+    {
+      text: (t) => {
+        const b = Buffer.from(t);
+        parts.push(b);
+        size += b.length;
+      },
+      bytes: (b, start, end) => {
+        parts.push(b.subarray(start, end));
+        size += end - start;
+      },
+    },
+    value,
+    resourceVersion,
+    form,
+  );
+  return ok ? Buffer.concat(parts as Buffer[], size) : null;
 }
 
 interface Member {
@@ -132,66 +118,94 @@ interface Member {
   readonly end: number;
 }
 
-interface TopLevel {
-  /** The members read, in order (up to the last of metadata, apiVersion and kind). */
-  readonly members: Member[];
-  readonly metadata?: Member;
-  readonly apiVersion?: Member;
-  readonly kind?: Member;
-  /** Where the members not read begin (== close when every member was read). */
-  readonly rest: number;
-  /** The object's closing brace. */
-  readonly close: number;
-}
-
-/** The top-level members of the object in `b`, read until metadata, apiVersion and kind are found. */
-function topLevel(b: Buffer): TopLevel | null {
+/**
+ * servedJSON into `sink`; false (and nothing written) when the caller must
+ * decode instead. Only the members before metadata are read when kind and
+ * apiVersion come first, as they do in objects the store wrote from a client's
+ * body; the rest is copied unread.
+ */
+export function writeServedJSON(sink: PieceSink, value: Uint8Array, resourceVersion: string, form: ServedForm = {}): boolean {
+  const b = Buffer.isBuffer(value) ? value : Buffer.from(value.buffer, value.byteOffset, value.byteLength);
   const n = b.length;
-  if (n < 2 || b[0] !== OPEN_BRACE || b[n - 1] !== CLOSE_BRACE) return null;
-  const members: Member[] = [];
-  let metadata: Member | undefined;
+  if (n < 2 || b[0] !== OPEN_BRACE || b[n - 1] !== CLOSE_BRACE) return false;
+  if (b.indexOf(RESOURCE_VERSION_MEMBER) >= 0) return false;
+  // The members before metadata.
+  const others: Member[] = [];
   let apiVersion: Member | undefined;
   let kind: Member | undefined;
+  let metadata: Member | undefined;
   let i = 1;
-  if (b[i] === CLOSE_BRACE) return i === n - 1 ? { members, rest: i, close: i } : null;
   for (;;) {
-    if (b[i] !== QUOTE) return null;
-    const start = i;
-    const nameEnd = skipString(b, i);
-    if (nameEnd < 0 || b[nameEnd] !== COLON) return null;
-    const value = nameEnd + 1;
-    const end = skipValue(b, value);
-    if (end < 0) return null;
-    const m: Member = { start, value, end };
-    members.push(m);
-    if (nameIs(b, start, nameEnd, NAME_METADATA)) metadata = m;
-    else if (nameIs(b, start, nameEnd, NAME_API_VERSION)) apiVersion = m;
-    else if (nameIs(b, start, nameEnd, NAME_KIND)) kind = m;
-    if (b[end] === CLOSE_BRACE) return end === n - 1 ? { members, metadata, apiVersion, kind, rest: end, close: end } : null;
-    if (b[end] !== COMMA) return null;
-    i = end + 1;
-    // Names are unique (the store writes them with JSON.stringify): the rest is copied as it is.
-    if (metadata && apiVersion && kind) return { members, metadata, apiVersion, kind, rest: i, close: n - 1 };
+    const m = memberAt(b, i, false);
+    if (m === null) return false;
+    if (nameIs(b, m.start, m.value - 1, NAME_METADATA)) {
+      if (b[m.value] !== OPEN_BRACE) return false;
+      metadata = m;
+      break;
+    }
+    if (nameIs(b, m.start, m.value - 1, NAME_API_VERSION)) apiVersion = m;
+    else if (nameIs(b, m.start, m.value - 1, NAME_KIND)) kind = m;
+    else others.push(m);
+    if (b[m.end] !== COMMA) return false; // no metadata
+    i = m.end + 1;
   }
+  const typeMeta = form.typeMeta;
+  const open = `"metadata":{"resourceVersion":${JSON.stringify(resourceVersion)}${b[metadata.value + 1] === CLOSE_BRACE ? '' : ','}`;
+  const head = typeMeta ? `{"kind":${JSON.stringify(typeMeta.kind)},"apiVersion":${JSON.stringify(typeMeta.apiVersion)},` : '{';
+  if (apiVersion && kind && (!typeMeta || others.length === 0)) {
+    // Everything after metadata's opening brace is copied as stored.
+    if (form.before) sink.text(form.before);
+    sink.text(head);
+    for (const m of others) {
+      sink.bytes(b, m.start, m.end);
+      sink.text(',');
+    }
+    sink.text(open);
+    sink.bytes(b, metadata.value + 1, n);
+    if (form.after) sink.text(form.after);
+    return true;
+  }
+  // Otherwise read on: metadata's end, and the members after it.
+  const metaEnd = skipValue(b, metadata.value);
+  if (metaEnd < 0) return false;
+  const after: Member[] = [];
+  for (i = metaEnd; b[i] === COMMA; ) {
+    const m = memberAt(b, i + 1, true);
+    if (m === null) return false;
+    if (nameIs(b, m.start, m.value - 1, NAME_API_VERSION) || nameIs(b, m.start, m.value - 1, NAME_KIND)) {
+      /* dropped */
+    } else after.push(m);
+    i = m.end;
+  }
+  if (i !== n - 1) return false;
+  if (form.before) sink.text(form.before);
+  sink.text(head);
+  if (!typeMeta) {
+    for (const m of others) {
+      sink.bytes(b, m.start, m.end);
+      sink.text(',');
+    }
+  }
+  sink.text(open);
+  sink.bytes(b, metadata.value + 1, metaEnd);
+  for (const m of typeMeta ? [...others, ...after] : after) {
+    sink.text(',');
+    sink.bytes(b, m.start, m.end);
+  }
+  sink.text('}');
+  if (form.after) sink.text(form.after);
+  return true;
 }
 
-/** Whether the object at `i` is empty and whether it has a resourceVersion member; null if it is not an object. */
-function membersOf(b: Buffer, i: number): { close: number; empty: boolean; hasResourceVersion: boolean } | null {
-  if (b[i] !== OPEN_BRACE) return null;
-  i++;
-  if (b[i] === CLOSE_BRACE) return { close: i, empty: true, hasResourceVersion: false };
-  let hasResourceVersion = false;
-  for (;;) {
-    if (b[i] !== QUOTE) return null;
-    const nameEnd = skipString(b, i);
-    if (nameEnd < 0 || b[nameEnd] !== COLON) return null;
-    if (nameIs(b, i, nameEnd, NAME_RESOURCE_VERSION)) hasResourceVersion = true;
-    const end = skipValue(b, nameEnd + 1);
-    if (end < 0) return null;
-    if (b[end] === CLOSE_BRACE) return { close: end, empty: false, hasResourceVersion };
-    if (b[end] !== COMMA) return null;
-    i = end + 1;
-  }
+/** The member whose name starts at `i`; with `skip`, its value is read too (else only the name, and `end` is -1 for metadata). */
+function memberAt(b: Buffer, i: number, skip: boolean): Member | null {
+  if (b[i] !== QUOTE) return null;
+  const nameEnd = skipString(b, i);
+  if (nameEnd < 0 || b[nameEnd] !== COLON) return null;
+  const value = nameEnd + 1;
+  if (!skip && nameIs(b, i, nameEnd, NAME_METADATA)) return { start: i, value, end: -1 };
+  const end = skipValue(b, value);
+  return end < 0 ? null : { start: i, value, end };
 }
 
 function nameIs(b: Buffer, start: number, end: number, name: Buffer): boolean {

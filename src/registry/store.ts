@@ -62,6 +62,13 @@ export interface ListOptions extends ListFilter {
   readonly plan?: ListPlan;
 }
 
+export interface ScanOptions {
+  /** Objects per chunk (default 500). */
+  readonly chunk?: number;
+  /** Whether entries keep the objects a filter decoded (default true; a writer of stored JSON does not need them). */
+  readonly keepDecoded?: boolean;
+}
+
 /** A listed object as stored; `obj` is its decoded form when a filter decoded it. */
 export interface ListEntry {
   readonly kv: KeyValue;
@@ -182,6 +189,8 @@ export class GenericStore {
       const { items, revision } = this.cacher!.list(prefix);
       return { entries: this.filtered(items, opts.predicate), resourceVersion: String(await this.cachedListRevision(revision)) };
     }
+    const cached = await this.cachedPage(prefix, plan, opts.predicate);
+    if (cached) return cached;
     let revision: number | undefined;
     if (plan.mode.kind === 'exact') revision = plan.mode.revision;
     // As Kubernetes: the cached (unpaged) path answers 504 with Retry-After, the paged storage path without.
@@ -226,13 +235,15 @@ export class GenericStore {
    * each chunk's matching entries with the revision the list is served at,
    * so no caller holds the whole collection's objects in memory.
    */
-  async *scan(namespace: string, mode: ReadMode, predicate?: (obj: ApiObject) => boolean, chunk = 500): AsyncGenerator<{ revision: number; entries: ListEntry[] }> {
+  async *scan(namespace: string, mode: ReadMode, predicate?: (obj: ApiObject) => boolean, opts: ScanOptions = {}): AsyncGenerator<{ revision: number; entries: ListEntry[] }> {
+    const chunk = opts.chunk ?? 500;
+    const keep = opts.keepDecoded ?? true;
     const prefix = this.collectionPrefix(namespace);
     if (await this.cacheServes(mode)) {
       const { items, revision: cached } = this.cacher!.list(prefix);
       const revision = await this.cachedListRevision(cached);
       for (let i = 0; i < items.length || i === 0; i += chunk) {
-        yield { revision, entries: this.filtered(items.slice(i, i + chunk), predicate) };
+        yield { revision, entries: this.filtered(items.slice(i, i + chunk), predicate, keep) };
       }
       return;
     }
@@ -249,20 +260,71 @@ export class GenericStore {
         throw errs.fromStorage(err, this.qualifiedResource, '');
       }
       revision = page.revision;
-      yield { revision, entries: this.filtered(page.items, predicate) };
+      yield { revision, entries: this.filtered(page.items, predicate, keep) };
       const last = page.items[page.items.length - 1]?.key;
       if (!page.more || last === undefined) return;
       startAfter = last;
     }
   }
 
+  /**
+   * A page (most recent, or continuing at a revision) read from a watch cache
+   * that is exact at the store's current revision (SQLite), when nothing
+   * under the prefix changed since the page's revision: then the cache's
+   * state is that snapshot and the page is the one storage would answer,
+   * without reading and decoding its values again. Undefined: read storage
+   * (which also answers compacted and future revisions as the tables say).
+   */
+  private async cachedPage(prefix: string, plan: ListPlan, predicate: ((obj: ApiObject) => boolean) | undefined): Promise<ListEntriesResult | undefined> {
+    const c = this.cacher;
+    if (!c?.opts.synchronous || plan.limit === 0) return undefined;
+    const kind = plan.mode.kind;
+    if (kind !== 'mostRecent' && kind !== 'exact') return undefined;
+    await c.start();
+    let revision: number;
+    try {
+      const current = await this.storage.currentRevision();
+      if (kind === 'mostRecent') revision = Math.max(c.revision, current);
+      else {
+        revision = plan.mode.revision;
+        if (revision > current || revision < (await this.storage.compactedRevision())) return undefined;
+      }
+    } catch {
+      return undefined;
+    }
+    // Read synchronously from here: no change can be applied in between.
+    if (!c.unchangedSince(prefix, revision)) return undefined;
+    const entries: ListEntry[] = [];
+    let last: string | undefined;
+    let more = false;
+    for (const kv of c.after(prefix, plan.startAfter)) {
+      if (entries.length >= plan.limit) {
+        more = true;
+        break;
+      }
+      last = kv.key;
+      if (!predicate) entries.push({ kv });
+      else {
+        const obj = this.decode(kv);
+        if (predicate(obj)) entries.push({ kv, obj });
+      }
+    }
+    if (!more || last === undefined) return { entries, resourceVersion: String(revision) };
+    return {
+      entries,
+      resourceVersion: String(revision),
+      continue: encodeContinue(revision, last, prefix),
+      ...(predicate ? {} : { remainingItemCount: c.countAfter(prefix, last) }),
+    };
+  }
+
   /** The stored values a filter keeps, with the objects it decoded to decide. */
-  private filtered(kvs: readonly KeyValue[], predicate: ((obj: ApiObject) => boolean) | undefined): ListEntry[] {
+  private filtered(kvs: readonly KeyValue[], predicate: ((obj: ApiObject) => boolean) | undefined, keepDecoded = true): ListEntry[] {
     if (!predicate) return kvs.map((kv) => ({ kv }));
     const out: ListEntry[] = [];
     for (const kv of kvs) {
       const obj = this.decode(kv);
-      if (predicate(obj)) out.push({ kv, obj });
+      if (predicate(obj)) out.push(keepDecoded ? { kv, obj } : { kv });
     }
     return out;
   }

@@ -12,6 +12,7 @@
 // position fell out of the window.
 import type { KeyValue, Store, WatchEvent, WatchHandle, WatchSink } from '../interface.js';
 import { StorageError } from '../errors.js';
+import { prefixEnd } from '../limits.js';
 
 export interface CacherOptions {
   /** History kept for watches (default 5 minutes). */
@@ -36,6 +37,9 @@ interface CacheWatcher {
 
 export class Cacher {
   private readonly state = new Map<string, KeyValue>();
+  /** The state's keys in order, for lists and pages; re-sorted when keys came or went since (mostly sorted: cheap). */
+  private sorted: string[] = [];
+  private unsorted = false;
   private history: Entry[] = [];
   /** Events older than this revision are gone from the window. */
   private oldest = 0;
@@ -95,10 +99,43 @@ export class Cacher {
 
   /** Keys under `prefix` in byte order, at the cache's revision. */
   list(prefix: string): { items: KeyValue[]; revision: number } {
+    const keys = this.keys();
     const items: KeyValue[] = [];
-    for (const [k, kv] of this.state) if (k.startsWith(prefix)) items.push(kv);
-    items.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    for (let i = lowerBound(keys, prefix), end = lowerBound(keys, prefixEnd(prefix)); i < end; i++) items.push(this.state.get(keys[i]!)!);
     return { items, revision: this.revision_ };
+  }
+
+  /**
+   * The keys under `prefix` after `startAfter` in byte order with their
+   * values, as the state is now: a page must be read before the next change
+   * is applied (synchronously, as GenericStore does).
+   */
+  *after(prefix: string, startAfter: string | undefined): Generator<KeyValue> {
+    const keys = this.keys();
+    const from = startAfter !== undefined && startAfter >= prefix ? upperBound(keys, startAfter) : lowerBound(keys, prefix);
+    for (let i = from; i < keys.length && keys[i]!.startsWith(prefix); i++) yield this.state.get(keys[i]!)!;
+  }
+
+  /** How many keys under `prefix` come after `key`. */
+  countAfter(prefix: string, key: string): number {
+    const keys = this.keys();
+    return Math.max(0, lowerBound(keys, prefixEnd(prefix)) - upperBound(keys, key));
+  }
+
+  /**
+   * Whether no key under `prefix` changed after `revision` — then the state
+   * under `prefix` is the state at `revision`, and a page of a list at
+   * `revision` may be read from the cache. False when the window does not
+   * reach back to `revision`.
+   */
+  unchangedSince(prefix: string, revision: number): boolean {
+    if (revision < this.oldest) return false;
+    for (let i = this.history.length - 1; i >= 0; i--) {
+      const e = this.history[i]!.event;
+      if (e.revision <= revision) break;
+      if (keyOf(e).startsWith(prefix)) return false;
+    }
+    return true;
   }
 
   /** A watch of keys under `prefix` (within this cacher's prefix) from a revision in the window. */
@@ -141,6 +178,8 @@ export class Cacher {
     }
     this.state.clear();
     for (const [k, v] of fresh) this.state.set(k, v);
+    this.sorted = [...fresh.keys()];
+    this.unsorted = true;
     this.revision_ = Math.max(this.revision_, rev!);
     if (this.oldest === 0) this.oldest = rev!;
     this.storageWatch = await this.storage.watch({ prefix: this.prefix, fromRevision: rev! }, {
@@ -180,8 +219,16 @@ export class Cacher {
   private apply(events: readonly WatchEvent[]): void {
     const now = Date.now();
     for (const e of events) {
-      if (e.type === 'delete') this.state.delete(e.key);
-      else this.state.set(e.kv.key, e.kv);
+      if (e.type === 'delete') {
+        this.state.delete(e.key);
+        this.unsorted = true;
+      } else {
+        if (!this.state.has(e.kv.key)) {
+          this.sorted.push(e.kv.key);
+          this.unsorted = true;
+        }
+        this.state.set(e.kv.key, e.kv);
+      }
       this.history.push({ event: e, at: now });
     }
     this.revision_ = events[events.length - 1]!.revision;
@@ -209,6 +256,17 @@ export class Cacher {
     }
   }
 
+  /** The state's keys in byte order (ASCII keys: code unit order is byte order). */
+  private keys(): string[] {
+    if (this.unsorted) {
+      const keys = this.sorted.filter((k) => this.state.has(k)).sort();
+      // A key deleted and created again between two sorts is there twice.
+      this.sorted = keys.filter((k, i) => i === 0 || k !== keys[i - 1]);
+      this.unsorted = false;
+    }
+    return this.sorted;
+  }
+
   private addWatcher(w: CacheWatcher): void {
     let set = this.watchers.get(w.prefix);
     if (!set) this.watchers.set(w.prefix, (set = new Set()));
@@ -230,6 +288,30 @@ export class Cacher {
     this.oldest = this.history[drop - 1]!.event.revision;
     this.history = this.history.slice(drop);
   }
+}
+
+/** The first index whose key is >= `key`. */
+function lowerBound(keys: readonly string[], key: string): number {
+  let lo = 0;
+  let hi = keys.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (keys[mid]! < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The first index whose key is > `key`. */
+function upperBound(keys: readonly string[], key: string): number {
+  let lo = 0;
+  let hi = keys.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (keys[mid]! <= key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 function keyOf(e: WatchEvent): string {
