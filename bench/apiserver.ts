@@ -1,7 +1,7 @@
 // API server benchmark (issue 3): durable creates and gets of 1 KiB
 // configmaps over HTTPS with 64 keep-alive connections, and the idle RSS of
 // a freshly started `svc server` process.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:https';
 import { tmpdir } from 'node:os';
@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { freePort } from '../src/testing/ports.js';
-import { fmt, summarize } from './report.js';
+import { fmt, startServerProcess, summarize } from './report.js';
 
 const main = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'cli', 'main.js');
 
@@ -99,14 +99,7 @@ export async function benchApiServer(): Promise<string[]> {
   const port = await freePort();
   writeFileSync(join(dataDir, 'tokens.csv'), 'bench-token,admin,admin-uid,"system:masters"\n');
   writeFileSync(join(dataDir, 'post.lua'), WRK_POST);
-  const proc = spawn(process.execPath, [main, 'server', `--data-dir=${dataDir}`, `--secure-port=${port}`, `--token-auth-file=${join(dataDir, 'tokens.csv')}`], { stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  const deadline = Date.now() + 30_000;
-  while (!out.includes('admin kubeconfig')) {
-    if (Date.now() > deadline) throw new Error(`server did not start: ${out}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  const proc = await startServerProcess(main, dataDir, port, [`--token-auth-file=${join(dataDir, 'tokens.csv')}`]);
   try {
     await new Promise((r) => setTimeout(r, 3000));
     const idle = rssOf(proc.pid!);

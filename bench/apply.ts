@@ -2,7 +2,6 @@
 // field managers in turn, over HTTPS with 64 keep-alive connections against a
 // `svc server` process (SQLite, synchronous=FULL); and the share of the
 // stored object that metadata.managedFields takes.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:https';
 import { tmpdir } from 'node:os';
@@ -11,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { freePort } from '../src/testing/ports.js';
 import { podBody } from './podbody.js';
-import { fmt, summarize } from './report.js';
+import { fmt, startServerProcess, summarize } from './report.js';
 
 const main = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'cli', 'main.js');
 const MANAGERS = ['deployer', 'autoscaler', 'labeler'];
@@ -33,14 +32,7 @@ function deployment(name: string, i: number, manager: string, round: number): st
 export async function benchApply(): Promise<string[]> {
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-apply-'));
   const port = await freePort();
-  const proc = spawn(process.execPath, [main, 'server', `--data-dir=${dataDir}`, `--secure-port=${port}`], { stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  const deadline = Date.now() + 30_000;
-  while (!out.includes('admin kubeconfig')) {
-    if (Date.now() > deadline) throw new Error(`server did not start: ${out}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  const proc = await startServerProcess(main, dataDir, port);
   try {
     const cfg = parse(readFileSync(join(dataDir, 'admin.svcconfig'), 'utf8'));
     const agent = new Agent({

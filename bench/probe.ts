@@ -53,9 +53,11 @@ if (process.send) {
       case 'gc-sample-start':
         peak = undefined;
         samples = 0;
+        // Twice: dead Buffers' memory is freed in the background after the first collection.
+        gc?.();
         gc?.();
         record();
-        timer = setInterval(() => (gc?.(), record()), m.everyMs ?? 250);
+        timer = setInterval(() => (gc?.(), gc?.(), record()), m.everyMs ?? 250);
         break;
       case 'sample-stop':
         clearInterval(timer);

@@ -1,4 +1,5 @@
 // Benchmark reporting: percentiles and appending a dated section to bench/RESULTS.md.
+import { spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync, existsSync, writeFileSync } from 'node:fs';
 import { execSync } from 'node:child_process';
 import { availableParallelism, cpus } from 'node:os';
@@ -31,4 +32,20 @@ export function appendResults(title: string, lines: string[]): void {
   if (!existsSync(resultsFile)) writeFileSync(resultsFile, '# Benchmark results\n\nAppended by `npm run bench`; newest last. Targets are in each issue.\n');
   appendFileSync(resultsFile, header + lines.join('\n') + '\n');
   console.log(header + lines.join('\n'));
+}
+
+/**
+ * Starts `svc server` (the compiled CLI) as its own process on a free port and
+ * waits until it has written its admin kubeconfig.
+ */
+export async function startServerProcess(main: string, dataDir: string, port: number, extraArgs: string[] = []): Promise<ChildProcess> {
+  const proc = spawn(process.execPath, [main, 'server', `--data-dir=${dataDir}`, `--secure-port=${port}`, ...extraArgs], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  const deadline = Date.now() + 30_000;
+  while (!out.includes('admin kubeconfig')) {
+    if (Date.now() > deadline) throw new Error(`server did not start: ${out}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return proc;
 }

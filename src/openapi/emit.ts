@@ -6,6 +6,7 @@
 // `strategy` is a retainKeys use of DeploymentStrategy; kubectl's strategic
 // merge patch reads that marker from the v2 document). int-or-string is `anyOf` integer/string in v3 and a
 // string with its format in v2. Our own slots (`id`, `proto`) never appear.
+import { PASS_THROUGH } from '../schema/openapi.js';
 import type { JsonValue, Schema } from '../schema/model.js';
 import type { Definitions } from './definitions.js';
 
@@ -14,16 +15,6 @@ export type Form = 'v2' | 'v3';
 
 export const REF_PREFIX: Record<Form, string> = { v2: '#/definitions/', v3: '#/components/schemas/' };
 
-/**
- * The OpenAPI keywords copied as they are (an allow-list: the model also holds
- * slots of ours, such as protobuf numbers, that are never published).
- */
-const PASS_THROUGH = [
-  'type', 'format', 'enum', 'nullable', 'default', 'minimum', 'exclusiveMinimum', 'maximum', 'exclusiveMaximum',
-  'minLength', 'maxLength', 'pattern', 'minItems', 'maxItems', 'minProperties', 'maxProperties',
-  'x-kubernetes-embedded-resource', 'x-kubernetes-preserve-unknown-fields', 'x-kubernetes-list-type', 'x-kubernetes-list-map-keys',
-  'x-kubernetes-map-type', 'x-kubernetes-patch-strategy', 'x-kubernetes-patch-merge-key',
-] as const;
 
 /** What a use of a shared type may say for itself. */
 const USE_MARKERS = [

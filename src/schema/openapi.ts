@@ -18,7 +18,8 @@ export interface OpenAPIOptions {
   refPrefix?: string;
 }
 
-const PASS_THROUGH = [
+/** The OpenAPI keywords a schema publishes as they are (our own slots, such as protobuf numbers, never are). */
+export const PASS_THROUGH = [
   'type', 'format', 'enum', 'nullable', 'default', 'minimum', 'exclusiveMinimum', 'maximum', 'exclusiveMaximum',
   'minLength', 'maxLength', 'pattern', 'minItems', 'maxItems', 'minProperties', 'maxProperties',
   'x-kubernetes-embedded-resource', 'x-kubernetes-preserve-unknown-fields', 'x-kubernetes-list-type', 'x-kubernetes-list-map-keys',
