@@ -93,6 +93,14 @@ function emptyOf(schema: Schema | undefined): JsonObject {
   return z;
 }
 
+/** What both engine calls (update and apply) take from a request's tracking. */
+function engineOptions(t: FieldTracking) {
+  return {
+    manager: t.manager, apiVersion: t.apiVersion, schema: t.schema, now, empty: emptyOf(t.schema),
+    ...(t.subresource ? { subresource: t.subresource } : {}), ...(t.ignored ? { ignored: t.ignored } : {}),
+  };
+}
+
 const now = (): string => new Date().toISOString().replace(/\.\d+Z$/, 'Z');
 
 /**
@@ -102,10 +110,7 @@ const now = (): string => new Date().toISOString().replace(/\.\d+Z$/, 'Z');
  */
 export function trackWrite(t: FieldTracking, live: ApiObject | undefined, updated: ApiObject): ApiObject {
   try {
-    const r = updateObject({
-      live: live && (live as unknown as JsonObject), updated: updated as unknown as JsonObject, manager: t.manager, apiVersion: t.apiVersion,
-      schema: t.schema, ...(t.subresource ? { subresource: t.subresource } : {}), ...(t.ignored ? { ignored: t.ignored } : {}), now, empty: emptyOf(t.schema),
-    });
+    const r = updateObject({ ...engineOptions(t), live: live && (live as unknown as JsonObject), updated: updated as unknown as JsonObject });
     return r.object as unknown as ApiObject;
   } catch (err) {
     console.error(`svc: managedFields bookkeeping failed for ${t.kind} ${updated.metadata?.namespace ?? ''}/${updated.metadata?.name ?? ''}:`, err);
@@ -165,10 +170,7 @@ function jsonFirst(text: string): Decoded | undefined {
 /** Server-side apply of `req` onto `live` (undefined: the apply creates the object). */
 export function applyTo(t: FieldTracking, live: ApiObject | undefined, req: ApplyRequest): ApiObject {
   try {
-    const r = applyObject({
-      live: live && (live as unknown as JsonObject), config: req.config, manager: t.manager, apiVersion: t.apiVersion, force: req.force,
-      schema: t.schema, ...(t.subresource ? { subresource: t.subresource } : {}), ...(t.ignored ? { ignored: t.ignored } : {}), now, empty: emptyOf(t.schema),
-    });
+    const r = applyObject({ ...engineOptions(t), live: live && (live as unknown as JsonObject), config: req.config, force: req.force });
     return r.object as unknown as ApiObject;
   } catch (err) {
     throw applyError(err, t, req.config);

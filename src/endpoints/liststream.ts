@@ -7,6 +7,7 @@
 // becomes one string, one array of objects, or a buffer the client cannot drain.
 import { createGzip, type Gzip } from 'node:zlib';
 import { endBody, GZIP_THRESHOLD_BYTES, shouldCompress } from '../server/compress.js';
+import { drained } from '../server/drain.js';
 import type { ApiObject } from '../registry/object.js';
 import type { GenericStore, ListEntry } from '../registry/store.js';
 import type { ListPlan } from '../registry/listoptions.js';
@@ -88,7 +89,6 @@ class BodyWriter implements PieceSink {
   private at = 0;
   private ready: Buffer[] = [];
   private closed = false;
-  private wake: (() => void) | undefined;
   /** Whether the encoding is chosen: at the first write, once the body is past the gzip threshold or complete. */
   private decided = false;
   /** Set when the body goes out gzip-encoded (APIResponseCompression, src/server/compress.ts). */
@@ -102,7 +102,6 @@ class BodyWriter implements PieceSink {
     res.once('close', () => {
       this.closed = true;
       this.gz?.destroy();
-      this.wake?.();
     });
     this.closed = connectionGone(res);
   }
@@ -142,14 +141,7 @@ class BodyWriter implements PieceSink {
       if (this.closed) return false;
       // Once written out, the piece serves the next body (a walk of 50,000 pods writes hundreds of MiB).
       const written = (res as unknown as { write(chunk: Buffer, done: (err?: Error | null) => void): boolean }).write(piece, (err) => !err && givePiece(piece));
-      if (!written && !this.closed) {
-        await new Promise<void>((resolve) => {
-          this.wake = resolve;
-          res.once('drain', resolve);
-        });
-        res.off('drain', this.wake!);
-        this.wake = undefined;
-      }
+      if (!written && !this.closed) await drained(res, this.ctx.res);
     }
     return !this.closed;
   }

@@ -7,7 +7,7 @@ import { fieldPath, invalid, newBadRequest, newConflict, newInvalid, newMethodNo
 import { resourceInfoOf, type RequestContext } from '../server/context.js';
 import { addWarning, writeJSONText, writeObject } from '../server/respond.js';
 import type { Registry, ServedResource } from '../registry/registry.js';
-import type { DeleteOptions, GenericStore } from '../registry/store.js';
+import type { DeleteOptions, GenericStore, TrackFields } from '../registry/store.js';
 import { type ApiObject, isObject, withTypeMeta } from '../registry/object.js';
 import { applyFinalize } from '../registry/strategies/namespaces.js';
 import { groupSpelling, queryBool, spellApiVersion, type ResourceRequestInfo } from './requestinfo.js';
@@ -72,7 +72,7 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
       ignored: resetFields(store.strategy.hasStatus, info.subresource || undefined),
     });
     /** managedFields kept in the request's version; what the store gets is in the storage version. */
-    const track = (t: FieldTracking) => (live: ApiObject | undefined, next: ApiObject) => versions.toStorage(trackWrite(t, live && view(live), next));
+    const track = (t: FieldTracking): TrackFields => (live, next) => versions.toStorage(trackWrite(t, live && view(live), next));
 
     if (served.group === '' && served.resource === 'pods' && POD_STREAM_SUBRESOURCES.has(info.subresource)) return servePodStream(ctx, info, { pod: (ns, n) => store.get(ns, n), node: (n) => registry.store('', 'nodes').get('', n) });
     if (info.subresource === 'scale') {
@@ -145,7 +145,7 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
         return writeObject(ctx, 200, { kind: `${served.kind}List`, apiVersion, metadata: { resourceVersion }, items: items.map((o) => withoutTypeMeta(view(o))) });
       }
       case 'patch': {
-        const r = await servePatch(ctx, { store, served, info, apiVersion, dryRun, gates, tracking, versions });
+        const r = await servePatch(ctx, { store, served, info, apiVersion, dryRun, gates, tracking, track, versions });
         return out(r.created ? 201 : 200, r.object);
       }
       case 'watch': {
@@ -188,7 +188,7 @@ function decodeAsKind(served: ServedResource, value: Record<string, unknown>, du
  */
 async function servePatch(
   ctx: RequestContext,
-  p: { store: GenericStore; served: ServedResource; info: ResourceRequestInfo; apiVersion: string; dryRun: boolean; gates: FeatureGates; tracking: (kind: 'PatchOptions', apply: boolean) => FieldTracking; versions: Versioner },
+  p: { store: GenericStore; served: ServedResource; info: ResourceRequestInfo; apiVersion: string; dryRun: boolean; gates: FeatureGates; tracking: (kind: 'PatchOptions', apply: boolean) => FieldTracking; track: (t: FieldTracking) => TrackFields; versions: Versioner },
 ): Promise<{ object: ApiObject; created: boolean }> {
   const { store, served, info } = p;
   const schema = schemaFor(served.group, served.version, served.kind);
@@ -222,7 +222,7 @@ async function servePatch(
   const object = await store.guaranteedUpdate(info.namespace, info.name, (current) => {
     const patched = applyPatch(withTypeMeta(p.versions.toRequest(current), p.apiVersion, served.kind) as JsonObject, patch, schema) as Record<string, unknown>;
     return finish(patched, current, (detail) => strictPatchError(patch, patched, detail));
-  }, { ...opts, track: (live, next) => p.versions.toStorage(trackWrite(t, live && p.versions.toRequest(live), next)) });
+  }, { ...opts, track: p.track(t) });
   for (const w of warnings) addWarning(ctx, w);
   return { object, created: false };
 }

@@ -23,6 +23,7 @@ import { withTypeMeta, type ApiObject } from '../registry/object.js';
 import { planWatch } from '../registry/listoptions.js';
 import { onceThisTurn, servedJSON } from '../registry/encoded.js';
 import { encodeWatchFrame } from '../protobuf/index.js';
+import { drained } from '../server/drain.js';
 import type { RequestContext } from '../server/context.js';
 import { writeError } from '../server/respond.js';
 import { queryBool } from './requestinfo.js';
@@ -271,11 +272,7 @@ export async function serveWatch(ctx: RequestContext, w: WatchRequest): Promise<
       const ok = out.write(Buffer.concat(piece, size));
       piece = [];
       size = 0;
-      if (!ok && !closed) await new Promise<void>((resolve) => {
-        const wake = () => (out.off('drain', wake), res.off('close', wake), resolve());
-        out.once('drain', wake);
-        res.once('close', wake);
-      });
+      if (!ok && !closed) await drained(out, res);
     }
   }
   initial = [];

@@ -28,8 +28,9 @@ export function shouldCompress(ctx: RequestContext, byteLength: number): boolean
 /** Ends the response with `body`, gzip-encoded when it should be (headers other than the encoding are set by the caller). */
 export function endBody(ctx: RequestContext, body: string | Buffer): void {
   const res = ctx.res;
-  const size = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
-  if (!shouldCompress(ctx, size)) {
+  // On the hot path (small answers) no byte count is taken: a string of n UTF-16 units has at most 3n UTF-8 bytes.
+  const small = (typeof body === 'string' ? body.length * 3 : body.length) <= GZIP_THRESHOLD_BYTES;
+  if (small || !shouldCompress(ctx, typeof body === 'string' ? Buffer.byteLength(body) : body.length)) {
     res.end(body);
     return;
   }

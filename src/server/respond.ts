@@ -9,6 +9,7 @@ import { encodeObject, ProtobufListWriter } from '../protobuf/index.js';
 import { isObject } from '../schema/model.js';
 import type { RequestContext } from './context.js';
 import { endBody } from './compress.js';
+import { drained } from './drain.js';
 
 export function writeObject(ctx: RequestContext, code: number, obj: unknown, enc?: Encoding, contentType?: string): void {
   const accept = ctx.req.headers.accept;
@@ -54,18 +55,7 @@ export async function writeProtobufList(
   res.setHeader('Cache-Control', 'no-cache, private');
   for (const piece of list.finish({ resourceVersion: String(revision) })) {
     if (res.write(piece)) continue;
-    const open = await new Promise<boolean>((resolve) => {
-      const onDrain = () => done(true);
-      const onClose = () => done(false);
-      const done = (v: boolean) => {
-        res.off('drain', onDrain);
-        res.off('close', onClose);
-        resolve(v);
-      };
-      res.once('drain', onDrain);
-      res.once('close', onClose);
-    });
-    if (!open) return; // the client went away
+    if (!(await drained(res, res))) return; // the client went away
   }
   res.end();
 }

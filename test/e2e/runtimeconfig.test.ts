@@ -2,35 +2,18 @@
 // turned off and an alpha version turned on; discovery and routing follow it
 // in both group spellings, and malformed values stop the process (exit 1).
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { request } from 'node:https';
 import { parse } from 'yaml';
 import { freePort } from '../../src/testing/ports.js';
+import { runSvc, waitFor, type SvcProcess } from './svcprocess.js';
 import { startTestServer, type TestServer } from './harness.js';
 import { parseRuntimeConfig } from '../../src/api/catalog/enablement.js';
 
-const main = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'src', 'cli', 'main.js');
-
-function run(args: string[]): { proc: ChildProcess; out: () => string; exit: Promise<number | null> } {
-  const proc = spawn(process.execPath, [main, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  proc.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-  return { proc, out: () => out, exit: new Promise((r) => proc.on('exit', (code) => r(code))) };
-}
-
-async function waitFor(pred: () => boolean, ms = 30_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!pred()) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const WAIT_MS = 30_000;
 
 interface Client {
   (method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -65,14 +48,14 @@ function client(port: number, kubeconfig: string): Client {
 }
 
 describe('--runtime-config', () => {
-  let server: ReturnType<typeof run>;
+  let server: SvcProcess;
   let req: Client;
   before(async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'svc-rc-'));
     const port = await freePort();
-    server = run(['apiserver', `--data-dir=${dataDir}`, `--secure-port=${port}`, '--bind-address=127.0.0.1',
+    server = runSvc(['apiserver', `--data-dir=${dataDir}`, `--secure-port=${port}`, '--bind-address=127.0.0.1',
       '--runtime-config=flowcontrol.apiserver.svc.io/v1beta2=false,resource.svc.io/v1alpha2=true', '--runtime-config=storage.k8s.io/v1/csinodes=false']);
-    await waitFor(() => server.out().includes('admin kubeconfig') || server.proc.exitCode !== null);
+    await waitFor(() => server.out().includes('admin kubeconfig') || server.proc.exitCode !== null, WAIT_MS);
     assert.match(server.out(), /admin kubeconfig/, server.out());
     req = client(port, join(dataDir, 'admin.svcconfig'));
   });
@@ -140,7 +123,7 @@ describe('--runtime-config errors', () => {
   ];
   for (const [flag, message] of rows) {
     it(`${flag} exits 1 with a clear message`, async () => {
-      const p = run(['apiserver', flag, `--data-dir=${mkdtempSync(join(tmpdir(), 'svc-rc-'))}`, '--secure-port=0']);
+      const p = runSvc(['apiserver', flag, `--data-dir=${mkdtempSync(join(tmpdir(), 'svc-rc-'))}`, '--secure-port=0']);
       assert.equal(await p.exit, 1);
       assert.match(p.out(), message);
     });

@@ -1,0 +1,26 @@
+// Backpressure for bodies written in pieces (lists, watch initial events):
+// after a write the sink refused, wait until it drains or the client leaves.
+interface Drainable {
+  once(event: 'drain', fn: () => void): unknown;
+  off(event: 'drain', fn: () => void): unknown;
+}
+
+interface Closable {
+  once(event: 'close', fn: () => void): unknown;
+  off(event: 'close', fn: () => void): unknown;
+}
+
+/** Resolves true when `sink` drains, false when `res` closes first (the client went away). */
+export function drained(sink: Drainable, res: Closable): Promise<boolean> {
+  return new Promise<boolean>((resolve) => {
+    const onDrain = () => done(true);
+    const onClose = () => done(false);
+    const done = (open: boolean) => {
+      sink.off('drain', onDrain);
+      res.off('close', onClose);
+      resolve(open);
+    };
+    sink.once('drain', onDrain);
+    res.once('close', onClose);
+  });
+}
