@@ -1,7 +1,6 @@
 // API server benchmark (issue 3): durable creates and gets of 1 KiB
 // configmaps over HTTPS with 64 keep-alive connections, and the idle RSS of
 // a freshly started `svc server` process.
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:https';
 import { tmpdir } from 'node:os';
@@ -10,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { freePort } from '../src/testing/ports.js';
 import { fmt, startServerProcess, summarize } from './report.js';
+import { hasWrk, wrk } from './wrk.js';
 
 const main = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'cli', 'main.js');
 
@@ -73,26 +73,6 @@ request = function()
   local body = '{"metadata":{"name":"wrk-' .. tid .. '-' .. counter .. '"},"data":{"v":"' .. string.rep("x", 1024) .. '"}}'
   return wrk.format("POST", "/api/v1/namespaces/default/configmaps", {["Content-Type"]="application/json", ["Authorization"]="Bearer bench-token"}, body)
 end`;
-
-function hasWrk(): boolean {
-  try {
-    execFileSync('wrk', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch (err) {
-    return (err as { status?: number }).status === 1; // wrk --version exits 1 after printing
-  }
-}
-
-/** Runs wrk (HTTP/1.1 keep-alive, 2 threads, 64 connections) and returns requests/s, p50, p99 and non-2xx count. */
-function wrk(url: string, seconds: number, script?: string): { rate: number; p50: string; p99: string; errors: number } {
-  const args = ['-t2', '-c64', `-d${seconds}s`, '--latency', '-H', 'Authorization: Bearer bench-token', ...(script ? ['-s', script] : []), url];
-  const out = execFileSync('wrk', args).toString();
-  const rate = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? NaN);
-  const p50 = /\s50%\s+(\S+)/.exec(out)?.[1] ?? 'n/a';
-  const p99 = /\s99%\s+(\S+)/.exec(out)?.[1] ?? 'n/a';
-  const errors = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0);
-  return { rate, p50, p99, errors };
-}
 
 export async function benchApiServer(): Promise<string[]> {
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-api-'));

@@ -2,7 +2,7 @@
 // field managers in turn, over HTTPS with 64 keep-alive connections against a
 // `svc server` process (SQLite, synchronous=FULL); and the share of the
 // stored object that metadata.managedFields takes.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -11,6 +11,7 @@ import { parse } from 'yaml';
 import { freePort } from '../src/testing/ports.js';
 import { podBody } from './podbody.js';
 import { fmt, startServerProcess, summarize } from './report.js';
+import { hasWrk, wrk, type WrkResult } from './wrk.js';
 
 const main = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'cli', 'main.js');
 const MANAGERS = ['deployer', 'autoscaler', 'labeler'];
@@ -29,10 +30,47 @@ function deployment(name: string, i: number, manager: string, round: number): st
   });
 }
 
+/**
+ * The wrk script: connection after connection, applies go to deployment d by
+ * manager m in the same order as the Node client's loop (every deployment by
+ * one manager, then by the next); each body's annotation carries the apply's
+ * number. Bodies are read once from `bodies` (one JSON line per deployment and
+ * manager, `__ROUND__` where the number goes).
+ */
+function applyScript(bodiesFile: string): string {
+  return `
+local threads = 0
+function setup(thread) thread:set("tid", threads); threads = threads + 1 end
+function init(args)
+  parts = {}
+  for line in io.lines("${bodiesFile}") do
+    local before, after = line:match("^(.*)__ROUND__(.*)$")
+    parts[#parts + 1] = { before, after }
+  end
+  counter = 0
+end
+local managers = { ${MANAGERS.map((m) => `"${m}"`).join(', ')} }
+request = function()
+  local i = counter * 2 + tid
+  counter = counter + 1
+  local d = i % ${DEPLOYMENTS}
+  local m = math.floor(i / ${DEPLOYMENTS}) % ${MANAGERS.length}
+  local p = parts[d * ${MANAGERS.length} + m + 1]
+  return wrk.format("PATCH", "/apis/apps/v1/namespaces/default/deployments/d-" .. d .. "?fieldManager=" .. managers[m + 1] .. "&force=true",
+    { ["Content-Type"] = "application/apply-patch+yaml" }, p[1] .. (i + 1) .. p[2])
+end`;
+}
+
+function cpuTicks(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return Number(fields[11]) + Number(fields[12]); // utime + stime
+}
+
 export async function benchApply(): Promise<string[]> {
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-apply-'));
   const port = await freePort();
-  const proc = await startServerProcess(main, dataDir, port);
+  writeFileSync(join(dataDir, 'tokens.csv'), 'bench-token,admin,admin-uid,"system:masters"\n');
+  const proc = await startServerProcess(main, dataDir, port, [`--token-auth-file=${join(dataDir, 'tokens.csv')}`]);
   try {
     const cfg = parse(readFileSync(join(dataDir, 'admin.svcconfig'), 'utf8'));
     const agent = new Agent({
@@ -62,34 +100,57 @@ export async function benchApply(): Promise<string[]> {
         if (r.status !== 200 && r.status !== 201) throw new Error(`apply answered ${r.status}: ${r.text}`);
       }
     }
+    const rows: string[] = [];
+    const cpuOf = async (run: () => Promise<number>) => {
+      const t0 = cpuTicks(proc.pid!);
+      const n = await run();
+      return { n, cpuUs: ((cpuTicks(proc.pid!) - t0) * 10_000) / n };
+    };
+    // 1. The Node https client (client certificate), a fixed number of applies.
     const lat: number[] = [];
-    let next = 0;
-    const start = performance.now();
-    await Promise.all(Array.from({ length: 64 }, async () => {
-      while (next < APPLIES) {
-        const i = next++;
-        const d = i % DEPLOYMENTS;
-        const m = MANAGERS[Math.floor(i / DEPLOYMENTS) % MANAGERS.length]!;
-        const t = performance.now();
-        const r = await call('PATCH', path(d, m), deployment(`d-${d}`, d, m, i + 1));
-        if (r.status !== 200) throw new Error(`apply ${i} answered ${r.status}: ${r.text}`);
-        lat.push(performance.now() - t);
-      }
-    }));
-    const secs = (performance.now() - start) / 1000;
+    let secs = 0;
+    const node = await cpuOf(async () => {
+      let next = 0;
+      const start = performance.now();
+      await Promise.all(Array.from({ length: 64 }, async () => {
+        while (next < APPLIES) {
+          const i = next++;
+          const d = i % DEPLOYMENTS;
+          const m = MANAGERS[Math.floor(i / DEPLOYMENTS) % MANAGERS.length]!;
+          const t = performance.now();
+          const r = await call('PATCH', path(d, m), deployment(`d-${d}`, d, m, i + 1));
+          if (r.status !== 200) throw new Error(`apply ${i} answered ${r.status}: ${r.text}`);
+          lat.push(performance.now() - t);
+        }
+      }));
+      secs = (performance.now() - start) / 1000;
+      return APPLIES;
+    });
     const s = summarize(lat);
+    rows.push(`| Node https client (in the bench process) | ${APPLIES.toLocaleString('en-US')} | ${fmt(APPLIES / secs, 0)} | ${fmt(s.p50)} ms | ${fmt(s.p99)} ms | 0 | ${fmt(node.cpuUs / 1000, 2)} ms |`);
+    // 2. wrk, 10 s.
+    if (hasWrk()) {
+      const bodies = join(dataDir, 'bodies.jsonl');
+      writeFileSync(bodies, Array.from({ length: DEPLOYMENTS * MANAGERS.length }, (_, k) => deployment(`d-${Math.floor(k / MANAGERS.length)}`, Math.floor(k / MANAGERS.length), MANAGERS[k % MANAGERS.length]!, -1).replace('"-1"', '"__ROUND__"')).join('\n') + '\n');
+      writeFileSync(join(dataDir, 'apply.lua'), applyScript(bodies));
+      let w!: WrkResult;
+      const c = await cpuOf(async () => {
+        w = wrk(`https://127.0.0.1:${port}`, 10, join(dataDir, 'apply.lua'));
+        return w.requests;
+      });
+      rows.push(`| wrk (C; bearer token; 2 threads) | ${w.requests.toLocaleString('en-US')} in 10 s | ${fmt(w.rate, 0)} | ${w.p50} | ${w.p99} | ${w.errors} | ${fmt(c.cpuUs / 1000, 2)} ms |`);
+    } else rows.push('| wrk not installed (apt-get install wrk) | | | | | | |');
     const stored = JSON.parse((await call('GET', '/apis/apps/v1/namespaces/default/deployments/d-0')).text) as { metadata: { managedFields: unknown[] } };
     const whole = Buffer.byteLength(JSON.stringify(stored));
     const managed = Buffer.byteLength(JSON.stringify(stored.metadata.managedFields));
     return [
-      `### Server-side apply (issue 6): a ${fmt(size / 1024, 1)} KiB Deployment applied by ${MANAGERS.length} managers in turn (force=true, each changes one annotation of its own), ${DEPLOYMENTS} deployments, 64 HTTPS connections, \`svc server\` on SQLite`,
+      `### Server-side apply (issue 6): a ${fmt(size / 1024, 1)} KiB Deployment applied by ${MANAGERS.length} managers in turn (force=true, each changes one annotation of its own), ${DEPLOYMENTS} deployments, 64 HTTPS keep-alive connections, \`svc server\` on SQLite (synchronous=FULL); the load generator shares the 2 cores`,
       '',
-      '| applies | per second | p50 ms | p99 ms |',
-      '|---|---|---|---|',
-      `| ${APPLIES.toLocaleString('en-US')} | ${fmt(APPLIES / secs, 0)} | ${fmt(s.p50)} | ${fmt(s.p99)} |`,
+      '| load generator | applies | per second | p50 | p99 | non-2xx | server CPU per apply |',
+      '|---|---|---|---|---|---|---|',
+      ...rows,
       '',
       `- Stored object as served: ${fmt(whole / 1024, 1)} KiB, of which metadata.managedFields ${fmt(managed / 1024, 1)} KiB (${fmt((100 * managed) / whole, 0)} %, ${stored.metadata.managedFields.length} entries)`,
-      '- The Node https client runs in the benchmark process on the same 2 cores as the server.',
     ];
   } finally {
     proc.kill('SIGTERM');

@@ -39,7 +39,9 @@ export function appendResults(title: string, lines: string[]): void {
  * waits until it has written its admin kubeconfig.
  */
 export async function startServerProcess(main: string, dataDir: string, port: number, extraArgs: string[] = []): Promise<ChildProcess> {
-  const proc = spawn(process.execPath, [main, 'server', `--data-dir=${dataDir}`, `--secure-port=${port}`, ...extraArgs], { stdio: ['ignore', 'pipe', 'inherit'] });
+  // SVC_BENCH_SERVER_NODE_FLAGS: extra node flags for the server (e.g. --cpu-prof), for investigations.
+  const flags = (process.env.SVC_BENCH_SERVER_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+  const proc = spawn(process.execPath, [...flags, main, 'server', `--data-dir=${dataDir}`, `--secure-port=${port}`, ...extraArgs], { stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   const deadline = Date.now() + 30_000;

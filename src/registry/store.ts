@@ -468,7 +468,7 @@ export class GenericStore {
   async guaranteedUpdate(namespace: string, name: string, mutate: (current: ApiObject) => ApiObject, ctx: UpdateContext): Promise<ApiObject> {
     const r = await this.upsert(namespace, name, (current) => {
       if (!current) throw errs.notFound(this.qualifiedResource, name);
-      return mutate(current);
+      return mutate(clone(current));
     }, ctx);
     return r.object;
   }
@@ -476,7 +476,9 @@ export class GenericStore {
   /**
    * guaranteedUpdate that creates the object when it is missing (`mutate`
    * gets undefined then): server-side apply. A create that loses a race to
-   * another create is retried as an update.
+   * another create is retried as an update. `mutate` must not modify
+   * `current` (it is the object the update compares against, not a copy: a
+   * 15 KiB object costs ~0.4 ms to copy) and returns a new object.
    */
   async upsert(namespace: string, name: string, mutate: (current: ApiObject | undefined) => ApiObject, ctx: UpdateContext): Promise<{ object: ApiObject; created: boolean }> {
     for (;;) {
@@ -492,7 +494,7 @@ export class GenericStore {
         }
       }
       const old = this.decode(kv);
-      const next = mutate(clone(old));
+      const next = mutate(old);
       const obj = this.prepareUpdate(ctx.track ? ctx.track(old, next) : next, old, ctx.subresource);
       try {
         return { object: await this.commitUpdate(key, kv, obj, old, ctx), created: false };

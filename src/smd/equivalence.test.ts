@@ -184,6 +184,15 @@ function scenarios(seed: number) {
   return { config, edit, chance, pick, int: rnd.int };
 }
 
+/** `v` with every object and array in it frozen: a write to it throws (modules are strict). */
+function deepFreeze<T>(v: T): T {
+  if (typeof v === 'object' && v !== null && !Object.isFrozen(v)) {
+    Object.freeze(v);
+    for (const child of Object.values(v)) deepFreeze(child);
+  }
+  return v;
+}
+
 describe('the engine against the reference algorithm', () => {
   for (const [name, schema] of [['Thing', Thing], ['no schema', undefined]] as const) {
     it(`gives the same objects, managedFields, no-op answers and errors (${name}, seeded)`, () => {
@@ -214,8 +223,9 @@ describe('the engine against the reference algorithm', () => {
           const o1 = opts();
           const a = run(() =>
             op.kind === 'apply'
-              ? applyObject({ ...o1, live: mine, config: structuredClone(op.body), manager, force: op.force, ...(o1.ignored ? { ignored: o1.ignored } : {}) })
-              : updateObject({ ...o1, live: mine, updated: structuredClone(op.body), manager, ...(o1.ignored ? { ignored: o1.ignored } : {}) }),
+              // Live (and an applied config) frozen: the store hands the engine the object it read without a copy.
+              ? applyObject({ ...o1, live: deepFreeze(mine), config: deepFreeze(structuredClone(op.body)), manager, force: op.force, ...(o1.ignored ? { ignored: o1.ignored } : {}) })
+              : updateObject({ ...o1, live: deepFreeze(mine), updated: structuredClone(op.body), manager, ...(o1.ignored ? { ignored: o1.ignored } : {}) }),
           );
           const o2 = opts();
           const b = run(() => (op.kind === 'apply' ? referenceApply({ ...o2, live: theirs, config: structuredClone(op.body), manager, force: op.force }) : referenceUpdate({ ...o2, live: theirs, updated: structuredClone(op.body), manager })));
