@@ -31,6 +31,7 @@ if (process.send) {
   let timer: NodeJS.Timeout | undefined;
   let peak: Sample | undefined;
   let samples = 0;
+  let collecting = false;
   const record = () => {
     const s = sample();
     samples++;
@@ -51,16 +52,35 @@ if (process.send) {
         timer = setInterval(() => record(), m.everyMs ?? 5);
         break;
       case 'gc-sample-start':
+        collecting = true;
         peak = undefined;
         samples = 0;
         // Twice: dead Buffers' memory is freed in the background after the first collection.
         gc?.();
         gc?.();
         record();
-        timer = setInterval(() => (gc?.(), gc?.(), record()), m.everyMs ?? 250);
+        // The next sample `everyMs` after this one ended: with a large heap a full GC can take
+        // longer than the period, and back-to-back collections would leave the server no time.
+        const every = m.everyMs ?? 250;
+        const next = () => {
+          timer = setTimeout(() => {
+            gc?.();
+            gc?.();
+            record();
+            next();
+          }, every);
+        };
+        next();
         break;
       case 'sample-stop':
+        clearTimeout(timer);
         clearInterval(timer);
+        // The last sample is of live memory too when the others were.
+        if (collecting) {
+          gc?.();
+          gc?.();
+        }
+        collecting = false;
         record();
         break;
     }
