@@ -21,14 +21,28 @@ export class ListItemCounter {
     let escaped = this.escaped;
     let count = this.count;
     let inItems = this.inItems;
-    for (let i = 0; i < buf.length; i++) {
-      const c = buf[i]!;
+    const n = buf.length;
+    let i = 0;
+    if (inString && escaped) {
+      escaped = false;
+      i = 1;
+    }
+    while (i < n) {
       if (inString) {
-        if (escaped) escaped = false;
-        else if (c === 92) escaped = true;
-        else if (c === 34) inString = false;
+        // Strings are most of the bytes: jump to the next quote, escaped when an odd run of backslashes precedes it.
+        const q = buf.indexOf(34, i);
+        const stop = q < 0 ? n : q;
+        let run = 0;
+        while (stop - run - 1 >= i && buf[stop - run - 1] === 92) run++;
+        if (q < 0) {
+          escaped = run % 2 === 1; // the chunk ends inside the string, maybe halfway through an escape
+          break;
+        }
+        i = q + 1;
+        if (run % 2 === 0) inString = false;
         continue;
       }
+      const c = buf[i++]!;
       if (c === 34) inString = true;
       else if (c === 123) {
         if (depth === 2 && inItems) count++;
