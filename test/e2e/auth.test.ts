@@ -1,16 +1,14 @@
 // Authentication and the filters: client certificates, static tokens,
 // anonymous, 401 for a bad token, 403 for impersonation, health and discovery.
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startTestServer, writeTokenFile, type TestServer } from './harness.js';
+import { tempDir } from '../../src/testing/tempdir.js';
 
 describe('authentication, health, discovery', () => {
   let t: TestServer;
   before(async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'svc-tokens-'));
+    const dir = tempDir('svc-tokens-');
     t = await startTestServer({ tokenAuthFile: writeTokenFile(dir, 'secret-token,alice,u-1,"dev,ops"\n') });
   });
   after(async () => t?.stop());

@@ -5,12 +5,11 @@
 // group-version, with the same api-resources output as legacy discovery.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { FeatureGates } from '../../src/features/gates.js';
 import { startTestServer, type TestServer } from './harness.js';
+import { tempDir } from '../../src/testing/tempdir.js';
 
 const K8S = 'application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList';
 const SVC = 'application/json;g=apidiscovery.svc.io;v=v2beta1;as=APIGroupDiscoveryList';
@@ -22,7 +21,7 @@ if (missing && process.env.CI === 'true') throw new Error(`${missing} (required 
 
 function kubectl(bin: string, kubeconfig: string, ...args: string[]): Promise<{ code: number; out: string; err: string }> {
   // A fresh cache per call: kubectl would otherwise reuse discovery from disk.
-  const cache = mkdtempSync(join(tmpdir(), 'svc-disc-'));
+  const cache = tempDir('svc-disc-');
   return new Promise((resolve) => {
     execFile(bin, ['--kubeconfig', kubeconfig, '--cache-dir', cache, ...args], { timeout: 60_000 }, (error, stdout, stderr) => {
       resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, out: stdout, err: stderr });

@@ -5,12 +5,12 @@
 // difference fails the test.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { startTestServer, type TestServer } from './harness.js';
+import { tempDir } from '../../src/testing/tempdir.js';
 
 const shared = fileURLToPath(new URL('../../../../shared/', import.meta.url));
 const tool = join(shared, 'tools/scenario/run.mjs');
@@ -61,7 +61,7 @@ const IGNORED_REASON = /^(body\.columnDefinitions\[\d+\]\.description: .*|)$/;
 describe('golden transcripts', { skip: missing }, () => {
   let t: TestServer;
   before(async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'svc-golden-'));
+    const dir = tempDir('svc-golden-');
     const tokens = join(dir, 'tokens.csv');
     writeFileSync(tokens, 'scenario-token,admin,admin-uid,"system:masters"\n');
     t = await startTestServer({ tokenAuthFile: tokens });

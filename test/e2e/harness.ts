@@ -3,11 +3,11 @@
 // HTTPS with the generated admin client certificate.
 import { request } from 'node:https';
 import { gunzipSync } from 'node:zlib';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { startApiServer, type ApiServerOptions, type RunningApiServer } from '../../src/server/apiserver.js';
+import { tempDir } from '../../src/testing/tempdir.js';
 
 export interface TestServer {
   readonly server: RunningApiServer;
@@ -35,7 +35,7 @@ export interface HttpResult {
 }
 
 export async function startTestServer(overrides: Partial<ApiServerOptions> = {}): Promise<TestServer> {
-  const dataDir = overrides.dataDir ?? mkdtempSync(join(tmpdir(), 'svc-e2e-'));
+  const dataDir = overrides.dataDir ?? tempDir('svc-e2e-');
   const server = await startApiServer({
     bindAddress: '127.0.0.1',
     securePort: 0,

@@ -7,11 +7,11 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { schemaFor } from '../../src/api/schemas.js';
 import { startTestServer, type TestServer } from './harness.js';
+import { tempDir } from '../../src/testing/tempdir.js';
 
 const KUBECTL = '/usr/lib/google-cloud-sdk/bin/kubectl.1.27';
 const missing = existsSync(KUBECTL) ? false : `kubectl 1.27 not found at ${KUBECTL}`;
@@ -49,7 +49,7 @@ describe('kubectl 1.27 with OpenAPI', { skip: missing }, () => {
   let dir: string;
   before(async () => {
     t = await startTestServer();
-    dir = mkdtempSync(join(tmpdir(), 'svc-kubectl-openapi-'));
+    dir = tempDir('svc-kubectl-openapi-');
   });
   after(async () => {
     await t?.stop();

@@ -3,11 +3,11 @@
 // get --raw /readyz?verbose.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startTestServer, type TestServer } from './harness.js';
+import { tempDir } from '../../src/testing/tempdir.js';
 
 const KUBECTL = '/usr/lib/google-cloud-sdk/bin/kubectl.1.27';
 const missing = existsSync(KUBECTL) ? false : `kubectl 1.27 not found at ${KUBECTL}`;
@@ -18,7 +18,7 @@ describe('kubectl 1.27', { skip: missing }, () => {
   let cache: string;
   before(async () => {
     t = await startTestServer();
-    cache = mkdtempSync(join(tmpdir(), 'svc-kubectl-'));
+    cache = tempDir('svc-kubectl-');
   });
   after(async () => t?.stop());
 

@@ -4,10 +4,10 @@
 // A missing kubectl skips locally and fails under CI=true (src/testing).
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findTool } from '../../src/testing/tools.js';
 import type { TestServer } from './harness.js';
+import { tempDir } from '../../src/testing/tempdir.js';
 
 export const KUBECTL = '/usr/lib/google-cloud-sdk/bin/kubectl.1.27';
 export const kubectlMissing = findTool(KUBECTL, 'kubectl 1.27 (google-cloud-sdk kubectl.1.27)', ['version', '--client']).skip;
@@ -37,7 +37,7 @@ export interface Kubectl {
 }
 
 export function kubectlFor(t: () => TestServer): Kubectl {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-kubectl-'));
+  const dir = tempDir('svc-kubectl-');
   const argv = (args: string[]) => ['--kubeconfig', t().kubeconfig, '--cache-dir', mkdtempSync(join(dir, 'cache-')), ...args];
   const run = (opts: RunOptions, args: string[]) =>
     new Promise<KubectlResult>((resolve) => {

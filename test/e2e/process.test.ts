@@ -3,8 +3,6 @@
 // server keeps serving for --shutdown-delay-duration, then exits 0 with every
 // acknowledged write kept).
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { request } from 'node:https';
@@ -12,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { freePort } from '../../src/testing/ports.js';
 import { runSvc, waitFor } from './svcprocess.js';
+import { tempDir } from '../../src/testing/tempdir.js';
 
 const WAIT_MS = 20_000;
 
@@ -40,13 +39,13 @@ describe('svc process', () => {
     const b = runSvc(['server', '--secure-port=abc']);
     assert.equal(await b.exit, 1);
     assert.match(b.out(), /invalid value "abc" for --secure-port/);
-    const c = runSvc(['apiserver', '--storage-backend=etcd3', '--etcd-servers=http://127.0.0.1:1', `--data-dir=${mkdtempSync(join(tmpdir(), 'svc-p-'))}`]);
+    const c = runSvc(['apiserver', '--storage-backend=etcd3', '--etcd-servers=http://127.0.0.1:1', `--data-dir=${tempDir('svc-p-')}`]);
     assert.equal(await c.exit, 1);
     assert.match(c.out(), /cannot reach etcd at http:\/\/127\.0\.0\.1:1/);
   });
 
   it('starts, writes the admin kubeconfig, and shuts down gracefully on SIGTERM', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'svc-p-'));
+    const dataDir = tempDir('svc-p-');
     const port = await freePort();
     const s = runSvc(['server', `--data-dir=${dataDir}`, `--secure-port=${port}`, '--shutdown-delay-duration=1s']);
     await waitFor(() => s.out().includes('admin kubeconfig'), WAIT_MS);

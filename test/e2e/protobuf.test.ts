@@ -4,15 +4,15 @@
 // typed clients.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { parse as parseYaml } from 'yaml';
 import { decodeObject, encodeObject } from '../../src/protobuf/index.js';
 import { Reader } from '../../src/protobuf/wire.js';
 import { startTestServer, type TestServer } from './harness.js';
+import { tempDir } from '../../src/testing/tempdir.js';
 
 const PB = 'application/vnd.kubernetes.protobuf';
 const KUBECTL = '/usr/lib/google-cloud-sdk/bin/kubectl.1.32';
@@ -190,7 +190,7 @@ describe('protobuf (binary envelope)', () => {
   describe('kubectl 1.32', { skip: missing }, () => {
     let cache: string;
     before(() => {
-      cache = mkdtempSync(join(tmpdir(), 'svc-kubectl132-'));
+      cache = tempDir('svc-kubectl132-');
     });
     const kubectl = (...args: string[]) =>
       new Promise<{ code: number; out: string; err: string }>((resolve) => {
@@ -213,7 +213,7 @@ describe('protobuf (binary envelope)', () => {
       const g = await kubectl('get', 'cm', 'k132');
       assert.equal(g.code, 0, g.err);
       assert.match(g.out, /^NAME\s+DATA\s+AGE\nk132\s+1\s+/);
-      const dir = mkdtempSync(join(tmpdir(), 'svc-pb-'));
+      const dir = tempDir('svc-pb-');
       const file = join(dir, 'pod.yaml');
       writeFileSync(file, 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: pbpod\nspec:\n  containers:\n  - name: c\n    image: nginx\n    resources: {limits: {cpu: 100m, memory: 64Mi}}\n');
       const a = await kubectl('apply', '-f', file);

@@ -2,8 +2,7 @@
 // turned off and an alpha version turned on; discovery and routing follow it
 // in both group spellings, and malformed values stop the process (exit 1).
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { request } from 'node:https';
@@ -12,6 +11,7 @@ import { freePort } from '../../src/testing/ports.js';
 import { runSvc, waitFor, type SvcProcess } from './svcprocess.js';
 import { startTestServer, type TestServer } from './harness.js';
 import { parseRuntimeConfig } from '../../src/api/catalog/enablement.js';
+import { tempDir } from '../../src/testing/tempdir.js';
 
 const WAIT_MS = 30_000;
 
@@ -51,7 +51,7 @@ describe('--runtime-config', () => {
   let server: SvcProcess;
   let req: Client;
   before(async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'svc-rc-'));
+    const dataDir = tempDir('svc-rc-');
     const port = await freePort();
     server = runSvc(['apiserver', `--data-dir=${dataDir}`, `--secure-port=${port}`, '--bind-address=127.0.0.1',
       '--runtime-config=flowcontrol.apiserver.svc.io/v1beta2=false,resource.svc.io/v1alpha2=true', '--runtime-config=storage.k8s.io/v1/csinodes=false']);
@@ -123,7 +123,7 @@ describe('--runtime-config errors', () => {
   ];
   for (const [flag, message] of rows) {
     it(`${flag} exits 1 with a clear message`, async () => {
-      const p = runSvc(['apiserver', flag, `--data-dir=${mkdtempSync(join(tmpdir(), 'svc-rc-'))}`, '--secure-port=0']);
+      const p = runSvc(['apiserver', flag, `--data-dir=${tempDir('svc-rc-')}`, '--secure-port=0']);
       assert.equal(await p.exit, 1);
       assert.match(p.out(), message);
     });

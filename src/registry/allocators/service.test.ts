@@ -2,8 +2,7 @@
 // the hook seam) on a real store: SQLite in a temporary directory, and the
 // concurrency case on etcd too when the etcd binary is present.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { SqliteStore } from '../../storage/sqlite/store.js';
@@ -18,6 +17,7 @@ import type { ApiObject } from '../object.js';
 import { defaultService } from '../../api/core/v1/defaults.js';
 import { isStatusError } from '../../api/meta/index.js';
 import { parseClusterIPRange, parseNodePortRange, parseIPv4, SERVICE_IP_PREFIX, NODE_PORT_PREFIX, serviceHooks, type ServiceHooks } from './index.js';
+import { tempDir } from '../../testing/tempdir.js';
 
 const NS = 'default';
 
@@ -83,7 +83,7 @@ function sqliteGroup(name: string, body: (get: () => Store) => void): void {
     let dir: string;
     let storage: SqliteStore;
     before(() => {
-      dir = mkdtempSync(join(tmpdir(), 'svc-alloc-'));
+      dir = tempDir('svc-alloc-');
       storage = SqliteStore.open({ path: join(dir, 'state.db') });
     });
     after(async () => {

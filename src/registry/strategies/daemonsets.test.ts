@@ -1,8 +1,7 @@
 // The DaemonSet strategy through the real generic store on SQLite: the
 // template-generation annotation, metadata.generation and status handling.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { SqliteStore } from '../../storage/sqlite/store.js';
@@ -13,6 +12,7 @@ import { normaliseTemplateGeneration, parseTemplateGeneration, TEMPLATE_GENERATI
 import { defaultDaemonSet } from '../../api/apps/v1/defaults.js';
 import { isStatusError } from '../../api/meta/index.js';
 import type { ApiObject } from '../object.js';
+import { tempDir } from '../../testing/tempdir.js';
 
 const NS = 'default';
 const W = { dryRun: false };
@@ -71,7 +71,7 @@ describe('DaemonSet strategy', () => {
   let storage: SqliteStore;
   let store: GenericStore;
   before(() => {
-    dir = mkdtempSync(join(tmpdir(), 'svc-ds-'));
+    dir = tempDir('svc-ds-');
     storage = SqliteStore.open({ path: join(dir, 'state.db') });
     store = new GenericStore({ group: 'apps', version: 'v1', resource: 'daemonsets', kind: 'DaemonSet' }, strategyFor('apps', 'daemonsets', 'DaemonSet', true, true), storage, new Admission());
   });

@@ -1,11 +1,10 @@
 // Starts a real etcd process on free loopback ports with a temporary data
 // directory, for tests and benchmarks, and stops it afterwards.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { freePort } from '../../testing/ports.js';
 import { EtcdStore } from './store.js';
+import { tempDir } from '../../testing/tempdir.js';
 
 export interface EtcdServer {
   readonly url: string;
@@ -15,7 +14,7 @@ export interface EtcdServer {
 }
 
 export async function startEtcd(): Promise<EtcdServer> {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-etcd-'));
+  const dir = tempDir('svc-etcd-');
   const client = await freePort();
   const peer = await freePort();
   let proc = await launch(dir, client, peer);

@@ -2,15 +2,15 @@
 // automatic compaction, exclusive ownership and clear start-up failures.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import { SqliteStore } from './store.js';
+import { tempDir } from '../../testing/tempdir.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const tempDb = () => join(mkdtempSync(join(tmpdir(), 'svc-sqlite-')), 'state.db');
+const tempDb = () => join(tempDir('svc-sqlite-'), 'state.db');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('sqlite durability', () => {

@@ -10,6 +10,8 @@ so the traceback names the step. test/e2e/python.test.ts runs one process per ca
 import json
 import os
 import sys
+import atexit
+import shutil
 import tempfile
 import threading
 import time
@@ -216,8 +218,15 @@ def watches(api_client):
     v1.delete_namespaced_config_map("py-w1", ns)
 
 
+def cache_file():
+    """A discovery cache file in a temporary directory removed when the script exits."""
+    d = tempfile.mkdtemp(prefix="svc-py-")
+    atexit.register(shutil.rmtree, d, True)
+    return os.path.join(d, "discovery.json")
+
+
 def dynamic(api_client):
-    cache = os.path.join(tempfile.mkdtemp(prefix="svc-py-"), "discovery.json")
+    cache = cache_file()
     dyn = DynamicClient(api_client, cache_file=cache)
     # Discovery walks /version, /apis, /api/v1 and /apis/<g>/<v>.
     cms = dyn.resources.get(api_version="v1", kind="ConfigMap")
@@ -249,7 +258,7 @@ def dynamic(api_client):
 
 
 def server_side_apply(api_client):
-    cache = os.path.join(tempfile.mkdtemp(prefix="svc-py-"), "discovery.json")
+    cache = cache_file()
     dyn = DynamicClient(api_client, cache_file=cache)
     cms = dyn.resources.get(api_version="v1", kind="ConfigMap")
     manifest = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "py-ssa", "namespace": "default"}, "data": {"a": "1", "b": "2"}}
