@@ -8,8 +8,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { freePort } from '../src/testing/ports.js';
+import { rssOf } from './proc.js';
 import { fmt, startServerProcess, summarize } from './report.js';
-import { hasWrk, wrk } from './wrk.js';
+import { benchTokenFlag, hasWrk, wrk } from './wrk.js';
 
 const main = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'cli', 'main.js');
 
@@ -59,11 +60,6 @@ async function load(c: Client, total: number, concurrency: number, op: (i: numbe
   return { rate: total / ((performance.now() - start) / 1000), p50: s.p50, p99: s.p99 };
 }
 
-function rssOf(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) * 1024;
-}
-
 const WRK_POST = `
 local id = 0
 function setup(thread) id = id + 1; thread:set("tid", id) end
@@ -77,9 +73,8 @@ end`;
 export async function benchApiServer(): Promise<string[]> {
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-api-'));
   const port = await freePort();
-  writeFileSync(join(dataDir, 'tokens.csv'), 'bench-token,admin,admin-uid,"system:masters"\n');
   writeFileSync(join(dataDir, 'post.lua'), WRK_POST);
-  const proc = await startServerProcess(main, dataDir, port, [`--token-auth-file=${join(dataDir, 'tokens.csv')}`]);
+  const proc = await startServerProcess(main, dataDir, port, [benchTokenFlag(dataDir)]);
   try {
     await new Promise((r) => setTimeout(r, 3000));
     const idle = rssOf(proc.pid!);

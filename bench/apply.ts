@@ -10,8 +10,9 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { freePort } from '../src/testing/ports.js';
 import { podBody } from './podbody.js';
+import { cpuOf } from './proc.js';
 import { fmt, startServerProcess, summarize } from './report.js';
-import { hasWrk, wrk, type WrkResult } from './wrk.js';
+import { benchTokenFlag, hasWrk, wrk, type WrkResult } from './wrk.js';
 
 const main = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'cli', 'main.js');
 const MANAGERS = ['deployer', 'autoscaler', 'labeler'];
@@ -61,16 +62,10 @@ request = function()
 end`;
 }
 
-function cpuTicks(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return Number(fields[11]) + Number(fields[12]); // utime + stime
-}
-
 export async function benchApply(): Promise<string[]> {
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-apply-'));
   const port = await freePort();
-  writeFileSync(join(dataDir, 'tokens.csv'), 'bench-token,admin,admin-uid,"system:masters"\n');
-  const proc = await startServerProcess(main, dataDir, port, [`--token-auth-file=${join(dataDir, 'tokens.csv')}`]);
+  const proc = await startServerProcess(main, dataDir, port, [benchTokenFlag(dataDir)]);
   try {
     const cfg = parse(readFileSync(join(dataDir, 'admin.svcconfig'), 'utf8'));
     const agent = new Agent({
@@ -101,15 +96,15 @@ export async function benchApply(): Promise<string[]> {
       }
     }
     const rows: string[] = [];
-    const cpuOf = async (run: () => Promise<number>) => {
-      const t0 = cpuTicks(proc.pid!);
+    const measured = async (run: () => Promise<number>) => {
+      const t0 = cpuOf(proc.pid!);
       const n = await run();
-      return { n, cpuUs: ((cpuTicks(proc.pid!) - t0) * 10_000) / n };
+      return { n, cpuUs: ((cpuOf(proc.pid!) - t0) * 1e6) / n };
     };
     // 1. The Node https client (client certificate), a fixed number of applies.
     const lat: number[] = [];
     let secs = 0;
-    const node = await cpuOf(async () => {
+    const node = await measured(async () => {
       let next = 0;
       const start = performance.now();
       await Promise.all(Array.from({ length: 64 }, async () => {
@@ -131,10 +126,12 @@ export async function benchApply(): Promise<string[]> {
     // 2. wrk, 10 s.
     if (hasWrk()) {
       const bodies = join(dataDir, 'bodies.jsonl');
-      writeFileSync(bodies, Array.from({ length: DEPLOYMENTS * MANAGERS.length }, (_, k) => deployment(`d-${Math.floor(k / MANAGERS.length)}`, Math.floor(k / MANAGERS.length), MANAGERS[k % MANAGERS.length]!, -1).replace('"-1"', '"__ROUND__"')).join('\n') + '\n');
+      const lines: string[] = [];
+      for (let d = 0; d < DEPLOYMENTS; d++) for (const m of MANAGERS) lines.push(deployment(`d-${d}`, d, m, -1).replace('"-1"', '"__ROUND__"'));
+      writeFileSync(bodies, lines.join('\n') + '\n');
       writeFileSync(join(dataDir, 'apply.lua'), applyScript(bodies));
       let w!: WrkResult;
-      const c = await cpuOf(async () => {
+      const c = await measured(async () => {
         w = wrk(`https://127.0.0.1:${port}`, 10, join(dataDir, 'apply.lua'));
         return w.requests;
       });

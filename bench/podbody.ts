@@ -6,8 +6,9 @@
 //   of JSON (the validation, apply and smd benchmarks); as stored and listed —
 //   defaulted, with status and metadata.managedFields — about 8.5 KiB.
 // - compact: 5 labels, 3 annotations, the app container alone (2 env vars
-//   from fields, no args, a readiness probe only): listed, about 4 KiB (the list and watch benchmarks, whose issue
-//   sizes its pods at about 4 KiB of JSON each).
+//   from fields, no args, a readiness probe only): listed, about 4 KiB (the
+//   list and watch benchmarks, whose issue sizes its pods at about 4 KiB of
+//   JSON each).
 
 export function podBody(name: string, i: number, shape: 'full' | 'compact' = 'full'): string {
   const compact = shape === 'compact';
@@ -68,13 +69,13 @@ export function podBody(name: string, i: number, shape: 'full' | 'compact' = 'fu
         ...(compact
           ? []
           : [
-            {
-              name: 'sidecar',
-              image: 'registry.example.com/platform/log-shipper:2.3.1',
-              env: env('SHIPPER', 6),
-              resources: { requests: { cpu: '50m', memory: '64Mi' }, limits: { cpu: '200m', memory: '128Mi' } },
-              volumeMounts: [{ name: 'data', mountPath: '/var/lib/app', readOnly: true }],
-            },
+              {
+                name: 'sidecar',
+                image: 'registry.example.com/platform/log-shipper:2.3.1',
+                env: env('SHIPPER', 6),
+                resources: { requests: { cpu: '50m', memory: '64Mi' }, limits: { cpu: '200m', memory: '128Mi' } },
+                volumeMounts: [{ name: 'data', mountPath: '/var/lib/app', readOnly: true }],
+              },
             ]),
       ],
       volumes: [

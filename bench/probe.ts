@@ -22,6 +22,12 @@ export interface ProbeReply extends Sample {
 
 const gc = (globalThis as { gc?: () => void }).gc;
 
+/** A full collection, twice: dead Buffers' memory is freed in the background after the first. */
+function collect(): void {
+  gc?.();
+  gc?.();
+}
+
 function sample(): Sample {
   const m = process.memoryUsage();
   return { heap: m.heapUsed + m.external, heapUsed: m.heapUsed, external: m.external, rss: m.rss };
@@ -41,8 +47,7 @@ if (process.send) {
   process.on('message', (m: { id: number; op: string; everyMs?: number }) => {
     switch (m.op) {
       case 'gc':
-        gc?.();
-        gc?.();
+        collect();
         break;
       case 'sample-start':
         // 'gc-sample-start': a full GC before each sample, so the peak is of live memory only.
@@ -55,17 +60,14 @@ if (process.send) {
         collecting = true;
         peak = undefined;
         samples = 0;
-        // Twice: dead Buffers' memory is freed in the background after the first collection.
-        gc?.();
-        gc?.();
+        collect();
         record();
         // The next sample `everyMs` after this one ended: with a large heap a full GC can take
         // longer than the period, and back-to-back collections would leave the server no time.
         const every = m.everyMs ?? 250;
         const next = () => {
           timer = setTimeout(() => {
-            gc?.();
-            gc?.();
+            collect();
             record();
             next();
           }, every);
@@ -73,13 +75,9 @@ if (process.send) {
         next();
         break;
       case 'sample-stop':
-        clearTimeout(timer);
-        clearInterval(timer);
+        clearTimeout(timer); // either kind of timer
         // The last sample is of live memory too when the others were.
-        if (collecting) {
-          gc?.();
-          gc?.();
-        }
+        if (collecting) collect();
         collecting = false;
         record();
         break;

@@ -28,6 +28,7 @@ import { freePort } from '../src/testing/ports.js';
 import { ListItemCounter } from './jsoncount.js';
 import { podBody } from './podbody.js';
 import type { ProbeReply } from './probe.js';
+import { cpuOf, machineCpu, rssOf } from './proc.js';
 import { fmt, summarize } from './report.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -37,7 +38,6 @@ const SCALE = Number(process.env.SVC_BENCH_WATCH_SCALE ?? 1);
 /** SVC_BENCH_WATCH_PARTS=fanout or =lists runs one half (default both). */
 const PARTS = new Set((process.env.SVC_BENCH_WATCH_PARTS ?? 'fanout,lists').split(','));
 const MiB = 2 ** 20;
-const CLK_TCK = 100; // getconf CLK_TCK on Linux
 
 interface Creds {
   ca: Buffer;
@@ -103,24 +103,6 @@ export async function startServer(dataDir: string): Promise<Server> {
       clearTimeout(t);
     },
   };
-}
-
-function rssOf(pid: number): number {
-  return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) * 1024;
-}
-
-/** utime + stime of a process, in seconds. */
-function cpuOf(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(f[11]) + Number(f[12])) / CLK_TCK;
-}
-
-/** Busy CPU seconds of the whole machine (all cores), from /proc/stat. */
-function machineCpu(): number {
-  const f = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
-  const total = f.slice(0, 8).reduce((a, b) => a + b, 0);
-  return (total - f[3]! - f[4]!) / CLK_TCK;
 }
 
 /** CPU use over a window: the server, this process, and everything else on the machine (other engineers' builds and tests). */

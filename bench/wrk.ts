@@ -1,6 +1,18 @@
 // wrk (C, HTTP/1.1 keep-alive) as the load generator of the HTTP benchmarks:
 // it costs far less CPU per request than a Node client on the same 2 cores.
 import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * Writes a static token file into `dataDir` giving the token wrk sends
+ * (`bench-token`) to an admin (system:masters); returns the server flag that reads it.
+ */
+export function benchTokenFlag(dataDir: string): string {
+  const file = join(dataDir, 'tokens.csv');
+  writeFileSync(file, 'bench-token,admin,admin-uid,"system:masters"\n');
+  return `--token-auth-file=${file}`;
+}
 
 export function hasWrk(): boolean {
   try {
