@@ -55,7 +55,7 @@ function inRange(n: number, int32: boolean): boolean {
 const B64 = /[A-Za-z0-9+/]/;
 
 /** Go's base64.StdEncoding: the first byte it cannot take, as "illegal base64 data at input byte N". */
-function base64Error(text: string): string | undefined {
+export function base64Error(text: string): string | undefined {
   let n = 0; // data characters seen (newlines are skipped)
   for (let i = 0; i < text.length; i++) {
     const ch = text[i]!;
