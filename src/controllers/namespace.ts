@@ -9,6 +9,7 @@ import type { Store, WatchHandle } from '../storage/interface.js';
 import type { Registry } from '../registry/registry.js';
 import { isObject, type ApiObject } from '../registry/object.js';
 import { NAMESPACE_FINALIZER } from '../registry/strategies/namespaces.js';
+import { WorkQueue } from './workqueue.js';
 
 export interface NamespaceControllerOptions {
   readonly retryMs?: number;
@@ -16,14 +17,13 @@ export interface NamespaceControllerOptions {
 
 export class NamespaceController {
   private watch: WatchHandle | undefined;
-  private readonly queue = new Set<string>();
-  private readonly timers = new Map<string, NodeJS.Timeout>();
-  private running = false;
-  private stopped = false;
-  private readonly retryMs: number;
+  private readonly queue: WorkQueue<string>;
 
   constructor(private readonly registry: Registry, private readonly storage: Store, opts: NamespaceControllerOptions = {}) {
-    this.retryMs = opts.retryMs ?? 2000;
+    this.queue = new WorkQueue((name) => this.sync(name), {
+      retryMs: opts.retryMs ?? 2000,
+      onError: (name, err) => console.error(`namespace controller: cleaning namespace ${name} failed; will retry`, err),
+    });
   }
 
   async start(): Promise<void> {
@@ -39,43 +39,20 @@ export class NamespaceController {
         }
       },
       onError: (err) => {
-        if (!this.stopped) console.error('namespace controller: watch failed; restarting', err);
-        if (!this.stopped) setTimeout(() => void this.start().catch((e) => console.error('namespace controller: restart failed', e)), 1000).unref();
+        if (this.queue.stopped) return;
+        console.error('namespace controller: watch failed; restarting', err);
+        setTimeout(() => void this.start().catch((e) => console.error('namespace controller: restart failed', e)), 1000).unref();
       },
     });
   }
 
   stop(): void {
-    this.stopped = true;
+    this.queue.stop();
     this.watch?.close();
-    for (const t of this.timers.values()) clearTimeout(t);
   }
 
   private enqueue(name: string): void {
-    this.queue.add(name);
-    void this.drain();
-  }
-
-  private async drain(): Promise<void> {
-    if (this.running) return;
-    this.running = true;
-    try {
-      while (this.queue.size > 0 && !this.stopped) {
-        const name = this.queue.values().next().value!;
-        this.queue.delete(name);
-        let done = false;
-        try {
-          done = await this.sync(name);
-        } catch (err) {
-          console.error(`namespace controller: cleaning namespace ${name} failed; will retry`, err);
-        }
-        if (!done && !this.timers.has(name)) {
-          this.timers.set(name, setTimeout(() => (this.timers.delete(name), this.enqueue(name)), this.retryMs).unref());
-        }
-      }
-    } finally {
-      this.running = false;
-    }
+    this.queue.add(name, name);
   }
 
   /** One pass over a terminating namespace; true when nothing is left to do. */

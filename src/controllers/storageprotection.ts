@@ -13,6 +13,7 @@ import type { Registry } from '../registry/registry.js';
 import type { GenericStore } from '../registry/store.js';
 import { isObject, type ApiObject } from '../registry/object.js';
 import { PV_PROTECTION, PVC_PROTECTION } from '../admission/plugins/storageprotection.js';
+import { WorkQueue } from './workqueue.js';
 
 export interface StorageProtectionOptions {
   readonly retryMs?: number;
@@ -44,14 +45,13 @@ export function volumeInUse(pv: ApiObject): boolean {
 
 export class StorageProtectionController {
   private readonly watches: WatchHandle[] = [];
-  private readonly queue = new Map<string, { kind: Kind; namespace: string; name: string }>();
-  private readonly timers = new Map<string, NodeJS.Timeout>();
-  private running = false;
-  private stopped = false;
-  private readonly retryMs: number;
+  private readonly queue: WorkQueue<{ kind: Kind; namespace: string; name: string }>;
 
   constructor(private readonly registry: Registry, private readonly storage: Store, opts: StorageProtectionOptions = {}) {
-    this.retryMs = opts.retryMs ?? 2000;
+    this.queue = new WorkQueue((item) => this.sync(item.kind, item.namespace, item.name), {
+      retryMs: opts.retryMs ?? 2000,
+      onError: (key, err) => console.error(`storage protection controller: ${key} failed; will retry`, err),
+    });
   }
 
   async start(): Promise<void> {
@@ -61,9 +61,8 @@ export class StorageProtectionController {
   }
 
   stop(): void {
-    this.stopped = true;
+    this.queue.stop();
     for (const w of this.watches) w.close();
-    for (const t of this.timers.values()) clearTimeout(t);
   }
 
   private async watchKind(kind: Kind): Promise<void> {
@@ -75,7 +74,7 @@ export class StorageProtectionController {
         for (const e of events) if (e.type !== 'delete') this.consider(kind, store.decode(e.kv));
       },
       onError: (err) => {
-        if (this.stopped) return;
+        if (this.queue.stopped) return;
         console.error(`storage protection controller: watch of ${kind} failed; restarting`, err);
         setTimeout(() => void this.watchKind(kind).catch((e) => console.error('storage protection controller: restart failed', e)), 1000).unref();
       },
@@ -86,34 +85,7 @@ export class StorageProtectionController {
     if (!obj.metadata.deletionTimestamp || !(obj.metadata.finalizers ?? []).includes(FINALIZER[kind])) return;
     const namespace = obj.metadata.namespace ?? '';
     const name = obj.metadata.name!;
-    this.queue.set(`${kind}/${namespace}/${name}`, { kind, namespace, name });
-    void this.drain();
-  }
-
-  private async drain(): Promise<void> {
-    if (this.running) return;
-    this.running = true;
-    try {
-      while (this.queue.size > 0 && !this.stopped) {
-        const [key, item] = this.queue.entries().next().value!;
-        this.queue.delete(key);
-        let done = false;
-        try {
-          done = await this.sync(item.kind, item.namespace, item.name);
-        } catch (err) {
-          console.error(`storage protection controller: ${key} failed; will retry`, err);
-        }
-        if (!done && !this.timers.has(key) && !this.stopped) {
-          this.timers.set(key, setTimeout(() => {
-            this.timers.delete(key);
-            this.queue.set(key, item);
-            void this.drain();
-          }, this.retryMs).unref());
-        }
-      }
-    } finally {
-      this.running = false;
-    }
+    this.queue.add(`${kind}/${namespace}/${name}`, { kind, namespace, name });
   }
 
   /** Removes the finalizer when the object is no longer used; true when nothing is left to do. */
