@@ -2,7 +2,7 @@
 // automatic compaction, exclusive ownership and clear start-up failures.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
@@ -108,6 +108,121 @@ describe('sqlite durability', () => {
     } finally {
       await s.close();
     }
+  });
+
+  describe('acknowledged only after the write-ahead log is synced', () => {
+    /** A store whose log syncs wait until the test releases (or fails) them. */
+    function heldStore() {
+      const held: { fd: number; done: (err: Error | null) => void }[] = [];
+      const store = SqliteStore.open({ path: tempDb(), syncLog: (fd, done) => held.push({ fd, done }) });
+      return { store, held };
+    }
+    const settled = async (p: Promise<unknown>) => Promise.race([p.then(() => 'settled', () => 'settled'), sleep(20).then(() => 'pending')]);
+
+    it('holds the ack, the revision, reads and watch events until the sync finishes', async () => {
+      const { store, held } = heldStore();
+      try {
+        const events: number[] = [];
+        await store.watch({ prefix: '/s/', fromRevision: await store.currentRevision() }, { onEvents: (es) => events.push(...es.map((e) => e.revision)), onError: () => {} });
+        const before = await store.currentRevision();
+        const write = store.create('/s/a', Buffer.from('1'));
+        assert.equal(await settled(write), 'pending');
+        assert.equal(held.length, 1, 'the commit started one sync');
+        assert.equal(await store.get('/s/a'), null, 'a committed but unsynced write is not read');
+        assert.equal((await store.range('/s/')).items.length, 0);
+        assert.equal(await store.currentRevision(), before);
+        assert.deepEqual(events, []);
+        held.shift()!.done(null);
+        const kv = await write;
+        assert.equal(kv.modRevision, before + 1);
+        assert.equal(await store.currentRevision(), kv.modRevision);
+        assert.ok(await store.get('/s/a'));
+        assert.deepEqual(events, [kv.modRevision]);
+      } finally {
+        for (const h of held.splice(0)) h.done(null);
+        await store.close();
+      }
+    });
+
+    it('commits made while a sync runs are acknowledged together by the next one', async () => {
+      const { store, held } = heldStore();
+      try {
+        const first = store.create('/s/1', Buffer.from('1'));
+        await settled(first);
+        const later = [store.create('/s/2', Buffer.from('2')), store.create('/s/3', Buffer.from('3'))];
+        await sleep(5);
+        assert.equal(held.length, 1, 'no second sync while the first runs');
+        held.shift()!.done(null);
+        await first;
+        assert.equal(await settled(Promise.all(later)), 'pending', 'the first sync started before they committed');
+        assert.equal(held.length, 1, 'one sync for both');
+        held.shift()!.done(null);
+        assert.deepEqual((await Promise.all(later)).map((kv) => kv.key), ['/s/2', '/s/3']);
+      } finally {
+        for (const h of held.splice(0)) h.done(null);
+        await store.close();
+      }
+    });
+
+    it('a conflict is also reported only after the sync (a retry then reads the newer version)', async () => {
+      const { store, held } = heldStore();
+      try {
+        const a = store.create('/s/x', Buffer.from('1'));
+        await settled(a);
+        held.shift()!.done(null);
+        const kv = await a;
+        const winner = store.update('/s/x', Buffer.from('2'), { expectedModRevision: kv.modRevision });
+        const loser = store.update('/s/x', Buffer.from('3'), { expectedModRevision: kv.modRevision });
+        assert.equal(await settled(loser), 'pending');
+        held.shift()!.done(null);
+        await winner;
+        await assert.rejects(loser, (err: Error & { code?: string }) => err.code === 'Conflict');
+      } finally {
+        for (const h of held.splice(0)) h.done(null);
+        await store.close();
+      }
+    });
+
+    it('a failed sync fails its writes and stops the store', async () => {
+      const { store, held } = heldStore();
+      try {
+        const w = store.create('/s/f', Buffer.from('1'));
+        await settled(w);
+        held.shift()!.done(Object.assign(new Error('EIO: i/o error, fsync'), { code: 'EIO' }));
+        await assert.rejects(w, /write-ahead log could not be synced: EIO/);
+        await assert.rejects(store.create('/s/g', Buffer.from('2')), /closed/);
+        await assert.rejects(store.get('/s/f'), /closed/);
+      } finally {
+        await store.close();
+      }
+    });
+
+    it('close waits for the running sync', async () => {
+      const { store, held } = heldStore();
+      const w = store.create('/s/c', Buffer.from('1'));
+      await settled(w);
+      const closing = store.close();
+      assert.equal(await settled(closing), 'pending');
+      held.shift()!.done(null);
+      await closing;
+      assert.ok((await w).modRevision > 0);
+    });
+
+    it('syncs the log file SQLite writes: the same file after a truncating checkpoint', async () => {
+      const path = tempDb();
+      const s = SqliteStore.open({ path });
+      try {
+        const inode = statSync(`${path}-wal`).ino;
+        for (let i = 0; i < 50; i++) await s.create(`/t/${i}`, Buffer.alloc(4096, 1));
+        s.checkpoint();
+        assert.equal(statSync(`${path}-wal`).size, 0, 'the checkpoint truncated the log');
+        await s.create('/t/after', Buffer.from('x'));
+        assert.equal(statSync(`${path}-wal`).ino, inode);
+        assert.ok(statSync(`${path}-wal`).size > 0);
+      } finally {
+        await s.close();
+      }
+    });
   });
 
   it('a corrupt file fails start-up with a message naming the cause', () => {

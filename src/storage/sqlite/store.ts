@@ -5,9 +5,20 @@
 // fsync covers many writes and durable throughput grows with concurrency.
 // Each write still gets its own revision (row id). better-sqlite3 is
 // synchronous, so reads see a consistent snapshot without explicit read
-// transactions and the watch hub is notified right after each commit.
+// transactions.
+//
+// Durability without blocking the event loop: with synchronous 'FULL' the
+// connection runs at SQLite's NORMAL (the write-ahead log is synced at
+// checkpoints, never torn) and the store itself fsyncs the log file on
+// libuv's thread pool after each commit. A write is acknowledged — its
+// promise settled, the watch hub notified, `currentRevision` advanced — only
+// once an fsync that started after its commit has finished; reads are served
+// at that acknowledged revision, so nobody sees a write that a power loss
+// could still take back. Commits go on while an fsync runs and share the next.
+//
+//   enqueue ─► flush: COMMIT (no fsync) ─► unsynced ─► fsync(wal) ─► settle: resolve · rev · hub.notify
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { closeSync, fsync, fsyncSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { DeleteResult, GetOptions, KeyValue, RangeOptions, RangeResult, Store, WatchEvent, WatchHandle, WatchOptions, WatchSink, WriteOptions } from '../interface.js';
 import { StorageError, isStorageError } from '../errors.js';
@@ -26,6 +37,8 @@ export interface SqliteOptions {
   /** Most writes committed in one transaction. */
   readonly maxBatch?: number;
   readonly compaction?: Partial<CompactionOptions>;
+  /** How the store syncs its write-ahead log (node:fs fsync; tests hold or fail it). */
+  readonly syncLog?: (fd: number, done: (err: Error | null) => void) => void;
 }
 
 type WriteOp =
@@ -39,6 +52,12 @@ interface Pending {
   reject(err: Error): void;
 }
 
+/** A committed batch and each write's outcome, waiting to be acknowledged. */
+interface Committed {
+  readonly batch: Pending[];
+  readonly results: (WatchEvent | StorageError)[];
+}
+
 export class SqliteStore implements Store {
   readonly backend = 'sqlite';
   private readonly db: Database.Database;
@@ -48,12 +67,23 @@ export class SqliteStore implements Store {
   private readonly maxBatch: number;
   private queue: Pending[] = [];
   private flushScheduled = false;
+  /** The write-ahead log's descriptor when the store fsyncs it itself (synchronous 'FULL' on a file). */
+  private readonly walFd: number | undefined;
+  private readonly syncLog: NonNullable<SqliteOptions['syncLog']>;
+  /** Batches committed since the running fsync started (acknowledged by the next one). */
+  private unsynced: Committed[] = [];
+  private syncing = false;
+  private drained: (() => void)[] = [];
+  /** The last acknowledged revision: reads, watches and compaction see nothing newer. */
   private rev: number;
   private readonly remainingCache = new Map<string, number>();
   private closed = false;
+  private released = false;
 
-  private constructor(db: Database.Database, opts: SqliteOptions) {
+  private constructor(db: Database.Database, opts: SqliteOptions, walFd: number | undefined) {
     this.db = db;
+    this.walFd = walFd;
+    this.syncLog = opts.syncLog ?? fsync;
     this.stmts = prepare(db);
     this.maxBatch = opts.maxBatch ?? 1024;
     this.rev = this.stmts.seq.get()?.seq ?? 0;
@@ -64,6 +94,7 @@ export class SqliteStore implements Store {
   /** Opens (creating if needed) the store; a file that cannot be opened fails with a message naming the cause. */
   static open(opts: SqliteOptions): SqliteStore {
     let db: Database.Database | undefined;
+    let walFd: number | undefined;
     try {
       if (opts.path !== ':memory:') mkdirSync(dirname(opts.path), { recursive: true });
       db = new Database(opts.path, { timeout: 0 });
@@ -75,15 +106,19 @@ export class SqliteStore implements Store {
         db.pragma('wal_autocheckpoint = 1000');
         db.pragma(`journal_size_limit = ${64 * 1024 * 1024}`);
       }
-      db.pragma(`synchronous = ${opts.synchronous ?? 'FULL'}`);
+      const synchronous = opts.synchronous ?? 'FULL';
+      const ownSync = synchronous === 'FULL' && opts.path !== ':memory:';
+      db.pragma(`synchronous = ${ownSync ? 'NORMAL' : synchronous}`);
       db.exec(SCHEMA);
       const version = db.pragma('user_version', { simple: true }) as number;
       if (version === 0) db.pragma(`user_version = ${SCHEMA_VERSION}`);
       else if (version !== SCHEMA_VERSION) throw new Error(`schema version ${version} is not supported (expected ${SCHEMA_VERSION})`);
       // Take the write lock now; in exclusive locking mode it is held until close.
       db.exec('BEGIN IMMEDIATE; COMMIT');
-      return new SqliteStore(db, opts);
+      if (ownSync) walFd = openLog(opts.path);
+      return new SqliteStore(db, opts, walFd);
     } catch (err) {
+      if (walFd !== undefined) closeSync(walFd);
       db?.close();
       const msg = (err as Error).message;
       const hint = /locked|busy/i.test(msg) ? ' (is another server using this data directory?)' : '';
@@ -94,7 +129,8 @@ export class SqliteStore implements Store {
   async get(key: string, opts: GetOptions = {}): Promise<KeyValue | null> {
     this.checkOpen();
     const rev = this.readRevision(opts.revision);
-    const row = opts.revision === undefined ? this.stmts.latest.get(key) : this.stmts.atRevision.get(key, rev);
+    // At the acknowledged revision: rows committed after it still wait for their fsync.
+    const row = this.stmts.atRevision.get(key, rev);
     return row && !row.deleted ? toKeyValue(row) : null;
   }
 
@@ -161,11 +197,14 @@ export class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
-    if (this.closed) return;
-    this.flush();
+    if (this.released) return;
+    this.released = true;
+    if (!this.closed) this.flush();
     this.closed = true;
+    if (this.syncing || this.unsynced.length > 0) await new Promise<void>((r) => this.drained.push(r));
     this.compactor.stop();
     this.hub.failAll(StorageError.unavailable('the store was closed'));
+    if (this.walFd !== undefined) closeSync(this.walFd);
     this.db.close();
   }
 
@@ -229,17 +268,58 @@ export class SqliteStore implements Store {
       for (const p of batch) p.reject(failure);
       return;
     }
+    if (this.walFd === undefined) this.settle([{ batch, results }]);
+    else {
+      this.unsynced.push({ batch, results });
+      this.sync();
+    }
+  }
+
+  /** Starts an fsync of the log covering every batch committed so far, unless one runs (then the next covers them). */
+  private sync(): void {
+    if (this.syncing || this.unsynced.length === 0) return;
+    this.syncing = true;
+    const covered = this.unsynced;
+    this.unsynced = [];
+    this.syncLog(this.walFd!, (err) => {
+      this.syncing = false;
+      if (err) this.fail(covered, err);
+      else this.settle(covered);
+      if (this.unsynced.length > 0) this.sync();
+      else for (const r of this.drained.splice(0)) r();
+    });
+  }
+
+  /** Acknowledges durable batches: each write's outcome, the new revision, one notification of their events. */
+  private settle(committed: readonly Committed[]): void {
     const events: WatchEvent[] = [];
-    for (let i = 0; i < batch.length; i++) {
-      const r = results[i]!;
-      if (r instanceof StorageError) batch[i]!.reject(r);
-      else {
-        events.push(r);
-        batch[i]!.resolve(r);
+    for (const { batch, results } of committed) {
+      for (let i = 0; i < batch.length; i++) {
+        const r = results[i]!;
+        if (r instanceof StorageError) batch[i]!.reject(r);
+        else {
+          events.push(r);
+          batch[i]!.resolve(r);
+        }
       }
     }
     if (events.length > 0) this.rev = events[events.length - 1]!.revision;
     this.hub.notify(events);
+  }
+
+  /**
+   * An fsync failed: whether those writes are on disk is unknown (and a retry
+   * would not tell — the kernel may have dropped the dirty pages), so the
+   * store stops: the covered and later writes fail, and so does every
+   * request after; a restart recovers from what the disk holds.
+   */
+  private fail(covered: Committed[], err: Error): void {
+    console.error(`svc: fsync of the SQLite write-ahead log failed (${err.message}); the store stops accepting requests`);
+    const failure = StorageError.unavailable(`the write-ahead log could not be synced: ${err.message}`, err);
+    for (const { batch } of [...covered, ...this.unsynced.splice(0)]) for (const p of batch) p.reject(failure);
+    for (const p of this.queue.splice(0)) p.reject(failure);
+    this.closed = true;
+    this.hub.failAll(failure);
   }
 
   private tryApply(op: WriteOp): WatchEvent | StorageError {
@@ -281,4 +361,20 @@ export class SqliteStore implements Store {
     const blob = value === null || Buffer.isBuffer(value) ? value : Buffer.from(value.buffer, value.byteOffset, value.byteLength);
     return Number(this.stmts.insert.run(name, created, deleted, createRevision, prevRevision, blob).lastInsertRowid);
   }
+}
+
+/**
+ * Opens the write-ahead log the store fsyncs (SQLite keeps the same file,
+ * truncating it in place, while it holds the exclusive lock) and syncs the
+ * directory once, so that the log file itself survives a power loss.
+ */
+function openLog(path: string): number {
+  const fd = openSync(`${path}-wal`, 'r+');
+  const dir = openSync(dirname(path), 'r');
+  try {
+    fsyncSync(dir);
+  } finally {
+    closeSync(dir);
+  }
+  return fd;
 }
