@@ -20,7 +20,7 @@ import { schemaFor } from '../api/schemas.js';
 import { finishGoDecode } from '../schema/gozero.js';
 import { defaulterFor } from '../api/defaults.js';
 import { DEFAULT_GATES, type FeatureGates } from '../features/gates.js';
-import { contentTypeOf, negotiateTarget, protobufMediaType } from './negotiate.js';
+import { contentTypeOf, negotiate, negotiateTarget, protobufMediaType } from './negotiate.js';
 import { watchContentType } from '../protobuf/index.js';
 import { convertList, convertObject, includeObjectOf, watchConverter } from './convert.js';
 import { listPredicate } from './selectors.js';
@@ -58,7 +58,12 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
     const versions = versionerFor(served, gates);
     const view = versions.toRequest;
     const apiVersion = spellApiVersion(served.group === '' ? served.version : `${served.group}/${served.version}`, groupSpelling(info.apiGroup));
-    const out = (code: number, obj: ApiObject) => writeObject(ctx, code, withTypeMeta(view(obj), apiVersion, served.kind));
+    const out = (code: number, obj: ApiObject) => {
+      // An object the store just wrote (or kept): its stored JSON with the resourceVersion spliced in.
+      const stored = !versions.converts && (negotiate(ctx.req.headers.accept) ?? 'json') === 'json' ? store.writtenJSON(obj, apiVersion) : null;
+      if (stored) return writeJSONText(ctx, code, stored);
+      return writeObject(ctx, code, withTypeMeta(view(obj), apiVersion, served.kind));
+    };
     const q = ctx.url.searchParams;
     const dryRun = parseDryRun(q, OPTIONS_KIND[info.verb] ?? 'GetOptions');
     const user = ctx.user;

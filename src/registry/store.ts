@@ -11,7 +11,8 @@ import { type ApiObject, clone, deepEqual, nowTimestamp, withTypeMeta } from './
 import { collectionPrefix, objectKey } from './keys.js';
 import type { Strategy } from './strategy.js';
 import type { WriteHooks } from './hooks.js';
-import { textOnce } from './encoded.js';
+import { servedJSON, textOnce } from './encoded.js';
+import { RecentObjects, storedFormOf } from './recent.js';
 import { validateMetadata, validateMetadataUpdate } from './metadata.js';
 import * as errs from './errors.js';
 import type { Admission, AdmissionOperation } from './admission.js';
@@ -103,6 +104,8 @@ export class GenericStore {
   readonly qualifiedResource: { group: string; resource: string };
   readonly apiVersion: string;
   private hooks: WriteHooks = {};
+  /** Objects written or read for a write lately, decoded and frozen (recent.ts). */
+  private readonly recent = new RecentObjects();
 
   constructor(
     readonly identity: ResourceIdentity,
@@ -423,8 +426,11 @@ export class GenericStore {
         return obj;
       }
       try {
-        const kv = await this.storage.create(this.key(meta.namespace ?? '', meta.name!), this.encode(obj));
+        const key = this.key(meta.namespace ?? '', meta.name!);
+        const value = this.encode(obj);
+        const kv = await this.storage.create(key, value);
         meta.resourceVersion = String(kv.modRevision);
+        this.recent.remember(key, kv.modRevision, obj, value);
         return obj;
       } catch (err) {
         if (generate && isStorageError(err, 'KeyExists') && attempt + 1 < GENERATE_ATTEMPTS) continue;
@@ -444,14 +450,14 @@ export class GenericStore {
     const wantRV = input.metadata.resourceVersion;
     for (;;) {
       const key = this.key(namespace, name);
-      const kv = await this.read(key, name);
+      const kv = await this.readLatest(key, name);
       if (!kv) {
         if (!this.strategy.allowCreateOnUpdate || ctx.subresource) throw errs.notFound(this.qualifiedResource, name);
         // As Kubernetes: a resourceVersion in the body does not stop a create-on-update.
         const created = await this.create(namespace, { ...input, metadata: { ...input.metadata, name } }, ctx);
         return { object: created, created: true };
       }
-      const old = this.decode(kv);
+      const old = this.current(kv);
       if (wantRV && wantRV !== old.metadata.resourceVersion) throw errs.conflict(this.qualifiedResource, name, 'the object has been modified; please apply your changes to the latest version and try again');
       const obj = this.prepareUpdate(ctx.track ? ctx.track(old, clone(input)) : clone(input), old, ctx.subresource);
       try {
@@ -483,7 +489,7 @@ export class GenericStore {
   async upsert(namespace: string, name: string, mutate: (current: ApiObject | undefined) => ApiObject, ctx: UpdateContext): Promise<{ object: ApiObject; created: boolean }> {
     for (;;) {
       const key = this.key(namespace, name);
-      const kv = await this.read(key, name);
+      const kv = await this.readLatest(key, name);
       if (!kv) {
         const fresh = mutate(undefined);
         try {
@@ -493,7 +499,7 @@ export class GenericStore {
           throw err;
         }
       }
-      const old = this.decode(kv);
+      const old = this.current(kv);
       const next = mutate(old);
       const obj = this.prepareUpdate(ctx.track ? ctx.track(old, next) : next, old, ctx.subresource);
       try {
@@ -512,9 +518,9 @@ export class GenericStore {
     }
     for (;;) {
       const key = this.key(namespace, name);
-      const kv = await this.read(key, name);
+      const kv = await this.readLatest(key, name);
       if (!kv) throw errs.notFound(this.qualifiedResource, name);
-      const old = this.decode(kv);
+      const old = this.current(kv);
       this.checkPreconditions(old, opts);
       await this.admission.admit(this.attributes('DELETE', undefined, old, opts));
       const obj = clone(old);
@@ -538,14 +544,17 @@ export class GenericStore {
         const immediate = !pending && grace === 0 && !marksFirst;
         if (opts.dryRun) return { object: obj, deleted: immediate };
         try {
-          const next = await this.storage.update(key, this.encode(obj), { expectedModRevision: kv.modRevision });
+          const value = this.encode(obj);
+          const next = await this.storage.update(key, value, { expectedModRevision: kv.modRevision });
           meta.resourceVersion = String(next.modRevision);
           if (immediate) {
             // Graceful deletion with a zero grace period: recorded, then deleted at once.
+            this.recent.forget(key);
             await this.storage.delete(key, { expectedModRevision: next.modRevision });
             await this.released(obj);
             return { object: obj, deleted: true };
           }
+          this.recent.remember(key, next.modRevision, obj, value);
           return { object: obj, deleted: false };
         } catch (err) {
           if (isStorageError(err, 'Conflict')) continue;
@@ -554,6 +563,7 @@ export class GenericStore {
       }
       if (opts.dryRun) return { object: old, deleted: true };
       try {
+        this.recent.forget(key);
         await this.storage.delete(key, { expectedModRevision: kv.modRevision });
         await this.released(old);
         return { object: old, deleted: true };
@@ -645,13 +655,16 @@ export class GenericStore {
     if (ctx.dryRun) return obj;
     if (finishing) {
       // The last finalizer went away on a terminating object: it is deleted now.
+      this.recent.forget(key);
       await this.storage.delete(key, { expectedModRevision: kv.modRevision });
       await this.released(obj);
       obj.metadata.resourceVersion = old.metadata.resourceVersion;
       return obj;
     }
-    const next = await this.storage.update(key, this.encode(obj), { expectedModRevision: kv.modRevision });
+    const value = this.encode(obj);
+    const next = await this.storage.update(key, value, { expectedModRevision: kv.modRevision });
     obj.metadata.resourceVersion = String(next.modRevision);
+    this.recent.remember(key, next.modRevision, obj, value);
     return obj;
   }
 
@@ -677,6 +690,18 @@ export class GenericStore {
     return { operation, object: obj, oldObject: old, resource: this.identity, namespace: (obj ?? old)!.metadata.namespace ?? '', name: (obj ?? old)!.metadata.name ?? '', dryRun: ctx.dryRun, user: ctx.user, namespaced: this.namespaced };
   }
 
+  /**
+   * The latest version of a key for a write: from the watch cache when it is
+   * fed at commit (SQLite: it holds exactly the acknowledged state), else
+   * from storage. A stale read only costs a Conflict and a retry.
+   */
+  private async readLatest(key: string, name: string): Promise<KeyValue | null> {
+    const c = this.cacher;
+    if (!c?.opts.synchronous) return this.read(key, name);
+    await c.start();
+    return c.get(key);
+  }
+
   private async read(key: string, name: string): Promise<KeyValue | null> {
     try {
       return await this.storage.get(key);
@@ -690,6 +715,32 @@ export class GenericStore {
     return Buffer.from(JSON.stringify({ ...obj, metadata: meta }));
   }
 
+  /**
+   * The object a write starts from: the one remembered for this version of
+   * the key, else decoded (and remembered). Frozen: a write copies it or
+   * builds a new object.
+   */
+  private current(kv: KeyValue): ApiObject {
+    const known = this.recent.get(kv);
+    if (known) return known;
+    const obj = this.decode(kv);
+    this.recent.remember(kv.key, kv.modRevision, obj, kv.value);
+    return obj;
+  }
+
+  /**
+   * An object this store wrote (or read for a write) as JSON in `apiVersion`,
+   * spliced from its stored bytes instead of stringified; null for any other
+   * object (a dry run's, a converted one) — then the caller encodes it.
+   */
+  writtenJSON(obj: ApiObject, apiVersion: string): Buffer | null {
+    const value = storedFormOf(obj);
+    const rv = obj.metadata.resourceVersion;
+    if (value === undefined || rv === undefined) return null;
+    return servedJSON(value, rv, { typeMeta: { kind: this.identity.kind, apiVersion } });
+  }
+
+  /** A fresh decoded copy of a stored value, with metadata.resourceVersion filled in. */
   decode(kv: KeyValue): ApiObject {
     const obj = JSON.parse(Buffer.from(kv.value.buffer, kv.value.byteOffset, kv.value.byteLength).toString('utf8')) as ApiObject;
     obj.metadata.resourceVersion = String(kv.modRevision);

@@ -67,8 +67,8 @@ function send(ctx: RequestContext, code: number, contentType: string, body: stri
   endBody(ctx, body);
 }
 
-/** Writes a JSON body that is already text. */
-export function writeJSONText(ctx: RequestContext, code: number, text: string): void {
+/** Writes a JSON body that is already text (or its UTF-8 bytes). */
+export function writeJSONText(ctx: RequestContext, code: number, text: string | Buffer): void {
   if (ctx.res.headersSent || ctx.res.writableEnded) return;
   ctx.res.statusCode = code;
   ctx.res.setHeader('Content-Type', 'application/json');

@@ -86,7 +86,8 @@ describe('golden transcripts', { skip: missing }, () => {
       if (!KNOWN_GAPS[m[1]!]) unexpected.push(line);
     }
     assert.deepEqual(unexpected, [], 'new differences from the golden transcripts');
-    const stale = Object.keys(KNOWN_GAPS).filter((k) => !seen.has(k));
+    // A timing gap depends on how fast our controllers run against the recorded server's: it may match.
+    const stale = Object.keys(KNOWN_GAPS).filter((k) => !seen.has(k) && !KNOWN_GAPS[k]!.startsWith('timing:'));
     assert.deepEqual(stale, [], 'known gaps that no longer fail: remove them from KNOWN_GAPS');
     const summary = /(\d+) passed, (\d+) failed/.exec(out);
     assert.ok(summary, `the scenario tool printed a summary:\n${out.slice(-2000)}`);

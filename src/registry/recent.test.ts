@@ -1,0 +1,91 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { join } from 'node:path';
+import { RecentObjects, storedFormOf } from './recent.js';
+import { GenericStore } from './store.js';
+import { strategyFor } from './strategies/index.js';
+import { Admission } from './admission.js';
+import { SqliteStore } from '../storage/sqlite/store.js';
+import { tempDir } from '../testing/tempdir.js';
+import type { ApiObject } from './object.js';
+
+const obj = (name: string, rv: number): ApiObject => ({ metadata: { name, resourceVersion: String(rv), labels: { a: 'b' } }, spec: { list: [{ x: 1 }] } });
+const kv = (key: string, rev: number, size = 10) => ({ key, value: Buffer.alloc(size, 0x20), createRevision: 1, modRevision: rev });
+
+describe('RecentObjects', () => {
+  const rows: [string, (r: RecentObjects) => unknown, unknown][] = [
+    ['the remembered version is found', (r) => r.get(kv('/k', 5)), 'found'],
+    ['another version of the key is not', (r) => r.get(kv('/k', 6)), undefined],
+    ['another key is not', (r) => r.get(kv('/j', 5)), undefined],
+    ['a forgotten key is not', (r) => (r.forget('/k'), r.get(kv('/k', 5))), undefined],
+  ];
+  for (const [what, read, want] of rows) {
+    it(what, () => {
+      const r = new RecentObjects(1000);
+      const o = obj('a', 5);
+      r.remember('/k', 5, o, Buffer.from('{}'));
+      const got = read(r);
+      assert.equal(got === o ? 'found' : got, want);
+    });
+  }
+
+  it('freezes what it remembers (when asked to, as under test), all the way down, and keeps the stored bytes beside it', () => {
+    const r = new RecentObjects(1000, true);
+    const o = obj('a', 5);
+    const bytes = Buffer.from('{"metadata":{}}');
+    r.remember('/k', 5, o, bytes);
+    assert.ok(Object.isFrozen(o) && Object.isFrozen(o.metadata.labels) && Object.isFrozen((o.spec as { list: object[] }).list[0]));
+    assert.throws(() => ((o.metadata as { name: string }).name = 'b'), TypeError);
+    assert.equal(storedFormOf(o), bytes);
+    assert.equal(storedFormOf(obj('a', 5)), undefined);
+  });
+
+  it('keeps at most its budget of stored bytes, dropping the oldest first', () => {
+    const r = new RecentObjects(100);
+    for (let i = 0; i < 5; i++) r.remember(`/k${i}`, i + 1, obj(`o${i}`, i + 1), Buffer.alloc(30));
+    assert.equal(r.size, 3);
+    assert.equal(r.get(kv('/k1', 2)), undefined);
+    assert.ok(r.get(kv('/k4', 5)));
+    r.remember('/big', 9, obj('big', 9), Buffer.alloc(101));
+    assert.equal(r.get(kv('/big', 9)), undefined, 'a value over the whole budget is not kept');
+    assert.equal(r.size, 3);
+  });
+});
+
+describe('GenericStore: written objects', () => {
+  let storage: SqliteStore;
+  let store: GenericStore;
+  const W = { dryRun: false };
+  before(() => {
+    storage = SqliteStore.open({ path: join(tempDir('svc-recent-'), 'state.db') });
+    store = new GenericStore({ group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap' }, strategyFor('', 'configmaps', 'ConfigMap', true, false), storage, new Admission());
+  });
+  after(() => storage.close());
+
+  const served = (o: ApiObject) => JSON.parse(store.writtenJSON(o, 'v1')!.toString());
+  const asGot = (o: ApiObject) => ({ kind: 'ConfigMap', apiVersion: 'v1', ...JSON.parse(JSON.stringify(o)) });
+
+  it('answers a create, an update and a no-op update with the JSON it stored, spliced', async () => {
+    const created = await store.create('ns', { metadata: { name: 'c', namespace: 'ns' }, data: { a: '1' } }, W);
+    assert.deepEqual(served(created), asGot(await store.get('ns', 'c')));
+    const updated = await store.guaranteedUpdate('ns', 'c', (cur) => ({ ...cur, data: { a: '2' } }), W);
+    assert.equal(updated.metadata.resourceVersion, (await store.get('ns', 'c')).metadata.resourceVersion);
+    assert.deepEqual(served(updated), asGot(await store.get('ns', 'c')));
+    const same = await store.guaranteedUpdate('ns', 'c', (cur) => cur, W);
+    assert.equal(same.metadata.resourceVersion, updated.metadata.resourceVersion, 'nothing written');
+    assert.deepEqual(served(same), asGot(updated));
+  });
+
+  it('the next write starts from the object it wrote, not a fresh decode', async () => {
+    const created = await store.create('ns', { metadata: { name: 'd', namespace: 'ns' }, data: { a: '1' } }, W);
+    let seen: ApiObject | undefined;
+    await store.upsert('ns', 'd', (cur) => ((seen = cur), { ...cur!, metadata: { ...cur!.metadata }, data: { a: '2' } }), W);
+    assert.equal(seen, created);
+  });
+
+  it('no stored form for a dry run or an object it did not write', async () => {
+    const dry = await store.create('ns', { metadata: { name: 'e', namespace: 'ns' }, data: {} }, { dryRun: true });
+    assert.equal(store.writtenJSON(dry, 'v1'), null);
+    assert.equal(store.writtenJSON(await store.get('ns', 'c'), 'v1'), null);
+  });
+});

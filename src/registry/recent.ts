@@ -1,0 +1,85 @@
+// The objects a store wrote or read for a write most recently, decoded and
+// frozen, by key and revision — so the next write of the same object
+// (controllers and appliers write the same objects over and over) neither
+// parses its stored JSON again nor stringifies its response: the stored
+// bytes an object came from are kept beside it, and a response is spliced
+// from them (encoded.ts servedJSON).
+//
+// Callers get the same object back, so nobody may change one (a write starts
+// from a copy or builds a new object, as GenericStore's update paths do).
+// Under test (scripts/test.mjs sets SVC_FREEZE_REUSED=1) every remembered
+// object is deep-frozen, so a path that modifies one fails loudly; a server
+// does not freeze them (freezing a 15 KiB object costs about what parsing it
+// does). Memory is bounded by the stored size of the objects kept; the
+// oldest are dropped first.
+import type { KeyValue } from '../storage/interface.js';
+import type { ApiObject } from './object.js';
+
+/** Stored JSON kept decoded, in bytes (the decoded objects take about 2–3 times as much heap). */
+export const RECENT_BYTES = 16 * 1024 * 1024;
+
+interface Entry {
+  readonly revision: number;
+  readonly obj: ApiObject;
+  readonly size: number;
+}
+
+/** The stored bytes each remembered object was written as or decoded from. */
+const storedBytes = new WeakMap<ApiObject, Uint8Array>();
+
+/** The bytes `obj` was stored as, when it is an object a RecentObjects remembered. */
+export function storedFormOf(obj: ApiObject): Uint8Array | undefined {
+  return storedBytes.get(obj);
+}
+
+export class RecentObjects {
+  private readonly entries = new Map<string, Entry>();
+  private bytes = 0;
+
+  constructor(
+    private readonly budget = RECENT_BYTES,
+    private readonly freeze = process.env.SVC_FREEZE_REUSED === '1',
+  ) {}
+
+  /** The decoded object of `kv`, if it is the version remembered for its key. */
+  get(kv: KeyValue): ApiObject | undefined {
+    const e = this.entries.get(kv.key);
+    return e !== undefined && e.revision === kv.modRevision ? e.obj : undefined;
+  }
+
+  /**
+   * Remembers `obj` — whose metadata.resourceVersion is `revision` — as the
+   * decoded form of `value` stored under `key` (frozen when freezing).
+   */
+  remember(key: string, revision: number, obj: ApiObject, value: Uint8Array): void {
+    this.forget(key);
+    if (value.byteLength > this.budget) return;
+    if (this.freeze) deepFreeze(obj);
+    storedBytes.set(obj, value);
+    this.entries.set(key, { revision, obj, size: value.byteLength });
+    this.bytes += value.byteLength;
+    for (const [k, e] of this.entries) {
+      if (this.bytes <= this.budget) break;
+      this.entries.delete(k);
+      this.bytes -= e.size;
+    }
+  }
+
+  forget(key: string): void {
+    const e = this.entries.get(key);
+    if (e === undefined) return;
+    this.entries.delete(key);
+    this.bytes -= e.size;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}
+
+function deepFreeze(v: unknown): void {
+  if (typeof v !== 'object' || v === null || Object.isFrozen(v)) return;
+  Object.freeze(v);
+  if (Array.isArray(v)) for (const x of v) deepFreeze(x);
+  else for (const k in v) deepFreeze((v as Record<string, unknown>)[k]);
+}

@@ -1,0 +1,10 @@
+import { mkdtempSync } from 'node:fs';
+import { startServerProcess } from './dist/bench/report.js';
+import { freePort } from './dist/src/testing/ports.js';
+import { cpuOf } from './dist/bench/proc.js';
+const dir = mkdtempSync('/tmp/svc-idle-'); const port = await freePort();
+const proc = await startServerProcess('/work/main/dist/src/cli/main.js', dir, port);
+await new Promise((r) => setTimeout(r, 3000));
+const c0 = cpuOf(proc.pid); await new Promise((r) => setTimeout(r, 5000));
+console.log('idle server CPU %', ((cpuOf(proc.pid) - c0) / 5 * 100).toFixed(1));
+proc.kill();
