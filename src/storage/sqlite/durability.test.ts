@@ -111,17 +111,22 @@ describe('sqlite durability', () => {
   });
 
   describe('acknowledged only after the write-ahead log is synced', () => {
-    /** A store whose log syncs wait until the test releases (or fails) them. */
-    function heldStore() {
-      const held: { fd: number; done: (err: Error | null) => void }[] = [];
+    type Held = { fd: number; done: (err: Error | null) => void }[];
+    /** Runs `body` on a store whose log syncs wait until the test releases (or fails) them; then releases the rest and closes. */
+    async function withHeldStore(body: (store: SqliteStore, held: Held) => Promise<void>): Promise<void> {
+      const held: Held = [];
       const store = SqliteStore.open({ path: tempDb(), syncLog: (fd, done) => held.push({ fd, done }) });
-      return { store, held };
+      try {
+        await body(store, held);
+      } finally {
+        for (const h of held.splice(0)) h.done(null);
+        await store.close();
+      }
     }
     const settled = async (p: Promise<unknown>) => Promise.race([p.then(() => 'settled', () => 'settled'), sleep(20).then(() => 'pending')]);
 
-    it('holds the ack, the revision, reads and watch events until the sync finishes', async () => {
-      const { store, held } = heldStore();
-      try {
+    it('holds the ack, the revision, reads and watch events until the sync finishes', () =>
+      withHeldStore(async (store, held) => {
         const events: number[] = [];
         await store.watch({ prefix: '/s/', fromRevision: await store.currentRevision() }, { onEvents: (es) => events.push(...es.map((e) => e.revision)), onError: () => {} });
         const before = await store.currentRevision();
@@ -138,15 +143,10 @@ describe('sqlite durability', () => {
         assert.equal(await store.currentRevision(), kv.modRevision);
         assert.ok(await store.get('/s/a'));
         assert.deepEqual(events, [kv.modRevision]);
-      } finally {
-        for (const h of held.splice(0)) h.done(null);
-        await store.close();
-      }
-    });
+      }));
 
-    it('commits made while a sync runs are acknowledged together by the next one', async () => {
-      const { store, held } = heldStore();
-      try {
+    it('commits made while a sync runs are acknowledged together by the next one', () =>
+      withHeldStore(async (store, held) => {
         const first = store.create('/s/1', Buffer.from('1'));
         await settled(first);
         const later = [store.create('/s/2', Buffer.from('2')), store.create('/s/3', Buffer.from('3'))];
@@ -158,15 +158,10 @@ describe('sqlite durability', () => {
         assert.equal(held.length, 1, 'one sync for both');
         held.shift()!.done(null);
         assert.deepEqual((await Promise.all(later)).map((kv) => kv.key), ['/s/2', '/s/3']);
-      } finally {
-        for (const h of held.splice(0)) h.done(null);
-        await store.close();
-      }
-    });
+      }));
 
-    it('a conflict is also reported only after the sync (a retry then reads the newer version)', async () => {
-      const { store, held } = heldStore();
-      try {
+    it('a conflict is also reported only after the sync (a retry then reads the newer version)', () =>
+      withHeldStore(async (store, held) => {
         const a = store.create('/s/x', Buffer.from('1'));
         await settled(a);
         held.shift()!.done(null);
@@ -177,28 +172,21 @@ describe('sqlite durability', () => {
         held.shift()!.done(null);
         await winner;
         await assert.rejects(loser, (err: Error & { code?: string }) => err.code === 'Conflict');
-      } finally {
-        for (const h of held.splice(0)) h.done(null);
-        await store.close();
-      }
-    });
+      }));
 
-    it('a failed sync fails its writes and stops the store', async () => {
-      const { store, held } = heldStore();
-      try {
+    it('a failed sync fails its writes and stops the store', () =>
+      withHeldStore(async (store, held) => {
         const w = store.create('/s/f', Buffer.from('1'));
         await settled(w);
         held.shift()!.done(Object.assign(new Error('EIO: i/o error, fsync'), { code: 'EIO' }));
         await assert.rejects(w, /write-ahead log could not be synced: EIO/);
         await assert.rejects(store.create('/s/g', Buffer.from('2')), /closed/);
         await assert.rejects(store.get('/s/f'), /closed/);
-      } finally {
-        await store.close();
-      }
-    });
+      }));
 
     it('close waits for the running sync', async () => {
-      const { store, held } = heldStore();
+      const held: Held = [];
+      const store = SqliteStore.open({ path: tempDb(), syncLog: (fd, done) => held.push({ fd, done }) });
       const w = store.create('/s/c', Buffer.from('1'));
       await settled(w);
       const closing = store.close();
