@@ -104,7 +104,7 @@ export class GenericStore {
   readonly qualifiedResource: { group: string; resource: string };
   readonly apiVersion: string;
   private hooks: WriteHooks = {};
-  /** Objects written or read for a write lately, decoded and frozen (recent.ts). */
+  /** Objects written or read for a write lately, decoded; shared, never modified (recent.ts). */
   private readonly recent = new RecentObjects();
 
   constructor(
@@ -696,10 +696,7 @@ export class GenericStore {
    * from storage. A stale read only costs a Conflict and a retry.
    */
   private async readLatest(key: string, name: string): Promise<KeyValue | null> {
-    const c = this.cacher;
-    if (!c?.opts.synchronous) return this.read(key, name);
-    await c.start();
-    return c.get(key);
+    return (await this.cacheServes({ kind: 'mostRecent' })) ? this.cacher!.get(key) : this.read(key, name);
   }
 
   private async read(key: string, name: string): Promise<KeyValue | null> {
@@ -717,8 +714,8 @@ export class GenericStore {
 
   /**
    * The object a write starts from: the one remembered for this version of
-   * the key, else decoded (and remembered). Frozen: a write copies it or
-   * builds a new object.
+   * the key, else decoded (and remembered). Shared: a write copies it or
+   * builds a new object, never modifies it (frozen under test).
    */
   private current(kv: KeyValue): ApiObject {
     const known = this.recent.get(kv);

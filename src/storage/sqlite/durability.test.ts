@@ -184,17 +184,16 @@ describe('sqlite durability', () => {
         await assert.rejects(store.get('/s/f'), /closed/);
       }));
 
-    it('close waits for the running sync', async () => {
-      const held: Held = [];
-      const store = SqliteStore.open({ path: tempDb(), syncLog: (fd, done) => held.push({ fd, done }) });
-      const w = store.create('/s/c', Buffer.from('1'));
-      await settled(w);
-      const closing = store.close();
-      assert.equal(await settled(closing), 'pending');
-      held.shift()!.done(null);
-      await closing;
-      assert.ok((await w).modRevision > 0);
-    });
+    it('close waits for the running sync', () =>
+      withHeldStore(async (store, held) => {
+        const w = store.create('/s/c', Buffer.from('1'));
+        await settled(w);
+        const closing = store.close();
+        assert.equal(await settled(closing), 'pending');
+        held.shift()!.done(null);
+        await closing;
+        assert.ok((await w).modRevision > 0);
+      }));
 
     it('syncs the log file SQLite writes: the same file after a truncating checkpoint', async () => {
       const path = tempDb();

@@ -1,8 +1,9 @@
 // The embedded SQLite backend (better-sqlite3).
 //
-// Writes are queued and committed together: every write that arrives while
-// the previous transaction commits joins the next one (group commit), so one
-// fsync covers many writes and durable throughput grows with concurrency.
+// Writes are queued and committed together: every write that arrives in the
+// same turn of the event loop joins one transaction (group commit), and every
+// transaction committed while an fsync runs is acknowledged by the next one,
+// so one fsync covers many writes and durable throughput grows with concurrency.
 // Each write still gets its own revision (row id). better-sqlite3 is
 // synchronous, so reads see a consistent snapshot without explicit read
 // transactions.
