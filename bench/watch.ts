@@ -25,6 +25,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { parse } from 'yaml';
 import { freePort } from '../src/testing/ports.js';
+import { startFloor } from './floor.js';
 import { ListItemCounter } from './jsoncount.js';
 import { podBody } from './podbody.js';
 import type { ProbeReply } from './probe.js';
@@ -303,7 +304,7 @@ function runWatchers(d: WatcherThreadData): void {
 
 if (!isMainThread && (workerData as { role?: string } | null)?.role === 'fanout-watchers') runWatchers(workerData as WatcherThreadData);
 
-export async function fanOut(s: Server, c: H1, watchers: number, rate: number, seconds: number): Promise<FanOut> {
+export async function fanOut(s: Pick<Server, 'proc' | 'port' | 'creds'>, c: H1, watchers: number, rate: number, seconds: number): Promise<FanOut> {
   const ns = `watch-${watchers}`;
   await must(c, 'POST', '/api/v1/namespaces', JSON.stringify({ metadata: { name: ns } }), 201);
   const writes = Math.round(rate * seconds);
@@ -581,6 +582,24 @@ export async function benchWatch(): Promise<string[]> {
       fan.push(await fanOut(s, c, watchers, 100, 10));
     }
 
+    // 1b. The same fan-outs against the floor (bench/floor.ts): a server that only stores each create
+    // (fsynced SQLite write) and writes its line to every watch stream, over the same TLS and HTTP/2 stack.
+    const floorFan: FanOut[] = [];
+    if (PARTS.has('fanout')) {
+      const port = await freePort();
+      const floor = await startFloor(dataDir, port);
+      const fc = h1(port, s.creds, 4);
+      try {
+        for (const watchers of [100, 1000]) {
+          progress(`floor fan-out, ${watchers} watchers`);
+          floorFan.push(await fanOut({ proc: floor, port, creds: s.creds }, fc, watchers, 100, 10));
+        }
+      } finally {
+        fc.close();
+        await floor.stop();
+      }
+    }
+
     const lists = PARTS.has('lists') ? await (async () => {
       // 4 (baseline): the pods' watch cache (started with the server) holds nothing.
       await must(c, 'POST', '/api/v1/namespaces', JSON.stringify({ metadata: { name: 'pods' } }), 201);
@@ -633,8 +652,8 @@ export async function benchWatch(): Promise<string[]> {
 
     // -------------------------------------------------------------------------
     const yes = (ok: boolean) => (ok ? 'yes' : '**no**');
-    const fanRow = (f: FanOut, target: number) =>
-      `| ${int(f.watchers)} (${f.sessions} HTTP/2 sessions, ${f.threads} threads) | ${int(f.writes)} in ${f.seconds} s | ${int(f.deliveries)} | ${f.lost} / ${f.duplicates} / ${f.outOfOrder} | ${fmt(f.acked.p50)} | ${fmt(f.acked.p99)} | ${fmt(f.issued.p50)} | ${fmt(f.issued.p99)} | ${fmt(f.issued.max)} | ${fmt(f.write.p99)} | ${fmt(f.serverCpu, 0)}% (${fmt(f.serverUsPerDelivery, 1)} µs/delivery) | ${fmt(f.benchCpu, 0)}% | ${fmt(f.othersCpu, 0)}% | ${yes(f.acked.p99 <= target)} / ${yes(f.issued.p99 <= target)} (p99 ≤ ${target} ms), ${yes(f.lost === 0 && f.duplicates === 0 && f.outOfOrder === 0)} |`;
+    const fanRow = (f: FanOut, target: number, label = '') =>
+      `| ${label}${int(f.watchers)} (${f.sessions} HTTP/2 sessions, ${f.threads} threads) | ${int(f.writes)} in ${f.seconds} s | ${int(f.deliveries)} | ${f.lost} / ${f.duplicates} / ${f.outOfOrder} | ${fmt(f.acked.p50)} | ${fmt(f.acked.p99)} | ${fmt(f.issued.p50)} | ${fmt(f.issued.p99)} | ${fmt(f.issued.max)} | ${fmt(f.write.p99)} | ${fmt(f.serverCpu, 0)}% (${fmt(f.serverUsPerDelivery, 1)} µs/delivery) | ${fmt(f.benchCpu, 0)}% | ${fmt(f.othersCpu, 0)}% | ${yes(f.acked.p99 <= target)} / ${yes(f.issued.p99 <= target)} (p99 ≤ ${target} ms), ${yes(f.lost === 0 && f.duplicates === 0 && f.outOfOrder === 0)} |`;
     const memRow = (itemJson: number, label: string, a: ProbeReply, aRss: number, b: ProbeReply, bRss: number, n: number) => {
       const heap = (b.heap - a.heap) / n;
       const rss = (bRss - aRss) / n;
@@ -648,7 +667,9 @@ export async function benchWatch(): Promise<string[]> {
       '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
       fanRow(f100, 10),
       fanRow(f1000, 100),
+      ...floorFan.map((f) => fanRow(f, f.watchers === 100 ? 10 : 100, 'floor: ')),
       '',
+      '- The floor rows are the machine, not svc: the same load against bench/floor.ts, a server that stores each create (an fsynced SQLite write, as svc) and then writes its line to every open watch stream — no watch cache, selectors, authentication, admission or field management, over the same TLS and Node HTTP/2 stack. svc cannot beat them on this machine; how close it comes is the figure to follow.',
       `- Starting the watches (all 200 and streaming): ${fmt(f100.startMs, 0)} ms for 100, ${fmt(f1000.startMs, 0)} ms for 1,000. Events parsed before their create's ack: ${fmt(f100.beforeAck * 100, 0)}% (100 watchers), ${fmt(f1000.beforeAck * 100, 0)}% (1,000). Non-ADDED events seen: ${f100.otherEvents + f1000.otherEvents}. Load average during: ${f100.load} / ${f1000.load}. Server RSS (VmRSS, sampled every 100 ms) during the fan-out: ${fmt(f100.rssBefore / MiB, 0)} → peak ${fmt(f100.rssPeak / MiB, 0)} MiB (100 watchers), ${fmt(f1000.rssBefore / MiB, 0)} → peak ${fmt(f1000.rssPeak / MiB, 0)} MiB (1,000) — a server that falls behind buffers each stream's unsent events (up to 64 MiB per watch, 256 MiB for all watches together; past either, the slowest watches are closed and their unsent events dropped — see the server's log). Watches closed as unresponsive during the run: ${f100.closedEarly} (100 watchers), ${f1000.closedEarly} (1,000).`,
       '',
     ];
