@@ -7,7 +7,7 @@ import { parse } from 'yaml';
 import { fieldPath, forbidden, invalid, newBadRequest, newInvalid, required, tooLong, type FieldError, StatusError } from '../api/meta/index.js';
 import type { ApiObject } from '../registry/object.js';
 import type { Schema } from '../schema/model.js';
-import { ApplyBadRequestError, ApplyConflictError, applyObject, FieldSet, TypedError, updateObject } from '../smd/index.js';
+import { ApplyBadRequestError, ApplyConflictError, applyObject, FieldSet, TypedError, updateObject, type VersionConverter } from '../smd/index.js';
 import type { JsonObject } from '../smd/typed.js';
 import { field } from '../smd/fieldpath.js';
 import { queryBool } from './requestinfo.js';
@@ -27,6 +27,8 @@ export interface FieldTracking {
   readonly subresource?: string;
   /** Fields the write cannot change (the strategy resets them), so nobody owns them through it. */
   readonly ignored?: FieldSet;
+  /** The kind's other versions, for entries recorded in one (src/endpoints/versioning.ts managedFieldsConverter). */
+  readonly converter?: VersionConverter;
 }
 
 const printable = (ch: string): boolean => /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u.test(ch);
@@ -98,6 +100,7 @@ function engineOptions(t: FieldTracking) {
   return {
     manager: t.manager, apiVersion: t.apiVersion, schema: t.schema, now, empty: emptyOf(t.schema),
     ...(t.subresource ? { subresource: t.subresource } : {}), ...(t.ignored ? { ignored: t.ignored } : {}),
+    ...(t.converter ? { converter: t.converter } : {}),
   };
 }
 

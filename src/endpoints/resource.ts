@@ -31,7 +31,7 @@ import { planGet, planList } from '../registry/listoptions.js';
 import { DEFAULT_WATCH_SETTINGS, serveWatch, type WatchSettings } from './watch.js';
 import { serveListJSON } from './liststream.js';
 import { applyTo, decodeApply, fieldManagerOf, resetFields, trackWrite, type FieldTracking } from './fieldmanager.js';
-import { versionerFor, type Versioner } from './versioning.js';
+import { managedFieldsConverter, versionerFor, type Versioner } from './versioning.js';
 
 export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSettings: WatchSettings = DEFAULT_WATCH_SETTINGS, gates: FeatureGates = DEFAULT_GATES) {
   return async (ctx: RequestContext): Promise<void> => {
@@ -75,6 +75,7 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
       schema: schemaFor(served.group, served.version, served.kind),
       ...(info.subresource ? { subresource: info.subresource } : {}),
       ignored: resetFields(store.strategy.hasStatus, info.subresource || undefined),
+      converter: managedFieldsConverter(served),
     });
     /** managedFields kept in the request's version; what the store gets is in the storage version. */
     const track = (t: FieldTracking): TrackFields => (live, next) => versions.toStorage(trackWrite(t, live && view(live), next));

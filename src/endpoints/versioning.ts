@@ -4,13 +4,15 @@
 // autoscaling/v1, flowcontrol v1beta2, events.svc.io/v1 Events) is converted
 // on the way in and out by src/conversion. For the kinds served in one
 // version, both directions are the identity.
-import { convert, needsConversion } from '../conversion/index.js';
+import { convert, ConversionError, needsConversion, parseApiVersion } from '../conversion/index.js';
 import { defaulterFor } from '../api/defaults.js';
 import { schemaFor } from '../api/schemas.js';
 import { fillGoZeroValues } from '../schema/gozero.js';
 import type { FeatureGates } from '../features/gates.js';
 import type { ApiObject } from '../registry/object.js';
 import type { ServedResource } from '../registry/registry.js';
+import type { VersionConverter } from '../smd/index.js';
+import type { JsonObject } from '../smd/typed.js';
 
 export interface Versioner {
   /** False when request and storage version are the same (both directions are the identity). */
@@ -60,4 +62,51 @@ function makeVersioner(served: ServedResource, gates: FeatureGates): Versioner {
       return out;
     },
   };
+}
+
+const converters = new WeakMap<ServedResource, VersionConverter>();
+
+/**
+ * The versions of a served kind as managedFields bookkeeping sees them
+ * (structured-merge-diff's Converter, as Kubernetes builds it from the
+ * scheme): an entry recorded in another version of the kind that converts
+ * differently is compared and pruned in that version. A version of the same
+ * group this server does not convert (a legacy one, e.g. apps/v1beta2) is read
+ * as the request's own, field paths being the same; a version of another
+ * group converts to nothing, and its entries are dropped on the next write,
+ * as Kubernetes drops entries of versions it does not know. No defaulting.
+ */
+export function managedFieldsConverter(served: ServedResource): VersionConverter {
+  let c = converters.get(served);
+  if (c) return c;
+  const kind = storageOf(served).kind;
+  const same = (a: string, b: string) => {
+    const x = parseApiVersion(a);
+    const y = parseApiVersion(b);
+    if (x.group === y.group && x.version === y.version) return true;
+    try {
+      return !needsConversion(x.group, x.version, y.group, y.version, kind);
+    } catch (err) {
+      if (err instanceof ConversionError) return x.group === y.group;
+      throw err;
+    }
+  };
+  c = {
+    same,
+    convert: (value, from, to) => {
+      if (same(from, to)) return { ...value, apiVersion: to };
+      try {
+        return convert({ ...value, apiVersion: from, kind }, { ...parseApiVersion(to), kind }) as JsonObject;
+      } catch (err) {
+        if (err instanceof ConversionError) return undefined;
+        throw err;
+      }
+    },
+    schemaOf: (apiVersion) => {
+      const gv = parseApiVersion(apiVersion);
+      return schemaFor(gv.group, gv.version, kind) ?? schemaFor(served.group, served.version, served.kind);
+    },
+  };
+  converters.set(served, c);
+  return c;
 }

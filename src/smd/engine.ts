@@ -35,10 +35,26 @@ export const STRIPPED = FieldSet.of(
 export const BEFORE_FIRST_APPLY = 'before-first-apply';
 const CURRENT_OPERATION = 'current-operation';
 
+/**
+ * The kind's other versions, for managers recorded in one (structured-merge-diff's
+ * Converter): their sets are paths of that version, so the changes they are
+ * checked against are computed there.
+ */
+export interface VersionConverter {
+  /** Whether two apiVersions name the same version (e.g. two spellings of one group). */
+  same(a: string, b: string): boolean;
+  /** `value`, an object in version `from`, in version `to`; undefined when `to` is not a version of the kind (its managers are dropped, as Kubernetes drops them). */
+  convert(value: JsonObject, from: string, to: string): JsonObject | undefined;
+  /** The schema of a version of the kind. */
+  schemaOf(apiVersion: string): Schema | undefined;
+}
+
 export interface EngineOptions {
   schema: Schema | undefined;
   /** The served groupVersion (e.g. "apps/v1"), recorded as the entry's apiVersion. */
   apiVersion: string;
+  /** Converts to the versions other entries were recorded in; absent: every entry is read as in `apiVersion`. */
+  converter?: VersionConverter;
   subresource?: string;
   /** Reset fields of the strategy (e.g. `status` on the main resource): never owned, never conflicting. */
   ignored?: FieldSet;
@@ -49,9 +65,48 @@ export interface EngineOptions {
 // ---------------------------------------------------------------------------
 // Core: managed maps in, managed maps out.
 
-function reconcileAll(managed: Managed, schema: Schema | undefined): Managed {
+/**
+ * The live and new objects as each manager's version shows them, converted
+ * once per version; the request's own version needs no conversion.
+ */
+class Versions {
+  private readonly views = new Map<string, { schema: Schema | undefined; values: (JsonValue | undefined)[] } | null>();
+
+  constructor(
+    private readonly o: Pick<EngineOptions, 'apiVersion' | 'schema' | 'converter'>,
+    private readonly values: readonly JsonValue[],
+  ) {}
+
+  /** Whether entries of `version` are read as the request's own. */
+  own(version: string): boolean {
+    const c = this.o.converter;
+    return !c || version === this.o.apiVersion || c.same(version, this.o.apiVersion);
+  }
+
+  schemaOf(version: string): Schema | undefined {
+    return this.own(version) ? this.o.schema : this.o.converter!.schemaOf(version);
+  }
+
+  /** The values in `version` (null: not a version of the kind). */
+  at(version: string): { schema: Schema | undefined; values: readonly (JsonValue | undefined)[] } | null {
+    if (this.own(version)) return { schema: this.o.schema, values: this.values };
+    let v = this.views.get(version);
+    if (v === undefined) {
+      const c = this.o.converter!;
+      const values = this.values.map((x) => (isObjectValue(x) ? c.convert(x, this.o.apiVersion, version) : x));
+      v = values.some((x) => x === undefined) ? null : { schema: c.schemaOf(version), values };
+      this.views.set(version, v);
+    }
+    return v;
+  }
+}
+
+const isObjectValue = (v: JsonValue | undefined): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function reconcileAll(managed: Managed, o: Pick<EngineOptions, 'apiVersion' | 'schema' | 'converter'>): Managed {
   const out: Managed = new Map();
-  for (const [id, e] of managed) out.set(id, { ...e, fields: reconcileWithSchema(e.fields, schema) });
+  const versions = new Versions(o, []);
+  for (const [id, e] of managed) out.set(id, { ...e, fields: reconcileWithSchema(e.fields, versions.schemaOf(e.apiVersion)) });
   return out;
 }
 
@@ -60,15 +115,36 @@ function excluding(c: Comparison, ignored: FieldSet | undefined): Comparison {
   return { added: c.added.recursiveDifference(ignored), removed: c.removed.recursiveDifference(ignored), modified: c.modified.recursiveDifference(ignored) };
 }
 
-/** Takes changed fields away from other managers; throws conflicts when not forced. */
-function updateManagers(o: { live: JsonValue; next: JsonValue; schema: Schema | undefined; managed: Managed; workflow: string; force: boolean; ignored: FieldSet | undefined; comparison?: Comparison }): Comparison {
-  const cmp = excluding(o.comparison ?? compare(o.live, o.next, o.schema), o.ignored);
-  const changed = cmp.modified.union(cmp.added);
+/**
+ * Takes changed fields away from other managers; throws conflicts when not
+ * forced. A manager recorded in another version is checked against the
+ * change as that version shows it; one whose version the kind no longer has
+ * is dropped. Returns the comparison in the request's version.
+ */
+function updateManagers(o: { live: JsonValue; next: JsonValue; engine: Pick<EngineOptions, 'apiVersion' | 'schema' | 'converter'>; managed: Managed; workflow: string; force: boolean; ignored: FieldSet | undefined; comparison?: Comparison }): Comparison {
+  const cmp = excluding(o.comparison ?? compare(o.live, o.next, o.engine.schema), o.ignored);
+  const versions = new Versions(o.engine, [o.live, o.next]);
+  const comparisons = new Map<string, Comparison | null>();
+  const comparisonFor = (version: string): Comparison | null => {
+    if (versions.own(version)) return cmp;
+    let c = comparisons.get(version);
+    if (c === undefined) {
+      const v = versions.at(version);
+      c = v && excluding(compare(v.values[0], v.values[1], v.schema), o.ignored);
+      comparisons.set(version, c);
+    }
+    return c;
+  };
   const taken = new Map<string, FieldSet>();
   for (const [id, e] of o.managed) {
     if (id === o.workflow) continue;
-    const c = e.fields.intersection(changed);
-    if (!c.empty()) taken.set(id, c);
+    const c = comparisonFor(e.apiVersion);
+    if (!c) {
+      o.managed.delete(id);
+      continue;
+    }
+    const t = e.fields.intersection(c.modified.union(c.added));
+    if (!t.empty()) taken.set(id, t);
   }
   if (!o.force && taken.size > 0) {
     const conflicts: Conflict[] = [];
@@ -77,27 +153,63 @@ function updateManagers(o: { live: JsonValue; next: JsonValue; schema: Schema | 
   }
   for (const [id, e] of o.managed) {
     if (id === o.workflow) continue;
+    const removed = comparisonFor(e.apiVersion)!.removed;
     let f = e.fields;
     const t = taken.get(id);
     if (t) f = f.difference(t);
-    if (!cmp.removed.empty()) f = f.difference(cmp.removed);
+    if (!removed.empty()) f = f.difference(removed);
     if (f.empty()) o.managed.delete(id);
     else if (f !== e.fields) o.managed.set(id, { ...e, fields: f });
   }
   return cmp;
 }
 
-/** Removes what the applier applied last time and omits now, unless someone (anyone) still owns it. */
-export function prune(merged: JsonValue, managed: Managed, last: FieldSet | undefined, schema: Schema | undefined): JsonValue {
-  if (!last || last.empty()) return merged;
-  const ensure = (s: FieldSet): FieldSet => ensureNamedFieldsAreMembers(s, schema);
-  const lastE = ensure(last);
-  let owned = new FieldSet();
-  for (const e of managed.values()) owned = owned.union(e.fields);
-  const mergedSet = ensure(toFieldSet(merged, schema));
-  const pruned0 = removeItems(merged, lastE, schema);
-  const pruned1 = removeItems(merged, mergedSet.difference(ensure(toFieldSet(pruned0, schema)).union(ensure(owned))), schema);
-  return removeItems(merged, mergedSet.difference(ensure(toFieldSet(pruned1, schema))).intersection(lastE), schema);
+/**
+ * Removes what the applier applied last time (`last`, in the version it
+ * applied with) and omits now, unless someone (anyone) still owns it. As
+ * structured-merge-diff's prune: remove the last set (in its version), add
+ * back what any manager owns (in each manager's version, the pruned one's
+ * first), add back what the last set did not name, then return to the
+ * request's version. One version throughout is the usual case: no conversion.
+ */
+export function prune(merged: JsonValue, managed: Managed, last: { fields: FieldSet; apiVersion: string } | undefined, engine: Pick<EngineOptions, 'apiVersion' | 'schema' | 'converter'>): JsonValue {
+  if (!last || last.fields.empty()) return merged;
+  const versions = new Versions(engine, []);
+  // Versions by name, the request's own spellings as engine.apiVersion.
+  const name = (v: string) => (versions.own(v) ? engine.apiVersion : v);
+  const to = (value: JsonValue, from: string, target: string): JsonValue | undefined =>
+    from === target || !isObjectValue(value) ? value : engine.converter!.convert(value, from, target);
+  const ensure = (s: FieldSet, schema: Schema | undefined): FieldSet => ensureNamedFieldsAreMembers(s, schema);
+  const lastVersion = name(last.apiVersion);
+  const lastSchema = versions.schemaOf(lastVersion);
+  // The merged object in the last applied version; a version the kind no longer has prunes nothing.
+  const lastMerged = to(merged, engine.apiVersion, lastVersion);
+  if (lastMerged === undefined) return merged;
+  const lastE = ensure(last.fields, lastSchema);
+  // Remove the last set, then add back what anyone owns, version by version (the pruned one's first:
+  // converting may need what it holds).
+  let at = lastVersion;
+  let m: JsonValue = lastMerged;
+  let p: JsonValue = removeItems(lastMerged, lastE, lastSchema);
+  const ownedAt = new Map<string, FieldSet>();
+  for (const e of managed.values()) ownedAt.set(name(e.apiVersion), (ownedAt.get(name(e.apiVersion)) ?? new FieldSet()).union(e.fields));
+  const order = [...ownedAt.keys()].sort((x, y) => Number(y === lastVersion) - Number(x === lastVersion));
+  for (const v of order) {
+    const mv = to(m, at, v);
+    const pv = to(p, at, v);
+    if (mv === undefined || pv === undefined) return merged;
+    const schema = versions.schemaOf(v);
+    const mergedSet = ensure(toFieldSet(mv, schema), schema);
+    p = removeItems(mv, mergedSet.difference(ensure(toFieldSet(pv, schema), schema).union(ensure(ownedAt.get(v)!, schema))), schema);
+    m = mv;
+    at = v;
+  }
+  // Add back dangling items: of what the merge holds and pruning lost, only the last set's members go.
+  const pl = to(p, at, lastVersion);
+  if (pl === undefined) return merged;
+  const mergedSet = ensure(toFieldSet(lastMerged, lastSchema), lastSchema);
+  const result = removeItems(lastMerged, mergedSet.difference(ensure(toFieldSet(pl, lastSchema), lastSchema)).intersection(lastE), lastSchema);
+  return to(result, lastVersion, engine.apiVersion) ?? merged;
 }
 
 /**
@@ -145,14 +257,16 @@ export function apply(o: ApplyInput): { object: JsonObject | undefined; managed:
 export function applyMerged(o: ApplyInput): { merged: JsonObject; unchanged: boolean; managed: Managed } {
   const info: ManagerInfo = { manager: o.manager, operation: 'Apply', apiVersion: o.apiVersion, ...(o.subresource ? { subresource: o.subresource } : {}) };
   const id = managerId(info);
-  const managed = reconcileAll(o.managed, o.schema);
+  const managed = reconcileAll(o.managed, o);
   const previous = managed.get(id);
   const last = previous?.fields;
+  // The applier's last set is paths of the version it applied with; only in this version can the walk check it.
+  const sameVersion = !previous || new Versions(o, []).own(previous.apiVersion);
   const time = previous?.time ? { time: previous.time } : {};
   // One walk merges, compares live with the merge, and checks whether the config sets exactly what the applier owns.
   let walked: ReturnType<typeof mergeApply>;
   try {
-    walked = mergeApply(o.live, o.config, o.schema, last && !last.empty() ? { expected: last, notOwned: STRIPPED, ignored: o.ignored } : undefined);
+    walked = mergeApply(o.live, o.config, o.schema, sameVersion && last && !last.empty() ? { expected: last, notOwned: STRIPPED, ignored: o.ignored } : undefined);
   } catch (err) {
     // The reference reads the config's field set before merging: its errors come first.
     if (err instanceof TypedError) fieldSetOf(o.config, o.schema, true);
@@ -168,13 +282,13 @@ export function applyMerged(o: ApplyInput): { merged: JsonObject; unchanged: boo
     let set = applied.set;
     if (o.ignored) set = set.recursiveDifference(o.ignored);
     managed.set(id, { ...info, fields: set, ...time });
-    final = pruneKeepsAll(last, set, set === applied.set && !applied.hollow);
+    final = sameVersion && pruneKeepsAll(last, set, set === applied.set && !applied.hollow);
   }
   let merged = (walked.merged ?? {}) as JsonValue;
   // When the merge is final, the comparison of live with it came from the same walk.
   const comparison = final ? walked.comparison : undefined;
-  if (!final) merged = prune(merged, managed, last, o.schema);
-  updateManagers({ live: o.live, next: merged, schema: o.schema, managed, workflow: id, force: o.force, ignored: o.ignored, ...(comparison ? { comparison } : {}) });
+  if (!final) merged = prune(merged, managed, previous && { fields: previous.fields, apiVersion: previous.apiVersion }, o);
+  updateManagers({ live: o.live, next: merged, engine: o, managed, workflow: id, force: o.force, ignored: o.ignored, ...(comparison ? { comparison } : {}) });
   // A merge that recorded a change did change something.
   const unchanged = comparison && !(comparison.added.empty() && comparison.modified.empty()) ? false : jsonEqual(o.live, merged);
   const mine = managed.get(id);
@@ -196,8 +310,8 @@ export interface UpdateInput extends EngineOptions {
 export function update(o: UpdateInput): Managed {
   const info: ManagerInfo = { manager: o.manager, operation: 'Update', apiVersion: o.apiVersion, ...(o.subresource ? { subresource: o.subresource } : {}) };
   const id = managerId(info);
-  const managed = reconcileAll(o.managed, o.schema);
-  const cmp = updateManagers({ live: o.live, next: o.updated, schema: o.schema, managed, workflow: CURRENT_OPERATION, force: true, ignored: o.ignored });
+  const managed = reconcileAll(o.managed, o);
+  const cmp = updateManagers({ live: o.live, next: o.updated, engine: o, managed, workflow: CURRENT_OPERATION, force: true, ignored: o.ignored });
   let set = cmp.modified.union(cmp.added).difference(cmp.removed);
   if (o.ignored) set = set.recursiveDifference(o.ignored);
   set = set.difference(STRIPPED);

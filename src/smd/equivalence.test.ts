@@ -106,7 +106,7 @@ function referenceApply(o: Opts & { live: JsonObject | undefined; config: JsonOb
   const previous = managed.get(id);
   if (o.ignored) set = set.recursiveDifference(o.ignored);
   managed.set(id, { ...info, fields: set, ...(previous?.time ? { time: previous.time } : {}) } as ManagedEntry);
-  merged = prune(merged, managed, previous?.fields, o.schema);
+  merged = prune(merged, managed, previous && { fields: previous.fields, apiVersion: previous.apiVersion }, o);
   updateManagers({ ...o, live, next: merged, managed, workflow: id, force });
   const unchanged = jsonEqual(live, merged);
   const mine = managed.get(id);

@@ -12,3 +12,4 @@ export { FieldSet, fromFieldsV1, toFieldsV1, pathToString, type FieldsV1, type P
 export { TypedError, toFieldSet, compare, merge, removeItems } from './typed.js';
 export { ApplyConflictError, conflictCauses, conflictMessage, decodeManaged, encodeManaged, incomingManaged, isResetRequest, ManagedFieldsError, type Conflict, type Managed } from './managed.js';
 export { apply, applyObject, ApplyBadRequestError, BEFORE_FIRST_APPLY, STRIPPED, update, updateObject, type ApplyObjectOptions, type UpdateObjectOptions, type WriteResult } from './merge.js';
+export type { VersionConverter } from './engine.js';

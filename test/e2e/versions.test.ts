@@ -101,6 +101,82 @@ describe('conversion between served versions', () => {
   });
 });
 
+// managedFields entries record the version they were written in; their field
+// paths are that version's, so a write through another version is checked
+// against them in theirs (spec "Apply": version skew).
+describe('field ownership across served versions', () => {
+  let t: TestServer;
+  before(async () => {
+    t = await startTestServer();
+    await t.req('POST', '/api/v1/namespaces', { metadata: { name: 'skew' } });
+  });
+  after(async () => t?.stop());
+  const path = (version: string, name: string) => `/apis/autoscaling/${version}/namespaces/skew/horizontalpodautoscalers/${name}`;
+  const apply = (version: string, name: string, body: unknown, q: string) =>
+    t.req('PATCH', `${path(version, name)}?${q}`, undefined, { raw: JSON.stringify(body), headers: { 'Content-Type': 'application/apply-patch+yaml' } });
+  const target = { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' };
+  const v2 = (name: string, spec: Record<string, unknown>) => ({ apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', metadata: { name }, spec: { scaleTargetRef: target, ...spec } });
+  const v1 = (name: string, spec: Record<string, unknown>) => ({ apiVersion: 'autoscaling/v1', kind: 'HorizontalPodAutoscaler', metadata: { name }, spec: { scaleTargetRef: target, ...spec } });
+  const cpu = (n: number) => [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: n } } }];
+  const entries = (obj: { metadata: { managedFields: { manager: string; apiVersion: string; fieldsV1: { 'f:spec'?: Record<string, unknown> } }[] } }) =>
+    Object.fromEntries(obj.metadata.managedFields.map((e) => [e.manager, { apiVersion: e.apiVersion, spec: Object.keys(e.fieldsV1['f:spec'] ?? {}).sort() }]));
+
+  it('an apply through v1 that changes what a v2 applier owns conflicts in v2 terms; force takes it', async () => {
+    const a = await apply('v2', 'h1', v2('h1', { minReplicas: 2, maxReplicas: 5, metrics: cpu(60) }), 'fieldManager=v2-applier');
+    assert.equal(a.status, 201, JSON.stringify(a.body));
+    const b = await apply('v1', 'h1', v1('h1', { maxReplicas: 5, targetCPUUtilizationPercentage: 80 }), 'fieldManager=v1-applier');
+    assert.equal(b.status, 409, JSON.stringify(b.body));
+    // The path is v2's (v1 has no .spec.metrics); an Apply manager is named without its version, as Kubernetes does.
+    assert.equal(b.body.message, 'Apply failed with 1 conflict: conflict with "v2-applier": .spec.metrics');
+    assert.deepEqual(b.body.details.causes, [{ reason: 'FieldManagerConflict', message: 'conflict with "v2-applier"', field: '.spec.metrics' }]);
+    // The same value through v1 shares ownership: no conflict.
+    const same = await apply('v1', 'h1', v1('h1', { maxReplicas: 5, targetCPUUtilizationPercentage: 60 }), 'fieldManager=v1-applier');
+    assert.equal(same.status, 200, JSON.stringify(same.body));
+    const forced = await apply('v1', 'h1', v1('h1', { maxReplicas: 5, targetCPUUtilizationPercentage: 80 }), 'fieldManager=v1-applier&force=true');
+    assert.equal(forced.status, 200, JSON.stringify(forced.body));
+    assert.equal(forced.body.spec.targetCPUUtilizationPercentage, 80);
+    assert.deepEqual(entries(forced.body), {
+      'v2-applier': { apiVersion: 'autoscaling/v2', spec: ['f:maxReplicas', 'f:minReplicas', 'f:scaleTargetRef'] },
+      'v1-applier': { apiVersion: 'autoscaling/v1', spec: ['f:maxReplicas', 'f:scaleTargetRef', 'f:targetCPUUtilizationPercentage'] },
+    });
+  });
+
+  it('an update through v1 takes a changed field from a v2 manager as v2 names it', async () => {
+    await apply('v2', 'h2', v2('h2', { maxReplicas: 5, metrics: cpu(60) }), 'fieldManager=v2-applier');
+    const live = await t.req('GET', path('v1', 'h2'));
+    const u = await t.req('PUT', `${path('v1', 'h2')}?fieldManager=editor`, { ...live.body, spec: { ...live.body.spec, targetCPUUtilizationPercentage: 70 } });
+    assert.equal(u.status, 200, JSON.stringify(u.body));
+    const e = entries(u.body);
+    assert.deepEqual(e['v2-applier'], { apiVersion: 'autoscaling/v2', spec: ['f:maxReplicas', 'f:scaleTargetRef'] });
+    assert.deepEqual(e.editor, { apiVersion: 'autoscaling/v1', spec: ['f:targetCPUUtilizationPercentage'] });
+  });
+
+  it('an applier that applied through v2 and now applies through v1 loses, in v2 terms, what it dropped', async () => {
+    const behavior = { scaleDown: { stabilizationWindowSeconds: 60 } };
+    await apply('v2', 'h3', v2('h3', { minReplicas: 2, maxReplicas: 5, metrics: cpu(60), behavior }), 'fieldManager=m');
+    const again = await apply('v1', 'h3', v1('h3', { maxReplicas: 5, targetCPUUtilizationPercentage: 60 }), 'fieldManager=m');
+    assert.equal(again.status, 200, JSON.stringify(again.body));
+    assert.deepEqual(entries(again.body), { m: { apiVersion: 'autoscaling/v1', spec: ['f:maxReplicas', 'f:scaleTargetRef', 'f:targetCPUUtilizationPercentage'] } });
+    // spec.behavior (v2 only; v1 carries it in an annotation) and minReplicas were m's alone: pruned, as
+    // v2 names them; minReplicas is then defaulted again (1).
+    const now = await t.req('GET', path('v2', 'h3'));
+    assert.equal(now.body.spec.behavior, undefined, JSON.stringify(now.body.spec));
+    assert.equal(now.body.spec.minReplicas, 1);
+    assert.deepEqual(now.body.spec.metrics, cpu(60));
+  });
+
+  it('an entry of a version the kind does not have is dropped by the next write', async () => {
+    await apply('v2', 'h4', v2('h4', { maxReplicas: 5, metrics: cpu(60) }), 'fieldManager=v2-applier');
+    const live = await t.req('GET', path('v2', 'h4'));
+    const stray = { manager: 'stray', operation: 'Update', apiVersion: 'apps/v1', time: '2026-01-01T00:00:00Z', fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': { 'f:scaleTargetRef': {} } } };
+    const u = await t.req('PUT', `${path('v2', 'h4')}?fieldManager=editor`, { ...live.body, metadata: { ...live.body.metadata, managedFields: [...live.body.metadata.managedFields, stray] } });
+    assert.equal(u.status, 200, JSON.stringify(u.body));
+    const p = await t.req('PATCH', `${path('v2', 'h4')}?fieldManager=editor`, { spec: { maxReplicas: 6 } }, { headers: { 'Content-Type': 'application/merge-patch+json' } });
+    assert.equal(p.status, 200, JSON.stringify(p.body));
+    assert.deepEqual(p.body.metadata.managedFields.map((e: { manager: string }) => e.manager).sort(), ['editor', 'v2-applier']);
+  });
+});
+
 describe('server-side apply over HTTPS', () => {
   let t: TestServer;
   before(async () => {
