@@ -66,38 +66,33 @@ export interface EngineOptions {
 // Core: managed maps in, managed maps out.
 
 /**
- * The live and new objects as each manager's version shows them, converted
- * once per version; the request's own version needs no conversion.
+ * The versions managedFields entries are recorded in, as this write reads
+ * them: the request's own (any spelling of it, or a version read alike) or
+ * another version of the kind, reached through the converter.
  */
 class Versions {
-  private readonly views = new Map<string, { schema: Schema | undefined; values: (JsonValue | undefined)[] } | null>();
+  constructor(private readonly o: Pick<EngineOptions, 'apiVersion' | 'schema' | 'converter'>) {}
 
-  constructor(
-    private readonly o: Pick<EngineOptions, 'apiVersion' | 'schema' | 'converter'>,
-    private readonly values: readonly JsonValue[],
-  ) {}
+  /** `version` as a key: the request's own as o.apiVersion, any other as itself. */
+  name(version: string): string {
+    const c = this.o.converter;
+    return !c || version === this.o.apiVersion || c.same(version, this.o.apiVersion) ? this.o.apiVersion : version;
+  }
 
   /** Whether entries of `version` are read as the request's own. */
   own(version: string): boolean {
-    const c = this.o.converter;
-    return !c || version === this.o.apiVersion || c.same(version, this.o.apiVersion);
+    return this.name(version) === this.o.apiVersion;
   }
 
   schemaOf(version: string): Schema | undefined {
     return this.own(version) ? this.o.schema : this.o.converter!.schemaOf(version);
   }
 
-  /** The values in `version` (null: not a version of the kind). */
-  at(version: string): { schema: Schema | undefined; values: readonly (JsonValue | undefined)[] } | null {
-    if (this.own(version)) return { schema: this.o.schema, values: this.values };
-    let v = this.views.get(version);
-    if (v === undefined) {
-      const c = this.o.converter!;
-      const values = this.values.map((x) => (isObjectValue(x) ? c.convert(x, this.o.apiVersion, version) : x));
-      v = values.some((x) => x === undefined) ? null : { schema: c.schemaOf(version), values };
-      this.views.set(version, v);
-    }
-    return v;
+  /** `value`, in version `from`, in version `to`; undefined when `to` is not a version of the kind. */
+  convert(value: JsonValue, from: string, to: string): JsonValue | undefined {
+    const a = this.name(from);
+    const b = this.name(to);
+    return a === b || !isObjectValue(value) ? value : this.o.converter!.convert(value, a, b);
   }
 }
 
@@ -105,7 +100,7 @@ const isObjectValue = (v: JsonValue | undefined): v is JsonObject => typeof v ==
 
 function reconcileAll(managed: Managed, o: Pick<EngineOptions, 'apiVersion' | 'schema' | 'converter'>): Managed {
   const out: Managed = new Map();
-  const versions = new Versions(o, []);
+  const versions = new Versions(o);
   for (const [id, e] of managed) out.set(id, { ...e, fields: reconcileWithSchema(e.fields, versions.schemaOf(e.apiVersion)) });
   return out;
 }
@@ -123,15 +118,17 @@ function excluding(c: Comparison, ignored: FieldSet | undefined): Comparison {
  */
 function updateManagers(o: { live: JsonValue; next: JsonValue; engine: Pick<EngineOptions, 'apiVersion' | 'schema' | 'converter'>; managed: Managed; workflow: string; force: boolean; ignored: FieldSet | undefined; comparison?: Comparison }): Comparison {
   const cmp = excluding(o.comparison ?? compare(o.live, o.next, o.engine.schema), o.ignored);
-  const versions = new Versions(o.engine, [o.live, o.next]);
-  const comparisons = new Map<string, Comparison | null>();
+  const versions = new Versions(o.engine);
+  // By version: the change as it shows there (null: not a version of the kind).
+  const comparisons = new Map<string, Comparison | null>([[o.engine.apiVersion, cmp]]);
   const comparisonFor = (version: string): Comparison | null => {
-    if (versions.own(version)) return cmp;
-    let c = comparisons.get(version);
+    const v = versions.name(version);
+    let c = comparisons.get(v);
     if (c === undefined) {
-      const v = versions.at(version);
-      c = v && excluding(compare(v.values[0], v.values[1], v.schema), o.ignored);
-      comparisons.set(version, c);
+      const live = versions.convert(o.live, o.engine.apiVersion, v);
+      const next = versions.convert(o.next, o.engine.apiVersion, v);
+      c = live === undefined || next === undefined ? null : excluding(compare(live, next, versions.schemaOf(v)), o.ignored);
+      comparisons.set(v, c);
     }
     return c;
   };
@@ -174,16 +171,12 @@ function updateManagers(o: { live: JsonValue; next: JsonValue; engine: Pick<Engi
  */
 export function prune(merged: JsonValue, managed: Managed, last: { fields: FieldSet; apiVersion: string } | undefined, engine: Pick<EngineOptions, 'apiVersion' | 'schema' | 'converter'>): JsonValue {
   if (!last || last.fields.empty()) return merged;
-  const versions = new Versions(engine, []);
-  // Versions by name, the request's own spellings as engine.apiVersion.
-  const name = (v: string) => (versions.own(v) ? engine.apiVersion : v);
-  const to = (value: JsonValue, from: string, target: string): JsonValue | undefined =>
-    from === target || !isObjectValue(value) ? value : engine.converter!.convert(value, from, target);
+  const versions = new Versions(engine);
   const ensure = (s: FieldSet, schema: Schema | undefined): FieldSet => ensureNamedFieldsAreMembers(s, schema);
-  const lastVersion = name(last.apiVersion);
+  const lastVersion = versions.name(last.apiVersion);
   const lastSchema = versions.schemaOf(lastVersion);
   // The merged object in the last applied version; a version the kind no longer has prunes nothing.
-  const lastMerged = to(merged, engine.apiVersion, lastVersion);
+  const lastMerged = versions.convert(merged, engine.apiVersion, lastVersion);
   if (lastMerged === undefined) return merged;
   const lastE = ensure(last.fields, lastSchema);
   // Remove the last set, then add back what anyone owns, version by version (the pruned one's first:
@@ -192,11 +185,14 @@ export function prune(merged: JsonValue, managed: Managed, last: { fields: Field
   let m: JsonValue = lastMerged;
   let p: JsonValue = removeItems(lastMerged, lastE, lastSchema);
   const ownedAt = new Map<string, FieldSet>();
-  for (const e of managed.values()) ownedAt.set(name(e.apiVersion), (ownedAt.get(name(e.apiVersion)) ?? new FieldSet()).union(e.fields));
+  for (const e of managed.values()) {
+    const v = versions.name(e.apiVersion);
+    ownedAt.set(v, (ownedAt.get(v) ?? new FieldSet()).union(e.fields));
+  }
   const order = [...ownedAt.keys()].sort((x, y) => Number(y === lastVersion) - Number(x === lastVersion));
   for (const v of order) {
-    const mv = to(m, at, v);
-    const pv = to(p, at, v);
+    const mv = versions.convert(m, at, v);
+    const pv = versions.convert(p, at, v);
     if (mv === undefined || pv === undefined) return merged;
     const schema = versions.schemaOf(v);
     const mergedSet = ensure(toFieldSet(mv, schema), schema);
@@ -205,11 +201,11 @@ export function prune(merged: JsonValue, managed: Managed, last: { fields: Field
     at = v;
   }
   // Add back dangling items: of what the merge holds and pruning lost, only the last set's members go.
-  const pl = to(p, at, lastVersion);
+  const pl = versions.convert(p, at, lastVersion);
   if (pl === undefined) return merged;
   const mergedSet = ensure(toFieldSet(lastMerged, lastSchema), lastSchema);
   const result = removeItems(lastMerged, mergedSet.difference(ensure(toFieldSet(pl, lastSchema), lastSchema)).intersection(lastE), lastSchema);
-  return to(result, lastVersion, engine.apiVersion) ?? merged;
+  return versions.convert(result, lastVersion, engine.apiVersion) ?? merged;
 }
 
 /**
@@ -261,7 +257,7 @@ export function applyMerged(o: ApplyInput): { merged: JsonObject; unchanged: boo
   const previous = managed.get(id);
   const last = previous?.fields;
   // The applier's last set is paths of the version it applied with; only in this version can the walk check it.
-  const sameVersion = !previous || new Versions(o, []).own(previous.apiVersion);
+  const sameVersion = !previous || new Versions(o).own(previous.apiVersion);
   const time = previous?.time ? { time: previous.time } : {};
   // One walk merges, compares live with the merge, and checks whether the config sets exactly what the applier owns.
   let walked: ReturnType<typeof mergeApply>;
