@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { freePort } from '../src/testing/ports.js';
 import { rssOf } from './proc.js';
-import { fmt, startServerProcess, summarize } from './report.js';
+import { fmt, startServerProcess, stopProcess, summarize } from './report.js';
 import { benchTokenFlag, hasWrk, wrk } from './wrk.js';
 
 const main = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'cli', 'main.js');
@@ -113,8 +113,7 @@ export async function benchApiServer(): Promise<string[]> {
       ...wrkLines,
     ];
   } finally {
-    proc.kill('SIGTERM');
-    await new Promise((r) => proc.on('exit', r));
+    await stopProcess(proc);
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

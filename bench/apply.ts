@@ -12,7 +12,7 @@ import { freePort } from '../src/testing/ports.js';
 import { startFloor } from './floor.js';
 import { podBody } from './podbody.js';
 import { cpuOf } from './proc.js';
-import { fmt, startServerProcess, summarize } from './report.js';
+import { fmt, startServerProcess, stopProcess, summarize } from './report.js';
 import { benchTokenFlag, hasWrk, wrk, type WrkResult } from './wrk.js';
 
 const main = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'cli', 'main.js');
@@ -155,7 +155,7 @@ export async function benchApply(): Promise<string[]> {
       try {
         rows.push(await wrkRow('floor: wrk against bench/floor.ts (no apply logic at all, see below)', floorPort, floor.pid!));
       } finally {
-        await floor.stop();
+        await stopProcess(floor);
       }
     }
     return [
@@ -169,8 +169,7 @@ export async function benchApply(): Promise<string[]> {
       '- The floor row is the machine, not svc: bench/floor.ts answers each apply by merging the body\'s annotations into the stored object above (no field management, defaulting, validation, admission, authentication or watch cache), encoding it, writing it to SQLite (WAL, fsync on the thread pool, group commit, as svc) and sending it back, over the same TLS and HTTP stack. An apply server on this machine cannot go faster than it; the share of the floor\'s rate that svc reaches is the figure to follow.',
     ];
   } finally {
-    proc.kill('SIGTERM');
-    await new Promise((r) => proc.on('exit', r));
+    await stopProcess(proc);
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -25,6 +25,7 @@ import http2 from 'node:http2';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { untilPrinted } from './report.js';
 
 type Req = http2.Http2ServerRequest;
 type Res = http2.Http2ServerResponse;
@@ -157,23 +158,10 @@ function serve(dir: string, port: number, storedFile: string | undefined): void 
 }
 
 /** Starts the floor server as its own process (TLS from `dir`/pki, as `svc server` wrote it) and waits until it listens. */
-export async function startFloor(dir: string, port: number, storedFile?: string): Promise<ChildProcess & { stop(): Promise<void> }> {
+export async function startFloor(dir: string, port: number, storedFile?: string): Promise<ChildProcess> {
   const proc = spawn(process.execPath, [fileURLToPath(import.meta.url), dir, String(port), ...(storedFile ? [storedFile] : [])], { stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  const deadline = Date.now() + 10_000;
-  while (!out.includes('listening')) {
-    if (Date.now() > deadline || proc.exitCode !== null) throw new Error(`floor server did not start: ${out}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  return Object.assign(proc, {
-    stop: async () => {
-      if (proc.exitCode !== null) return;
-      const exited = new Promise((r) => proc.once('exit', r));
-      proc.kill('SIGTERM');
-      await exited;
-    },
-  });
+  await untilPrinted(proc, 'listening', 'floor server', 10_000);
+  return proc;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) serve(process.argv[2]!, Number(process.argv[3]), process.argv[4]);

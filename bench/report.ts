@@ -42,12 +42,27 @@ export async function startServerProcess(main: string, dataDir: string, port: nu
   // SVC_BENCH_SERVER_NODE_FLAGS: extra node flags for the server (e.g. --cpu-prof), for investigations.
   const flags = (process.env.SVC_BENCH_SERVER_NODE_FLAGS ?? '').split(' ').filter(Boolean);
   const proc = spawn(process.execPath, [...flags, main, 'server', `--data-dir=${dataDir}`, `--secure-port=${port}`, ...extraArgs], { stdio: ['ignore', 'pipe', 'inherit'] });
+  await untilPrinted(proc, 'admin kubeconfig', 'server');
+  return proc;
+}
+
+/** Waits until `proc` (stdout piped) has printed `marker`; fails when it exits first or after `ms`. */
+export async function untilPrinted(proc: ChildProcess, marker: string, what: string, ms = 30_000): Promise<void> {
   let out = '';
   proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  const deadline = Date.now() + 30_000;
-  while (!out.includes('admin kubeconfig')) {
-    if (Date.now() > deadline) throw new Error(`server did not start: ${out}`);
-    await new Promise((r) => setTimeout(r, 50));
+  const deadline = Date.now() + ms;
+  while (!out.includes(marker)) {
+    if (Date.now() > deadline || proc.exitCode !== null) throw new Error(`${what} did not start: ${out}`);
+    await new Promise((r) => setTimeout(r, 20));
   }
-  return proc;
+}
+
+/** Stops a benchmarked process: SIGTERM, SIGKILL after `killAfterMs`, and waits until it has exited. */
+export async function stopProcess(proc: ChildProcess, killAfterMs = 20_000): Promise<void> {
+  if (proc.exitCode !== null || proc.signalCode !== null) return;
+  const exited = new Promise((r) => proc.once('exit', r));
+  proc.kill('SIGTERM');
+  const t = setTimeout(() => proc.kill('SIGKILL'), killAfterMs);
+  await exited;
+  clearTimeout(t);
 }

@@ -30,7 +30,7 @@ import { ListItemCounter } from './jsoncount.js';
 import { podBody } from './podbody.js';
 import type { ProbeReply } from './probe.js';
 import { cpuOf, machineCpu, rssOf } from './proc.js';
-import { fmt, summarize } from './report.js';
+import { fmt, stopProcess, summarize, untilPrinted } from './report.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const main = join(here, '..', 'src', 'cli', 'main.js');
@@ -66,13 +66,7 @@ export async function startServer(dataDir: string): Promise<Server> {
   const proc = spawn(process.execPath, [...extra, '--expose-gc', '--import', probe, main, 'server', `--data-dir=${dataDir}`, `--secure-port=${port}`], {
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });
-  let out = '';
-  proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  const deadline = Date.now() + 30_000;
-  while (!out.includes('admin kubeconfig')) {
-    if (Date.now() > deadline || proc.exitCode !== null) throw new Error(`server did not start: ${out}`);
-    await sleep(50);
-  }
+  await untilPrinted(proc, 'admin kubeconfig', 'server');
   const cfg = parse(readFileSync(join(dataDir, 'admin.svcconfig'), 'utf8'));
   const creds = {
     ca: Buffer.from(cfg.clusters[0].cluster['certificate-authority-data'], 'base64'),
@@ -95,14 +89,7 @@ export async function startServer(dataDir: string): Promise<Server> {
     mem: (op = 'gc') => ask(op),
     sampleStart: (op, everyMs) => ask(op, everyMs),
     sampleStop: () => ask('sample-stop'),
-    stop: async () => {
-      if (proc.exitCode !== null) return;
-      const exited = new Promise((r) => proc.on('exit', r));
-      proc.kill('SIGTERM');
-      const t = setTimeout(() => proc.kill('SIGKILL'), 20_000);
-      await exited;
-      clearTimeout(t);
-    },
+    stop: () => stopProcess(proc),
   };
 }
 
@@ -311,18 +298,25 @@ const WARMUP_CREATES = 4000;
 async function warmUp(c: H1, writer: http2.ClientHttp2Session, ns: string): Promise<void> {
   await must(c, 'POST', '/api/v1/namespaces', JSON.stringify({ metadata: { name: ns } }), 201);
   let next = 0;
-  const create = (i: number) =>
-    new Promise<void>((resolve, reject) => {
-      const st = writer.request({ ':method': 'POST', ':path': `/api/v1/namespaces/${ns}/configmaps`, 'content-type': 'application/json' });
-      st.on('response', (h) => h[':status'] !== 201 && reject(new Error(`warm-up create ${i}: ${h[':status']}`)));
-      st.on('error', reject);
-      st.resume();
-      st.on('end', () => resolve());
-      st.end(JSON.stringify({ metadata: { name: `warm-${i}` }, data: { seq: String(i), pad: 'p'.repeat(200) } }));
-    });
+  const create = (i: number) => createConfigMap(writer, ns, JSON.stringify({ metadata: { name: `warm-${i}` }, data: { seq: String(i), pad: 'p'.repeat(200) } }), `warm-up create ${i}`);
   await Promise.all(Array.from({ length: 32 }, async () => {
     while (next < WARMUP_CREATES) await create(next++);
   }));
+}
+
+/** POSTs a configmap over an HTTP/2 session; settles when the answer has been read, rejects unless it is 201. `onHeaders` runs when the answer's headers arrive. */
+function createConfigMap(session: http2.ClientHttp2Session, ns: string, body: string, what: string, onHeaders?: () => void): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const st = session.request({ ':method': 'POST', ':path': `/api/v1/namespaces/${ns}/configmaps`, 'content-type': 'application/json' });
+    st.on('response', (h) => {
+      onHeaders?.();
+      if (h[':status'] !== 201) reject(new Error(`${what}: ${h[':status']}`));
+    });
+    st.on('error', reject);
+    st.resume();
+    st.on('end', () => resolve());
+    st.end(body);
+  });
 }
 
 export async function fanOut(s: Pick<Server, 'proc' | 'port' | 'creds'>, c: H1, watchers: number, rate: number, seconds: number): Promise<FanOut> {
@@ -393,20 +387,10 @@ export async function fanOut(s: Pick<Server, 'proc' | 'port' | 'creds'>, c: H1, 
     if (wait > 1) await sleep(wait);
     issuedAt[i] = clock();
     const body = JSON.stringify({ metadata: { name: `cm-${i}` }, data: { seq: String(i), issued: String(issuedAt[i]), pad } });
-    acks.push(
-      new Promise<void>((resolve, reject) => {
-        const st = writer.request({ ':method': 'POST', ':path': `/api/v1/namespaces/${ns}/configmaps`, 'content-type': 'application/json' });
-        st.on('response', (h) => {
-          ackedAt[i] = clock();
-          writeLat.push(ackedAt[i]! - issuedAt[i]!);
-          if (h[':status'] !== 201) reject(new Error(`create ${i}: ${h[':status']}`));
-        });
-        st.on('error', reject);
-        st.resume();
-        st.on('end', () => resolve());
-        st.end(body);
-      }),
-    );
+    acks.push(createConfigMap(writer, ns, body, `create ${i}`, () => {
+      ackedAt[i] = clock();
+      writeLat.push(ackedAt[i]! - issuedAt[i]!);
+    }));
   }
   await Promise.all(acks);
   await Promise.race([Promise.all(done), sleep(15_000)]);
@@ -618,7 +602,7 @@ export async function benchWatch(): Promise<string[]> {
         }
       } finally {
         fc.close();
-        await floor.stop();
+        await stopProcess(floor);
       }
     }
 
