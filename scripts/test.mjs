@@ -1,4 +1,4 @@
-// Runs every compiled test file (dist/**/*.test.js) with node's test runner.
+// Runs every compiled test file (dist/{src,test,bench}/**/*.test.js) with node's test runner.
 // Node 20's `node --test` has no glob support and runs one file at a time on
 // two cores, so we use the run() API with an explicit file list and concurrency.
 // Usage: node scripts/test.mjs [substring-filter ...]
@@ -18,7 +18,7 @@ function find(dir, out = []) {
 }
 
 const filters = process.argv.slice(2);
-const files = ['dist/src', 'dist/test']
+const files = ['dist/src', 'dist/test', 'dist/bench']
   .flatMap((d) => { try { return find(d); } catch { return []; } })
   .filter((f) => filters.length === 0 || filters.some((s) => f.includes(s)))
   .sort();
