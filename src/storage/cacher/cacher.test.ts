@@ -115,6 +115,36 @@ test('lists and pages read the keys in order through creates, deletes and re-cre
   await store.close();
 });
 
+
+test('the key index stays in order when lists come between changes and creates outnumber a fold', async () => {
+  const { store, cache } = await open();
+  const keys = (kvs: Iterable<KeyValue>) => [...kvs].map((kv) => kv.key);
+  const check = async (what: string) => assert.deepEqual(keys(cache.list(P).items), keys((await store.range(P)).items), what);
+  // 5,000 creates in a shuffled order (more than one fold's worth), in batches, a list after some.
+  let seed = 7;
+  const names = Array.from({ length: 5000 }, (_, i) => `ns/pod-${i}`);
+  for (let i = names.length - 1; i > 0; i--) {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    const j = seed % (i + 1);
+    [names[i], names[j]] = [names[j]!, names[i]!];
+  }
+  for (let i = 0; i < names.length; i += 500) {
+    await Promise.all(names.slice(i, i + 500).map((n) => store.create(`${P}${n}`, v(n))));
+    if (i % 1000 === 0) await check(`after ${i + 500} creates`);
+  }
+  await check('after every create');
+  // Deletes, a re-create of a deleted key, and new keys between two folds.
+  await store.delete(`${P}ns/pod-10`);
+  await store.delete(`${P}ns/pod-11`);
+  await store.create(`${P}ns/pod-10`, v('again'));
+  await store.create(`${P}ns/a-first`, v('new'));
+  await check('after deletes and a re-create');
+  await store.delete(`${P}ns/a-first`);
+  await check('after deleting a key created since the last list');
+  assert.equal(cache.list(P).items.length, 4999);
+  cache.stop();
+  await store.close();
+});
 test('unchangedSince: whether a prefix changed after a revision within the window', async () => {
   const store = SqliteStore.open({ path: ':memory:' });
   await store.create(`${P}a/0`, v('0'));

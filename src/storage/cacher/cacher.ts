@@ -37,9 +37,12 @@ interface CacheWatcher {
 
 export class Cacher {
   private readonly state = new Map<string, KeyValue>();
-  /** The state's keys in order, for lists and pages; re-sorted when keys came or went since (mostly sorted: cheap). */
+  /** The state's keys in byte order, for lists and pages, as of the last fold (see keys()). */
   private sorted: string[] = [];
-  private unsorted = false;
+  /** Keys created since the last fold, in arrival order. */
+  private added: string[] = [];
+  /** Whether keys were deleted since the last fold. */
+  private removed = false;
   private history: Entry[] = [];
   /** Events older than this revision are gone from the window. */
   private oldest = 0;
@@ -178,8 +181,9 @@ export class Cacher {
     }
     this.state.clear();
     for (const [k, v] of fresh) this.state.set(k, v);
-    this.sorted = [...fresh.keys()];
-    this.unsorted = true;
+    this.sorted = [];
+    this.added = [...fresh.keys()];
+    this.removed = true;
     this.revision_ = Math.max(this.revision_, rev!);
     if (this.oldest === 0) this.oldest = rev!;
     this.storageWatch = await this.storage.watch({ prefix: this.prefix, fromRevision: rev! }, {
@@ -221,17 +225,16 @@ export class Cacher {
     for (const e of events) {
       if (e.type === 'delete') {
         this.state.delete(e.key);
-        this.unsorted = true;
+        this.removed = true;
       } else {
-        if (!this.state.has(e.kv.key)) {
-          this.sorted.push(e.kv.key);
-          this.unsorted = true;
-        }
+        if (!this.state.has(e.kv.key)) this.added.push(e.kv.key);
         this.state.set(e.kv.key, e.kv);
       }
       this.history.push({ event: e, at: now });
     }
     this.revision_ = events[events.length - 1]!.revision;
+    // Many creates in a row are folded in as they come, so that no list pays for sorting them all.
+    if (this.added.length >= FOLD_EVERY) this.keys();
     this.trim(now);
     for (const [prefix, set] of this.watchers) {
       const matching = prefix === this.prefix ? events : events.filter((e) => keyOf(e).startsWith(prefix));
@@ -256,15 +259,29 @@ export class Cacher {
     }
   }
 
-  /** The state's keys in byte order (ASCII keys: code unit order is byte order). */
+  /**
+   * The state's keys in byte order (ASCII keys: code unit order is byte
+   * order). Keys created since the last call are sorted on their own and
+   * merged in, and deleted ones dropped: O(n + k log k) for k new keys.
+   */
   private keys(): string[] {
-    if (this.unsorted) {
-      const keys = this.sorted.filter((k) => this.state.has(k)).sort();
-      // A key deleted and created again between two sorts is there twice.
-      this.sorted = keys.filter((k, i) => i === 0 || k !== keys[i - 1]);
-      this.unsorted = false;
-    }
-    return this.sorted;
+    if (this.added.length === 0 && !this.removed) return this.sorted;
+    const fresh = this.added.sort();
+    const old = this.sorted;
+    const keys: string[] = [];
+    const take = (k: string) => {
+      // A key deleted and created again since the last fold may be in both lists, or twice in `added`.
+      if (this.state.has(k) && keys[keys.length - 1] !== k) keys.push(k);
+    };
+    let i = 0;
+    let j = 0;
+    while (i < old.length && j < fresh.length) take(old[i]! <= fresh[j]! ? old[i++]! : fresh[j++]!);
+    while (i < old.length) take(old[i++]!);
+    while (j < fresh.length) take(fresh[j++]!);
+    this.sorted = keys;
+    this.added = [];
+    this.removed = false;
+    return keys;
   }
 
   private addWatcher(w: CacheWatcher): void {
@@ -289,6 +306,9 @@ export class Cacher {
     this.history = this.history.slice(drop);
   }
 }
+
+/** Keys created since the last fold past which apply() folds them into the sorted keys. */
+const FOLD_EVERY = 4096;
 
 /** The first index whose key is >= `key`. */
 function lowerBound(keys: readonly string[], key: string): number {
