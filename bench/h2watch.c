@@ -118,6 +118,18 @@ static void on_line(struct watcher *w, const char *p, const char *end, double t)
   }
 }
 
+/* Appends [p, end) to the start of a line cut across DATA frames. */
+static void keep(struct watcher *w, const char *p, const char *end) {
+  size_t need = w->partial_len + (size_t)(end - p);
+  if (need > w->partial_cap) {
+    w->partial_cap = need * 2;
+    w->partial = realloc(w->partial, w->partial_cap);
+    if (!w->partial) die("out of memory");
+  }
+  memcpy(w->partial + w->partial_len, p, (size_t)(end - p));
+  w->partial_len = need;
+}
+
 static int on_data(nghttp2_session *h2, uint8_t flags, int32_t stream_id, const uint8_t *data, size_t len, void *user) {
   (void)flags;
   (void)user;
@@ -128,25 +140,12 @@ static int on_data(nghttp2_session *h2, uint8_t flags, int32_t stream_id, const 
   while (p < end) {
     const char *nl = memchr(p, '\n', (size_t)(end - p));
     if (!nl) {
-      size_t need = w->partial_len + (size_t)(end - p);
-      if (need > w->partial_cap) {
-        w->partial_cap = need * 2;
-        w->partial = realloc(w->partial, w->partial_cap);
-        if (!w->partial) die("out of memory");
-      }
-      memcpy(w->partial + w->partial_len, p, (size_t)(end - p));
-      w->partial_len = need;
+      keep(w, p, end);
       break;
     }
     if (w->partial_len > 0) {
-      size_t need = w->partial_len + (size_t)(nl - p);
-      if (need > w->partial_cap) {
-        w->partial_cap = need * 2;
-        w->partial = realloc(w->partial, w->partial_cap);
-        if (!w->partial) die("out of memory");
-      }
-      memcpy(w->partial + w->partial_len, p, (size_t)(nl - p));
-      on_line(w, w->partial, w->partial + need, t);
+      keep(w, p, nl);
+      on_line(w, w->partial, w->partial + w->partial_len, t);
       w->partial_len = 0;
     } else if (nl > p) {
       on_line(w, p, nl, t);
