@@ -46,15 +46,31 @@ export async function startServerProcess(main: string, dataDir: string, port: nu
   return proc;
 }
 
-/** Waits until `proc` (stdout piped) has printed `marker`; fails when it exits first or after `ms`. */
-export async function untilPrinted(proc: ChildProcess, marker: string, what: string, ms = 30_000): Promise<void> {
-  let out = '';
-  proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  const deadline = Date.now() + ms;
-  while (!out.includes(marker)) {
-    if (Date.now() > deadline || proc.exitCode !== null) throw new Error(`${what} did not start: ${out}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+/**
+ * Resolves with what `proc` (stdout piped) printed from the call on, once that
+ * contains `marker`; fails when it exits first or after `ms`. Its stdout keeps
+ * flowing afterwards (and is dropped), so the process never blocks on it.
+ */
+export function untilPrinted(proc: ChildProcess, marker: string | RegExp, what: string, ms = 30_000): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    let out = '';
+    const settle = (err?: Error) => {
+      clearTimeout(timer);
+      proc.stdout!.off('data', onData);
+      proc.off('close', onExit);
+      if (err) reject(err);
+      else resolve(out);
+    };
+    const onData = (d: Buffer) => {
+      out += d.toString();
+      if (typeof marker === 'string' ? out.includes(marker) : marker.test(out)) settle();
+    };
+    const onExit = () => settle(new Error(`${what} exited before printing ${String(marker)}: ${out}`));
+    const timer = setTimeout(() => settle(new Error(`${what} did not print ${String(marker)} within ${ms} ms: ${out}`)), ms);
+    proc.stdout!.on('data', onData);
+    proc.once('close', onExit); // after 'exit', once its output has been read
+    if (proc.exitCode !== null || proc.signalCode !== null) onExit();
+  });
 }
 
 /** Stops a benchmarked process: SIGTERM, SIGKILL after `killAfterMs`, and waits until it has exited. */

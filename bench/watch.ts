@@ -397,33 +397,29 @@ export function nativeWatcher(): string | undefined {
   }
 }
 
+/** The native watchers' last line: deliveries, duplicates, out of order, other events, closed early. */
+const STATS_LINE = /stats (\d+) (\d+) (\d+) (\d+) (\d+)\n/;
+
 /** The watchers as one native process (bench/h2watch.c): one C thread, libnghttp2 and OpenSSL. */
 function nativeFleet(binary: string, f: FleetSpec): Fleet {
   const dir = mkdtempSync(join(tmpdir(), 'svc-bench-h2watch-'));
   const file = (name: string, b: Buffer) => (writeFileSync(join(dir, name), b), join(dir, name));
   const out = join(dir, 'parsed.bin');
   const proc = spawn(binary, ['127.0.0.1', String(f.port), file('ca.crt', f.creds.ca), file('client.crt', f.creds.cert), file('client.key', f.creds.key), f.path, String(f.watchers), String(f.sessions), String(f.writes), out], { stdio: ['pipe', 'pipe', 'inherit'] });
-  let text = '';
-  const seen = (marker: string) =>
-    new Promise<void>((resolve, reject) => {
-      const check = () => text.includes(marker) && resolve();
-      proc.stdout!.on('data', check);
-      proc.once('exit', (code) => reject(new Error(`h2watch exited (${code}) before "${marker}"`)));
-    });
-  proc.stdout!.on('data', (d: Buffer) => (text += d.toString()));
-  const ready = seen('ready');
-  const done = seen('done');
+  const ready = untilPrinted(proc, 'ready', 'h2watch');
+  // fanOut waits for "done" 15 s after the last write at most; the process's exit settles it otherwise.
+  const done = untilPrinted(proc, 'done', 'h2watch', 30 * 60_000).then(() => undefined);
   done.catch(() => {});
   return {
-    ready,
+    ready: ready.then(() => undefined),
     done,
     pid: proc.pid,
     finish: async () => {
+      const printed = untilPrinted(proc, STATS_LINE, 'h2watch');
       const exited = new Promise((r) => proc.once('exit', r));
       proc.stdin!.end('close\n');
+      const m = STATS_LINE.exec(await printed)!;
       await exited;
-      const m = /stats (\d+) (\d+) (\d+) (\d+) (\d+)/.exec(text);
-      if (!m) throw new Error(`h2watch printed no stats: ${text}`);
       const [deliveries, duplicates, outOfOrder, otherEvents, closedEarly] = m.slice(1).map(Number) as [number, number, number, number, number];
       const bytes = readFileSync(out);
       rmSync(dir, { recursive: true, force: true });
@@ -670,23 +666,22 @@ export async function benchWatch(): Promise<string[]> {
     const clients: WatcherClient[] = [...(native ? [{ kind: 'native', binary: native } as const] : []), { kind: 'node' }];
     const fan: FanOut[] = [];
     const floorFan: FanOut[] = [];
-    if (PARTS.has('fanout')) {
+    // Each client at 100 and 1,000 watchers against one server.
+    const fanOuts = async (target: Pick<Server, 'proc' | 'port' | 'creds'>, tc: H1, into: FanOut[], label: string) => {
       for (const client of clients) {
         for (const watchers of [100, 1000]) {
-          progress(`fan-out, ${watchers} ${client.kind} watchers`);
-          fan.push(await fanOut(s, c, watchers, 100, 10, client));
+          progress(`${label}fan-out, ${watchers} ${client.kind} watchers`);
+          into.push(await fanOut(target, tc, watchers, 100, 10, client));
         }
       }
+    };
+    if (PARTS.has('fanout')) {
+      await fanOuts(s, c, fan, '');
       const port = await freePort();
       const floor = await startFloor(dataDir, port);
       const fc = h1(port, s.creds, 4);
       try {
-        for (const client of clients) {
-          for (const watchers of [100, 1000]) {
-            progress(`floor fan-out, ${watchers} ${client.kind} watchers`);
-            floorFan.push(await fanOut({ proc: floor, port, creds: s.creds }, fc, watchers, 100, 10, client));
-          }
-        }
+        await fanOuts({ proc: floor, port, creds: s.creds }, fc, floorFan, 'floor ');
       } finally {
         fc.close();
         await stopProcess(floor);
@@ -745,7 +740,7 @@ export async function benchWatch(): Promise<string[]> {
 
     // -------------------------------------------------------------------------
     const yes = (ok: boolean) => (ok ? 'yes' : '**no**');
-    const fanRow = (f: FanOut, target: number, label = '') =>
+    const fanRow = (f: FanOut, label = '', target = f.watchers === 100 ? 10 : 100) =>
       `| ${label}${int(f.watchers)} (${f.sessions} HTTP/2 sessions, ${f.client === 'native' ? 'native watchers' : 'Node watchers'}) | ${int(f.writes)} in ${f.seconds} s | ${int(f.deliveries)} | ${f.lost} / ${f.duplicates} / ${f.outOfOrder} | ${fmt(f.acked.p50)} | ${fmt(f.acked.p99)} | ${fmt(f.issued.p50)} | ${fmt(f.issued.p99)} | ${fmt(f.issued.max)} | ${fmt(f.write.p99)} | ${fmt(f.serverCpu, 0)}% (${fmt(f.serverUsPerDelivery, 1)} µs/delivery) | ${fmt(f.benchCpu, 0)}% | ${fmt(f.othersCpu, 0)}% | ${yes(f.acked.p99 <= target)} / ${yes(f.issued.p99 <= target)} (p99 ≤ ${target} ms), ${yes(f.lost === 0 && f.duplicates === 0 && f.outOfOrder === 0)} |`;
     const memRow = (itemJson: number, label: string, a: ProbeReply, aRss: number, b: ProbeReply, bRss: number, n: number) => {
       const heap = (b.heap - a.heap) / n;
@@ -758,8 +753,8 @@ export async function benchWatch(): Promise<string[]> {
       '',
       '| watchers | creates | deliveries | lost / dup / out of order | acked→parsed p50 ms | p99 ms | issued→parsed p50 ms | p99 ms | max ms | create p99 ms | server CPU | bench CPU | others CPU | latency target met (acked / issued), none lost or duplicated |',
       '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
-      ...runs.map((f) => fanRow(f, f.watchers === 100 ? 10 : 100)),
-      ...floorFan.map((f) => fanRow(f, f.watchers === 100 ? 10 : 100, 'floor: ')),
+      ...runs.map((f) => fanRow(f)),
+      ...floorFan.map((f) => fanRow(f, 'floor: ')),
       '',
       '- The floor rows are the machine, not svc: the same load against bench/floor.ts, a server that stores each create (an fsynced SQLite write, as svc) and then writes its line to every open watch stream — no watch cache, selectors, authentication, admission or field management, over the same TLS and Node HTTP/2 stack. svc cannot beat them on this machine; how close it comes is the figure to follow.',
       ...runs.map((f) => `- ${int(f.watchers)} ${f.client} watchers: all 200 and streaming after ${fmt(f.startMs, 0)} ms; events parsed before their create's ack ${fmt(f.beforeAck * 100, 0)}%; non-ADDED events ${f.otherEvents}; watches closed as unresponsive ${f.closedEarly}; load average ${f.load}; server RSS (VmRSS, sampled every 100 ms) ${fmt(f.rssBefore / MiB, 0)} → peak ${fmt(f.rssPeak / MiB, 0)} MiB.`),
