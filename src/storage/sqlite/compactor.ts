@@ -4,12 +4,12 @@
 //
 // compact(R) first records R as the compacted revision (reads below it fail
 // at once), then deletes superseded rows and tombstones in revision windows,
-// one short transaction each. The window adapts so a batch holds the write
-// lock for about `batchTargetMs`; between batches the event loop runs, so
-// writes interleave with a long compaction. Progress is stored, so a restart
-// resumes an unfinished compaction.
-import type Database from 'better-sqlite3';
+// one short transaction each, through the store's writer (writer.ts). The
+// window adapts so a batch takes about `batchTargetMs`; writes queue between
+// batches, so they interleave with a long compaction. Progress is stored, so
+// a restart resumes an unfinished compaction.
 import type { Statements } from './statements.js';
+import type { LogWriter } from './writer.js';
 
 export interface CompactionOptions {
   /** History kept by automatic compaction (default 5 minutes). 0 disables automatic compaction. */
@@ -44,7 +44,7 @@ export class Compactor {
   /** Durations of the most recent batches, for benchmarks and tests. */
   readonly recentBatches: BatchStat[] = [];
 
-  constructor(private readonly db: Database.Database, private readonly stmts: Statements, private readonly deps: Deps) {
+  constructor(private readonly writer: LogWriter, stmts: Statements, private readonly deps: Deps) {
     this.opts = {
       retentionMs: deps.retentionMs ?? DEFAULT_COMPACTION.retentionMs,
       intervalMs: deps.intervalMs ?? DEFAULT_COMPACTION.intervalMs,
@@ -61,17 +61,20 @@ export class Compactor {
   }
 
   compact(revision: number): Promise<void> {
+    let recorded: Promise<void> = Promise.resolve();
     if (revision > this.compacted) {
       this.compacted = revision;
-      this.stmts.setMeta.run('compact_rev', revision);
+      recorded = this.writer.setMeta('compact_rev', revision);
     }
-    this.running = this.running.then(() => this.sweep());
+    this.running = this.running.then(() => recorded).then(() => this.sweep());
     return this.running;
   }
 
-  stop(): void {
+  /** Stops the timer and further batches; resolves once the running batch is done. */
+  async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.stopped = true;
+    await this.running.catch(() => {});
   }
 
   /** One automatic-compaction step: compact to the newest sample older than the retention. */
@@ -82,11 +85,9 @@ export class Compactor {
     if (target > this.compacted) {
       this.compact(target).catch((err) => console.error('storage: automatic compaction failed', err));
     }
-    try {
-      this.db.pragma('wal_checkpoint(TRUNCATE)');
-    } catch (err) {
-      console.error('storage: WAL checkpoint failed', err);
-    }
+    this.writer.checkpoint().catch((err: Error) => {
+      if (!this.stopped) console.error('storage: WAL checkpoint failed', err);
+    });
   }
 
   private sample(): number {
@@ -100,11 +101,7 @@ export class Compactor {
       const from = this.done;
       const to = Math.min(this.compacted, from + this.window);
       const started = performance.now();
-      this.db.transaction(() => {
-        this.stmts.compactSuperseded.run({ from, to });
-        this.stmts.compactTombstones.run({ from, to });
-        this.stmts.setMeta.run('compact_done', to);
-      }).immediate();
+      await this.writer.compactBatch(from, to);
       const ms = performance.now() - started;
       this.done = to;
       this.recentBatches.push({ revisions: to - from, ms });
@@ -112,7 +109,7 @@ export class Compactor {
       // Keep batches near the target duration.
       if (ms > this.opts.batchTargetMs) this.window = Math.max(100, Math.floor(this.window / 2));
       else if (ms < this.opts.batchTargetMs / 4) this.window = Math.min(1_000_000, this.window * 2);
-      await new Promise((r) => setImmediate(r));
+      await new Promise((r) => setImmediate(r)); // an inline writer answers at once: let the event loop run
     }
   }
 }

@@ -115,15 +115,22 @@ describe('sqlite durability', () => {
     /** Runs `body` on a store whose log syncs wait until the test releases (or fails) them; then releases the rest and closes. */
     async function withHeldStore(body: (store: SqliteStore, held: Held) => Promise<void>): Promise<void> {
       const held: Held = [];
-      const store = SqliteStore.open({ path: tempDb(), syncLog: (fd, done) => held.push({ fd, done }) });
+      let releasing = false;
+      const store = SqliteStore.open({ path: tempDb(), syncLog: (fd, done) => (releasing ? done(null) : held.push({ fd, done })) });
       try {
         await body(store, held);
       } finally {
+        releasing = true;
         for (const h of held.splice(0)) h.done(null);
         await store.close();
       }
     }
     const settled = async (p: Promise<unknown>) => Promise.race([p.then(() => 'settled', () => 'settled'), sleep(20).then(() => 'pending')]);
+    /** Waits until `n` syncs are held (the commits before them came back from the writer thread). */
+    async function untilHeld(held: Held, n: number): Promise<void> {
+      for (let i = 0; i < 1000 && held.length < n; i++) await sleep(2);
+      assert.equal(held.length, n, `${n} sync(s) held`);
+    }
 
     it('holds the ack, the revision, reads and watch events until the sync finishes', () =>
       withHeldStore(async (store, held) => {
@@ -131,8 +138,8 @@ describe('sqlite durability', () => {
         await store.watch({ prefix: '/s/', fromRevision: await store.currentRevision() }, { onEvents: (es) => events.push(...es.map((e) => e.revision)), onError: () => {} });
         const before = await store.currentRevision();
         const write = store.create('/s/a', Buffer.from('1'));
+        await untilHeld(held, 1); // the commit started one sync
         assert.equal(await settled(write), 'pending');
-        assert.equal(held.length, 1, 'the commit started one sync');
         assert.equal(await store.get('/s/a'), null, 'a committed but unsynced write is not read');
         assert.equal((await store.range('/s/')).items.length, 0);
         assert.equal(await store.currentRevision(), before);
@@ -148,14 +155,14 @@ describe('sqlite durability', () => {
     it('commits made while a sync runs are acknowledged together by the next one', () =>
       withHeldStore(async (store, held) => {
         const first = store.create('/s/1', Buffer.from('1'));
-        await settled(first);
+        await untilHeld(held, 1);
         const later = [store.create('/s/2', Buffer.from('2')), store.create('/s/3', Buffer.from('3'))];
-        await sleep(5);
+        await sleep(20);
         assert.equal(held.length, 1, 'no second sync while the first runs');
         held.shift()!.done(null);
         await first;
+        await untilHeld(held, 1); // one sync for both
         assert.equal(await settled(Promise.all(later)), 'pending', 'the first sync started before they committed');
-        assert.equal(held.length, 1, 'one sync for both');
         held.shift()!.done(null);
         assert.deepEqual((await Promise.all(later)).map((kv) => kv.key), ['/s/2', '/s/3']);
       }));
@@ -163,11 +170,12 @@ describe('sqlite durability', () => {
     it('a conflict is also reported only after the sync (a retry then reads the newer version)', () =>
       withHeldStore(async (store, held) => {
         const a = store.create('/s/x', Buffer.from('1'));
-        await settled(a);
+        await untilHeld(held, 1);
         held.shift()!.done(null);
         const kv = await a;
         const winner = store.update('/s/x', Buffer.from('2'), { expectedModRevision: kv.modRevision });
         const loser = store.update('/s/x', Buffer.from('3'), { expectedModRevision: kv.modRevision });
+        await untilHeld(held, 1);
         assert.equal(await settled(loser), 'pending');
         held.shift()!.done(null);
         await winner;
@@ -177,7 +185,7 @@ describe('sqlite durability', () => {
     it('a failed sync fails its writes and stops the store', () =>
       withHeldStore(async (store, held) => {
         const w = store.create('/s/f', Buffer.from('1'));
-        await settled(w);
+        await untilHeld(held, 1);
         held.shift()!.done(Object.assign(new Error('EIO: i/o error, fsync'), { code: 'EIO' }));
         await assert.rejects(w, /write-ahead log could not be synced: EIO/);
         await assert.rejects(store.create('/s/g', Buffer.from('2')), /closed/);
@@ -187,7 +195,7 @@ describe('sqlite durability', () => {
     it('close waits for the running sync', () =>
       withHeldStore(async (store, held) => {
         const w = store.create('/s/c', Buffer.from('1'));
-        await settled(w);
+        await untilHeld(held, 1);
         const closing = store.close();
         assert.equal(await settled(closing), 'pending');
         held.shift()!.done(null);
@@ -201,7 +209,7 @@ describe('sqlite durability', () => {
       try {
         const inode = statSync(`${path}-wal`).ino;
         for (let i = 0; i < 50; i++) await s.create(`/t/${i}`, Buffer.alloc(4096, 1));
-        s.checkpoint();
+        await s.checkpoint();
         assert.equal(statSync(`${path}-wal`).size, 0, 'the checkpoint truncated the log');
         await s.create('/t/after', Buffer.from('x'));
         assert.equal(statSync(`${path}-wal`).ino, inode);

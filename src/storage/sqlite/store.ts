@@ -22,13 +22,14 @@ import Database from 'better-sqlite3';
 import { closeSync, fsync, fsyncSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { DeleteResult, GetOptions, KeyValue, RangeOptions, RangeResult, Store, WatchEvent, WatchHandle, WatchOptions, WatchSink, WriteOptions } from '../interface.js';
-import { StorageError, isStorageError } from '../errors.js';
+import { StorageError } from '../errors.js';
 import { checkKey, checkValueSize, prefixEnd } from '../limits.js';
-import { SCHEMA, SCHEMA_VERSION, type LogRow } from './schema.js';
+import { SCHEMA, SCHEMA_VERSION } from './schema.js';
 import { prepare, type Statements } from './statements.js';
-import { createRevisionOf, toKeyValue } from './rows.js';
+import { toKeyValue } from './rows.js';
 import { WatchHub } from './watchers.js';
 import { Compactor, type CompactionOptions } from './compactor.js';
+import { InlineWriter, isRefusal, refusalError, ThreadWriter, type LogWriter, type WriteOp } from './writer.js';
 
 export interface SqliteOptions {
   /** Database file, or ':memory:' for a store that lives as long as the process. */
@@ -41,11 +42,6 @@ export interface SqliteOptions {
   /** How the store syncs its write-ahead log (node:fs fsync; tests hold or fail it). */
   readonly syncLog?: (fd: number, done: (err: Error | null) => void) => void;
 }
-
-type WriteOp =
-  | { readonly kind: 'create'; readonly key: string; readonly value: Uint8Array }
-  | { readonly kind: 'update'; readonly key: string; readonly value: Uint8Array; readonly expected: number | undefined }
-  | { readonly kind: 'delete'; readonly key: string; readonly expected: number | undefined };
 
 interface Pending {
   readonly op: WriteOp;
@@ -61,13 +57,19 @@ interface Committed {
 
 export class SqliteStore implements Store {
   readonly backend = 'sqlite';
+  /** The connection reads run on (on a file; in memory the only one, the writer's too). */
   private readonly db: Database.Database;
   private readonly stmts: Statements;
+  private readonly writer: LogWriter;
+  /** A file's ownership lock: held until close, so a second server on the data directory fails at open. */
+  private readonly lock: Database.Database | undefined;
   private readonly hub: WatchHub;
   private readonly compactor: Compactor;
   private readonly maxBatch: number;
   private queue: Pending[] = [];
   private flushScheduled = false;
+  /** A batch is with the writer; the next one waits (and grows) until it is back. */
+  private committing = false;
   /** The write-ahead log's descriptor when the store fsyncs it itself (synchronous 'FULL' on a file). */
   private readonly walFd: number | undefined;
   private readonly syncLog: NonNullable<SqliteOptions['syncLog']>;
@@ -80,47 +82,56 @@ export class SqliteStore implements Store {
   private readonly remainingCache = new Map<string, number>();
   private closed = false;
   private released = false;
+  /** Set when an fsync failed: nothing after it is acknowledged. */
+  private failure: StorageError | undefined;
 
-  private constructor(db: Database.Database, opts: SqliteOptions, walFd: number | undefined) {
+  private constructor(db: Database.Database, opts: SqliteOptions, parts: { walFd: number | undefined; lock: Database.Database | undefined; writer: LogWriter }) {
     this.db = db;
-    this.walFd = walFd;
+    this.walFd = parts.walFd;
+    this.lock = parts.lock;
+    this.writer = parts.writer;
     this.syncLog = opts.syncLog ?? fsync;
     this.stmts = prepare(db);
     this.maxBatch = opts.maxBatch ?? 1024;
     this.rev = this.stmts.seq.get()?.seq ?? 0;
-    this.compactor = new Compactor(db, this.stmts, { ...opts.compaction, currentRevision: () => this.rev });
+    this.compactor = new Compactor(this.writer, this.stmts, { ...opts.compaction, currentRevision: () => this.rev });
     this.hub = new WatchHub({ stmts: () => this.stmts, currentRevision: () => this.rev, compactedRevision: () => this.compactor.compacted });
   }
 
-  /** Opens (creating if needed) the store; a file that cannot be opened fails with a message naming the cause. */
+  /**
+   * Opens (creating if needed) the store; a file that cannot be opened fails
+   * with a message naming the cause. A file gets a writer thread with its own
+   * connection; reads stay on this thread's connection.
+   */
   static open(opts: SqliteOptions): SqliteStore {
     let db: Database.Database | undefined;
+    let lock: Database.Database | undefined;
     let walFd: number | undefined;
+    const memory = opts.path === ':memory:';
     try {
-      if (opts.path !== ':memory:') mkdirSync(dirname(opts.path), { recursive: true });
-      db = new Database(opts.path, { timeout: 0 });
-      if (opts.path !== ':memory:') {
-        // One process owns the file: a second server on the same data directory fails here.
-        db.pragma('locking_mode = EXCLUSIVE');
+      if (!memory) {
+        mkdirSync(dirname(opts.path), { recursive: true });
+        lock = ownershipLock(opts.path);
+      }
+      db = new Database(opts.path, { timeout: 5000 });
+      if (!memory) {
         const mode = db.pragma('journal_mode = WAL', { simple: true });
         if (mode !== 'wal') throw new Error(`could not enable WAL mode (got ${String(mode)})`);
-        db.pragma('wal_autocheckpoint = 1000');
-        db.pragma(`journal_size_limit = ${64 * 1024 * 1024}`);
       }
       const synchronous = opts.synchronous ?? 'FULL';
-      const ownSync = synchronous === 'FULL' && opts.path !== ':memory:';
+      const ownSync = synchronous === 'FULL' && !memory;
       db.pragma(`synchronous = ${ownSync ? 'NORMAL' : synchronous}`);
       db.exec(SCHEMA);
       const version = db.pragma('user_version', { simple: true }) as number;
       if (version === 0) db.pragma(`user_version = ${SCHEMA_VERSION}`);
       else if (version !== SCHEMA_VERSION) throw new Error(`schema version ${version} is not supported (expected ${SCHEMA_VERSION})`);
-      // Take the write lock now; in exclusive locking mode it is held until close.
-      db.exec('BEGIN IMMEDIATE; COMMIT');
       if (ownSync) walFd = openLog(opts.path);
-      return new SqliteStore(db, opts, walFd);
+      const writer = memory ? new InlineWriter(db) : new ThreadWriter({ path: opts.path, synchronous: ownSync ? 'NORMAL' : synchronous });
+      return new SqliteStore(db, opts, { walFd, lock, writer });
     } catch (err) {
       if (walFd !== undefined) closeSync(walFd);
       db?.close();
+      lock?.close();
       const msg = (err as Error).message;
       const hint = /locked|busy/i.test(msg) ? ' (is another server using this data directory?)' : '';
       throw new Error(`cannot open SQLite store at ${opts.path}: ${msg}${hint}`, { cause: err });
@@ -189,8 +200,8 @@ export class SqliteStore implements Store {
   }
 
   /** Truncates the WAL file (also done by the compactor's timer). */
-  checkpoint(): void {
-    this.db.pragma('wal_checkpoint(TRUNCATE)');
+  checkpoint(): Promise<void> {
+    return this.writer.checkpoint();
   }
 
   get watcherCount(): number {
@@ -201,12 +212,14 @@ export class SqliteStore implements Store {
     if (this.released) return;
     this.released = true;
     if (!this.closed) this.flush();
-    this.closed = true;
-    if (this.syncing || this.unsynced.length > 0) await new Promise<void>((r) => this.drained.push(r));
-    this.compactor.stop();
+    this.closed = true; // new writes are refused; the queued ones still commit and sync
+    await this.idle();
+    await this.compactor.stop();
     this.hub.failAll(StorageError.unavailable('the store was closed'));
+    await this.writer.close();
     if (this.walFd !== undefined) closeSync(this.walFd);
     this.db.close();
+    this.lock?.close();
   }
 
   // --- reads ---------------------------------------------------------------
@@ -250,23 +263,33 @@ export class SqliteStore implements Store {
     });
   }
 
+  /** Sends the queued writes to the writer as one batch, unless a batch is there already (its return sends the next). */
   private flush(): void {
     this.flushScheduled = false;
-    while (this.queue.length > 0) {
-      const batch = this.queue.length > this.maxBatch ? this.queue.splice(0, this.maxBatch) : this.queue.splice(0);
-      this.commit(batch);
-    }
+    if (this.committing || this.queue.length === 0) return;
+    const batch = this.queue.length > this.maxBatch ? this.queue.splice(0, this.maxBatch) : this.queue.splice(0);
+    this.committing = true;
+    this.writer.commit(batch.map((p) => p.op)).then(
+      (outcomes) => {
+        this.committing = false;
+        this.committed(batch, outcomes.map((o) => (isRefusal(o) ? refusalError(o) : o)));
+        this.flush();
+        this.checkIdle();
+      },
+      (err: Error) => {
+        this.committing = false;
+        const failure = this.failure ?? StorageError.unavailable(`commit failed: ${err.message}`, err);
+        for (const p of batch) p.reject(failure);
+        this.flush();
+        this.checkIdle();
+      },
+    );
   }
 
-  private commit(batch: Pending[]): void {
-    const results: (WatchEvent | StorageError)[] = [];
-    try {
-      this.db.transaction(() => {
-        for (const p of batch) results.push(this.tryApply(p.op));
-      }).immediate();
-    } catch (err) {
-      const failure = StorageError.unavailable(`commit failed: ${(err as Error).message}`, err);
-      for (const p of batch) p.reject(failure);
+  /** A batch is in the log: acknowledged now (no own sync) or by the next fsync. */
+  private committed(batch: Pending[], results: (WatchEvent | StorageError)[]): void {
+    if (this.failure) {
+      for (const p of batch) p.reject(this.failure);
       return;
     }
     if (this.walFd === undefined) this.settle([{ batch, results }]);
@@ -274,6 +297,19 @@ export class SqliteStore implements Store {
       this.unsynced.push({ batch, results });
       this.sync();
     }
+  }
+
+  /** Resolves once nothing is queued, committing or waiting for a sync. */
+  private idle(): Promise<void> {
+    return new Promise<void>((r) => {
+      this.drained.push(r);
+      this.checkIdle();
+    });
+  }
+
+  private checkIdle(): void {
+    if (this.committing || this.syncing || this.queue.length > 0 || this.unsynced.length > 0) return;
+    for (const r of this.drained.splice(0)) r();
   }
 
   /** Starts an fsync of the log covering every batch committed so far, unless one runs (then the next covers them). */
@@ -287,7 +323,7 @@ export class SqliteStore implements Store {
       if (err) this.fail(covered, err);
       else this.settle(covered);
       if (this.unsynced.length > 0) this.sync();
-      else for (const r of this.drained.splice(0)) r();
+      else this.checkIdle();
     });
   }
 
@@ -317,50 +353,11 @@ export class SqliteStore implements Store {
   private fail(covered: Committed[], err: Error): void {
     console.error(`svc: fsync of the SQLite write-ahead log failed (${err.message}); the store stops accepting requests`);
     const failure = StorageError.unavailable(`the write-ahead log could not be synced: ${err.message}`, err);
+    this.failure = failure;
     for (const { batch } of [...covered, ...this.unsynced.splice(0)]) for (const p of batch) p.reject(failure);
     for (const p of this.queue.splice(0)) p.reject(failure);
     this.closed = true;
     this.hub.failAll(failure);
-  }
-
-  private tryApply(op: WriteOp): WatchEvent | StorageError {
-    try {
-      return this.apply(op);
-    } catch (err) {
-      if (isStorageError(err)) return err;
-      if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') {
-        // Another writer won the race for this version (only possible across processes).
-        const row = this.stmts.latest.get(op.key);
-        if (row && !row.deleted) return op.kind === 'create' ? StorageError.keyExists(op.key) : StorageError.conflict(op.key, toKeyValue(row), -1);
-        return StorageError.keyNotFound(op.key);
-      }
-      throw err;
-    }
-  }
-
-  private apply(op: WriteOp): WatchEvent {
-    const latest: LogRow | undefined = this.stmts.latest.get(op.key);
-    const live = latest && !latest.deleted ? latest : undefined;
-    if (op.kind === 'create') {
-      if (live) throw StorageError.keyExists(op.key);
-      const id = this.insert(op.key, 1, 0, 0, latest?.id ?? 0, op.value);
-      return { type: 'create', revision: id, kv: { key: op.key, value: op.value, createRevision: id, modRevision: id } };
-    }
-    if (!live) throw StorageError.keyNotFound(op.key);
-    const prev = toKeyValue(live);
-    if (op.expected !== undefined && op.expected !== live.id) throw StorageError.conflict(op.key, prev, op.expected);
-    const createRevision = createRevisionOf(live);
-    if (op.kind === 'update') {
-      const id = this.insert(op.key, 0, 0, createRevision, live.id, op.value);
-      return { type: 'update', revision: id, kv: { key: op.key, value: op.value, createRevision, modRevision: id }, prev };
-    }
-    const id = this.insert(op.key, 0, 1, createRevision, live.id, null);
-    return { type: 'delete', revision: id, key: op.key, prev };
-  }
-
-  private insert(name: string, created: number, deleted: number, createRevision: number, prevRevision: number, value: Uint8Array | null): number {
-    const blob = value === null || Buffer.isBuffer(value) ? value : Buffer.from(value.buffer, value.byteOffset, value.byteLength);
-    return Number(this.stmts.insert.run(name, created, deleted, createRevision, prevRevision, blob).lastInsertRowid);
   }
 }
 
@@ -378,4 +375,21 @@ function openLog(path: string): number {
     closeSync(dir);
   }
   return fd;
+}
+
+/**
+ * Takes the data directory's ownership lock: a small database beside the
+ * store held in exclusive locking mode until close, so a second server (this
+ * process or another) fails to open the same file with "database is locked".
+ */
+function ownershipLock(path: string): Database.Database {
+  const lock = new Database(`${path}.lock`, { timeout: 0 });
+  try {
+    lock.pragma('locking_mode = EXCLUSIVE');
+    lock.exec('CREATE TABLE IF NOT EXISTS owner (pid INTEGER); BEGIN EXCLUSIVE; DELETE FROM owner; INSERT INTO owner VALUES (' + process.pid + '); COMMIT');
+    return lock;
+  } catch (err) {
+    lock.close();
+    throw err;
+  }
 }
