@@ -12,6 +12,7 @@ import { collectionPrefix, objectKey } from './keys.js';
 import type { Strategy } from './strategy.js';
 import type { WriteHooks } from './hooks.js';
 import { servedJSON, textOnce } from './encoded.js';
+import { storedJSON } from './storedjson.js';
 import { RecentObjects, storedFormOf } from './recent.js';
 import { validateMetadata, validateMetadataUpdate } from './metadata.js';
 import * as errs from './errors.js';
@@ -708,8 +709,7 @@ export class GenericStore {
   }
 
   private encode(obj: ApiObject): Uint8Array {
-    const { resourceVersion: _rv, ...meta } = obj.metadata;
-    return Buffer.from(JSON.stringify({ ...obj, metadata: meta }));
+    return Buffer.from(storedJSON(obj));
   }
 
   /**

@@ -21,8 +21,9 @@
 // do and the entry stays as it is. Anything else takes the steps above.
 import type { JsonValue, Schema } from '../schema/model.js';
 import { field, FieldSet } from './fieldpath.js';
+import { intern } from './intern.js';
 import { ApplyConflictError, capUpdateManagers, conflict, managerId, type Conflict, type Managed, type ManagedEntry, type ManagerInfo } from './managed.js';
-import { compare, ensureNamedFieldsAreMembers, fieldSetOf, jsonEqual, mergeApply, reconcileWithSchema, removeItems, toFieldSet, TypedError, type Comparison, type JsonObject } from './typed.js';
+import { compare, ensureNamedFieldsAreMembers, fieldSetOf, jsonEqual, markReconciled, mergeApply, reconcileWithSchema, removeItems, toFieldSet, TypedError, type Comparison, type JsonObject } from './typed.js';
 
 /** Fields no manager ever owns (Kubernetes' stripMetaManager). */
 export const STRIPPED = FieldSet.of(
@@ -103,6 +104,20 @@ function reconcileAll(managed: Managed, o: Pick<EngineOptions, 'apiVersion' | 's
   const versions = new Versions(o);
   for (const [id, e] of managed) out.set(id, { ...e, fields: reconcileWithSchema(e.fields, versions.schemaOf(e.apiVersion)) });
   return out;
+}
+
+/**
+ * The sets a write leaves: interned (intern.ts), so what is memoized on them
+ * is shared with every equal set; those in the request's version are made
+ * with its schema, so they are recorded as reconciled with it.
+ */
+function settle(managed: Managed, o: Pick<EngineOptions, 'apiVersion' | 'schema' | 'converter'>): void {
+  const versions = new Versions(o);
+  for (const [id, e] of managed) {
+    const fields = intern(e.fields);
+    if (versions.own(e.apiVersion)) markReconciled(fields, o.schema);
+    if (fields !== e.fields) managed.set(id, { ...e, fields });
+  }
 }
 
 function excluding(c: Comparison, ignored: FieldSet | undefined): Comparison {
@@ -290,6 +305,7 @@ export function applyMerged(o: ApplyInput): { merged: JsonObject; unchanged: boo
   const mine = managed.get(id);
   if (mine && !unchanged) mine.time = o.now();
   strip(managed.get(id), managed, id, previous?.fields);
+  settle(managed, o);
   return { merged: merged as JsonObject, unchanged, managed };
 }
 
@@ -316,6 +332,7 @@ export function update(o: UpdateInput): Managed {
     managed.set(id, { ...info, fields: prev ? set.union(prev.fields) : set, time: o.now() });
   }
   capUpdateManagers(managed);
+  settle(managed, o);
   return managed;
 }
 

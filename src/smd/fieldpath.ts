@@ -5,4 +5,4 @@
 // managedFields). Import from here.
 export * from './path.js';
 export { FieldSet, type Entry } from './fieldset.js';
-export { fromFieldsV1, toFieldsV1, type FieldsV1 } from './fieldsv1.js';
+export { encodedFieldsV1JSON, fromFieldsV1, toFieldsV1, type FieldsV1 } from './fieldsv1.js';

@@ -17,7 +17,12 @@ export type FieldsV1 = { [key: string]: FieldsV1 };
 
 /** Encodes a set as Kubernetes' FieldsV1 object (key order is significant). The set becomes read-only. */
 export function toFieldsV1(set: FieldSet): FieldsV1 {
-  return emit(set.freeze(), false);
+  set.freeze();
+  const fresh = set.memo?.encoded === undefined;
+  const out = emit(set, false);
+  // Decoding the object again (the next write of the object) is then a lookup.
+  if (fresh) byObject.set(out, set);
+  return out;
 }
 
 function emit(set: FieldSet, self: boolean): FieldsV1 {
@@ -29,6 +34,32 @@ function emit(set: FieldSet, self: boolean): FieldsV1 {
   for (const e of set.sorted()) out[e.key] = e.child === undefined ? {} : emit(e.child, e.member);
   if (self) memo.encodedSelf = out;
   else memo.encoded = out;
+  return out;
+}
+
+/**
+ * JSON.stringify(v) for a FieldsV1 object that toFieldsV1 returned for a set
+ * it still remembers, from text memoized on the set (subtree by subtree);
+ * undefined for any other object.
+ */
+export function encodedFieldsV1JSON(v: object): string | undefined {
+  const set = byObject.get(v);
+  return set === undefined || set.memo?.encoded !== v ? undefined : emitJSON(set, false);
+}
+
+function emitJSON(set: FieldSet, self: boolean): string {
+  const memo = (set.memo ??= {});
+  const done = self ? memo.jsonSelf : memo.json;
+  if (done !== undefined) return done;
+  let out = self ? '{".":{}' : '{';
+  let sep = self;
+  for (const e of set.sorted()) {
+    out += (sep ? ',' : '') + JSON.stringify(e.key) + ':' + (e.child === undefined ? '{}' : emitJSON(e.child, e.member));
+    sep = true;
+  }
+  out += '}';
+  if (self) memo.jsonSelf = out;
+  else memo.json = out;
   return out;
 }
 
@@ -84,7 +115,11 @@ function sameShape(a: number[], b: number[]): boolean {
   return true;
 }
 
-/** Sets by the FieldsV1 object they were decoded from (a live object handed over again; FieldsV1 objects are never modified). */
+/**
+ * Sets by the FieldsV1 object they were decoded from or encoded to (a live
+ * object handed over again; FieldsV1 objects are never modified). Encodings
+ * are memoized on interned sets (intern.ts), so few objects are ever encoded.
+ */
 const byObject = new WeakMap<object, FieldSet>();
 
 /** Decodes a FieldsV1 object into a read-only set; throws FieldPathError on malformed keys. */

@@ -8,7 +8,7 @@
 // "failed to create typed patch object (<ns>/<name>; <gvk>): <message>".
 // FieldSets are read-only once used in set algebra or encoded, and the
 // FieldsV1 objects in results are memoized and shared: never modify them.
-export { FieldSet, fromFieldsV1, toFieldsV1, pathToString, type FieldsV1, type Path, type PathElement } from './fieldpath.js';
+export { encodedFieldsV1JSON, FieldSet, fromFieldsV1, toFieldsV1, pathToString, type FieldsV1, type Path, type PathElement } from './fieldpath.js';
 export { TypedError, toFieldSet, compare, merge, removeItems } from './typed.js';
 export { ApplyConflictError, conflictCauses, conflictMessage, decodeManaged, encodeManaged, incomingManaged, isResetRequest, ManagedFieldsError, type Conflict, type Managed } from './managed.js';
 export { apply, applyObject, ApplyBadRequestError, BEFORE_FIRST_APPLY, STRIPPED, update, updateObject, type ApplyObjectOptions, type UpdateObjectOptions, type WriteResult } from './merge.js';

@@ -177,6 +177,14 @@ function needsReconcile(set: FieldSet, n: Node): boolean {
   return false;
 }
 
+/** Records that `set` needs no reconciling with `schema` (the engine's own results, made with that schema). */
+export function markReconciled(set: FieldSet, schema: Schema | undefined): void {
+  set.freeze();
+  const memo = (set.memo ??= {});
+  memo.schema = schema;
+  memo.reconciled = set;
+}
+
 /**
  * Reconciles a manager's set with the current schema: a subtree under a node
  * that is now atomic collapses into ownership of the node itself (granular →
