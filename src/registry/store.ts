@@ -12,7 +12,7 @@ import { collectionPrefix, objectKey } from './keys.js';
 import type { Strategy } from './strategy.js';
 import type { WriteHooks } from './hooks.js';
 import { servedJSON, textOnce } from './encoded.js';
-import { storedJSON } from './storedjson.js';
+import { storedBytes } from './storedjson.js';
 import { RecentObjects, storedFormOf } from './recent.js';
 import { validateMetadata, validateMetadataUpdate } from './metadata.js';
 import * as errs from './errors.js';
@@ -709,7 +709,7 @@ export class GenericStore {
   }
 
   private encode(obj: ApiObject): Uint8Array {
-    return Buffer.from(storedJSON(obj));
+    return storedBytes(obj);
   }
 
   /**

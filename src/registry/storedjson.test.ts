@@ -1,4 +1,4 @@
-// storedJSON must write exactly what JSON.stringify writes for the object
+// storedBytes must write exactly the UTF-8 of what JSON.stringify writes for the object
 // without metadata.resourceVersion, whether or not its FieldsV1 objects came
 // from the engine (memoized text) and however their sets share subtrees.
 import assert from 'node:assert/strict';
@@ -8,7 +8,9 @@ import { Thing } from '../smd/fixtures.js';
 import { prng } from '../smd/prng.js';
 import type { JsonObject } from '../smd/typed.js';
 import type { ApiObject } from './object.js';
-import { storedJSON } from './storedjson.js';
+import { storedBytes } from './storedjson.js';
+
+const storedJSON = (o: ApiObject): string => storedBytes(o).toString('utf8');
 
 const reference = (o: ApiObject): string => {
   const { resourceVersion: _rv, ...meta } = o.metadata;
@@ -26,7 +28,7 @@ function deepFreeze<T>(v: T): T {
   return v;
 }
 
-describe('storedJSON', () => {
+describe('storedBytes', () => {
   const cases: [string, unknown][] = [
     ['no metadata fields beyond a name', { apiVersion: 'v1', kind: 'Thing', metadata: { name: 'a' } }],
     ['resourceVersion is left out', { apiVersion: 'v1', kind: 'Thing', metadata: { name: 'a', resourceVersion: '7', uid: 'u' }, spec: { replicas: 1 } }],

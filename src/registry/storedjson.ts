@@ -1,8 +1,10 @@
-// The JSON a store writes for an object: exactly JSON.stringify of the
-// object without metadata.resourceVersion, built so that what rarely changes
-// is not encoded again: each managedFields entry's FieldsV1 — most of the
-// bytes of an object several managers write — comes from the text the
-// field-ownership engine memoized for its (interned) set (src/smd/fieldsv1.ts).
+// The bytes a store writes for an object: exactly the UTF-8 of
+// JSON.stringify of the object without metadata.resourceVersion, built so
+// that what rarely changes is not encoded again: each managedFields entry's
+// FieldsV1 — most of the bytes of an object several managers write — comes
+// as the bytes the field-ownership engine memoized for its (interned) set
+// (src/smd/fieldsv1.ts); the rest is stringified as usual and the pieces are
+// copied together once.
 import { encodedFieldsV1JSON } from '../smd/index.js';
 import type { ApiObject } from './object.js';
 
@@ -10,41 +12,82 @@ type Json = Record<string, unknown>;
 
 const isPlain = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** JSON.stringify(obj) with metadata.resourceVersion left out. */
-export function storedJSON(obj: ApiObject): string {
-  return objectJSON(obj as unknown as Json, (k, v) => (k === 'metadata' && isPlain(v) ? metadataJSON(v) : undefined));
+/** Text pieces and memoized byte pieces, in order. */
+class Pieces {
+  private readonly parts: Buffer[] = [];
+  private text = '';
+  private length = 0;
+
+  str(s: string): void {
+    this.text += s;
+  }
+
+  bytes(b: Buffer): void {
+    this.flushText();
+    this.parts.push(b);
+    this.length += b.length;
+  }
+
+  done(): Buffer {
+    if (this.parts.length === 0) return Buffer.from(this.text);
+    this.flushText();
+    return Buffer.concat(this.parts, this.length);
+  }
+
+  private flushText(): void {
+    if (this.text === '') return;
+    const b = Buffer.from(this.text);
+    this.parts.push(b);
+    this.length += b.length;
+    this.text = '';
+  }
 }
 
-function metadataJSON(meta: Json): string {
-  return objectJSON(meta, (k, v) => (k === 'resourceVersion' ? null : k === 'managedFields' && Array.isArray(v) ? managedFieldsJSON(v) : undefined));
+/** How objectJSON writes one key: left out, written by the function given (after the key), or by JSON.stringify (undefined). */
+type Special = (key: string, value: unknown) => 'skip' | ((out: Pieces) => void) | undefined;
+
+/** The UTF-8 of JSON.stringify(obj) with metadata.resourceVersion left out. */
+export function storedBytes(obj: ApiObject): Buffer {
+  const out = new Pieces();
+  objectJSON(out, obj as unknown as Json, (k, v) => (k === 'metadata' && isPlain(v) ? (o) => objectJSON(o, v, metadataKey) : undefined));
+  return out.done();
 }
 
-function managedFieldsJSON(entries: unknown[]): string {
-  let out = '[';
+const metadataKey: Special = (k, v) => (k === 'resourceVersion' ? 'skip' : k === 'managedFields' && Array.isArray(v) ? (o) => managedFieldsJSON(o, v) : undefined);
+
+function managedFieldsJSON(out: Pieces, entries: unknown[]): void {
+  out.str('[');
   for (let i = 0; i < entries.length; i++) {
     const e = entries[i];
-    if (i > 0) out += ',';
-    out += isPlain(e) ? objectJSON(e, (k, v) => (k === 'fieldsV1' && isPlain(v) ? encodedFieldsV1JSON(v) : undefined)) : (JSON.stringify(e) ?? 'null');
+    if (i > 0) out.str(',');
+    if (isPlain(e)) objectJSON(out, e, entryKey);
+    else out.str(JSON.stringify(e) ?? 'null');
   }
-  return out + ']';
+  out.str(']');
 }
 
-/**
- * An object's JSON, key by key as JSON.stringify writes it (own enumerable
- * keys in order; undefined values left out); `special` may give a key's
- * text itself (a string), leave the key out (null) or defer (undefined).
- */
-function objectJSON(o: Json, special: (key: string, value: unknown) => string | null | undefined): string {
-  let out = '{';
+const entryKey: Special = (k, v) => {
+  const b = k === 'fieldsV1' && isPlain(v) ? encodedFieldsV1JSON(v) : undefined;
+  return b === undefined ? undefined : (o) => o.bytes(b);
+};
+
+/** An object's JSON, key by key as JSON.stringify writes it (own enumerable keys in order; undefined values left out). */
+function objectJSON(out: Pieces, o: Json, special: Special): void {
+  out.str('{');
   let sep = false;
   for (const k of Object.keys(o)) {
     const v = o[k];
-    const given = special(k, v);
-    if (given === null) continue;
-    const text = given ?? JSON.stringify(v);
-    if (text === undefined) continue; // undefined, a function or a symbol: JSON.stringify leaves the key out
-    out += (sep ? ',' : '') + JSON.stringify(k) + ':' + text;
+    const s = special(k, v);
+    if (s === 'skip') continue;
+    if (s !== undefined) {
+      out.str((sep ? ',' : '') + JSON.stringify(k) + ':');
+      s(out);
+    } else {
+      const text = JSON.stringify(v);
+      if (text === undefined) continue; // undefined, a function or a symbol: JSON.stringify leaves the key out
+      out.str((sep ? ',' : '') + JSON.stringify(k) + ':' + text);
+    }
     sep = true;
   }
-  return out + '}';
+  out.str('}');
 }

@@ -38,13 +38,14 @@ function emit(set: FieldSet, self: boolean): FieldsV1 {
 }
 
 /**
- * JSON.stringify(v) for a FieldsV1 object that toFieldsV1 returned for a set
- * it still remembers, from text memoized on the set (subtree by subtree);
- * undefined for any other object.
+ * The UTF-8 bytes of JSON.stringify(v) for a FieldsV1 object that toFieldsV1
+ * returned for a set it still remembers, memoized on the set (its text built
+ * subtree by subtree); undefined for any other object. Shared: never modify.
  */
-export function encodedFieldsV1JSON(v: object): string | undefined {
+export function encodedFieldsV1JSON(v: object): Buffer | undefined {
   const set = byObject.get(v);
-  return set === undefined || set.memo?.encoded !== v ? undefined : emitJSON(set, false);
+  if (set === undefined || set.memo?.encoded !== v) return undefined;
+  return (set.memo.bytes ??= Buffer.from(emitJSON(set, false)));
 }
 
 function emitJSON(set: FieldSet, self: boolean): string {
