@@ -42,17 +42,30 @@ export function clone<T>(v: T): T {
   return structuredClone(v);
 }
 
+/** Deep equality of plain JSON values; keys whose value is undefined count as absent. */
 export function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) {
+  const array = Array.isArray(a);
+  if (array !== Array.isArray(b)) return false;
+  if (array) {
+    const aa = a as unknown[];
     const bb = b as unknown[];
-    return a.length === bb.length && a.every((x, i) => deepEqual(x, bb[i]));
+    if (aa.length !== bb.length) return false;
+    for (let i = 0; i < aa.length; i++) if (!deepEqual(aa[i], bb[i])) return false;
+    return true;
   }
-  const ka = Object.keys(a).filter((k) => (a as Record<string, unknown>)[k] !== undefined);
-  const kb = Object.keys(b).filter((k) => (b as Record<string, unknown>)[k] !== undefined);
-  return ka.length === kb.length && ka.every((k) => deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  const ao = a as Record<string, unknown>;
+  const bo = b as Record<string, unknown>;
+  let n = 0;
+  for (const k of Object.keys(ao)) {
+    const v = ao[k];
+    if (v === undefined) continue;
+    if (!Object.hasOwn(bo, k) || !deepEqual(v, bo[k])) return false;
+    n++;
+  }
+  for (const k of Object.keys(bo)) if (bo[k] !== undefined) n--;
+  return n === 0;
 }
 
 /** RFC 3339 with second precision, as Kubernetes' metav1.Time serialises. */
