@@ -289,7 +289,9 @@ export function applyMerged(o: ApplyInput): { merged: JsonObject; unchanged: boo
     managed.set(id, { ...info, fields: last!, ...time });
     final = true;
   } else {
-    const applied = fieldSetOf(o.config, o.schema, true);
+    // The config sets what the applier owns and more (e.g. a field another manager took from it): that union,
+    // which shares the owned set's subtrees; otherwise the config's set from scratch.
+    const applied = walked.extra ? { set: last!.union(walked.extra), hollow: false } : fieldSetOf(o.config, o.schema, true);
     let set = applied.set;
     if (o.ignored) set = set.recursiveDifference(o.ignored);
     managed.set(id, { ...info, fields: set, ...time });

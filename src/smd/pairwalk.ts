@@ -82,28 +82,46 @@ const root = (set: FieldSet | undefined): Entry | undefined => (set === undefine
 /**
  * merge; with `diff`, recording the comparison of lhs with the result; with
  * ownership, also checking whether toFieldSet(rhs) (strict) is the expected
- * set (`owns`). The check follows toFieldSet over rhs: every member of it must
- * be expected (or not owned), none ignored, none hollow (a list item or map
- * entry under which nothing is set), and as many as expected; anything it
- * cannot follow within the merge (rhs of another kind than lhs) fails it.
+ * set apart from members nobody owns (`owns`), or else the expected set plus
+ * other members (`extra`: then toFieldSet(rhs) is expected ∪ extra). The
+ * check follows toFieldSet over rhs: every member of it is expected or
+ * recorded in extra, none is both expected and not owned, none ignored, none
+ * hollow (a list item or map entry under which nothing is set), and every
+ * expected member is there; anything it cannot follow within the merge (rhs
+ * of another kind than lhs) fails it.
  */
 class Merger extends Recorder {
-  owns: boolean;
+  /** The check failed for good: toFieldSet(rhs) is not expected ∪ extra. */
+  private failed: boolean;
   private owned = 0;
   private members = 0;
+  /** rhs's members that are not expected (each recorded at its path). */
+  readonly extra = new FieldSet();
+  /** How many of them someone may own. */
+  private extras = 0;
 
   constructor(
     private readonly diff: boolean,
     private readonly ownership?: Ownership,
   ) {
     super();
-    this.owns = ownership !== undefined;
+    this.failed = ownership === undefined;
+  }
+
+  /** toFieldSet(rhs) is the expected set. */
+  get owns(): boolean {
+    return !this.failed && this.extras === 0;
+  }
+
+  /** toFieldSet(rhs) is the expected set plus `extra`, which holds a member someone may own. */
+  get ownsPlusExtra(): boolean {
+    return !this.failed && this.extras > 0;
   }
 
   run(l: JsonValue | undefined, r: JsonValue | undefined, t: Node): JsonValue | undefined {
     const o = this.ownership;
     const out = this.walk(l, r, t, root(o?.expected), root(o?.notOwned), root(o?.ignored), false);
-    if (o && this.owned !== o.expected.size()) this.owns = false;
+    if (o && this.owned !== o.expected.size()) this.failed = true;
     return out;
   }
 
@@ -121,25 +139,31 @@ class Merger extends Recorder {
     const nl = resolve(t, l);
     const nr = resolve(t, r);
     const n = r === undefined ? nl : nr;
-    const track = this.owns && r !== undefined;
+    const track = !this.failed && r !== undefined;
     const before = this.members;
     if (track) {
-      if (ig?.member) this.owns = false;
+      if (ig?.member) this.failed = true;
       else if (member || isLeaf(nr)) {
         this.members++;
-        if (sk?.member ? e?.member : !e?.member) this.owns = false;
-        else if (!sk?.member) this.owned++;
+        if (e?.member) {
+          if (sk?.member) this.failed = true; // expected, yet nobody may own it
+          else this.owned++;
+        } else {
+          // Not expected: part of toFieldSet(rhs) all the same (a member nobody owns does not spoil owns).
+          this.record(this.extra);
+          if (!sk?.member) this.extras++;
+        }
       }
     }
     if ((l !== undefined && r !== undefined && nl.kind !== nr.kind) || isLeaf(n)) {
-      if (track && !isLeaf(nr)) this.owns = false; // rhs a container the merge does not enter
+      if (track && !isLeaf(nr)) this.failed = true; // rhs a container the merge does not enter
       return this.leaf(l, r);
     }
     const stack = this.stack;
     let out: JsonValue | undefined;
     if (n.kind === 'list') {
       if (emptyList(l) && emptyList(r)) {
-        if (track && member) this.owns = false; // a hollow member
+        if (track && member) this.failed = true; // a hollow member
         return this.leaf(l, r);
       }
       const rhs = this.rhsItems(n, Array.isArray(r) ? r : []);
@@ -168,7 +192,7 @@ class Merger extends Recorder {
       out = items.length > 0 ? items : undefined;
     } else {
       if (emptyMap(l) && emptyMap(r)) {
-        if (track && member) this.owns = false; // a hollow member
+        if (track && member) this.failed = true; // a hollow member
         return this.leaf(l, r);
       }
       const lo = isObject(l) ? (l as JsonObject) : undefined;
@@ -201,7 +225,7 @@ class Merger extends Recorder {
       }
       out = any ? obj : undefined;
     }
-    if (track && member && this.members === before + 1) this.owns = false; // a hollow member: nothing set beneath it
+    if (track && member && this.members === before + 1) this.failed = true; // a hollow member: nothing set beneath it
     if (this.diff && l === undefined) this.record(this.c.added);
     return out;
   }
@@ -209,7 +233,7 @@ class Merger extends Recorder {
   /** walk for the entry k of a map, following the ownership check into it. */
   private entry(n: Node, k: string, lv: JsonValue | undefined, rv: JsonValue | undefined, e: Entry | undefined, sk: Entry | undefined, ig: Entry | undefined): JsonValue | undefined {
     const d = declared(n, k);
-    if (d === undefined && (n as MapNode).strict) this.owns = false;
+    if (d === undefined && (n as MapNode).strict) this.failed = true;
     const key = d !== undefined ? d.key : fieldEntry(k).key;
     return this.walk(lv, rv, d !== undefined ? d.node : elementNode(n), at(e, key), at(sk, key), at(ig, key), d === undefined);
   }
@@ -225,10 +249,10 @@ export function merge(lhs: JsonValue | undefined, rhs: JsonValue | undefined, sc
  * whether rhs sets exactly what `ownership` expects. The comparison holds for
  * the merge as it is (before any pruning).
  */
-export function mergeApply(lhs: JsonValue | undefined, rhs: JsonValue | undefined, schema: Schema | undefined, ownership: Ownership | undefined): { merged: JsonValue | undefined; comparison: Comparison; owns: boolean } {
+export function mergeApply(lhs: JsonValue | undefined, rhs: JsonValue | undefined, schema: Schema | undefined, ownership: Ownership | undefined): { merged: JsonValue | undefined; comparison: Comparison; owns: boolean; extra: FieldSet | undefined } {
   const w = new Merger(true, ownership);
   const merged = w.run(lhs, rhs, topology(schema));
-  return { merged, comparison: w.c, owns: w.owns };
+  return { merged, comparison: w.c, owns: w.owns, extra: w.ownsPlusExtra ? w.extra : undefined };
 }
 
 class Comparer extends Recorder {
