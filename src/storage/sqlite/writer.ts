@@ -152,6 +152,14 @@ function run<T>(f: () => T): Promise<T> {
   }
 }
 
+/** `v`'s bytes in a SharedArrayBuffer (as they are, when they are there already). */
+function shared(v: Uint8Array): Uint8Array {
+  if (v.buffer instanceof SharedArrayBuffer) return v;
+  const out = new Uint8Array(new SharedArrayBuffer(v.byteLength));
+  out.set(v);
+  return out;
+}
+
 /** A request to the writer thread and its reply (writerthread.ts). */
 export type ThreadRequest =
   | { readonly id: number; readonly call: 'commit'; readonly ops: readonly WriteOp[] }
@@ -171,9 +179,9 @@ export interface ThreadWriterOptions {
 }
 
 /**
- * A LogWriter on its own worker thread and connection. Values cross by copy;
- * a committed create or update comes back without its value (the caller has
- * it) and is given the caller's own bytes again. The thread keeps the process
+ * A LogWriter on its own worker thread and connection. Values cross by copy
+ * into shared memory; a committed create or update comes back without its
+ * value (the caller has it) and is given the caller's own bytes again. The thread keeps the process
  * alive only while a call is outstanding.
  */
 export class ThreadWriter implements LogWriter {
@@ -213,8 +221,8 @@ export class ThreadWriter implements LogWriter {
   }
 
   async commit(ops: readonly WriteOp[]): Promise<Outcome[]> {
-    // A Buffer may be a view of a shared pool: send only its own bytes.
-    const sent = ops.map((op) => (op.kind === 'delete' || op.value.byteLength === op.value.buffer.byteLength ? op : { ...op, value: Uint8Array.prototype.slice.call(op.value) }));
+    // Values cross as copies in shared memory: one memcpy, instead of the serializer copying them twice.
+    const sent = ops.map((op) => (op.kind === 'delete' ? op : { ...op, value: shared(op.value) }));
     const out = await this.call<Outcome[]>({ call: 'commit', ops: sent });
     for (let i = 0; i < out.length; i++) {
       const o = out[i]!;
