@@ -104,7 +104,17 @@ function engineOptions(t: FieldTracking) {
   };
 }
 
-const now = (): string => new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+/** The time managedFields record: RFC 3339 to the second (one string per second). */
+function now(): string {
+  const second = Math.floor(Date.now() / 1000);
+  if (second !== nowSecond) {
+    nowSecond = second;
+    nowText = new Date(second * 1000).toISOString().replace(/\.\d+Z$/, 'Z');
+  }
+  return nowText;
+}
+let nowSecond = -1;
+let nowText = '';
 
 /**
  * managedFields after a create (`live` undefined), update or non-apply patch.

@@ -3,8 +3,8 @@
 // that what rarely changes is not encoded again: each managedFields entry's
 // FieldsV1 — most of the bytes of an object several managers write — comes
 // as the bytes the field-ownership engine memoized for its (interned) set
-// (src/smd/fieldsv1.ts); the rest is stringified as usual and the pieces are
-// copied together once.
+// (src/smd/fieldsv1.ts); the rest is stringified as usual, and every piece
+// is written once into the result.
 import { encodedFieldsV1JSON } from '../smd/index.js';
 import type { ApiObject } from './object.js';
 
@@ -12,34 +12,30 @@ type Json = Record<string, unknown>;
 
 const isPlain = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** Text pieces and memoized byte pieces, in order. */
+/** Text pieces and memoized byte pieces, in order; written into one buffer at the end. */
 class Pieces {
-  private readonly parts: Buffer[] = [];
+  private readonly parts: (string | Buffer)[] = [];
   private text = '';
-  private length = 0;
 
   str(s: string): void {
     this.text += s;
   }
 
   bytes(b: Buffer): void {
-    this.flushText();
+    if (this.text !== '') this.parts.push(this.text);
+    this.text = '';
     this.parts.push(b);
-    this.length += b.length;
   }
 
   done(): Buffer {
     if (this.parts.length === 0) return Buffer.from(this.text);
-    this.flushText();
-    return Buffer.concat(this.parts, this.length);
-  }
-
-  private flushText(): void {
-    if (this.text === '') return;
-    const b = Buffer.from(this.text);
-    this.parts.push(b);
-    this.length += b.length;
-    this.text = '';
+    if (this.text !== '') this.parts.push(this.text);
+    let length = 0;
+    for (const p of this.parts) length += typeof p === 'string' ? Buffer.byteLength(p) : p.length;
+    const out = Buffer.allocUnsafe(length);
+    let at = 0;
+    for (const p of this.parts) at += typeof p === 'string' ? out.write(p, at) : p.copy(out, at);
+    return out;
   }
 }
 
