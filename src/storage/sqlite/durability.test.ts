@@ -220,6 +220,23 @@ describe('sqlite durability', () => {
     });
   });
 
+  it('a writer thread that dies stops the store: later writes fail, and so does its health check', async () => {
+    const s = SqliteStore.open({ path: tempDb() });
+    const errors: unknown[] = [];
+    const original = console.error;
+    console.error = (...args: unknown[]) => void errors.push(args);
+    try {
+      await s.create('/w/a', Buffer.from('1'));
+      await (s as unknown as { writer: { worker: { terminate(): Promise<number> } } }).writer.worker.terminate();
+      await assert.rejects(s.create('/w/c', Buffer.from('3')), /closed/);
+      await assert.rejects(s.currentRevision(), /closed/);
+      assert.match(String(errors[0]), /the SQLite writer stopped/);
+    } finally {
+      console.error = original;
+      await s.close();
+    }
+  });
+
   it('a corrupt file fails start-up with a message naming the cause', () => {
     const path = tempDb();
     writeFileSync(path, 'this is not a database, just some bytes '.repeat(200));

@@ -96,6 +96,7 @@ export class SqliteStore implements Store {
     this.rev = this.stmts.seq.get()?.seq ?? 0;
     this.compactor = new Compactor(this.writer, this.stmts, { ...opts.compaction, currentRevision: () => this.rev });
     this.hub = new WatchHub({ stmts: () => this.stmts, currentRevision: () => this.rev, compactedRevision: () => this.compactor.compacted });
+    this.writer.onDeath = (err) => this.stop(`the SQLite writer stopped (${err.message})`, StorageError.unavailable(`the SQLite writer stopped: ${err.message}`, err));
   }
 
   /**
@@ -351,13 +352,21 @@ export class SqliteStore implements Store {
    * request after; a restart recovers from what the disk holds.
    */
   private fail(covered: Committed[], err: Error): void {
-    console.error(`svc: fsync of the SQLite write-ahead log failed (${err.message}); the store stops accepting requests`);
     const failure = StorageError.unavailable(`the write-ahead log could not be synced: ${err.message}`, err);
+    for (const { batch } of covered) for (const p of batch) p.reject(failure);
+    this.stop(`fsync of the SQLite write-ahead log failed (${err.message})`, failure);
+  }
+
+  /** The store cannot go on (a failed fsync, a dead writer): every pending and later request fails with `failure`. */
+  private stop(why: string, failure: StorageError): void {
+    if (this.failure) return;
+    console.error(`svc: ${why}; the store stops accepting requests`);
     this.failure = failure;
-    for (const { batch } of [...covered, ...this.unsynced.splice(0)]) for (const p of batch) p.reject(failure);
+    for (const { batch } of this.unsynced.splice(0)) for (const p of batch) p.reject(failure);
     for (const p of this.queue.splice(0)) p.reject(failure);
     this.closed = true;
     this.hub.failAll(failure);
+    this.checkIdle();
   }
 }
 

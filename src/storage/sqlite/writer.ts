@@ -46,6 +46,8 @@ export interface LogWriter {
   /** wal_checkpoint(TRUNCATE). */
   checkpoint(): Promise<void>;
   close(): Promise<void>;
+  /** Told once if the writer stops on its own (its thread died): nothing more will be written. */
+  onDeath?: (err: Error) => void;
 }
 
 /** The write statements on one connection, synchronous: what a LogWriter runs. */
@@ -189,6 +191,8 @@ export class ThreadWriter implements LogWriter {
   private next = 1;
   private readonly calls = new Map<number, { resolve(v: unknown): void; reject(err: Error): void }>();
   private dead: Error | undefined;
+  private closing = false;
+  onDeath?: (err: Error) => void;
 
   constructor(opts: ThreadWriterOptions) {
     this.worker = new Worker(new URL('./writerthread.js', import.meta.url), { workerData: opts });
@@ -202,9 +206,11 @@ export class ThreadWriter implements LogWriter {
       else c.resolve(m.result);
     });
     const die = (err: Error) => {
-      this.dead ??= err;
-      for (const c of this.calls.values()) c.reject(this.dead);
+      if (this.dead) return;
+      this.dead = err;
+      for (const c of this.calls.values()) c.reject(err);
       this.calls.clear();
+      if (!this.closing) this.onDeath?.(err);
     };
     this.worker.on('error', die);
     this.worker.on('exit', (code) => die(new Error(`the SQLite writer thread exited (code ${code})`)));
@@ -242,6 +248,7 @@ export class ThreadWriter implements LogWriter {
   }
   async close(): Promise<void> {
     if (this.dead) return;
+    this.closing = true;
     await this.call({ call: 'close' }).catch(() => {});
     this.worker.ref(); // until it has exited
     await this.worker.terminate();
