@@ -9,7 +9,7 @@
 import { FieldSet } from './fieldset.js';
 
 /** Sets kept, newest last; an evicted set stays valid (it is only no longer found). */
-export const INTERNED_SETS_KEPT = 2048;
+export const INTERNED_SETS_KEPT = 1024; // as many as fieldsv1.ts keeps decoded; a Deployment's entry with its memos takes ~40 KB
 
 const keyIds = new Map<string, number>();
 const KEY_IDS_KEPT = 200_000;

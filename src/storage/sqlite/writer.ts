@@ -183,8 +183,8 @@ export interface ThreadWriterOptions {
 /**
  * A LogWriter on its own worker thread and connection. Values cross by copy
  * into shared memory; a committed create or update comes back without its
- * value (the caller has it) and is given the caller's own bytes again. The thread keeps the process
- * alive only while a call is outstanding.
+ * value (the caller has it) and is given the caller's own bytes again. The
+ * thread keeps the process alive only while a call is outstanding.
  */
 export class ThreadWriter implements LogWriter {
   private readonly worker: Worker;
