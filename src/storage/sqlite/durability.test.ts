@@ -14,9 +14,9 @@ const tempDb = () => join(tempDir('svc-sqlite-'), 'state.db');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('sqlite durability', () => {
-  it('loses no acknowledged write when killed with SIGKILL mid-storm', async () => {
+  for (const mode of ['small batches on the event loop', 'every batch on the writer thread']) it(`loses no acknowledged write when killed with SIGKILL mid-storm (${mode})`, async () => {
     const path = tempDb();
-    const child = spawn(process.execPath, [join(here, 'crashwriter.js'), path], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [join(here, 'crashwriter.js'), path, ...(mode.includes('thread') ? ['thread'] : [])], { stdio: ['ignore', 'pipe', 'inherit'] });
     const acked = new Map<string, number>();
     let buf = '';
     let lines = 0;
@@ -221,7 +221,7 @@ describe('sqlite durability', () => {
   });
 
   it('a writer thread that dies stops the store: later writes fail, and so does its health check', async () => {
-    const s = SqliteStore.open({ path: tempDb() });
+    const s = SqliteStore.open({ path: tempDb(), inlineValueBytes: 0 });
     const errors: unknown[] = [];
     const original = console.error;
     console.error = (...args: unknown[]) => void errors.push(args);

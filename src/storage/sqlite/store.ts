@@ -1,10 +1,14 @@
 // The embedded SQLite backend (better-sqlite3).
 //
-// Writes are queued and committed together: every write that arrives in the
-// same turn of the event loop joins one transaction (group commit), and every
-// transaction committed while an fsync runs is acknowledged by the next one,
-// so one fsync covers many writes and durable throughput grows with concurrency.
-// Each write still gets its own revision (row id). better-sqlite3 is
+// Writes are queued and committed together: the writes that arrive while the
+// previous batch is being committed join one transaction (group commit), and
+// every transaction committed while an fsync runs is acknowledged by the next
+// one, so one fsync covers many writes and durable throughput grows with
+// concurrency. Each write still gets its own revision (row id). One batch is
+// committed at a time, by a LogWriter (writer.ts): on a file, a batch of large
+// values goes to the writer thread and its own connection, so the inserts and
+// page writes leave the event loop; a batch of small values commits on this
+// thread's connection, where that costs less than the trip. better-sqlite3 is
 // synchronous, so reads see a consistent snapshot without explicit read
 // transactions.
 //
@@ -17,7 +21,7 @@
 // at that acknowledged revision, so nobody sees a write that a power loss
 // could still take back. Commits go on while an fsync runs and share the next.
 //
-//   enqueue ─► flush: COMMIT (no fsync) ─► unsynced ─► fsync(wal) ─► settle: resolve · rev · hub.notify
+//   enqueue ─► flush: COMMIT (no fsync; here or on the writer thread) ─► unsynced ─► fsync(wal) ─► settle: resolve · rev · hub.notify
 import Database from 'better-sqlite3';
 import { closeSync, fsync, fsyncSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -41,6 +45,12 @@ export interface SqliteOptions {
   readonly compaction?: Partial<CompactionOptions>;
   /** How the store syncs its write-ahead log (node:fs fsync; tests hold or fail it). */
   readonly syncLog?: (fd: number, done: (err: Error | null) => void) => void;
+  /**
+   * On a file: a batch whose values average at most this many bytes commits on the event loop's own
+   * connection (cheaper there than a trip to the writer thread); larger ones go to the writer thread.
+   * Default 4096; 0 sends every batch to the thread.
+   */
+  readonly inlineValueBytes?: number;
 }
 
 interface Pending {
@@ -61,6 +71,9 @@ export class SqliteStore implements Store {
   private readonly db: Database.Database;
   private readonly stmts: Statements;
   private readonly writer: LogWriter;
+  /** On a file: the same transactions on the event loop's connection, for batches of small values. */
+  private readonly inline: InlineWriter | undefined;
+  private readonly inlineValueBytes: number;
   /** A file's ownership lock: held until close, so a second server on the data directory fails at open. */
   private readonly lock: Database.Database | undefined;
   private readonly hub: WatchHub;
@@ -90,6 +103,8 @@ export class SqliteStore implements Store {
     this.walFd = parts.walFd;
     this.lock = parts.lock;
     this.writer = parts.writer;
+    this.inline = parts.writer instanceof ThreadWriter ? new InlineWriter(db) : undefined;
+    this.inlineValueBytes = opts.inlineValueBytes ?? 4096;
     this.syncLog = opts.syncLog ?? fsync;
     this.stmts = prepare(db);
     this.maxBatch = opts.maxBatch ?? 1024;
@@ -102,7 +117,8 @@ export class SqliteStore implements Store {
   /**
    * Opens (creating if needed) the store; a file that cannot be opened fails
    * with a message naming the cause. A file gets a writer thread with its own
-   * connection; reads stay on this thread's connection.
+   * connection for batches of large values; reads and the other batches stay
+   * on this thread's connection.
    */
   static open(opts: SqliteOptions): SqliteStore {
     let db: Database.Database | undefined;
@@ -118,6 +134,9 @@ export class SqliteStore implements Store {
       if (!memory) {
         const mode = db.pragma('journal_mode = WAL', { simple: true });
         if (mode !== 'wal') throw new Error(`could not enable WAL mode (got ${String(mode)})`);
+        // This connection commits small batches too (see inlineValueBytes), as the writer thread's does.
+        db.pragma('wal_autocheckpoint = 1000');
+        db.pragma(`journal_size_limit = ${64 * 1024 * 1024}`);
       }
       const synchronous = opts.synchronous ?? 'FULL';
       const ownSync = synchronous === 'FULL' && !memory;
@@ -270,7 +289,8 @@ export class SqliteStore implements Store {
     if (this.committing || this.queue.length === 0) return;
     const batch = this.queue.length > this.maxBatch ? this.queue.splice(0, this.maxBatch) : this.queue.splice(0);
     this.committing = true;
-    this.writer.commit(batch.map((p) => p.op)).then(
+    const ops = batch.map((p) => p.op);
+    this.writerFor(ops).commit(ops).then(
       (outcomes) => {
         this.committing = false;
         this.committed(batch, outcomes.map((o) => (isRefusal(o) ? refusalError(o) : o)));
@@ -285,6 +305,14 @@ export class SqliteStore implements Store {
         this.checkIdle();
       },
     );
+  }
+
+  /** The writer thread, or this thread's connection when the batch's values are small on average. */
+  private writerFor(ops: readonly WriteOp[]): LogWriter {
+    if (this.inline === undefined) return this.writer;
+    let bytes = 0;
+    for (const op of ops) if (op.kind !== 'delete') bytes += op.value.byteLength;
+    return bytes <= this.inlineValueBytes * ops.length ? this.inline : this.writer;
   }
 
   /** A batch is in the log: acknowledged now (no own sync) or by the next fsync. */
