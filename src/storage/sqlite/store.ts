@@ -423,6 +423,7 @@ function ownershipLock(path: string): Database.Database {
   const lock = new Database(`${path}.lock`, { timeout: 0 });
   try {
     lock.pragma('locking_mode = EXCLUSIVE');
+    lock.pragma('journal_mode = OFF'); // its content does not matter: no journal file beside it
     lock.exec('CREATE TABLE IF NOT EXISTS owner (pid INTEGER); BEGIN EXCLUSIVE; DELETE FROM owner; INSERT INTO owner VALUES (' + process.pid + '); COMMIT');
     return lock;
   } catch (err) {
