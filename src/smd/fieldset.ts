@@ -28,7 +28,7 @@ export class FieldSet {
   private frozen = false;
   private order: SortedEntry[] | undefined;
   /** Memo slots for fieldsv1.ts and typed.ts (valid because the set is frozen). */
-  memo: { encoded?: object; encodedSelf?: object; json?: string; jsonSelf?: string; bytes?: Buffer; hash?: number; schema?: unknown; reconciled?: FieldSet; size?: number } | undefined;
+  memo: { encoded?: object; encodedSelf?: object; bytes?: Buffer; hash?: number; schema?: unknown; reconciled?: FieldSet; size?: number } | undefined;
 
   constructor(m?: Map<string, Entry>) {
     this.m = m ?? new Map();

@@ -5,10 +5,11 @@
 // a node that is both a member and a parent.
 //
 // Both directions are memoized, because a live object's entries rarely
-// change between writes: an encoded (frozen) set keeps its FieldsV1 object,
-// and decoding looks a FieldsV1 object up by its shape (every key, in order)
-// among the sets decoded lately. Encodings are shared: treat the objects
-// returned as read-only.
+// change between writes: an encoded (frozen) set keeps its FieldsV1 object
+// (and its JSON bytes, once asked for), decoding that object again is a
+// lookup, and any other FieldsV1 object is looked up by its shape (every key,
+// in order) among the sets decoded lately. Encodings are shared: treat the
+// objects returned as read-only.
 import { isObject } from '../schema/model.js';
 import { FieldPathError, parseKey } from './path.js';
 import { EMPTY, FieldSet } from './fieldset.js';
@@ -39,29 +40,13 @@ function emit(set: FieldSet, self: boolean): FieldsV1 {
 
 /**
  * The UTF-8 bytes of JSON.stringify(v) for a FieldsV1 object that toFieldsV1
- * returned for a set it still remembers, memoized on the set (its text built
- * subtree by subtree); undefined for any other object. Shared: never modify.
+ * returned for a set it still remembers, memoized on the set (interned sets
+ * are encoded once); undefined for any other object. Shared: never modify.
  */
 export function encodedFieldsV1JSON(v: object): Buffer | undefined {
   const set = byObject.get(v);
   if (set === undefined || set.memo?.encoded !== v) return undefined;
-  return (set.memo.bytes ??= Buffer.from(emitJSON(set, false)));
-}
-
-function emitJSON(set: FieldSet, self: boolean): string {
-  const memo = (set.memo ??= {});
-  const done = self ? memo.jsonSelf : memo.json;
-  if (done !== undefined) return done;
-  let out = self ? '{".":{}' : '{';
-  let sep = self;
-  for (const e of set.sorted()) {
-    out += (sep ? ',' : '') + JSON.stringify(e.key) + ':' + (e.child === undefined ? '{}' : emitJSON(e.child, e.member));
-    sep = true;
-  }
-  out += '}';
-  if (self) memo.jsonSelf = out;
-  else memo.json = out;
-  return out;
+  return (set.memo.bytes ??= Buffer.from(JSON.stringify(v)));
 }
 
 // ---------------------------------------------------------------------------

@@ -3,7 +3,7 @@
 // gets the same set every time, and objects of one shape (every Deployment a
 // tool applies) share their sets. A write's sets are swapped for an equal
 // set seen lately, so that what is memoized on a frozen set — its FieldsV1
-// object and JSON text (fieldsv1.ts), its reconciliation with the schema
+// object and its JSON bytes (fieldsv1.ts), its reconciliation with the schema
 // (typed.ts), its hash — is computed once per distinct set, not per write,
 // and the sets decoded objects hold are shared instead of one copy each.
 import { FieldSet } from './fieldset.js';
