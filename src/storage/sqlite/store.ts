@@ -33,7 +33,7 @@ import { prepare, type Statements } from './statements.js';
 import { toKeyValue } from './rows.js';
 import { WatchHub } from './watchers.js';
 import { Compactor, type CompactionOptions } from './compactor.js';
-import { InlineWriter, isRefusal, refusalError, ThreadWriter, type LogWriter, type WriteOp } from './writer.js';
+import { configureWriting, InlineWriter, isRefusal, refusalError, ThreadWriter, type LogWriter, type WriteOp } from './writer.js';
 
 export interface SqliteOptions {
   /** Database file, or ':memory:' for a store that lives as long as the process. */
@@ -95,7 +95,7 @@ export class SqliteStore implements Store {
   private readonly remainingCache = new Map<string, number>();
   private closed = false;
   private released = false;
-  /** Set when an fsync failed: nothing after it is acknowledged. */
+  /** Set when the store stopped (a failed fsync, a dead writer thread): nothing after it is acknowledged. */
   private failure: StorageError | undefined;
 
   private constructor(db: Database.Database, opts: SqliteOptions, parts: { walFd: number | undefined; lock: Database.Database | undefined; writer: LogWriter }) {
@@ -134,13 +134,11 @@ export class SqliteStore implements Store {
       if (!memory) {
         const mode = db.pragma('journal_mode = WAL', { simple: true });
         if (mode !== 'wal') throw new Error(`could not enable WAL mode (got ${String(mode)})`);
-        // This connection commits small batches too (see inlineValueBytes), as the writer thread's does.
-        db.pragma('wal_autocheckpoint = 1000');
-        db.pragma(`journal_size_limit = ${64 * 1024 * 1024}`);
       }
       const synchronous = opts.synchronous ?? 'FULL';
       const ownSync = synchronous === 'FULL' && !memory;
-      db.pragma(`synchronous = ${ownSync ? 'NORMAL' : synchronous}`);
+      // This connection commits small batches too (see inlineValueBytes): set up as the writer thread's is.
+      configureWriting(db, ownSync ? 'NORMAL' : synchronous);
       db.exec(SCHEMA);
       const version = db.pragma('user_version', { simple: true }) as number;
       if (version === 0) db.pragma(`user_version = ${SCHEMA_VERSION}`);
@@ -290,19 +288,20 @@ export class SqliteStore implements Store {
     const batch = this.queue.length > this.maxBatch ? this.queue.splice(0, this.maxBatch) : this.queue.splice(0);
     this.committing = true;
     const ops = batch.map((p) => p.op);
+    const next = () => {
+      this.committing = false;
+      this.flush();
+      this.checkIdle();
+    };
     this.writerFor(ops).commit(ops).then(
       (outcomes) => {
-        this.committing = false;
         this.committed(batch, outcomes.map((o) => (isRefusal(o) ? refusalError(o) : o)));
-        this.flush();
-        this.checkIdle();
+        next();
       },
       (err: Error) => {
-        this.committing = false;
         const failure = this.failure ?? StorageError.unavailable(`commit failed: ${err.message}`, err);
         for (const p of batch) p.reject(failure);
-        this.flush();
-        this.checkIdle();
+        next();
       },
     );
   }

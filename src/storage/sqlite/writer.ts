@@ -1,10 +1,12 @@
-// The SQLite log's writer: every write of the store — appends, compaction
-// batches, metadata, checkpoints — runs here, on one connection. The store
-// runs it on its own worker thread for a file (writerthread.ts), so the
-// inserts, the commit's page writes and SQLite's checkpoints stay off the
-// event loop; an in-memory database, which one connection holds alone, runs
-// it inline. Either way the store sees the same asynchronous interface
-// (LogWriter) and the same outcomes, plain data that crosses threads.
+// The SQLite log's writers: every write of the store — appends, compaction
+// batches, metadata, checkpoints — is one of LogTransactions' statements, run
+// one batch at a time by a LogWriter. For a file the store has two: the
+// writer thread (writerthread.ts, its own connection), so that large batches'
+// inserts and page writes, compaction and checkpoints stay off the event
+// loop, and the event loop's own connection for batches of small values; an
+// in-memory database, which one connection holds alone, runs everything
+// inline. Either way the store sees the same asynchronous interface and the
+// same outcomes, plain data that crosses threads.
 import type Database from 'better-sqlite3';
 import type { KeyValue, WatchEvent } from '../interface.js';
 import { Worker } from 'node:worker_threads';
@@ -123,7 +125,18 @@ export class LogTransactions {
   }
 }
 
-/** A LogWriter on the caller's own connection (an in-memory database). */
+/**
+ * How a connection that writes the log is set up: SQLite's checkpoints every
+ * 1,000 pages, the WAL truncated back to 64 MiB, and `synchronous` (NORMAL
+ * when the store fsyncs the log itself).
+ */
+export function configureWriting(db: Database.Database, synchronous: 'FULL' | 'NORMAL' | 'OFF'): void {
+  db.pragma('wal_autocheckpoint = 1000');
+  db.pragma(`journal_size_limit = ${64 * 1024 * 1024}`);
+  db.pragma(`synchronous = ${synchronous}`);
+}
+
+/** A LogWriter on the caller's own connection (the event loop's). */
 export class InlineWriter implements LogWriter {
   private readonly tx: LogTransactions;
 

@@ -2,13 +2,11 @@
 // answering the store's calls one at a time, in order.
 import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
-import { LogTransactions, type Outcome, type ThreadReply, type ThreadRequest, type ThreadWriterOptions } from './writer.js';
+import { configureWriting, LogTransactions, type Outcome, type ThreadReply, type ThreadRequest, type ThreadWriterOptions } from './writer.js';
 
 const opts = workerData as ThreadWriterOptions;
 const db = new Database(opts.path, { timeout: 5000 });
-db.pragma('wal_autocheckpoint = 1000');
-db.pragma(`journal_size_limit = ${64 * 1024 * 1024}`);
-db.pragma(`synchronous = ${opts.synchronous}`);
+configureWriting(db, opts.synchronous);
 const tx = new LogTransactions(db);
 const port = parentPort!;
 
