@@ -551,8 +551,9 @@ export class GenericStore {
           if (immediate) {
             // Graceful deletion with a zero grace period: recorded, then deleted at once.
             this.recent.forget(key);
-            await this.storage.delete(key, { expectedModRevision: next.modRevision });
+            const gone = await this.storage.delete(key, { expectedModRevision: next.modRevision });
             await this.released(obj);
+            meta.resourceVersion = String(gone.revision);
             return { object: obj, deleted: true };
           }
           this.recent.remember(key, next.modRevision, obj, value);
@@ -565,9 +566,9 @@ export class GenericStore {
       if (opts.dryRun) return { object: old, deleted: true };
       try {
         this.recent.forget(key);
-        await this.storage.delete(key, { expectedModRevision: kv.modRevision });
+        const gone = await this.storage.delete(key, { expectedModRevision: kv.modRevision });
         await this.released(old);
-        return { object: old, deleted: true };
+        return { object: atRevision(old, gone.revision), deleted: true };
       } catch (err) {
         if (isStorageError(err, 'Conflict')) continue;
         throw errs.fromStorage(err, this.qualifiedResource, name);
@@ -576,18 +577,18 @@ export class GenericStore {
   }
 
   async deleteCollection(namespace: string, filter: ListFilter, opts: DeleteOptions): Promise<{ items: ApiObject[]; resourceVersion: string }> {
+    // As kube's DeleteCollection: the answer is the list as it was read before deleting (so, with
+    // or without dryRun, items show no deletionTimestamp), even if an item was deleted meanwhile.
     const { items, resourceVersion } = await this.list(namespace, { predicate: filter.predicate });
-    const deleted: ApiObject[] = [];
     for (const item of items) {
       try {
-        const r = await this.delete(item.metadata.namespace ?? '', item.metadata.name!, opts);
-        deleted.push(r.object);
+        await this.delete(item.metadata.namespace ?? '', item.metadata.name!, opts);
       } catch (err) {
         if (errs.isNotFound(err)) continue; // deleted meanwhile
         throw err;
       }
     }
-    return { items: deleted, resourceVersion };
+    return { items, resourceVersion };
   }
 
   // ---------------------------------------------------------------------------
@@ -743,6 +744,14 @@ export class GenericStore {
     obj.metadata.resourceVersion = String(kv.modRevision);
     return obj;
   }
+}
+
+/**
+ * A deleted object as kube's storage hands it back: the last stored version with the
+ * resourceVersion of the delete itself (a copy: `obj` may be shared and frozen).
+ */
+function atRevision(obj: ApiObject, revision: number): ApiObject {
+  return { ...obj, metadata: { ...obj.metadata, resourceVersion: String(revision) } };
 }
 
 function randomSuffix(): string {

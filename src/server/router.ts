@@ -1,5 +1,5 @@
 // The router behind the chain: health, version, OpenAPI, discovery, then resources.
-import { newNotFound, newNotAcceptable } from '../api/meta/index.js';
+import { newNotFound, newNotAcceptable, newRouteNotAcceptable } from '../api/meta/index.js';
 import type { Health } from './health.js';
 import type { Discovery } from '../endpoints/discovery.js';
 import { VERSION_INFO } from '../endpoints/discovery.js';
@@ -35,7 +35,11 @@ export function buildRouter(deps: RouterDeps): Handler {
     }
     const health = await deps.health.handle(info.path, ctx.url.searchParams);
     if (health) return writeText(ctx, health.status, health.body);
-    if (info.path === '/version' || info.path === '/version/') return writeObject(ctx, 200, VERSION_INFO, 'json');
+    if (info.path === '/version' || info.path === '/version/') {
+      // A go-restful route that produces JSON only: any other Accept is its 406 (the error body itself is negotiated).
+      if (!acceptsAny(ctx.req.headers.accept, ['application/json'])) throw newRouteNotAcceptable(['application/json']);
+      return writeObject(ctx, 200, VERSION_INFO, 'json');
+    }
     if (info.path.startsWith('/openapi/') && deps.openapi.handle(ctx, info.path)) return;
     if (deps.discovery.serve(ctx, info.path)) return;
     // Under a group the server knows, Kubernetes answers a Status; elsewhere a plain-text 404.
@@ -45,4 +49,13 @@ export function buildRouter(deps: RouterDeps): Handler {
     }
     throw newNotFound({ group: '', resource: '' }, '', 'the server could not find the requested resource');
   };
+}
+
+// go-restful's Accept check for a route: no Accept, any type ("*/*"), or one of the types it produces (parameters ignored).
+export function acceptsAny(accept: string | undefined, produces: readonly string[]): boolean {
+  if (!accept) return true;
+  return accept.split(',').some((part) => {
+    const type = part.split(';')[0]!.trim().toLowerCase();
+    return type === '*/*' || produces.includes(type);
+  });
 }

@@ -25,7 +25,10 @@ export function namespaceLifecycle(namespaces: () => GenericStore): AdmissionPlu
         throw err;
       }
       if (ns.metadata.deletionTimestamp) {
-        throw newForbidden({ group: a.resource.group, resource: a.resource.resource }, a.name, `unable to create new content in namespace ${a.namespace} because it is being terminated`);
+        const err = newForbidden({ group: a.resource.group, resource: a.resource.resource }, a.name, `unable to create new content in namespace ${a.namespace} because it is being terminated`);
+        // As kube's lifecycle plugin: a cause clients test for (v1.NamespaceTerminatingCause) on the namespace field.
+        err.status.details!.causes = [{ reason: 'NamespaceTerminating', message: `namespace ${a.namespace} is being terminated`, field: 'metadata.namespace' }];
+        throw err;
       }
     },
   };

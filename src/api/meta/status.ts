@@ -108,6 +108,11 @@ export function newNotAcceptable(types: readonly string[]): StatusError {
   return failure(406, 'NotAcceptable', `only the following media types are accepted: ${types.join(', ')}`);
 }
 
+/** go-restful's 406 for a route's Produces list, as the API server's service error handler writes it. */
+export function newRouteNotAcceptable(produces: readonly string[]): StatusError {
+  return failure(406, 'NotAcceptable', `406: Not Acceptable\n\nAvailable representations: ${produces.join(', ')}`, {});
+}
+
 export function newUnsupportedMediaType(types: readonly string[]): StatusError {
   return failure(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: ${types.join(', ')}`);
 }
