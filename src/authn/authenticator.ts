@@ -1,5 +1,6 @@
 // Authentication: each mechanism is an Authenticator; a Union tries them in
-// order. An authenticator returns the user, or null when the request carries
+// order. An authenticator returns the user (and, for audience-aware tokens,
+// the audiences the token was accepted for), or null when the request carries
 // no credentials of its kind; invalid credentials throw AuthenticationError
 // (answered 401 by the chain).
 import type { IncomingHttpHeaders } from 'node:http';
@@ -14,11 +15,23 @@ export interface AuthRequest {
   /** Whether TLS verified the client certificate against the client CA. */
   readonly peerAuthorized?: boolean;
   readonly peerAuthorizationError?: string;
+  /**
+   * The audiences a token must be valid for (kube's authenticator.Audiences in the request
+   * context): a TokenReview's spec.audiences; absent means the API server's own (--api-audiences).
+   */
+  readonly audiences?: readonly string[];
+}
+
+/** kube's authenticator.Response. */
+export interface AuthResult {
+  readonly user: UserInfo;
+  /** The audiences (of those asked for) the credential is valid for; absent when it is not audience-aware. */
+  readonly audiences?: readonly string[];
 }
 
 export interface Authenticator {
   readonly name: string;
-  authenticate(req: AuthRequest): Promise<UserInfo | null> | UserInfo | null;
+  authenticate(req: AuthRequest): Promise<AuthResult | null> | AuthResult | null;
 }
 
 export class AuthenticationError extends Error {
@@ -40,12 +53,12 @@ export class UnionAuthenticator implements Authenticator {
     }
   }
 
-  async authenticate(req: AuthRequest): Promise<UserInfo> {
+  async authenticate(req: AuthRequest): Promise<AuthResult> {
     const errors: string[] = [];
     for (const a of this.authenticators) {
       try {
-        const user = await a.authenticate(req);
-        if (user) return withGroup(user, AUTHENTICATED);
+        const r = await a.authenticate(req);
+        if (r) return { ...r, user: withGroup(r.user, AUTHENTICATED) };
       } catch (err) {
         if (!(err instanceof AuthenticationError)) throw err;
         errors.push(err.message);
@@ -53,7 +66,7 @@ export class UnionAuthenticator implements Authenticator {
     }
     if (errors.length > 0) throw new AuthenticationError(errors.join('; '));
     if (!this.opts.anonymous) throw new AuthenticationError('no credentials provided');
-    return { name: ANONYMOUS, groups: [UNAUTHENTICATED] };
+    return { user: { name: ANONYMOUS, groups: [UNAUTHENTICATED] } };
   }
 }
 

@@ -27,7 +27,7 @@ describe('authentication', () => {
       if (want instanceof RegExp) {
         await assert.rejects(union.authenticate(req), (e: unknown) => e instanceof AuthenticationError && want.test(e.message));
       } else {
-        const u = await union.authenticate(req);
+        const { user: u } = await union.authenticate(req);
         assert.equal(u.name, want.name);
         assert.deepEqual(u.groups, want.groups);
       }

@@ -2,7 +2,7 @@
 // least three columns, token,user,uid, and an optional quoted fourth column of
 // comma-separated groups, as kube-apiserver reads it.
 import { readFileSync } from 'node:fs';
-import { AuthenticationError, bearerToken, type AuthRequest, type Authenticator } from './authenticator.js';
+import { AuthenticationError, bearerToken, type AuthRequest, type AuthResult, type Authenticator } from './authenticator.js';
 import type { UserInfo } from './user.js';
 
 export class TokenFileAuthenticator implements Authenticator {
@@ -23,12 +23,12 @@ export class TokenFileAuthenticator implements Authenticator {
     return new TokenFileAuthenticator(parseTokenCsv(text, 'tokens'));
   }
 
-  authenticate(req: AuthRequest): UserInfo | null {
+  authenticate(req: AuthRequest): AuthResult | null {
     const token = bearerToken(req.headers);
     if (token === undefined) return null;
     const user = this.tokens.get(token);
     if (!user) throw new AuthenticationError('invalid bearer token');
-    return user;
+    return { user };
   }
 }
 

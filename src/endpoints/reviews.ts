@@ -36,7 +36,7 @@ export async function review(deps: ReviewDeps, r: ReviewRequest): Promise<Obj | 
       const token = str(spec.token);
       if (!token) throw newInvalid({ group: r.group, kind: 'TokenReview' }, '', [required(fieldPath('spec.token'))]);
       try {
-        const user = await deps.authenticator.authenticate({ headers: { authorization: `Bearer ${token}` } });
+        const { user } = await deps.authenticator.authenticate({ headers: { authorization: `Bearer ${token}` } });
         const authenticated = user.name !== 'system:anonymous';
         return { metadata, spec, status: authenticated ? { authenticated: true, user: userInfo(user) } : { user: {} } };
       } catch (err) {

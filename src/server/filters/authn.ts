@@ -7,7 +7,7 @@ import type { Handler, RequestContext } from '../context.js';
 export function withAuthentication(next: Handler, authenticator: UnionAuthenticator): Handler {
   return async (ctx) => {
     try {
-      ctx.user = await authenticator.authenticate(authRequest(ctx));
+      ctx.user = (await authenticator.authenticate(authRequest(ctx))).user;
     } catch (err) {
       if (err instanceof AuthenticationError) throw newUnauthorized('Unauthorized');
       throw err;
