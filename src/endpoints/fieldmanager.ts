@@ -3,7 +3,7 @@
 // server-side apply of a PATCH application/apply-patch+yaml. The merge and
 // ownership engine is src/smd; this module maps requests onto it and its
 // errors onto Status, once.
-import { parse } from 'yaml';
+import { parseGoYaml } from './yaml.js';
 import { fieldPath, forbidden, invalid, newBadRequest, newInvalid, required, tooLong, type FieldError, StatusError } from '../api/meta/index.js';
 import type { ApiObject } from '../registry/object.js';
 import type { Schema } from '../schema/model.js';
@@ -156,13 +156,13 @@ export function decodeApply(text: string, q: URLSearchParams, mode: 'Strict' | '
     config = json.value;
   } else {
     try {
-      config = parse(text, { uniqueKeys: true });
+      config = parseGoYaml(text, { uniqueKeys: true });
     } catch (err) {
       const msg = (err as Error).message.split('\n')[0]!;
       if (!/Map keys must be unique/.test(msg)) throw newBadRequest(`error decoding YAML: ${msg}`);
       if (mode === 'Strict') throw newBadRequest(`error strict decoding YAML: ${msg}`);
       if (mode === 'Warn') warnings.push(msg);
-      config = parse(text, { uniqueKeys: false });
+      config = parseGoYaml(text, { uniqueKeys: false });
     }
   }
   if (config === null || config === undefined) config = {};

@@ -7,7 +7,7 @@
 // `as=PartialObjectMetadata[List]`, with `g=meta.svc.io|meta.k8s.io` and
 // `v=v1|v1beta1`); entries we cannot serve are skipped so a fallback later in
 // the list is used, and a list with nothing we can produce is 406.
-import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
+import { parseGoYaml, stringifyGoYaml } from './yaml.js';
 import { decodeJson, type Decoded } from '../schema/json.js';
 import { decodeObject, isProtobufType, PROTOBUF_TYPES } from '../protobuf/index.js';
 
@@ -109,8 +109,7 @@ export const CONTENT_TYPES: Record<Encoding, string> = { json: 'application/json
 
 /** Text encodings only; protobuf bodies are written by respond.ts (src/protobuf). */
 export function encode(value: unknown, enc: Exclude<Encoding, 'protobuf'>): string {
-  // As Go's YAML encoder: keys sorted, sequences not indented, YAML 1.1 quoting (timestamps, yes/no).
-  return enc === 'json' ? JSON.stringify(value) : stringifyYaml(value, { lineWidth: 0, sortMapEntries: true, indentSeq: false, version: '1.1' });
+  return enc === 'json' ? JSON.stringify(value) : stringifyGoYaml(value);
 }
 
 /** The media types a request body may have. */
@@ -124,7 +123,7 @@ export const BODY_TYPES = ['application/json', 'application/yaml', ...PROTOBUF_T
 export function decodeBody(body: Buffer, contentType: string | undefined): Decoded | null {
   const type = (contentType ?? 'application/json').split(';')[0]!.trim().toLowerCase();
   if (type === 'application/json' || type === '') return decodeJson(body);
-  if (type === 'application/yaml' || type === 'application/x-yaml' || type === 'text/yaml') return { value: parseYaml(body.toString('utf8')), duplicates: [] };
+  if (type === 'application/yaml' || type === 'application/x-yaml' || type === 'text/yaml') return { value: parseGoYaml(body.toString('utf8')), duplicates: [] };
   if (isProtobufType(type)) return { value: decodeObject(body), duplicates: [] };
   return null;
 }
