@@ -10,7 +10,7 @@ import type { ServedResource } from '../registry/registry.js';
 import type { RequestContext } from '../server/context.js';
 import { writeObject } from '../server/respond.js';
 import { aggregatedList, encodeDocument, matchesETag, negotiateAggregated, type AggregatedTarget, type EncodedDocument, type GroupResources } from './aggregated.js';
-import { negotiate } from './negotiate.js';
+import { BODY_TYPES, negotiate } from './negotiate.js';
 import { kubernetesGroup } from './requestinfo.js';
 
 export interface DiscoveryDeps {
@@ -55,7 +55,7 @@ export class Discovery {
     const a = this.answer(path, ctx.req.headers.accept, ctx.req.headers['if-none-match']);
     if (a === undefined) return false;
     if (a.kind === 'legacy') {
-      if (negotiate(ctx.req.headers.accept) === null) throw newNotAcceptable(['application/json', 'application/yaml']);
+      if (negotiate(ctx.req.headers.accept) === null) throw newNotAcceptable(BODY_TYPES);
       writeObject(ctx, 200, a.doc, 'json');
       return true;
     }

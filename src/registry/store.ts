@@ -515,7 +515,7 @@ export class GenericStore {
   async delete(namespace: string, name: string, opts: DeleteOptions): Promise<DeleteResult> {
     const policy = opts.propagationPolicy;
     if (policy !== undefined && !['Foreground', 'Background', 'Orphan'].includes(policy)) {
-      throw errs.invalid({ group: 'meta.svc.io', kind: 'DeleteOptions' }, '', [errs.unsupported('propagationPolicy', policy, ['Foreground', 'Background', 'Orphan'])]);
+      throw errs.invalid({ group: 'meta.svc.io', kind: 'DeleteOptions' }, '', [errs.unsupported('propagationPolicy', policy, ['Foreground', 'Background', 'Orphan', 'nil'])]);
     }
     for (;;) {
       const key = this.key(namespace, name);

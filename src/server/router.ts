@@ -3,7 +3,7 @@ import { newNotFound, newNotAcceptable, newRouteNotAcceptable } from '../api/met
 import type { Health } from './health.js';
 import type { Discovery } from '../endpoints/discovery.js';
 import { VERSION_INFO } from '../endpoints/discovery.js';
-import { negotiate, negotiateTarget } from '../endpoints/negotiate.js';
+import { BODY_TYPES, negotiate, negotiateTarget } from '../endpoints/negotiate.js';
 import { PageNotFound } from '../endpoints/resource.js';
 import type { OpenAPIService } from '../openapi/service.js';
 import { requestInfoOf, type Handler } from './context.js';
@@ -24,8 +24,11 @@ export function buildRouter(deps: RouterDeps): Handler {
     const info = requestInfoOf(ctx);
     if (info.isResourceRequest) {
       const read = info.verb === 'get' || info.verb === 'list' || info.verb === 'watch';
+      // go-restful first matches the Accept's bare types against the route's Produces (406 in its
+      // words), then the handler negotiates the parameters (as=Table…) and answers its own 406.
+      if (!acceptsAny(ctx.req.headers.accept, BODY_TYPES)) throw newRouteNotAcceptable(BODY_TYPES);
       const acceptable = read ? negotiateTarget(ctx.req.headers.accept, info.verb !== 'get') !== null : negotiate(ctx.req.headers.accept) !== null;
-      if (!acceptable) throw newNotAcceptable(['application/json', 'application/yaml']);
+      if (!acceptable) throw newNotAcceptable(BODY_TYPES);
       try {
         return await deps.resources(ctx);
       } catch (err) {

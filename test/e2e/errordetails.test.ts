@@ -55,6 +55,25 @@ describe('error and response details as kube-apiserver writes them', () => {
     });
   }
 
+  const resourceAcceptCases: { accept: string; code: number; message?: string; kube: string }[] = [
+    { accept: 'application/xml', code: 406, message: '406: Not Acceptable\n\nAvailable representations: application/json, application/yaml, application/vnd.svc.protobuf, application/vnd.kubernetes.protobuf', kube: "go-restful: no type the route produces" },
+    { accept: 'text/html', code: 406, message: '406: Not Acceptable\n\nAvailable representations: application/json, application/yaml, application/vnd.svc.protobuf, application/vnd.kubernetes.protobuf', kube: 'go-restful: no type the route produces' },
+    { accept: 'application/*', code: 406, message: '406: Not Acceptable\n\nAvailable representations: application/json, application/yaml, application/vnd.svc.protobuf, application/vnd.kubernetes.protobuf', kube: 'go-restful matches whole types only' },
+    { accept: 'application/json;as=Table;v=v2;g=meta.k8s.io', code: 406, message: 'only the following media types are accepted: application/json, application/yaml, application/vnd.svc.protobuf, application/vnd.kubernetes.protobuf', kube: "the route matches; the handler's negotiation finds no Table v2" },
+    { accept: 'application/xml, application/json', code: 200, kube: 'one producible type is enough' },
+  ];
+  for (const c of resourceAcceptCases) {
+    it(`GET a configmap with Accept ${c.accept} → ${c.code} (${c.kube})`, async () => {
+      const path = '/api/v1/namespaces/details/configmaps/accept-probe';
+      if ((await t.req('GET', path)).status === 404) await t.req('POST', '/api/v1/namespaces/details/configmaps', { metadata: { name: 'accept-probe' } });
+      const r = await t.req('GET', path, undefined, { headers: { Accept: c.accept } });
+      assert.equal(r.status, c.code);
+      if (c.code === 200) return assert.equal(r.body.kind, 'ConfigMap');
+      assert.equal(r.body.reason, 'NotAcceptable');
+      assert.equal(r.body.message, c.message);
+    });
+  }
+
   it('a DELETE that removes the object answers with the resourceVersion of the delete', async () => {
     // kube: etcd3 store conditionalDelete decodes the last value with the delete's revision.
     const svc = '/api/v1/namespaces/details/services';
