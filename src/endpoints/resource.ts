@@ -30,7 +30,8 @@ import { review, type ReviewDeps } from './reviews.js';
 import { planGet, planList } from '../registry/listoptions.js';
 import { DEFAULT_WATCH_SETTINGS, serveWatch, type WatchSettings } from './watch.js';
 import { serveListJSON } from './liststream.js';
-import { applyTo, decodeApply, fieldManagerOf, resetFields, trackWrite, type FieldTracking } from './fieldmanager.js';
+import { applyTo, decodeApply, fieldManagerOf, trackWrite, type FieldTracking } from './fieldmanager.js';
+import { resetFields } from './resetfields.js';
 import { managedFieldsConverter, versionerFor, type Versioner } from './versioning.js';
 
 export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSettings: WatchSettings = DEFAULT_WATCH_SETTINGS, gates: FeatureGates = DEFAULT_GATES) {
@@ -74,7 +75,7 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
       kind: served.kind,
       schema: schemaFor(served.group, served.version, served.kind),
       ...(info.subresource ? { subresource: info.subresource } : {}),
-      ignored: resetFields(store.strategy.hasStatus, info.subresource || undefined),
+      ignored: resetFields(served.group, served.resource, store.strategy.hasStatus, info.subresource || undefined),
       converter: managedFieldsConverter(served),
     });
     /** managedFields kept in the request's version; what the store gets is in the storage version. */
