@@ -14,7 +14,7 @@
 import { applyObject, updateObject } from '../src/smd/index.js';
 import type { JsonObject } from '../src/smd/typed.js';
 import { schemaFor } from '../src/api/schemas.js';
-import { resetFields } from '../src/endpoints/fieldmanager.js';
+import { resetFields } from '../src/endpoints/resetfields.js';
 import { defaulterFor } from '../src/api/defaults.js';
 import { podBody } from './podbody.js';
 import { fmt } from './report.js';
@@ -34,7 +34,7 @@ function deployment(name: string, manager: string, round: number): JsonObject {
 }
 
 const common = { apiVersion: 'apps/v1', schema, now };
-const ignored = () => resetFields(true, undefined);
+const ignored = () => resetFields('apps', 'deployments', true, undefined);
 
 function seed(): JsonObject {
   let live: JsonObject | undefined;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { isStatusError } from '../api/meta/index.js';
-import { decodeApply, fieldManagerOf, managerFromUserAgent, resetFields } from './fieldmanager.js';
+import { decodeApply, fieldManagerOf, managerFromUserAgent } from './fieldmanager.js';
 
 describe('fieldmanager: the manager of a write', () => {
   const agents: [string | undefined, string][] = [
@@ -52,12 +52,4 @@ describe('fieldmanager: apply bodies', () => {
     }
   });
   it('an empty body is an empty configuration', () => assert.deepEqual(decodeApply('', new URLSearchParams(), 'Warn').config, {}));
-});
-
-describe('fieldmanager: reset fields', () => {
-  it('status on the main resource of a kind with a status subresource; spec through /status; nothing otherwise', () => {
-    assert.equal(resetFields(false, undefined), undefined);
-    assert.deepEqual(resetFields(true, undefined)?.paths().map((p) => p.map((e) => (e as { name: string }).name)), [['status']]);
-    assert.deepEqual(resetFields(true, 'status')?.paths().map((p) => p.map((e) => (e as { name: string }).name)), [['spec']]);
-  });
 });

@@ -9,7 +9,6 @@ import type { ApiObject } from '../registry/object.js';
 import type { Schema } from '../schema/model.js';
 import { ApplyBadRequestError, ApplyConflictError, applyObject, FieldSet, TypedError, updateObject, type VersionConverter } from '../smd/index.js';
 import type { JsonObject } from '../smd/typed.js';
-import { field } from '../smd/fieldpath.js';
 import { queryBool } from './requestinfo.js';
 import { goZeroObject } from '../schema/gozero.js';
 import { decodeJson, type Decoded } from '../schema/json.js';
@@ -76,13 +75,6 @@ export function fieldManagerOf(q: URLSearchParams, userAgent: string | undefined
   errs.push(...managerErrors(given));
   if (errs.length > 0) throw newInvalid({ group: 'meta.svc.io', kind: optionsKind }, '', errs);
   return given || managerFromUserAgent(userAgent);
-}
-
-/** Fields a write through `subresource` does not set: status on the main resource, spec through /status. */
-export function resetFields(hasStatus: boolean, subresource: string | undefined): FieldSet | undefined {
-  if (subresource === 'status') return FieldSet.of([field('spec')]);
-  if (!subresource && hasStatus) return FieldSet.of([field('status')]);
-  return undefined;
 }
 
 const zeros = new WeakMap<Schema, JsonObject>();

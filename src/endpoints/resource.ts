@@ -3,7 +3,7 @@
 // store (strategy, validation, admission, storage) → encode in the request's
 // group spelling. Watch, patch and paging arrive with their issues; routing
 // already knows them and answers 405 until then.
-import { fieldPath, invalid, newBadRequest, newConflict, newInvalid, newMethodNotAllowed, newMethodNotSupported, newNotFound, newUnsupportedMediaType, notSupported, type Status } from '../api/meta/index.js';
+import { fieldPath, invalid, newBadRequest, newConflict, newInvalid, newMethodNotAllowed, newMethodNotSupported, newNotFound, notSupported, type Status } from '../api/meta/index.js';
 import { resourceInfoOf, type RequestContext } from '../server/context.js';
 import { addWarning, writeJSONText, writeObject } from '../server/respond.js';
 import type { Registry, ServedResource } from '../registry/registry.js';
@@ -24,13 +24,15 @@ import { contentTypeOf, negotiate, negotiateTarget, protobufMediaType } from './
 import { watchContentType } from '../protobuf/index.js';
 import { convertList, convertObject, includeObjectOf, watchConverter } from './convert.js';
 import { listPredicate } from './selectors.js';
-import { getScale, patchScale, updateScale } from './scale.js';
+import { getScale, writeScale } from './scale.js';
+import { replicasPathsOf, scaleWrites } from './scalefields.js';
 import { POD_STREAM_SUBRESOURCES, servePodStream } from './podstreams.js';
 import { review, type ReviewDeps } from './reviews.js';
 import { planGet, planList } from '../registry/listoptions.js';
 import { DEFAULT_WATCH_SETTINGS, serveWatch, type WatchSettings } from './watch.js';
 import { serveListJSON } from './liststream.js';
-import { applyTo, decodeApply, fieldManagerOf, resetFields, trackWrite, type FieldTracking } from './fieldmanager.js';
+import { applyTo, decodeApply, fieldManagerOf, trackWrite, type FieldTracking } from './fieldmanager.js';
+import { resetFields } from './resetfields.js';
 import { managedFieldsConverter, versionerFor, type Versioner } from './versioning.js';
 
 export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSettings: WatchSettings = DEFAULT_WATCH_SETTINGS, gates: FeatureGates = DEFAULT_GATES) {
@@ -74,7 +76,7 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
       kind: served.kind,
       schema: schemaFor(served.group, served.version, served.kind),
       ...(info.subresource ? { subresource: info.subresource } : {}),
-      ignored: resetFields(store.strategy.hasStatus, info.subresource || undefined),
+      ignored: resetFields(served.group, served.resource, store.strategy.hasStatus, info.subresource || undefined),
       converter: managedFieldsConverter(served),
     });
     /** managedFields kept in the request's version; what the store gets is in the storage version. */
@@ -83,15 +85,27 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
     if (served.group === '' && served.resource === 'pods' && POD_STREAM_SUBRESOURCES.has(info.subresource)) return servePodStream(ctx, info, { pod: (ns, n) => store.get(ns, n), node: (n) => registry.store('', 'nodes').get('', n) });
     if (info.subresource === 'scale') {
       if (info.verb === 'get') return writeObject(ctx, 200, getScale(await store.get(info.namespace, info.name)));
-      if (info.verb === 'update') return writeObject(ctx, 200, getScale(await updateScale(store, info, await requireBody(ctx), { dryRun, user, track: track(tracking('UpdateOptions')) })));
+      // The Scale's field manager runs on the Scale; the parent's entries follow it (scalefields.ts).
+      const paths = replicasPathsOf(served.group, served.resource);
+      const scaleCtx = { dryRun, user, ...(paths ? { ownership: { groupVersion: served.group === '' ? served.version : `${served.group}/${served.version}`, paths } } : {}) };
+      if (info.verb === 'update') {
+        const writes = scaleWrites(fieldManagerOf(q, ctx.req.headers['user-agent'], 'UpdateOptions'));
+        return writeObject(ctx, 200, getScale(await writeScale(store, info, writes.update(await requireBody(ctx)), scaleCtx)));
+      }
       if (info.verb === 'patch') {
         const type = patchTypeOf(ctx.req.headers['content-type'], true);
-        if (type === 'apply') throw newUnsupportedMediaType(['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json']);
-        const t = tracking('PatchOptions');
-        const patch = decodePatch(type, (await readBody(ctx.req)).toString('utf8'));
+        const writes = scaleWrites(fieldManagerOf(q, ctx.req.headers['user-agent'], 'PatchOptions', type === 'apply'));
+        const text = (await readBody(ctx.req)).toString('utf8');
+        if (type === 'apply') {
+          const req = decodeApply(text, q, fieldValidationOf(q, 'PatchOptions'));
+          const r = await writeScale(store, info, writes.apply(req), scaleCtx);
+          for (const w of req.warnings) addWarning(ctx, w);
+          return writeObject(ctx, 200, getScale(r));
+        }
+        const patch = decodePatch(type, text);
         // Scale has no lists, so a strategic merge patch merges as a merge patch does.
         const apply = (scale: Record<string, unknown>) => applyPatch(scale as JsonObject, patch, undefined) as Record<string, unknown>;
-        return writeObject(ctx, 200, getScale(await patchScale(store, info, apply, { dryRun, user, track: track(t) })));
+        return writeObject(ctx, 200, getScale(await writeScale(store, info, writes.patch(apply), scaleCtx)));
       }
       throw newMethodNotSupported({ group: served.group, resource: `${served.resource}/scale` }, info.verb);
     }

@@ -1,38 +1,69 @@
 // The scale subresource (deployments, replicasets, statefulsets,
 // replicationcontrollers): an autoscaling/v1 Scale view of spec.replicas.
+// A write takes the current Scale (with the parent's field ownership as its
+// managedFields, see scalefields.ts), makes the new Scale (PUT body, patch,
+// or apply, with the Scale's field manager), and moves its replicas and
+// ownership back to the parent.
 import { newBadRequest, newConflict } from '../api/meta/index.js';
 import type { ApiObject } from '../registry/object.js';
 import { isObject } from '../registry/object.js';
-import type { GenericStore, WriteContext } from '../registry/store.js';
+import type { GenericStore } from '../registry/store.js';
+import type { UserInfo } from '../authn/user.js';
 import type { ResourceRequestInfo } from './requestinfo.js';
+import { scaleOwnership, type ReplicasPaths } from './scalefields.js';
 
-export function getScale(obj: ApiObject): Record<string, unknown> {
+export type Scale = Record<string, unknown>;
+
+/**
+ * The Scale of `obj`, as Go writes autoscaling/v1 Scale: spec.replicas left
+ * out when 0 (omitempty), status.replicas always, status.selector when set.
+ * `managedFields` (the Scale's own, for its field manager) only when given.
+ */
+export function getScale(obj: ApiObject, managedFields?: unknown): Scale {
   const spec = isObject(obj.spec) ? obj.spec : {};
   const status = isObject(obj.status) ? obj.status : {};
   const m = obj.metadata;
+  const replicas = typeof spec.replicas === 'number' ? spec.replicas : 0;
+  const selector = selectorString(spec.selector);
   return {
     kind: 'Scale',
     apiVersion: 'autoscaling/v1',
-    metadata: { name: m.name, namespace: m.namespace, uid: m.uid, resourceVersion: m.resourceVersion, creationTimestamp: m.creationTimestamp },
-    spec: { replicas: typeof spec.replicas === 'number' ? spec.replicas : 0 },
-    status: { replicas: typeof status.replicas === 'number' ? status.replicas : 0, ...(selectorString(spec.selector) ? { selector: selectorString(spec.selector) } : {}) },
+    metadata: { name: m.name, namespace: m.namespace, uid: m.uid, resourceVersion: m.resourceVersion, creationTimestamp: m.creationTimestamp, ...(managedFields ? { managedFields } : {}) },
+    spec: replicas !== 0 ? { replicas } : {},
+    status: { replicas: typeof status.replicas === 'number' ? status.replicas : 0, ...(selector ? { selector } : {}) },
   };
 }
 
-export async function updateScale(store: GenericStore, info: ResourceRequestInfo, body: Record<string, unknown>, ctx: WriteContext): Promise<ApiObject> {
-  return store.guaranteedUpdate(info.namespace, info.name, (cur) => withScale(store, info, cur, body), ctx);
+/** A write on /scale: the new Scale from the current one (which carries the Scale's managedFields when ownership is tracked). */
+export type ScaleWrite = (current: Scale) => Scale;
+
+export interface ScaleWriteContext {
+  readonly dryRun: boolean;
+  readonly user?: UserInfo;
+  /** Field ownership: the request's group/version and the resource's replicas paths (absent: managedFields are left alone). */
+  readonly ownership?: { readonly groupVersion: string; readonly paths: ReplicasPaths };
 }
 
 /**
- * PATCH on /scale (kubectl scale sends a merge patch): the patch applies to
- * the current Scale view, inside the update, so a conflict is retried.
+ * PUT, PATCH or apply on /scale: `write` runs on the current Scale inside the
+ * update, so a conflict is retried with the object read again.
  */
-export async function patchScale(store: GenericStore, info: ResourceRequestInfo, patch: (scale: Record<string, unknown>) => Record<string, unknown>, ctx: WriteContext): Promise<ApiObject> {
-  return store.guaranteedUpdate(info.namespace, info.name, (cur) => withScale(store, info, cur, patch(getScale(cur))), ctx);
+export async function writeScale(store: GenericStore, info: ResourceRequestInfo, write: ScaleWrite, ctx: ScaleWriteContext): Promise<ApiObject> {
+  return store.guaranteedUpdate(info.namespace, info.name, (cur) => {
+    const owned = ctx.ownership && scaleOwnership(cur, ctx.ownership.groupVersion, ctx.ownership.paths);
+    const next = write(getScale(cur, owned?.scaleEntries));
+    withScale(store, info, cur, next);
+    if (owned) {
+      const entries = owned.parentEntries(isObject(next.metadata) ? next.metadata.managedFields : undefined);
+      if (entries) cur.metadata.managedFields = entries as ApiObject['metadata']['managedFields'];
+      else delete cur.metadata.managedFields;
+    }
+    return cur;
+  }, { dryRun: ctx.dryRun, ...(ctx.user ? { user: ctx.user } : {}) });
 }
 
 /** `cur` with the replicas of a Scale body, after its checks (resourceVersion, replicas). */
-function withScale(store: GenericStore, info: ResourceRequestInfo, cur: ApiObject, body: Record<string, unknown>): ApiObject {
+function withScale(store: GenericStore, info: ResourceRequestInfo, cur: ApiObject, body: Scale): void {
   const spec = isObject(body.spec) ? body.spec : {};
   const replicas = spec.replicas;
   if (replicas !== undefined && (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0)) {
@@ -41,7 +72,6 @@ function withScale(store: GenericStore, info: ResourceRequestInfo, cur: ApiObjec
   const wantRV = isObject(body.metadata) ? (body.metadata.resourceVersion as string | undefined) : undefined;
   if (wantRV && wantRV !== cur.metadata.resourceVersion) throw newConflict(store.qualifiedResource, info.name, 'the object has been modified; please apply your changes to the latest version and try again');
   cur.spec = { ...(isObject(cur.spec) ? cur.spec : {}), replicas: (replicas as number | undefined) ?? 0 };
-  return cur;
 }
 
 /** matchLabels as "k=v,..." in key order, then matchExpressions in Kubernetes' form. */

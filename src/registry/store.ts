@@ -620,7 +620,12 @@ export class GenericStore {
     obj.apiVersion = this.apiVersion;
     obj.kind = this.identity.kind;
     if (subresource === 'status') {
-      // /status changes status only (and what metadata an update may change).
+      // /status changes status only (and what metadata an update may change, less what the kind keeps).
+      for (const k of this.strategy.statusKeepsMetadata ?? []) {
+        const v = (oldMeta as Record<string, unknown>)[k];
+        if (v === undefined) delete (meta as Record<string, unknown>)[k];
+        else (meta as Record<string, unknown>)[k] = clone(v);
+      }
       const next: ApiObject = { ...clone(old), metadata: meta };
       if (obj.status !== undefined) next.status = obj.status;
       else delete next.status;

@@ -19,6 +19,8 @@ export interface Strategy {
   readonly hasStatus: boolean;
   /** DELETE answers with the deleted object rather than a Success Status. */
   readonly returnDeletedObject: boolean;
+  /** metadata fields a /status write cannot change (they keep the live values), beyond those no update changes. */
+  readonly statusKeepsMetadata?: readonly string[];
   readonly validateName: NameValidator;
   prepareForCreate(obj: ApiObject): void;
   prepareForUpdate(obj: ApiObject, old: ApiObject, subresource: string | undefined): void;

@@ -116,4 +116,47 @@ describe('managedFields', () => {
   });
 });
 
+describe('managedFields order (Kubernetes\' sortEncodedManagedFields, on every encode)', () => {
+  type Row = [manager: string, operation: 'Apply' | 'Update', apiVersion: string, subresource?: string, time?: string];
+  const rows: { name: string; entries: Row[]; want: string[] }[] = [
+    { name: 'Apply before Update, whatever the times', entries: [['u', 'Update', 'v1', undefined, '2020-01-01T00:00:00Z'], ['a', 'Apply', 'v1', undefined, '2030-01-01T00:00:00Z']], want: ['a/Apply', 'u/Update'] },
+    { name: 'then by time in whole seconds, an entry without time counting as 0 (first)', entries: [['a', 'Update', 'v1', undefined, '2024-01-01T00:00:02Z'], ['z', 'Update', 'v1'], ['m', 'Update', 'v1', undefined, '2024-01-01T00:00:01Z']], want: ['z/Update', 'm/Update', 'a/Update'] },
+    { name: 'times within one second tie and fall to the manager', entries: [['b', 'Update', 'v1', undefined, '2024-01-01T00:00:01.100Z'], ['a', 'Update', 'v1', undefined, '2024-01-01T00:00:01.900Z']], want: ['a/Update', 'b/Update'] },
+    { name: 'then manager, in byte order (upper case first)', entries: [['b', 'Apply', 'v1'], ['B', 'Apply', 'v1'], ['a', 'Apply', 'v1']], want: ['B/Apply', 'a/Apply', 'b/Apply'] },
+    { name: 'then apiVersion', entries: [['m', 'Update', 'v2'], ['m', 'Update', 'v1']], want: ['m/Update/v1', 'm/Update/v2'] },
+    { name: 'then subresource, none first', entries: [['m', 'Update', 'v1', 'status'], ['m', 'Update', 'v1', 'scale'], ['m', 'Update', 'v1']], want: ['m/Update/v1', 'm/Update/v1/scale', 'm/Update/v1/status'] },
+    {
+      name: 'a scaler (no time) before the creator (timed), the status writer by its time',
+      entries: [['creator', 'Update', 'apps/v1', undefined, '2024-01-01T00:00:05Z'], ['kubectl', 'Update', 'apps/v1', 'scale'], ['controller', 'Update', 'apps/v1', 'status', '2024-01-01T00:00:03Z']],
+      want: ['kubectl/Update/apps/v1/scale', 'controller/Update/apps/v1/status', 'creator/Update/apps/v1'],
+    },
+    { name: 'a time that does not parse sorts as no time (Kubernetes would have refused it when decoding; we never fail a sort)', entries: [['b', 'Update', 'v1', undefined, '2024-01-01T00:00:01Z'], ['a', 'Update', 'v1', undefined, 'not a time']], want: ['a/Update', 'b/Update'] },
+  ];
+  const label = (e: { manager?: string; operation: string; apiVersion: string; subresource?: string }, full: boolean) => [e.manager, e.operation, ...(full ? [e.apiVersion] : []), ...(e.subresource ? [e.subresource] : [])].join('/');
+  for (const r of rows) {
+    it(r.name, () => {
+      const full = r.want.some((w) => w.split('/').length > 2);
+      // Every order of the input encodes to the same list.
+      for (const entries of [r.entries, [...r.entries].reverse()]) {
+        const m: Managed = new Map();
+        for (const [manager, operation, apiVersion, subresource, time] of entries) {
+          const e = { manager, operation, apiVersion, fields: FieldSet.of([field('x')]), ...(subresource ? { subresource } : {}), ...(time ? { time } : {}) };
+          m.set(managerId(e), e);
+        }
+        assert.deepEqual(encodeManaged(m)!.map((e) => label(e, full)), r.want);
+      }
+    });
+  }
+  it('an update re-sorts the entries a request sent in another order', () => {
+    const sent = [
+      { manager: 'z', operation: 'Update', apiVersion: 'v1', time: '2024-01-01T00:00:09Z', fieldsType: 'FieldsV1', fieldsV1: { 'f:data': { 'f:z': {} } } },
+      { manager: 'a', operation: 'Update', apiVersion: 'v1', fieldsType: 'FieldsV1', fieldsV1: { 'f:data': { 'f:a': {} } } },
+    ];
+    const live = y(`${head}data: {a: "1", z: "1"}`);
+    const updated = { ...y(`${head}data: {a: "1", z: "1", b: "1"}`), metadata: { name: 't', managedFields: sent as unknown as JsonValue } } as JsonObject;
+    const out = updateObject({ ...base, now: () => '2024-01-01T00:00:05Z', live, updated, manager: 'b' }).object;
+    assert.deepEqual(mf(out).map((e) => `${e.manager}${e.time ? '@' + e.time.slice(-3, -1) : ''}`), ['a', 'b@05', 'z@09']);
+  });
+});
+
 export type { JsonValue };

@@ -75,7 +75,11 @@ export function decodeManaged(entries: unknown): Managed {
   return out;
 }
 
-const seconds = (t: string | undefined): number => (t ? Math.floor(Date.parse(t) / 1000) : 0);
+/** An entry's time in whole seconds (Go's Time.Unix); none, or one that does not parse, is 0. */
+function seconds(t: string | undefined): number {
+  const ms = t ? Date.parse(t) : NaN;
+  return Number.isNaN(ms) ? 0 : Math.floor(ms / 1000);
+}
 
 /** Kubernetes' order of managedFields entries. */
 export function compareEntries(p: ManagedEntry, q: ManagedEntry): number {
@@ -209,9 +213,12 @@ export function conflict(manager: ManagerInfo, path: Path): Conflict {
   return { manager, path, pathString: pathToString(path) };
 }
 
-/** How Kubernetes names a manager in conflicts: `"bob"`, or `"bob" using v1` for updaters. */
+/**
+ * How Kubernetes names a manager in conflicts (printManager of its identity):
+ * `"bob"`, `"bob" with subresource "status"`, and for updaters ` using v1` after either.
+ */
 export function printManager(m: ManagerInfo): string {
-  const name = goQuote(m.manager);
+  const name = m.subresource ? `${goQuote(m.manager)} with subresource ${goQuote(m.subresource)}` : goQuote(m.manager);
   return m.operation === 'Update' ? `${name} using ${m.apiVersion}` : name;
 }
 

@@ -30,6 +30,23 @@ const CREATE_ON_UPDATE = new Set([
   'rbac.authorization.svc.io/rolebindings', 'rbac.authorization.svc.io/clusterrolebindings',
 ]);
 
+/**
+ * metadata a /status write keeps from the live object, as the kinds' v1.27
+ * status strategies reset it (ResetObjectMetaForStatus keeps labels,
+ * annotations, finalizers and ownerReferences; deletionTimestamp and
+ * generation no update changes anyway).
+ */
+const RESET_META_FOR_STATUS = ['labels', 'annotations', 'finalizers', 'ownerReferences'];
+const STATUS_KEEPS_METADATA: Record<string, readonly string[]> = {
+  'apps/deployments': ['labels'],
+  '/pods': ['ownerReferences'],
+  'apiregistration.svc.io/apiservices': RESET_META_FOR_STATUS,
+  'storage.svc.io/volumeattachments': RESET_META_FOR_STATUS,
+  'admissionregistration.svc.io/validatingadmissionpolicies': RESET_META_FOR_STATUS,
+  'internal.apiserver.svc.io/storageversions': RESET_META_FOR_STATUS,
+  'resource.svc.io/resourceclaims': RESET_META_FOR_STATUS,
+};
+
 /** Names validated as DNS labels, RFC 1035 labels or path segments instead of DNS subdomains. */
 const NAME_RULES: Record<string, typeof subdomainName> = {
   '/services': dns1035Name,
@@ -61,8 +78,9 @@ function withKindValidation(s: Strategy, v: ObjectValidator | undefined): Strate
 
 function baseFor(group: string, resource: string, namespaced: boolean, hasStatus: boolean): Strategy {
   const key = `${group}/${resource}`;
+  const keeps = STATUS_KEEPS_METADATA[key];
   const special = SPECIAL[key];
-  if (special) return special;
+  if (special) return keeps ? { ...special, statusKeepsMetadata: keeps } : special;
   return baseStrategy({
     namespaced,
     validateName: NAME_RULES[key] ?? subdomainName,
@@ -70,5 +88,6 @@ function baseFor(group: string, resource: string, namespaced: boolean, hasStatus
     allowCreateOnUpdate: CREATE_ON_UPDATE.has(key),
     hasStatus,
     returnDeletedObject: RETURN_DELETED.has(key),
+    ...(keeps ? { statusKeepsMetadata: keeps } : {}),
   });
 }
