@@ -16,6 +16,10 @@
 //   unprocessable      422   Invalid                the generic 422 message above ("lists of lists are not supported" is dropped)
 //   internal           500   (none)                 the error text itself, no details (apiserver's ErrorToAPIStatus for a
 //                                                   non-Status error: missing merge key, unknown $patch, type mismatches)
+//   panic              500   —                      evanphx/json-patch v4 dereferences a nil pointer (see jsonpatch.ts); the
+//                                                   API server's panic recovery answers in plain text, not with a Status:
+//                                                   the HTTP layer turns this kind into that answer (patchErrorToStatus
+//                                                   gives an InternalError only for callers outside the server)
 //
 // Not covered here: an unknown patch Content-Type (415) and strategic merge patch on
 // kinds without a Go-typed schema (custom resources, 415 "the body of the request was
@@ -23,7 +27,7 @@
 // application/merge-patch+json, application/apply-patch+yaml") are the caller's.
 import { StatusError, newBadRequest, newRequestEntityTooLarge } from '../api/meta/index.js';
 
-export type PatchErrorKind = 'malformed' | 'tooManyOperations' | 'notApplicable' | 'badDirective' | 'unprocessable' | 'internal';
+export type PatchErrorKind = 'malformed' | 'tooManyOperations' | 'notApplicable' | 'badDirective' | 'unprocessable' | 'internal' | 'panic';
 
 export class PatchError extends Error {
   override readonly name = 'PatchError';
@@ -52,5 +56,7 @@ export function patchErrorToStatus(err: PatchError): StatusError {
       return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: UNPROCESSABLE_MESSAGE, reason: 'Invalid', details: {}, code: 422 });
     case 'internal':
       return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: err.message, code: 500 });
+    case 'panic':
+      return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `Internal error occurred: ${err.message}`, reason: 'InternalError', details: { causes: [{ message: err.message }] }, code: 500 });
   }
 }

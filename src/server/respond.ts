@@ -93,8 +93,22 @@ export function writeText(ctx: RequestContext, code: number, body: string): void
   ctx.res.end(body);
 }
 
+/**
+ * Where kube-apiserver's handler would panic (a nil-pointer dereference in a
+ * library it calls): its panic recovery answers 500 with a fixed plain-text
+ * body, not a Status (genericfilters.WithPanicRecovery, after the timeout
+ * filter re-panics in the serving goroutine).
+ */
+export class HandlerPanic extends Error {
+  override readonly name = 'HandlerPanic';
+}
+
 /** Converts any error to a Status body once; errors that are not API errors are bugs and logged. */
 export function writeError(ctx: RequestContext, err: unknown): void {
+  if (err instanceof HandlerPanic) {
+    console.error(`svc: a request kube-apiserver would panic on (${ctx.req.method} ${ctx.req.url}): ${err.message}`);
+    return writeText(ctx, 500, 'This request caused apiserver to panic. Look in the logs for details.\n');
+  }
   const status: Status = statusFromUnknown(err);
   if (status.code === 500 && status.reason === 'InternalError') console.error(`svc: internal error serving ${ctx.req.method} ${ctx.req.url}:`, err);
   if (status.details?.retryAfterSeconds !== undefined) ctx.res.setHeader('Retry-After', String(status.details.retryAfterSeconds));
