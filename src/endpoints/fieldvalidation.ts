@@ -34,17 +34,22 @@ export interface TypedDecodeInput {
   readonly mode: FieldValidation;
   /** How a Strict failure is reported (default: 400 "<Kind> in version … cannot be handled …"); patches report it as 422 on `patch`. */
   readonly strictError?: (detail: string) => Error;
+  /** How a wrong JSON type is reported (default: the same 400); JSON and merge patches report it as 422 on `patch`. */
+  readonly typeError?: (detail: string) => Error;
+  /** Strict problems found before the object (a JSON patch body's own), reported first. */
+  readonly leading?: readonly string[];
 }
 
 /** Checks and prunes `body`; returns the warnings to send (Warn mode). */
 export function decodeTyped(input: TypedDecodeInput): string[] {
   const { body, schema, kind, version, mode } = input;
-  if (!schema) return [];
   const cannot = () => `${kind} in version ${JSON.stringify(version)} cannot be handled as a ${kind}`;
-  const { typeError, unknown } = checkAndPrune(schema, body, kind); // one walk: types, then unknown fields pruned
-  if (typeError !== undefined) throw newBadRequest(`${cannot()}: ${typeError}`);
-  if (mode === 'Ignore' || (unknown.length === 0 && input.duplicates.length === 0)) return [];
-  const problems = [...unknown.map(unknownFieldMessage), ...input.duplicates.map(duplicateFieldMessage)];
+  const { typeError, unknown } = schema ? checkAndPrune(schema, body, kind) : { typeError: undefined, unknown: [] }; // one walk: types, then unknown fields pruned
+  if (typeError !== undefined) throw input.typeError ? input.typeError(typeError) : newBadRequest(`${cannot()}: ${typeError}`);
+  const leading = input.leading ?? [];
+  if (!schema && leading.length === 0) return []; // without a schema the body is taken as sent
+  if (mode === 'Ignore' || (unknown.length === 0 && input.duplicates.length === 0 && leading.length === 0)) return [];
+  const problems = [...leading, ...unknown.map(unknownFieldMessage), ...input.duplicates.map(duplicateFieldMessage)];
   const detail = `strict decoding error: ${problems.join(', ')}`;
   if (mode === 'Strict') throw input.strictError ? input.strictError(detail) : newBadRequest(`${cannot()}: ${detail}`);
   return problems;

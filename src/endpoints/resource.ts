@@ -12,8 +12,7 @@ import { type ApiObject, isObject, withTypeMeta } from '../registry/object.js';
 import { applyFinalize } from '../registry/strategies/namespaces.js';
 import { groupSpelling, queryBool, spellApiVersion, type ResourceRequestInfo } from './requestinfo.js';
 import { readBody, readObject, readObjectBody } from './body.js';
-import { applyPatch, decodePatch, patchTypeOf } from './patch.js';
-import { goFormat } from '../patch/gofmt.js';
+import { applyPatch, decodePatch, patchedObject, patchInvalid, patchTypeOf, requireObject, type DecodedPatch, type Patched, type PatchTarget } from './patch.js';
 import type { JsonObject } from '../patch/index.js';
 import { decodeTyped, fieldValidationOf, type FieldValidation } from './fieldvalidation.js';
 import { schemaFor } from '../api/schemas.js';
@@ -102,10 +101,23 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
           for (const w of req.warnings) addWarning(ctx, w);
           return writeObject(ctx, 200, getScale(r));
         }
-        const patch = decodePatch(type, text);
+        const mode = fieldValidationOf(q, 'PatchOptions');
+        const patch = decodePatch(type, text, mode);
+        let warnings: string[] = [];
+        // The patch applies to the autoscaling/v1 Scale view; a JSON or merge patch's result is decoded as a Scale.
         // Scale has no lists, so a strategic merge patch merges as a merge patch does.
-        const apply = (scale: Record<string, unknown>) => applyPatch(scale as JsonObject, patch, undefined) as Record<string, unknown>;
-        return writeObject(ctx, 200, getScale(await writeScale(store, info, writes.patch(apply), scaleCtx)));
+        const apply = (scale: Record<string, unknown>) => {
+          const patched = applyPatch(scale as JsonObject, patch, undefined);
+          if (patch.type === 'strategic') return requireObject(patched.value) as Record<string, unknown>;
+          const obj = patchedObject(patched, SCALE_TARGET) as Record<string, unknown>;
+          const fail = (detail: string) => patchInvalid(patched, detail);
+          const schema = schemaFor(SCALE_TARGET.group, SCALE_TARGET.version, SCALE_TARGET.kind);
+          warnings = decodeTyped({ body: obj, duplicates: [], schema, kind: 'Scale', version: 'v1', mode, strictError: fail, typeError: fail, leading: patch.type === 'json' ? patch.strict : [] });
+          return checkPatchedMeta(obj, info, store.namespaced);
+        };
+        const scaled = await writeScale(store, info, writes.patch(apply), scaleCtx);
+        for (const w of warnings) addWarning(ctx, w);
+        return writeObject(ctx, 200, getScale(scaled));
       }
       throw newMethodNotSupported({ group: served.group, resource: `${served.resource}/scale` }, info.verb);
     }
@@ -193,10 +205,13 @@ async function typedBody(ctx: RequestContext, served: ServedResource, optionsKin
   return body.value;
 }
 
+/** How a patch's decoding problems are reported, and the strict problems of its body (see decodeTyped). */
+type PatchDecoding = Pick<Parameters<typeof decodeTyped>[0], 'strictError' | 'typeError' | 'leading'>;
+
 /** Decodes `value` in place as the served kind, as Kubernetes decodes a body; returns the field-validation warnings. */
-function decodeAsKind(served: ServedResource, value: Record<string, unknown>, duplicates: readonly string[], mode: FieldValidation, gates: FeatureGates, strictError?: (detail: string) => Error): string[] {
+function decodeAsKind(served: ServedResource, value: Record<string, unknown>, duplicates: readonly string[], mode: FieldValidation, gates: FeatureGates, patch: PatchDecoding = {}): string[] {
   const schema = schemaFor(served.group, served.version, served.kind);
-  const warnings = decodeTyped({ body: value, duplicates, schema, kind: served.kind, version: served.version, mode, ...(strictError ? { strictError } : {}) });
+  const warnings = decodeTyped({ body: value, duplicates, schema, kind: served.kind, version: served.version, mode, ...patch });
   defaulterFor(served.group, served.version, served.kind, gates)?.(value); // as Kubernetes defaults on decode
   if (schema) finishGoDecode(schema, value); // Go's omitempty drop, then its always-written zero values, in one walk
   return warnings;
@@ -218,18 +233,16 @@ async function servePatch(
   const text = (await readBody(ctx.req)).toString('utf8');
   let warnings: string[] = [];
   const opts = { dryRun: p.dryRun, user: ctx.user, subresource: info.subresource || undefined };
-  /** The patched object, checked against the URL and decoded as the kind. */
-  const finish = (patched: Record<string, unknown>, current: ApiObject | undefined, strictError?: (detail: string) => Error): ApiObject => {
-    const name = isObject(patched.metadata) ? patched.metadata.name : undefined;
-    if (typeof name === 'string' && name !== info.name) throw newBadRequest(`the name of the object (${name}) does not match the name on the URL (${info.name})`);
-    const rv = isObject(patched.metadata) ? patched.metadata.resourceVersion : undefined;
-    if (current && rv !== undefined && rv !== null && rv !== current.metadata.resourceVersion) {
-      throw newConflict({ group: served.group, resource: served.resource }, info.name, 'the object has been modified; please apply your changes to the latest version and try again');
-    }
-    warnings = decodeAsKind(served, patched, [], mode, p.gates, strictError);
-    return bodyObject(patched, info, served);
-  };
   if (type === 'apply') {
+    /** The applied object, checked against the URL and decoded as the kind. */
+    const finish = (applied: Record<string, unknown>, current: ApiObject | undefined): ApiObject => {
+      const name = isObject(applied.metadata) ? applied.metadata.name : undefined;
+      if (typeof name === 'string' && name !== info.name) throw newBadRequest(`the name of the object (${name}) does not match the name on the URL (${info.name})`);
+      const rv = isObject(applied.metadata) ? applied.metadata.resourceVersion : undefined;
+      if (current && rv !== undefined && rv !== null && rv !== current.metadata.resourceVersion) throw conflict(served, info);
+      warnings = decodeAsKind(served, applied, [], mode, p.gates);
+      return bodyObject(applied, info, served);
+    };
     const req = decodeApply(text, ctx.url.searchParams, mode);
     const r = await store.upsert(info.namespace, info.name, (current) => {
       const live = current && withTypeMeta(p.versions.toRequest(current), p.apiVersion, served.kind);
@@ -238,24 +251,61 @@ async function servePatch(
     for (const w of [...req.warnings, ...warnings]) addWarning(ctx, w);
     return r;
   }
-  const patch = decodePatch(type, text);
+  /**
+   * The patched document decoded as the kind. JSON and merge patches (jsonPatcher):
+   * everything that does not decode is 422 on `patch`, and a JSON patch body's own
+   * strict problems come first. Strategic merge patches: the patch map in a 422 for
+   * Strict field validation; type errors are still the 400 of a body here (Kubernetes
+   * answers 422 with the unstructured converter's text).
+   */
+  const decodePatched = (patched: Patched, decoded: DecodedPatch, target: PatchTarget): Record<string, unknown> => {
+    const fail = (detail: string) => patchInvalid(patched, detail);
+    if (decoded.type === 'strategic') {
+      const obj = requireObject(patched.value) as Record<string, unknown>;
+      warnings = decodeAsKind(served, obj, [], mode, p.gates, { strictError: fail });
+      return obj;
+    }
+    const obj = patchedObject(patched, target) as Record<string, unknown>;
+    warnings = decodeAsKind(served, obj, [], mode, p.gates, { strictError: fail, typeError: fail, leading: decoded.type === 'json' ? decoded.strict : [] });
+    return obj;
+  };
+  const patch = decodePatch(type, text, mode);
+  const target: PatchTarget = { group: served.group, version: served.version, kind: served.kind, apiVersion: p.apiVersion };
   const object = await store.guaranteedUpdate(info.namespace, info.name, (current) => {
-    const patched = applyPatch(withTypeMeta(p.versions.toRequest(current), p.apiVersion, served.kind) as JsonObject, patch, schema) as Record<string, unknown>;
-    return finish(patched, current, (detail) => strictPatchError(patch, patched, detail));
+    // As the API server's patcher: apply, decode the result as the kind, then the namespace and
+    // name checks (patcher.applyPatch), then the store's resourceVersion check.
+    const patched = applyPatch(withTypeMeta(p.versions.toRequest(current), p.apiVersion, served.kind) as JsonObject, patch, schema);
+    const decoded = decodePatched(patched, patch, target);
+    const obj = checkPatchedMeta(decoded, info, store.namespaced);
+    const rv = isObject(obj.metadata) ? obj.metadata.resourceVersion : undefined;
+    if (typeof rv === 'string' && rv !== '' && rv !== current.metadata.resourceVersion) throw conflict(served, info);
+    return bodyObject(obj, info, served);
   }, { ...opts, track: p.track(t) });
   for (const w of warnings) addWarning(ctx, w);
   return { object, created: false };
 }
 
+function conflict(served: ServedResource, info: ResourceRequestInfo): Error {
+  return newConflict({ group: served.group, resource: served.resource }, info.name, 'the object has been modified; please apply your changes to the latest version and try again');
+}
+
 /**
- * A Strict field-validation failure of a patch, as Kubernetes reports it: 422
- * on the field `patch`, whose value is the patched object as JSON (top-level
- * keys sorted, as Go writes a map) or, for a strategic merge patch, the patch
- * as Go prints a map.
+ * The namespace and name checks of the API server's patcher (patcher.applyPatch):
+ * an empty namespace takes the request's, a cluster-scoped object's is cleared,
+ * another one is 400; then the name must be the URL's (an empty one too is 400).
  */
-function strictPatchError(patch: ReturnType<typeof decodePatch>, patched: Record<string, unknown>, detail: string): Error {
-  const value = patch.type === 'strategic' ? goFormat(patch.doc) : JSON.stringify(Object.fromEntries(Object.keys(patched).sort().map((k) => [k, patched[k]])));
-  return newInvalid({ group: '', kind: '' }, '', [invalid(fieldPath('patch'), value, detail)]);
+function checkPatchedMeta(obj: Record<string, unknown>, info: ResourceRequestInfo, namespaced: boolean): Record<string, unknown> {
+  const meta = isObject(obj.metadata) ? (obj.metadata as Record<string, unknown>) : undefined;
+  const want = namespaced ? info.namespace : '';
+  const ns = typeof meta?.namespace === 'string' ? meta.namespace : '';
+  if (meta && ns !== want) {
+    if (ns === '') meta.namespace = want;
+    else if (want === '') delete meta.namespace;
+    else throw newBadRequest('the namespace of the provided object does not match the namespace sent on the request');
+  }
+  const name = typeof meta?.name === 'string' ? meta.name : '';
+  if (name !== info.name) throw newBadRequest(`the name of the object (${name}) does not match the name on the URL (${info.name})`);
+  return obj;
 }
 
 async function requireBody(ctx: RequestContext): Promise<Record<string, unknown>> {
@@ -273,6 +323,9 @@ function bodyObject(body: Record<string, unknown>, info: ResourceRequestInfo, se
   if (body.metadata !== undefined && !isObject(body.metadata)) throw newBadRequest('metadata must be an object');
   return { ...body, metadata: { ...((body.metadata as object) ?? {}) } } as ApiObject;
 }
+
+/** The kind a PATCH on /scale decodes its result as. */
+const SCALE_TARGET: PatchTarget = { group: 'autoscaling', version: 'v1', kind: 'Scale', apiVersion: 'autoscaling/v1' };
 
 const OPTIONS_KIND: Record<string, string> = { create: 'CreateOptions', update: 'UpdateOptions', patch: 'PatchOptions', delete: 'DeleteOptions', deletecollection: 'DeleteOptions' };
 

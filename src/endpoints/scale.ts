@@ -4,7 +4,7 @@
 // managedFields, see scalefields.ts), makes the new Scale (PUT body, patch,
 // or apply, with the Scale's field manager), and moves its replicas and
 // ownership back to the parent.
-import { newBadRequest, newConflict } from '../api/meta/index.js';
+import { fieldPath, invalid, newBadRequest, newConflict, newInvalid } from '../api/meta/index.js';
 import type { ApiObject } from '../registry/object.js';
 import { isObject } from '../registry/object.js';
 import type { GenericStore } from '../registry/store.js';
@@ -66,8 +66,12 @@ export async function writeScale(store: GenericStore, info: ResourceRequestInfo,
 function withScale(store: GenericStore, info: ResourceRequestInfo, cur: ApiObject, body: Scale): void {
   const spec = isObject(body.spec) ? body.spec : {};
   const replicas = spec.replicas;
-  if (replicas !== undefined && (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0)) {
-    throw newBadRequest(`spec.replicas must be a non-negative integer`);
+  if (replicas !== undefined && (typeof replicas !== 'number' || !Number.isInteger(replicas))) {
+    throw newBadRequest(`spec.replicas must be an integer`);
+  }
+  // autoscaling validation.ValidateScale, before the store's resourceVersion check.
+  if (typeof replicas === 'number' && replicas < 0) {
+    throw newInvalid({ group: 'autoscaling', kind: 'Scale' }, info.name, [invalid(fieldPath('spec.replicas'), replicas, 'must be greater than or equal to 0')]);
   }
   const wantRV = isObject(body.metadata) ? (body.metadata.resourceVersion as string | undefined) : undefined;
   if (wantRV && wantRV !== cur.metadata.resourceVersion) throw newConflict(store.qualifiedResource, info.name, 'the object has been modified; please apply your changes to the latest version and try again');

@@ -16,6 +16,9 @@
 //   unprocessable      422   Invalid                the generic 422 message above ("lists of lists are not supported" is dropped)
 //   internal           500   (none)                 the error text itself, no details (apiserver's ErrorToAPIStatus for a
 //                                                   non-Status error: missing merge key, unknown $patch, type mismatches)
+//   panic              422   Invalid                evanphx/json-patch v4 dereferences a nil pointer (see jsonpatch.ts); the
+//                                                   API server panics (a plain-text 500); a client mistake, so answered
+//                                                   like notApplicable here (deliberate difference, README)
 //
 // Not covered here: an unknown patch Content-Type (415) and strategic merge patch on
 // kinds without a Go-typed schema (custom resources, 415 "the body of the request was
@@ -23,7 +26,7 @@
 // application/merge-patch+json, application/apply-patch+yaml") are the caller's.
 import { StatusError, newBadRequest, newRequestEntityTooLarge } from '../api/meta/index.js';
 
-export type PatchErrorKind = 'malformed' | 'tooManyOperations' | 'notApplicable' | 'badDirective' | 'unprocessable' | 'internal';
+export type PatchErrorKind = 'malformed' | 'tooManyOperations' | 'notApplicable' | 'badDirective' | 'unprocessable' | 'internal' | 'panic';
 
 export class PatchError extends Error {
   override readonly name = 'PatchError';
@@ -49,6 +52,10 @@ export function patchErrorToStatus(err: PatchError): StatusError {
       return newRequestEntityTooLarge(err.message);
     case 'notApplicable':
     case 'unprocessable':
+    // Where evanphx v4 dereferences a nil pointer, kube-apiserver panics and answers a plain-text 500.
+    // These are client mistakes (e.g. a "test" without a value): answered like any patch that does
+    // not apply (a deliberate difference, README).
+    case 'panic':
       return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: UNPROCESSABLE_MESSAGE, reason: 'Invalid', details: {}, code: 422 });
     case 'internal':
       return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: err.message, code: 500 });
