@@ -114,7 +114,7 @@ async function assemble(opts: ApiServerOptions, store: Store): Promise<RunningAp
   const key = opts.tlsPrivateKeyFile ? readFileSync(opts.tlsPrivateKeyFile, 'utf8') : generated!.serving.key;
   const clientCA = opts.clientCAFile ? readFileSync(opts.clientCAFile, 'utf8') : generated?.ca.cert;
 
-  const requestHeaderCA = opts.requestHeader ? readFileSync(opts.requestHeader.clientCAFile, 'utf8') : undefined;
+  const requestHeaderCA = opts.requestHeader ? readCAFile(opts.requestHeader.clientCAFile, '--requestheader-client-ca-file') : undefined;
   // The TLS server asks for a client certificate and trusts both CAs; each authenticator then
   // verifies the chain against its own CA (a proxy certificate is no user certificate, nor the reverse).
   const trustedCAs = [clientCA, requestHeaderCA].filter((c): c is string => c !== undefined).join('\n');
@@ -279,6 +279,14 @@ async function assemble(opts: ApiServerOptions, store: Store): Promise<RunningAp
       return shuttingDown;
     },
   };
+}
+
+function readCAFile(path: string, flag: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new Error(`cannot read ${flag} ${path}: ${(err as Error).message}`);
+  }
 }
 
 function hostFor(bind: string): string {

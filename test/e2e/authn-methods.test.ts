@@ -41,7 +41,7 @@ describe('authentication methods (bootstrap tokens, authenticating proxy, impers
         clientCAFile: caFile, usernameHeaders: ['X-Remote-User', 'X-Proxy-User'], groupHeaders: ['X-Remote-Group'],
         extraHeadersPrefix: ['X-Remote-Extra-'], allowedNames: ['front-proxy'],
       },
-      runtimeConfig: new Map([['authentication.svc.io/v1beta1', true]]),
+      runtimeConfig: new Map([['authentication.svc.io/v1beta1', true], ['authentication.svc.io/v1alpha1', true]]),
     });
     const cfg = (await import('yaml')).parse((await import('node:fs')).readFileSync(t.kubeconfig, 'utf8'));
     ca = Buffer.from(cfg.clusters[0].cluster['certificate-authority-data'], 'base64');
@@ -209,6 +209,15 @@ describe('authentication methods (bootstrap tokens, authenticating proxy, impers
       assert.equal(r.status, 400);
       assert.equal(r.headers['content-type'], 'application/json');
       assert.deepEqual(r.body, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'requested [{Group  devs    }] without impersonating a user', reason: 'BadRequest', code: 400 });
+    });
+
+    it('SelfSubjectReview in v1alpha1 and the k8s.io spelling answer the same identity', async () => {
+      for (const gv of ['authentication.svc.io/v1alpha1', 'authentication.k8s.io/v1alpha1', 'authentication.k8s.io/v1beta1']) {
+        const r = await send('POST', `/apis/${gv}/selfsubjectreviews`, { cert: admin, body: { apiVersion: gv, kind: 'SelfSubjectReview' } });
+        assert.equal(r.status, 201, gv);
+        assert.equal(r.body.apiVersion, gv);
+        assert.deepEqual(r.body.status.userInfo, { username: 'admin', groups: ['system:masters', 'system:authenticated'] });
+      }
     });
 
     it('a bad bearer token is 401 even for /healthz; Basic credentials are ignored (anonymous)', async () => {
