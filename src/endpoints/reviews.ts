@@ -55,7 +55,8 @@ export async function review(deps: ReviewDeps, r: ReviewRequest): Promise<Obj | 
       }
     }
     case 'SelfSubjectReview':
-      return { metadata, status: { userInfo: userInfo(r.user) } };
+      // kube answers a new object: only a creationTimestamp of now
+      return { metadata: { creationTimestamp: new Date().toISOString().replace(/\.\d+Z$/, 'Z') }, status: { userInfo: userInfo(r.user) } };
     case 'SelfSubjectAccessReview':
       return { metadata, spec, status: await decide(deps, r.user, spec, r.group, r.kind) };
     case 'LocalSubjectAccessReview': {

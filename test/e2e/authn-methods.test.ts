@@ -134,6 +134,10 @@ describe('authentication methods (bootstrap tokens, authenticating proxy, impers
       const ok = await review({ token: 'a03b45.0123456789abcdef' });
       assert.equal(ok.status, 201);
       assert.deepEqual(ok.body.status, { authenticated: true, user: BOOT('a03b45', ['system:bootstrappers:workers']), audiences: [API_AUDIENCE] });
+      // as kube's create handler: the request's fields under the field manager, no name, creationTimestamp null
+      const mf = ok.body.metadata.managedFields;
+      assert.equal(ok.body.metadata.creationTimestamp, null);
+      assert.deepEqual(mf.map((e: Record<string, unknown>) => [e.operation, e.apiVersion, e.fieldsType, e.fieldsV1]), [['Update', 'authentication.svc.io/v1', 'FieldsV1', { 'f:spec': { 'f:token': {} } }]]);
       const stat = await review({ token: 'token-alice', audiences: ['https://vault.example', API_AUDIENCE] });
       assert.deepEqual(stat.body.status, { authenticated: true, user: { username: 'alice', uid: 'uid-alice', groups: ['system:authenticated'] }, audiences: [API_AUDIENCE] });
       for (const spec of [{ token: 'a03b45.ffffffffffffffff' }, { token: 'token-alice', audiences: ['https://vault.example'] }, { token: 'nope' }]) {
@@ -217,6 +221,8 @@ describe('authentication methods (bootstrap tokens, authenticating proxy, impers
         assert.equal(r.status, 201, gv);
         assert.equal(r.body.apiVersion, gv);
         assert.deepEqual(r.body.status.userInfo, { username: 'admin', groups: ['system:masters', 'system:authenticated'] });
+        assert.deepEqual(Object.keys(r.body.metadata), ['creationTimestamp'], 'a fresh object: no managedFields');
+        assert.match(r.body.metadata.creationTimestamp, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
       }
     });
 
