@@ -93,10 +93,15 @@ function withGroup(user: UserInfo, group: string): UserInfo {
   return user.groups.includes(group) ? user : { ...user, groups: [...user.groups, group] };
 }
 
-/** The bearer token of the Authorization header, if any. */
+/**
+ * The bearer token of the Authorization header, as kube's bearer-token authenticator reads it: the
+ * trimmed header split on single spaces into at most three parts, the first `bearer` in any case,
+ * the second the token (`Bearer a b` is the token `a`; `Bearer  a`, with two spaces, is none).
+ */
 export function bearerToken(headers: IncomingHttpHeaders): string | undefined {
   const h = headers.authorization;
   if (!h) return undefined;
-  const m = /^Bearer\s+(\S+)\s*$/i.exec(h);
-  return m ? m[1] : undefined;
+  const parts = h.trim().split(' ');
+  if (parts.length < 2 || parts[0]!.toLowerCase() !== 'bearer') return undefined;
+  return parts[1] === '' ? undefined : parts[1];
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { PeerCertificate } from 'node:tls';
-import { AuthenticationError, UnionAuthenticator, aggregate, type Authenticator } from './authenticator.js';
+import { AuthenticationError, UnionAuthenticator, aggregate, bearerToken, type Authenticator } from './authenticator.js';
 import { AudienceAgnostic } from './audiences.js';
 import { BootstrapTokenAuthenticator } from './bootstrap.js';
 import { TokenFileAuthenticator, parseCsv } from './tokenfile.js';
@@ -50,6 +50,14 @@ describe('authentication', () => {
     const u = new UnionAuthenticator([none], { anonymous: true });
     await assert.rejects(u.authenticate({ headers: { authorization: 'Bearer abcdef.0123456789abcdef' } }), /^AuthenticationError: invalid bearer token$/);
     assert.equal((await u.authenticate({ headers: { authorization: 'Basic YWxpY2U6c2VjcmV0' } })).user.name, 'system:anonymous');
+  });
+
+  it('reads the bearer token as kube does', () => {
+    const cases: [string, string | undefined][] = [
+      ['Bearer abc', 'abc'], ['bearer abc', 'abc'], ['BEARER abc ', 'abc'], ['Bearer a b', 'a'], ['Bearer  abc', undefined],
+      ['Bearer', undefined], ['Bearer ', undefined], ['Basic abc', undefined], ['Bearerabc', undefined], ['Bearer\tabc', undefined],
+    ];
+    for (const [h, want] of cases) assert.equal(bearerToken({ authorization: h }), want, JSON.stringify(h));
   });
 
   it('errors are aggregated as Go prints them', () => {

@@ -37,6 +37,7 @@ export class RequestHeaderAuthenticator implements Authenticator {
   private readonly usernameHeaders: string[];
   private readonly groupHeaders: string[];
   private readonly extraPrefixes: string[];
+  private readonly refusals = new WeakMap<readonly X509Certificate[], AuthenticationError>();
 
   constructor(private readonly opts: RequestHeaderOptions) {
     this.usernameHeaders = trimmed(opts.usernameHeaders, 'username');
@@ -49,12 +50,8 @@ export class RequestHeaderAuthenticator implements Authenticator {
   authenticate(req: AuthRequest): AuthResult | null {
     const chain = req.peerChain;
     if (!chain || chain.length === 0) return null;
-    const verified = verifyClientCertificateCached(chain, this.opts.clientCA);
-    if (!verified.ok) throw new AuthenticationError(`verifying certificate ${describe(chain[0]!)} failed: x509: ${verified.reason}`);
-    const allowed = this.opts.allowedNames ?? [];
-    if (allowed.length > 0 && !allowed.includes(verified.user.name)) {
-      throw new AuthenticationError(`x509: subject with cn=${verified.user.name} is not in the allowed list`);
-    }
+    const refusal = this.refusalOf(chain);
+    if (refusal) throw refusal;
     let name = '';
     for (const h of this.usernameHeaders) if ((name = headerValue(req, h)) !== '') break;
     if (name === '') return null;
@@ -71,6 +68,24 @@ export class RequestHeaderAuthenticator implements Authenticator {
     // kube clears the headers it used, so nothing later mistakes them for the caller's own.
     deleteHeaders(req, [...this.usernameHeaders, ...this.groupHeaders].map((h) => h.toLowerCase()).concat(extraHeaders));
     return { user: { name, groups, ...(Object.keys(extra).length > 0 ? { extra } : {}) } };
+  }
+  /**
+   * Why this connection's certificate is no proxy's, or undefined when it is. Every request made
+   * with a user's own certificate passes here first, so a refusal is kept for the connection's life
+   * (the chain is kept per socket) rather than verified and built again per request; an acceptance
+   * is not kept here, so verifyClientCertificateCached re-checks validity periods.
+   */
+  private refusalOf(chain: readonly X509Certificate[]): AuthenticationError | undefined {
+    if (this.refusals.has(chain)) return this.refusals.get(chain);
+    const verified = verifyClientCertificateCached(chain, this.opts.clientCA);
+    const allowed = this.opts.allowedNames ?? [];
+    const refusal = !verified.ok
+      ? new AuthenticationError(`verifying certificate ${describe(chain[0]!)} failed: x509: ${verified.reason}`)
+      : allowed.length > 0 && !allowed.includes(verified.user.name)
+        ? new AuthenticationError(`x509: subject with cn=${verified.user.name} is not in the allowed list`)
+        : undefined;
+    if (refusal) this.refusals.set(chain, refusal);
+    return refusal;
   }
 }
 
