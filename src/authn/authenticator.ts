@@ -3,18 +3,28 @@
 // the audiences the token was accepted for), or null when the request carries
 // no credentials of its kind; invalid credentials throw AuthenticationError
 // (answered 401 by the chain).
+import type { X509Certificate } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { PeerCertificate } from 'node:tls';
 import { ANONYMOUS, AUTHENTICATED, UNAUTHENTICATED, type UserInfo } from './user.js';
 
 /** What authenticators may look at: headers and the TLS peer. */
 export interface AuthRequest {
+  /** The request's headers (authenticators that consume identity headers delete them here, as kube does). */
   readonly headers: IncomingHttpHeaders;
+  /** node's rawHeaders, when the request has them: repeated headers as separate values (authn/headers.ts). */
+  readonly rawHeaders?: readonly string[];
   /** The verified client certificate chain's leaf, if the client presented one. */
   readonly peerCertificate?: PeerCertificate;
   /** Whether TLS verified the client certificate against the client CA. */
   readonly peerAuthorized?: boolean;
   readonly peerAuthorizationError?: string;
+  /**
+   * The chain the client presented, leaf first. The TLS server trusts the client CA and the
+   * requestheader CA together, so an authenticator verifies the chain against its own roots
+   * (server/pki.ts verifyClientCertificate) rather than trusting peerAuthorized.
+   */
+  readonly peerChain?: readonly X509Certificate[];
   /**
    * The audiences a token must be valid for (kube's authenticator.Audiences in the request
    * context): a TokenReview's spec.audiences; absent means the API server's own (--api-audiences).
@@ -64,20 +74,34 @@ export class UnionAuthenticator implements Authenticator {
         errors.push(err.message);
       }
     }
-    if (errors.length > 0) throw new AuthenticationError(errors.join('; '));
+    // kube's bearer-token authenticator: a bearer token no token authenticator accepted is an
+    // error even when none of them said why — never an anonymous request.
+    if (errors.length === 0 && bearerToken(req.headers) !== undefined) errors.push('invalid bearer token');
+    if (errors.length > 0) throw new AuthenticationError(aggregate(errors));
     if (!this.opts.anonymous) throw new AuthenticationError('no credentials provided');
     return { user: { name: ANONYMOUS, groups: [UNAUTHENTICATED] } };
   }
+}
+
+/** Several errors as Go's utilerrors.Aggregate prints them: one alone, else `[a, b]` without repeats. */
+export function aggregate(messages: readonly string[]): string {
+  const unique = [...new Set(messages)];
+  return unique.length === 1 ? unique[0]! : `[${unique.join(', ')}]`;
 }
 
 function withGroup(user: UserInfo, group: string): UserInfo {
   return user.groups.includes(group) ? user : { ...user, groups: [...user.groups, group] };
 }
 
-/** The bearer token of the Authorization header, if any. */
+/**
+ * The bearer token of the Authorization header, as kube's bearer-token authenticator reads it: the
+ * trimmed header split on single spaces into at most three parts, the first `bearer` in any case,
+ * the second the token (`Bearer a b` is the token `a`; `Bearer  a`, with two spaces, is none).
+ */
 export function bearerToken(headers: IncomingHttpHeaders): string | undefined {
   const h = headers.authorization;
   if (!h) return undefined;
-  const m = /^Bearer\s+(\S+)\s*$/i.exec(h);
-  return m ? m[1] : undefined;
+  const parts = h.trim().split(' ');
+  if (parts.length < 2 || parts[0]!.toLowerCase() !== 'bearer') return undefined;
+  return parts[1] === '' ? undefined : parts[1];
 }

@@ -19,6 +19,7 @@ describe('parseFlags', () => {
     [['--verbose'], { verbose: true }],
     [['--verbose=false'], { verbose: false }],
     [['--etcd-servers=http://a:2379,http://b:2379'], { 'etcd-servers': ['http://a:2379', 'http://b:2379'] }],
+    [['--etcd-servers=http://a:2379', '--etcd-servers', 'http://b:2379,http://c:2379'], { 'etcd-servers': ['http://a:2379', 'http://b:2379', 'http://c:2379'] }],
     [['--request-timeout=1m30s'], { 'request-timeout': 90_000 }],
     [['-secure-port=1'], { 'secure-port': 1 }],
     [['--runtime-config=api/all=false,api/v1=true'], { 'runtime-config': { 'api/all': 'false', 'api/v1': 'true' } }],

@@ -88,6 +88,7 @@ export function parseFlags(specs: readonly FlagSpec[], argv: readonly string[]):
   const values = new Map<string, FlagValue>();
   for (const s of specs) if (s.default !== undefined) values.set(s.name, (Array.isArray(s.default) ? [...s.default] : s.default) as FlagValue);
   const args: string[] = [];
+  const given = new Set<string>();
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === '--') {
@@ -112,8 +113,13 @@ export function parseFlags(specs: readonly FlagSpec[], argv: readonly string[]):
     }
     const value = convert(spec, raw);
     const prev = values.get(name);
-    // A repeated map flag adds to the earlier pairs (a later key wins).
-    values.set(name, spec.type === 'map' && typeof prev === 'object' && !Array.isArray(prev) ? { ...prev, ...(value as Record<string, string>) } : value);
+    // A repeated map flag adds to the earlier pairs (a later key wins); a repeated list flag adds
+    // its items (pflag's StringSlice: the first use replaces the default, later ones append).
+    const again = given.has(name);
+    given.add(name);
+    if (spec.type === 'map' && typeof prev === 'object' && !Array.isArray(prev)) values.set(name, { ...prev, ...(value as Record<string, string>) });
+    else if (spec.type === 'strings' && again && Array.isArray(prev)) values.set(name, [...prev, ...(value as string[])]);
+    else values.set(name, value);
   }
   return { values, args };
 }

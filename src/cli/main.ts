@@ -23,6 +23,12 @@ const SERVER_FLAGS = (bind: string): FlagSpec[] => [
   { name: 'tls-private-key-file', type: 'string', help: 'Private key of --tls-cert-file.' },
   { name: 'client-ca-file', type: 'string', help: 'CA bundle for client certificates (username from CN, groups from O). Defaults to the generated CA.' },
   { name: 'token-auth-file', type: 'string', help: 'Static bearer tokens: CSV of token,user,uid,"group1,group2".' },
+  { name: 'enable-bootstrap-token-auth', type: 'bool', help: 'Accept bootstrap tokens (<id>.<secret>) from Secrets of type bootstrap.svc.io/token (or bootstrap.kubernetes.io/token) named bootstrap-token-<id> in svc-system.', default: false },
+  { name: 'requestheader-client-ca-file', type: 'string', help: 'CA bundle an authenticating proxy\'s client certificate must verify against before its identity headers are read. Do not reuse it for anything else.' },
+  { name: 'requestheader-username-headers', type: 'strings', help: 'Headers (in order) holding the username set by an authenticating proxy, e.g. X-Remote-User. Required with --requestheader-client-ca-file.' },
+  { name: 'requestheader-group-headers', type: 'strings', help: 'Headers holding groups set by an authenticating proxy, e.g. X-Remote-Group; every value is a group.' },
+  { name: 'requestheader-extra-headers-prefix', type: 'strings', help: 'Header prefixes for extra user information, e.g. X-Remote-Extra-; the rest of the name (lower-cased, percent-decoded) is the key.' },
+  { name: 'requestheader-allowed-names', type: 'strings', help: 'CommonNames the proxy\'s client certificate may carry; empty: any certificate of the requestheader CA.' },
   { name: 'anonymous-auth', type: 'bool', help: 'Serve requests without credentials as system:anonymous.', default: true },
   { name: 'livez-grace-period', type: 'duration', help: 'How long /livez treats unfinished start-up hooks as healthy.', default: 0 },
   { name: 'shutdown-delay-duration', type: 'duration', help: 'After SIGTERM, keep serving (with /readyz failing) for this long.', default: 0 },
@@ -78,6 +84,11 @@ function options(v: Map<string, unknown>, controllers: boolean): ApiServerOption
   } catch (err) {
     throw new FlagError(`invalid argument for "--runtime-config" flag: ${(err as Error).message}`);
   }
+  const list = (k: string) => (v.get(k) as string[] | undefined) ?? [];
+  const requestHeaderCA = str('requestheader-client-ca-file');
+  if (requestHeaderCA !== undefined && requestHeaderCA !== '' && list('requestheader-username-headers').length === 0) {
+    throw new FlagError('--requestheader-username-headers must name at least one header when --requestheader-client-ca-file is set');
+  }
   const port = num('secure-port');
   if (port < 0 || port > 65535) throw new FlagError(`invalid value ${port} for --secure-port: must be between 0 and 65535`);
   return {
@@ -90,6 +101,14 @@ function options(v: Map<string, unknown>, controllers: boolean): ApiServerOption
     clientCAFile: str('client-ca-file'),
     tokenAuthFile: str('token-auth-file'),
     anonymousAuth: v.get('anonymous-auth') as boolean,
+    enableBootstrapTokenAuth: v.get('enable-bootstrap-token-auth') as boolean,
+    requestHeader: requestHeaderCA ? {
+      clientCAFile: requestHeaderCA,
+      usernameHeaders: list('requestheader-username-headers'),
+      groupHeaders: list('requestheader-group-headers'),
+      extraHeadersPrefix: list('requestheader-extra-headers-prefix'),
+      allowedNames: list('requestheader-allowed-names'),
+    } : undefined,
     livezGracePeriodMs: num('livez-grace-period'),
     shutdownDelayMs: num('shutdown-delay-duration'),
     maxRequestsInflight: num('max-requests-inflight'),

@@ -53,6 +53,8 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
       const body = info.verb === 'create' ? await requireBody(ctx) : undefined;
       const answer = body && (await review(reviews, { kind: served.kind, group: served.group, namespace: info.namespace, user: ctx.user!, body }));
       if (!answer) throw newMethodNotSupported({ group: served.group, resource: served.resource }, info.verb);
+      const managedFields = reviewManagedFields(ctx, served, body);
+      if (managedFields) answer.metadata = { ...(answer.metadata as object), managedFields };
       return writeObject(ctx, 201, { kind: served.kind, apiVersion, ...answer });
     }
     const store = registry.store(served.group, served.resource);
@@ -369,4 +371,19 @@ export type { GenericStore };
 /** A path no route matches at all: Kubernetes answers these with a plain-text 404. */
 export class PageNotFound extends Error {
   override readonly name = 'PageNotFound';
+}
+
+/**
+ * The managedFields of a review's answer: kube's create handler records the request object's fields
+ * for TokenReview and the access reviews; SelfSubjectReview and SelfSubjectRulesReview answer a
+ * fresh object without them.
+ */
+function reviewManagedFields(ctx: RequestContext, served: ServedResource, body: Record<string, unknown>): unknown {
+  if (served.kind === 'SelfSubjectReview' || served.kind === 'SelfSubjectRulesReview') return undefined;
+  const schema = schemaFor(served.group, served.version, served.kind);
+  if (!schema) return undefined;
+  const apiVersion = served.group === '' ? served.version : `${served.group}/${served.version}`;
+  const t: FieldTracking = { manager: fieldManagerOf(ctx.url.searchParams, ctx.req.headers['user-agent'], 'CreateOptions', false), apiVersion, kind: served.kind, schema };
+  const metadata = isObject(body.metadata) ? { ...body.metadata } : {};
+  return trackWrite(t, undefined, { ...body, apiVersion, kind: served.kind, metadata } as ApiObject).metadata.managedFields;
 }

@@ -12,6 +12,13 @@ import { isObject } from '../registry/object.js';
 export interface ReviewDeps {
   readonly authenticator: UnionAuthenticator;
   readonly authorizer: Authorizer;
+  /**
+   * TokenReview's authenticator: the token authenticators alone (no client certificates, no
+   * request headers, no anonymous fallback); without it TokenReview uses `authenticator`.
+   */
+  readonly tokenAuthenticator?: UnionAuthenticator;
+  /** --api-audiences: the audiences a TokenReview without spec.audiences checks the token for. */
+  readonly apiAudiences?: readonly string[];
 }
 
 export interface ReviewRequest {
@@ -34,18 +41,22 @@ export async function review(deps: ReviewDeps, r: ReviewRequest): Promise<Obj | 
   switch (r.kind) {
     case 'TokenReview': {
       const token = str(spec.token);
-      if (!token) throw newInvalid({ group: r.group, kind: 'TokenReview' }, '', [required(fieldPath('spec.token'))]);
+      if (!token) throw newBadRequest('token is required for TokenReview in authentication');
+      const requested = strs(spec.audiences);
+      const audiences = requested.length > 0 ? requested : deps.apiAudiences ?? [];
+      const authenticator = deps.tokenAuthenticator ?? deps.authenticator;
       try {
-        const { user } = await deps.authenticator.authenticate({ headers: { authorization: `Bearer ${token}` } });
-        const authenticated = user.name !== 'system:anonymous';
-        return { metadata, spec, status: authenticated ? { authenticated: true, user: userInfo(user) } : { user: {} } };
+        const r = await authenticator.authenticate({ headers: { authorization: `Bearer ${token}` }, ...(audiences.length > 0 ? { audiences } : {}) });
+        if (r.user.name === 'system:anonymous' && !deps.tokenAuthenticator) return { metadata, spec, status: { user: {} } };
+        return { metadata, spec, status: { authenticated: true, user: userInfo(r.user), ...(r.audiences ? { audiences: [...r.audiences] } : {}) } };
       } catch (err) {
         if (err instanceof AuthenticationError) return { metadata, spec, status: { user: {}, error: err.message } };
         throw err;
       }
     }
     case 'SelfSubjectReview':
-      return { metadata, status: { userInfo: userInfo(r.user) } };
+      // kube answers a new object: only a creationTimestamp of now
+      return { metadata: { creationTimestamp: new Date().toISOString().replace(/\.\d+Z$/, 'Z') }, status: { userInfo: userInfo(r.user) } };
     case 'SelfSubjectAccessReview':
       return { metadata, spec, status: await decide(deps, r.user, spec, r.group, r.kind) };
     case 'LocalSubjectAccessReview': {

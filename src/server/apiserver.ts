@@ -9,6 +9,10 @@ import { openStore, type StorageConfig } from '../storage/open.js';
 import { UnionAuthenticator, type Authenticator } from '../authn/authenticator.js';
 import { X509Authenticator } from '../authn/x509.js';
 import { TokenFileAuthenticator } from '../authn/tokenfile.js';
+import { BOOTSTRAP_NAMESPACE, BootstrapTokenAuthenticator } from '../authn/bootstrap.js';
+import { RequestHeaderAuthenticator } from '../authn/requestheader.js';
+import { AudienceAgnostic } from '../authn/audiences.js';
+import { TokenCleaner } from '../controllers/tokencleaner.js';
 import { alwaysAllow, type Authorizer } from '../authz/authorizer.js';
 import { Registry, type ServedResource } from '../registry/registry.js';
 import { Admission } from '../registry/admission.js';
@@ -25,7 +29,7 @@ import { schemaFor } from '../api/schemas.js';
 import { defaulterFor } from '../api/defaults.js';
 import { trackWrite } from '../endpoints/fieldmanager.js';
 import type { ApiObject } from '../registry/object.js';
-import { ensurePki } from './pki.js';
+import { ensurePki, parseCertificateBundle } from './pki.js';
 import { writeAdminKubeconfig } from './kubeconfig.js';
 import { Health, PostStartHook, ShutdownCheck, log, ping, type HealthCheck } from './health.js';
 import { buildHandlerChain } from './chain.js';
@@ -51,6 +55,12 @@ export interface ApiServerOptions {
   readonly clientCAFile?: string;
   readonly tokenAuthFile?: string;
   readonly anonymousAuth: boolean;
+  /** --enable-bootstrap-token-auth: bootstrap-token Secrets in svc-system are bearer tokens. */
+  readonly enableBootstrapTokenAuth?: boolean;
+  /** The --requestheader-* flags: an authenticating proxy's identity headers. */
+  readonly requestHeader?: RequestHeaderConfig;
+  /** The API server's audiences (--api-audiences; TokenReview's default, audience-agnostic tokens' audiences). */
+  readonly apiAudiences?: readonly string[];
   readonly livezGracePeriodMs: number;
   readonly shutdownDelayMs: number;
   readonly maxRequestsInflight: number;
@@ -69,6 +79,14 @@ export interface ApiServerOptions {
   readonly featureGates?: FeatureGates;
   /** Run the built-in controllers (svc server does; svc apiserver does too until a controller manager exists). */
   readonly controllers: boolean;
+}
+
+export interface RequestHeaderConfig {
+  readonly clientCAFile: string;
+  readonly usernameHeaders: readonly string[];
+  readonly groupHeaders?: readonly string[];
+  readonly extraHeadersPrefix?: readonly string[];
+  readonly allowedNames?: readonly string[];
 }
 
 export interface RunningApiServer {
@@ -96,10 +114,30 @@ async function assemble(opts: ApiServerOptions, store: Store): Promise<RunningAp
   const key = opts.tlsPrivateKeyFile ? readFileSync(opts.tlsPrivateKeyFile, 'utf8') : generated!.serving.key;
   const clientCA = opts.clientCAFile ? readFileSync(opts.clientCAFile, 'utf8') : generated?.ca.cert;
 
+  const requestHeaderCA = opts.requestHeader ? readCAFile(opts.requestHeader.clientCAFile, '--requestheader-client-ca-file') : undefined;
+  // The TLS server asks for a client certificate and trusts both CAs; each authenticator then
+  // verifies the chain against its own CA (a proxy certificate is no user certificate, nor the reverse).
+  const trustedCAs = [clientCA, requestHeaderCA].filter((c): c is string => c !== undefined).join('\n');
+
+  // The registry is built below; the bootstrap authenticator reads Secrets through it (watch cache).
+  let secretLookup: (name: string) => Promise<ApiObject | undefined> = async () => undefined;
+  const apiAudiences = opts.apiAudiences ?? [];
+  // Bearer-token authenticators, in kube's order; TokenReview runs exactly these.
+  const tokenAuthenticators: Authenticator[] = [];
+  if (opts.tokenAuthFile) tokenAuthenticators.push(new AudienceAgnostic(TokenFileAuthenticator.fromFile(opts.tokenAuthFile), apiAudiences));
+  if (opts.enableBootstrapTokenAuth) tokenAuthenticators.push(new AudienceAgnostic(new BootstrapTokenAuthenticator((name) => secretLookup(name)), apiAudiences));
   const authenticators: Authenticator[] = [];
-  if (clientCA) authenticators.push(new X509Authenticator());
-  if (opts.tokenAuthFile) authenticators.push(TokenFileAuthenticator.fromFile(opts.tokenAuthFile));
+  if (opts.requestHeader) {
+    const rh = opts.requestHeader;
+    authenticators.push(new RequestHeaderAuthenticator({
+      clientCA: parseCertificateBundle(requestHeaderCA!), usernameHeaders: rh.usernameHeaders, groupHeaders: rh.groupHeaders,
+      extraHeaderPrefixes: rh.extraHeadersPrefix, allowedNames: rh.allowedNames,
+    }));
+  }
+  if (clientCA) authenticators.push(new X509Authenticator(parseCertificateBundle(clientCA)));
+  authenticators.push(...tokenAuthenticators);
   const authenticator = new UnionAuthenticator(authenticators, { anonymous: opts.anonymousAuth });
+  const tokenAuthenticator = new UnionAuthenticator(tokenAuthenticators, { anonymous: false });
   const authorizer: Authorizer = alwaysAllow;
 
   const gates = opts.featureGates ?? DEFAULT_GATES;
@@ -114,6 +152,14 @@ async function assemble(opts: ApiServerOptions, store: Store): Promise<RunningAp
     nodePortRange,
   });
   registry.store('', 'services').useHooks(serviceAllocation);
+  secretLookup = async (name) => {
+    try {
+      return await registry.store('', 'secrets').get(BOOTSTRAP_NAMESPACE, name, { kind: 'any' });
+    } catch (err) {
+      if (isStatusError(err) && err.status.code === 404) return undefined;
+      throw err;
+    }
+  };
   admission.register(namespaceLifecycle(() => registry.store('', 'namespaces')));
   admission.register(priorityPlugin(() => registry.store('scheduling.svc.io', 'priorityclasses')));
   admission.register(defaultTolerationSecondsPlugin());
@@ -136,7 +182,7 @@ async function assemble(opts: ApiServerOptions, store: Store): Promise<RunningAp
 
   let port = opts.securePort;
   const discovery = new Discovery({ resources, groups: servedGroups(resources), serverAddress: () => `${opts.bindAddress}:${port}`, aggregated: gates.enabled('AggregatedDiscoveryEndpoint') });
-  const router = buildRouter({ health, discovery, resources: resourceHandler(registry, { authenticator, authorizer }, { ...DEFAULT_WATCH_SETTINGS, watchList: gates.enabled('WatchList'), ...opts.watch }, gates), knowsGroup: (g) => registry.servesGroup(g), openapi: new OpenAPIService(resources) });
+  const router = buildRouter({ health, discovery, resources: resourceHandler(registry, { authenticator, authorizer, tokenAuthenticator, apiAudiences }, { ...DEFAULT_WATCH_SETTINGS, watchList: gates.enabled('WatchList'), ...opts.watch }, gates), knowsGroup: (g) => registry.servesGroup(g), openapi: new OpenAPIService(resources) });
   const chain = buildHandlerChain(router, {
     authenticator,
     authorizer,
@@ -163,7 +209,7 @@ async function assemble(opts: ApiServerOptions, store: Store): Promise<RunningAp
     batch = [];
     for (const ctx of ready) chain(ctx).catch((err) => console.error('svc: unhandled error in the handler chain', err)).finally(done);
   };
-  const server = http2.createSecureServer({ allowHTTP1: true, cert, key, ...(clientCA ? { ca: clientCA, requestCert: true, rejectUnauthorized: false } : {}) }, (req, res) => {
+  const server = http2.createSecureServer({ allowHTTP1: true, cert, key, ...(trustedCAs ? { ca: trustedCAs, requestCert: true, rejectUnauthorized: false } : {}) }, (req, res) => {
     inFlight++;
     batch.push({
       req: req as unknown as Request,
@@ -198,7 +244,10 @@ async function assemble(opts: ApiServerOptions, store: Store): Promise<RunningAp
   systemNamespaces.done();
   let controller: NamespaceController | undefined;
   let storageProtection: StorageProtectionController | undefined;
+  let tokenCleaner: TokenCleaner | undefined;
   if (opts.controllers) {
+    tokenCleaner = new TokenCleaner(registry, store);
+    await tokenCleaner.start();
     controller = new NamespaceController(registry, store);
     await controller.start();
     storageProtection = new StorageProtectionController(registry, store);
@@ -219,6 +268,7 @@ async function assemble(opts: ApiServerOptions, store: Store): Promise<RunningAp
         if (inFlight > 0) await new Promise<void>((r) => (drained = r));
         controller?.stop();
         storageProtection?.stop();
+        tokenCleaner?.stop();
         await serviceAllocation.close();
         registry.stopCaches();
         // Idle keep-alive connections and HTTP/2 sessions would hold close() open: end them.
@@ -229,6 +279,14 @@ async function assemble(opts: ApiServerOptions, store: Store): Promise<RunningAp
       return shuttingDown;
     },
   };
+}
+
+function readCAFile(path: string, flag: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new Error(`cannot read ${flag} ${path}: ${(err as Error).message}`);
+  }
 }
 
 function hostFor(bind: string): string {

@@ -25,7 +25,7 @@ export interface ChainDeps {
 export function buildHandlerChain(router: Handler, deps: ChainDeps): Handler {
   let h = router;
   h = withAuthorization(h, deps.authorizer);
-  h = withImpersonation(h);
+  h = withImpersonation(h, deps.authorizer);
   h = withAuthentication(h, deps.authenticator);
   h = withTimeout(h, deps.requestTimeoutMs);
   h = withMaxInFlight(h, deps.inFlight);

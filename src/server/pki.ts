@@ -132,6 +132,23 @@ export function verifyClientCertificate(
   return user.name === '' ? { ok: false, reason: 'certificate has no common name' } : { ok: true, user };
 }
 
+/**
+ * verifyClientCertificate for a chain the authentication filter keeps per connection: the
+ * answer is remembered per (chain, roots), so a connection costs one verification, not one
+ * per request. Validity periods are checked again after a minute.
+ */
+export function verifyClientCertificateCached(chain: readonly X509Certificate[], roots: readonly X509Certificate[]): ClientCertificateResult {
+  let byRoots = verified.get(chain);
+  if (!byRoots) verified.set(chain, (byRoots = new WeakMap()));
+  const hit = byRoots.get(roots);
+  const now = Date.now();
+  if (hit && now - hit.at < 60_000) return hit.result;
+  const result = verifyClientCertificate(chain, roots, new Date(now));
+  byRoots.set(roots, { result, at: now });
+  return result;
+}
+const verified = new WeakMap<readonly X509Certificate[], WeakMap<readonly X509Certificate[], { result: ClientCertificateResult; at: number }>>();
+
 /** The user a client certificate names: the (last) CN, and every O in order. */
 export function certificateUser(cert: X509Certificate): CertificateUser {
   const subject = new x509.X509Certificate(cert.raw).subjectName;
@@ -307,4 +324,16 @@ export async function writeAtomic(file: string, data: string, mode: number): Pro
   await writeFile(tmp, data, { mode });
   await chmod(tmp, mode); // in case a stale temporary file kept other bits
   await rename(tmp, file);
+}
+
+// ---- for tests: certificates made the way the PKI makes them ----
+
+/** A fresh self-signed CA (ECDSA P-256), as the generated PKI's. */
+export function newCertificateAuthority(now: Date = new Date()): Promise<PemKeyPair> {
+  return createCa(now);
+}
+
+/** A client certificate (CN=name, one O per group) signed by `ca`. */
+export function issueClientCertificate(ca: PemKeyPair, name: string, groups: readonly string[] = [], now: Date = new Date()): Promise<PemKeyPair> {
+  return issueLeaf(ca, { kind: 'client', name, groups }, now);
 }

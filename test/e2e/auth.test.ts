@@ -1,5 +1,5 @@
 // Authentication and the filters: client certificates, static tokens,
-// anonymous, 401 for a bad token, 403 for impersonation, health and discovery.
+// anonymous, 401 for a bad token, impersonation, health and discovery.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestServer, writeTokenFile, type TestServer } from './harness.js';
@@ -23,10 +23,12 @@ describe('authentication, health, discovery', () => {
     assert.deepEqual(bad.body, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Unauthorized', reason: 'Unauthorized', code: 401 });
   });
 
-  it('refuses impersonation headers with 403 until impersonation is implemented', async () => {
-    const r = await t.req('GET', '/api/v1/namespaces', undefined, { headers: { 'impersonate-user': 'bob' } });
-    assert.equal(r.status, 403);
-    assert.equal(r.body.reason, 'Forbidden');
+  it('impersonation acts as the impersonated user (AlwaysAllow grants it); groups without a user are 400', async () => {
+    const r = await t.req('POST', '/apis/authentication.svc.io/v1beta1/selfsubjectreviews', { spec: {} }, { headers: { 'impersonate-user': 'bob' } });
+    assert.ok(r.status === 201 || r.status === 404, `${r.status}`);
+    const bad = await t.req('GET', '/api/v1/namespaces', undefined, { headers: { 'impersonate-group': 'devs' } });
+    assert.equal(bad.status, 400);
+    assert.equal(bad.body.message, 'requested [{Group  devs    }] without impersonating a user');
   });
 
   it('health endpoints', async () => {

@@ -1,5 +1,6 @@
 // Authentication: sets ctx.user, or answers 401 for invalid credentials.
 import type { TLSSocket } from 'node:tls';
+import { peerCertificateChain } from '../pki.js';
 import { newUnauthorized } from '../../api/meta/index.js';
 import { AuthenticationError, type AuthRequest, type UnionAuthenticator } from '../../authn/authenticator.js';
 import type { Handler, RequestContext } from '../context.js';
@@ -16,7 +17,7 @@ export function withAuthentication(next: Handler, authenticator: UnionAuthentica
   };
 }
 
-type Peer = Pick<AuthRequest, 'peerCertificate' | 'peerAuthorized' | 'peerAuthorizationError'>;
+type Peer = Pick<AuthRequest, 'peerCertificate' | 'peerAuthorized' | 'peerAuthorizationError' | 'peerChain'>;
 
 /** The TLS peer does not change during a connection: parse its certificate once per socket. */
 const peers = new WeakMap<object, Peer>();
@@ -25,8 +26,10 @@ function peerOf(socket: Partial<TLSSocket>, cacheKey: object): Peer {
   const cached = peers.get(cacheKey);
   if (cached) return cached;
   const cert = typeof socket.getPeerCertificate === 'function' ? socket.getPeerCertificate(false) : undefined;
+  const present = cert !== undefined && Object.keys(cert).length > 0;
   const peer: Peer = {
-    peerCertificate: cert && Object.keys(cert).length > 0 ? cert : undefined,
+    peerCertificate: present ? cert : undefined,
+    peerChain: present && typeof socket.getPeerCertificate === 'function' ? peerCertificateChain(socket as TLSSocket) : undefined,
     peerAuthorized: socket.authorized === true,
     peerAuthorizationError: socket.authorizationError === undefined ? undefined : String(socket.authorizationError),
   };
@@ -38,5 +41,6 @@ function authRequest(ctx: RequestContext): AuthRequest {
   // Under HTTP/2, req.socket is a per-request proxy: cache by the session, which lives as long as the connection.
   const session = (ctx.req as { stream?: { session?: { socket?: unknown } } }).stream?.session;
   const socket = (session?.socket ?? ctx.req.socket) as Partial<TLSSocket>;
-  return { headers: ctx.req.headers, ...peerOf(socket, session ?? socket) };
+  const rawHeaders = (ctx.req as { rawHeaders?: string[] }).rawHeaders;
+  return { headers: ctx.req.headers, ...(rawHeaders ? { rawHeaders } : {}), ...peerOf(socket, session ?? socket) };
 }

@@ -18,7 +18,8 @@ export function withAuthorization(next: Handler, authorizer: Authorizer): Handle
   };
 }
 
-function forbiddenMessage(a: Attributes, reason: string): string {
+/** Kubernetes' wording of a refusal (responsewriters.Forbidden), without the subject prefix. */
+export function forbiddenMessage(a: Attributes, reason: string): string {
   const who = `User "${a.user.name}"`;
   const why = reason ? `: ${reason}` : '';
   if (!a.isResourceRequest) return `${who} cannot ${a.verb} path "${a.path}"${why}`;

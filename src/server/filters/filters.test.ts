@@ -6,7 +6,6 @@ import { withMaxInFlight } from './inflight.js';
 import { withTimeout } from './timeout.js';
 import { withRecovery } from './recovery.js';
 import { withAuthorization } from './authz.js';
-import { withImpersonation } from './impersonation.js';
 import { withRequestInfo } from './requestinfo.js';
 import { alwaysDeny } from '../../authz/authorizer.js';
 
@@ -76,11 +75,5 @@ describe('filters', () => {
     await withRecovery(withRequestInfo(withAuthorization(ok, alwaysDeny)))(ctx);
     assert.equal(ctx.out().status, 403);
     assert.equal(JSON.parse(ctx.out().body).message, 'pods is forbidden: User "tester" cannot list resource "pods" in API group "" in the namespace "a": Everything is forbidden.');
-  });
-
-  it('impersonation headers are refused until impersonation lands', async () => {
-    const ctx = fakeCtx('GET', '/api/v1/pods', { 'impersonate-user': 'bob' });
-    await withRecovery(withImpersonation(ok))(ctx);
-    assert.equal(ctx.out().status, 403);
   });
 });
