@@ -31,6 +31,12 @@ export interface AuthResult {
 
 export interface Authenticator {
   readonly name: string;
+  /**
+   * Set by token authenticators that return null for tokens that are not theirs (OIDC, webhook):
+   * when one is configured, a bearer token that no authenticator accepts is 401 rather than
+   * anonymous (kube's bearertoken authenticator: "invalid bearer token").
+   */
+  readonly bearer?: boolean;
   authenticate(req: AuthRequest): Promise<AuthResult | null> | AuthResult | null;
 }
 
@@ -65,6 +71,7 @@ export class UnionAuthenticator implements Authenticator {
       }
     }
     if (errors.length > 0) throw new AuthenticationError(errors.join('; '));
+    if (this.authenticators.some((a) => a.bearer) && bearerToken(req.headers) !== undefined) throw new AuthenticationError('invalid bearer token');
     if (!this.opts.anonymous) throw new AuthenticationError('no credentials provided');
     return { user: { name: ANONYMOUS, groups: [UNAUTHENTICATED] } };
   }

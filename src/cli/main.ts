@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 // The `svc` command: `svc server` (all-in-one, what `npm start` runs) and
 // `svc apiserver` (the API server alone), with kube-apiserver-style flags.
-import { FlagError, parseFlags, usage, type FlagSpec } from './flags.js';
+import { FlagError, parseFlags, usage, type FlagSpec, type FlagValue } from './flags.js';
 import { describeStore, type StorageConfig } from '../storage/open.js';
 import { DEFAULT_CLUSTER_IP_RANGE, DEFAULT_NODE_PORT_RANGE, startApiServer, type ApiServerOptions } from '../server/apiserver.js';
 import { FeatureGateError, FeatureGates } from '../features/gates.js';
 import { parseClusterIPRange, parseNodePortRange } from '../registry/allocators/index.js';
 import { parseRuntimeConfig, resolveEnablement, type RuntimeConfig } from '../api/catalog/enablement.js';
+import { AUTHN_FLAGS, authnOptions } from './authnflags.js';
 
 const SERVER_FLAGS = (bind: string): FlagSpec[] => [
   { name: 'bind-address', type: 'string', help: 'The IP address on which to listen for the --secure-port port.', default: bind },
@@ -24,6 +25,7 @@ const SERVER_FLAGS = (bind: string): FlagSpec[] => [
   { name: 'client-ca-file', type: 'string', help: 'CA bundle for client certificates (username from CN, groups from O). Defaults to the generated CA.' },
   { name: 'token-auth-file', type: 'string', help: 'Static bearer tokens: CSV of token,user,uid,"group1,group2".' },
   { name: 'anonymous-auth', type: 'bool', help: 'Serve requests without credentials as system:anonymous.', default: true },
+  ...AUTHN_FLAGS,
   { name: 'livez-grace-period', type: 'duration', help: 'How long /livez treats unfinished start-up hooks as healthy.', default: 0 },
   { name: 'shutdown-delay-duration', type: 'duration', help: 'After SIGTERM, keep serving (with /readyz failing) for this long.', default: 0 },
   { name: 'max-requests-inflight', type: 'int', help: 'Most non-mutating requests in flight; 0 for no limit.', default: 400 },
@@ -90,6 +92,7 @@ function options(v: Map<string, unknown>, controllers: boolean): ApiServerOption
     clientCAFile: str('client-ca-file'),
     tokenAuthFile: str('token-auth-file'),
     anonymousAuth: v.get('anonymous-auth') as boolean,
+    ...authnOptions(v as Map<string, FlagValue>),
     livezGracePeriodMs: num('livez-grace-period'),
     shutdownDelayMs: num('shutdown-delay-duration'),
     maxRequestsInflight: num('max-requests-inflight'),

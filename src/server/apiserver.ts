@@ -9,6 +9,7 @@ import { openStore, type StorageConfig } from '../storage/open.js';
 import { UnionAuthenticator, type Authenticator } from '../authn/authenticator.js';
 import { X509Authenticator } from '../authn/x509.js';
 import { TokenFileAuthenticator } from '../authn/tokenfile.js';
+import { externalTokenAuthenticators, type OidcConfig, type TokenWebhookConfig } from '../authn/external.js';
 import { alwaysAllow, type Authorizer } from '../authz/authorizer.js';
 import { Registry, type ServedResource } from '../registry/registry.js';
 import { Admission } from '../registry/admission.js';
@@ -51,6 +52,10 @@ export interface ApiServerOptions {
   readonly clientCAFile?: string;
   readonly tokenAuthFile?: string;
   readonly anonymousAuth: boolean;
+  /** --oidc-* (OpenID Connect ID tokens). */
+  readonly oidc?: OidcConfig;
+  /** --authentication-token-webhook-*. */
+  readonly tokenWebhook?: TokenWebhookConfig;
   readonly livezGracePeriodMs: number;
   readonly shutdownDelayMs: number;
   readonly maxRequestsInflight: number;
@@ -99,6 +104,8 @@ async function assemble(opts: ApiServerOptions, store: Store): Promise<RunningAp
   const authenticators: Authenticator[] = [];
   if (clientCA) authenticators.push(new X509Authenticator());
   if (opts.tokenAuthFile) authenticators.push(TokenFileAuthenticator.fromFile(opts.tokenAuthFile));
+  const external = externalTokenAuthenticators(opts);
+  authenticators.push(...external.authenticators);
   const authenticator = new UnionAuthenticator(authenticators, { anonymous: opts.anonymousAuth });
   const authorizer: Authorizer = alwaysAllow;
 
@@ -221,6 +228,7 @@ async function assemble(opts: ApiServerOptions, store: Store): Promise<RunningAp
         storageProtection?.stop();
         await serviceAllocation.close();
         registry.stopCaches();
+        external.close();
         // Idle keep-alive connections and HTTP/2 sessions would hold close() open: end them.
         for (const sock of sockets) sock.destroy();
         await closed;

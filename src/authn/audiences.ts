@@ -1,0 +1,20 @@
+// Audiences of a token authenticator's answer (kube's authenticator.Audiences
+// and WrapAudienceAgnosticToken). A token that names no audience of its own
+// (an OIDC ID token is for a client, not for an API server) is valid for the
+// API server's audiences (--api-audiences): when a request asks for audiences
+// (a TokenReview's spec.audiences), they must meet the server's, and the
+// answer carries the intersection.
+export function intersectAudiences(a: readonly string[], b: readonly string[]): string[] {
+  const set = new Set(b);
+  return a.filter((x) => set.has(x));
+}
+
+/**
+ * For audience-agnostic authenticators: undefined when the request names no audiences (no check);
+ * null when it names some and none is the server's (the token is not for them); else the intersection.
+ */
+export function implicitAudiences(requested: readonly string[] | undefined, server: readonly string[]): string[] | null | undefined {
+  if (!requested || requested.length === 0) return undefined;
+  const auds = intersectAudiences(requested, server);
+  return auds.length > 0 ? auds : null;
+}
