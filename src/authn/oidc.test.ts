@@ -168,6 +168,9 @@ describe('OIDC authenticator', () => {
         await assert.rejects(union.authenticate({ headers: { authorization: `Bearer ${token}` } }), /invalid bearer token/, 'a token nobody takes is 401, not anonymous');
       } else if (want instanceof RegExp) {
         await assert.rejects(a.authenticateToken(token), (e: unknown) => e instanceof AuthenticationError && want.test(e.message));
+        // The node:crypto path and jose's compactVerify agree on the signature.
+        const settle = (p: Promise<unknown>) => p.then(() => 'ok', (e: Error) => e.constructor.name);
+        assert.equal(await settle(a.keys.verify(token)), await settle(a.keys.verify(token, { joseOnly: true })));
         await assert.rejects(union.authenticate({ headers: { authorization: `Bearer ${token}` } }), AuthenticationError);
       } else {
         const r = await a.authenticateToken(token);
@@ -175,6 +178,25 @@ describe('OIDC authenticator', () => {
       }
     });
   }
+
+  it('verifies PS256, PS512, ES384 and ES512 signatures on node:crypto as jose does', async () => {
+    const keys = await Promise.all([rsaKey('ps256', 'PS256'), rsaKey('ps512', 'PS512'), rsaKey('es384', 'ES384'), rsaKey('es512', 'ES512')]);
+    issuer.jwks = [...issuer.jwks, ...keys.map((k) => k.jwk)];
+    try {
+      const a = await make({ signingAlgs: ['PS256', 'PS512', 'ES384', 'ES512'] });
+      for (const k of keys) {
+        const token = await sign({}, { key: k.priv, kid: k.jwk.kid!, alg: k.jwk.alg! });
+        const synced = a.keys.syncVerified;
+        assert.equal((await a.authenticateToken(token))?.user.name, `${issuer.url}#alice`, k.jwk.alg);
+        assert.equal(a.keys.syncVerified, synced + 1, `${k.jwk.alg} on node:crypto`);
+        assert.equal(Buffer.from(await a.keys.verify(token)).toString(), Buffer.from(await a.keys.verify(token, { joseOnly: true })).toString());
+        const tampered = token.replace(/\.([^.]+)\.([^.]+)$/, (_m, p: string, sig: string) => `.${p}.${sig.slice(0, -2)}${sig.endsWith('AA') ? 'BA' : 'AA'}`);
+        await assert.rejects(a.authenticateToken(tampered), /failed to verify signature/, k.jwk.alg);
+      }
+    } finally {
+      issuer.jwks = issuer.jwks.filter((k) => !keys.some((x) => x.jwk.kid === k.kid));
+    }
+  });
 
   it('answers requests that name audiences with the API server audiences they share', async () => {
     const a = await make({ apiAudiences: ['https://svc.example', 'api'] });

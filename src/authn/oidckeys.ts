@@ -4,8 +4,19 @@
 // key set is fetched over TLS with --oidc-ca-file and kept in memory. A token
 // whose key is not in the set (a rotated key) makes one refetch — never more
 // than one at a time, nor more often than once per cooldown — and is checked
-// again. Nothing is fetched per request otherwise. jose checks the signatures.
-import { compactVerify, createLocalJWKSet, errors as joseErrors, type JSONWebKeySet } from 'jose';
+// again. Nothing is fetched per request otherwise.
+//
+// jose parses the key set, selects the key for a token (kid, kty and curve
+// for the algorithm, use) and imports it, and decodes the JOSE header. The
+// signature itself is checked with node:crypto's synchronous verify on that key
+// (RS*, PS*, ES*: PKCS#1 v1.5, PSS with the hash's salt length, IEEE P1363
+// r||s), because WebCrypto's asynchronous verify, which jose v6 uses, costs
+// 4–5× the CPU and a thread-pool round trip (see bench/authn.ts). Anything
+// else — an algorithm outside the list, `crit` or `b64` headers, several
+// matching keys, a key of the wrong type or an RSA key under 2048 bits — goes
+// to jose's compactVerify, which decides.
+import { constants, KeyObject, verify as cryptoVerify } from 'node:crypto';
+import { compactVerify, createLocalJWKSet, decodeProtectedHeader, errors as joseErrors, type JSONWebKeySet } from 'jose';
 import { OutboundClient } from '../webhook/client.js';
 
 export interface ProviderKeysOptions {
@@ -19,6 +30,25 @@ export interface ProviderKeysOptions {
   readonly timeoutMs?: number;
 }
 
+const B64URL = /^[A-Za-z0-9_-]*$/;
+const keyObjects = new WeakMap<object, KeyObject>();
+
+interface SyncAlg {
+  readonly hash: string;
+  readonly types: readonly string[];
+  readonly curve?: string;
+  readonly options: { padding?: number; saltLength?: number; dsaEncoding?: 'ieee-p1363' };
+}
+const rs = (hash: string): SyncAlg => ({ hash, types: ['rsa'], options: { padding: constants.RSA_PKCS1_PADDING } });
+const ps = (hash: string, saltLength: number): SyncAlg => ({ hash, types: ['rsa', 'rsa-pss'], options: { padding: constants.RSA_PKCS1_PSS_PADDING, saltLength } });
+const es = (hash: string, curve: string): SyncAlg => ({ hash, types: ['ec'], curve, options: { dsaEncoding: 'ieee-p1363' } });
+/** RFC 7518 §3: the JWS algorithms verified on node:crypto. */
+const SYNC_ALGS: Record<string, SyncAlg> = {
+  RS256: rs('sha256'), RS384: rs('sha384'), RS512: rs('sha512'),
+  PS256: ps('sha256', 32), PS384: ps('sha384', 48), PS512: ps('sha512', 64),
+  ES256: es('sha256', 'prime256v1'), ES384: es('sha384', 'secp384r1'), ES512: es('sha512', 'secp521r1'),
+};
+
 export class ProviderKeys {
   private keys: ReturnType<typeof createLocalJWKSet> | undefined;
   private jwksURL: URL | undefined;
@@ -26,8 +56,9 @@ export class ProviderKeys {
   private inflight: Promise<void> | undefined;
   private readonly client: OutboundClient;
   private readonly cooldownMs: number;
-  /** Times the key set was fetched (tests look). */
+  /** Times the key set was fetched, and signatures checked on node:crypto (tests look). */
   fetches = 0;
+  syncVerified = 0;
 
   constructor(private readonly opts: ProviderKeysOptions) {
     const url = new URL(opts.issuerURL);
@@ -60,15 +91,51 @@ export class ProviderKeys {
    * allowed algorithm; returns the payload bytes. An unknown key or a failed signature refetches
    * the set once (subject to the cooldown) and tries again.
    */
-  async verify(token: string): Promise<Uint8Array> {
+  async verify(token: string, how: { joseOnly?: boolean } = {}): Promise<Uint8Array> {
     if (!this.keys) throw new Error('oidc: authenticator not initialized');
     try {
-      return (await compactVerify(token, this.keys, { algorithms: [...this.opts.algorithms] })).payload;
+      return await this.verifyOnce(token, how.joseOnly);
     } catch (err) {
       if (!(err instanceof joseErrors.JWKSNoMatchingKey || err instanceof joseErrors.JWSSignatureVerificationFailed)) throw err;
       if (!(await this.refresh())) throw err;
-      return (await compactVerify(token, this.keys, { algorithms: [...this.opts.algorithms] })).payload;
+      return await this.verifyOnce(token, how.joseOnly);
     }
+  }
+
+  private async verifyOnce(token: string, joseOnly = false): Promise<Uint8Array> {
+    const fast = joseOnly ? undefined : await this.verifySync(token);
+    return fast ?? (await compactVerify(token, this.keys!, { algorithms: [...this.opts.algorithms] })).payload;
+  }
+
+  /** The common case on node:crypto; undefined hands the token to jose. Throws jose's errors. */
+  private async verifySync(token: string): Promise<Uint8Array | undefined> {
+    const parts = token.split('.');
+    if (parts.length !== 3 || !parts.every((p) => B64URL.test(p))) return undefined;
+    let header: ReturnType<typeof decodeProtectedHeader>;
+    try {
+      header = decodeProtectedHeader(token);
+    } catch {
+      return undefined;
+    }
+    if (header.crit !== undefined || header.b64 !== undefined || typeof header.alg !== 'string') return undefined;
+    const alg = SYNC_ALGS[header.alg];
+    if (!alg || !this.opts.algorithms.includes(header.alg)) return undefined;
+    let cryptoKey: Parameters<typeof KeyObject.from>[0];
+    try {
+      cryptoKey = await this.keys!(header, { payload: parts[1]!, signature: parts[2]! }) as Parameters<typeof KeyObject.from>[0];
+    } catch (err) {
+      if (err instanceof joseErrors.JWKSNoMatchingKey) throw err;
+      return undefined; // several candidates and the like: jose tries them
+    }
+    let key = keyObjects.get(cryptoKey);
+    if (!key) keyObjects.set(cryptoKey, (key = KeyObject.from(cryptoKey)));
+    const d = key.asymmetricKeyDetails;
+    if (key.type !== 'public' || !alg.types.includes(key.asymmetricKeyType ?? '')) return undefined;
+    if (alg.curve ? d?.namedCurve !== alg.curve : (d?.modulusLength ?? 0) < 2048) return undefined;
+    const ok = cryptoVerify(alg.hash, Buffer.from(`${parts[0]}.${parts[1]}`), { key, ...alg.options }, Buffer.from(parts[2]!, 'base64url'));
+    if (!ok) throw new joseErrors.JWSSignatureVerificationFailed();
+    this.syncVerified++;
+    return Buffer.from(parts[1]!, 'base64url');
   }
 
   /** Refetches the key set unless one was fetched within the cooldown; true when a new set was loaded. */
