@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { ConnectionFileError, loadConnectionFile, parseConnectionFile } from './connfile.js';
+import { ConnectionFileError, credentialsFor, loadConnectionFile, parseConnectionFile, parseCredentialsFile } from './connfile.js';
 import { tempDir } from '../testing/tempdir.js';
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
@@ -53,4 +53,29 @@ describe('connection-credentials file', () => {
       assert.throws(() => parseConnectionFile(text, { path: 'hook.yaml', baseDir: '/nonexistent' }), (e: unknown) => e instanceof ConnectionFileError && want.test(e.message) && e.message.startsWith('hook.yaml: '));
     });
   }
+
+  it('picks admission callback credentials by host as kube does', () => {
+    const file = parseCredentialsFile(JSON.stringify({
+      apiVersion: 'v1', kind: 'Config',
+      users: [
+        { name: 'hook.ns.svc', user: { token: 'exact' } },
+        { name: 'hook.ns.svc:8443', user: { token: 'with-port' } },
+        { name: '*.ns.svc', user: { token: 'wild-ns' } },
+        { name: '*.svc', user: { token: 'wild-svc' } },
+        { name: '*', user: { username: 'default', password: 'pw' } },
+        { name: 'ctx-user', user: { token: 'current' } },
+      ],
+      contexts: [{ name: 'c', context: { user: 'ctx-user' } }], 'current-context': 'c',
+    }), { path: 'x', baseDir: '/' });
+    const token = (t: string) => credentialsFor(file, t)?.token ?? credentialsFor(file, t)?.username;
+    assert.equal(token('hook.ns.svc'), 'exact');
+    assert.equal(token('hook.ns.svc:8443'), 'with-port');
+    assert.equal(token('hook.ns.svc:443'), 'exact', 'port 443: looked up again without it');
+    assert.equal(token('other.ns.svc'), 'wild-ns');
+    assert.equal(token('a.b.other.svc'), 'wild-svc');
+    assert.equal(token('example.com:9443'), 'default');
+    const noStar = parseCredentialsFile(JSON.stringify({ users: [{ name: 'u', user: { token: 'cur' } }], contexts: [{ name: 'c', context: { user: 'u' } }], 'current-context': 'c' }), { path: 'x', baseDir: '/' });
+    assert.equal(credentialsFor(noStar, 'example.com')?.token, 'cur', 'the current context\'s user');
+    assert.equal(credentialsFor(parseCredentialsFile('{}', { path: 'x', baseDir: '/' }), 'example.com'), undefined, 'anonymous');
+  });
 });
