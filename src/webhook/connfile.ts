@@ -41,13 +41,17 @@ type Dict = Record<string, unknown>;
 
 /** Reads and checks a connection-credentials file; throws ConnectionFileError naming the file and the problem. */
 export function loadConnectionFile(path: string): Connection {
+  return load(path, parseConnectionFile);
+}
+
+function load<T>(path: string, parse: (text: string, opts: ParseOptions) => T): T {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
     throw new ConnectionFileError(`cannot read ${path}: ${(err as Error).message}`);
   }
-  return parseConnectionFile(text, { path, baseDir: dirname(resolve(path)) });
+  return parse(text, { path, baseDir: dirname(resolve(path)) });
 }
 
 export interface ParseOptions {
@@ -94,13 +98,7 @@ export interface CredentialsFile {
 }
 
 export function loadCredentialsFile(path: string): CredentialsFile {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (err) {
-    throw new ConnectionFileError(`cannot read ${path}: ${(err as Error).message}`);
-  }
-  return parseCredentialsFile(text, { path, baseDir: dirname(resolve(path)) });
+  return load(path, parseCredentialsFile);
 }
 
 export function parseCredentialsFile(text: string, opts: ParseOptions): CredentialsFile {
