@@ -171,6 +171,22 @@ describe('OIDC and token webhook end to end', () => {
       assert.equal(JSON.parse(who.out).status.userInfo.username, 'erin');
     });
 
+    it('uses the oidc auth-provider of a kubeconfig (the id-token it holds)', async () => {
+      const admin = (await import('yaml')).parse((await import('node:fs')).readFileSync(t.kubeconfig, 'utf8'));
+      const cfg = join(dir, 'auth-provider.svcconfig');
+      writeFileSync(cfg, stringify({
+        apiVersion: 'v1', kind: 'Config', clusters: admin.clusters,
+        users: [{ name: 'alice', user: { 'auth-provider': { name: 'oidc', config: {
+          'idp-issuer-url': provider.issuer, 'client-id': DEFAULT_CLIENT.id, 'client-secret': DEFAULT_CLIENT.secret,
+          'idp-certificate-authority': provider.caFile, 'id-token': await aliceToken(),
+        } } } }],
+        contexts: [{ name: 'c', context: { cluster: admin.clusters[0].name, user: 'alice' } }], 'current-context': 'c',
+      }));
+      const who = await kubectl('auth', 'whoami', '--kubeconfig', cfg, '-o', 'json');
+      assert.equal(who.code, 0, who.err);
+      assert.equal(JSON.parse(who.out).status.userInfo.username, 'alice@example.com');
+    });
+
     it('is refused with a bad token', async () => {
       const r = await kubectl('get', 'ns', '--token', (await aliceToken()).slice(0, -4));
       assert.equal(r.code, 1);
