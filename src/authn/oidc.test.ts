@@ -203,7 +203,7 @@ describe('OIDC authenticator', () => {
     const token = await sign({});
     assert.deepEqual((await a.authenticateToken(token, ['api', 'other']))?.audiences, ['api']);
     assert.equal((await a.authenticateToken(token))?.audiences, undefined);
-    await assert.rejects(a.authenticateToken(token, ['other']), /audiences/);
+    assert.equal(await a.authenticateToken(token, ['other']), null, 'not for those audiences: not authenticated, no error');
   });
 
   it('fetches the keys once, not per request', async () => {

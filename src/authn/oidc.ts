@@ -13,7 +13,11 @@
 //   - username from --oidc-username-claim (a string), `email_verified` must be
 //     true when present and the claim is `email`; the prefix (below); groups from
 //     --oidc-groups-claim (an array of strings or one string), prefixed;
-//   - --oidc-required-claim key=value: each present, a string, equal.
+//   - --oidc-required-claim key=value: each present, a string, equal;
+//   - an ID token is for a client, not for an API server: a request naming
+//     audiences (a TokenReview's spec.audiences) gets the ones it shares with
+//     --api-audiences, and none in common is not authenticated (kube's
+//     WrapAudienceAgnosticToken).
 // Not done: distributed claims (`_claim_names`/`_claim_sources`).
 // No call to the provider per request; results are cached by the shared token cache.
 import { AuthenticationError, bearerToken, type AuthRequest, type AuthResult, type Authenticator } from './authenticator.js';
@@ -137,7 +141,7 @@ export class OidcAuthenticator implements Authenticator {
   async authenticateToken(token: string, audiences?: readonly string[]): Promise<AuthResult | null> {
     if (untrustedIssuer(token) !== this.opts.issuerURL) return null;
     const auds = implicitAudiences(audiences, this.opts.apiAudiences ?? []);
-    if (auds === null) throw new AuthenticationError('oidc: token audiences do not match the requested audiences');
+    if (auds === null) return null; // kube's WrapAudienceAgnosticToken: not for these audiences, no error
     if (!this.keys.ready) throw new AuthenticationError('oidc: authenticator not initialized');
     let payload: Uint8Array;
     try {
