@@ -109,19 +109,26 @@ export class OutboundClient {
     if (remaining <= 0) return Promise.reject(new OutboundError(`${url.origin}: deadline exceeded`, 'timeout'));
     const mod = url.protocol === 'http:' ? http : https;
     return new Promise<Response>((resolve, reject) => {
+      let settled = false;
+      const fail = (err: OutboundError) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        req.destroy();
+        reject(err);
+      };
       const req = mod.request(url, { method: opts.method ?? (payload ? 'POST' : 'GET'), headers, agent: this.agent }, (res) => {
         const chunks: Buffer[] = [];
         let size = 0;
         res.on('data', (c: Buffer) => {
           size += c.length;
-          if (size > this.maxBytes) {
-            req.destroy(new OutboundError(`${url.origin}: response larger than ${this.maxBytes} bytes`, 'too-large'));
-            return;
-          }
-          chunks.push(c);
+          if (size > this.maxBytes) fail(new OutboundError(`${url.origin}: response larger than ${this.maxBytes} bytes`, 'too-large'));
+          else chunks.push(c);
         });
-        res.on('error', (err) => reject(err));
+        res.on('error', (err) => fail(new OutboundError(`${url.origin}: ${err.message}`, 'network', undefined, false, (err as NodeJS.ErrnoException).code)));
         res.on('end', () => {
+          if (settled) return;
+          settled = true;
           clearTimeout(timer);
           const status = res.statusCode ?? 0;
           const body = Buffer.concat(chunks);
@@ -129,12 +136,8 @@ export class OutboundClient {
           else reject(new OutboundError(`${url.origin}${url.pathname}: the server answered ${status}${snippet(body)}`, 'status', status, res.headers['retry-after'] !== undefined));
         });
       });
-      const timer = setTimeout(() => req.destroy(new OutboundError(`${url.origin}: no answer within ${this.timeoutMs} ms`, 'timeout')), remaining);
-      req.on('error', (err) => {
-        clearTimeout(timer);
-        if (err instanceof OutboundError) reject(err);
-        else reject(new OutboundError(`${url.origin}: ${err.message}`, 'network', undefined, false, (err as NodeJS.ErrnoException).code));
-      });
+      const timer = setTimeout(() => fail(new OutboundError(`${url.origin}: no answer within ${this.timeoutMs} ms`, 'timeout')), remaining);
+      req.on('error', (err) => fail(new OutboundError(`${url.origin}: ${err.message}`, 'network', undefined, false, (err as NodeJS.ErrnoException).code)));
       req.end(payload);
     });
   }
