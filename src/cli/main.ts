@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 // The `svc` command: `svc server` (all-in-one, what `npm start` runs) and
 // `svc apiserver` (the API server alone), with kube-apiserver-style flags.
-import { FlagError, parseFlags, usage, type FlagSpec } from './flags.js';
+import { FlagError, parseFlags, usage, type FlagSpec, type FlagValue } from './flags.js';
 import { describeStore, type StorageConfig } from '../storage/open.js';
 import { DEFAULT_CLUSTER_IP_RANGE, DEFAULT_NODE_PORT_RANGE, startApiServer, type ApiServerOptions } from '../server/apiserver.js';
 import { FeatureGateError, FeatureGates } from '../features/gates.js';
 import { parseClusterIPRange, parseNodePortRange } from '../registry/allocators/index.js';
 import { parseRuntimeConfig, resolveEnablement, type RuntimeConfig } from '../api/catalog/enablement.js';
+import { AUTHN_FLAGS, authnOptions } from './authnflags.js';
 
 const SERVER_FLAGS = (bind: string): FlagSpec[] => [
   { name: 'bind-address', type: 'string', help: 'The IP address on which to listen for the --secure-port port.', default: bind },
@@ -30,6 +31,7 @@ const SERVER_FLAGS = (bind: string): FlagSpec[] => [
   { name: 'requestheader-extra-headers-prefix', type: 'strings', help: 'Header prefixes for extra user information, e.g. X-Remote-Extra-; the rest of the name (lower-cased, percent-decoded) is the key.' },
   { name: 'requestheader-allowed-names', type: 'strings', help: 'CommonNames the proxy\'s client certificate may carry; empty: any certificate of the requestheader CA.' },
   { name: 'anonymous-auth', type: 'bool', help: 'Serve requests without credentials as system:anonymous.', default: true },
+  ...AUTHN_FLAGS,
   { name: 'livez-grace-period', type: 'duration', help: 'How long /livez treats unfinished start-up hooks as healthy.', default: 0 },
   { name: 'shutdown-delay-duration', type: 'duration', help: 'After SIGTERM, keep serving (with /readyz failing) for this long.', default: 0 },
   { name: 'max-requests-inflight', type: 'int', help: 'Most non-mutating requests in flight; 0 for no limit.', default: 400 },
@@ -109,6 +111,7 @@ function options(v: Map<string, unknown>, controllers: boolean): ApiServerOption
       extraHeadersPrefix: list('requestheader-extra-headers-prefix'),
       allowedNames: list('requestheader-allowed-names'),
     } : undefined,
+    ...authnOptions(v as Map<string, FlagValue>),
     livezGracePeriodMs: num('livez-grace-period'),
     shutdownDelayMs: num('shutdown-delay-duration'),
     maxRequestsInflight: num('max-requests-inflight'),

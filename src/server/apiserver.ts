@@ -13,6 +13,7 @@ import { BOOTSTRAP_NAMESPACE, BootstrapTokenAuthenticator } from '../authn/boots
 import { RequestHeaderAuthenticator } from '../authn/requestheader.js';
 import { AudienceAgnostic } from '../authn/audiences.js';
 import { TokenCleaner } from '../controllers/tokencleaner.js';
+import { externalTokenAuthenticators, type OidcConfig, type TokenWebhookConfig } from '../authn/external.js';
 import { alwaysAllow, type Authorizer } from '../authz/authorizer.js';
 import { Registry, type ServedResource } from '../registry/registry.js';
 import { Admission } from '../registry/admission.js';
@@ -61,6 +62,10 @@ export interface ApiServerOptions {
   readonly requestHeader?: RequestHeaderConfig;
   /** The API server's audiences (--api-audiences; TokenReview's default, audience-agnostic tokens' audiences). */
   readonly apiAudiences?: readonly string[];
+  /** --oidc-* (OpenID Connect ID tokens). */
+  readonly oidc?: OidcConfig;
+  /** --authentication-token-webhook-*. */
+  readonly tokenWebhook?: TokenWebhookConfig;
   readonly livezGracePeriodMs: number;
   readonly shutdownDelayMs: number;
   readonly maxRequestsInflight: number;
@@ -126,6 +131,9 @@ async function assemble(opts: ApiServerOptions, store: Store): Promise<RunningAp
   const tokenAuthenticators: Authenticator[] = [];
   if (opts.tokenAuthFile) tokenAuthenticators.push(new AudienceAgnostic(TokenFileAuthenticator.fromFile(opts.tokenAuthFile), apiAudiences));
   if (opts.enableBootstrapTokenAuth) tokenAuthenticators.push(new AudienceAgnostic(new BootstrapTokenAuthenticator((name) => secretLookup(name)), apiAudiences));
+  // OIDC and the token webhook (audience-aware themselves).
+  const external = externalTokenAuthenticators({ ...opts, apiAudiences });
+  tokenAuthenticators.push(...external.authenticators);
   const authenticators: Authenticator[] = [];
   if (opts.requestHeader) {
     const rh = opts.requestHeader;
@@ -271,6 +279,7 @@ async function assemble(opts: ApiServerOptions, store: Store): Promise<RunningAp
         tokenCleaner?.stop();
         await serviceAllocation.close();
         registry.stopCaches();
+        external.close();
         // Idle keep-alive connections and HTTP/2 sessions would hold close() open: end them.
         for (const sock of sockets) sock.destroy();
         await closed;
