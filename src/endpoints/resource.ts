@@ -1,17 +1,19 @@
 // Resource requests: one handler per verb over the registry's generic store.
-// Decode (JSON/YAML) → fill apiVersion/kind and namespace from the URL →
-// store (strategy, validation, admission, storage) → encode in the request's
-// group spelling. Watch, patch and paging arrive with their issues; routing
-// already knows them and answers 405 until then.
-import { fieldPath, invalid, newBadRequest, newConflict, newInvalid, newMethodNotAllowed, newMethodNotSupported, newNotFound, newUnsupportedMediaType, notSupported, type Status } from '../api/meta/index.js';
+// Route (routes.ts: 404/405) → negotiate (406) → decode (JSON/YAML/protobuf)
+// as the endpoint's kind (bodykind.ts) → fill namespace from the URL → store
+// (strategy, validation, admission, storage) → encode in the request's group
+// spelling.
+import { fieldPath, invalid, newBadRequest, newConflict, newInvalid, newMethodNotAllowed, newMethodNotSupported, newNotAcceptable, newNotFound, newUnsupportedMediaType, notSupported, type Status } from '../api/meta/index.js';
 import { resourceInfoOf, type RequestContext } from '../server/context.js';
 import { addWarning, writeJSONText, writeObject } from '../server/respond.js';
 import type { Registry, ServedResource } from '../registry/registry.js';
 import type { DeleteOptions, GenericStore, TrackFields } from '../registry/store.js';
 import { type ApiObject, isObject, withTypeMeta } from '../registry/object.js';
 import { applyFinalize } from '../registry/strategies/namespaces.js';
-import { groupSpelling, queryBool, spellApiVersion, type ResourceRequestInfo } from './requestinfo.js';
-import { readBody, readObject, readObjectBody } from './body.js';
+import { groupSpelling, spellApiVersion, spellGroup, type ResourceRequestInfo } from './requestinfo.js';
+import { readBody, readObjectBody, type ObjectBody } from './body.js';
+import { matchRoute, routeSegments } from './routes.js';
+import { apiVersionMismatch, checkAppliedKind, checkDeleteOptionsKind, decodeBodyKind, patchedKindError, type DecodedKind, type EndpointKind } from './bodykind.js';
 import { applyPatch, decodePatch, patchTypeOf } from './patch.js';
 import { goFormat } from '../patch/gofmt.js';
 import type { JsonObject } from '../patch/index.js';
@@ -36,20 +38,26 @@ import { managedFieldsConverter, versionerFor, type Versioner } from './versioni
 export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSettings: WatchSettings = DEFAULT_WATCH_SETTINGS, gates: FeatureGates = DEFAULT_GATES) {
   return async (ctx: RequestContext): Promise<void> => {
     const info = resourceInfoOf(ctx);
-    const served = registry.lookup(info.apiGroup, info.apiVersion, info.resource);
-    const sub = info.subresource ? served?.subresources.find((x) => x.name === info.subresource) : undefined;
-    if (!served || (info.subresource && !sub)) {
+    // Routes first (404, then 405), as go-restful matches them; then what the request accepts (406).
+    const match = matchRoute(ctx.req.method ?? 'GET', routeSegments(info), (resource) => registry.lookup(info.apiGroup, info.apiVersion, resource));
+    if (!match.route) {
+      if (match.status === 405) throw newMethodNotAllowed();
       if (!registry.servesGroup(info.apiGroup)) throw new PageNotFound();
       throw newNotFound({ group: '', resource: '' }, '', 'the server could not find the requested resource');
     }
-    // Routes exist only for the verbs a resource (or subresource) has, as Kubernetes' installer does.
-    const routeVerb = info.verb === 'deletecollection' ? 'deletecollection' : info.verb;
-    const verbs: readonly string[] = sub ? sub.verbs : served.verbs;
-    const namedVerb = ['get', 'update', 'patch', 'delete'].includes(info.verb);
-    if (!verbs.includes(routeVerb) || (info.verb === 'create' && info.name && !sub) || (namedVerb && !info.name)) throw newMethodNotAllowed();
+    const served = match.route.resource;
+    const sub = match.route.subresource;
+    checkAcceptable(ctx, info);
+    // A list route with ?watch on a kind that cannot be watched.
+    if (info.verb === 'watch' && !served.verbs.includes('watch')) throw newMethodNotSupported({ group: served.group, resource: served.resource }, 'watch');
+    const spelling = groupSpelling(info.apiGroup);
+    /** What write bodies decode as: the resource's kind, or the subresource's (autoscaling/v1 Scale). */
+    const endpoint: EndpointKind = sub?.group !== undefined
+      ? { group: sub.group, version: sub.version ?? served.version, kind: sub.kind, spelledGroup: spellGroup(sub.group, spelling) }
+      : { group: served.group, version: served.version, kind: sub?.kind ?? served.kind, spelledGroup: info.apiGroup };
     if (served.virtual) {
-      const apiVersion = spellApiVersion(served.group === '' ? served.version : `${served.group}/${served.version}`, groupSpelling(info.apiGroup));
-      const body = info.verb === 'create' ? await requireBody(ctx) : undefined;
+      const apiVersion = spellApiVersion(served.group === '' ? served.version : `${served.group}/${served.version}`, spelling);
+      const body = info.verb === 'create' ? await kindedBody(ctx, endpoint) : undefined;
       const answer = body && (await review(reviews, { kind: served.kind, group: served.group, namespace: info.namespace, user: ctx.user!, body }));
       if (!answer) throw newMethodNotSupported({ group: served.group, resource: served.resource }, info.verb);
       return writeObject(ctx, 201, { kind: served.kind, apiVersion, ...answer });
@@ -83,7 +91,11 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
     if (served.group === '' && served.resource === 'pods' && POD_STREAM_SUBRESOURCES.has(info.subresource)) return servePodStream(ctx, info, { pod: (ns, n) => store.get(ns, n), node: (n) => registry.store('', 'nodes').get('', n) });
     if (info.subresource === 'scale') {
       if (info.verb === 'get') return writeObject(ctx, 200, getScale(await store.get(info.namespace, info.name)));
-      if (info.verb === 'update') return writeObject(ctx, 200, getScale(await updateScale(store, info, await requireBody(ctx), { dryRun, user, track: track(tracking('UpdateOptions')) })));
+      if (info.verb === 'update') {
+        const body = await kindedBody(ctx, endpoint);
+        checkPutTarget(body, info, served);
+        return writeObject(ctx, 200, getScale(await updateScale(store, info, body, { dryRun, user, track: track(tracking('UpdateOptions')) })));
+      }
       if (info.verb === 'patch') {
         const type = patchTypeOf(ctx.req.headers['content-type'], true);
         if (type === 'apply') throw newUnsupportedMediaType(['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json']);
@@ -125,12 +137,13 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
       case 'create': {
         if (info.subresource) throw newMethodNotSupported({ group: served.group, resource: `${served.resource}/${info.subresource}` }, 'create');
         const t = tracking('CreateOptions');
-        const obj = bodyObject(await typedBody(ctx, served, 'CreateOptions', gates), info, served);
+        const obj = bodyObject(await typedBody(ctx, served, endpoint, 'CreateOptions', gates));
         return out(201, await store.create(info.namespace, obj, { dryRun, user, track: track(t) }));
       }
       case 'update': {
         const t = tracking('UpdateOptions');
-        const obj = bodyObject(await typedBody(ctx, served, 'UpdateOptions', gates), info, served);
+        const obj = bodyObject(await typedBody(ctx, served, endpoint, 'UpdateOptions', gates));
+        checkPutTarget(obj, info, served);
         if (info.subresource === 'finalize') {
           // As kube-apiserver, /finalize keeps no managedFields of its own.
           const r = await store.guaranteedUpdate(info.namespace, info.name, (cur) => applyFinalize(cur, obj), { dryRun, user, subresource: 'finalize' });
@@ -140,18 +153,18 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
         return out(r.created ? 201 : 200, r.object);
       }
       case 'delete': {
-        const opts = await deleteOptions(ctx, dryRun);
+        const opts = await deleteOptions(ctx, dryRun, spelling);
         const r = await store.delete(info.namespace, info.name, opts);
         if (r.deleted && !store.strategy.returnDeletedObject) return writeObject(ctx, 200, successStatus(served, r.object));
         return out(200, r.object);
       }
       case 'deletecollection': {
-        const opts = await deleteOptions(ctx, dryRun);
+        const opts = await deleteOptions(ctx, dryRun, spelling);
         const { items, resourceVersion } = await store.deleteCollection(info.namespace, { predicate: listPredicate(served, q) }, opts);
         return writeObject(ctx, 200, { kind: `${served.kind}List`, apiVersion, metadata: { resourceVersion }, items: items.map((o) => withoutTypeMeta(view(o))) });
       }
       case 'patch': {
-        const r = await servePatch(ctx, { store, served, info, apiVersion, dryRun, gates, tracking, track, versions });
+        const r = await servePatch(ctx, { store, served, endpoint, info, apiVersion, dryRun, gates, tracking, track, versions });
         return out(r.created ? 201 : 200, r.object);
       }
       case 'watch': {
@@ -170,17 +183,51 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
   };
 }
 
-/** A write body decoded as its kind (types checked, unknown and duplicate fields per fieldValidation, pruned, defaulted). */
-async function typedBody(ctx: RequestContext, served: ServedResource, optionsKind: string, gates: FeatureGates): Promise<Record<string, unknown>> {
-  const mode = fieldValidationOf(ctx.url.searchParams, optionsKind);
-  const body = await readObjectBody(ctx.req);
-  if (!body) throw newBadRequest('the body of the request was empty');
-  for (const w of decodeAsKind(served, body.value, body.duplicates, mode, gates)) addWarning(ctx, w);
+/** The body of a create or update, which must be of the endpoint's kind (src/endpoints/bodykind.ts); an empty body is none. */
+async function readKindedBody(ctx: RequestContext, endpoint: EndpointKind): Promise<{ body: ObjectBody; decoded: DecodedKind }> {
+  const body = (await readObjectBody(ctx.req, endpoint.kind)) ?? emptyBody(ctx, endpoint);
+  return { body, decoded: decodeBodyKind(body.value, body.raw, endpoint) };
+}
+
+/**
+ * An empty body: YAML decodes it as an empty object (the endpoint's kind by
+ * default); anything else cannot say what it is.
+ */
+function emptyBody(ctx: RequestContext, endpoint: EndpointKind): ObjectBody {
+  if (/^\s*(application\/(x-)?yaml|text\/yaml)\s*(;|$)/i.test(ctx.req.headers['content-type'] ?? '')) return { value: {}, duplicates: [], raw: Buffer.alloc(0) };
+  throw newBadRequest(`the object provided is unrecognized (must be of type ${endpoint.kind}): couldn't get version/kind; json parse error: unexpected end of JSON input (<empty>)`);
+}
+
+/** A body of the endpoint's kind, taken as sent (reviews, Scale). */
+async function kindedBody(ctx: RequestContext, endpoint: EndpointKind): Promise<Record<string, unknown>> {
+  const { body, decoded } = await readKindedBody(ctx, endpoint);
+  if (!decoded.sameVersion) throw apiVersionMismatch(decoded, endpoint);
   return body.value;
 }
 
-/** Decodes `value` in place as the served kind, as Kubernetes decodes a body; returns the field-validation warnings. */
-function decodeAsKind(served: ServedResource, value: Record<string, unknown>, duplicates: readonly string[], mode: FieldValidation, gates: FeatureGates, strictError?: (detail: string) => Error): string[] {
+/**
+ * A write body decoded as its kind (types checked, unknown and duplicate
+ * fields per fieldValidation, pruned, defaulted). A body of the kind in
+ * another version of its group is decoded as that version, then refused.
+ */
+async function typedBody(ctx: RequestContext, served: ServedResource, endpoint: EndpointKind, optionsKind: string, gates: FeatureGates): Promise<Record<string, unknown>> {
+  const mode = fieldValidationOf(ctx.url.searchParams, optionsKind);
+  const { body, decoded } = await readKindedBody(ctx, endpoint);
+  const as: KindRef = decoded.sameVersion ? served : { group: decoded.canonicalGroup, version: decoded.version, kind: decoded.kind };
+  for (const w of decodeAsKind(as, body.value, body.duplicates, mode, gates)) addWarning(ctx, w);
+  if (!decoded.sameVersion) throw apiVersionMismatch(decoded, endpoint);
+  return body.value;
+}
+
+/** A group/version/kind in svc.io spelling. */
+interface KindRef {
+  readonly group: string;
+  readonly version: string;
+  readonly kind: string;
+}
+
+/** Decodes `value` in place as the kind, as Kubernetes decodes a body; returns the field-validation warnings. */
+function decodeAsKind(served: KindRef, value: Record<string, unknown>, duplicates: readonly string[], mode: FieldValidation, gates: FeatureGates, strictError?: (detail: string) => Error): string[] {
   const schema = schemaFor(served.group, served.version, served.kind);
   const warnings = decodeTyped({ body: value, duplicates, schema, kind: served.kind, version: served.version, mode, ...(strictError ? { strictError } : {}) });
   defaulterFor(served.group, served.version, served.kind, gates)?.(value); // as Kubernetes defaults on decode
@@ -189,14 +236,36 @@ function decodeAsKind(served: ServedResource, value: Record<string, unknown>, du
 }
 
 /**
+ * PUT: as Kubernetes' update handler, the body's namespace must be the
+ * request's (filled in when absent, dropped for cluster-scoped kinds), then
+ * its name must be the URL's.
+ */
+function checkPutTarget(body: Record<string, unknown>, info: ResourceRequestInfo, served: ServedResource): void {
+  if (body.metadata !== undefined && body.metadata !== null && !isObject(body.metadata)) return; // typed decoding reports it
+  const meta = (isObject(body.metadata) ? body.metadata : {}) as { name?: unknown; namespace?: unknown };
+  const expected = served.namespaced ? info.namespace : '';
+  const namespace = typeof meta.namespace === 'string' ? meta.namespace : '';
+  if (namespace !== '' && expected !== '' && namespace !== expected) throw newBadRequest('the namespace of the provided object does not match the namespace sent on the request');
+  const name = typeof meta.name === 'string' ? meta.name : '';
+  if (name !== info.name) throw newBadRequest(`the name of the object (${name}) does not match the name on the URL (${info.name})`);
+}
+
+/** Whether the request accepts something the verb can answer in; 406 otherwise. */
+function checkAcceptable(ctx: RequestContext, info: ResourceRequestInfo): void {
+  const read = info.verb === 'get' || info.verb === 'list' || info.verb === 'watch';
+  const acceptable = read ? negotiateTarget(ctx.req.headers.accept, info.verb !== 'get') !== null : negotiate(ctx.req.headers.accept) !== null;
+  if (!acceptable) throw newNotAcceptable(['application/json', 'application/yaml']);
+}
+
+/**
  * PATCH: a JSON, merge or strategic merge patch, or a server-side apply; the
  * patched object takes the update path (an apply may create the object).
  */
 async function servePatch(
   ctx: RequestContext,
-  p: { store: GenericStore; served: ServedResource; info: ResourceRequestInfo; apiVersion: string; dryRun: boolean; gates: FeatureGates; tracking: (kind: 'PatchOptions', apply: boolean) => FieldTracking; track: (t: FieldTracking) => TrackFields; versions: Versioner },
+  p: { store: GenericStore; served: ServedResource; endpoint: EndpointKind; info: ResourceRequestInfo; apiVersion: string; dryRun: boolean; gates: FeatureGates; tracking: (kind: 'PatchOptions', apply: boolean) => FieldTracking; track: (t: FieldTracking) => TrackFields; versions: Versioner },
 ): Promise<{ object: ApiObject; created: boolean }> {
-  const { store, served, info } = p;
+  const { store, served, info, endpoint } = p;
   const schema = schemaFor(served.group, served.version, served.kind);
   const type = patchTypeOf(ctx.req.headers['content-type'], schema !== undefined);
   const t = p.tracking('PatchOptions', type === 'apply');
@@ -204,19 +273,31 @@ async function servePatch(
   const text = (await readBody(ctx.req)).toString('utf8');
   let warnings: string[] = [];
   const opts = { dryRun: p.dryRun, user: ctx.user, subresource: info.subresource || undefined };
-  /** The patched object, checked against the URL and decoded as the kind. */
+  /**
+   * The patched object, checked against the URL as Kubernetes' patcher checks
+   * it (its name must be the URL's; a namespace it names, the request's) and
+   * decoded as the kind, in the URL's version.
+   */
   const finish = (patched: Record<string, unknown>, current: ApiObject | undefined, strictError?: (detail: string) => Error): ApiObject => {
-    const name = isObject(patched.metadata) ? patched.metadata.name : undefined;
-    if (typeof name === 'string' && name !== info.name) throw newBadRequest(`the name of the object (${name}) does not match the name on the URL (${info.name})`);
+    const meta = isObject(patched.metadata) ? patched.metadata : {};
+    const name = typeof meta.name === 'string' ? meta.name : '';
+    if (name !== info.name) throw newBadRequest(`the name of the object (${name}) does not match the name on the URL (${info.name})`);
+    const namespace = typeof meta.namespace === 'string' ? meta.namespace : '';
+    if (info.namespace && namespace && namespace !== info.namespace) {
+      throw newBadRequest(`the namespace of the object (${namespace}) does not match the namespace on the request (${info.namespace})`);
+    }
+    patched.apiVersion = p.apiVersion;
+    patched.kind = served.kind;
     const rv = isObject(patched.metadata) ? patched.metadata.resourceVersion : undefined;
     if (current && rv !== undefined && rv !== null && rv !== current.metadata.resourceVersion) {
       throw newConflict({ group: served.group, resource: served.resource }, info.name, 'the object has been modified; please apply your changes to the latest version and try again');
     }
     warnings = decodeAsKind(served, patched, [], mode, p.gates, strictError);
-    return bodyObject(patched, info, served);
+    return bodyObject(patched);
   };
   if (type === 'apply') {
     const req = decodeApply(text, ctx.url.searchParams, mode);
+    checkAppliedKind(req.config, endpoint);
     const r = await store.upsert(info.namespace, info.name, (current) => {
       const live = current && withTypeMeta(p.versions.toRequest(current), p.apiVersion, served.kind);
       return p.versions.toStorage(finish(applyTo(t, live, req) as Record<string, unknown>, current));
@@ -227,35 +308,29 @@ async function servePatch(
   const patch = decodePatch(type, text);
   const object = await store.guaranteedUpdate(info.namespace, info.name, (current) => {
     const patched = applyPatch(withTypeMeta(p.versions.toRequest(current), p.apiVersion, served.kind) as JsonObject, patch, schema) as Record<string, unknown>;
-    return finish(patched, current, (detail) => strictPatchError(patch, patched, detail));
+    // A JSON or merge patch may rewrite apiVersion and kind; the result must still decode as the kind (a
+    // strategic merge patch's result is converted field by field, so what it says there does not count).
+    const kindError = patch.type === 'strategic' ? undefined : patchedKindError(patched, endpoint);
+    if (kindError !== undefined) throw patchError(patch, patched, kindError);
+    return finish(patched, current, (detail) => patchError(patch, patched, detail));
   }, { ...opts, track: p.track(t) });
   for (const w of warnings) addWarning(ctx, w);
   return { object, created: false };
 }
 
 /**
- * A Strict field-validation failure of a patch, as Kubernetes reports it: 422
- * on the field `patch`, whose value is the patched object as JSON (top-level
- * keys sorted, as Go writes a map) or, for a strategic merge patch, the patch
- * as Go prints a map.
+ * A patched object that does not decode (a Strict field-validation failure,
+ * or not of the kind), as Kubernetes reports it: 422 on the field `patch`,
+ * whose value is the patched object as JSON (top-level keys sorted, as Go
+ * writes a map) or, for a strategic merge patch, the patch as Go prints a map.
  */
-function strictPatchError(patch: ReturnType<typeof decodePatch>, patched: Record<string, unknown>, detail: string): Error {
+function patchError(patch: ReturnType<typeof decodePatch>, patched: Record<string, unknown>, detail: string): Error {
   const value = patch.type === 'strategic' ? goFormat(patch.doc) : JSON.stringify(Object.fromEntries(Object.keys(patched).sort().map((k) => [k, patched[k]])));
   return newInvalid({ group: '', kind: '' }, '', [invalid(fieldPath('patch'), value, detail)]);
 }
 
-async function requireBody(ctx: RequestContext): Promise<Record<string, unknown>> {
-  const body = await readObject(ctx.req);
-  if (!body) throw newBadRequest('the body of the request was empty');
-  return body;
-}
-
-/** The body as an object of the URL's kind: apiVersion/kind filled in when absent, and checked when present. */
-function bodyObject(body: Record<string, unknown>, info: ResourceRequestInfo, served: ServedResource): ApiObject {
-  const kind = body.kind;
-  if (kind !== undefined && kind !== served.kind && !(info.subresource === 'status' || info.subresource === 'finalize')) {
-    throw newBadRequest(`the API version in the data (${String(body.apiVersion ?? '')}) does not match the expected API version (${info.apiGroup ? `${info.apiGroup}/` : ''}${info.apiVersion}) or kind (${served.kind})`);
-  }
+/** The body as an object to store (apiVersion and kind are the store's to set). */
+function bodyObject(body: Record<string, unknown>): ApiObject {
   if (body.metadata !== undefined && !isObject(body.metadata)) throw newBadRequest('metadata must be an object');
   return { ...body, metadata: { ...((body.metadata as object) ?? {}) } } as ApiObject;
 }
@@ -263,22 +338,33 @@ function bodyObject(body: Record<string, unknown>, info: ResourceRequestInfo, se
 const OPTIONS_KIND: Record<string, string> = { create: 'CreateOptions', update: 'UpdateOptions', patch: 'PatchOptions', delete: 'DeleteOptions', deletecollection: 'DeleteOptions' };
 
 function parseDryRun(q: URLSearchParams, optionsKind: string): boolean {
-  const values = q.getAll('dryRun');
+  return checkDryRun(q.getAll('dryRun'), optionsKind);
+}
+
+/** dryRun values: none, or only `All` (422 on the options kind otherwise). */
+function checkDryRun(values: readonly string[], optionsKind: string): boolean {
   if (values.some((v) => v !== 'All')) {
     throw newInvalid({ group: 'meta.svc.io', kind: optionsKind }, '', [notSupported(fieldPath('dryRun'), values, ['All'])]);
   }
   return values.length > 0;
 }
 
-async function deleteOptions(ctx: RequestContext, dryRun: boolean): Promise<DeleteOptions> {
-  const body = (await readObject(ctx.req)) ?? {};
+/**
+ * DeleteOptions of a DELETE, as Kubernetes reads them: from the body when
+ * there is one (which must be DeleteOptions; see bodykind.ts), else from the
+ * query — never both.
+ */
+async function deleteOptions(ctx: RequestContext, queryDryRun: boolean, spelling: ReturnType<typeof groupSpelling>): Promise<DeleteOptions> {
+  const read = await readObjectBody(ctx.req);
+  if (read) checkDeleteOptionsKind(read.value, read.raw, spellGroup('meta.svc.io', spelling));
+  const body = read?.value;
   const q = ctx.url.searchParams;
-  const grace = q.get('gracePeriodSeconds') ?? (body.gracePeriodSeconds === undefined ? undefined : String(body.gracePeriodSeconds));
+  const grace = body ? (body.gracePeriodSeconds === undefined || body.gracePeriodSeconds === null ? undefined : String(body.gracePeriodSeconds)) : (q.get('gracePeriodSeconds') ?? undefined);
   if (grace !== undefined && !/^-?\d+$/.test(grace)) throw newBadRequest(`gracePeriodSeconds must be an integer, got ${JSON.stringify(grace)}`);
-  const preconditions = isObject(body.preconditions) ? (body.preconditions as DeleteOptions['preconditions']) : undefined;
-  const policy = q.get('propagationPolicy') ?? (typeof body.propagationPolicy === 'string' ? body.propagationPolicy : undefined);
-  const bodyDryRun = Array.isArray(body.dryRun) && body.dryRun.includes('All');
-  return { dryRun: dryRun || bodyDryRun || queryBool(q, 'dryRun'), user: ctx.user, preconditions, gracePeriodSeconds: grace === undefined ? undefined : Number(grace), propagationPolicy: policy };
+  const preconditions = body && isObject(body.preconditions) ? (body.preconditions as DeleteOptions['preconditions']) : undefined;
+  const policy = body ? (typeof body.propagationPolicy === 'string' ? body.propagationPolicy : undefined) : (q.get('propagationPolicy') ?? undefined);
+  const dryRun = body ? checkDryRun(Array.isArray(body.dryRun) ? body.dryRun.map(String) : [], 'DeleteOptions') : queryDryRun;
+  return { dryRun, user: ctx.user, preconditions, gracePeriodSeconds: grace === undefined ? undefined : Number(grace), propagationPolicy: policy };
 }
 
 function successStatus(served: ServedResource, obj: ApiObject): Status {

@@ -1,9 +1,8 @@
 // The router behind the chain: health, version, OpenAPI, discovery, then resources.
-import { newNotFound, newNotAcceptable } from '../api/meta/index.js';
+import { newNotFound } from '../api/meta/index.js';
 import type { Health } from './health.js';
 import type { Discovery } from '../endpoints/discovery.js';
 import { VERSION_INFO } from '../endpoints/discovery.js';
-import { negotiate, negotiateTarget } from '../endpoints/negotiate.js';
 import { PageNotFound } from '../endpoints/resource.js';
 import type { OpenAPIService } from '../openapi/service.js';
 import { requestInfoOf, type Handler } from './context.js';
@@ -23,9 +22,7 @@ export function buildRouter(deps: RouterDeps): Handler {
   return async (ctx) => {
     const info = requestInfoOf(ctx);
     if (info.isResourceRequest) {
-      const read = info.verb === 'get' || info.verb === 'list' || info.verb === 'watch';
-      const acceptable = read ? negotiateTarget(ctx.req.headers.accept, info.verb !== 'get') !== null : negotiate(ctx.req.headers.accept) !== null;
-      if (!acceptable) throw newNotAcceptable(['application/json', 'application/yaml']);
+      // The resource handler routes (404, 405), then negotiates (406), as go-restful does.
       try {
         return await deps.resources(ctx);
       } catch (err) {
