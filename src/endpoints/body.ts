@@ -24,6 +24,8 @@ export async function readBody(req: Request, limit = MAX_BODY_BYTES): Promise<Bu
 export interface ObjectBody {
   readonly value: Record<string, unknown>;
   readonly duplicates: readonly string[];
+  /** The bytes as received (Kubernetes quotes them in some decode errors). */
+  readonly raw: Buffer;
 }
 
 /** Reads and decodes an object body; an empty body is undefined. `kind` (the URL's) names the type in decode errors. */
@@ -40,7 +42,7 @@ export async function readObjectBody(req: Request, kind?: string): Promise<Objec
   if (decoded === null) throw newUnsupportedMediaType(BODY_TYPES);
   const value = decoded.value;
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw newBadRequest('the body of the request must be an object');
-  return { value: value as Record<string, unknown>, duplicates: decoded.duplicates };
+  return { value: value as Record<string, unknown>, duplicates: decoded.duplicates, raw: body };
 }
 
 /**

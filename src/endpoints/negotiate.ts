@@ -127,3 +127,12 @@ export function decodeBody(body: Buffer, contentType: string | undefined): Decod
   if (isProtobufType(type)) return { value: decodeObject(body), duplicates: [] };
   return null;
 }
+
+// go-restful's Accept check for a route: no Accept, any type ("*/*"), or one of the types it produces (parameters ignored).
+export function acceptsAny(accept: string | undefined, produces: readonly string[]): boolean {
+  if (!accept) return true;
+  return accept.split(',').some((part) => {
+    const type = part.split(';')[0]!.trim().toLowerCase();
+    return type === '*/*' || produces.includes(type);
+  });
+}

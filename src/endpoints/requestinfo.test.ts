@@ -110,6 +110,15 @@ const resourceRows: [method: string, url: string, w: Want][] = [
   ['GET', '/api/v1/pods?fieldSelector=metadata.name%3Dp&timeoutSeconds=&watch=yes', { verb: 'watch', resource: 'pods', parts: ['pods'] }],
   ['GET', '/api/v1/pods?fieldSelector=metadata.name%3Dp,bogus&watch=1', { verb: 'watch', resource: 'pods', parts: ['pods'] }],
   ['GET', '/api/v1/pods?fieldSelector=metadata.name%3Db,metadata.name%3Da', { verb: 'list', resource: 'pods', name: 'a', parts: ['pods'] }],
+  // paths no route serves (src/endpoints/routes.ts answers 404/405) still get Kubernetes' attributes
+  ['GET', '/api/v1/namespaces/ns/nodes', { verb: 'list', namespace: 'ns', resource: 'nodes', parts: ['nodes'] }],
+  ['GET', '/api/v1/configmaps/c', { verb: 'get', resource: 'configmaps', name: 'c', parts: ['configmaps', 'c'] }],
+  ['POST', '/api/v1/configmaps', { verb: 'create', resource: 'configmaps', parts: ['configmaps'] }],
+  ['GET', '/api/v1/watch/configmaps/c', { verb: 'watch', resource: 'configmaps', name: 'c', parts: ['configmaps', 'c'] }],
+  ['GET', '/api/v1/namespaces/ns/configmaps/c/status/extra',
+    { verb: 'get', namespace: 'ns', resource: 'configmaps', name: 'c', subresource: 'status', parts: ['configmaps', 'c', 'status', 'extra'] }],
+  ['GET', '/apis/apps/v1/namespaces/ns', { verb: 'get', apiPrefix: 'apis', apiGroup: 'apps', namespace: 'ns', resource: 'namespaces', name: 'ns', parts: ['namespaces', 'ns'] }],
+  ['GET', '/api/v1/namespaces/ns/nodes/n', { verb: 'get', namespace: 'ns', resource: 'nodes', name: 'n', parts: ['nodes', 'n'] }],
   // URL details: escapes, slashes, absolute form
   ['GET', '/api/v1/namespaces/ns/configmaps/a%2Fb',
     { verb: 'get', namespace: 'ns', resource: 'configmaps', name: 'a', subresource: 'b', parts: ['configmaps', 'a', 'b'] }],

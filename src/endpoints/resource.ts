@@ -1,17 +1,19 @@
 // Resource requests: one handler per verb over the registry's generic store.
-// Decode (JSON/YAML) → fill apiVersion/kind and namespace from the URL →
-// store (strategy, validation, admission, storage) → encode in the request's
-// group spelling. Watch, patch and paging arrive with their issues; routing
-// already knows them and answers 405 until then.
-import { fieldPath, invalid, newBadRequest, newConflict, newInvalid, newMethodNotAllowed, newMethodNotSupported, newNotFound, notSupported, type Status } from '../api/meta/index.js';
+// Route (routes.ts: 404/405) → negotiate (406) → decode (JSON/YAML/protobuf)
+// as the endpoint's kind (bodykind.ts) → fill namespace from the URL → store
+// (strategy, validation, admission, storage) → encode in the request's group
+// spelling.
+import { fieldPath, invalid, newBadRequest, newConflict, newInvalid, newMethodNotAllowed, newMethodNotSupported, newNotAcceptable, newNotFound, newRouteNotAcceptable, notSupported, type Status } from '../api/meta/index.js';
 import { resourceInfoOf, type RequestContext } from '../server/context.js';
 import { addWarning, writeJSONText, writeObject } from '../server/respond.js';
 import type { Registry, ServedResource } from '../registry/registry.js';
 import type { DeleteOptions, GenericStore, TrackFields } from '../registry/store.js';
 import { type ApiObject, isObject, withTypeMeta } from '../registry/object.js';
 import { applyFinalize } from '../registry/strategies/namespaces.js';
-import { groupSpelling, queryBool, spellApiVersion, type ResourceRequestInfo } from './requestinfo.js';
-import { readBody, readObject, readObjectBody } from './body.js';
+import { groupSpelling, spellApiVersion, spellGroup, type ResourceRequestInfo } from './requestinfo.js';
+import { readBody, readObjectBody, type ObjectBody } from './body.js';
+import { matchRoute, routeSegments } from './routes.js';
+import { apiVersionMismatch, checkAppliedKind, checkDeleteOptionsKind, decodeBodyKind, type DecodedKind, type EndpointKind } from './bodykind.js';
 import { applyPatch, decodePatch, patchedObject, patchInvalid, patchTypeOf, requireObject, type DecodedPatch, type Patched, type PatchTarget } from './patch.js';
 import type { JsonObject } from '../patch/index.js';
 import { decodeTyped, fieldValidationOf, type FieldValidation } from './fieldvalidation.js';
@@ -19,7 +21,7 @@ import { schemaFor } from '../api/schemas.js';
 import { finishGoDecode } from '../schema/gozero.js';
 import { defaulterFor } from '../api/defaults.js';
 import { DEFAULT_GATES, type FeatureGates } from '../features/gates.js';
-import { contentTypeOf, negotiate, negotiateTarget, protobufMediaType } from './negotiate.js';
+import { acceptsAny, BODY_TYPES, contentTypeOf, negotiate, negotiateTarget, protobufMediaType } from './negotiate.js';
 import { watchContentType } from '../protobuf/index.js';
 import { convertList, convertObject, includeObjectOf, watchConverter } from './convert.js';
 import { listPredicate } from './selectors.js';
@@ -37,20 +39,26 @@ import { managedFieldsConverter, versionerFor, type Versioner } from './versioni
 export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSettings: WatchSettings = DEFAULT_WATCH_SETTINGS, gates: FeatureGates = DEFAULT_GATES) {
   return async (ctx: RequestContext): Promise<void> => {
     const info = resourceInfoOf(ctx);
-    const served = registry.lookup(info.apiGroup, info.apiVersion, info.resource);
-    const sub = info.subresource ? served?.subresources.find((x) => x.name === info.subresource) : undefined;
-    if (!served || (info.subresource && !sub)) {
+    // Routes first (404, then 405), as go-restful matches them; then what the request accepts (406).
+    const match = matchRoute(ctx.req.method ?? 'GET', routeSegments(info), (resource) => registry.lookup(info.apiGroup, info.apiVersion, resource));
+    if (!match.route) {
+      if (match.status === 405) throw newMethodNotAllowed();
       if (!registry.servesGroup(info.apiGroup)) throw new PageNotFound();
       throw newNotFound({ group: '', resource: '' }, '', 'the server could not find the requested resource');
     }
-    // Routes exist only for the verbs a resource (or subresource) has, as Kubernetes' installer does.
-    const routeVerb = info.verb === 'deletecollection' ? 'deletecollection' : info.verb;
-    const verbs: readonly string[] = sub ? sub.verbs : served.verbs;
-    const namedVerb = ['get', 'update', 'patch', 'delete'].includes(info.verb);
-    if (!verbs.includes(routeVerb) || (info.verb === 'create' && info.name && !sub) || (namedVerb && !info.name)) throw newMethodNotAllowed();
+    const served = match.route.resource;
+    const sub = match.route.subresource;
+    checkAcceptable(ctx, info);
+    // A list route with ?watch on a kind that cannot be watched.
+    if (info.verb === 'watch' && !served.verbs.includes('watch')) throw newMethodNotSupported({ group: served.group, resource: served.resource }, 'watch');
+    const spelling = groupSpelling(info.apiGroup);
+    /** What write bodies decode as: the resource's kind, or the subresource's (autoscaling/v1 Scale). */
+    const endpoint: EndpointKind = sub?.group !== undefined
+      ? { group: sub.group, version: sub.version ?? served.version, kind: sub.kind, spelledGroup: spellGroup(sub.group, spelling) }
+      : { group: served.group, version: served.version, kind: sub?.kind ?? served.kind, spelledGroup: info.apiGroup };
     if (served.virtual) {
-      const apiVersion = spellApiVersion(served.group === '' ? served.version : `${served.group}/${served.version}`, groupSpelling(info.apiGroup));
-      const body = info.verb === 'create' ? await requireBody(ctx) : undefined;
+      const apiVersion = spellApiVersion(served.group === '' ? served.version : `${served.group}/${served.version}`, spelling);
+      const body = info.verb === 'create' ? await kindedBody(ctx, endpoint) : undefined;
       const answer = body && (await review(reviews, { kind: served.kind, group: served.group, namespace: info.namespace, user: ctx.user!, body }));
       if (!answer) throw newMethodNotSupported({ group: served.group, resource: served.resource }, info.verb);
       const managedFields = reviewManagedFields(ctx, served, body);
@@ -90,8 +98,10 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
       const paths = replicasPathsOf(served.group, served.resource);
       const scaleCtx = { dryRun, user, ...(paths ? { ownership: { groupVersion: served.group === '' ? served.version : `${served.group}/${served.version}`, paths } } : {}) };
       if (info.verb === 'update') {
+        const body = await kindedBody(ctx, endpoint);
+        checkPutTarget(body, info, served);
         const writes = scaleWrites(fieldManagerOf(q, ctx.req.headers['user-agent'], 'UpdateOptions'));
-        return writeObject(ctx, 200, getScale(await writeScale(store, info, writes.update(await requireBody(ctx)), scaleCtx)));
+        return writeObject(ctx, 200, getScale(await writeScale(store, info, writes.update(body), scaleCtx)));
       }
       if (info.verb === 'patch') {
         const type = patchTypeOf(ctx.req.headers['content-type'], true);
@@ -153,12 +163,13 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
       case 'create': {
         if (info.subresource) throw newMethodNotSupported({ group: served.group, resource: `${served.resource}/${info.subresource}` }, 'create');
         const t = tracking('CreateOptions');
-        const obj = bodyObject(await typedBody(ctx, served, 'CreateOptions', gates), info, served);
+        const obj = bodyObject(await typedBody(ctx, served, endpoint, 'CreateOptions', gates));
         return out(201, await store.create(info.namespace, obj, { dryRun, user, track: track(t) }));
       }
       case 'update': {
         const t = tracking('UpdateOptions');
-        const obj = bodyObject(await typedBody(ctx, served, 'UpdateOptions', gates), info, served);
+        const obj = bodyObject(await typedBody(ctx, served, endpoint, 'UpdateOptions', gates));
+        checkPutTarget(obj, info, served);
         if (info.subresource === 'finalize') {
           // As kube-apiserver, /finalize keeps no managedFields of its own.
           const r = await store.guaranteedUpdate(info.namespace, info.name, (cur) => applyFinalize(cur, obj), { dryRun, user, subresource: 'finalize' });
@@ -168,18 +179,18 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
         return out(r.created ? 201 : 200, r.object);
       }
       case 'delete': {
-        const opts = await deleteOptions(ctx, dryRun);
+        const opts = await deleteOptions(ctx, dryRun, spelling);
         const r = await store.delete(info.namespace, info.name, opts);
         if (r.deleted && !store.strategy.returnDeletedObject) return writeObject(ctx, 200, successStatus(served, r.object));
         return out(200, r.object);
       }
       case 'deletecollection': {
-        const opts = await deleteOptions(ctx, dryRun);
+        const opts = await deleteOptions(ctx, dryRun, spelling);
         const { items, resourceVersion } = await store.deleteCollection(info.namespace, { predicate: listPredicate(served, q) }, opts);
         return writeObject(ctx, 200, { kind: `${served.kind}List`, apiVersion, metadata: { resourceVersion }, items: items.map((o) => withoutTypeMeta(view(o))) });
       }
       case 'patch': {
-        const r = await servePatch(ctx, { store, served, info, apiVersion, dryRun, gates, tracking, track, versions });
+        const r = await servePatch(ctx, { store, served, endpoint, info, apiVersion, dryRun, gates, tracking, track, versions });
         return out(r.created ? 201 : 200, r.object);
       }
       case 'watch': {
@@ -198,20 +209,54 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
   };
 }
 
-/** A write body decoded as its kind (types checked, unknown and duplicate fields per fieldValidation, pruned, defaulted). */
-async function typedBody(ctx: RequestContext, served: ServedResource, optionsKind: string, gates: FeatureGates): Promise<Record<string, unknown>> {
-  const mode = fieldValidationOf(ctx.url.searchParams, optionsKind);
-  const body = await readObjectBody(ctx.req);
-  if (!body) throw newBadRequest('the body of the request was empty');
-  for (const w of decodeAsKind(served, body.value, body.duplicates, mode, gates)) addWarning(ctx, w);
+/** The body of a create or update, which must be of the endpoint's kind (src/endpoints/bodykind.ts); an empty body is none. */
+async function readKindedBody(ctx: RequestContext, endpoint: EndpointKind): Promise<{ body: ObjectBody; decoded: DecodedKind }> {
+  const body = (await readObjectBody(ctx.req, endpoint.kind)) ?? emptyBody(ctx, endpoint);
+  return { body, decoded: decodeBodyKind(body.value, body.raw, endpoint) };
+}
+
+/**
+ * An empty body: YAML decodes it as an empty object (the endpoint's kind by
+ * default); anything else cannot say what it is.
+ */
+function emptyBody(ctx: RequestContext, endpoint: EndpointKind): ObjectBody {
+  if (/^\s*(application\/(x-)?yaml|text\/yaml)\s*(;|$)/i.test(ctx.req.headers['content-type'] ?? '')) return { value: {}, duplicates: [], raw: Buffer.alloc(0) };
+  throw newBadRequest(`the object provided is unrecognized (must be of type ${endpoint.kind}): couldn't get version/kind; json parse error: unexpected end of JSON input (<empty>)`);
+}
+
+/** A body of the endpoint's kind, taken as sent (reviews, Scale). */
+async function kindedBody(ctx: RequestContext, endpoint: EndpointKind): Promise<Record<string, unknown>> {
+  const { body, decoded } = await readKindedBody(ctx, endpoint);
+  if (!decoded.sameVersion) throw apiVersionMismatch(decoded, endpoint);
   return body.value;
+}
+
+/**
+ * A write body decoded as its kind (types checked, unknown and duplicate
+ * fields per fieldValidation, pruned, defaulted). A body of the kind in
+ * another version of its group is decoded as that version, then refused.
+ */
+async function typedBody(ctx: RequestContext, served: ServedResource, endpoint: EndpointKind, optionsKind: string, gates: FeatureGates): Promise<Record<string, unknown>> {
+  const mode = fieldValidationOf(ctx.url.searchParams, optionsKind);
+  const { body, decoded } = await readKindedBody(ctx, endpoint);
+  const as: KindRef = decoded.sameVersion ? served : { group: decoded.canonicalGroup, version: decoded.version, kind: decoded.kind };
+  for (const w of decodeAsKind(as, body.value, body.duplicates, mode, gates)) addWarning(ctx, w);
+  if (!decoded.sameVersion) throw apiVersionMismatch(decoded, endpoint);
+  return body.value;
+}
+
+/** A group/version/kind in svc.io spelling. */
+interface KindRef {
+  readonly group: string;
+  readonly version: string;
+  readonly kind: string;
 }
 
 /** How a patch's decoding problems are reported, and the strict problems of its body (see decodeTyped). */
 type PatchDecoding = Pick<Parameters<typeof decodeTyped>[0], 'strictError' | 'typeError' | 'leading'>;
 
-/** Decodes `value` in place as the served kind, as Kubernetes decodes a body; returns the field-validation warnings. */
-function decodeAsKind(served: ServedResource, value: Record<string, unknown>, duplicates: readonly string[], mode: FieldValidation, gates: FeatureGates, patch: PatchDecoding = {}): string[] {
+/** Decodes `value` in place as the kind, as Kubernetes decodes a body; returns the field-validation warnings. */
+function decodeAsKind(served: KindRef, value: Record<string, unknown>, duplicates: readonly string[], mode: FieldValidation, gates: FeatureGates, patch: PatchDecoding = {}): string[] {
   const schema = schemaFor(served.group, served.version, served.kind);
   const warnings = decodeTyped({ body: value, duplicates, schema, kind: served.kind, version: served.version, mode, ...patch });
   defaulterFor(served.group, served.version, served.kind, gates)?.(value); // as Kubernetes defaults on decode
@@ -220,14 +265,39 @@ function decodeAsKind(served: ServedResource, value: Record<string, unknown>, du
 }
 
 /**
+ * PUT: as Kubernetes' update handler, the body's namespace must be the
+ * request's (filled in when absent, dropped for cluster-scoped kinds), then
+ * its name must be the URL's.
+ */
+function checkPutTarget(body: Record<string, unknown>, info: ResourceRequestInfo, served: ServedResource): void {
+  if (body.metadata !== undefined && body.metadata !== null && !isObject(body.metadata)) return; // typed decoding reports it
+  const meta = (isObject(body.metadata) ? body.metadata : {}) as { name?: unknown; namespace?: unknown };
+  const expected = served.namespaced ? info.namespace : '';
+  const namespace = typeof meta.namespace === 'string' ? meta.namespace : '';
+  if (namespace !== '' && expected !== '' && namespace !== expected) throw newBadRequest('the namespace of the provided object does not match the namespace sent on the request');
+  const name = typeof meta.name === 'string' ? meta.name : '';
+  if (name !== info.name) throw newBadRequest(`the name of the object (${name}) does not match the name on the URL (${info.name})`);
+}
+
+/** Whether the request accepts something the verb can answer in; 406 otherwise. */
+function checkAcceptable(ctx: RequestContext, info: ResourceRequestInfo): void {
+  const read = info.verb === 'get' || info.verb === 'list' || info.verb === 'watch';
+  // go-restful first matches the Accept's bare types against the route's Produces (406 in its
+  // words), then the handler negotiates the parameters (as=Table…) and answers its own 406.
+  if (!acceptsAny(ctx.req.headers.accept, BODY_TYPES)) throw newRouteNotAcceptable(BODY_TYPES);
+  const acceptable = read ? negotiateTarget(ctx.req.headers.accept, info.verb !== 'get') !== null : negotiate(ctx.req.headers.accept) !== null;
+  if (!acceptable) throw newNotAcceptable(BODY_TYPES);
+}
+
+/**
  * PATCH: a JSON, merge or strategic merge patch, or a server-side apply; the
  * patched object takes the update path (an apply may create the object).
  */
 async function servePatch(
   ctx: RequestContext,
-  p: { store: GenericStore; served: ServedResource; info: ResourceRequestInfo; apiVersion: string; dryRun: boolean; gates: FeatureGates; tracking: (kind: 'PatchOptions', apply: boolean) => FieldTracking; track: (t: FieldTracking) => TrackFields; versions: Versioner },
+  p: { store: GenericStore; served: ServedResource; endpoint: EndpointKind; info: ResourceRequestInfo; apiVersion: string; dryRun: boolean; gates: FeatureGates; tracking: (kind: 'PatchOptions', apply: boolean) => FieldTracking; track: (t: FieldTracking) => TrackFields; versions: Versioner },
 ): Promise<{ object: ApiObject; created: boolean }> {
-  const { store, served, info } = p;
+  const { store, served, info, endpoint } = p;
   const schema = schemaFor(served.group, served.version, served.kind);
   const type = patchTypeOf(ctx.req.headers['content-type'], schema !== undefined);
   const t = p.tracking('PatchOptions', type === 'apply');
@@ -236,16 +306,16 @@ async function servePatch(
   let warnings: string[] = [];
   const opts = { dryRun: p.dryRun, user: ctx.user, subresource: info.subresource || undefined };
   if (type === 'apply') {
-    /** The applied object, checked against the URL and decoded as the kind. */
+    /** The applied object, checked against the URL as every patch result is (checkName) and decoded as the kind. */
     const finish = (applied: Record<string, unknown>, current: ApiObject | undefined): ApiObject => {
-      const name = isObject(applied.metadata) ? applied.metadata.name : undefined;
-      if (typeof name === 'string' && name !== info.name) throw newBadRequest(`the name of the object (${name}) does not match the name on the URL (${info.name})`);
+      checkPatchedMeta(applied, info, store.namespaced);
       const rv = isObject(applied.metadata) ? applied.metadata.resourceVersion : undefined;
       if (current && rv !== undefined && rv !== null && rv !== current.metadata.resourceVersion) throw conflict(served, info);
       warnings = decodeAsKind(served, applied, [], mode, p.gates);
-      return bodyObject(applied, info, served);
+      return bodyObject(applied);
     };
     const req = decodeApply(text, ctx.url.searchParams, mode);
+    checkAppliedKind(req.config, endpoint);
     const r = await store.upsert(info.namespace, info.name, (current) => {
       const live = current && withTypeMeta(p.versions.toRequest(current), p.apiVersion, served.kind);
       return p.versions.toStorage(finish(applyTo(t, live, req) as Record<string, unknown>, current));
@@ -274,14 +344,15 @@ async function servePatch(
   const patch = decodePatch(type, text, mode);
   const target: PatchTarget = { group: served.group, version: served.version, kind: served.kind, apiVersion: p.apiVersion };
   const object = await store.guaranteedUpdate(info.namespace, info.name, (current) => {
-    // As the API server's patcher: apply, decode the result as the kind, then the namespace and
-    // name checks (patcher.applyPatch), then the store's resourceVersion check.
+    // As the API server's patcher: apply, decode the result as the kind, then the name and
+    // namespace checks (patcher.applyPatch → checkName, then BeforeUpdate), then the store's
+    // resourceVersion check.
     const patched = applyPatch(withTypeMeta(p.versions.toRequest(current), p.apiVersion, served.kind) as JsonObject, patch, schema);
     const decoded = decodePatched(patched, patch, target);
     const obj = checkPatchedMeta(decoded, info, store.namespaced);
     const rv = isObject(obj.metadata) ? obj.metadata.resourceVersion : undefined;
     if (typeof rv === 'string' && rv !== '' && rv !== current.metadata.resourceVersion) throw conflict(served, info);
-    return bodyObject(obj, info, served);
+    return bodyObject(obj);
   }, { ...opts, track: p.track(t) });
   for (const w of warnings) addWarning(ctx, w);
   return { object, created: false };
@@ -292,36 +363,29 @@ function conflict(served: ServedResource, info: ResourceRequestInfo): Error {
 }
 
 /**
- * The namespace and name checks of the API server's patcher (patcher.applyPatch):
- * an empty namespace takes the request's, a cluster-scoped object's is cleared,
- * another one is 400; then the name must be the URL's (an empty one too is 400).
+ * The name and namespace checks of the API server's patcher: checkName (the
+ * name must be the URL's, an empty one too; a namespace the object names must
+ * be the request's), then BeforeUpdate's namespace rule (an empty namespace
+ * takes the request's, a cluster-scoped object's is cleared).
  */
 function checkPatchedMeta(obj: Record<string, unknown>, info: ResourceRequestInfo, namespaced: boolean): Record<string, unknown> {
   const meta = isObject(obj.metadata) ? (obj.metadata as Record<string, unknown>) : undefined;
-  const want = namespaced ? info.namespace : '';
-  const ns = typeof meta?.namespace === 'string' ? meta.namespace : '';
-  if (meta && ns !== want) {
-    if (ns === '') meta.namespace = want;
-    else if (want === '') delete meta.namespace;
-    else throw newBadRequest('the namespace of the provided object does not match the namespace sent on the request');
-  }
   const name = typeof meta?.name === 'string' ? meta.name : '';
   if (name !== info.name) throw newBadRequest(`the name of the object (${name}) does not match the name on the URL (${info.name})`);
+  const ns = typeof meta?.namespace === 'string' ? meta.namespace : '';
+  if (info.namespace && ns && ns !== info.namespace) {
+    throw newBadRequest(`the namespace of the object (${ns}) does not match the namespace on the request (${info.namespace})`);
+  }
+  const want = namespaced ? info.namespace : '';
+  if (meta && ns !== want) {
+    if (ns === '') meta.namespace = want;
+    else delete meta.namespace;
+  }
   return obj;
 }
 
-async function requireBody(ctx: RequestContext): Promise<Record<string, unknown>> {
-  const body = await readObject(ctx.req);
-  if (!body) throw newBadRequest('the body of the request was empty');
-  return body;
-}
-
-/** The body as an object of the URL's kind: apiVersion/kind filled in when absent, and checked when present. */
-function bodyObject(body: Record<string, unknown>, info: ResourceRequestInfo, served: ServedResource): ApiObject {
-  const kind = body.kind;
-  if (kind !== undefined && kind !== served.kind && !(info.subresource === 'status' || info.subresource === 'finalize')) {
-    throw newBadRequest(`the API version in the data (${String(body.apiVersion ?? '')}) does not match the expected API version (${info.apiGroup ? `${info.apiGroup}/` : ''}${info.apiVersion}) or kind (${served.kind})`);
-  }
+/** The body as an object to store (apiVersion and kind are the store's to set). */
+function bodyObject(body: Record<string, unknown>): ApiObject {
   if (body.metadata !== undefined && !isObject(body.metadata)) throw newBadRequest('metadata must be an object');
   return { ...body, metadata: { ...((body.metadata as object) ?? {}) } } as ApiObject;
 }
@@ -332,22 +396,33 @@ const SCALE_TARGET: PatchTarget = { group: 'autoscaling', version: 'v1', kind: '
 const OPTIONS_KIND: Record<string, string> = { create: 'CreateOptions', update: 'UpdateOptions', patch: 'PatchOptions', delete: 'DeleteOptions', deletecollection: 'DeleteOptions' };
 
 function parseDryRun(q: URLSearchParams, optionsKind: string): boolean {
-  const values = q.getAll('dryRun');
+  return checkDryRun(q.getAll('dryRun'), optionsKind);
+}
+
+/** dryRun values: none, or only `All` (422 on the options kind otherwise). */
+function checkDryRun(values: readonly string[], optionsKind: string): boolean {
   if (values.some((v) => v !== 'All')) {
     throw newInvalid({ group: 'meta.svc.io', kind: optionsKind }, '', [notSupported(fieldPath('dryRun'), values, ['All'])]);
   }
   return values.length > 0;
 }
 
-async function deleteOptions(ctx: RequestContext, dryRun: boolean): Promise<DeleteOptions> {
-  const body = (await readObject(ctx.req)) ?? {};
+/**
+ * DeleteOptions of a DELETE, as Kubernetes reads them: from the body when
+ * there is one (which must be DeleteOptions; see bodykind.ts), else from the
+ * query — never both.
+ */
+async function deleteOptions(ctx: RequestContext, queryDryRun: boolean, spelling: ReturnType<typeof groupSpelling>): Promise<DeleteOptions> {
+  const read = await readObjectBody(ctx.req);
+  if (read) checkDeleteOptionsKind(read.value, read.raw, spellGroup('meta.svc.io', spelling));
+  const body = read?.value;
   const q = ctx.url.searchParams;
-  const grace = q.get('gracePeriodSeconds') ?? (body.gracePeriodSeconds === undefined ? undefined : String(body.gracePeriodSeconds));
+  const grace = body ? (body.gracePeriodSeconds === undefined || body.gracePeriodSeconds === null ? undefined : String(body.gracePeriodSeconds)) : (q.get('gracePeriodSeconds') ?? undefined);
   if (grace !== undefined && !/^-?\d+$/.test(grace)) throw newBadRequest(`gracePeriodSeconds must be an integer, got ${JSON.stringify(grace)}`);
-  const preconditions = isObject(body.preconditions) ? (body.preconditions as DeleteOptions['preconditions']) : undefined;
-  const policy = q.get('propagationPolicy') ?? (typeof body.propagationPolicy === 'string' ? body.propagationPolicy : undefined);
-  const bodyDryRun = Array.isArray(body.dryRun) && body.dryRun.includes('All');
-  return { dryRun: dryRun || bodyDryRun || queryBool(q, 'dryRun'), user: ctx.user, preconditions, gracePeriodSeconds: grace === undefined ? undefined : Number(grace), propagationPolicy: policy };
+  const preconditions = body && isObject(body.preconditions) ? (body.preconditions as DeleteOptions['preconditions']) : undefined;
+  const policy = body ? (typeof body.propagationPolicy === 'string' ? body.propagationPolicy : undefined) : (q.get('propagationPolicy') ?? undefined);
+  const dryRun = body ? checkDryRun(Array.isArray(body.dryRun) ? body.dryRun.map(String) : [], 'DeleteOptions') : queryDryRun;
+  return { dryRun, user: ctx.user, preconditions, gracePeriodSeconds: grace === undefined ? undefined : Number(grace), propagationPolicy: policy };
 }
 
 function successStatus(served: ServedResource, obj: ApiObject): Status {

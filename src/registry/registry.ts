@@ -17,6 +17,8 @@ export interface ServedSubresource {
   /** For subresources of another group (scale: autoscaling/v1). */
   readonly group?: string;
   readonly version?: string;
+  /** A connecter (exec, attach, portforward, proxy): streams or upgrades rather than storing an object. */
+  readonly connect?: boolean;
 }
 
 /** What the registry needs to know of a served resource (from the catalogue). */

@@ -387,7 +387,18 @@ export class GenericStore {
     }
   }
 
+  /**
+   * POST: creates the object. As Kubernetes' storage refuses it, a body
+   * naming a resourceVersion (a non-zero unsigned integer) is refused once
+   * validation and admission have passed, dry runs included — with 400 where
+   * Kubernetes answers 500 (see the README's deliberate differences).
+   */
   async create(namespace: string, input: ApiObject, ctx: WriteContext): Promise<ApiObject> {
+    return this.insert(namespace, input, ctx, namesResourceVersion(input.metadata?.resourceVersion));
+  }
+
+  /** Creates the object; a create through PUT or apply (`refuseResourceVersion` false) drops a resourceVersion it was given. */
+  private async insert(namespace: string, input: ApiObject, ctx: WriteContext, refuseResourceVersion: boolean): Promise<ApiObject> {
     const obj = clone(ctx.track ? ctx.track(undefined, input) : input);
     const meta = obj.metadata;
     if (this.namespaced) {
@@ -406,14 +417,14 @@ export class GenericStore {
     const generate = !meta.name && Boolean(meta.generateName);
     const undo = await this.hooks.beforeCreate?.(obj, ctx);
     try {
-      return await this.createAttempts(obj, generate, ctx);
+      return await this.createAttempts(obj, generate, ctx, refuseResourceVersion);
     } catch (err) {
       await undo?.();
       throw err;
     }
   }
 
-  private async createAttempts(obj: ApiObject, generate: boolean, ctx: WriteContext): Promise<ApiObject> {
+  private async createAttempts(obj: ApiObject, generate: boolean, ctx: WriteContext, refuseResourceVersion: boolean): Promise<ApiObject> {
     const meta = obj.metadata;
     for (let attempt = 0; ; attempt++) {
       if (generate) meta.name = meta.generateName! + randomSuffix();
@@ -421,6 +432,7 @@ export class GenericStore {
       await this.admission.mutate(this.attributes('CREATE', obj, undefined, ctx));
       this.check(obj, validateMetadata(obj, this.strategy).concat(this.strategy.validate(obj)));
       await this.admission.admit(this.attributes('CREATE', obj, undefined, ctx));
+      if (refuseResourceVersion) throw errs.badRequest('resourceVersion should not be set on objects to be created');
       if (ctx.dryRun) {
         const existing = await this.read(this.key(meta.namespace ?? '', meta.name!), meta.name!);
         if (existing) throw errs.alreadyExists(this.qualifiedResource, meta.name!);
@@ -455,7 +467,7 @@ export class GenericStore {
       if (!kv) {
         if (!this.strategy.allowCreateOnUpdate || ctx.subresource) throw errs.notFound(this.qualifiedResource, name);
         // As Kubernetes: a resourceVersion in the body does not stop a create-on-update.
-        const created = await this.create(namespace, { ...input, metadata: { ...input.metadata, name } }, ctx);
+        const created = await this.insert(namespace, { ...input, metadata: { ...input.metadata, name } }, ctx, false);
         return { object: created, created: true };
       }
       const old = this.current(kv);
@@ -494,7 +506,7 @@ export class GenericStore {
       if (!kv) {
         const fresh = mutate(undefined);
         try {
-          return { object: await this.create(namespace, { ...fresh, metadata: { ...fresh.metadata, name } }, ctx), created: true };
+          return { object: await this.insert(namespace, { ...fresh, metadata: { ...fresh.metadata, name } }, ctx, false), created: true };
         } catch (err) {
           if (errs.isAlreadyExists(err)) continue;
           throw err;
@@ -774,4 +786,15 @@ function specOf(obj: ApiObject): Record<string, unknown> {
 function stripRV(obj: ApiObject): ApiObject {
   const { resourceVersion: _rv, ...meta } = obj.metadata;
   return { ...obj, metadata: meta };
+}
+
+/**
+ * Whether a resourceVersion names a revision, as Kubernetes' storage reads
+ * one on create: an unsigned 64-bit decimal other than 0. Anything else
+ * (empty, "0", not a number) is ignored and dropped.
+ */
+export function namesResourceVersion(rv: unknown): boolean {
+  if (typeof rv !== 'string' || !/^\d+$/.test(rv)) return false;
+  const n = BigInt(rv);
+  return n !== 0n && n < 2n ** 64n;
 }

@@ -1,9 +1,9 @@
 // The router behind the chain: health, version, OpenAPI, discovery, then resources.
-import { newNotFound, newNotAcceptable, newRouteNotAcceptable } from '../api/meta/index.js';
+import { newNotFound, newRouteNotAcceptable } from '../api/meta/index.js';
 import type { Health } from './health.js';
 import type { Discovery } from '../endpoints/discovery.js';
 import { VERSION_INFO } from '../endpoints/discovery.js';
-import { BODY_TYPES, negotiate, negotiateTarget } from '../endpoints/negotiate.js';
+import { acceptsAny } from '../endpoints/negotiate.js';
 import { PageNotFound } from '../endpoints/resource.js';
 import type { OpenAPIService } from '../openapi/service.js';
 import { requestInfoOf, type Handler } from './context.js';
@@ -23,12 +23,7 @@ export function buildRouter(deps: RouterDeps): Handler {
   return async (ctx) => {
     const info = requestInfoOf(ctx);
     if (info.isResourceRequest) {
-      const read = info.verb === 'get' || info.verb === 'list' || info.verb === 'watch';
-      // go-restful first matches the Accept's bare types against the route's Produces (406 in its
-      // words), then the handler negotiates the parameters (as=Table…) and answers its own 406.
-      if (!acceptsAny(ctx.req.headers.accept, BODY_TYPES)) throw newRouteNotAcceptable(BODY_TYPES);
-      const acceptable = read ? negotiateTarget(ctx.req.headers.accept, info.verb !== 'get') !== null : negotiate(ctx.req.headers.accept) !== null;
-      if (!acceptable) throw newNotAcceptable(BODY_TYPES);
+      // The resource handler routes (404, 405), then negotiates (406), as go-restful does.
       try {
         return await deps.resources(ctx);
       } catch (err) {
@@ -54,11 +49,3 @@ export function buildRouter(deps: RouterDeps): Handler {
   };
 }
 
-// go-restful's Accept check for a route: no Accept, any type ("*/*"), or one of the types it produces (parameters ignored).
-export function acceptsAny(accept: string | undefined, produces: readonly string[]): boolean {
-  if (!accept) return true;
-  return accept.split(',').some((part) => {
-    const type = part.split(';')[0]!.trim().toLowerCase();
-    return type === '*/*' || produces.includes(type);
-  });
-}

@@ -138,7 +138,7 @@ describe('field ownership after subresource writes', () => {
     const before = ok(await t.req('GET', url)).body;
     const dry = ok(await t.req('PATCH', `${url}/scale?fieldManager=B&dryRun=All`, { spec: { replicas: 9 } }, MERGE));
     assert.equal(dry.body.spec.replicas, 9, 'the answer is the Scale the write would make');
-    ok(await t.req('PUT', `${url}/scale?fieldManager=B&dryRun=All`, { spec: { replicas: 8 } }));
+    ok(await t.req('PUT', `${url}/scale?fieldManager=B&dryRun=All`, { metadata: { name: 'dry' }, spec: { replicas: 8 } }));
     const afterDry = ok(await t.req('GET', url)).body;
     assert.equal(afterDry.spec.replicas, 2);
     assert.equal(afterDry.metadata.resourceVersion, before.metadata.resourceVersion);

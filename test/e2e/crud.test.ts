@@ -172,7 +172,11 @@ describe('resource API (HTTPS, embedded storage)', () => {
     assert.equal(scale.body.apiVersion, 'autoscaling/v1');
     assert.equal(scale.body.spec.replicas, 3);
     assert.equal(scale.body.status.selector, 'app=w');
-    const up = await t.req('PUT', `${base}/web/scale`, { spec: { replicas: 6 } });
+    // As any PUT, a Scale names the object of the URL (Kubernetes' update handler checks it).
+    const unnamed = await t.req('PUT', `${base}/web/scale`, { spec: { replicas: 6 } });
+    assert.equal(unnamed.status, 400);
+    assert.equal(unnamed.body.message, 'the name of the object () does not match the name on the URL (web)');
+    const up = await t.req('PUT', `${base}/web/scale`, { metadata: { name: 'web' }, spec: { replicas: 6 } });
     assert.equal(up.body.spec.replicas, 6);
     assert.equal((await t.req('GET', `${base}/web`)).body.spec.replicas, 6);
   });
