@@ -1,10 +1,12 @@
 // Command-line flags in the style of Go's pflag (as kube-apiserver takes
 // them): --name=value, --name value, boolean --name / --name=false, Go
-// durations (1m30s), and key=value maps (--runtime-config) that merge when the
-// flag is repeated. Unknown or malformed flags throw a FlagError whose
+// durations (1m30s), key=value maps (--runtime-config) that merge when the
+// flag is repeated, string slices (comma-separated) and string arrays (one
+// value each) that add up when the flag is repeated (the first use replaces
+// the default). Unknown or malformed flags throw a FlagError whose
 // message says what is wrong; the entry point prints it and exits 1.
 
-export type FlagType = 'string' | 'int' | 'bool' | 'duration' | 'strings' | 'map';
+export type FlagType = 'string' | 'int' | 'bool' | 'duration' | 'strings' | 'stringArray' | 'map';
 
 export interface FlagSpec {
   readonly name: string;
@@ -63,6 +65,8 @@ function convert(spec: FlagSpec, raw: string): FlagValue {
       return raw;
     case 'strings':
       return raw === '' ? [] : raw.split(',');
+    case 'stringArray':
+      return [raw];
     case 'int': {
       if (!/^-?\d+$/.test(raw)) throw new FlagError(`invalid value ${JSON.stringify(raw)} for --${spec.name}: must be an integer`);
       return Number(raw);
@@ -88,6 +92,7 @@ export function parseFlags(specs: readonly FlagSpec[], argv: readonly string[]):
   const values = new Map<string, FlagValue>();
   for (const s of specs) if (s.default !== undefined) values.set(s.name, (Array.isArray(s.default) ? [...s.default] : s.default) as FlagValue);
   const args: string[] = [];
+  const given = new Set<string>();
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === '--') {
@@ -112,8 +117,12 @@ export function parseFlags(specs: readonly FlagSpec[], argv: readonly string[]):
     }
     const value = convert(spec, raw);
     const prev = values.get(name);
-    // A repeated map flag adds to the earlier pairs (a later key wins).
-    values.set(name, spec.type === 'map' && typeof prev === 'object' && !Array.isArray(prev) ? { ...prev, ...(value as Record<string, string>) } : value);
+    const repeated = given.has(name);
+    given.add(name);
+    // A repeated map flag adds to the earlier pairs (a later key wins); repeated lists add up.
+    if (spec.type === 'map' && typeof prev === 'object' && !Array.isArray(prev)) values.set(name, { ...prev, ...(value as Record<string, string>) });
+    else if ((spec.type === 'strings' || spec.type === 'stringArray') && repeated && Array.isArray(prev)) values.set(name, [...prev, ...(value as string[])]);
+    else values.set(name, value);
   }
   return { values, args };
 }

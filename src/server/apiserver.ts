@@ -9,6 +9,16 @@ import { openStore, type StorageConfig } from '../storage/open.js';
 import { UnionAuthenticator, type Authenticator } from '../authn/authenticator.js';
 import { X509Authenticator } from '../authn/x509.js';
 import { TokenFileAuthenticator } from '../authn/tokenfile.js';
+import { TokenUnionAuthenticator } from '../authn/tokenunion.js';
+import { CachedTokenAuthenticator } from '../authn/tokencache.js';
+import {
+  DEFAULT_SERVICE_ACCOUNT_ISSUER, ensureServiceAccountKey, issuerDiscovery, JWKS_PATH, OPENID_CONFIGURATION_PATH, publicKeysFromFile, publicKeysFromPem,
+  registryTokenGetter, ServiceAccountTokens, signingKeyFromFile, type IssuerDiscoveryDocuments, type PublicKeyInfo,
+} from '../authn/serviceaccount/index.js';
+import { tokenRequestHandler } from '../endpoints/tokenrequest.js';
+import { ServiceAccountsController } from '../controllers/serviceaccounts.js';
+import { TokensController } from '../controllers/tokens.js';
+import { RootCAPublisher } from '../controllers/rootca.js';
 import { alwaysAllow, type Authorizer } from '../authz/authorizer.js';
 import { Registry, type ServedResource } from '../registry/registry.js';
 import { Admission } from '../registry/admission.js';
@@ -69,6 +79,23 @@ export interface ApiServerOptions {
   readonly featureGates?: FeatureGates;
   /** Run the built-in controllers (svc server does; svc apiserver does too until a controller manager exists). */
   readonly controllers: boolean;
+  /** The --service-account-* flags and --api-audiences (defaults when absent). */
+  readonly serviceAccounts?: ServiceAccountOptions;
+}
+
+export interface ServiceAccountOptions {
+  /** --service-account-issuer (default DEFAULT_SERVICE_ACCOUNT_ISSUER). */
+  readonly issuers?: readonly string[];
+  /** --service-account-key-file (default: the signing key and the TLS key). */
+  readonly keyFiles?: readonly string[];
+  /** --service-account-signing-key-file (default: <data-dir>/pki/sa.key, generated). */
+  readonly signingKeyFile?: string;
+  readonly maxExpirationSeconds?: number;
+  readonly extendExpiration?: boolean;
+  readonly lookup?: boolean;
+  readonly jwksURI?: string;
+  /** --api-audiences (default: the issuers). */
+  readonly apiAudiences?: readonly string[];
 }
 
 export interface RunningApiServer {
@@ -96,10 +123,7 @@ async function assemble(opts: ApiServerOptions, store: Store): Promise<RunningAp
   const key = opts.tlsPrivateKeyFile ? readFileSync(opts.tlsPrivateKeyFile, 'utf8') : generated!.serving.key;
   const clientCA = opts.clientCAFile ? readFileSync(opts.clientCAFile, 'utf8') : generated?.ca.cert;
 
-  const authenticators: Authenticator[] = [];
-  if (clientCA) authenticators.push(new X509Authenticator());
-  if (opts.tokenAuthFile) authenticators.push(TokenFileAuthenticator.fromFile(opts.tokenAuthFile));
-  const authenticator = new UnionAuthenticator(authenticators, { anonymous: opts.anonymousAuth });
+  const serviceAccounts = await serviceAccountTokens(opts, key);
   const authorizer: Authorizer = alwaysAllow;
 
   const gates = opts.featureGates ?? DEFAULT_GATES;
@@ -114,6 +138,17 @@ async function assemble(opts: ApiServerOptions, store: Store): Promise<RunningAp
     nodePortRange,
   });
   registry.store('', 'services').useHooks(serviceAllocation);
+
+  // Bearer tokens: one union of the token authenticators, its successes cached 10 s (kube's tokencache).
+  const tokenAuthenticators: Authenticator[] = [];
+  if (opts.tokenAuthFile) tokenAuthenticators.push(TokenFileAuthenticator.fromFile(opts.tokenAuthFile));
+  tokenAuthenticators.push(...serviceAccounts.authenticators(registryTokenGetter(registry)));
+  const authenticators: Authenticator[] = [];
+  if (clientCA) authenticators.push(new X509Authenticator());
+  authenticators.push(new CachedTokenAuthenticator(new TokenUnionAuthenticator(tokenAuthenticators)));
+  const authenticator = new UnionAuthenticator(authenticators, { anonymous: opts.anonymousAuth });
+  // The CA bundle pods verify the API server with (the token controller and root-CA publisher publish it).
+  const rootCA = generated?.ca.cert ?? clientCA ?? cert;
   admission.register(namespaceLifecycle(() => registry.store('', 'namespaces')));
   admission.register(priorityPlugin(() => registry.store('scheduling.svc.io', 'priorityclasses')));
   admission.register(defaultTolerationSecondsPlugin());
@@ -136,7 +171,24 @@ async function assemble(opts: ApiServerOptions, store: Store): Promise<RunningAp
 
   let port = opts.securePort;
   const discovery = new Discovery({ resources, groups: servedGroups(resources), serverAddress: () => `${opts.bindAddress}:${port}`, aggregated: gates.enabled('AggregatedDiscoveryEndpoint') });
-  const router = buildRouter({ health, discovery, resources: resourceHandler(registry, { authenticator, authorizer }, { ...DEFAULT_WATCH_SETTINGS, watchList: gates.enabled('WatchList'), ...opts.watch }, gates), knowsGroup: (g) => registry.servesGroup(g), openapi: new OpenAPIService(resources) });
+  let issuerDocs: Promise<IssuerDiscoveryDocuments | undefined> | undefined;
+  const issuerDocuments = () => (issuerDocs ??= issuerDiscovery({
+    issuer: serviceAccounts.config.issuers[0]!, jwksURI: serviceAccounts.config.jwksURI,
+    externalAddress: `${hostFor(opts.bindAddress).includes(':') ? `[${hostFor(opts.bindAddress)}]` : hostFor(opts.bindAddress)}:${port}`, keys: serviceAccounts.config.publicKeys,
+  }).catch((err: Error) => {
+    console.error(`svc: service account issuer discovery is not served: ${err.message}`);
+    return undefined;
+  }));
+  const router = buildRouter({
+    health, discovery, knowsGroup: (g) => registry.servesGroup(g), openapi: new OpenAPIService(resources),
+    resources: resourceHandler(registry, { authenticator, authorizer }, { ...DEFAULT_WATCH_SETTINGS, watchList: gates.enabled('WatchList'), ...opts.watch }, gates, tokenRequestHandler(registry, serviceAccounts)),
+    issuerDiscovery: async (path) => {
+      if (path !== OPENID_CONFIGURATION_PATH && path !== JWKS_PATH) return undefined;
+      const docs = await issuerDocuments();
+      if (!docs) return undefined;
+      return path === JWKS_PATH ? { contentType: 'application/jwk-set+json', body: docs.jwks } : { contentType: 'application/json', body: docs.configuration };
+    },
+  });
   const chain = buildHandlerChain(router, {
     authenticator,
     authorizer,
@@ -198,12 +250,21 @@ async function assemble(opts: ApiServerOptions, store: Store): Promise<RunningAp
   systemNamespaces.done();
   let controller: NamespaceController | undefined;
   let storageProtection: StorageProtectionController | undefined;
+  const saControllers: { stop(): void }[] = [];
   if (opts.controllers) {
     controller = new NamespaceController(registry, store);
     await controller.start();
     storageProtection = new StorageProtectionController(registry, store);
     await storageProtection.start();
     namespaceControllerHook.done();
+    for (const c of [
+      new ServiceAccountsController(registry, store),
+      new TokensController(registry, store, serviceAccounts.legacyIssuer, rootCA),
+      new RootCAPublisher(registry, store, rootCA),
+    ]) {
+      saControllers.push(c);
+      await c.start();
+    }
   }
 
   let shuttingDown: Promise<void> | undefined;
@@ -219,6 +280,7 @@ async function assemble(opts: ApiServerOptions, store: Store): Promise<RunningAp
         if (inFlight > 0) await new Promise<void>((r) => (drained = r));
         controller?.stop();
         storageProtection?.stop();
+        for (const c of saControllers) c.stop();
         await serviceAllocation.close();
         registry.stopCaches();
         // Idle keep-alive connections and HTTP/2 sessions would hold close() open: end them.
@@ -229,6 +291,38 @@ async function assemble(opts: ApiServerOptions, store: Store): Promise<RunningAp
       return shuttingDown;
     },
   };
+}
+
+/**
+ * The service-account token configuration from the flags: the signing key
+ * (--service-account-signing-key-file, else the generated <data-dir>/pki/sa.key),
+ * the verification keys (--service-account-key-file, else the signing key and
+ * the TLS key), issuers and audiences.
+ */
+async function serviceAccountTokens(opts: ApiServerOptions, tlsKey: string): Promise<ServiceAccountTokens> {
+  const o = opts.serviceAccounts ?? {};
+  const signingKey = o.signingKeyFile ? signingKeyFromFile(o.signingKeyFile) : (await ensureServiceAccountKey(opts.dataDir)).key;
+  let publicKeys: PublicKeyInfo[];
+  if (o.keyFiles && o.keyFiles.length > 0) {
+    publicKeys = o.keyFiles.flatMap((f) => publicKeysFromFile(f));
+    if (!publicKeys.some((k) => k.kid === signingKey.kid)) console.warn('W svc: the service account signing key is not among --service-account-key-file: the tokens it signs will not verify');
+  } else {
+    publicKeys = [signingKey];
+    try {
+      publicKeys.push(...publicKeysFromPem(tlsKey, 'the TLS private key'));
+    } catch {
+      // a TLS key that is neither RSA nor ECDSA verifies nothing
+    }
+  }
+  const issuers = o.issuers && o.issuers.length > 0 ? o.issuers : [DEFAULT_SERVICE_ACCOUNT_ISSUER];
+  return new ServiceAccountTokens({
+    issuers, signingKey, publicKeys,
+    apiAudiences: o.apiAudiences && o.apiAudiences.length > 0 ? o.apiAudiences : issuers,
+    maxExpirationSeconds: o.maxExpirationSeconds ?? 0,
+    extendExpiration: o.extendExpiration ?? true,
+    lookup: o.lookup ?? true,
+    ...(o.jwksURI ? { jwksURI: o.jwksURI } : {}),
+  });
 }
 
 function hostFor(bind: string): string {
