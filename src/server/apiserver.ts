@@ -10,7 +10,7 @@ import { UnionAuthenticator, type Authenticator } from '../authn/authenticator.j
 import { X509Authenticator } from '../authn/x509.js';
 import { TokenFileAuthenticator } from '../authn/tokenfile.js';
 import { TokenUnionAuthenticator } from '../authn/tokenunion.js';
-import { CachedTokenAuthenticator } from '../authn/tokencache.js';
+import { CachedTokenAuthenticator, DEFAULT_SUCCESS_TTL_MS } from '../authn/tokencache.js';
 import {
   DEFAULT_SERVICE_ACCOUNT_ISSUER, ensureServiceAccountKey, issuerDiscovery, JWKS_PATH, OPENID_CONFIGURATION_PATH, publicKeysFromFile, publicKeysFromPem,
   registryTokenGetter, ServiceAccountTokens, signingKeyFromFile, type IssuerDiscoveryDocuments, type PublicKeyInfo,
@@ -81,6 +81,8 @@ export interface ApiServerOptions {
   readonly controllers: boolean;
   /** The --service-account-* flags and --api-audiences (defaults when absent). */
   readonly serviceAccounts?: ServiceAccountOptions;
+  /** How long successful bearer-token authentications are cached (kube-apiserver: 10 s; tests shorten it). */
+  readonly tokenCacheTtlMs?: number;
 }
 
 export interface ServiceAccountOptions {
@@ -145,7 +147,7 @@ async function assemble(opts: ApiServerOptions, store: Store): Promise<RunningAp
   tokenAuthenticators.push(...serviceAccounts.authenticators(registryTokenGetter(registry)));
   const authenticators: Authenticator[] = [];
   if (clientCA) authenticators.push(new X509Authenticator());
-  authenticators.push(new CachedTokenAuthenticator(new TokenUnionAuthenticator(tokenAuthenticators)));
+  authenticators.push(new CachedTokenAuthenticator(new TokenUnionAuthenticator(tokenAuthenticators), { successTtlMs: opts.tokenCacheTtlMs ?? DEFAULT_SUCCESS_TTL_MS }));
   const authenticator = new UnionAuthenticator(authenticators, { anonymous: opts.anonymousAuth });
   // The CA bundle pods verify the API server with (the token controller and root-CA publisher publish it).
   const rootCA = generated?.ca.cert ?? clientCA ?? cert;
