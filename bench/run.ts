@@ -7,8 +7,9 @@ import { benchWatch } from './watch.js';
 import { benchApply } from './apply.js';
 import { benchValidation } from './validation.js';
 import { benchSmd } from './smd.js';
+import { benchServiceAccountTokens } from './satokens.js';
 
-const suites: Record<string, () => Promise<string[]>> = { storage: benchStorage, apiserver: benchApiServer, watch: benchWatch, apply: benchApply, validation: benchValidation, smd: async () => benchSmd() };
+const suites: Record<string, () => Promise<string[]>> = { storage: benchStorage, apiserver: benchApiServer, watch: benchWatch, apply: benchApply, validation: benchValidation, smd: async () => benchSmd(), satokens: () => benchServiceAccountTokens() };
 const wanted = process.argv.slice(2);
 const lines: string[] = [];
 for (const [name, run] of Object.entries(suites)) {
