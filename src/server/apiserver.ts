@@ -81,6 +81,12 @@ export interface ApiServerOptions {
   readonly controllers: boolean;
   /** The --service-account-* flags and --api-audiences (defaults when absent). */
   readonly serviceAccounts?: ServiceAccountOptions;
+  /**
+   * Run the service-account controller, the token controller and the root-CA publisher (default: with
+   * `controllers`). The e2e harness leaves them off unless a test asks, so that a namespace holds only
+   * what the test put there (as on the server the golden transcripts were recorded from).
+   */
+  readonly serviceAccountControllers?: boolean;
   /** How long successful bearer-token authentications are cached (kube-apiserver: 10 s; tests shorten it). */
   readonly tokenCacheTtlMs?: number;
 }
@@ -259,6 +265,8 @@ async function assemble(opts: ApiServerOptions, store: Store): Promise<RunningAp
     storageProtection = new StorageProtectionController(registry, store);
     await storageProtection.start();
     namespaceControllerHook.done();
+  }
+  if (opts.controllers && (opts.serviceAccountControllers ?? true)) {
     for (const c of [
       new ServiceAccountsController(registry, store),
       new TokensController(registry, store, serviceAccounts.legacyIssuer, rootCA),

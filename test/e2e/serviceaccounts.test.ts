@@ -35,7 +35,7 @@ const listAs = async (t: TestServer, token: string) => (await t.req('GET', `/api
 describe('service accounts (sqlite)', () => {
   let t: TestServer;
   before(async () => {
-    t = await startTestServer({ tokenCacheTtlMs: TTL, serviceAccounts: { maxExpirationSeconds: 7200 } });
+    t = await startTestServer({ serviceAccountControllers: true, tokenCacheTtlMs: TTL, serviceAccounts: { maxExpirationSeconds: 7200 } });
     await setup(t);
   });
   after(async () => t?.stop());
@@ -245,7 +245,7 @@ for (const backend of BACKENDS) {
   describe(`service-account lookup (${backend.name})`, { skip: backend.skip }, () => {
     for (const lookup of [true, false]) {
       it(`a deleted account's tokens are refused (bound always; legacy only with --service-account-lookup=${lookup})`, async () => {
-        const t = await backend.start({ tokenCacheTtlMs: 0, serviceAccounts: { lookup } });
+        const t = await backend.start({ serviceAccountControllers: true, tokenCacheTtlMs: 0, serviceAccounts: { lookup } });
         try {
           await setup(t);
           const bound = await tokenFor(t, 'robot');
