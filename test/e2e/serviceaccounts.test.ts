@@ -153,6 +153,8 @@ describe('service accounts (sqlite)', () => {
       const token = Buffer.from(data.token!, 'base64').toString();
       assert.equal(JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()).iss, 'kubernetes/serviceaccount');
       assert.equal(await listAs(t, token), 200);
+      // legacy token tracking (kube 1.27's LegacyServiceAccountTokenTracking): the day of use, as a label
+      await eventually(async () => (await t.req('GET', `/api/v1/namespaces/${NS}/secrets/${name}`)).body.metadata.labels?.['svc.io/legacy-token-last-used'] === new Date().toISOString().slice(0, 10));
       assert.equal((await t.req('DELETE', `/api/v1/namespaces/${NS}/secrets/${name}`)).status, 200);
       await sleep(TTL + 200);
       assert.equal(await listAs(t, token), 401);

@@ -35,7 +35,15 @@ export interface ServiceAccountTokenGetter {
   serviceAccount(namespace: string, name: string): Promise<ApiObject>;
   pod(namespace: string, name: string): Promise<ApiObject>;
   secret(namespace: string, name: string): Promise<ApiObject>;
+  /** Sets a label on the Secret with this uid (legacy token tracking); failures are only logged. */
+  labelSecret?(namespace: string, name: string, uid: string, key: string, value: string): Promise<void>;
 }
+
+/**
+ * The label kube 1.27's LegacyServiceAccountTokenTracking (beta, on) puts on a Secret whose legacy
+ * token was used, with the day (UTC) of use; ours is spelled with svc.io, as labels the server sets are.
+ */
+export const LEGACY_TOKEN_LAST_USED_LABEL = 'svc.io/legacy-token-last-used';
 
 interface Ref {
   readonly name: string;
@@ -205,6 +213,14 @@ export function legacyValidator(opts: ValidatorOptions & { readonly lookup: bool
       const sa = await lookup(() => opts.getter.serviceAccount(namespace, saName));
       if (sa.metadata.deletionTimestamp !== undefined) fail(`ServiceAccount ${namespace}/${saName} has been deleted`);
       if ((sa.metadata.uid ?? '') !== saUID) fail(`ServiceAccount UID (${sa.metadata.uid ?? ''}) does not match claim (${saUID})`);
+      // at most one write a day per Secret: today's (or, across midnight, tomorrow's) date stays
+      const nowMs = (opts.now ?? Date.now)();
+      const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+      const lastUsed = secret!.metadata.labels?.[LEGACY_TOKEN_LAST_USED_LABEL];
+      if (opts.getter.labelSecret && lastUsed !== day(nowMs) && lastUsed !== day(nowMs + 86_400_000)) {
+        void opts.getter.labelSecret(namespace, secretName, secret!.metadata.uid ?? '', LEGACY_TOKEN_LAST_USED_LABEL, day(nowMs))
+          .catch((err: unknown) => console.error(`svc: failed to label legacy service account token ${namespace}/${secretName} with last-used date:`, err));
+      }
     }
     return { namespace, name: saName, uid: saUID };
   };

@@ -8,6 +8,8 @@
 //   claims.ts     bound and legacy claims and their validators
 //   discovery.ts  /.well-known/openid-configuration and /openid/v1/jwks
 import type { Registry } from '../../registry/registry.js';
+import { schemaFor } from '../../api/schemas.js';
+import { trackWrite } from '../../endpoints/fieldmanager.js';
 import type { Authenticator } from '../authenticator.js';
 import { boundValidator, LEGACY_ISSUER, legacyValidator, type ServiceAccountTokenGetter } from './claims.js';
 import { JwtTokenAuthenticator, TokenGenerator } from './jwt.js';
@@ -54,12 +56,18 @@ export class ServiceAccountTokens {
   }
 }
 
-/** The validators' lookups through the registry, like any client's gets. */
+/** The validators' lookups (and the legacy-token label) through the registry, like any client's requests. */
 export function registryTokenGetter(registry: Registry): ServiceAccountTokenGetter {
   return {
     serviceAccount: (ns, name) => registry.store('', 'serviceaccounts').get(ns, name),
     pod: (ns, name) => registry.store('', 'pods').get(ns, name),
     secret: (ns, name) => registry.store('', 'secrets').get(ns, name),
+    labelSecret: async (ns, name, uid, key, value) => {
+      await registry.store('', 'secrets').guaranteedUpdate(ns, name, (cur) => {
+        if (cur.metadata.uid !== uid) throw new Error(`secret ${ns}/${name} was replaced`);
+        return { ...cur, metadata: { ...cur.metadata, labels: { ...(cur.metadata.labels ?? {}), [key]: value } } };
+      }, { dryRun: false, track: (live, next) => trackWrite({ manager: 'svc-apiserver', apiVersion: 'v1', kind: 'Secret', schema: schemaFor('', 'v1', 'Secret') }, live, next) });
+    },
   };
 }
 
