@@ -241,6 +241,11 @@ print('ok')
     assert.equal(r.code, 0, r.err + r.out);
     assert.equal(r.out.trim(), 'ok');
   });
+
+  it('a namespace still goes away: the controllers do not recreate what its deletion removes', async () => {
+    assert.equal((await t.req('DELETE', `/api/v1/namespaces/${NS}`)).status, 200);
+    await eventually(async () => (await t.req('GET', `/api/v1/namespaces/${NS}`)).status === 404, 20_000);
+  });
 });
 
 for (const backend of BACKENDS) {
