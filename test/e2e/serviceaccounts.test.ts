@@ -91,13 +91,15 @@ describe('service accounts (sqlite)', () => {
       ['too short', 'robot', { expirationSeconds: 60 }, 422, 'TokenRequest.authentication.k8s.io "" is invalid: spec.expirationSeconds: Invalid value: 60: may not specify a duration less than 10 minutes'],
       ['too long', 'robot', { expirationSeconds: 2 ** 32 + 1 }, 422, 'TokenRequest.authentication.k8s.io "" is invalid: spec.expirationSeconds: Invalid value: 4294967297: may not specify a duration larger than 2^32 seconds'],
       ['missing account', 'ghost', {}, 404, 'serviceaccounts "ghost" not found'],
+      ['another name in the body', 'robot', { $metadata: { name: 'other' } }, 422, 'TokenRequest.authentication.k8s.io "robot" is invalid: metadata.name: Invalid value: "other": must match the service account name if specified'],
       ['bound to a ConfigMap', 'robot', { boundObjectRef: { kind: 'ConfigMap', apiVersion: 'v1', name: 'x' } }, 400, 'cannot bind token to object of type /v1, Kind=ConfigMap'],
       ['bound to a missing pod', 'robot', { boundObjectRef: { kind: 'Pod', apiVersion: 'v1', name: 'nope' } }, 404, 'pods "nope" not found'],
       ['bound to a pod of another account', 'robot', { boundObjectRef: { kind: 'Pod', apiVersion: 'v1', name: 'runs-other', uid: pod.metadata.uid } }, 400, 'cannot bind token for serviceaccount "robot" to pod running with different serviceaccount name.'],
       ['bound with a stale uid', 'robot', { boundObjectRef: { kind: 'Secret', apiVersion: 'v1', name: 'bound', uid: 'stale' } }, 409, 'Operation cannot be fulfilled on Secret "bound": the UID in the bound object reference (stale) does not match the UID in record. The object might have been deleted and then recreated'],
     ];
     for (const [name, sa, spec, code, message] of cases) {
-      const r = await t.req('POST', `/api/v1/namespaces/${NS}/serviceaccounts/${sa}/token`, { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec });
+      const { $metadata, ...rest } = spec;
+      const r = await t.req('POST', `/api/v1/namespaces/${NS}/serviceaccounts/${sa}/token`, { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', ...($metadata ? { metadata: $metadata } : {}), spec: rest });
       assert.equal(r.status, code, `${name}: ${r.text}`);
       assert.equal(r.body.message, message, name);
     }
@@ -123,6 +125,19 @@ describe('service accounts (sqlite)', () => {
     const podToken = await tokenFor(t, 'robot', { boundObjectRef: { kind: 'Pod', apiVersion: 'v1', name: 'web', uid: pod.metadata.uid } });
     const claims = JSON.parse(Buffer.from(podToken.split('.')[1]!, 'base64url').toString());
     assert.deepEqual(claims['kubernetes.io'].pod, { name: 'web', uid: pod.metadata.uid });
+    // the expiration extension: a pod-bound token asking for 3607 s for the API audiences lives a year, warning after 3607 s
+    const decode = (tok: string) => JSON.parse(Buffer.from(tok.split('.')[1]!, 'base64url').toString());
+    const ext = await t.req('POST', `/api/v1/namespaces/${NS}/serviceaccounts/robot/token`, { spec: { expirationSeconds: 3607, boundObjectRef: { kind: 'Pod', apiVersion: 'v1', name: 'web' } } });
+    const ec = decode(ext.body.status.token);
+    assert.equal(ec.exp - ec.iat, 365 * 86400);
+    assert.equal(ec['kubernetes.io'].warnafter, ec.iat + 3607);
+    assert.equal(ext.body.spec.expirationSeconds, 3607);
+    assert.equal(Date.parse(ext.body.status.expirationTimestamp) - Date.parse(ext.body.metadata.creationTimestamp), 3607_000);
+    for (const spec of [{ expirationSeconds: 3607, audiences: ['https://vault.example'], boundObjectRef: { kind: 'Pod', apiVersion: 'v1', name: 'web' } }, { expirationSeconds: 3607 }]) {
+      const plain = decode(await tokenFor(t, 'robot', spec));
+      assert.equal(plain.exp - plain.iat, 3607, JSON.stringify(spec));
+      assert.equal(plain['kubernetes.io'].warnafter, undefined);
+    }
     const sec = (await t.req('POST', `/api/v1/namespaces/${NS}/secrets`, { metadata: { name: 'holder' } })).body;
     const secretToken = await tokenFor(t, 'robot', { boundObjectRef: { kind: 'Secret', apiVersion: 'v1', name: 'holder' } });
     assert.equal(await listAs(t, podToken), 200);
