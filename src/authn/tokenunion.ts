@@ -1,11 +1,12 @@
 // Bearer-token authentication over several token authenticators (kube's
 // token union behind its bearertoken request authenticator): each is asked
-// in order; the first to accept decides; a token that none accepts is 401 —
-// with the authenticators' errors when some failed ("[a, b]" as kube
-// aggregates them), else "invalid bearer token". Without a bearer token it
-// answers null, so the request union goes on (client certificates, anonymous).
+// in order; the first to accept decides; a token that none accepts is 401,
+// Kubernetes reports it (kube-apiserver's log, TokenReview's status.error):
+// "invalid bearer token", followed by the authenticators' errors when some
+// failed — "[invalid bearer token, service account token has expired]".
+// Without a bearer token it answers null, so the request union goes on.
 import { AuthenticationError, bearerToken, type AuthRequest, type AuthResult, type Authenticator } from './authenticator.js';
-import { aggregate } from './serviceaccount/jwt.js';
+import { AggregateAuthenticationError } from './serviceaccount/jwt.js';
 
 export const INVALID_BEARER_TOKEN = 'invalid bearer token';
 
@@ -30,9 +31,9 @@ export class TokenUnionAuthenticator implements Authenticator {
         if (r) return r;
       } catch (err) {
         if (!(err instanceof AuthenticationError)) throw err;
-        errors.push(err.message);
+        errors.push(...(err instanceof AggregateAuthenticationError ? err.parts : [err.message]));
       }
     }
-    throw new AuthenticationError(errors.length > 0 ? aggregate(errors) : INVALID_BEARER_TOKEN);
+    throw errors.length > 0 ? new AggregateAuthenticationError([INVALID_BEARER_TOKEN, ...errors]) : new AuthenticationError(INVALID_BEARER_TOKEN);
   }
 }

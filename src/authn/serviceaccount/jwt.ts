@@ -147,7 +147,17 @@ export class JwtTokenAuthenticator implements Authenticator {
         else throw err;
       }
     }
-    throw new AuthenticationError(aggregate(errs));
+    throw new AggregateAuthenticationError(errs);
+  }
+}
+
+/** Several failures as one (kube's utilerrors.Aggregate): an enclosing aggregate lists its parts flat. */
+export class AggregateAuthenticationError extends AuthenticationError {
+  readonly parts: readonly string[];
+  constructor(parts: readonly string[]) {
+    const flat = parts.length === 1 ? parts : [...new Set(parts)];
+    super(aggregate(flat));
+    this.parts = flat;
   }
 }
 
