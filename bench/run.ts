@@ -8,8 +8,12 @@ import { benchApply } from './apply.js';
 import { benchValidation } from './validation.js';
 import { benchSmd } from './smd.js';
 import { benchAuthn } from './authn.js';
+import { benchServiceAccountTokens } from './satokens.js';
 
-const suites: Record<string, () => Promise<string[]>> = { storage: benchStorage, apiserver: benchApiServer, watch: benchWatch, apply: benchApply, validation: benchValidation, smd: async () => benchSmd(), authn: benchAuthn };
+const suites: Record<string, () => Promise<string[]>> = {
+  storage: benchStorage, apiserver: benchApiServer, watch: benchWatch, apply: benchApply, validation: benchValidation, smd: async () => benchSmd(),
+  authn: benchAuthn, satokens: () => benchServiceAccountTokens(),
+};
 const wanted = process.argv.slice(2);
 const lines: string[] = [];
 for (const [name, run] of Object.entries(suites)) {

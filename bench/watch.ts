@@ -161,6 +161,17 @@ async function must(c: H1, method: string, path: string, body: string | undefine
   return r.text;
 }
 
+/**
+ * Waits (up to 5 s) for the root-CA publisher's ConfigMap in a new namespace, so that the
+ * watchers' configmaps start from a list that already holds it (no foreign ADDED event).
+ */
+async function rootCAPublished(c: H1, ns: string): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    if ((await c.call('GET', `/api/v1/namespaces/${ns}/configmaps/svc-root-ca.crt`, undefined)).status === 200) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 // ---------------------------------------------------------------------------
 // 1. Watch fan-out
 
@@ -434,6 +445,7 @@ export type WatcherClient = { kind: 'node' } | { kind: 'native'; binary: string 
 export async function fanOut(s: Pick<Server, 'proc' | 'port' | 'creds'>, c: H1, watchers: number, rate: number, seconds: number, client: WatcherClient = { kind: 'node' }, warmUpCreates = WARMUP_CREATES): Promise<FanOut> {
   const ns = `watch-${watchers}-${client.kind}`;
   await must(c, 'POST', '/api/v1/namespaces', JSON.stringify({ metadata: { name: ns } }), 201);
+  await rootCAPublished(c, ns);
   const writes = Math.round(rate * seconds);
   const base = `https://127.0.0.1:${s.port}`;
   // Watch streams share HTTP/2 sessions (as client-go's clients share a connection): 10 sessions

@@ -31,9 +31,9 @@ export interface WrkResult {
   errors: number;
 }
 
-/** Runs wrk (2 threads, 64 connections, bearer token `bench-token`) with an optional Lua script. */
-export function wrk(url: string, seconds: number, script?: string): WrkResult {
-  const args = ['-t2', '-c64', `-d${seconds}s`, '--latency', '-H', 'Authorization: Bearer bench-token', ...(script ? ['-s', script] : []), url];
+/** Runs wrk (2 threads, 64 connections, bearer token `bench-token` unless another is given) with an optional Lua script. */
+export function wrk(url: string, seconds: number, script?: string, token = 'bench-token'): WrkResult {
+  const args = ['-t2', '-c64', `-d${seconds}s`, '--latency', '-H', `Authorization: Bearer ${token}`, ...(script ? ['-s', script] : []), url];
   const out = execFileSync('wrk', args).toString();
   return {
     requests: Number(/(\d+) requests in/.exec(out)?.[1] ?? NaN),

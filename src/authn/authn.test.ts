@@ -5,10 +5,11 @@ import { AuthenticationError, UnionAuthenticator, aggregate, bearerToken, type A
 import { AudienceAgnostic } from './audiences.js';
 import { BootstrapTokenAuthenticator } from './bootstrap.js';
 import { TokenFileAuthenticator, parseCsv } from './tokenfile.js';
+import { TokenUnionAuthenticator } from './tokenunion.js';
 import { X509Authenticator } from './x509.js';
 
 const tokens = TokenFileAuthenticator.fromCsv('t1,alice,u1,"dev,ops"\nt2,bob,u2\n');
-const union = new UnionAuthenticator([new X509Authenticator(), tokens], { anonymous: true });
+const union = new UnionAuthenticator([new X509Authenticator(), new TokenUnionAuthenticator([tokens])], { anonymous: true });
 const cert = (cn: string, o: string[]) => ({ subject: { CN: cn, O: o }, serialNumber: '01' }) as unknown as PeerCertificate;
 
 describe('authentication', () => {
@@ -37,7 +38,7 @@ describe('authentication', () => {
   }
 
   it('rejects anonymous requests when anonymous auth is off', async () => {
-    const strict = new UnionAuthenticator([tokens], { anonymous: false });
+    const strict = new UnionAuthenticator([new TokenUnionAuthenticator([tokens])], { anonymous: false });
     await assert.rejects(strict.authenticate({ headers: {} }), AuthenticationError);
   });
 

@@ -9,6 +9,8 @@ const specs: FlagSpec[] = [
   { name: 'etcd-servers', type: 'strings', help: '' },
   { name: 'request-timeout', type: 'duration', help: '', default: 60_000 },
   { name: 'runtime-config', type: 'map', help: '' },
+  { name: 'issuer', type: 'stringArray', help: '' },
+  { name: 'audiences', type: 'strings', help: '', default: ['default'] },
 ];
 
 describe('parseFlags', () => {
@@ -25,6 +27,10 @@ describe('parseFlags', () => {
     [['--runtime-config=api/all=false,api/v1=true'], { 'runtime-config': { 'api/all': 'false', 'api/v1': 'true' } }],
     [['--runtime-config', 'a/v1, b/v1 = false ,,c/v1='], { 'runtime-config': { 'a/v1': '', 'b/v1': 'false', 'c/v1': '' } }],
     [['--runtime-config=a/v1=true,b/v1', '--runtime-config=a/v1=false'], { 'runtime-config': { 'a/v1': 'false', 'b/v1': '' } }],
+    // pflag's StringArray (no comma splitting) and StringSlice: a repeated flag adds up, the first use replaces the default
+    [['--issuer=https://a,b', '--issuer', 'https://c'], { issuer: ['https://a,b', 'https://c'] }],
+    [[], { audiences: ['default'] }],
+    [['--audiences=a,b', '--audiences=c'], { audiences: ['a', 'b', 'c'] }],
   ];
   for (const [argv, want] of ok) {
     it(`accepts ${argv.join(' ') || '(nothing)'}`, () => {

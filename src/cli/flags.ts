@@ -1,10 +1,12 @@
 // Command-line flags in the style of Go's pflag (as kube-apiserver takes
 // them): --name=value, --name value, boolean --name / --name=false, Go
-// durations (1m30s), and key=value maps (--runtime-config) that merge when the
-// flag is repeated. Unknown or malformed flags throw a FlagError whose
+// durations (1m30s), key=value maps (--runtime-config) that merge when the
+// flag is repeated, string slices (comma-separated) and string arrays (one
+// value each) that add up when the flag is repeated (the first use replaces
+// the default). Unknown or malformed flags throw a FlagError whose
 // message says what is wrong; the entry point prints it and exits 1.
 
-export type FlagType = 'string' | 'int' | 'bool' | 'duration' | 'strings' | 'map';
+export type FlagType = 'string' | 'int' | 'bool' | 'duration' | 'strings' | 'stringArray' | 'map';
 
 export interface FlagSpec {
   readonly name: string;
@@ -63,6 +65,8 @@ function convert(spec: FlagSpec, raw: string): FlagValue {
       return raw;
     case 'strings':
       return raw === '' ? [] : raw.split(',');
+    case 'stringArray':
+      return [raw];
     case 'int': {
       if (!/^-?\d+$/.test(raw)) throw new FlagError(`invalid value ${JSON.stringify(raw)} for --${spec.name}: must be an integer`);
       return Number(raw);
@@ -113,12 +117,11 @@ export function parseFlags(specs: readonly FlagSpec[], argv: readonly string[]):
     }
     const value = convert(spec, raw);
     const prev = values.get(name);
-    // A repeated map flag adds to the earlier pairs (a later key wins); a repeated list flag adds
-    // its items (pflag's StringSlice: the first use replaces the default, later ones append).
-    const again = given.has(name);
+    const repeated = given.has(name);
     given.add(name);
+    // A repeated map flag adds to the earlier pairs (a later key wins); repeated lists add up.
     if (spec.type === 'map' && typeof prev === 'object' && !Array.isArray(prev)) values.set(name, { ...prev, ...(value as Record<string, string>) });
-    else if (spec.type === 'strings' && again && Array.isArray(prev)) values.set(name, [...prev, ...(value as string[])]);
+    else if ((spec.type === 'strings' || spec.type === 'stringArray') && repeated && Array.isArray(prev)) values.set(name, [...prev, ...(value as string[])]);
     else values.set(name, value);
   }
   return { values, args };

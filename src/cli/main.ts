@@ -8,6 +8,7 @@ import { FeatureGateError, FeatureGates } from '../features/gates.js';
 import { parseClusterIPRange, parseNodePortRange } from '../registry/allocators/index.js';
 import { parseRuntimeConfig, resolveEnablement, type RuntimeConfig } from '../api/catalog/enablement.js';
 import { AUTHN_FLAGS, authnOptions } from './authnflags.js';
+import { DEFAULT_SERVICE_ACCOUNT_ISSUER } from '../authn/serviceaccount/index.js';
 
 const SERVER_FLAGS = (bind: string): FlagSpec[] => [
   { name: 'bind-address', type: 'string', help: 'The IP address on which to listen for the --secure-port port.', default: bind },
@@ -30,6 +31,23 @@ const SERVER_FLAGS = (bind: string): FlagSpec[] => [
   { name: 'requestheader-group-headers', type: 'strings', help: 'Headers holding groups set by an authenticating proxy, e.g. X-Remote-Group; every value is a group.' },
   { name: 'requestheader-extra-headers-prefix', type: 'strings', help: 'Header prefixes for extra user information, e.g. X-Remote-Extra-; the rest of the name (lower-cased, percent-decoded) is the key.' },
   { name: 'requestheader-allowed-names', type: 'strings', help: 'CommonNames the proxy\'s client certificate may carry; empty: any certificate of the requestheader CA.' },
+  {
+    name: 'service-account-issuer', type: 'stringArray',
+    help: `Identifier of the service account token issuer ("iss" of issued tokens). Repeatable: the first issues, all are accepted. Default ${DEFAULT_SERVICE_ACCOUNT_ISSUER}.`,
+  },
+  {
+    name: 'service-account-key-file', type: 'stringArray',
+    help: 'PEM file of RSA or ECDSA keys (private or public, several per file) that verify service account tokens. Repeatable. Default: the signing key and the TLS private key.',
+  },
+  { name: 'service-account-signing-key-file', type: 'string', help: 'PEM private key that signs service account tokens. Default: <data-dir>/pki/sa.key, generated on first start.' },
+  { name: 'service-account-max-token-expiration', type: 'duration', help: 'Longest validity of a requested service account token (0: no limit; else between 1h and 2^32 s).', default: 0 },
+  {
+    name: 'service-account-extend-token-expiration', type: 'bool', default: true,
+    help: 'Pod-bound tokens requested for 3607 s (as admission-injected tokens are) for the API audiences live a year, with warnafter at 3607 s.',
+  },
+  { name: 'service-account-lookup', type: 'bool', help: 'Check that legacy (Secret) service account tokens still exist in storage.', default: true },
+  { name: 'service-account-jwks-uri', type: 'string', help: 'jwks_uri of the issuer discovery document. Default https://<host:port>/openid/v1/jwks.' },
+  { name: 'api-audiences', type: 'strings', help: 'Audiences of the API: tokens must be for one of them. Default: the service account issuers.' },
   { name: 'anonymous-auth', type: 'bool', help: 'Serve requests without credentials as system:anonymous.', default: true },
   ...AUTHN_FLAGS,
   { name: 'livez-grace-period', type: 'duration', help: 'How long /livez treats unfinished start-up hooks as healthy.', default: 0 },
@@ -91,6 +109,13 @@ function options(v: Map<string, unknown>, controllers: boolean): ApiServerOption
   if (requestHeaderCA !== undefined && requestHeaderCA !== '' && list('requestheader-username-headers').length === 0) {
     throw new FlagError('--requestheader-username-headers must name at least one header when --requestheader-client-ca-file is set');
   }
+  const maxExpirationMs = num('service-account-max-token-expiration');
+  if (maxExpirationMs !== 0 && (maxExpirationMs < 3_600_000 || maxExpirationMs > 2 ** 32 * 1000)) {
+    throw new FlagError('the service-account-max-token-expiration must be between 1 hour and 2^32 seconds');
+  }
+  const issuers = (v.get('service-account-issuer') as string[] | undefined) ?? [];
+  if (issuers.some((i) => i === '')) throw new FlagError('service-account-issuer should not be an empty string');
+  if (new Set(issuers).size !== issuers.length) throw new FlagError('service-account-issuer contains a duplicate value');
   const port = num('secure-port');
   if (port < 0 || port > 65535) throw new FlagError(`invalid value ${port} for --secure-port: must be between 0 and 65535`);
   return {
@@ -102,6 +127,16 @@ function options(v: Map<string, unknown>, controllers: boolean): ApiServerOption
     tlsPrivateKeyFile: str('tls-private-key-file'),
     clientCAFile: str('client-ca-file'),
     tokenAuthFile: str('token-auth-file'),
+    serviceAccounts: {
+      issuers,
+      keyFiles: (v.get('service-account-key-file') as string[] | undefined) ?? [],
+      signingKeyFile: str('service-account-signing-key-file'),
+      maxExpirationSeconds: maxExpirationMs / 1000,
+      extendExpiration: v.get('service-account-extend-token-expiration') as boolean,
+      lookup: v.get('service-account-lookup') as boolean,
+      jwksURI: str('service-account-jwks-uri'),
+      apiAudiences: (v.get('api-audiences') as string[] | undefined) ?? [],
+    },
     anonymousAuth: v.get('anonymous-auth') as boolean,
     enableBootstrapTokenAuth: v.get('enable-bootstrap-token-auth') as boolean,
     requestHeader: requestHeaderCA ? {

@@ -29,6 +29,7 @@ import { getScale, writeScale } from './scale.js';
 import { replicasPathsOf, scaleWrites } from './scalefields.js';
 import { POD_STREAM_SUBRESOURCES, servePodStream } from './podstreams.js';
 import { review, type ReviewDeps } from './reviews.js';
+import type { SubresourceHandler } from './tokenrequest.js';
 import { planGet, planList } from '../registry/listoptions.js';
 import { DEFAULT_WATCH_SETTINGS, serveWatch, type WatchSettings } from './watch.js';
 import { serveListJSON } from './liststream.js';
@@ -36,7 +37,8 @@ import { applyTo, decodeApply, fieldManagerOf, trackWrite, type FieldTracking } 
 import { resetFields } from './resetfields.js';
 import { managedFieldsConverter, versionerFor, type Versioner } from './versioning.js';
 
-export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSettings: WatchSettings = DEFAULT_WATCH_SETTINGS, gates: FeatureGates = DEFAULT_GATES) {
+/** `tokenRequest`: serviceaccounts/<name>/token (src/endpoints/tokenrequest.ts); without it the subresource answers 405. */
+export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSettings: WatchSettings = DEFAULT_WATCH_SETTINGS, gates: FeatureGates = DEFAULT_GATES, tokenRequest?: SubresourceHandler) {
   return async (ctx: RequestContext): Promise<void> => {
     const info = resourceInfoOf(ctx);
     // Routes first (404, then 405), as go-restful matches them; then what the request accepts (406).
@@ -92,6 +94,10 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
     const track = (t: FieldTracking): TrackFields => (live, next) => versions.toStorage(trackWrite(t, live && view(live), next));
 
     if (served.group === '' && served.resource === 'pods' && POD_STREAM_SUBRESOURCES.has(info.subresource)) return servePodStream(ctx, info, { pod: (ns, n) => store.get(ns, n), node: (n) => registry.store('', 'nodes').get('', n) });
+    if (served.group === '' && served.resource === 'serviceaccounts' && info.subresource === 'token') {
+      if (tokenRequest && info.verb === 'create') return tokenRequest(ctx, info);
+      throw newMethodNotSupported({ group: served.group, resource: 'serviceaccounts/token' }, info.verb);
+    }
     if (info.subresource === 'scale') {
       if (info.verb === 'get') return writeObject(ctx, 200, getScale(await store.get(info.namespace, info.name)));
       // The Scale's field manager runs on the Scale; the parent's entries follow it (scalefields.ts).

@@ -14,6 +14,16 @@ import { RequestHeaderAuthenticator } from '../authn/requestheader.js';
 import { AudienceAgnostic } from '../authn/audiences.js';
 import { TokenCleaner } from '../controllers/tokencleaner.js';
 import { externalTokenAuthenticators, type OidcConfig, type TokenWebhookConfig } from '../authn/external.js';
+import { TokenUnionAuthenticator } from '../authn/tokenunion.js';
+import { CachedTokenAuthenticator, DEFAULT_SUCCESS_TTL_MS } from '../authn/tokencache.js';
+import {
+  DEFAULT_SERVICE_ACCOUNT_ISSUER, ensureServiceAccountKey, issuerDiscovery, JWKS_PATH, OPENID_CONFIGURATION_PATH, publicKeysFromFile, publicKeysFromPem,
+  registryTokenGetter, ServiceAccountTokens, signingKeyFromFile, type IssuerDiscoveryDocuments, type PublicKeyInfo,
+} from '../authn/serviceaccount/index.js';
+import { tokenRequestHandler } from '../endpoints/tokenrequest.js';
+import { ServiceAccountsController } from '../controllers/serviceaccounts.js';
+import { TokensController } from '../controllers/tokens.js';
+import { RootCAPublisher } from '../controllers/rootca.js';
 import { alwaysAllow, type Authorizer } from '../authz/authorizer.js';
 import { Registry, type ServedResource } from '../registry/registry.js';
 import { Admission } from '../registry/admission.js';
@@ -84,6 +94,31 @@ export interface ApiServerOptions {
   readonly featureGates?: FeatureGates;
   /** Run the built-in controllers (svc server does; svc apiserver does too until a controller manager exists). */
   readonly controllers: boolean;
+  /** The --service-account-* flags and --api-audiences (defaults when absent). */
+  readonly serviceAccounts?: ServiceAccountOptions;
+  /**
+   * Run the service-account controller, the token controller and the root-CA publisher (default: with
+   * `controllers`). The e2e harness leaves them off unless a test asks, so that a namespace holds only
+   * what the test put there (as on the server the golden transcripts were recorded from).
+   */
+  readonly serviceAccountControllers?: boolean;
+  /** How long successful bearer-token authentications are cached (kube-apiserver: 10 s; tests shorten it). */
+  readonly tokenCacheTtlMs?: number;
+}
+
+export interface ServiceAccountOptions {
+  /** --service-account-issuer (default DEFAULT_SERVICE_ACCOUNT_ISSUER). */
+  readonly issuers?: readonly string[];
+  /** --service-account-key-file (default: the signing key and the TLS key). */
+  readonly keyFiles?: readonly string[];
+  /** --service-account-signing-key-file (default: <data-dir>/pki/sa.key, generated). */
+  readonly signingKeyFile?: string;
+  readonly maxExpirationSeconds?: number;
+  readonly extendExpiration?: boolean;
+  readonly lookup?: boolean;
+  readonly jwksURI?: string;
+  /** --api-audiences (default: the issuers). */
+  readonly apiAudiences?: readonly string[];
 }
 
 export interface RequestHeaderConfig {
@@ -123,29 +158,11 @@ async function assemble(opts: ApiServerOptions, store: Store): Promise<RunningAp
   // The TLS server asks for a client certificate and trusts both CAs; each authenticator then
   // verifies the chain against its own CA (a proxy certificate is no user certificate, nor the reverse).
   const trustedCAs = [clientCA, requestHeaderCA].filter((c): c is string => c !== undefined).join('\n');
-
+  const serviceAccounts = await serviceAccountTokens(opts, key);
+  // --api-audiences (default: the service-account issuers).
+  const apiAudiences = opts.apiAudiences ?? serviceAccounts.config.apiAudiences;
   // The registry is built below; the bootstrap authenticator reads Secrets through it (watch cache).
   let secretLookup: (name: string) => Promise<ApiObject | undefined> = async () => undefined;
-  const apiAudiences = opts.apiAudiences ?? [];
-  // Bearer-token authenticators, in kube's order; TokenReview runs exactly these.
-  const tokenAuthenticators: Authenticator[] = [];
-  if (opts.tokenAuthFile) tokenAuthenticators.push(new AudienceAgnostic(TokenFileAuthenticator.fromFile(opts.tokenAuthFile), apiAudiences));
-  if (opts.enableBootstrapTokenAuth) tokenAuthenticators.push(new AudienceAgnostic(new BootstrapTokenAuthenticator((name) => secretLookup(name)), apiAudiences));
-  // OIDC and the token webhook (audience-aware themselves).
-  const external = externalTokenAuthenticators({ ...opts, apiAudiences });
-  tokenAuthenticators.push(...external.authenticators);
-  const authenticators: Authenticator[] = [];
-  if (opts.requestHeader) {
-    const rh = opts.requestHeader;
-    authenticators.push(new RequestHeaderAuthenticator({
-      clientCA: parseCertificateBundle(requestHeaderCA!), usernameHeaders: rh.usernameHeaders, groupHeaders: rh.groupHeaders,
-      extraHeaderPrefixes: rh.extraHeadersPrefix, allowedNames: rh.allowedNames,
-    }));
-  }
-  if (clientCA) authenticators.push(new X509Authenticator(parseCertificateBundle(clientCA)));
-  authenticators.push(...tokenAuthenticators);
-  const authenticator = new UnionAuthenticator(authenticators, { anonymous: opts.anonymousAuth });
-  const tokenAuthenticator = new UnionAuthenticator(tokenAuthenticators, { anonymous: false });
   const authorizer: Authorizer = alwaysAllow;
 
   const gates = opts.featureGates ?? DEFAULT_GATES;
@@ -168,6 +185,31 @@ async function assemble(opts: ApiServerOptions, store: Store): Promise<RunningAp
       throw err;
     }
   };
+
+  // Bearer-token authenticators in kube's order (static file, service-account tokens, bootstrap
+  // tokens, OIDC, the token webhook): one union whose successes are cached 10 s (kube's tokencache).
+  // TokenReview runs exactly these.
+  const tokenAuthenticators: Authenticator[] = [];
+  if (opts.tokenAuthFile) tokenAuthenticators.push(new AudienceAgnostic(TokenFileAuthenticator.fromFile(opts.tokenAuthFile), apiAudiences));
+  tokenAuthenticators.push(...serviceAccounts.authenticators(registryTokenGetter(registry)));
+  if (opts.enableBootstrapTokenAuth) tokenAuthenticators.push(new AudienceAgnostic(new BootstrapTokenAuthenticator((name) => secretLookup(name)), apiAudiences));
+  const external = externalTokenAuthenticators({ ...opts, apiAudiences });
+  tokenAuthenticators.push(...external.authenticators);
+  const bearerTokens = new CachedTokenAuthenticator(new TokenUnionAuthenticator(tokenAuthenticators), { successTtlMs: opts.tokenCacheTtlMs ?? DEFAULT_SUCCESS_TTL_MS });
+  const authenticators: Authenticator[] = [];
+  if (opts.requestHeader) {
+    const rh = opts.requestHeader;
+    authenticators.push(new RequestHeaderAuthenticator({
+      clientCA: parseCertificateBundle(requestHeaderCA!), usernameHeaders: rh.usernameHeaders, groupHeaders: rh.groupHeaders,
+      extraHeaderPrefixes: rh.extraHeadersPrefix, allowedNames: rh.allowedNames,
+    }));
+  }
+  if (clientCA) authenticators.push(new X509Authenticator(parseCertificateBundle(clientCA)));
+  authenticators.push(bearerTokens);
+  const authenticator = new UnionAuthenticator(authenticators, { anonymous: opts.anonymousAuth });
+  const tokenAuthenticator = new UnionAuthenticator([bearerTokens], { anonymous: false });
+  // The CA bundle pods verify the API server with (the token controller and root-CA publisher publish it).
+  const rootCA = generated?.ca.cert ?? clientCA ?? cert;
   admission.register(namespaceLifecycle(() => registry.store('', 'namespaces')));
   admission.register(priorityPlugin(() => registry.store('scheduling.svc.io', 'priorityclasses')));
   admission.register(defaultTolerationSecondsPlugin());
@@ -190,7 +232,24 @@ async function assemble(opts: ApiServerOptions, store: Store): Promise<RunningAp
 
   let port = opts.securePort;
   const discovery = new Discovery({ resources, groups: servedGroups(resources), serverAddress: () => `${opts.bindAddress}:${port}`, aggregated: gates.enabled('AggregatedDiscoveryEndpoint') });
-  const router = buildRouter({ health, discovery, resources: resourceHandler(registry, { authenticator, authorizer, tokenAuthenticator, apiAudiences }, { ...DEFAULT_WATCH_SETTINGS, watchList: gates.enabled('WatchList'), ...opts.watch }, gates), knowsGroup: (g) => registry.servesGroup(g), openapi: new OpenAPIService(resources) });
+  let issuerDocs: Promise<IssuerDiscoveryDocuments | undefined> | undefined;
+  const issuerDocuments = () => (issuerDocs ??= issuerDiscovery({
+    issuer: serviceAccounts.config.issuers[0]!, jwksURI: serviceAccounts.config.jwksURI,
+    externalAddress: `${hostFor(opts.bindAddress).includes(':') ? `[${hostFor(opts.bindAddress)}]` : hostFor(opts.bindAddress)}:${port}`, keys: serviceAccounts.config.publicKeys,
+  }).catch((err: Error) => {
+    console.error(`svc: service account issuer discovery is not served: ${err.message}`);
+    return undefined;
+  }));
+  const router = buildRouter({
+    health, discovery, knowsGroup: (g) => registry.servesGroup(g), openapi: new OpenAPIService(resources),
+    resources: resourceHandler(registry, { authenticator, authorizer, tokenAuthenticator, apiAudiences }, { ...DEFAULT_WATCH_SETTINGS, watchList: gates.enabled('WatchList'), ...opts.watch }, gates, tokenRequestHandler(registry, serviceAccounts)),
+    issuerDiscovery: async (path) => {
+      if (path !== OPENID_CONFIGURATION_PATH && path !== JWKS_PATH) return undefined;
+      const docs = await issuerDocuments();
+      if (!docs) return undefined;
+      return path === JWKS_PATH ? { contentType: 'application/jwk-set+json', body: docs.jwks } : { contentType: 'application/json', body: docs.configuration };
+    },
+  });
   const chain = buildHandlerChain(router, {
     authenticator,
     authorizer,
@@ -253,6 +312,7 @@ async function assemble(opts: ApiServerOptions, store: Store): Promise<RunningAp
   let controller: NamespaceController | undefined;
   let storageProtection: StorageProtectionController | undefined;
   let tokenCleaner: TokenCleaner | undefined;
+  const saControllers: { stop(): void }[] = [];
   if (opts.controllers) {
     tokenCleaner = new TokenCleaner(registry, store);
     await tokenCleaner.start();
@@ -261,6 +321,16 @@ async function assemble(opts: ApiServerOptions, store: Store): Promise<RunningAp
     storageProtection = new StorageProtectionController(registry, store);
     await storageProtection.start();
     namespaceControllerHook.done();
+  }
+  if (opts.controllers && (opts.serviceAccountControllers ?? true)) {
+    for (const c of [
+      new ServiceAccountsController(registry, store),
+      new TokensController(registry, store, serviceAccounts.legacyIssuer, rootCA),
+      new RootCAPublisher(registry, store, rootCA),
+    ]) {
+      saControllers.push(c);
+      await c.start();
+    }
   }
 
   let shuttingDown: Promise<void> | undefined;
@@ -277,6 +347,7 @@ async function assemble(opts: ApiServerOptions, store: Store): Promise<RunningAp
         controller?.stop();
         storageProtection?.stop();
         tokenCleaner?.stop();
+        for (const c of saControllers) c.stop();
         await serviceAllocation.close();
         registry.stopCaches();
         external.close();
@@ -296,6 +367,38 @@ function readCAFile(path: string, flag: string): string {
   } catch (err) {
     throw new Error(`cannot read ${flag} ${path}: ${(err as Error).message}`);
   }
+}
+
+/**
+ * The service-account token configuration from the flags: the signing key
+ * (--service-account-signing-key-file, else the generated <data-dir>/pki/sa.key),
+ * the verification keys (--service-account-key-file, else the signing key and
+ * the TLS key), issuers and audiences.
+ */
+async function serviceAccountTokens(opts: ApiServerOptions, tlsKey: string): Promise<ServiceAccountTokens> {
+  const o = opts.serviceAccounts ?? {};
+  const signingKey = o.signingKeyFile ? signingKeyFromFile(o.signingKeyFile) : (await ensureServiceAccountKey(opts.dataDir)).key;
+  let publicKeys: PublicKeyInfo[];
+  if (o.keyFiles && o.keyFiles.length > 0) {
+    publicKeys = o.keyFiles.flatMap((f) => publicKeysFromFile(f));
+    if (!publicKeys.some((k) => k.kid === signingKey.kid)) console.warn('W svc: the service account signing key is not among --service-account-key-file: the tokens it signs will not verify');
+  } else {
+    publicKeys = [signingKey];
+    try {
+      publicKeys.push(...publicKeysFromPem(tlsKey, 'the TLS private key'));
+    } catch {
+      // a TLS key that is neither RSA nor ECDSA verifies nothing
+    }
+  }
+  const issuers = o.issuers && o.issuers.length > 0 ? o.issuers : [DEFAULT_SERVICE_ACCOUNT_ISSUER];
+  return new ServiceAccountTokens({
+    issuers, signingKey, publicKeys,
+    apiAudiences: o.apiAudiences && o.apiAudiences.length > 0 ? o.apiAudiences : issuers,
+    maxExpirationSeconds: o.maxExpirationSeconds ?? 0,
+    extendExpiration: o.extendExpiration ?? true,
+    lookup: o.lookup ?? true,
+    ...(o.jwksURI ? { jwksURI: o.jwksURI } : {}),
+  });
 }
 
 function hostFor(bind: string): string {

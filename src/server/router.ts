@@ -8,6 +8,15 @@ import { PageNotFound } from '../endpoints/resource.js';
 import type { OpenAPIService } from '../openapi/service.js';
 import { requestInfoOf, type Handler } from './context.js';
 import { writeObject, writeText } from './respond.js';
+import type { RequestContext } from './context.js';
+
+/** A document relying parties may cache for an hour (kube's OIDC discovery routes override `no-cache, private`). */
+function writeDocument(ctx: RequestContext, contentType: string, body: string): void {
+  ctx.res.statusCode = 200;
+  ctx.res.setHeader('Content-Type', contentType);
+  ctx.res.setHeader('Cache-Control', 'public, max-age=3600');
+  ctx.res.end(body);
+}
 
 export interface RouterDeps {
   readonly health: Health;
@@ -17,6 +26,8 @@ export interface RouterDeps {
   readonly knowsGroup: (group: string) => boolean;
   /** /openapi/v2 and /openapi/v3. */
   readonly openapi: OpenAPIService;
+  /** The service-account issuer's discovery documents (src/authn/serviceaccount/discovery.ts) for a path, if it is theirs. */
+  readonly issuerDiscovery?: (path: string) => Promise<{ contentType: string; body: string } | undefined>;
 }
 
 export function buildRouter(deps: RouterDeps): Handler {
@@ -39,6 +50,10 @@ export function buildRouter(deps: RouterDeps): Handler {
       return writeObject(ctx, 200, VERSION_INFO, 'json');
     }
     if (info.path.startsWith('/openapi/') && deps.openapi.handle(ctx, info.path)) return;
+    if (deps.issuerDiscovery && ctx.req.method === 'GET') {
+      const doc = await deps.issuerDiscovery(info.path);
+      if (doc) return writeDocument(ctx, doc.contentType, doc.body);
+    }
     if (deps.discovery.serve(ctx, info.path)) return;
     // Under a group the server knows, Kubernetes answers a Status; elsewhere a plain-text 404.
     const g = /^\/apis\/([^/]+)/.exec(info.path)?.[1];

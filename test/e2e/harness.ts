@@ -48,6 +48,8 @@ export async function startTestServer(overrides: Partial<ApiServerOptions> = {})
     maxMutatingRequestsInflight: 200,
     requestTimeoutMs: 60_000,
     controllers: true,
+    // no `default` ServiceAccount or root CA ConfigMap appearing in every namespace unless a test asks
+    serviceAccountControllers: false,
     ...overrides,
   });
   const kubeconfig = join(dataDir, 'admin.svcconfig');

@@ -1,6 +1,7 @@
 // authentication/v1: TokenReview, which asks the server to authenticate a
-// bearer token; and UserInfo, the identity reviews answer with.
-import { bool, kind, list, mapOf, obj, ref, str, type S } from '../../../schema/index.js';
+// bearer token; UserInfo, the identity reviews answer with; and TokenRequest,
+// the body of serviceaccounts/<name>/token.
+import { bool, int64, kind, list, mapOf, obj, ref, str, Time, type S } from '../../../schema/index.js';
 
 const PKG = 'io.k8s.api.authentication.v1';
 
@@ -39,4 +40,44 @@ export const TokenReview = kind(
   .id(`${PKG}.TokenReview`)
   .desc('A request to authenticate a token; answered, never stored.');
 
-export const kinds: Readonly<Record<string, S>> = { TokenReview };
+export const BoundObjectReference = obj({
+  kind: str().proto(1).desc("Kind of the referent: 'Pod' or 'Secret'."),
+  apiVersion: str().proto(2).desc('API version of the referent.'),
+  name: str().proto(3).desc('Name of the referent.'),
+  uid: str().proto(4).desc('UID of the referent.'),
+})
+  .id(`${PKG}.BoundObjectReference`)
+  .desc('The object a token is bound to.');
+
+export const TokenRequestSpec = obj(
+  {
+    audiences: list(str()).proto(1).desc('The audiences the token is for; the API server\'s own when empty.'),
+    expirationSeconds: int64().proto(4).desc('The requested validity of the token, in seconds (at least 600; default 3600).'),
+    boundObjectRef: ref(BoundObjectReference).proto(3).desc('A Pod or Secret the token is valid only as long as it exists.'),
+  },
+  { required: ['audiences'] },
+)
+  .id(`${PKG}.TokenRequestSpec`)
+  .desc('What a token is requested for.');
+
+export const TokenRequestStatus = obj(
+  {
+    token: str().proto(1, { keepZero: true }).desc('The bearer token.'),
+    expirationTimestamp: ref(Time).proto(2).desc('When the token expires.'),
+  },
+  { required: ['token', 'expirationTimestamp'] },
+)
+  .id(`${PKG}.TokenRequestStatus`)
+  .desc('The issued token.');
+
+export const TokenRequest = kind(
+  {
+    spec: ref(TokenRequestSpec).proto(2).desc('The requested token.'),
+    status: ref(TokenRequestStatus).proto(3).desc('The token, filled in by the server.'),
+  },
+  { required: ['spec'] },
+)
+  .id(`${PKG}.TokenRequest`)
+  .desc('A request for a token of a service account; answered, never stored.');
+
+export const kinds: Readonly<Record<string, S>> = { TokenReview, TokenRequest };

@@ -187,6 +187,7 @@ describe('ConfigMap and Secret', () => {
     ]],
     ['dockerconfigjson required', () => validateSecret(secret({ type: 'kubernetes.io/dockerconfigjson', data: {} })), ['data[.dockerconfigjson]: Required value']],
     ['service-account-token needs the annotation', () => validateSecret(secret({ type: 'kubernetes.io/service-account-token' })), ['metadata.annotations[kubernetes.io/service-account.name]: Required value']],
+    ['svc.io/service-account-token needs the annotation in its spelling', () => validateSecret(secret({ type: 'svc.io/service-account-token', metadata: { annotations: { 'kubernetes.io/service-account.name': 'x' } } })), ['metadata.annotations[svc.io/service-account.name]: Required value']],
     ['secret size', () => validateSecret(secret({ data: { a: b64('x'.repeat(1024 * 1024 + 1)) } })), ['data: Too long: must have at most 1048576 bytes']],
     ['type immutable', () => validateSecretUpdate(secret({ type: 'kubernetes.io/basic-auth', data: { username: b64('u') } }), secret({ data: { username: b64('u') } })), ['type: Invalid value: "kubernetes.io/basic-auth": field is immutable']],
     ['immutable secret data', () => validateSecretUpdate(secret({ immutable: true, data: { k: b64('w2') } }), secret({ immutable: true, data: { k: b64('v') } })), ['data: Forbidden: field is immutable when `immutable` is set']],

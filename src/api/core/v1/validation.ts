@@ -572,8 +572,10 @@ export function validateSecret(s: Obj): FieldError[] {
     if (e) errs.push(invalid(dp.key(key), '<secret contents redacted>', e));
   };
   switch (str(s.type)) {
-    case 'kubernetes.io/service-account-token': {
-      const key = 'kubernetes.io/service-account.name';
+    case 'kubernetes.io/service-account-token':
+    case 'svc.io/service-account-token': {
+      // the annotation in the type's own spelling (the token controller reads the same one)
+      const key = `${str(s.type).split('/')[0]}/service-account.name`;
       if (!str(strMap(obj(s.metadata).annotations)[key])) errs.push(required(fieldPath('metadata').child('annotations').key(key)));
       break;
     }

@@ -1,0 +1,60 @@
+// What the controllers watch: every object of one resource, listed then
+// watched from the list's revision in storage; each object that appears or
+// changes goes to `onObject`, each deleted one to `onDelete` (its last state).
+// A failed watch starts again from a fresh list after a second.
+import type { Store, WatchHandle } from '../storage/interface.js';
+import type { Registry } from '../registry/registry.js';
+import type { ApiObject } from '../registry/object.js';
+import { isStatusError } from '../api/meta/index.js';
+
+export interface InformerHandlers {
+  onObject(obj: ApiObject): void;
+  onDelete?(obj: ApiObject): void;
+}
+
+export class Informer {
+  private handle: WatchHandle | undefined;
+  private stopped = false;
+
+  constructor(
+    private readonly registry: Registry, private readonly storage: Store,
+    private readonly resource: { readonly group: string; readonly resource: string },
+    private readonly handlers: InformerHandlers, private readonly label: string,
+  ) {}
+
+  async start(): Promise<void> {
+    const store = this.registry.store(this.resource.group, this.resource.resource);
+    const { items, resourceVersion } = await store.list('');
+    for (const obj of items) this.handlers.onObject(obj);
+    if (this.stopped) return;
+    this.handle = await this.storage.watch({ prefix: store.collectionPrefix(''), fromRevision: Number(resourceVersion) }, {
+      onEvents: (events) => {
+        for (const e of events) {
+          if (e.type === 'delete') this.handlers.onDelete?.(store.decode(e.prev));
+          else this.handlers.onObject(store.decode(e.kv));
+        }
+      },
+      onError: (err) => {
+        if (this.stopped) return;
+        console.error(`${this.label}: watch of ${this.resource.resource} failed; restarting`, err);
+        setTimeout(() => void this.start().catch((e) => console.error(`${this.label}: restart failed`, e)), 1000).unref();
+      },
+    });
+    if (this.stopped) this.handle.close();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.handle?.close();
+  }
+}
+
+/** Whether an error is a Status with this reason (NotFound, AlreadyExists, Conflict…). */
+export const isReason = (err: unknown, reason: string): boolean => isStatusError(err) && err.status.reason === reason;
+
+/** Whether a create failed because its namespace is going away (kube's NamespaceTerminatingCause). */
+export const isNamespaceTerminating = (err: unknown): boolean =>
+  isStatusError(err) && (err.status.details?.causes ?? []).some((c) => c.reason === 'NamespaceTerminating');
+
+/** The field manager the built-in controllers write as (kube: kube-controller-manager). */
+export const CONTROLLER_MANAGER = 'svc-controller-manager';
