@@ -5,18 +5,25 @@ import type { ApiObject } from '../registry/object.js';
 import { isObject } from '../registry/object.js';
 import type { GenericStore, WriteContext } from '../registry/store.js';
 import type { ResourceRequestInfo } from './requestinfo.js';
+import { schemaFor } from '../api/schemas.js';
+import { finishGoDecode } from '../schema/gozero.js';
 
+const SCALE = schemaFor('autoscaling', 'v1', 'Scale');
+
+/** The Scale view of an object, as Go writes it (ScaleSpec.replicas is omitempty, ScaleStatus.replicas always written). */
 export function getScale(obj: ApiObject): Record<string, unknown> {
   const spec = isObject(obj.spec) ? obj.spec : {};
   const status = isObject(obj.status) ? obj.status : {};
   const m = obj.metadata;
-  return {
+  const scale = {
     kind: 'Scale',
     apiVersion: 'autoscaling/v1',
     metadata: { name: m.name, namespace: m.namespace, uid: m.uid, resourceVersion: m.resourceVersion, creationTimestamp: m.creationTimestamp },
     spec: { replicas: typeof spec.replicas === 'number' ? spec.replicas : 0 },
     status: { replicas: typeof status.replicas === 'number' ? status.replicas : 0, ...(selectorString(spec.selector) ? { selector: selectorString(spec.selector) } : {}) },
   };
+  if (SCALE) finishGoDecode(SCALE, scale);
+  return scale;
 }
 
 export async function updateScale(store: GenericStore, info: ResourceRequestInfo, body: Record<string, unknown>, ctx: WriteContext): Promise<ApiObject> {
