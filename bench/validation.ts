@@ -32,7 +32,7 @@ interface Parsed {
 export async function benchValidation(): Promise<string[]> {
   const schema = schemaFor('', 'v1', 'Pod')!;
   const defaults = defaulterFor('', 'v1', 'Pod')!;
-  const strategy = strategyFor('', 'pods', 'Pod', true, true);
+  const strategy = strategyFor({ group: '', version: 'v1', resource: 'pods', kind: 'Pod' }, true, true);
   const texts = Array.from({ length: BODIES }, (_, i) => toFourKiB(podBody(`pod-${i}`, i)));
   const size = Buffer.byteLength(texts[0]!);
   let next = 0;

@@ -2,10 +2,10 @@
 // spelling, '' for core), version and kind: the one place the per-folder
 // defaults.ts files are gathered. A defaulter mutates a decoded object in
 // place exactly as kube-apiserver v1.27 defaults it on decode; the server
-// should run it on every request body it decodes, and — as Kubernetes does on
-// every decode from storage — again after the strategy's prepare, so that
-// status defaults (PVC/PV phase Pending, Namespace phase Active) survive the
-// status reset of create.
+// runs it on every request body it decodes, and — as Kubernetes does on every
+// decode from storage — again after the status reset of create for the kinds
+// whose status has defaults (PVC/PV phase Pending; src/registry/strategies/
+// index.ts; the namespace strategy sets its phase Active itself).
 //
 // Kinds without an entry have no defaults in v1.27: ConfigMap (its data {} is
 // invisible on the wire), ServiceAccount, ResourceQuota, Event (core and

@@ -49,11 +49,18 @@ function makeVersioner(served: ServedResource, gates: FeatureGates): Versioner {
   const outbound = needsConversion(storage.group, storage.version, request.group, request.version, request.kind);
   if (!inbound && !outbound) return IDENTITY;
   const storageSchema = schemaFor(storage.group, storage.version, storage.kind);
+  const requestSchema = schemaFor(request.group, request.version, request.kind);
   const storageDefaults = defaulterFor(storage.group, storage.version, storage.kind, gates);
   const apiVersionOf = (gv: { group: string; version: string }) => (gv.group ? `${gv.group}/${gv.version}` : gv.version);
   return {
     converts: true,
-    toRequest: (o) => (outbound ? (convert({ ...o, apiVersion: apiVersionOf(storage), kind: storage.kind }, request) as ApiObject) : o),
+    toRequest: (o) => {
+      if (!outbound) return o;
+      const out = convert({ ...o, apiVersion: apiVersionOf(storage), kind: storage.kind }, request) as ApiObject;
+      // What kube-apiserver's encoder writes for the request version's Go type (e.g. events.svc.io/v1 deprecatedSource {}).
+      if (requestSchema) fillGoZeroValues(requestSchema, out);
+      return out;
+    },
     toStorage: (o) => {
       if (!inbound) return o;
       const out = convert({ ...o, apiVersion: apiVersionOf(request), kind: request.kind }, storage) as ApiObject;

@@ -58,7 +58,7 @@ describe('GenericStore: written objects', () => {
   const W = { dryRun: false };
   before(() => {
     storage = SqliteStore.open({ path: join(tempDir('svc-recent-'), 'state.db') });
-    store = new GenericStore({ group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap' }, strategyFor('', 'configmaps', 'ConfigMap', true, false), storage, new Admission());
+    store = new GenericStore({ group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap' }, strategyFor({ group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap' }, true, false), storage, new Admission());
   });
   after(() => storage.close());
 

@@ -59,7 +59,7 @@ export class Registry {
       if (r.virtual || r.sharesStorageWith) continue;
       const key = `${r.group}/${r.resource}`;
       if (this.byResource.has(key)) continue;
-      const strategy = strategyFor(r.group, r.resource, r.kind, r.namespaced, r.subresources.some((x) => x.name === 'status'), opts.validators);
+      const strategy = strategyFor({ group: r.group, version: r.storageVersion, resource: r.resource, kind: r.kind }, r.namespaced, r.subresources.some((x) => x.name === 'status'), opts.validators);
       const identity = { group: r.group, version: r.storageVersion, resource: r.resource, kind: r.kind };
       const prefix = collectionPrefix({ ...identity, namespaced: r.namespaced }, '');
       const cacher = opts.watchCache ? new Cacher(storage, prefix, { ...opts.window, synchronous: storage.backend === 'sqlite' }) : undefined;

@@ -92,12 +92,12 @@ export const LabelSelector = obj({
   .desc('A label query; an empty selector matches everything, a null one nothing.');
 
 export const Condition = obj({
-  type: str().required().proto(1, { keepZero: true }).desc('The condition type, in CamelCase or prefixed with a domain.'),
-  status: str().required().proto(2, { keepZero: true }).desc('True, False or Unknown.'),
+  type: str().required().proto(1, { always: true }).desc('The condition type, in CamelCase or prefixed with a domain.'),
+  status: str().required().proto(2, { always: true }).desc('True, False or Unknown.'),
   observedGeneration: int64().proto(3).desc('The metadata.generation the condition was computed for.'),
-  lastTransitionTime: ref(Time).required().proto(4).desc('When the status last changed.'),
-  reason: str().required().proto(5, { keepZero: true }).desc('A CamelCase, machine-readable cause of the last change.'),
-  message: str().required().proto(6, { keepZero: true }).desc('A human-readable account of the last change; may be empty.'),
+  lastTransitionTime: ref(Time).required().proto(4, { always: true }).desc('When the status last changed.'),
+  reason: str().required().proto(5, { always: true }).desc('A CamelCase, machine-readable cause of the last change.'),
+  message: str().required().proto(6, { always: true }).desc('A human-readable account of the last change; may be empty.'),
 })
   .id(`${META}.Condition`)
   .desc('One observed aspect of an object\'s state, in the standard shape.');

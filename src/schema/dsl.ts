@@ -36,11 +36,14 @@ export class S {
   /**
    * The protobuf field number. `in`: the field is part of a Go-embedded (inline) struct, which
    * protobuf writes as a message at that number of the parent (a path when embeddings nest). `keepZero`: Go's JSON shows this
-   * field's zero value (a pointer, or no omitempty), so a zero read from protobuf is kept.
+   * field's zero value (a pointer, or no omitempty), so a zero read from protobuf is kept. `always`: a Go value field that
+   * is always written (no omitempty, or a struct/Time held by value), so an absent one is written as its zero value
+   * (gozero.ts); implies keepZero.
    */
-  proto(field: number, opts: { in?: number | number[]; keepZero?: boolean } = {}): S {
+  proto(field: number, opts: { in?: number | number[]; keepZero?: boolean; always?: boolean } = {}): S {
     const protoIn = opts.in === undefined ? undefined : Array.isArray(opts.in) ? opts.in : [opts.in];
-    return this.with({ proto: field, ...(protoIn ? { protoIn } : {}), ...(opts.keepZero ? { protoKeepZero: true as const } : {}) });
+    const keepZero = opts.keepZero || opts.always;
+    return this.with({ proto: field, ...(protoIn ? { protoIn } : {}), ...(keepZero ? { protoKeepZero: true as const } : {}), ...(opts.always ? { goAlways: true as const } : {}) });
   }
   /** Marks the schema as a shared OpenAPI component with this name. */
   id(name: string): S {

@@ -1,11 +1,16 @@
 // Values Go always writes for built-in kinds even when a client left them
-// out, because the field is a struct rather than a pointer: the top-level
-// `status` (`{}`), and the `creationTimestamp: null` of every embedded
-// ObjectMeta (pod templates, claim templates) — whose `metadata` object is
-// itself always written. Applied to write bodies so what we store and answer
-// matches what kube-apiserver stores and answers.
+// out, because the field is a value rather than a pointer and has no
+// omitempty (or is a struct, which omitempty never drops): the top-level
+// `spec` and `status` structs, the `creationTimestamp: null` of every
+// embedded ObjectMeta (pod templates, claim templates) — whose `metadata`
+// object is itself always written — and every field the schemas mark
+// `goAlways` (ReplicaSetStatus's `replicas: 0`, a condition's
+// `lastTransitionTime: null`, NodeStatus's `nodeInfo` struct, …). Applied to
+// write bodies, and to the status a strategy resets on create
+// (fillGoStatus), so what we store and answer matches what kube-apiserver
+// stores and answers.
 import { isObject, type Schema } from './model.js';
-import { nodeOf, type SchemaNode } from './node.js';
+import { nodeOf, Zero, type SchemaNode } from './node.js';
 
 const OBJECT_META = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
 
@@ -14,10 +19,11 @@ const FILL = 2; // Go's always-written zero values are filled in
 
 /**
  * One walk for both: a property holding an omittable zero value is deleted
- * (DROP), then (FILL) a struct's embedded ObjectMetas get `metadata` with a
- * null creationTimestamp, and the top-level struct an empty `status`. FILL
- * goes through properties and list items only, not into maps nor into an
- * embedded ObjectMeta (nothing there to fill); DROP also goes into maps.
+ * (DROP), then (FILL) a struct's always-written fields missing (or null) get
+ * their zero value, its embedded ObjectMetas get `metadata` with a null
+ * creationTimestamp, and the top-level struct its zero `spec` and `status`.
+ * FILL goes through properties and list items only, not into maps nor into
+ * an embedded ObjectMeta (nothing there to fill); DROP also goes into maps.
  */
 function finish(n: SchemaNode, v: unknown, mode: number, top: boolean): void {
   if (typeof v !== 'object' || v === null) return;
@@ -49,12 +55,15 @@ function finish(n: SchemaNode, v: unknown, mode: number, top: boolean): void {
       else if ((mode & DROP) !== 0) finish(sub, x, DROP, false);
     }
     if ((mode & FILL) === 0) return;
+    fillAlways(n, o);
     if (!top) {
       for (const k of n.metaProps) {
         const meta = isObject(o[k]) ? (o[k] as Record<string, unknown>) : (o[k] = {});
         if (!('creationTimestamp' in meta)) meta.creationTimestamp = null;
       }
-    } else if (n.statusObject && o.status === undefined) o.status = {};
+    } else {
+      for (const k of n.topStructs) if (o[k] === undefined || o[k] === null) o[k] = zeroValue(props.get(k)!);
+    }
   } else if (n.extra !== undefined && (mode & DROP) !== 0) {
     const extra = n.extra;
     for (const k in o) {
@@ -62,6 +71,55 @@ function finish(n: SchemaNode, v: unknown, mode: number, top: boolean): void {
       if (typeof x === 'object' && x !== null) finish(extra, x, DROP, false);
     }
   }
+}
+
+/** A struct's always-written fields that are absent, or null where Go's zero is not, get their zero value. */
+function fillAlways(n: SchemaNode, o: Record<string, unknown>): void {
+  const always = n.always;
+  for (let i = 0; i < always.length; i++) {
+    const [k, sub] = always[i]!;
+    const x = o[k];
+    if (x === undefined) o[k] = zeroValue(sub);
+    else if (x === null && sub.zero !== Zero.Null) o[k] = zeroValue(sub); // null decodes to the zero value
+  }
+}
+
+/** The JSON Go writes for an always-written field of this schema holding its zero value (a fresh object). */
+function zeroValue(n: SchemaNode): unknown {
+  switch (n.zero) {
+    case Zero.String:
+      return '';
+    case Zero.Number:
+      return 0;
+    case Zero.False:
+      return false;
+    case Zero.Quantity:
+      return '0';
+    case Zero.Struct: {
+      const o: Record<string, unknown> = {};
+      fillAlways(n, o);
+      for (const k of n.metaProps) o[k] = { creationTimestamp: null };
+      return o;
+    }
+    default:
+      return null;
+  }
+}
+
+/**
+ * Fills Go's always-written zero values into a kind's `status` only, in
+ * place (a missing status becomes the zero struct): for the status a
+ * strategy set or reset after the body was decoded (kube's PrepareForCreate
+ * resets it to the zero struct, which its encoder writes with the
+ * non-omitempty fields, e.g. ReplicaSetStatus `{"replicas": 0}`).
+ */
+export function fillGoStatus(kindSchema: Schema, obj: Record<string, unknown>): void {
+  const n = nodeOf(kindSchema);
+  const status = n.statusObject ? n.props!.get('status')! : undefined;
+  if (status === undefined) return;
+  const x = obj.status;
+  if (isObject(x)) finish(status, x, FILL, false);
+  else if (x === undefined || x === null) obj.status = zeroValue(status);
 }
 
 /** Fills Go's always-written zero values into a kind's body, in place. */
@@ -98,8 +156,8 @@ const VALUE_STRUCTS = new Set([
 /** Required structs Kubernetes' types hold by pointer (null in a zero object). */
 const POINTER_STRUCTS = new Set(['io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector']);
 
-function zeroValue(s: Schema): unknown {
-  if (s.properties) return POINTER_STRUCTS.has(s.id ?? '') ? null : zeroStruct(s);
+function newZeroValue(s: Schema): unknown {
+  if (s.properties) return POINTER_STRUCTS.has(s.id ?? '') ? null : newZeroStruct(s);
   if (s['x-kubernetes-int-or-string']) return s.format === 'quantity' ? '0' : 0;
   switch (s.type) {
     case 'string':
@@ -114,13 +172,13 @@ function zeroValue(s: Schema): unknown {
   }
 }
 
-function zeroStruct(s: Schema): Record<string, unknown> {
+function newZeroStruct(s: Schema): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if (s.id === OBJECT_META) return { creationTimestamp: null };
   const required = new Set(s.required ?? []);
   for (const [k, sub] of Object.entries(s.properties ?? {})) {
-    if (required.has(k)) out[k] = zeroValue(sub);
-    else if (sub.properties && VALUE_STRUCTS.has(sub.id ?? '')) out[k] = zeroStruct(sub);
+    if (required.has(k) || sub.goAlways) out[k] = newZeroValue(sub);
+    else if (sub.properties && VALUE_STRUCTS.has(sub.id ?? '')) out[k] = newZeroStruct(sub);
   }
   return out;
 }
@@ -132,10 +190,10 @@ function zeroStruct(s: Schema): Record<string, unknown> {
  * it, so ownership entries match Kubernetes' ("." only where a field is new).
  */
 export function goZeroObject(kindSchema: Schema): Record<string, unknown> {
-  const out = zeroStruct({ ...kindSchema, id: undefined });
+  const out = newZeroStruct({ ...kindSchema, id: undefined });
   for (const top of ['spec', 'status'] as const) {
     const sub = kindSchema.properties?.[top];
-    if (sub?.properties && !(top in out)) out[top] = zeroStruct(sub);
+    if (sub?.properties && !(top in out)) out[top] = newZeroStruct(sub);
   }
   if (kindSchema.properties?.metadata) out.metadata = { creationTimestamp: null };
   delete out.apiVersion;

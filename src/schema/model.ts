@@ -2,10 +2,11 @@
 // x-kubernetes-* markers) that describes every built-in kind and every
 // CustomResourceDefinition. Plain JSON data, spelled as a CRD's
 // openAPIV3Schema spells it, so a CRD schema is (almost) already a Schema.
-// Some slots are ours: `id` (the OpenAPI component name of a shared type) and
-// `proto`, `protoIn`, `protoKeepZero` (protobuf wire facts). Everything derived from a schema —
-// validation, unknown fields, pruning, defaulting, OpenAPI, parity — lives in
-// the neighbouring modules and treats a Schema as immutable.
+// Some slots are ours: `id` (the OpenAPI component name of a shared type),
+// `proto`, `protoIn`, `protoKeepZero` (protobuf wire facts) and `goAlways`
+// (a Go JSON fact). Everything derived from a schema — validation, unknown
+// fields, pruning, defaulting, OpenAPI, parity — lives in the neighbouring
+// modules and treats a Schema as immutable.
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
@@ -64,6 +65,13 @@ export interface Schema {
   protoIn?: number[];
   /** A zero scalar read from protobuf is kept (Go's JSON shows it: a pointer field, or one without omitempty) rather than dropped. */
   protoKeepZero?: true;
+  /**
+   * Go's JSON encoding always writes this field, even when the client left it out: a value (not
+   * pointer) field without omitempty, or a struct, Time or Quantity held by value (omitempty
+   * never drops those). Its zero value is written when absent: "", 0, false, null (slices, maps,
+   * Time), "0" (Quantity), or the struct with its own always-written fields. Implies protoKeepZero.
+   */
+  goAlways?: true;
 }
 
 /** The JSON type name of a decoded value, as OpenAPI validators name it ("integer" for whole numbers). */

@@ -24,6 +24,19 @@ export const enum Check {
   Object,
 }
 
+/** What Go's JSON encoding writes for a schema's zero value (for fields it always writes). */
+export const enum Zero {
+  /** Slices, maps, Time, free-form values: nil, written as null. */
+  Null,
+  String,
+  Number,
+  False,
+  /** resource.Quantity: "0". */
+  Quantity,
+  /** A struct held by value: written with its own always-written fields. */
+  Struct,
+}
+
 const OBJECT_META = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
 const TIME_IDS = new Set(['io.k8s.apimachinery.pkg.apis.meta.v1.Time', 'io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime']);
 
@@ -51,8 +64,14 @@ export class SchemaNode {
   readonly isObjectMeta: boolean;
   /** The properties that are embedded ObjectMetas (filled in with the children). */
   metaProps: readonly string[] = [];
-  /** `status` is a property of object type (a kind's status struct, written as `{}`). */
+  /** `status` is a property of object type (a kind's status struct, always written). */
   statusObject = false;
+  /** `spec` and `status` where they are structs: a kind's top-level structs, which Go always writes. */
+  topStructs: readonly string[] = [];
+  /** The properties Go always writes (goAlways), filled with their zero value when absent. */
+  always: readonly (readonly [name: string, node: SchemaNode])[] = [];
+  /** The zero value Go writes for this schema when it is an always-written field. */
+  readonly zero: Zero;
 
   constructor(readonly schema: Schema) {
     const s = schema;
@@ -67,6 +86,25 @@ export class SchemaNode {
     this.omitZero = s.proto !== undefined && !s.protoKeepZero && !s['x-kubernetes-int-or-string'];
     this.omitEmptyObject = !s.properties && !s['x-kubernetes-preserve-unknown-fields'];
     this.isObjectMeta = s.id === OBJECT_META;
+    this.zero = zeroOf(s);
+  }
+}
+
+function zeroOf(s: Schema): Zero {
+  if (s.format === 'quantity') return Zero.Quantity;
+  if (s['x-kubernetes-int-or-string']) return Zero.Number; // IntOrString{}: the integer 0
+  if (s.properties) return Zero.Struct;
+  if ((s.id && TIME_IDS.has(s.id)) || s.format === 'date-time') return Zero.Null;
+  switch (s.type) {
+    case 'string':
+      return s.format === 'byte' ? Zero.Null : Zero.String;
+    case 'integer':
+    case 'number':
+      return Zero.Number;
+    case 'boolean':
+      return Zero.False;
+    default:
+      return Zero.Null;
   }
 }
 
@@ -104,14 +142,19 @@ export function nodeOf(s: Schema): SchemaNode {
   if (s.properties) {
     const props = new Map<string, SchemaNode>();
     const meta: string[] = [];
+    const always: [string, SchemaNode][] = [];
     for (const k of Object.keys(s.properties)) {
       const sub = s.properties[k]!;
-      props.set(k, nodeOf(sub));
+      const child = nodeOf(sub);
+      props.set(k, child);
       if (sub.id === OBJECT_META) meta.push(k);
+      if (sub.goAlways) always.push([k, child]);
     }
     n.props = props;
     n.metaProps = meta;
+    n.always = always;
     n.statusObject = s.properties.status?.type === 'object';
+    n.topStructs = ['spec', 'status'].filter((k) => s.properties![k]?.type === 'object' && s.properties![k]!.properties !== undefined);
   }
   if (isObject(s.additionalProperties)) n.extra = nodeOf(s.additionalProperties as Schema);
   if (s.items) n.items = nodeOf(s.items);

@@ -115,7 +115,37 @@ function refFill(s: Schema, v: unknown, top: boolean): void {
     const sub = props[k];
     if (sub && (top || sub.id !== OBJECT_META)) refFill(sub, v[k], false);
   }
-  if (top && props.status?.type === 'object' && v.status === undefined) v.status = {};
+  for (const [k, sub] of Object.entries(props)) {
+    if (!sub.goAlways) continue;
+    if (v[k] === undefined || (v[k] === null && refZero(sub) !== null)) v[k] = refZero(sub);
+  }
+  for (const k of top ? ['spec', 'status'] : []) {
+    const sub = props[k];
+    if (sub?.type === 'object' && sub.properties && (v[k] === undefined || v[k] === null)) v[k] = refZero(sub);
+  }
+}
+
+/** What Go writes for an always-written field holding its zero value. */
+function refZero(s: Schema): unknown {
+  if (s.format === 'quantity') return '0';
+  if (s['x-kubernetes-int-or-string']) return 0;
+  if (s.properties) {
+    const o: Record<string, unknown> = {};
+    refFill(s, o, false);
+    return o;
+  }
+  if (s.format === 'date-time' || (s.id && TIME_IDS.has(s.id))) return null;
+  switch (s.type) {
+    case 'string':
+      return s.format === 'byte' ? null : '';
+    case 'integer':
+    case 'number':
+      return 0;
+    case 'boolean':
+      return false;
+    default:
+      return null;
+  }
 }
 
 function isOmittable(sub: Schema, v: unknown): boolean {

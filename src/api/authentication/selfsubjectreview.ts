@@ -4,7 +4,7 @@ import { kind, obj, ref, type S } from '../../schema/index.js';
 import { UserInfo } from './v1/index.js';
 
 export function selfSubjectReview(pkg: string): S {
-  const status = obj({ userInfo: ref(UserInfo).proto(1).desc('The caller\'s identity as the server authenticated it.') })
+  const status = obj({ userInfo: ref(UserInfo).proto(1, { always: true }).desc('The caller\'s identity as the server authenticated it.') })
     .id(`${pkg}.SelfSubjectReviewStatus`)
     .desc('Who the caller is.');
   return kind({ status: ref(status).proto(2).desc('The answer, filled in by the server.') })

@@ -26,7 +26,7 @@ export function flowcontrolKinds(v: FlowcontrolVersion): { FlowSchema: S; Priori
     obj({
       type: str().proto(1).desc('The kind of condition.'),
       status: str().proto(2).desc('True, False or Unknown.'),
-      lastTransitionTime: ref(Time).proto(3).desc('When the status last changed.'),
+      lastTransitionTime: ref(Time).proto(3, { always: true }).desc('When the status last changed.'),
       reason: str().proto(4).desc('A CamelCase reason for the last transition.'),
       message: str().proto(5).desc('A human-readable explanation of the last transition.'),
     })

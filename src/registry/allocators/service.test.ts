@@ -30,7 +30,7 @@ interface Env {
 function makeEnv(storage: Store, cidr = '10.0.0.0/24', ports = '30000-32767'): Env {
   const services = new GenericStore(
     { group: '', version: 'v1', resource: 'services', kind: 'Service' },
-    strategyFor('', 'services', 'Service', true, true),
+    strategyFor({ group: '', version: 'v1', resource: 'services', kind: 'Service' }, true, true),
     storage,
     new Admission(),
   );

@@ -455,9 +455,6 @@ export function serviceHooks(opts: ServiceHooksOptions): ServiceHooks {
         await txn.revert();
         throw asApiError(err, obj.metadata.name ?? '');
       }
-      // Go always writes ServiceStatus.loadBalancer (a struct), even on an empty status.
-      if (!isObj(obj.status)) obj.status = {};
-      if (!isObj((obj.status as Obj).loadBalancer)) (obj.status as Obj).loadBalancer = {};
       if (txn.claims.length === 0) return;
       return () => txn.revert();
     },

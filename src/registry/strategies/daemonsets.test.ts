@@ -73,7 +73,7 @@ describe('DaemonSet strategy', () => {
   before(() => {
     dir = tempDir('svc-ds-');
     storage = SqliteStore.open({ path: join(dir, 'state.db') });
-    store = new GenericStore({ group: 'apps', version: 'v1', resource: 'daemonsets', kind: 'DaemonSet' }, strategyFor('apps', 'daemonsets', 'DaemonSet', true, true), storage, new Admission());
+    store = new GenericStore({ group: 'apps', version: 'v1', resource: 'daemonsets', kind: 'DaemonSet' }, strategyFor({ group: 'apps', version: 'v1', resource: 'daemonsets', kind: 'DaemonSet' }, true, true), storage, new Admission());
   });
   after(async () => {
     await storage.close();

@@ -2,7 +2,8 @@
 // spec.template changes; apps/v1 carries it in the annotation
 // `deprecated.daemonset.template.generation` (src/api/apps/v1/templategeneration.ts).
 // The server owns the value:
-//   create: the sent value if it is ≥ 1, else 1; status starts empty
+//   create: the sent value if it is ≥ 1, else 1 (status starts from the zero
+//           DaemonSetStatus, as every status of a create: strategies/index.ts)
 //   update: the stored value, plus one when the template changed; status kept
 //   /status: the stored value; the spec is kept (see store.ts)
 // A value that is not a decimal int64 is a decoding error (400), as it is when
@@ -26,11 +27,6 @@ function setTemplateGeneration(obj: ApiObject, gen: bigint): void {
   obj.metadata.annotations = { ...(obj.metadata.annotations ?? {}), [TEMPLATE_GENERATION]: gen.toString() };
 }
 
-/** DaemonSetStatus{} as Go writes it: the four counters without omitempty. */
-export function emptyDaemonSetStatus(): Record<string, number> {
-  return { currentNumberScheduled: 0, numberMisscheduled: 0, desiredNumberScheduled: 0, numberReady: 0 };
-}
-
 const templateOf = (obj: ApiObject): unknown => (isObject(obj.spec) ? obj.spec.template : undefined);
 
 export const daemonsets: Strategy = baseStrategy({
@@ -41,7 +37,6 @@ export const daemonsets: Strategy = baseStrategy({
   prepareForCreate(obj) {
     const sent = templateGeneration(obj);
     setTemplateGeneration(obj, sent < 1n ? 1n : sent);
-    obj.status = emptyDaemonSetStatus();
   },
   prepareForUpdate(obj, old, subresource) {
     templateGeneration(obj); // a malformed value fails decoding even though it is replaced

@@ -7,6 +7,11 @@ import { pods } from './pods.js';
 import { jobs } from './jobs.js';
 import { daemonsets } from './daemonsets.js';
 import { dns1035Name, labelName, pathSegmentName, subdomainName } from './names.js';
+import { schemaFor } from '../../api/schemas.js';
+import { defaulterFor } from '../../api/defaults.js';
+import { fillGoStatus } from '../../schema/gozero.js';
+import type { Schema } from '../../schema/model.js';
+import type { ApiObject } from '../object.js';
 
 const SPECIAL: Record<string, Strategy> = { '/namespaces': namespaces, '/pods': pods, 'batch/jobs': jobs, 'apps/daemonsets': daemonsets };
 
@@ -59,12 +64,63 @@ const NAME_RULES: Record<string, typeof subdomainName> = {
 };
 
 /**
+ * Kinds with a status subresource whose create keeps the status sent: kube's
+ * node strategy lets a kubelet register its node with a status. Every other
+ * one resets it (PrepareForCreate: `Status = XStatus{}`, or the kind's own
+ * starting status: pods, namespaces).
+ */
+const KEEPS_STATUS_ON_CREATE = new Set(['/nodes']);
+
+/**
+ * Kinds whose status has defaults (phase Pending): kube-apiserver applies
+ * them again when it reads the stored object back, so the reset status of a
+ * create answers and reads with them. Here they run after the reset.
+ */
+const STATUS_DEFAULTS = new Set(['/persistentvolumes', '/persistentvolumeclaims']);
+
+/** A resource as its strategy knows it: `version` is the storage version (its schema). */
+export interface StrategyKey {
+  readonly group: string;
+  readonly version: string;
+  readonly resource: string;
+  readonly kind: string;
+}
+
+/**
  * The strategy of a resource, with its kind's validation added to the
  * strategy's own: from `validators` (built from the server's flags, such as
- * the node-port range) or else the defaults of src/api/validation.ts.
+ * the node-port range) or else the defaults of src/api/validation.ts. A kind
+ * with a status subresource starts a create from the zero status (see
+ * withStatusReset).
  */
-export function strategyFor(group: string, resource: string, kind: string, namespaced: boolean, hasStatus = false, validators?: ValidatorRegistry): Strategy {
-  return withKindValidation(baseFor(group, resource, namespaced, hasStatus), validators ? validators.get(group, kind) : validatorFor(group, kind));
+export function strategyFor(key: StrategyKey, namespaced: boolean, hasStatus = false, validators?: ValidatorRegistry): Strategy {
+  const { group, resource, kind } = key;
+  let s = baseFor(group, resource, namespaced, hasStatus);
+  const schema = s.hasStatus && !KEEPS_STATUS_ON_CREATE.has(`${group}/${resource}`) ? schemaFor(group, key.version, kind) : undefined;
+  if (schema) s = withStatusReset(s, schema, STATUS_DEFAULTS.has(`${group}/${resource}`) ? defaulterFor(group, key.version, kind) : undefined);
+  return withKindValidation(s, validators ? validators.get(group, kind) : validatorFor(group, kind));
+}
+
+/**
+ * Kube's PrepareForCreate of a kind with a status subresource: the status
+ * sent is dropped (a create starts from the zero status, which the kind's
+ * own prepare may replace), the status defaults run again where the kind has
+ * them, and the status is written as Go writes it — with its always-written
+ * fields (ReplicaSetStatus `{"replicas": 0}`). Only the status is walked.
+ * Nothing here reaches managedFields: the status is a reset field of the
+ * main resource, never owned through it.
+ */
+function withStatusReset(s: Strategy, schema: Schema, defaults: ((obj: Record<string, unknown>) => void) | undefined): Strategy {
+  const prepare = s.prepareForCreate;
+  return {
+    ...s,
+    prepareForCreate(obj: ApiObject) {
+      obj.status = {};
+      prepare(obj);
+      defaults?.(obj);
+      fillGoStatus(schema, obj);
+    },
+  };
 }
 
 function withKindValidation(s: Strategy, v: ObjectValidator | undefined): Strategy {

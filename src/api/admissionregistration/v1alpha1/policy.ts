@@ -42,8 +42,8 @@ export const ValidatingAdmissionPolicySpec = obj({
   .desc('What a validating admission policy checks, and on which requests.');
 
 export const ExpressionWarning = obj({
-  fieldRef: str().proto(2, { keepZero: true }).required().desc('The path of the field holding the expression.'),
-  warning: str().proto(3, { keepZero: true }).required().desc('What the type checker found, in readable form.'),
+  fieldRef: str().proto(2, { always: true }).required().desc('The path of the field holding the expression.'),
+  warning: str().proto(3, { always: true }).required().desc('What the type checker found, in readable form.'),
 })
   .id(`${PKG}.ExpressionWarning`)
   .desc('A type-checking warning about one expression.');

@@ -36,10 +36,10 @@ export const CustomResourceConversion = obj({
   .desc('How custom resources are converted between versions.');
 
 export const CustomResourceDefinitionNames = obj({
-  plural: str().proto(1, { keepZero: true }).required().desc('The resource name in URLs, lower case.'),
+  plural: str().proto(1, { always: true }).required().desc('The resource name in URLs, lower case.'),
   singular: str().proto(2).desc('The singular name, lower case; the kind in lower case when empty.'),
   shortNames: list(str()).proto(3).desc('Short names for the resource, lower case.'),
-  kind: str().proto(4, { keepZero: true }).required().desc('The kind of the objects, in CamelCase.'),
+  kind: str().proto(4, { always: true }).required().desc('The kind of the objects, in CamelCase.'),
   listKind: str().proto(5).desc('The kind of lists; the kind followed by "List" when empty.'),
   categories: list(str()).proto(6).desc('Groups of resources the resource belongs to, such as "all".'),
 })
@@ -107,9 +107,9 @@ export const CustomResourceDefinitionSpec = obj({
   .desc('What a custom resource is and how it is served.');
 
 export const CustomResourceDefinitionCondition = obj({
-  type: str().proto(1, { keepZero: true }).required().desc('Established, NamesAccepted, Terminating, or another type.'),
-  status: str().proto(2, { keepZero: true }).required().desc('True, False or Unknown.'),
-  lastTransitionTime: ref(Time).proto(3).desc('When the status last changed.'),
+  type: str().proto(1, { always: true }).required().desc('Established, NamesAccepted, Terminating, or another type.'),
+  status: str().proto(2, { always: true }).required().desc('True, False or Unknown.'),
+  lastTransitionTime: ref(Time).proto(3, { always: true }).desc('When the status last changed.'),
   reason: str().proto(4).desc('A CamelCase reason for the last transition.'),
   message: str().proto(5).desc('A human-readable explanation of the last transition.'),
 })
@@ -117,9 +117,9 @@ export const CustomResourceDefinitionCondition = obj({
   .desc('One condition of a CustomResourceDefinition.');
 
 export const CustomResourceDefinitionStatus = obj({
-  conditions: list(CustomResourceDefinitionCondition).proto(1).map('type').desc('The current conditions.'),
-  acceptedNames: ref(CustomResourceDefinitionNames).proto(2).desc('The names actually served, which may differ from the spec\'s while they conflict.'),
-  storedVersions: list(str()).proto(3).desc('Every version objects have been stored in.'),
+  conditions: list(CustomResourceDefinitionCondition).proto(1, { always: true }).map('type').desc('The current conditions.'),
+  acceptedNames: ref(CustomResourceDefinitionNames).proto(2, { always: true }).desc('The names actually served, which may differ from the spec\'s while they conflict.'),
+  storedVersions: list(str()).proto(3, { always: true }).desc('Every version objects have been stored in.'),
 })
   .id(`${PKG}.CustomResourceDefinitionStatus`)
   .desc('The observed state of a CustomResourceDefinition.');

@@ -26,9 +26,9 @@ export const APIServiceSpec = obj({
   .desc('Where a group-version is served and how it is listed.');
 
 export const APIServiceCondition = obj({
-  type: str().proto(1, { keepZero: true }).required().desc('Available, or another type.'),
-  status: str().proto(2, { keepZero: true }).required().desc('True, False or Unknown.'),
-  lastTransitionTime: ref(Time).proto(3).desc('When the status last changed.'),
+  type: str().proto(1, { always: true }).required().desc('Available, or another type.'),
+  status: str().proto(2, { always: true }).required().desc('True, False or Unknown.'),
+  lastTransitionTime: ref(Time).proto(3, { always: true }).desc('When the status last changed.'),
   reason: str().proto(4).desc('A CamelCase reason for the last transition.'),
   message: str().proto(5).desc('A human-readable explanation of the last transition.'),
 })

@@ -16,11 +16,11 @@ export const ServerStorageVersion = obj({
   .desc('The storage versions of one API server.');
 
 export const StorageVersionCondition = obj({
-  type: str().proto(1, { keepZero: true }).required().desc('AllEncodingVersionsEqual, or another type.'),
-  status: str().proto(2, { keepZero: true }).required().desc('True, False or Unknown.'),
+  type: str().proto(1, { always: true }).required().desc('AllEncodingVersionsEqual, or another type.'),
+  status: str().proto(2, { always: true }).required().desc('True, False or Unknown.'),
   observedGeneration: int64().proto(3).desc('The generation the condition was computed from.'),
-  lastTransitionTime: ref(Time).proto(4).desc('When the status last changed.'),
-  reason: str().proto(5, { keepZero: true }).required().desc('A CamelCase reason for the last transition.'),
+  lastTransitionTime: ref(Time).proto(4, { always: true }).desc('When the status last changed.'),
+  reason: str().proto(5, { always: true }).required().desc('A CamelCase reason for the last transition.'),
   message: str().proto(6).desc('A human-readable explanation of the last transition.'),
 })
   .id(`${PKG}.StorageVersionCondition`)

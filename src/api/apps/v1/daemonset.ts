@@ -30,10 +30,10 @@ export const DaemonSetSpec = obj({
 export const DaemonSetCondition = workloadCondition('DaemonSet');
 
 export const DaemonSetStatus = obj({
-  currentNumberScheduled: int32().required().proto(1, { keepZero: true }).desc('Nodes running the pod that should run it.'),
-  numberMisscheduled: int32().required().proto(2, { keepZero: true }).desc('Nodes running the pod that should not.'),
-  desiredNumberScheduled: int32().required().proto(3, { keepZero: true }).desc('Nodes that should run the pod.'),
-  numberReady: int32().required().proto(4, { keepZero: true }).desc('Nodes that should run the pod and have a ready one.'),
+  currentNumberScheduled: int32().required().proto(1, { always: true }).desc('Nodes running the pod that should run it.'),
+  numberMisscheduled: int32().required().proto(2, { always: true }).desc('Nodes running the pod that should not.'),
+  desiredNumberScheduled: int32().required().proto(3, { always: true }).desc('Nodes that should run the pod.'),
+  numberReady: int32().required().proto(4, { always: true }).desc('Nodes that should run the pod and have a ready one.'),
   observedGeneration: int64().proto(5).desc('The generation the controller last acted on.'),
   updatedNumberScheduled: int32().proto(6).desc('Nodes running a pod made from the current template.'),
   numberAvailable: int32().proto(7).desc('Nodes that should run the pod and have one ready for at least minReadySeconds.'),

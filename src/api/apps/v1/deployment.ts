@@ -16,7 +16,7 @@ export const ReplicaSetSpec = obj({
 export const ReplicaSetCondition = workloadCondition('ReplicaSet');
 
 export const ReplicaSetStatus = obj({
-  replicas: int32().required().proto(1, { keepZero: true }).desc('How many non-terminating pods were seen.'),
+  replicas: int32().required().proto(1, { always: true }).desc('How many non-terminating pods were seen.'),
   fullyLabeledReplicas: int32().proto(2).desc('Pods carrying all the template\'s labels.'),
   readyReplicas: int32().proto(4).desc('Pods that are ready.'),
   availableReplicas: int32().proto(5).desc('Pods ready for at least minReadySeconds.'),
@@ -60,8 +60,8 @@ export const DeploymentSpec = obj({
   .desc('The desired state of a Deployment.');
 
 export const DeploymentCondition = workloadCondition('Deployment', {
-  lastUpdateTime: ref(Time).proto(6).desc('When the condition was last updated.'),
-  lastTransitionTime: ref(Time).proto(7).desc('When the status last changed.'),
+  lastUpdateTime: ref(Time).proto(6, { always: true }).desc('When the condition was last updated.'),
+  lastTransitionTime: ref(Time).proto(7, { always: true }).desc('When the status last changed.'),
 });
 
 export const DeploymentStatus = obj({

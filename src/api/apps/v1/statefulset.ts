@@ -50,7 +50,7 @@ export const StatefulSetCondition = workloadCondition('StatefulSet');
 
 export const StatefulSetStatus = obj({
   observedGeneration: int64().proto(1).desc('The generation the controller last acted on.'),
-  replicas: int32().required().proto(2, { keepZero: true }).desc('Pods the controller has created.'),
+  replicas: int32().required().proto(2, { always: true }).desc('Pods the controller has created.'),
   readyReplicas: int32().proto(3).desc('Pods that are ready.'),
   currentReplicas: int32().proto(4).desc('Pods made from currentRevision.'),
   updatedReplicas: int32().proto(5).desc('Pods made from updateRevision.'),
@@ -58,7 +58,7 @@ export const StatefulSetStatus = obj({
   updateRevision: str().proto(7).desc('The revision pods are being updated to.'),
   collisionCount: int32().proto(9, { keepZero: true }).desc('Hash collisions met when naming the newest ControllerRevision.'),
   conditions: list(StatefulSetCondition).patch('merge', 'type').proto(10).desc('The observed conditions of the StatefulSet.'),
-  availableReplicas: int32().proto(11, { keepZero: true }).desc('Pods ready for at least minReadySeconds.'),
+  availableReplicas: int32().proto(11, { always: true }).desc('Pods ready for at least minReadySeconds.'),
 })
   .id(`${APPS}.StatefulSetStatus`)
   .desc('The observed state of a StatefulSet.');

@@ -23,7 +23,7 @@ export const TokenReviewSpec = obj({
 
 export const TokenReviewStatus = obj({
   authenticated: bool().proto(1).desc('Whether the token identifies a user.'),
-  user: ref(UserInfo).proto(2).desc('Who the token identifies.'),
+  user: ref(UserInfo).proto(2, { always: true }).desc('Who the token identifies.'),
   audiences: list(str()).proto(4).desc('The audiences, among those asked for, the token is valid for.'),
   error: str().proto(3).desc('Why the token could not be checked, if it could not.'),
 })

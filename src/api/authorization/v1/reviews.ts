@@ -35,7 +35,7 @@ export const SubjectAccessReviewSpec = obj({
   .desc('A user and an action to authorize.');
 
 export const SubjectAccessReviewStatus = obj({
-  allowed: bool().proto(1, { keepZero: true }).required().desc('Whether the action is allowed.'),
+  allowed: bool().proto(1, { always: true }).required().desc('Whether the action is allowed.'),
   denied: bool().proto(4).desc('Whether an authorizer denied the action outright; never true with allowed.'),
   reason: str().proto(2).desc('Why the action is allowed or not.'),
   evaluationError: str().proto(3).desc('An error while authorizing; the answer may still stand.'),
@@ -68,7 +68,7 @@ export const LocalSubjectAccessReview = review(
 export const SelfSubjectAccessReview = review('SelfSubjectAccessReview', SelfSubjectAccessReviewSpec, 'Asks whether the caller may take an action; answered, never stored.');
 
 export const ResourceRule = obj({
-  verbs: list(str()).proto(1).required().desc('The verbs allowed; "*" for all.'),
+  verbs: list(str()).proto(1, { always: true }).required().desc('The verbs allowed; "*" for all.'),
   apiGroups: list(str()).proto(2).desc('The API groups of the resources; "*" for all.'),
   resources: list(str()).proto(3).desc('The resources; "*" for all.'),
   resourceNames: list(str()).proto(4).desc('The object names; all names when empty.'),
@@ -77,7 +77,7 @@ export const ResourceRule = obj({
   .desc('Verbs allowed on some resources; may be incomplete for some authorizers.');
 
 export const NonResourceRule = obj({
-  verbs: list(str()).proto(1).required().desc('The HTTP verbs allowed; "*" for all.'),
+  verbs: list(str()).proto(1, { always: true }).required().desc('The HTTP verbs allowed; "*" for all.'),
   nonResourceURLs: list(str()).proto(2).desc('The URL paths, with a trailing "*" as a prefix match.'),
 })
   .id(`${PKG}.NonResourceRule`)
@@ -90,9 +90,9 @@ export const SelfSubjectRulesReviewSpec = obj({
   .desc('Where to list the caller\'s rules.');
 
 export const SubjectRulesReviewStatus = obj({
-  resourceRules: list(ResourceRule).proto(1).required().desc('What the caller may do with resources.'),
-  nonResourceRules: list(NonResourceRule).proto(2).required().desc('What the caller may do with non-resource URLs.'),
-  incomplete: bool().proto(3, { keepZero: true }).required().desc('Whether some authorizer could not list its rules.'),
+  resourceRules: list(ResourceRule).proto(1, { always: true }).required().desc('What the caller may do with resources.'),
+  nonResourceRules: list(NonResourceRule).proto(2, { always: true }).required().desc('What the caller may do with non-resource URLs.'),
+  incomplete: bool().proto(3, { always: true }).required().desc('Whether some authorizer could not list its rules.'),
   evaluationError: str().proto(4).desc('Errors while listing rules; the lists may still be of use.'),
 })
   .id(`${PKG}.SubjectRulesReviewStatus`)

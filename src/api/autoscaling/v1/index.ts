@@ -25,8 +25,8 @@ export const HorizontalPodAutoscalerSpec = obj({
 export const HorizontalPodAutoscalerStatus = obj({
   observedGeneration: int64().proto(1, { keepZero: true }).desc('The generation the autoscaler last acted on.'),
   lastScaleTime: ref(Time).proto(2).desc('When the autoscaler last changed the replica count.'),
-  currentReplicas: int32().required().proto(3, { keepZero: true }).desc('The replica count the autoscaler last saw.'),
-  desiredReplicas: int32().required().proto(4, { keepZero: true }).desc('The replica count the autoscaler last asked for.'),
+  currentReplicas: int32().required().proto(3, { always: true }).desc('The replica count the autoscaler last saw.'),
+  desiredReplicas: int32().required().proto(4, { always: true }).desc('The replica count the autoscaler last asked for.'),
   currentCPUUtilizationPercentage: int32().proto(5, { keepZero: true }).desc('The average CPU use, as a percentage of the pods\' requests.'),
 })
   .id(`${PKG}.HorizontalPodAutoscalerStatus`)
@@ -46,7 +46,7 @@ export const ScaleSpec = obj({
   .desc('The desired scale of an object.');
 
 export const ScaleStatus = obj({
-  replicas: int32().required().proto(1, { keepZero: true }).desc('The number of replicas observed.'),
+  replicas: int32().required().proto(1, { always: true }).desc('The number of replicas observed.'),
   selector: str().proto(2).desc('The label selector of the counted pods, in query-parameter form.'),
 })
   .id(`${PKG}.ScaleStatus`)

@@ -45,8 +45,8 @@ export const HorizontalPodAutoscalerStatus = obj({
   observedGeneration: int64().proto(1, { keepZero: true }).desc('The generation the autoscaler last acted on.'),
   lastScaleTime: ref(Time).proto(2).desc('When the autoscaler last changed the replica count.'),
   currentReplicas: int32().proto(3).desc('The replica count the autoscaler last saw.'),
-  desiredReplicas: int32().required().proto(4, { keepZero: true }).desc('The replica count the autoscaler last asked for.'),
-  currentMetrics: list(MetricStatus).atomic().proto(5).desc('The metrics as last read.'),
+  desiredReplicas: int32().required().proto(4, { always: true }).desc('The replica count the autoscaler last asked for.'),
+  currentMetrics: list(MetricStatus).atomic().proto(5, { always: true }).desc('The metrics as last read.'),
   conditions: list(HorizontalPodAutoscalerCondition).map('type').patch('merge', 'type').proto(6).desc('The observed conditions of the autoscaler.'),
 })
   .id(`${PKG}.HorizontalPodAutoscalerStatus`)

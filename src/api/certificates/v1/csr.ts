@@ -21,12 +21,12 @@ export const CertificateSigningRequestSpec = obj({
   .desc('The certificate asked for and who asked for it.');
 
 export const CertificateSigningRequestCondition = obj({
-  type: str().proto(1, { keepZero: true }).required().desc('Approved, Denied, Failed, or another type.'),
-  status: str().proto(6, { keepZero: true }).required().desc('True, False or Unknown.'),
+  type: str().proto(1, { always: true }).required().desc('Approved, Denied, Failed, or another type.'),
+  status: str().proto(6, { always: true }).required().desc('True, False or Unknown.'),
   reason: str().proto(2).desc('A brief machine-readable reason for the condition.'),
   message: str().proto(3).desc('A human-readable explanation of the condition.'),
-  lastUpdateTime: ref(Time).proto(4).desc('When the condition was last updated.'),
-  lastTransitionTime: ref(Time).proto(5).desc('When the status last changed.'),
+  lastUpdateTime: ref(Time).proto(4, { always: true }).desc('When the condition was last updated.'),
+  lastTransitionTime: ref(Time).proto(5, { always: true }).desc('When the status last changed.'),
 })
   .id(`${PKG}.CertificateSigningRequestCondition`)
   .desc('One approval or failure condition of a request.');

@@ -22,9 +22,9 @@ export interface ConditionShape {
 export function classicCondition(shape: ConditionShape): S {
   const t = shape.transition ?? 3;
   return obj({
-    type: str().required().proto(1, { keepZero: true }).desc(shape.type ?? 'The condition type.'),
-    status: str().required().proto(2, { keepZero: true }).desc('Whether the condition holds: True, False or Unknown.'),
-    lastTransitionTime: ref(Time).proto(t).desc('When the status last changed.'),
+    type: str().required().proto(1, { always: true }).desc(shape.type ?? 'The condition type.'),
+    status: str().required().proto(2, { always: true }).desc('Whether the condition holds: True, False or Unknown.'),
+    lastTransitionTime: ref(Time).proto(t, { always: true }).desc('When the status last changed.'),
     reason: str().proto(t + 1).desc('A CamelCase word for why the status last changed.'),
     message: str().proto(t + 2).desc('A human-readable account of the last change.'),
     ...shape.extra,
@@ -34,4 +34,4 @@ export function classicCondition(shape: ConditionShape): S {
 }
 
 /** lastProbeTime, protobuf 3, of the conditions that record when they were last checked. */
-export const lastProbeTime: { [name: string]: Field } = { lastProbeTime: ref(Time).proto(3).desc('When the condition was last checked.') };
+export const lastProbeTime: { [name: string]: Field } = { lastProbeTime: ref(Time).proto(3, { always: true }).desc('When the condition was last checked.') };

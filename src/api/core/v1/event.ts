@@ -13,26 +13,26 @@ export const EventSource = obj({
 
 export const EventSeries = obj({
   count: int32().proto(1).desc('How many times the event happened so far.'),
-  lastObservedTime: ref(MicroTime).proto(2).desc('When the event was last observed.'),
+  lastObservedTime: ref(MicroTime).proto(2, { always: true }).desc('When the event was last observed.'),
 })
   .id(core('EventSeries'))
   .desc('A series of events that keep happening.');
 
 export const Event = kind({
-  involvedObject: ref(ObjectReference).required().proto(2).desc('The object the event is about.'),
+  involvedObject: ref(ObjectReference).required().proto(2, { always: true }).desc('The object the event is about.'),
   reason: str().proto(3).desc('A short machine-readable reason.'),
   message: str().proto(4).desc('A human-readable description.'),
-  source: ref(EventSource).proto(5).desc('The component that reported the event.'),
-  firstTimestamp: ref(Time).proto(6).desc('When the event was first recorded.'),
-  lastTimestamp: ref(Time).proto(7).desc('When the event was most recently recorded.'),
+  source: ref(EventSource).proto(5, { always: true }).desc('The component that reported the event.'),
+  firstTimestamp: ref(Time).proto(6, { always: true }).desc('When the event was first recorded.'),
+  lastTimestamp: ref(Time).proto(7, { always: true }).desc('When the event was most recently recorded.'),
   count: int32().proto(8).desc('How many times the event happened.'),
   type: str().proto(9).desc('Normal or Warning.'),
-  eventTime: ref(MicroTime).proto(10).desc('When the event was first observed, with microseconds.'),
+  eventTime: ref(MicroTime).proto(10, { always: true }).desc('When the event was first observed, with microseconds.'),
   series: ref(EventSeries).proto(11).desc('The series of repeated events this one belongs to.'),
   action: str().proto(12).desc('What action was taken or failed.'),
   related: ref(ObjectReference).proto(13).desc('A secondary object the event refers to.'),
-  reportingComponent: str().proto(14, { keepZero: true }).desc('The controller that emitted the event, such as kubernetes.io/kubelet.'),
-  reportingInstance: str().proto(15, { keepZero: true }).desc('The instance of that controller.'),
+  reportingComponent: str().proto(14, { always: true }).desc('The controller that emitted the event, such as kubernetes.io/kubelet.'),
+  reportingInstance: str().proto(15, { always: true }).desc('The instance of that controller.'),
 }, { required: ['metadata'] })
   .id(core('Event'))
   .desc('A report of something that happened in the cluster.');

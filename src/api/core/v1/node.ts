@@ -40,53 +40,53 @@ export const NodeCondition = classicCondition({
   of: 'a node',
   type: 'The condition type, such as Ready or MemoryPressure.',
   transition: 4,
-  extra: { lastHeartbeatTime: ref(Time).proto(3).desc('When the condition was last reported.') },
+  extra: { lastHeartbeatTime: ref(Time).proto(3, { always: true }).desc('When the condition was last reported.') },
 });
 
 export const NodeAddress = obj({
-  type: str().required().proto(1, { keepZero: true }).desc('Hostname, InternalIP, ExternalIP, InternalDNS or ExternalDNS.'),
-  address: str().required().proto(2, { keepZero: true }).desc('The address.'),
+  type: str().required().proto(1, { always: true }).desc('Hostname, InternalIP, ExternalIP, InternalDNS or ExternalDNS.'),
+  address: str().required().proto(2, { always: true }).desc('The address.'),
 })
   .id(core('NodeAddress'))
   .desc('An address of a node.');
 
 export const DaemonEndpoint = obj({
-  Port: int32().required().proto(1, { keepZero: true }).desc('The port number.'),
+  Port: int32().required().proto(1, { always: true }).desc('The port number.'),
 })
   .id(core('DaemonEndpoint'))
   .desc('A port a node daemon listens on.');
 
 export const NodeDaemonEndpoints = obj({
-  kubeletEndpoint: ref(DaemonEndpoint).proto(1).desc('The port the kubelet listens on.'),
+  kubeletEndpoint: ref(DaemonEndpoint).proto(1, { always: true }).desc('The port the kubelet listens on.'),
 })
   .id(core('NodeDaemonEndpoints'))
   .desc('Ports of daemons running on a node.');
 
 export const NodeSystemInfo = obj({
-  machineID: str().required().proto(1, { keepZero: true }).desc('The machine ID of the node.'),
-  systemUUID: str().required().proto(2, { keepZero: true }).desc('The system UUID of the node.'),
-  bootID: str().required().proto(3, { keepZero: true }).desc('The boot ID of the node.'),
-  kernelVersion: str().required().proto(4, { keepZero: true }).desc('The kernel version (uname -r).'),
-  osImage: str().required().proto(5, { keepZero: true }).desc('The OS image, from /etc/os-release.'),
-  containerRuntimeVersion: str().required().proto(6, { keepZero: true }).desc('The container runtime and its version, such as containerd://1.6.8.'),
-  kubeletVersion: str().required().proto(7, { keepZero: true }).desc('The kubelet version.'),
-  kubeProxyVersion: str().required().proto(8, { keepZero: true }).desc('The kube-proxy version.'),
-  operatingSystem: str().required().proto(9, { keepZero: true }).desc('The operating system, such as linux.'),
-  architecture: str().required().proto(10, { keepZero: true }).desc('The CPU architecture, such as amd64.'),
+  machineID: str().required().proto(1, { always: true }).desc('The machine ID of the node.'),
+  systemUUID: str().required().proto(2, { always: true }).desc('The system UUID of the node.'),
+  bootID: str().required().proto(3, { always: true }).desc('The boot ID of the node.'),
+  kernelVersion: str().required().proto(4, { always: true }).desc('The kernel version (uname -r).'),
+  osImage: str().required().proto(5, { always: true }).desc('The OS image, from /etc/os-release.'),
+  containerRuntimeVersion: str().required().proto(6, { always: true }).desc('The container runtime and its version, such as containerd://1.6.8.'),
+  kubeletVersion: str().required().proto(7, { always: true }).desc('The kubelet version.'),
+  kubeProxyVersion: str().required().proto(8, { always: true }).desc('The kube-proxy version.'),
+  operatingSystem: str().required().proto(9, { always: true }).desc('The operating system, such as linux.'),
+  architecture: str().required().proto(10, { always: true }).desc('The CPU architecture, such as amd64.'),
 })
   .id(core('NodeSystemInfo'))
   .desc('Identifiers and versions reported by a node.');
 
 export const ContainerImage = obj({
-  names: list(str()).proto(1).desc('The names the image is known by.'),
+  names: list(str()).proto(1, { always: true }).desc('The names the image is known by.'),
   sizeBytes: int64().proto(2).desc('The size of the image in bytes.'),
 })
   .id(core('ContainerImage'))
   .desc('An image present on a node.');
 
 export const AttachedVolume = obj({
-  name: str().required().proto(1, { keepZero: true }).desc('The name of the attached volume.'),
-  devicePath: str().required().proto(2, { keepZero: true }).desc('The device path where the volume is available on the node.'),
+  name: str().required().proto(1, { always: true }).desc('The name of the attached volume.'),
+  devicePath: str().required().proto(2, { always: true }).desc('The device path where the volume is available on the node.'),
 })
   .id(core('AttachedVolume'))
   .desc('A volume the node has attached.');
@@ -106,8 +106,8 @@ export const NodeStatus = obj({
   phase: str().proto(3).desc('Deprecated and unused.'),
   conditions: list(ref(NodeCondition)).patch('merge', 'type').proto(4).desc('The observed conditions of the node.'),
   addresses: list(ref(NodeAddress)).patch('merge', 'type').proto(5).desc('The addresses of the node.'),
-  daemonEndpoints: ref(NodeDaemonEndpoints).proto(6).desc('Ports of daemons running on the node.'),
-  nodeInfo: ref(NodeSystemInfo).proto(7).desc('Identifiers and versions reported by the node.'),
+  daemonEndpoints: ref(NodeDaemonEndpoints).proto(6, { always: true }).desc('Ports of daemons running on the node.'),
+  nodeInfo: ref(NodeSystemInfo).proto(7, { always: true }).desc('Identifiers and versions reported by the node.'),
   images: list(ref(ContainerImage)).proto(8).desc('Container images present on the node.'),
   volumesInUse: list(str()).proto(9).desc('Attachable volumes mounted on the node.'),
   volumesAttached: list(ref(AttachedVolume)).proto(10).desc('Volumes attached to the node.'),

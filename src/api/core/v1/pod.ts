@@ -128,18 +128,18 @@ export const ContainerStateWaiting = obj({
   .desc('A container that is not running yet.');
 
 export const ContainerStateRunning = obj({
-  startedAt: ref(Time).proto(1).desc('When the container last (re)started.'),
+  startedAt: ref(Time).proto(1, { always: true }).desc('When the container last (re)started.'),
 })
   .id(core('ContainerStateRunning'))
   .desc('A running container.');
 
 export const ContainerStateTerminated = obj({
-  exitCode: int32().required().proto(1, { keepZero: true }).desc('The exit status of the last run.'),
+  exitCode: int32().required().proto(1, { always: true }).desc('The exit status of the last run.'),
   signal: int32().proto(2).desc('The signal that ended the last run.'),
   reason: str().proto(3).desc('A short reason for the termination.'),
   message: str().proto(4).desc('Details of the termination.'),
-  startedAt: ref(Time).proto(5).desc('When the last run started.'),
-  finishedAt: ref(Time).proto(6).desc('When the last run ended.'),
+  startedAt: ref(Time).proto(5, { always: true }).desc('When the last run started.'),
+  finishedAt: ref(Time).proto(6, { always: true }).desc('When the last run ended.'),
   containerID: str().proto(7).desc('The container ID, as <type>://<id>.'),
 })
   .id(core('ContainerStateTerminated'))
@@ -154,13 +154,13 @@ export const ContainerState = obj({
   .desc('The state of a container: waiting, running or terminated; only one is set.');
 
 export const ContainerStatus = obj({
-  name: str().required().proto(1, { keepZero: true }).desc("The container's name."),
-  state: ref(ContainerState).proto(2).desc('The current state.'),
-  lastState: ref(ContainerState).proto(3).desc('The previous termination, kept to help debug restarts.'),
-  ready: bool().required().proto(4, { keepZero: true }).desc('Whether the container passes its readiness check.'),
-  restartCount: int32().required().proto(5, { keepZero: true }).desc('How many times the container restarted.'),
-  image: str().required().proto(6, { keepZero: true }).desc('The image the container runs.'),
-  imageID: str().required().proto(7, { keepZero: true }).desc('The ID of the image the container runs.'),
+  name: str().required().proto(1, { always: true }).desc("The container's name."),
+  state: ref(ContainerState).proto(2, { always: true }).desc('The current state.'),
+  lastState: ref(ContainerState).proto(3, { always: true }).desc('The previous termination, kept to help debug restarts.'),
+  ready: bool().required().proto(4, { always: true }).desc('Whether the container passes its readiness check.'),
+  restartCount: int32().required().proto(5, { always: true }).desc('How many times the container restarted.'),
+  image: str().required().proto(6, { always: true }).desc('The image the container runs.'),
+  imageID: str().required().proto(7, { always: true }).desc('The ID of the image the container runs.'),
   containerID: str().proto(8).desc('The container ID, as <type>://<id>.'),
   started: bool().proto(9, { keepZero: true }).desc('Whether the container passed its postStart hook and startup probe.'),
   allocatedResources: mapOf(ref(Quantity)).proto(10).desc('The resources the node allocated to the container (alpha).'),

@@ -17,7 +17,7 @@ export const ReplicationControllerSpec = obj({
 export const ReplicationControllerCondition = classicCondition({ id: core('ReplicationControllerCondition'), of: 'a replication controller' });
 
 export const ReplicationControllerStatus = obj({
-  replicas: int32().required().proto(1, { keepZero: true }).desc('The number of pods seen.'),
+  replicas: int32().required().proto(1, { always: true }).desc('The number of pods seen.'),
   fullyLabeledReplicas: int32().proto(2).desc("Pods whose labels match the template's."),
   readyReplicas: int32().proto(4).desc('Pods that are ready.'),
   availableReplicas: int32().proto(5).desc('Pods ready for at least minReadySeconds.'),

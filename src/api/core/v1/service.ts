@@ -53,8 +53,8 @@ export const ServiceSpec = obj({
   .desc('The desired state of a service.');
 
 export const PortStatus = obj({
-  port: int32().required().proto(1, { keepZero: true }).desc('The port number.'),
-  protocol: str().required().proto(2, { keepZero: true }).desc('TCP, UDP or SCTP.'),
+  port: int32().required().proto(1, { always: true }).desc('The port number.'),
+  protocol: str().required().proto(2, { always: true }).desc('TCP, UDP or SCTP.'),
   error: str().proto(3, { keepZero: true }).desc('A problem with the port, as a CamelCase or domain-prefixed name.'),
 })
   .id(core('PortStatus'))
@@ -75,7 +75,7 @@ export const LoadBalancerStatus = obj({
   .desc('The status of a load balancer.');
 
 export const ServiceStatus = obj({
-  loadBalancer: ref(LoadBalancerStatus).proto(1).desc('The load balancer, if any.'),
+  loadBalancer: ref(LoadBalancerStatus).proto(1, { always: true }).desc('The load balancer, if any.'),
   conditions: list(ref(Condition)).map('type').patch('merge', 'type').proto(2).desc('The observed conditions of the service.'),
 })
   .id(core('ServiceStatus'))

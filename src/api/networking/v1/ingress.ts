@@ -65,8 +65,8 @@ export const IngressSpec = obj({
   .desc('The routing an Ingress asks for.');
 
 export const IngressPortStatus = obj({
-  port: int32().required().proto(1, { keepZero: true }).desc('The port number.'),
-  protocol: str().required().proto(2, { keepZero: true }).desc('TCP, UDP or SCTP.'),
+  port: int32().required().proto(1, { always: true }).desc('The port number.'),
+  protocol: str().required().proto(2, { always: true }).desc('TCP, UDP or SCTP.'),
   error: str().proto(3, { keepZero: true }).desc('A CamelCase error of the port, when it has one.'),
 })
   .id(`${PKG}.IngressPortStatus`)
@@ -87,7 +87,7 @@ export const IngressLoadBalancerStatus = obj({
   .desc('The state of an Ingress\'s load balancer.');
 
 export const IngressStatus = obj({
-  loadBalancer: ref(IngressLoadBalancerStatus).proto(1).desc('The load balancer\'s ingress points.'),
+  loadBalancer: ref(IngressLoadBalancerStatus).proto(1, { always: true }).desc('The load balancer\'s ingress points.'),
 })
   .id(`${PKG}.IngressStatus`)
   .desc('The observed state of an Ingress.');

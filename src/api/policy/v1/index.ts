@@ -17,10 +17,10 @@ export const PodDisruptionBudgetSpec = obj({
 export const PodDisruptionBudgetStatus = obj({
   observedGeneration: int64().proto(1).desc('The generation the status was computed for.'),
   disruptedPods: mapOf(ref(Time)).proto(2).desc('Pods, by name, whose eviction the API server accepted but the controller has not yet seen, with when.'),
-  disruptionsAllowed: int32().required().proto(3, { keepZero: true }).desc('How many pods may be disrupted now.'),
-  currentHealthy: int32().required().proto(4, { keepZero: true }).desc('How many selected pods are healthy.'),
-  desiredHealthy: int32().required().proto(5, { keepZero: true }).desc('The fewest healthy pods the budget allows.'),
-  expectedPods: int32().required().proto(6, { keepZero: true }).desc('How many pods the budget counts.'),
+  disruptionsAllowed: int32().required().proto(3, { always: true }).desc('How many pods may be disrupted now.'),
+  currentHealthy: int32().required().proto(4, { always: true }).desc('How many selected pods are healthy.'),
+  desiredHealthy: int32().required().proto(5, { always: true }).desc('The fewest healthy pods the budget allows.'),
+  expectedPods: int32().required().proto(6, { always: true }).desc('How many pods the budget counts.'),
   conditions: list(Condition).map('type').patch('merge', 'type').proto(7).desc('The observed conditions of the budget, such as DisruptionAllowed.'),
 })
   .id(`${PKG}.PodDisruptionBudgetStatus`)

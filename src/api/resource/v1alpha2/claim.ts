@@ -39,9 +39,9 @@ export const AllocationResult = obj({
 
 export const ResourceClaimConsumerReference = obj({
   apiGroup: str().proto(1).desc('The API group of the consumer; the core group when empty.'),
-  resource: str().proto(3, { keepZero: true }).required().desc('The resource of the consumer, such as "pods".'),
-  name: str().proto(4, { keepZero: true }).required().desc('The name of the consumer.'),
-  uid: str().proto(5, { keepZero: true }).required().desc('The uid of the consumer.'),
+  resource: str().proto(3, { always: true }).required().desc('The resource of the consumer, such as "pods".'),
+  name: str().proto(4, { always: true }).required().desc('The name of the consumer.'),
+  uid: str().proto(5, { always: true }).required().desc('The uid of the consumer.'),
 })
   .id(`${PKG}.ResourceClaimConsumerReference`)
   .desc('An object in the claim\'s namespace that uses the claim.');

@@ -21,14 +21,14 @@ export const VolumeAttachmentSpec = obj({
   .desc('Which volume to attach to which node, by whom.');
 
 export const VolumeError = obj({
-  time: ref(Time).proto(1).desc('When the error occurred.'),
+  time: ref(Time).proto(1, { always: true }).desc('When the error occurred.'),
   message: str().proto(2).desc('What went wrong; may be shown to users.'),
 })
   .id(`${PKG}.VolumeError`)
   .desc('An error of an attach or detach operation.');
 
 export const VolumeAttachmentStatus = obj({
-  attached: bool().proto(1, { keepZero: true }).required().desc('Whether the volume is attached.'),
+  attached: bool().proto(1, { always: true }).required().desc('Whether the volume is attached.'),
   attachmentMetadata: mapOf(str()).proto(2).desc('Information from a successful attach, for the mount step.'),
   attachError: ref(VolumeError).proto(3).desc('The last attach error, if any.'),
   detachError: ref(VolumeError).proto(4).desc('The last detach error, if any.'),
