@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestServer, writeTokenFile, type TestServer } from './harness.js';
 import { tempDir } from '../../src/testing/tempdir.js';
+import { DEFAULT_SERVICE_ACCOUNT_ISSUER } from '../../src/authn/serviceaccount/index.js';
 
 describe('authentication, health, discovery', () => {
   let t: TestServer;
@@ -75,7 +76,9 @@ describe('authentication, health, discovery', () => {
     assert.equal(bad.status, 422);
     const tr = await t.req('POST', '/apis/authentication.svc.io/v1/tokenreviews', { spec: { token: 'secret-token' } });
     assert.equal(tr.status, 201);
-    assert.deepEqual(tr.body.status, { authenticated: true, user: { username: 'alice', uid: 'u-1', groups: ['dev', 'ops', 'system:authenticated'] } });
+    // Without spec.audiences a TokenReview checks for the API audiences (--api-audiences, by default the
+    // service-account issuer) and answers them, as kube's TokenReview does.
+    assert.deepEqual(tr.body.status, { authenticated: true, user: { username: 'alice', uid: 'u-1', groups: ['dev', 'ops', 'system:authenticated'] }, audiences: [DEFAULT_SERVICE_ACCOUNT_ISSUER] });
     const trBad = await t.req('POST', '/apis/authentication.svc.io/v1/tokenreviews', { spec: { token: 'nope' } });
     assert.equal(trBad.body.status.authenticated, undefined);
     assert.match(trBad.body.status.error, /invalid bearer token/);

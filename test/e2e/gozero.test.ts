@@ -264,7 +264,7 @@ describe('Go\'s always-written fields (issue 17, class 5)', () => {
     assert.equal(s.status, 200);
     assert.deepEqual(s.body.spec, {});
     assert.deepEqual(s.body.status, { replicas: 0, selector: 'app=gz' });
-    const up = await t.req('PUT', `${rs}/sc/scale`, { spec: { replicas: 2 } });
+    const up = await t.req('PUT', `${rs}/sc/scale`, { metadata: { name: 'sc' }, spec: { replicas: 2 } });
     assert.deepEqual(up.body.spec, { replicas: 2 });
     assert.deepEqual(up.body.status, { replicas: 0, selector: 'app=gz' });
   });

@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { stringify } from 'yaml';
+import { DEFAULT_SERVICE_ACCOUNT_ISSUER } from '../../src/authn/serviceaccount/index.js';
 import { base64url } from 'jose';
 import { startTestServer, eventually, type TestServer } from './harness.js';
 import { kubectlFor, kubectlMissing } from './kubectlcli.js';
@@ -103,12 +104,13 @@ describe('OIDC and token webhook end to end', () => {
     const token = await aliceToken();
     const r = await t.req('GET', '/api/v1/namespaces', undefined, { token });
     assert.equal(r.status, 200);
-    assert.deepEqual(await whoami(token), { authenticated: true, user: { username: 'alice@example.com', groups: ['oidc:dev', 'system:authenticated'] } });
+    // The review is for the API audiences (by default the service-account issuer), which it answers.
+    assert.deepEqual(await whoami(token), { authenticated: true, user: { username: 'alice@example.com', groups: ['oidc:dev', 'system:authenticated'] }, audiences: [DEFAULT_SERVICE_ACCOUNT_ISSUER] });
   });
 
   it('a webhook token is the user the webhook answers; a denial is 401', async () => {
     assert.equal((await t.req('GET', '/api/v1/namespaces', undefined, { token: 'hook-token-for-erin' })).status, 200);
-    assert.deepEqual(await whoami('hook-token-for-erin'), { authenticated: true, user: { username: 'erin', uid: 'e-1', groups: ['hook-users', 'system:authenticated'] } });
+    assert.deepEqual(await whoami('hook-token-for-erin'), { authenticated: true, user: { username: 'erin', uid: 'e-1', groups: ['hook-users', 'system:authenticated'] }, audiences: [DEFAULT_SERVICE_ACCOUNT_ISSUER] });
     const calls = hookCalls;
     assert.equal((await t.req('GET', '/api/v1/namespaces', undefined, { token: 'hook-token-for-erin' })).status, 200);
     assert.equal(hookCalls, calls, 'cached for the TTL');
