@@ -4,6 +4,7 @@ import { newBadRequest, newRequestEntityTooLarge, newUnsupportedMediaType } from
 import type { Request } from '../server/context.js';
 import { hasMagic, MAGIC, UnknownKindError } from '../protobuf/index.js';
 import { BODY_TYPES, decodeBody } from './negotiate.js';
+import { summarizeBody } from './bodykind.js';
 
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
 
@@ -52,11 +53,13 @@ export async function readObjectBody(req: Request, kind?: string): Promise<Objec
  */
 function decodeError(err: Error, body: Buffer, contentType: string | undefined, kind: string | undefined): Error {
   const protobuf = /protobuf/i.test(contentType ?? '');
-  if (!protobuf) return newBadRequest(`the body of the request could not be decoded: ${err.message}`);
+  if (!protobuf && kind === undefined) return newBadRequest(`the body of the request could not be decoded: ${err.message}`);
   if (err instanceof UnknownKindError) return newBadRequest(err.message);
-  const cause = hasMagic(body) ? err.message : `provided data does not appear to be a protobuf message, expected prefix [${[...MAGIC].join(' ')}]`;
-  const summary = body.length > 30 ? `${body.subarray(0, 30).toString('hex')} ...` : body.toString('hex');
-  return newBadRequest(`the object provided is unrecognized (must be of type ${kind ?? 'the resource\'s kind'}): ${cause} (${summary})`);
+  let cause: string;
+  if (protobuf) cause = hasMagic(body) ? err.message : `provided data does not appear to be a protobuf message, expected prefix [${[...MAGIC].join(' ')}]`;
+  else if (/ya?ml/i.test(contentType ?? '')) cause = `yaml: ${err.message.split('\n')[0]}`; // go-yaml's own texts differ
+  else cause = `couldn't get version/kind; json parse error: ${err.message}`; // the serializer's first read (meta.Interpret)
+  return newBadRequest(`the object provided is unrecognized (must be of type ${kind ?? "the resource's kind"}): ${cause} (${summarizeBody(body)})`);
 }
 
 /** Reads and decodes an object body; an empty body is undefined. */

@@ -43,7 +43,8 @@ describe('list read plans', () => {
     ['resourceVersion=0&resourceVersionMatch=Exact', 422, 'ListOptions.meta.svc.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch "exact" is forbidden for resourceVersion "0"'],
     ['resourceVersion=4&resourceVersionMatch=Sometimes', 422, 'ListOptions.meta.svc.io "" is invalid: resourceVersionMatch: Unsupported value: "Sometimes": supported values: "Exact", "NotOlderThan", ""'],
     ['resourceVersion=abc', 400, 'resourceVersion: Invalid value: "abc": must be a resourceVersion returned by this server'],
-    ['continue=bm90IGpzb24', 400, 'invalid continue token: continue key is not valid: Unexpected token'],
+    ['continue=bm90IGpzb24', 400, "invalid continue token: continue key is not valid: invalid character 'o' in literal null (expecting 'u')"],
+    ['continue=bm90*', 400, 'invalid continue token: continue key is not valid: illegal base64 data at input byte 4'],
     ['limit=x', 400, 'limit: Invalid value: "x": must be an integer'],
   ];
   for (const [q, code, msg] of errors) {

@@ -2,6 +2,7 @@
 // and continue — every row of the spec's tables — and the opaque continue
 // token (which carries the revision of the first page and where to resume).
 import { fieldPath, forbidden, newBadRequest, newInvalid, notSupported, type FieldError } from '../api/meta/index.js';
+import { decodeJson, JsonSyntaxError } from '../schema/json.js';
 
 /** How fresh a read must be (spec "Resource versions"). */
 export type ReadMode =
@@ -77,12 +78,31 @@ export function encodeContinue(revision: number, lastKey: string, collectionPref
   return Buffer.from(JSON.stringify(body)).toString('base64url');
 }
 
+/** Go's base64.RawURLEncoding.DecodeString: the URL alphabet, no padding; errors worded as Go's. */
+function goRawURLBase64(text: string): Buffer {
+  const bad = text.search(/[^A-Za-z0-9_-]/);
+  if (bad >= 0) throw new Error(`illegal base64 data at input byte ${bad}`);
+  if (text.length % 4 === 1) throw new Error(`illegal base64 data at input byte ${text.length - 1}`);
+  return Buffer.from(text, 'base64url');
+}
+
+/** A decode failure in Go's words: base64's own, or encoding/json's syntax error read byte by byte (as Go reads). */
+function goJsonError(err: Error, token: string): string {
+  if (err.message.startsWith('illegal base64')) return err.message;
+  try {
+    decodeJson(goRawURLBase64(token).toString('latin1'));
+  } catch (e) {
+    if (e instanceof JsonSyntaxError) return e.message;
+  }
+  return err.message;
+}
+
 export function decodeContinue(token: string, collectionPrefix: string): { revision: number; startAfter: string } {
   let body: TokenBody;
   try {
-    body = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as TokenBody;
+    body = JSON.parse(goRawURLBase64(token).toString('utf8')) as TokenBody;
   } catch (err) {
-    throw newBadRequest(`invalid continue token: continue key is not valid: ${(err as Error).message}`);
+    throw newBadRequest(`invalid continue token: continue key is not valid: ${goJsonError(err as Error, token)}`);
   }
   if (!body || body.v !== 'meta.svc.io/v1' || !Number.isInteger(body.rv) || body.rv <= 0 || typeof body.start !== 'string' || body.start.includes('..')) {
     throw newBadRequest('invalid continue token: continue key is not valid: the token was not issued by this server');
