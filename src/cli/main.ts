@@ -168,7 +168,10 @@ async function serve(cmd: string, argv: string[]): Promise<number> {
     return 0;
   }
   if (args.length > 0) throw new FlagError(`unexpected argument ${JSON.stringify(args[0])}`);
-  const opts = options(values, true);
+  // kube-controller-manager's controllers for service accounts, token Secrets and the root CA run in
+  // the all-in-one `svc server`; `svc apiserver` is kube-apiserver alone (no default ServiceAccount
+  // or root-CA ConfigMap appears by itself, as with a bare kube-apiserver).
+  const opts = { ...options(values, true), serviceAccountControllers: cmd === 'server' };
   const server = await startApiServer(opts);
   console.log(`svc ${cmd}: serving on https://${opts.bindAddress}:${server.port} (HTTP/1.1 and HTTP/2), storage ${describeStore(opts.storage)}`);
   if (server.kubeconfigPath) console.log(`svc ${cmd}: admin kubeconfig: ${server.kubeconfigPath}  (kubectl --kubeconfig ${server.kubeconfigPath} get ns)`);

@@ -45,6 +45,8 @@ describe('list read plans', () => {
     ['resourceVersion=abc', 400, 'resourceVersion: Invalid value: "abc": must be a resourceVersion returned by this server'],
     ['continue=bm90IGpzb24', 400, "invalid continue token: continue key is not valid: invalid character 'o' in literal null (expecting 'u')"],
     ['continue=bm90*', 400, 'invalid continue token: continue key is not valid: illegal base64 data at input byte 4'],
+    // Go reads bytes: 0x9e, not valid UTF-8, is named by its code (golden list-06-rv-invalid/bad-continue).
+    ['continue=not-a-token', 400, "invalid continue token: continue key is not valid: invalid character '\\u009e' looking for beginning of value"],
     ['limit=x', 400, 'limit: Invalid value: "x": must be an integer'],
   ];
   for (const [q, code, msg] of errors) {

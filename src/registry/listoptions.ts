@@ -2,7 +2,7 @@
 // and continue — every row of the spec's tables — and the opaque continue
 // token (which carries the revision of the first page and where to resume).
 import { fieldPath, forbidden, newBadRequest, newInvalid, notSupported, type FieldError } from '../api/meta/index.js';
-import { decodeJson, JsonSyntaxError } from '../schema/json.js';
+import { goJsonSyntaxError } from '../schema/json.js';
 
 /** How fresh a read must be (spec "Resource versions"). */
 export type ReadMode =
@@ -89,12 +89,7 @@ function goRawURLBase64(text: string): Buffer {
 /** A decode failure in Go's words: base64's own, or encoding/json's syntax error read byte by byte (as Go reads). */
 function goJsonError(err: Error, token: string): string {
   if (err.message.startsWith('illegal base64')) return err.message;
-  try {
-    decodeJson(goRawURLBase64(token).toString('latin1'));
-  } catch (e) {
-    if (e instanceof JsonSyntaxError) return e.message;
-  }
-  return err.message;
+  return goJsonSyntaxError(goRawURLBase64(token)) ?? err.message;
 }
 
 export function decodeContinue(token: string, collectionPrefix: string): { revision: number; startAfter: string } {

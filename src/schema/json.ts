@@ -24,6 +24,17 @@ export class JsonSyntaxError extends SyntaxError {
   }
 }
 
+/** Go's encoding/json syntax error for raw bytes (which need not be UTF-8), or undefined when they are valid JSON. */
+export function goJsonSyntaxError(bytes: Uint8Array): string | undefined {
+  try {
+    new Scanner(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1'), true).document();
+    return undefined;
+  } catch (e) {
+    if (e instanceof JsonSyntaxError) return e.message;
+    throw e;
+  }
+}
+
 export function decodeJson(input: string | Uint8Array): Decoded {
   const text = typeof input === 'string' ? input : Buffer.from(input.buffer, input.byteOffset, input.byteLength).toString('utf8');
   let value: unknown;
@@ -157,9 +168,9 @@ const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
 const isHex = (c: number) => isDigit(c) || (c >= 0x61 && c <= 0x66) || (c >= 0x41 && c <= 0x46);
 
 /** Go's quoteChar: the offending byte (the first UTF-8 byte of a non-ASCII character), quoted with single quotes. */
-function quoteChar(s: string, i: number): string {
+function quoteChar(s: string, i: number, bytes = false): string {
   const cp = s.codePointAt(i)!;
-  const b = cp < 0x80 ? cp : Buffer.from(String.fromCodePoint(cp), 'utf8')[0]!;
+  const b = cp < 0x80 || bytes ? cp : Buffer.from(String.fromCodePoint(cp), 'utf8')[0]!;
   if (b === 0x27) return `'\\''`;
   if (b === 0x22) return `'"'`;
   const named: { [c: number]: string } = { 7: '\\a', 8: '\\b', 9: '\\t', 10: '\\n', 11: '\\v', 12: '\\f', 13: '\\r', 0x5c: '\\\\' };
@@ -173,7 +184,8 @@ function quoteChar(s: string, i: number): string {
 class Scanner {
   i = 0;
   readonly duplicates: string[] = [];
-  constructor(private readonly s: string) {}
+  /** `bytes`: each character of `s` is one byte of the input (latin1), as Go's scanner reads. */
+  constructor(private readonly s: string, private readonly bytes = false) {}
 
   document(): void {
     this.value('', 'looking for beginning of value');
@@ -183,7 +195,7 @@ class Scanner {
 
   private fail(context: string): never {
     if (this.i >= this.s.length) throw new JsonSyntaxError('unexpected end of JSON input', this.s.length);
-    throw new JsonSyntaxError(`invalid character ${quoteChar(this.s, this.i)} ${context}`, this.i);
+    throw new JsonSyntaxError(`invalid character ${quoteChar(this.s, this.i, this.bytes)} ${context}`, this.i);
   }
 
   private ws(): void {
