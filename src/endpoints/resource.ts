@@ -3,7 +3,7 @@
 // as the endpoint's kind (bodykind.ts) → fill namespace from the URL → store
 // (strategy, validation, admission, storage) → encode in the request's group
 // spelling.
-import { fieldPath, invalid, newBadRequest, newConflict, newInvalid, newMethodNotAllowed, newMethodNotSupported, newNotAcceptable, newNotFound, newRouteNotAcceptable, notSupported, type Status } from '../api/meta/index.js';
+import { fieldPath, newBadRequest, newInvalid, newMethodNotAllowed, newMethodNotSupported, newNotAcceptable, newNotFound, newRouteNotAcceptable, notSupported, type Status } from '../api/meta/index.js';
 import { resourceInfoOf, type RequestContext } from '../server/context.js';
 import { addWarning, writeJSONText, writeObject } from '../server/respond.js';
 import type { Registry, ServedResource } from '../registry/registry.js';
@@ -11,15 +11,13 @@ import type { DeleteOptions, GenericStore, TrackFields } from '../registry/store
 import { type ApiObject, isObject, withTypeMeta } from '../registry/object.js';
 import { applyFinalize } from '../registry/strategies/namespaces.js';
 import { groupSpelling, spellApiVersion, spellGroup, type ResourceRequestInfo } from './requestinfo.js';
-import { readBody, readObjectBody, type ObjectBody } from './body.js';
+import { readBody, readObjectBody } from './body.js';
 import { matchRoute, routeSegments } from './routes.js';
-import { apiVersionMismatch, checkAppliedKind, checkDeleteOptionsKind, decodeBodyKind, type DecodedKind, type EndpointKind } from './bodykind.js';
-import { applyPatch, decodePatch, patchedObject, patchInvalid, patchTypeOf, requireObject, type DecodedPatch, type Patched, type PatchTarget } from './patch.js';
+import { checkDeleteOptionsKind, type EndpointKind } from './bodykind.js';
+import { applyPatch, decodePatch, patchedObject, patchInvalid, patchTypeOf, requireObject, type PatchTarget } from './patch.js';
 import type { JsonObject } from '../patch/index.js';
-import { decodeTyped, fieldValidationOf, type FieldValidation } from './fieldvalidation.js';
+import { decodeTyped, fieldValidationOf } from './fieldvalidation.js';
 import { schemaFor } from '../api/schemas.js';
-import { finishGoDecode } from '../schema/gozero.js';
-import { defaulterFor } from '../api/defaults.js';
 import { DEFAULT_GATES, type FeatureGates } from '../features/gates.js';
 import { acceptsAny, BODY_TYPES, contentTypeOf, negotiate, negotiateTarget, protobufMediaType } from './negotiate.js';
 import { watchContentType } from '../protobuf/index.js';
@@ -33,9 +31,11 @@ import type { SubresourceHandler } from './tokenrequest.js';
 import { planGet, planList } from '../registry/listoptions.js';
 import { DEFAULT_WATCH_SETTINGS, serveWatch, type WatchSettings } from './watch.js';
 import { serveListJSON } from './liststream.js';
-import { applyTo, decodeApply, fieldManagerOf, trackWrite, type FieldTracking } from './fieldmanager.js';
+import { decodeApply, fieldManagerOf, trackWrite, type FieldTracking } from './fieldmanager.js';
 import { resetFields } from './resetfields.js';
-import { managedFieldsConverter, versionerFor, type Versioner } from './versioning.js';
+import { managedFieldsConverter, versionerFor } from './versioning.js';
+import { kindedBody, typedBody, checkPutTarget, bodyObject } from './writebody.js';
+import { servePatch, checkPatchedMeta } from './patchverb.js';
 
 /** `tokenRequest`: serviceaccounts/<name>/token (src/endpoints/tokenrequest.ts); without it the subresource answers 405. */
 export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSettings: WatchSettings = DEFAULT_WATCH_SETTINGS, gates: FeatureGates = DEFAULT_GATES, tokenRequest?: SubresourceHandler) {
@@ -215,76 +215,6 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
   };
 }
 
-/** The body of a create or update, which must be of the endpoint's kind (src/endpoints/bodykind.ts); an empty body is none. */
-async function readKindedBody(ctx: RequestContext, endpoint: EndpointKind): Promise<{ body: ObjectBody; decoded: DecodedKind }> {
-  const body = (await readObjectBody(ctx.req, endpoint.kind)) ?? emptyBody(ctx, endpoint);
-  return { body, decoded: decodeBodyKind(body.value, body.raw, endpoint) };
-}
-
-/**
- * An empty body: YAML decodes it as an empty object (the endpoint's kind by
- * default); anything else cannot say what it is.
- */
-function emptyBody(ctx: RequestContext, endpoint: EndpointKind): ObjectBody {
-  if (/^\s*(application\/(x-)?yaml|text\/yaml)\s*(;|$)/i.test(ctx.req.headers['content-type'] ?? '')) return { value: {}, duplicates: [], raw: Buffer.alloc(0) };
-  throw newBadRequest(`the object provided is unrecognized (must be of type ${endpoint.kind}): couldn't get version/kind; json parse error: unexpected end of JSON input (<empty>)`);
-}
-
-/** A body of the endpoint's kind, taken as sent (reviews, Scale). */
-async function kindedBody(ctx: RequestContext, endpoint: EndpointKind): Promise<Record<string, unknown>> {
-  const { body, decoded } = await readKindedBody(ctx, endpoint);
-  if (!decoded.sameVersion) throw apiVersionMismatch(decoded, endpoint);
-  return body.value;
-}
-
-/**
- * A write body decoded as its kind (types checked, unknown and duplicate
- * fields per fieldValidation, pruned, defaulted). A body of the kind in
- * another version of its group is decoded as that version, then refused.
- */
-async function typedBody(ctx: RequestContext, served: ServedResource, endpoint: EndpointKind, optionsKind: string, gates: FeatureGates): Promise<Record<string, unknown>> {
-  const mode = fieldValidationOf(ctx.url.searchParams, optionsKind);
-  const { body, decoded } = await readKindedBody(ctx, endpoint);
-  const as: KindRef = decoded.sameVersion ? served : { group: decoded.canonicalGroup, version: decoded.version, kind: decoded.kind };
-  for (const w of decodeAsKind(as, body.value, body.duplicates, mode, gates)) addWarning(ctx, w);
-  if (!decoded.sameVersion) throw apiVersionMismatch(decoded, endpoint);
-  return body.value;
-}
-
-/** A group/version/kind in svc.io spelling. */
-interface KindRef {
-  readonly group: string;
-  readonly version: string;
-  readonly kind: string;
-}
-
-/** How a patch's decoding problems are reported, and the strict problems of its body (see decodeTyped). */
-type PatchDecoding = Pick<Parameters<typeof decodeTyped>[0], 'strictError' | 'typeError' | 'leading'>;
-
-/** Decodes `value` in place as the kind, as Kubernetes decodes a body; returns the field-validation warnings. */
-function decodeAsKind(served: KindRef, value: Record<string, unknown>, duplicates: readonly string[], mode: FieldValidation, gates: FeatureGates, patch: PatchDecoding = {}): string[] {
-  const schema = schemaFor(served.group, served.version, served.kind);
-  const warnings = decodeTyped({ body: value, duplicates, schema, kind: served.kind, version: served.version, mode, ...patch });
-  defaulterFor(served.group, served.version, served.kind, gates)?.(value); // as Kubernetes defaults on decode
-  if (schema) finishGoDecode(schema, value); // Go's omitempty drop, then its always-written zero values, in one walk
-  return warnings;
-}
-
-/**
- * PUT: as Kubernetes' update handler, the body's namespace must be the
- * request's (filled in when absent, dropped for cluster-scoped kinds), then
- * its name must be the URL's.
- */
-function checkPutTarget(body: Record<string, unknown>, info: ResourceRequestInfo, served: ServedResource): void {
-  if (body.metadata !== undefined && body.metadata !== null && !isObject(body.metadata)) return; // typed decoding reports it
-  const meta = (isObject(body.metadata) ? body.metadata : {}) as { name?: unknown; namespace?: unknown };
-  const expected = served.namespaced ? info.namespace : '';
-  const namespace = typeof meta.namespace === 'string' ? meta.namespace : '';
-  if (namespace !== '' && expected !== '' && namespace !== expected) throw newBadRequest('the namespace of the provided object does not match the namespace sent on the request');
-  const name = typeof meta.name === 'string' ? meta.name : '';
-  if (name !== info.name) throw newBadRequest(`the name of the object (${name}) does not match the name on the URL (${info.name})`);
-}
-
 /** Whether the request accepts something the verb can answer in; 406 otherwise. */
 function checkAcceptable(ctx: RequestContext, info: ResourceRequestInfo): void {
   const read = info.verb === 'get' || info.verb === 'list' || info.verb === 'watch';
@@ -293,107 +223,6 @@ function checkAcceptable(ctx: RequestContext, info: ResourceRequestInfo): void {
   if (!acceptsAny(ctx.req.headers.accept, BODY_TYPES)) throw newRouteNotAcceptable(BODY_TYPES);
   const acceptable = read ? negotiateTarget(ctx.req.headers.accept, info.verb !== 'get') !== null : negotiate(ctx.req.headers.accept) !== null;
   if (!acceptable) throw newNotAcceptable(BODY_TYPES);
-}
-
-/**
- * PATCH: a JSON, merge or strategic merge patch, or a server-side apply; the
- * patched object takes the update path (an apply may create the object).
- */
-async function servePatch(
-  ctx: RequestContext,
-  p: { store: GenericStore; served: ServedResource; endpoint: EndpointKind; info: ResourceRequestInfo; apiVersion: string; dryRun: boolean; gates: FeatureGates; tracking: (kind: 'PatchOptions', apply: boolean) => FieldTracking; track: (t: FieldTracking) => TrackFields; versions: Versioner },
-): Promise<{ object: ApiObject; created: boolean }> {
-  const { store, served, info, endpoint } = p;
-  const schema = schemaFor(served.group, served.version, served.kind);
-  const type = patchTypeOf(ctx.req.headers['content-type'], schema !== undefined);
-  const t = p.tracking('PatchOptions', type === 'apply');
-  const mode = fieldValidationOf(ctx.url.searchParams, 'PatchOptions');
-  const text = (await readBody(ctx.req)).toString('utf8');
-  let warnings: string[] = [];
-  const opts = { dryRun: p.dryRun, user: ctx.user, subresource: info.subresource || undefined };
-  if (type === 'apply') {
-    /** The applied object, checked against the URL as every patch result is (checkName) and decoded as the kind. */
-    const finish = (applied: Record<string, unknown>, current: ApiObject | undefined): ApiObject => {
-      checkPatchedMeta(applied, info, store.namespaced);
-      const rv = isObject(applied.metadata) ? applied.metadata.resourceVersion : undefined;
-      if (current && rv !== undefined && rv !== null && rv !== current.metadata.resourceVersion) throw conflict(served, info);
-      warnings = decodeAsKind(served, applied, [], mode, p.gates);
-      return bodyObject(applied);
-    };
-    const req = decodeApply(text, ctx.url.searchParams, mode);
-    checkAppliedKind(req.config, endpoint);
-    const r = await store.upsert(info.namespace, info.name, (current) => {
-      const live = current && withTypeMeta(p.versions.toRequest(current), p.apiVersion, served.kind);
-      return p.versions.toStorage(finish(applyTo(t, live, req) as Record<string, unknown>, current));
-    }, opts);
-    for (const w of [...req.warnings, ...warnings]) addWarning(ctx, w);
-    return r;
-  }
-  /**
-   * The patched document decoded as the kind. JSON and merge patches (jsonPatcher):
-   * everything that does not decode is 422 on `patch`, and a JSON patch body's own
-   * strict problems come first. Strategic merge patches: the patch map in a 422 for
-   * Strict field validation; type errors are still the 400 of a body here (Kubernetes
-   * answers 422 with the unstructured converter's text).
-   */
-  const decodePatched = (patched: Patched, decoded: DecodedPatch, target: PatchTarget): Record<string, unknown> => {
-    const fail = (detail: string) => patchInvalid(patched, detail);
-    if (decoded.type === 'strategic') {
-      const obj = requireObject(patched.value) as Record<string, unknown>;
-      warnings = decodeAsKind(served, obj, [], mode, p.gates, { strictError: fail });
-      return obj;
-    }
-    const obj = patchedObject(patched, target) as Record<string, unknown>;
-    warnings = decodeAsKind(served, obj, [], mode, p.gates, { strictError: fail, typeError: fail, leading: decoded.type === 'json' ? decoded.strict : [] });
-    return obj;
-  };
-  const patch = decodePatch(type, text, mode);
-  const target: PatchTarget = { group: served.group, version: served.version, kind: served.kind, apiVersion: p.apiVersion };
-  const object = await store.guaranteedUpdate(info.namespace, info.name, (current) => {
-    // As the API server's patcher: apply, decode the result as the kind, then the name and
-    // namespace checks (patcher.applyPatch → checkName, then BeforeUpdate), then the store's
-    // resourceVersion check.
-    const patched = applyPatch(withTypeMeta(p.versions.toRequest(current), p.apiVersion, served.kind) as JsonObject, patch, schema);
-    const decoded = decodePatched(patched, patch, target);
-    const obj = checkPatchedMeta(decoded, info, store.namespaced);
-    const rv = isObject(obj.metadata) ? obj.metadata.resourceVersion : undefined;
-    if (typeof rv === 'string' && rv !== '' && rv !== current.metadata.resourceVersion) throw conflict(served, info);
-    return bodyObject(obj);
-  }, { ...opts, track: p.track(t) });
-  for (const w of warnings) addWarning(ctx, w);
-  return { object, created: false };
-}
-
-function conflict(served: ServedResource, info: ResourceRequestInfo): Error {
-  return newConflict({ group: served.group, resource: served.resource }, info.name, 'the object has been modified; please apply your changes to the latest version and try again');
-}
-
-/**
- * The name and namespace checks of the API server's patcher: checkName (the
- * name must be the URL's, an empty one too; a namespace the object names must
- * be the request's), then BeforeUpdate's namespace rule (an empty namespace
- * takes the request's, a cluster-scoped object's is cleared).
- */
-function checkPatchedMeta(obj: Record<string, unknown>, info: ResourceRequestInfo, namespaced: boolean): Record<string, unknown> {
-  const meta = isObject(obj.metadata) ? (obj.metadata as Record<string, unknown>) : undefined;
-  const name = typeof meta?.name === 'string' ? meta.name : '';
-  if (name !== info.name) throw newBadRequest(`the name of the object (${name}) does not match the name on the URL (${info.name})`);
-  const ns = typeof meta?.namespace === 'string' ? meta.namespace : '';
-  if (info.namespace && ns && ns !== info.namespace) {
-    throw newBadRequest(`the namespace of the object (${ns}) does not match the namespace on the request (${info.namespace})`);
-  }
-  const want = namespaced ? info.namespace : '';
-  if (meta && ns !== want) {
-    if (ns === '') meta.namespace = want;
-    else delete meta.namespace;
-  }
-  return obj;
-}
-
-/** The body as an object to store (apiVersion and kind are the store's to set). */
-function bodyObject(body: Record<string, unknown>): ApiObject {
-  if (body.metadata !== undefined && !isObject(body.metadata)) throw newBadRequest('metadata must be an object');
-  return { ...body, metadata: { ...((body.metadata as object) ?? {}) } } as ApiObject;
 }
 
 /** The kind a PATCH on /scale decodes its result as. */
