@@ -15,17 +15,29 @@ export interface EtcdServer {
 
 export async function startEtcd(): Promise<EtcdServer> {
   const dir = tempDir('svc-etcd-');
-  const client = await freePort();
-  const peer = await freePort();
-  let proc = await launch(dir, client, peer);
+  // A free port is only free until someone takes it (another test's server, an outgoing
+  // connection's ephemeral port): when etcd finds one taken, try again with fresh ports.
+  let client = 0;
+  let peer = 0;
+  let proc: { stop(): Promise<void> } | undefined;
+  for (let attempt = 1; !proc; attempt++) {
+    client = await freePort();
+    peer = await freePort();
+    try {
+      proc = await launch(dir, client, peer);
+    } catch (err) {
+      if (attempt >= 5 || !/address already in use/.test((err as Error).message)) throw err;
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
   return {
     url: `http://127.0.0.1:${client}`,
     restart: async () => {
-      await proc.stop();
+      await proc!.stop();
       proc = await launch(dir, client, peer);
     },
     stop: async () => {
-      await proc.stop();
+      await proc!.stop();
       rmSync(dir, { recursive: true, force: true });
     },
   };
