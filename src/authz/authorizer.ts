@@ -15,6 +15,10 @@ export type Decision = { readonly decision: 'allow' | 'deny' | 'noOpinion'; read
 export interface Rules {
   readonly resourceRules: readonly { verbs: string[]; apiGroups: string[]; resources: string[]; resourceNames?: string[] }[];
   readonly nonResourceRules: readonly { verbs: string[]; nonResourceURLs: string[] }[];
+  /** SelfSubjectRulesReview's status.incomplete: the authorizer cannot list everything it would allow. */
+  readonly incomplete?: boolean;
+  /** SelfSubjectRulesReview's status.evaluationError (e.g. a binding's role could not be found). */
+  readonly evaluationError?: string;
 }
 
 export interface Authorizer {
