@@ -96,6 +96,29 @@ describe('error and response details as kube-apiserver writes them', () => {
     assert.equal(dry.body.metadata.resourceVersion, again.body.metadata.resourceVersion);
   });
 
+  // kube's stores built with ReturnDeletedObject: true answer a DELETE with the object (golden authn-04 delete-serviceaccount).
+  const returnsObject: { kind: string; collection: string; body: Record<string, unknown> }[] = [
+    { kind: 'ServiceAccount', collection: '/api/v1/namespaces/details/serviceaccounts', body: { metadata: { name: 'robot' } } },
+    { kind: 'StorageClass', collection: '/apis/storage.k8s.io/v1/storageclasses', body: { metadata: { name: 'details-sc' }, provisioner: 'example.com/p' } },
+    { kind: 'Service', collection: '/api/v1/namespaces/details/services', body: { metadata: { name: 'returned' }, spec: { ports: [{ port: 80 }] } } },
+  ];
+  for (const c of returnsObject) {
+    it(`DELETE of a ${c.kind} answers the ${c.kind}, not a Status`, async () => {
+      const made = await t.req('POST', c.collection, c.body);
+      assert.equal(made.status, 201, made.text);
+      const d = await t.req('DELETE', `${c.collection}/${made.body.metadata.name}`);
+      assert.equal(d.status, 200);
+      assert.equal(d.body.kind, c.kind);
+      assert.equal(d.body.metadata.uid, made.body.metadata.uid);
+    });
+  }
+  it('DELETE of a ConfigMap answers a Success Status (ReturnDeletedObject is off)', async () => {
+    const made = await t.req('POST', '/api/v1/namespaces/details/configmaps', { metadata: { name: 'status-delete' } });
+    const d = await t.req('DELETE', `/api/v1/namespaces/details/configmaps/${made.body.metadata.name}`);
+    assert.equal(d.body.kind, 'Status');
+    assert.equal(d.body.status, 'Success');
+  });
+
   for (const dryRun of [true, false]) {
     it(`deletecollection${dryRun ? ' (dry run)' : ''} answers the items as listed before deleting`, async () => {
       // kube: registry Store.DeleteCollection returns the list it read, not the deleted objects.

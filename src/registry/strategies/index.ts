@@ -26,7 +26,8 @@ const GENERATION = new Set([
 ]);
 
 /** DELETE answers with the object rather than a Success Status. */
-const RETURN_DELETED = new Set(['/services', 'apiextensions.svc.io/customresourcedefinitions']);
+/** Stores built with ReturnDeletedObject: true in kube (a DELETE answers the object, not a Status). */
+const RETURN_DELETED = new Set(['/services', '/serviceaccounts', 'storage.svc.io/storageclasses', 'apiextensions.svc.io/customresourcedefinitions']);
 
 /** PUT on a missing object creates it for these, as in Kubernetes. */
 const CREATE_ON_UPDATE = new Set([
