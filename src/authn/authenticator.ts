@@ -41,12 +41,6 @@ export interface AuthResult {
 
 export interface Authenticator {
   readonly name: string;
-  /**
-   * Set by token authenticators that return null for tokens that are not theirs (OIDC, webhook):
-   * when one is configured, a bearer token that no authenticator accepts is 401 rather than
-   * anonymous (kube's bearertoken authenticator: "invalid bearer token").
-   */
-  readonly bearer?: boolean;
   authenticate(req: AuthRequest): Promise<AuthResult | null> | AuthResult | null;
 }
 

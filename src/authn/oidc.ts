@@ -83,7 +83,6 @@ const NBF_LEEWAY_MS = 60_000;
 
 export class OidcAuthenticator implements Authenticator {
   readonly name = 'oidc';
-  readonly bearer = true;
   readonly keys: ProviderKeys;
   private readonly usernameClaim: string;
   private readonly userPrefix: string;

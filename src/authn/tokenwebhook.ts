@@ -56,7 +56,6 @@ const MAX_CACHE_ENTRIES = 4096;
 
 export class TokenWebhookAuthenticator implements Authenticator {
   readonly name = 'token-webhook';
-  readonly bearer = true;
   readonly version: TokenReviewVersion;
   private readonly client: OutboundClient;
   private readonly ttl: number;

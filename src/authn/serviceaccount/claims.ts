@@ -13,7 +13,7 @@
 import { isStatusError } from '../../api/meta/index.js';
 import type { ApiObject } from '../../registry/object.js';
 import { AuthenticationError } from '../authenticator.js';
-import { serviceAccountUsername, SERVICE_ACCOUNT_USERNAME_PREFIX, type Claims, type ServiceAccountInfo, type Validator } from './jwt.js';
+import { serviceAccountUsername, SERVICE_ACCOUNT_USERNAME_PREFIX, type Claims, type Validator } from './jwt.js';
 
 /** kube's jwt.DefaultLeeway: clocks may disagree by a minute. */
 export const LEEWAY_SECONDS = 60;

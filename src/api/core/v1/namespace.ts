@@ -1,7 +1,7 @@
 // Namespace and the per-namespace policy kinds: LimitRange and ResourceQuota
 // (with its scope selector).
 import { list, mapOf, obj, ref, str } from '../../../schema/dsl.js';
-import { Quantity, Time, kind } from '../../../schema/common.js';
+import { Quantity, kind } from '../../../schema/common.js';
 import { classicCondition } from './condition.js';
 import { core } from './names.js';
 

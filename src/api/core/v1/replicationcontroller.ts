@@ -1,6 +1,6 @@
 // ReplicationController: keeps a number of pods from a template running.
 import { int32, int64, list, mapOf, obj, ref, str } from '../../../schema/dsl.js';
-import { Time, kind } from '../../../schema/common.js';
+import { kind } from '../../../schema/common.js';
 import { PodTemplateSpec } from './pod.js';
 import { classicCondition } from './condition.js';
 import { core } from './names.js';

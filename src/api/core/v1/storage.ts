@@ -3,7 +3,7 @@
 // fields are numbered inside that message (`in: 1`). v1.27 still has the claim's
 // status.resizeStatus (replaced by allocatedResourceStatuses in v1.28).
 import { list, mapOf, obj, ref, str } from '../../../schema/dsl.js';
-import { LabelSelector, Quantity, Time, kind } from '../../../schema/common.js';
+import { LabelSelector, Quantity, kind } from '../../../schema/common.js';
 import { ResourceRequirements } from './container.js';
 import { ObjectReference, TypedLocalObjectReference, TypedObjectReference } from './refs.js';
 import { NodeSelector } from './scheduling.js';
