@@ -1,7 +1,8 @@
 // Authorization: an Authorizer decides on request attributes (Kubernetes'
-// authorizer.Attributes). RBAC, Node and Webhook come later; for now the
-// server runs AlwaysAllow. A Union asks each in order until one decides.
-import type { UserInfo } from '../authn/user.js';
+// authorizer.Attributes). The server asks a Union of the configured modes
+// (modes.ts), in order, until one allows or denies; the privileged group
+// (system:masters) is asked first.
+import { MASTERS, type UserInfo } from '../authn/user.js';
 import type { NonResourceRequestInfo, ResourceRequestInfo } from '../endpoints/requestinfo.js';
 
 /** Who asks, and what: the request info of a resource or a non-resource request. */
@@ -10,7 +11,12 @@ export type Attributes = { readonly user: UserInfo } & (
   | NonResourceRequestInfo
 );
 
-export type Decision = { readonly decision: 'allow' | 'deny' | 'noOpinion'; readonly reason: string };
+/**
+ * A decision with kube's reason text. `error`: the authorizer could not decide
+ * (a webhook that failed); a request nobody allowed that met an error is
+ * answered 500, not 403 (kube's authorization filter).
+ */
+export type Decision = { readonly decision: 'allow' | 'deny' | 'noOpinion'; readonly reason: string; readonly error?: string };
 
 export interface Rules {
   readonly resourceRules: readonly { verbs: string[]; apiGroups: string[]; resources: string[]; resourceNames?: string[] }[];
@@ -36,18 +42,56 @@ export const alwaysAllow: Authorizer = {
     nonResourceRules: [{ verbs: ['*'], nonResourceURLs: ['*'] }],
   }),
 };
-export const alwaysDeny: Authorizer = { name: 'AlwaysDeny', authorize: () => ({ decision: 'deny', reason: 'Everything is forbidden.' }) };
+export const alwaysDeny: Authorizer = {
+  name: 'AlwaysDeny',
+  authorize: () => ({ decision: 'noOpinion', reason: 'Everything is forbidden.' }),
+  rulesFor: () => ({ resourceRules: [], nonResourceRules: [], incomplete: false }),
+};
+
+/** Members of the privileged group are allowed everything (kube's NewPrivilegedGroups(system:masters)); no rule resolver. */
+export const privilegedGroups = (...groups: string[]): Authorizer => ({
+  name: 'PrivilegedGroups',
+  authorize: (a) => ({ decision: a.user.groups.some((g) => groups.includes(g)) ? 'allow' : 'noOpinion', reason: '' }),
+});
+export const systemMasters = privilegedGroups(MASTERS);
+
+/** kube's utilerrors aggregate text: one message alone, several as `[a, b]` (duplicates once). */
+export function aggregateErrors(errors: readonly string[]): string {
+  const seen = [...new Set(errors)];
+  return seen.length === 1 ? seen[0]! : `[${seen.join(', ')}]`;
+}
 
 export class UnionAuthorizer implements Authorizer {
   readonly name = 'union';
   constructor(private readonly authorizers: readonly Authorizer[]) {}
+
+  /** The first allow or deny; otherwise no opinion with every reason (one per line) and every error. */
   async authorize(a: Attributes): Promise<Decision> {
     const reasons: string[] = [];
+    const errors: string[] = [];
     for (const z of this.authorizers) {
       const d = await z.authorize(a);
       if (d.decision !== 'noOpinion') return d;
       if (d.reason) reasons.push(d.reason);
+      if (d.error) errors.push(d.error);
     }
-    return { decision: 'noOpinion', reason: reasons.join('; ') };
+    return { decision: 'noOpinion', reason: reasons.join('\n'), ...(errors.length > 0 ? { error: aggregateErrors(errors) } : {}) };
+  }
+
+  /** Every resolver's rules, concatenated; incomplete if any is; their errors aggregated (kube's union RulesFor). */
+  rulesFor(user: UserInfo, namespace: string): Rules {
+    const resourceRules: Rules['resourceRules'][number][] = [];
+    const nonResourceRules: Rules['nonResourceRules'][number][] = [];
+    const errors: string[] = [];
+    let incomplete = false;
+    for (const z of this.authorizers) {
+      const r = z.rulesFor?.(user, namespace);
+      if (!r) continue;
+      resourceRules.push(...r.resourceRules);
+      nonResourceRules.push(...r.nonResourceRules);
+      if (r.incomplete) incomplete = true;
+      if (r.evaluationError) errors.push(r.evaluationError);
+    }
+    return { resourceRules, nonResourceRules, incomplete, ...(errors.length > 0 ? { evaluationError: aggregateErrors(errors) } : {}) };
   }
 }

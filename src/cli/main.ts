@@ -8,6 +8,8 @@ import { FeatureGateError, FeatureGates } from '../features/gates.js';
 import { parseClusterIPRange, parseNodePortRange } from '../registry/allocators/index.js';
 import { parseRuntimeConfig, resolveEnablement, type RuntimeConfig } from '../api/catalog/enablement.js';
 import { AUTHN_FLAGS, authnOptions } from './authnflags.js';
+import { AUTHZ_FLAGS, authzOptions } from './authzflags.js';
+import { certsCommand } from './certs.js';
 import { DEFAULT_SERVICE_ACCOUNT_ISSUER } from '../authn/serviceaccount/index.js';
 
 const SERVER_FLAGS = (bind: string): FlagSpec[] => [
@@ -50,6 +52,7 @@ const SERVER_FLAGS = (bind: string): FlagSpec[] => [
   { name: 'api-audiences', type: 'strings', help: 'Audiences of the API: tokens must be for one of them. Default: the service account issuers.' },
   { name: 'anonymous-auth', type: 'bool', help: 'Serve requests without credentials as system:anonymous.', default: true },
   ...AUTHN_FLAGS,
+  ...AUTHZ_FLAGS,
   { name: 'livez-grace-period', type: 'duration', help: 'How long /livez treats unfinished start-up hooks as healthy.', default: 0 },
   { name: 'shutdown-delay-duration', type: 'duration', help: 'After SIGTERM, keep serving (with /readyz failing) for this long.', default: 0 },
   { name: 'max-requests-inflight', type: 'int', help: 'Most non-mutating requests in flight; 0 for no limit.', default: 400 },
@@ -147,6 +150,7 @@ function options(v: Map<string, unknown>, controllers: boolean): ApiServerOption
       allowedNames: list('requestheader-allowed-names'),
     } : undefined,
     ...authnOptions(v as Map<string, FlagValue>),
+    ...authzOptions(v as Map<string, FlagValue>),
     livezGracePeriodMs: num('livez-grace-period'),
     shutdownDelayMs: num('shutdown-delay-duration'),
     maxRequestsInflight: num('max-requests-inflight'),
@@ -184,13 +188,13 @@ async function serve(cmd: string, argv: string[]): Promise<number> {
   return 0;
 }
 
-const COMMANDS: Record<string, (cmd: string, argv: string[]) => Promise<number>> = { server: serve, apiserver: serve };
+const COMMANDS: Record<string, (cmd: string, argv: string[]) => Promise<number>> = { server: serve, apiserver: serve, certs: certsCommand };
 
 async function main(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
   const run = cmd ? COMMANDS[cmd] : undefined;
   if (!run) {
-    console.error(`${cmd ? `unknown command ${JSON.stringify(cmd)}\n` : ''}Usage: svc <command> [flags]\n\nCommands:\n  server      all-in-one control plane on the embedded store\n  apiserver   the API server alone`);
+    console.error(`${cmd ? `unknown command ${JSON.stringify(cmd)}\n` : ''}Usage: svc <command> [flags]\n\nCommands:\n  server      all-in-one control plane on the embedded store\n  apiserver   the API server alone\n  certs user  a client certificate and svcconfig for a user, from the data directory's CA`);
     return 1;
   }
   try {

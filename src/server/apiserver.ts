@@ -24,7 +24,7 @@ import { tokenRequestHandler } from '../endpoints/tokenrequest.js';
 import { ServiceAccountsController } from '../controllers/serviceaccounts.js';
 import { TokensController } from '../controllers/tokens.js';
 import { RootCAPublisher } from '../controllers/rootca.js';
-import { alwaysAllow, type Authorizer } from '../authz/authorizer.js';
+import { buildAuthorizer, DEFAULT_AUTHORIZATION_MODES, type AuthorizationConfig } from '../authz/modes.js';
 import { Registry, type ServedResource } from '../registry/registry.js';
 import { Admission } from '../registry/admission.js';
 import { namespaceLifecycle, SYSTEM_NAMESPACES } from '../admission/plugins/namespacelifecycle.js';
@@ -104,6 +104,8 @@ export interface ApiServerOptions {
   readonly serviceAccountControllers?: boolean;
   /** How long successful bearer-token authentications are cached (kube-apiserver: 10 s; tests shorten it). */
   readonly tokenCacheTtlMs?: number;
+  /** --authorization-mode and its files (default: Node,RBAC). */
+  readonly authorization?: AuthorizationConfig;
 }
 
 export interface ServiceAccountOptions {
@@ -163,7 +165,6 @@ async function assemble(opts: ApiServerOptions, store: Store): Promise<RunningAp
   const apiAudiences = opts.apiAudiences ?? serviceAccounts.config.apiAudiences;
   // The registry is built below; the bootstrap authenticator reads Secrets through it (watch cache).
   let secretLookup: (name: string) => Promise<ApiObject | undefined> = async () => undefined;
-  const authorizer: Authorizer = alwaysAllow;
 
   const gates = opts.featureGates ?? DEFAULT_GATES;
   const resources: ServedResource[] = servedResources(opts.runtimeConfig);
@@ -177,6 +178,9 @@ async function assemble(opts: ApiServerOptions, store: Store): Promise<RunningAp
     nodePortRange,
   });
   registry.store('', 'services').useHooks(serviceAllocation);
+  // --authorization-mode (default Node,RBAC): the policy caches are listed before the server listens.
+  const authz = await buildAuthorizer(opts.authorization ?? { modes: DEFAULT_AUTHORIZATION_MODES }, { registry, storage: store });
+  const authorizer = authz.authorizer;
   secretLookup = async (name) => {
     try {
       return await registry.store('', 'secrets').get(BOOTSTRAP_NAMESPACE, name, { kind: 'any' });
@@ -350,6 +354,7 @@ async function assemble(opts: ApiServerOptions, store: Store): Promise<RunningAp
         for (const c of saControllers) c.stop();
         await serviceAllocation.close();
         registry.stopCaches();
+        authz.stop();
         external.close();
         // Idle keep-alive connections and HTTP/2 sessions would hold close() open: end them.
         for (const sock of sockets) sock.destroy();

@@ -326,14 +326,22 @@ export async function writeAtomic(file: string, data: string, mode: number): Pro
   await rename(tmp, file);
 }
 
-// ---- for tests: certificates made the way the PKI makes them ----
+/** The data directory's CA (for `svc certs user`); an error saying what to do when there is none. */
+export async function loadCertificateAuthority(dataDir: string, now: Date = new Date()): Promise<PemKeyPair> {
+  const dir = join(dataDir, 'pki');
+  const ca = await loadCa(dir, now);
+  if (!ca) throw new Error(`no valid certificate authority in ${dir} (${PKI_FILES.caCert}, ${PKI_FILES.caKey}): start the server once with --data-dir ${dataDir} to generate it`);
+  return ca;
+}
+
+// ---- certificates made the way the PKI makes them (tests, `svc certs user`) ----
 
 /** A fresh self-signed CA (ECDSA P-256), as the generated PKI's. */
 export function newCertificateAuthority(now: Date = new Date()): Promise<PemKeyPair> {
   return createCa(now);
 }
 
-/** A client certificate (CN=name, one O per group) signed by `ca`. */
+/** A client certificate (CN=name, one O per group) signed by `ca`, valid for a year. */
 export function issueClientCertificate(ca: PemKeyPair, name: string, groups: readonly string[] = [], now: Date = new Date()): Promise<PemKeyPair> {
   return issueLeaf(ca, { kind: 'client', name, groups }, now);
 }

@@ -60,7 +60,7 @@ function failure(code: number, reason: string, message: string, details?: Status
 }
 
 function resourceDetails(r: QualifiedResource, name: string): StatusDetails {
-  return { ...(name ? { name } : {}), ...(r.group ? { group: r.group } : {}), kind: r.resource };
+  return { ...(name ? { name } : {}), ...(r.group ? { group: r.group } : {}), ...(r.resource ? { kind: r.resource } : {}) };
 }
 
 /** 404; without a resource ("the server could not find the requested resource") when `r.resource` is empty. */

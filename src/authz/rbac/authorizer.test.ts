@@ -134,7 +134,7 @@ describe('rbac authorizer decisions', () => {
     const asked: string[] = [];
     const leaky = new RbacAuthorizer({
       ...reader,
-      roleBindings: (ns) => { asked.push(ns); return [rb('team', 'pods', 'ClusterRole', 'pod-reader', [{ kind: 'User', name: 'alice' }])]; },
+      roleBindingsFor: (_user, ns) => { asked.push(ns); return [rb('team', 'pods', 'ClusterRole', 'pod-reader', [{ kind: 'User', name: 'alice' }])]; },
     });
     assert.deepEqual(leaky.authorize(res(alice, 'list', 'pods')), { decision: 'noOpinion', reason: '' });
     assert.deepEqual(leaky.authorize(nonRes(alice, 'get', '/healthz')), { decision: 'noOpinion', reason: '' });

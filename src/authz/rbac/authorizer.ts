@@ -1,9 +1,9 @@
 // The RBAC authorizer (kube-apiserver v1.27's plugin/pkg/auth/authorizer/rbac
 // with the registry's default rule resolver): walks the ClusterRoleBindings,
 // then the RoleBindings of the request's namespace, and allows on the first
-// rule of a role bound to the user that matches. Not wired into the server
-// yet: it reads roles and bindings through RbacReader, which the watch cache
-// (or a test's fixed lists) can provide.
+// rule of a role bound to the user that matches. It reads roles and bindings
+// through an RbacReader: the watch-fed, subject-indexed cache (cache.ts) in the
+// server, fixed lists (staticRbac) in tests.
 import type { UserInfo } from '../../authn/user.js';
 import type { Attributes, Authorizer, Decision, Rules } from '../authorizer.js';
 import { ruleAllows, type PolicyRule } from './rules.js';
@@ -33,10 +33,14 @@ export interface Role {
   readonly rules?: readonly PolicyRule[] | null;
 }
 
-/** Where RBAC reads its policy; missing roles are `undefined`. */
+/**
+ * Where RBAC reads its policy; missing roles are `undefined`. The binding lists
+ * may be narrowed to those naming one of the user's identities (the watch-fed
+ * cache indexes them by subject); the authorizer checks every subject anyway.
+ */
 export interface RbacReader {
-  clusterRoleBindings(): Iterable<Binding>;
-  roleBindings(namespace: string): Iterable<Binding>;
+  clusterRoleBindingsFor(user: UserInfo): Iterable<Binding>;
+  roleBindingsFor(user: UserInfo, namespace: string): Iterable<Binding>;
   getClusterRole(name: string): Role | undefined;
   getRole(namespace: string, name: string): Role | undefined;
 }
@@ -121,8 +125,8 @@ export class RbacAuthorizer implements Authorizer {
 
   /** Every rule that applies to the user in the namespace ('' = cluster-wide only), in kube's order. */
   visitRulesFor(user: UserInfo, namespace: string, visit: Visitor): void {
-    if (!this.visitBindings(user, this.reader.clusterRoleBindings(), '', visit)) return;
-    if (namespace !== '') this.visitBindings(user, this.reader.roleBindings(namespace), namespace, visit);
+    if (!this.visitBindings(user, this.reader.clusterRoleBindingsFor(user), '', visit)) return;
+    if (namespace !== '') this.visitBindings(user, this.reader.roleBindingsFor(user, namespace), namespace, visit);
   }
 
   authorize(a: Attributes): Decision {
@@ -179,8 +183,8 @@ export function staticRbac(p: {
   roleBindings?: readonly Binding[];
 }): RbacReader {
   return {
-    clusterRoleBindings: () => p.clusterRoleBindings ?? [],
-    roleBindings: (ns) => (p.roleBindings ?? []).filter((b) => b.metadata.namespace === ns),
+    clusterRoleBindingsFor: () => p.clusterRoleBindings ?? [],
+    roleBindingsFor: (_user, ns) => (p.roleBindings ?? []).filter((b) => b.metadata.namespace === ns),
     getClusterRole: (name) => p.clusterRoles?.[name],
     getRole: (ns, name) => p.roles?.[ns]?.[name],
   };

@@ -1,6 +1,7 @@
 // Authorization: asks the authorizer; anything but allow is 403 with
-// Kubernetes' wording.
-import { newForbidden } from '../../api/meta/index.js';
+// Kubernetes' wording — or 500 when an authorizer failed to decide (a webhook
+// that could not be reached) and none allowed, as kube's filter answers.
+import { newForbidden, newInternalError } from '../../api/meta/index.js';
 import type { Attributes, Authorizer } from '../../authz/authorizer.js';
 import { requestInfoOf, userOf, type Handler } from '../context.js';
 
@@ -11,6 +12,7 @@ export function withAuthorization(next: Handler, authorizer: Authorizer): Handle
     const a: Attributes = { ...info, user };
     const d = await authorizer.authorize(a);
     if (d.decision !== 'allow') {
+      if (d.error !== undefined) throw newInternalError(new Error(d.error));
       const target = a.isResourceRequest ? { group: a.apiGroup, resource: a.resource } : { group: '', resource: '' };
       throw newForbidden(target, a.isResourceRequest ? a.name : '', forbiddenMessage(a, d.reason));
     }
