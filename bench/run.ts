@@ -9,10 +9,11 @@ import { benchValidation } from './validation.js';
 import { benchSmd } from './smd.js';
 import { benchAuthn } from './authn.js';
 import { benchServiceAccountTokens } from './satokens.js';
+import { benchRbac } from './rbac.js';
 
 const suites: Record<string, () => Promise<string[]>> = {
   storage: benchStorage, apiserver: benchApiServer, watch: benchWatch, apply: benchApply, validation: benchValidation, smd: async () => benchSmd(),
-  authn: benchAuthn, satokens: () => benchServiceAccountTokens(),
+  authn: benchAuthn, satokens: () => benchServiceAccountTokens(), rbac: () => benchRbac(),
 };
 const wanted = process.argv.slice(2);
 const lines: string[] = [];

@@ -6,51 +6,17 @@
 // request a get costs a SHA-256 of the token and a map lookup more than a
 // certificate one. With wrk, the token against the static token file's.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { Agent, request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { freePort } from '../src/testing/ports.js';
-import { fmt, startServerProcess, stopProcess, summarize } from './report.js';
+import { fmt, startServerProcess, stopProcess } from './report.js';
+import { client, gets } from './httpclient.js';
 import { benchTokenFlag, hasWrk, wrk } from './wrk.js';
 
 const main = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'cli', 'main.js');
 const PATH = '/api/v1/namespaces/default/configmaps/bench-cm';
-
-type Call = (method: string, path: string, body?: string) => Promise<{ status: number; body: string }>;
-
-function client(port: number, tls: { ca: Buffer; cert?: Buffer; key?: Buffer }, token?: string): Call {
-  const agent = new Agent({ keepAlive: true, maxSockets: 64, ...tls });
-  return (method, path, body) =>
-    new Promise((resolve, reject) => {
-      const headers: Record<string, string> = { ...(body ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) };
-      const r = request({ host: '127.0.0.1', port, path, method, agent, headers }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
-      });
-      r.on('error', reject);
-      if (body) r.write(body);
-      r.end();
-    });
-}
-
-async function gets(call: Call, total: number): Promise<{ rate: number; p50: number; p99: number }> {
-  const lat: number[] = [];
-  let next = 0;
-  const start = performance.now();
-  await Promise.all(Array.from({ length: 64 }, async () => {
-    while (next++ < total) {
-      const t = performance.now();
-      const { status } = await call('GET', PATH);
-      if (status !== 200) throw new Error(`get answered ${status}`);
-      lat.push(performance.now() - t);
-    }
-  }));
-  const s = summarize(lat);
-  return { rate: total / ((performance.now() - start) / 1000), p50: s.p50, p99: s.p99 };
-}
 
 export async function benchServiceAccountTokens(opts: { requests?: number; wrkSeconds?: number } = {}): Promise<string[]> {
   const requests = opts.requests ?? 20_000;
@@ -68,12 +34,12 @@ export async function benchServiceAccountTokens(opts: { requests?: number; wrkSe
     if (tr.status !== 201) throw new Error(`TokenRequest answered ${tr.status}: ${tr.body}`);
     const token = (JSON.parse(tr.body) as { status: { token: string } }).status.token;
     const sa = client(port, { ca }, token);
-    await gets(admin, 2000); // warm-up
-    await gets(sa, 2000);
-    const cert1 = await gets(admin, requests);
-    const tok1 = await gets(sa, requests);
-    const cert2 = await gets(admin, requests);
-    const tok2 = await gets(sa, requests);
+    await gets(admin, PATH, 2000); // warm-up
+    await gets(sa, PATH, 2000);
+    const cert1 = await gets(admin, PATH, requests);
+    const tok1 = await gets(sa, PATH, requests);
+    const cert2 = await gets(admin, PATH, requests);
+    const tok2 = await gets(sa, PATH, requests);
     const cert = cert1.rate >= cert2.rate ? cert1 : cert2;
     const tok = tok1.rate >= tok2.rate ? tok1 : tok2;
     const lines = [
