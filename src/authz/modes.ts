@@ -5,7 +5,7 @@ import type { Registry } from '../registry/registry.js';
 import type { Store } from '../storage/interface.js';
 import { alwaysAllow, alwaysDeny, systemMasters, UnionAuthorizer, type Authorizer } from './authorizer.js';
 import { RbacAuthorizer } from './rbac/authorizer.js';
-import { startRbacCache } from './rbac/cache.js';
+import { RBAC_GROUP, startRbacCache } from './rbac/cache.js';
 
 export const AUTHORIZATION_MODES = ['AlwaysAllow', 'AlwaysDeny', 'ABAC', 'Webhook', 'RBAC', 'Node'] as const;
 export type AuthorizationMode = (typeof AUTHORIZATION_MODES)[number];
@@ -67,6 +67,9 @@ export async function buildAuthorizer(c: AuthorizationConfig, deps: { registry: 
         case 'AlwaysAllow': authorizers.push(alwaysAllow); break;
         case 'AlwaysDeny': authorizers.push(alwaysDeny); break;
         case 'RBAC': {
+          if (!deps.registry.servesGroup(RBAC_GROUP)) {
+            throw new Error('--authorization-mode=RBAC needs the rbac.authorization.svc.io/v1 API: enable it with --runtime-config or choose other modes');
+          }
           const { cache, stop } = await startRbacCache(deps.registry, deps.storage);
           stops.push(stop);
           rbac = new RbacAuthorizer(cache);

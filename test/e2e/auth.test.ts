@@ -14,17 +14,25 @@ describe('authentication, health, discovery', () => {
   });
   after(async () => t?.stop());
 
-  it('serves the admin certificate, a static token and anonymous users; rejects a bad token', async () => {
-    const ok = await t.req('GET', '/api/v1/namespaces', undefined, { token: 'secret-token' });
-    assert.equal(ok.status, 200);
-    const anon = await t.req('GET', '/api/v1/namespaces', undefined, { anonymous: true });
-    assert.equal(anon.status, 200, 'AlwaysAllow serves anonymous requests until RBAC lands');
+  it('serves the admin certificate, a static token and anonymous users (as far as RBAC lets them); rejects a bad token', async () => {
+    assert.equal((await t.req('GET', '/api/v1/namespaces')).status, 200);
+    // alice is authenticated: discovery is hers (system:discovery), namespaces are not
+    assert.equal((await t.req('GET', '/api', undefined, { token: 'secret-token' })).status, 200);
+    const alice = await t.req('GET', '/api/v1/namespaces', undefined, { token: 'secret-token' });
+    assert.equal(alice.status, 403);
+    assert.equal(alice.body.message, 'namespaces is forbidden: User "alice" cannot list resource "namespaces" in API group "" at the cluster scope');
+    // anonymous: health and version only (system:public-info-viewer)
+    assert.equal((await t.req('GET', '/healthz', undefined, { anonymous: true })).status, 200);
+    assert.equal((await t.req('GET', '/version', undefined, { anonymous: true })).status, 200);
+    const anon = await t.req('GET', '/api', undefined, { anonymous: true });
+    assert.equal(anon.status, 403);
+    assert.deepEqual(anon.body, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'forbidden: User "system:anonymous" cannot get path "/api"', reason: 'Forbidden', details: {}, code: 403 });
     const bad = await t.req('GET', '/api/v1/namespaces', undefined, { token: 'wrong' });
     assert.equal(bad.status, 401);
     assert.deepEqual(bad.body, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Unauthorized', reason: 'Unauthorized', code: 401 });
   });
 
-  it('impersonation acts as the impersonated user (AlwaysAllow grants it); groups without a user are 400', async () => {
+  it('impersonation acts as the impersonated user (system:masters may impersonate); groups without a user are 400', async () => {
     const r = await t.req('POST', '/apis/authentication.svc.io/v1beta1/selfsubjectreviews', { spec: {} }, { headers: { 'impersonate-user': 'bob' } });
     assert.ok(r.status === 201 || r.status === 404, `${r.status}`);
     const bad = await t.req('GET', '/api/v1/namespaces', undefined, { headers: { 'impersonate-group': 'devs' } });
@@ -82,8 +90,11 @@ describe('authentication, health, discovery', () => {
     const trBad = await t.req('POST', '/apis/authentication.svc.io/v1/tokenreviews', { spec: { token: 'nope' } });
     assert.equal(trBad.body.status.authenticated, undefined);
     assert.match(trBad.body.status.error, /invalid bearer token/);
+    // the admin's rules: cluster-admin (bound to system:masters) and what every authenticated user holds
     const rules = await t.req('POST', '/apis/authorization.svc.io/v1/selfsubjectrulesreviews', { spec: { namespace: 'default' } });
-    assert.deepEqual(rules.body.status.resourceRules, [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }]);
+    assert.deepEqual(rules.body.status.resourceRules[0], { verbs: ['*'], apiGroups: ['*'], resources: ['*'] });
+    assert.ok(rules.body.status.resourceRules.some((r: { resources: string[] }) => r.resources.includes('selfsubjectaccessreviews')));
+    assert.equal(rules.body.status.incomplete, false);
     const get = await t.req('GET', '/apis/authorization.svc.io/v1/selfsubjectaccessreviews');
     assert.equal(get.status, 405, 'reviews are create-only');
   });

@@ -7,7 +7,7 @@
 // port-forward), which must fail at once with a clear Status, never hang.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startTestServer, type TestServer } from './harness.js';
+import { eventually, startTestServer, type TestServer } from './harness.js';
 import { kubectlFor, kubectlMissing, until } from './kubectlcli.js';
 
 const pod = (name: string, extra: Record<string, unknown> = {}) => ({ metadata: { name, labels: { app: name } }, spec: { containers: [{ name: 'c', image: 'busybox' }], ...extra } });
@@ -130,18 +130,29 @@ describe('kubectl 1.27: wait, auth, impersonation, node-agent commands', { skip:
     }
   });
 
-  it('impersonation: --as, --as-group (repeated), --as-uid act as that user (AlwaysAllow lets admin impersonate)', async () => {
+  it('impersonation: --as, --as-group (repeated), --as-uid act as that user, with that user\'s RBAC rights', async () => {
+    const before = await kubectl('auth', 'can-i', 'list', 'configmaps', '--as=alice');
+    assert.equal(before.out, 'no\n');
+    const denied = await kubectl('get', '--raw', '/api/v1/namespaces/default/configmaps', '--as=alice');
+    assert.equal(denied.code, 1);
+    assert.match(denied.err, /configmaps is forbidden: User "alice" cannot list resource "configmaps" in API group "" in the namespace "default"/);
+    for (const args of [['--user=alice', 'alice-view'], ['--group=devs', 'devs-view']]) {
+      const b = await kubectl('create', 'rolebinding', args[1]!, '--clusterrole=view', args[0]!);
+      assert.equal(b.code, 0, b.err);
+    }
+    await eventually(async () => (await kubectl('auth', 'can-i', 'list', 'configmaps', '--as=alice')).out === 'yes\n');
     const raw = await kubectl('get', '--raw', '/api/v1/namespaces/default/configmaps', '--as=alice');
     assert.equal(raw.code, 0, raw.err);
     assert.equal(JSON.parse(raw.out).kind, 'ConfigMapList');
-    const get = await kubectl('get', 'pods', '--as=bob', '--as-group=devs', '--as-group=ops', '--as-uid=42');
-    assert.equal(get.code, 0, get.err);
-    const canI = await kubectl('auth', 'can-i', 'list', 'pods', '--as=alice');
-    assert.equal(canI.code, 0, canI.err);
-    assert.equal(canI.out, 'yes\n');
+    await eventually(async () => (await kubectl('get', 'pods', '--as=bob', '--as-group=devs', '--as-group=ops', '--as-uid=42')).code === 0);
+    // view grants no writes
+    const write = await kubectl('create', 'configmap', 'nope', '--as=bob', '--as-group=devs');
+    assert.equal(write.code, 1);
+    assert.match(write.err, /configmaps is forbidden: User "bob" cannot create resource "configmaps"/);
     // a group without a user: kubectl itself refuses before sending anything
     const groupOnly = await kubectl('get', 'pods', '--as-group=devs');
     assert.equal(groupOnly.code, 1);
+    for (const name of ['alice-view', 'devs-view']) await kubectl('delete', 'rolebinding', name);
   });
 
   it('logs: an unscheduled pod has no log yet (204, as Kubernetes), also with -f; bad options are 422', async () => {

@@ -80,9 +80,17 @@ describe('OIDC and token webhook end to end', () => {
       apiVersion: 'v1', kind: 'Config', clusters: admin.clusters,
       users: [{ name: 'nobody', user: {} }], contexts: [{ name: 'c', context: { cluster: admin.clusters[0].name, user: 'nobody' } }], 'current-context': 'c',
     }));
-    // The authenticator starts asynchronously: wait until the provider's keys are in.
+    // The users these tests authenticate may list namespaces (RBAC: every authenticated user here).
+    assert.equal((await t.req('POST', '/apis/rbac.authorization.k8s.io/v1/clusterroles', {
+      metadata: { name: 'namespace-reader' }, rules: [{ apiGroups: [''], resources: ['namespaces'], verbs: ['get', 'list'] }],
+    })).status, 201);
+    assert.equal((await t.req('POST', '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', {
+      metadata: { name: 'namespace-reader' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'namespace-reader' },
+      subjects: [{ kind: 'Group', apiGroup: 'rbac.authorization.k8s.io', name: 'system:authenticated' }],
+    })).status, 201);
+    // The authenticator starts asynchronously: wait until the provider's keys are in (and the binding is).
     const probe = await aliceToken();
-    await eventually(async () => (await t.req('GET', '/api', undefined, { token: probe })).status === 200);
+    await eventually(async () => (await t.req('GET', '/api/v1/namespaces', undefined, { token: probe })).status === 200);
   });
   after(async () => {
     await t?.stop();

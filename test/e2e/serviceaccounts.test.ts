@@ -23,6 +23,17 @@ const TTL = 1500;
 async function setup(t: TestServer): Promise<void> {
   assert.equal((await t.req('POST', '/api/v1/namespaces', { metadata: { name: NS } })).status, 201);
   assert.equal((await t.req('POST', `/api/v1/namespaces/${NS}/serviceaccounts`, { metadata: { name: 'robot' } })).status, 201);
+  // the namespace's service accounts may read what the tests read with their tokens (RBAC)
+  assert.equal((await t.req('POST', `/apis/rbac.authorization.k8s.io/v1/namespaces/${NS}/roles`, {
+    metadata: { name: 'readers' }, rules: [{ apiGroups: [''], resources: ['configmaps', 'serviceaccounts'], verbs: ['get', 'list'] }],
+  })).status, 201);
+  assert.equal((await t.req('POST', `/apis/rbac.authorization.k8s.io/v1/namespaces/${NS}/rolebindings`, {
+    metadata: { name: 'readers' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'readers' },
+    subjects: [{ kind: 'Group', apiGroup: 'rbac.authorization.k8s.io', name: `system:serviceaccounts:${NS}` }],
+  })).status, 201);
+  await eventually(async () => (await t.req('POST', '/apis/authorization.k8s.io/v1/subjectaccessreviews', {
+    spec: { user: `system:serviceaccount:${NS}:robot`, groups: [`system:serviceaccounts:${NS}`], resourceAttributes: { namespace: NS, verb: 'list', resource: 'configmaps' } },
+  })).body.status?.allowed === true);
 }
 
 const tokenFor = async (t: TestServer, sa: string, spec: Record<string, unknown> = {}) => {
