@@ -32,6 +32,8 @@ import { defaultTolerationSecondsPlugin, priorityPlugin } from '../admission/plu
 import { storageObjectInUseProtection } from '../admission/plugins/storageprotection.js';
 import { NamespaceController } from '../controllers/namespace.js';
 import { StorageProtectionController } from '../controllers/storageprotection.js';
+import { ClusterRoleAggregationController } from '../controllers/clusterroleaggregation.js';
+import { reconcileBootstrapPolicy } from '../authz/rbac/reconcile.js';
 import { Discovery } from '../endpoints/discovery.js';
 import { resourceHandler } from '../endpoints/resource.js';
 import { DEFAULT_WATCH_SETTINGS, type WatchSettings } from '../endpoints/watch.js';
@@ -222,9 +224,10 @@ async function assemble(opts: ApiServerOptions, store: Store): Promise<RunningAp
   const cachesReady = new PostStartHook('watch-cache-initialized');
   const systemNamespaces = new PostStartHook('start-system-namespaces-controller');
   const namespaceControllerHook = new PostStartHook('start-namespace-controller');
+  const rbacBootstrap = new PostStartHook('rbac/bootstrap-roles');
   const storageCheck: HealthCheck = { name: 'etcd', check: async () => void (await store.currentRevision()) };
   const shutdownCheck = new ShutdownCheck();
-  const hooks = [cachesReady, systemNamespaces, ...(opts.controllers ? [namespaceControllerHook] : [])];
+  const hooks = [cachesReady, systemNamespaces, rbacBootstrap, ...(opts.controllers ? [namespaceControllerHook] : [])];
   const health = new Health({
     checks: {
       healthz: [ping, log, storageCheck, ...hooks],
@@ -313,9 +316,12 @@ async function assemble(opts: ApiServerOptions, store: Store): Promise<RunningAp
   cachesReady.done();
   await ensureSystemNamespaces(registry);
   systemNamespaces.done();
+  await reconcileBootstrapPolicy(registry, gates);
+  rbacBootstrap.done();
   let controller: NamespaceController | undefined;
   let storageProtection: StorageProtectionController | undefined;
   let tokenCleaner: TokenCleaner | undefined;
+  let aggregation: ClusterRoleAggregationController | undefined;
   const saControllers: { stop(): void }[] = [];
   if (opts.controllers) {
     tokenCleaner = new TokenCleaner(registry, store);
@@ -324,6 +330,8 @@ async function assemble(opts: ApiServerOptions, store: Store): Promise<RunningAp
     await controller.start();
     storageProtection = new StorageProtectionController(registry, store);
     await storageProtection.start();
+    aggregation = new ClusterRoleAggregationController(registry, store);
+    await aggregation.start();
     namespaceControllerHook.done();
   }
   if (opts.controllers && (opts.serviceAccountControllers ?? true)) {
@@ -351,6 +359,7 @@ async function assemble(opts: ApiServerOptions, store: Store): Promise<RunningAp
         controller?.stop();
         storageProtection?.stop();
         tokenCleaner?.stop();
+        aggregation?.stop();
         for (const c of saControllers) c.stop();
         await serviceAllocation.close();
         registry.stopCaches();

@@ -39,7 +39,6 @@ const KNOWN_GAPS: Record<string, string> = {
   'health-01-basic / healthz-verbose': 'our checks are named for our post-start hooks',
   'health-01-basic / readyz-verbose-exclude-etcd': 'our checks are named for our post-start hooks',
   'health-03-single-checks / readyz-informer-sync': 'no informer-sync check until the watch cache (issue 4)',
-  'health-03-single-checks / readyz-poststarthook': 'kube-apiserver post-start hook names',
   'discovery-01-core-and-version / api-v1': 'singularName: v1.27 fills it in (v1.26, recorded here, left it empty)',
   'list-06-rv-invalid / non-numeric-rv': 'deliberate: a malformed resourceVersion is a client mistake (400), where Kubernetes answers 500',
   'ns-03-protected / delete-kube-system': 'our protected namespaces are svc-system and svc-public (spec); kube-system does not exist here',
