@@ -25,6 +25,7 @@ import { ServiceAccountsController } from '../controllers/serviceaccounts.js';
 import { TokensController } from '../controllers/tokens.js';
 import { RootCAPublisher } from '../controllers/rootca.js';
 import { alwaysAllow, type Authorizer } from '../authz/authorizer.js';
+import { installEscalationChecks } from '../authz/rbac/policybased.js';
 import { Registry, type ServedResource } from '../registry/registry.js';
 import { Admission } from '../registry/admission.js';
 import { namespaceLifecycle, SYSTEM_NAMESPACES } from '../admission/plugins/namespacelifecycle.js';
@@ -104,6 +105,8 @@ export interface ApiServerOptions {
   readonly serviceAccountControllers?: boolean;
   /** How long successful bearer-token authentications are cached (kube-apiserver: 10 s; tests shorten it). */
   readonly tokenCacheTtlMs?: number;
+  /** The authorizer, built over the server's registry (default AlwaysAllow); tests inject one. */
+  readonly authorizer?: (registry: Registry) => Authorizer;
 }
 
 export interface ServiceAccountOptions {
@@ -163,7 +166,6 @@ async function assemble(opts: ApiServerOptions, store: Store): Promise<RunningAp
   const apiAudiences = opts.apiAudiences ?? serviceAccounts.config.apiAudiences;
   // The registry is built below; the bootstrap authenticator reads Secrets through it (watch cache).
   let secretLookup: (name: string) => Promise<ApiObject | undefined> = async () => undefined;
-  const authorizer: Authorizer = alwaysAllow;
 
   const gates = opts.featureGates ?? DEFAULT_GATES;
   const resources: ServedResource[] = servedResources(opts.runtimeConfig);
@@ -177,6 +179,9 @@ async function assemble(opts: ApiServerOptions, store: Store): Promise<RunningAp
     nodePortRange,
   });
   registry.store('', 'services').useHooks(serviceAllocation);
+  const authorizer: Authorizer = opts.authorizer?.(registry) ?? alwaysAllow;
+  // RBAC objects grant only what the writer holds (or may escalate / bind).
+  installEscalationChecks(registry, { authorizer });
   secretLookup = async (name) => {
     try {
       return await registry.store('', 'secrets').get(BOOTSTRAP_NAMESPACE, name, { kind: 'any' });
