@@ -9,7 +9,7 @@ import type { ApiObject } from '../registry/object.js';
 import type { Schema } from '../schema/model.js';
 import { ApplyBadRequestError, ApplyConflictError, applyObject, FieldSet, TypedError, updateObject, type VersionConverter } from '../smd/index.js';
 import type { JsonObject } from '../smd/typed.js';
-import { queryBool } from './requestinfo.js';
+import { queryBool, spellApiVersion } from './requestinfo.js';
 import { goZeroObject } from '../schema/gozero.js';
 import { decodeJson, type Decoded } from '../schema/json.js';
 
@@ -175,7 +175,10 @@ function jsonFirst(text: string): Decoded | undefined {
 /** Server-side apply of `req` onto `live` (undefined: the apply creates the object). */
 export function applyTo(t: FieldTracking, live: ApiObject | undefined, req: ApplyRequest): ApiObject {
   try {
-    const r = applyObject({ ...engineOptions(t), live: live && (live as unknown as JsonObject), config: req.config, force: req.force });
+    // A k8s.io-spelled apiVersion is the served group's (checkAppliedKind matched it in either spelling).
+    const spelled = typeof req.config.apiVersion === 'string' && spellApiVersion(req.config.apiVersion, undefined) === t.apiVersion;
+    const config = spelled ? { ...req.config, apiVersion: t.apiVersion } : req.config;
+    const r = applyObject({ ...engineOptions(t), live: live && (live as unknown as JsonObject), config, force: req.force });
     return r.object as unknown as ApiObject;
   } catch (err) {
     throw applyError(err, t, req.config);

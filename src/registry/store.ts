@@ -21,6 +21,7 @@ import { encodeContinue, type ListPlan, type ReadMode } from './listoptions.js';
 import type { Cacher } from '../storage/cacher/cacher.js';
 import { newResourceExpired, newTooLargeResourceVersion } from '../api/meta/index.js';
 import type { UserInfo } from '../authn/user.js';
+import type { ResourceRequestInfo } from '../endpoints/requestinfo.js';
 
 export interface ResourceIdentity {
   /** The svc.io spelling of the group; '' for core. */
@@ -34,6 +35,8 @@ export interface ResourceIdentity {
 export interface WriteContext {
   readonly dryRun: boolean;
   readonly user?: UserInfo;
+  /** The API request that writes (absent for the server's own writes); write hooks read it. */
+  readonly requestInfo?: ResourceRequestInfo;
   /** managedFields bookkeeping, applied to what the request produced before the strategy runs. */
   readonly track?: TrackFields;
 }

@@ -25,6 +25,7 @@ import { ServiceAccountsController } from '../controllers/serviceaccounts.js';
 import { TokensController } from '../controllers/tokens.js';
 import { RootCAPublisher } from '../controllers/rootca.js';
 import { buildAuthorizer, DEFAULT_AUTHORIZATION_MODES, type AuthorizationConfig } from '../authz/modes.js';
+import { installEscalationChecks } from '../authz/rbac/policybased.js';
 import { Registry, type ServedResource } from '../registry/registry.js';
 import { Admission } from '../registry/admission.js';
 import { namespaceLifecycle, SYSTEM_NAMESPACES } from '../admission/plugins/namespacelifecycle.js';
@@ -183,6 +184,8 @@ async function assemble(opts: ApiServerOptions, store: Store): Promise<RunningAp
   // --authorization-mode (default Node,RBAC): the policy caches are listed before the server listens.
   const authz = await buildAuthorizer(opts.authorization ?? { modes: DEFAULT_AUTHORIZATION_MODES }, { registry, storage: store });
   const authorizer = authz.authorizer;
+  // RBAC objects grant only what the writer holds (or may escalate / bind).
+  installEscalationChecks(registry, { authorizer });
   secretLookup = async (name) => {
     try {
       return await registry.store('', 'secrets').get(BOOTSTRAP_NAMESPACE, name, { kind: 'any' });
