@@ -35,6 +35,7 @@ import { NamespaceController } from '../controllers/namespace.js';
 import { StorageProtectionController } from '../controllers/storageprotection.js';
 import { ClusterRoleAggregationController } from '../controllers/clusterroleaggregation.js';
 import { reconcileBootstrapPolicy } from '../authz/rbac/reconcile.js';
+import { RBAC_GROUP } from '../authz/rbac/cache.js';
 import { Discovery } from '../endpoints/discovery.js';
 import { resourceHandler } from '../endpoints/resource.js';
 import { DEFAULT_WATCH_SETTINGS, type WatchSettings } from '../endpoints/watch.js';
@@ -185,7 +186,7 @@ async function assemble(opts: ApiServerOptions, store: Store): Promise<RunningAp
   const authz = await buildAuthorizer(opts.authorization ?? { modes: DEFAULT_AUTHORIZATION_MODES }, { registry, storage: store });
   const authorizer = authz.authorizer;
   // RBAC objects grant only what the writer holds (or may escalate / bind).
-  installEscalationChecks(registry, { authorizer });
+  if (registry.servesGroup(RBAC_GROUP)) installEscalationChecks(registry, { authorizer });
   secretLookup = async (name) => {
     try {
       return await registry.store('', 'secrets').get(BOOTSTRAP_NAMESPACE, name, { kind: 'any' });
@@ -227,10 +228,12 @@ async function assemble(opts: ApiServerOptions, store: Store): Promise<RunningAp
   const cachesReady = new PostStartHook('watch-cache-initialized');
   const systemNamespaces = new PostStartHook('start-system-namespaces-controller');
   const namespaceControllerHook = new PostStartHook('start-namespace-controller');
+  // The RBAC API's post-start hook and controller exist only when the API is served (--runtime-config).
+  const rbacServed = registry.servesGroup(RBAC_GROUP);
   const rbacBootstrap = new PostStartHook('rbac/bootstrap-roles');
   const storageCheck: HealthCheck = { name: 'etcd', check: async () => void (await store.currentRevision()) };
   const shutdownCheck = new ShutdownCheck();
-  const hooks = [cachesReady, systemNamespaces, rbacBootstrap, ...(opts.controllers ? [namespaceControllerHook] : [])];
+  const hooks = [cachesReady, systemNamespaces, ...(rbacServed ? [rbacBootstrap] : []), ...(opts.controllers ? [namespaceControllerHook] : [])];
   const health = new Health({
     checks: {
       healthz: [ping, log, storageCheck, ...hooks],
@@ -319,8 +322,10 @@ async function assemble(opts: ApiServerOptions, store: Store): Promise<RunningAp
   cachesReady.done();
   await ensureSystemNamespaces(registry);
   systemNamespaces.done();
-  await reconcileBootstrapPolicy(registry, gates);
-  rbacBootstrap.done();
+  if (rbacServed) {
+    await reconcileBootstrapPolicy(registry, gates);
+    rbacBootstrap.done();
+  }
   let controller: NamespaceController | undefined;
   let storageProtection: StorageProtectionController | undefined;
   let tokenCleaner: TokenCleaner | undefined;
@@ -333,8 +338,10 @@ async function assemble(opts: ApiServerOptions, store: Store): Promise<RunningAp
     await controller.start();
     storageProtection = new StorageProtectionController(registry, store);
     await storageProtection.start();
-    aggregation = new ClusterRoleAggregationController(registry, store);
-    await aggregation.start();
+    if (rbacServed) {
+      aggregation = new ClusterRoleAggregationController(registry, store);
+      await aggregation.start();
+    }
     namespaceControllerHook.done();
   }
   if (opts.controllers && (opts.serviceAccountControllers ?? true)) {

@@ -8,6 +8,7 @@ import { request } from 'node:https';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { FeatureGates } from '../../src/features/gates.js';
 import { eventually, startTestServer, writeTokenFile, type HttpResult, type TestServer } from './harness.js';
 import { tempDir } from '../../src/testing/tempdir.js';
 import { issueClientCertificate, newCertificateAuthority, type PemKeyPair } from '../../src/server/pki.js';
@@ -42,6 +43,8 @@ describe('authentication methods (bootstrap tokens, authenticating proxy, impers
         extraHeadersPrefix: ['X-Remote-Extra-'], allowedNames: ['front-proxy'],
       },
       runtimeConfig: new Map([['authentication.svc.io/v1beta1', true], ['authentication.svc.io/v1alpha1', true]]),
+      // SelfSubjectReview (whoami) for every authenticated user: system:basic-user grants it with the gate on
+      featureGates: FeatureGates.parse('APISelfSubjectReview=true'),
     });
     const cfg = (await import('yaml')).parse((await import('node:fs')).readFileSync(t.kubeconfig, 'utf8'));
     ca = Buffer.from(cfg.clusters[0].cluster['certificate-authority-data'], 'base64');
@@ -49,6 +52,15 @@ describe('authentication methods (bootstrap tokens, authenticating proxy, impers
       cert: Buffer.from(cfg.users[0].user['client-certificate-data'], 'base64').toString(),
       key: Buffer.from(cfg.users[0].user['client-key-data'], 'base64').toString(),
     };
+    // whoami for anonymous requests too (RBAC: authenticated users have it from system:basic-user)
+    assert.equal((await send('POST', '/apis/rbac.authorization.k8s.io/v1/clusterroles', { cert: admin, body: {
+      metadata: { name: 'anonymous-whoami' }, rules: [{ apiGroups: ['authentication.k8s.io'], resources: ['selfsubjectreviews'], verbs: ['create'] }],
+    } })).status, 201);
+    assert.equal((await send('POST', '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', { cert: admin, body: {
+      metadata: { name: 'anonymous-whoami' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'anonymous-whoami' },
+      subjects: [{ kind: 'Group', apiGroup: 'rbac.authorization.k8s.io', name: 'system:unauthenticated' }],
+    } })).status, 201);
+    await eventually(async () => (await whoami({})) !== 403);
   });
   after(async () => t?.stop());
 
@@ -75,9 +87,10 @@ describe('authentication methods (bootstrap tokens, authenticating proxy, impers
     });
   }
 
-  /** Who the server thinks the request is: the SelfSubjectReview's userInfo, or the HTTP status when refused. */
+  /** Who the server thinks the request is: the SelfSubjectReview's userInfo, or the HTTP status when refused (with the message for 403). */
   async function whoami(opts: { cert?: PemKeyPair; headers?: [string, string][] }): Promise<unknown> {
     const r = await send('POST', WHOAMI, { ...opts, body: { apiVersion: 'authentication.svc.io/v1beta1', kind: 'SelfSubjectReview' } });
+    if (r.status === 403 && opts.headers?.length) return { 403: r.body.message };
     return r.status === 201 ? r.body.status.userInfo : r.status;
   }
 
@@ -181,7 +194,8 @@ describe('authentication methods (bootstrap tokens, authenticating proxy, impers
       ['headers without any certificate are ignored (anonymous)', () => ({ headers: janeHeaders }), ANON],
       ['headers with a bearer token are ignored', () => ({ headers: [bearer('token-alice'), ...janeHeaders] }), { username: 'alice', uid: 'uid-alice', groups: ['system:authenticated'] }],
       ['headers with a certificate of an unknown CA', () => ({ cert: foreign, headers: janeHeaders }), 401],
-      ['the proxy may not smuggle impersonation past the chain: it is authorized like any request', () => ({ cert: proxy, headers: [['X-Remote-User', 'jane'], ['Impersonate-User', 'bob']] }), { username: 'bob', groups: ['system:authenticated'] }],
+      ['the proxy may not smuggle impersonation past the chain: it is authorized like any request', () => ({ cert: proxy, headers: [['X-Remote-User', 'jane'], ['Impersonate-User', 'bob']] }),
+        { 403: 'users "bob" is forbidden: User "jane" cannot impersonate resource "users" in API group "" at the cluster scope' }],
     ];
     for (const [name, opts, want] of cases) {
       it(name, async () => assert.deepEqual(await whoami(opts()), want));

@@ -7,6 +7,7 @@
 // port-forward), which must fail at once with a clear Status, never hang.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { FeatureGates } from '../../src/features/gates.js';
 import { eventually, startTestServer, type TestServer } from './harness.js';
 import { kubectlFor, kubectlMissing, until } from './kubectlcli.js';
 
@@ -112,7 +113,8 @@ describe('kubectl 1.27: wait, auth, impersonation, node-agent commands', { skip:
   });
 
   it('auth whoami with --runtime-config=authentication.k8s.io/v1beta1=true', async () => {
-    const on = await startTestServer({ runtimeConfig: { 'authentication.k8s.io/v1beta1': true } });
+    // whoami for every user needs the APISelfSubjectReview gate too (system:basic-user then grants selfsubjectreviews)
+    const on = await startTestServer({ runtimeConfig: { 'authentication.k8s.io/v1beta1': true }, featureGates: FeatureGates.parse('APISelfSubjectReview=true') });
     try {
       const k = kubectlFor(() => on);
       const r = await k('auth', 'whoami');

@@ -15,6 +15,7 @@ import { after, before, describe, it } from 'node:test';
 import { stringify } from 'yaml';
 import { DEFAULT_SERVICE_ACCOUNT_ISSUER } from '../../src/authn/serviceaccount/index.js';
 import { base64url } from 'jose';
+import { FeatureGates } from '../../src/features/gates.js';
 import { startTestServer, eventually, type TestServer } from './harness.js';
 import { kubectlFor, kubectlMissing } from './kubectlcli.js';
 import { startOidcProvider, DEFAULT_CLIENT, type OidcProviderFixture } from '../../src/testing/oidcprovider.js';
@@ -72,6 +73,7 @@ describe('OIDC and token webhook end to end', () => {
       },
       tokenWebhook: { configFile: hookConfig, cacheTtlMs: 120_000, version: 'v1beta1' },
       runtimeConfig: { 'authentication.k8s.io/v1beta1': true },
+      featureGates: FeatureGates.parse('APISelfSubjectReview=true'),
     });
     // A kubeconfig with the cluster only: the identity comes from --token.
     const admin = (await import('yaml')).parse((await import('node:fs')).readFileSync(t.kubeconfig, 'utf8'));
@@ -80,9 +82,12 @@ describe('OIDC and token webhook end to end', () => {
       apiVersion: 'v1', kind: 'Config', clusters: admin.clusters,
       users: [{ name: 'nobody', user: {} }], contexts: [{ name: 'c', context: { cluster: admin.clusters[0].name, user: 'nobody' } }], 'current-context': 'c',
     }));
-    // The users these tests authenticate may list namespaces (RBAC: every authenticated user here).
+    // The users these tests authenticate may list namespaces and review tokens (RBAC: every authenticated user here).
     assert.equal((await t.req('POST', '/apis/rbac.authorization.k8s.io/v1/clusterroles', {
-      metadata: { name: 'namespace-reader' }, rules: [{ apiGroups: [''], resources: ['namespaces'], verbs: ['get', 'list'] }],
+      metadata: { name: 'namespace-reader' }, rules: [
+        { apiGroups: [''], resources: ['namespaces'], verbs: ['get', 'list'] },
+        { apiGroups: ['authentication.k8s.io'], resources: ['tokenreviews'], verbs: ['create'] },
+      ],
     })).status, 201);
     assert.equal((await t.req('POST', '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', {
       metadata: { name: 'namespace-reader' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'namespace-reader' },

@@ -192,7 +192,10 @@ describe('service accounts (sqlite)', () => {
   });
 
   it('issuer discovery: the documents verify a token as a relying party would', async () => {
-    const conf = await t.req('GET', '/.well-known/openid-configuration', undefined, { anonymous: true });
+    // system:service-account-issuer-discovery is bound to service accounts only (kube's default), not to anonymous users
+    assert.equal((await t.req('GET', '/.well-known/openid-configuration', undefined, { anonymous: true })).status, 403);
+    const reader = { token: await tokenFor(t, 'robot') };
+    const conf = await t.req('GET', '/.well-known/openid-configuration', undefined, reader);
     assert.equal(conf.status, 200);
     assert.equal(conf.headers['content-type'], 'application/json');
     assert.equal(conf.headers['cache-control'], 'public, max-age=3600');
@@ -200,7 +203,7 @@ describe('service accounts (sqlite)', () => {
     assert.equal(conf.body.issuer, ISSUER);
     assert.equal(conf.body.jwks_uri, `${t.url}/openid/v1/jwks`);
     assert.deepEqual(conf.body.response_types_supported, ['id_token']);
-    const jwks = await t.req('GET', '/openid/v1/jwks', undefined, { anonymous: true });
+    const jwks = await t.req('GET', '/openid/v1/jwks', undefined, reader);
     assert.equal(jwks.headers['content-type'], 'application/jwk-set+json');
     assert.ok(jwks.body.keys.every((k: { use: string; kid: string; alg: string }) => k.use === 'sig' && k.kid && k.alg));
     const token = await tokenFor(t, 'robot', { audiences: ['https://vault.example'] });

@@ -88,6 +88,13 @@ export function covers(ownerRules: readonly PolicyRule[], servantRules: readonly
   return servantRules.flatMap(breakdownRule).filter((sub) => !ownerRules.some((o) => ruleCovers(o, sub)));
 }
 
+/** A broken-down rule as a stored PolicyRule: empty lists left out (as Go's nil slices are). */
+export function policyRuleOf(r: Rule): PolicyRule {
+  const out: { -readonly [K in keyof Rule]?: readonly string[] } = {};
+  for (const k of ['verbs', 'apiGroups', 'resources', 'resourceNames', 'nonResourceURLs'] as const) if (r[k].length > 0) out[k] = [...r[k]];
+  return out;
+}
+
 /**
  * kube's CompactRules: rules naming one group and one resource and nothing
  * but verbs are merged per (group, resource), verbs in order; the others

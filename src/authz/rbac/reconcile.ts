@@ -15,7 +15,7 @@ import { schemaFor } from '../../api/schemas.js';
 import { trackWrite } from '../../endpoints/fieldmanager.js';
 import { isStatusError } from '../../api/meta/index.js';
 import { canonicalGroup } from '../../endpoints/requestinfo.js';
-import { covers } from './covers.js';
+import { covers, policyRuleOf } from './escalation.js';
 import type { PolicyRule } from './rules.js';
 import { AUTOUPDATE_ANNOTATIONS, RBAC_API_VERSION, RBAC_GROUP, bootstrapPolicy, type PolicyGates } from './bootstrap/index.js';
 
@@ -68,7 +68,7 @@ const aggregationOf = (o: ApiObject): AggregationRule | undefined =>
 export function reconcileRole(existing: ApiObject, expected: ApiObject): Reconciled {
   const out = clone(existing);
   let changed = mergeMetadata(out, expected);
-  const { uncovered } = covers(rulesOf(existing), rulesOf(expected));
+  const uncovered = covers(rulesOf(existing), rulesOf(expected)).map(policyRuleOf);
   if (uncovered.length > 0) {
     out.rules = [...rulesOf(existing), ...uncovered];
     changed = true;
