@@ -3,7 +3,7 @@
 // as the endpoint's kind (bodykind.ts) → fill namespace from the URL → store
 // (strategy, validation, admission, storage) → encode in the request's group
 // spelling.
-import { fieldPath, newBadRequest, newInvalid, newMethodNotAllowed, newMethodNotSupported, newNotAcceptable, newNotFound, newRouteNotAcceptable, notSupported, type Status } from '../api/meta/index.js';
+import { fieldPath, isStatusError, newBadRequest, newInvalid, newMethodNotAllowed, newMethodNotSupported, newNotAcceptable, newNotFound, newRouteNotAcceptable, notSupported, type Status } from '../api/meta/index.js';
 import { resourceInfoOf, type RequestContext } from '../server/context.js';
 import { addWarning, writeJSONText, writeObject } from '../server/respond.js';
 import type { Registry, ServedResource } from '../registry/registry.js';
@@ -99,45 +99,53 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
       throw newMethodNotSupported({ group: served.group, resource: 'serviceaccounts/token' }, info.verb);
     }
     if (info.subresource === 'scale') {
-      if (info.verb === 'get') return writeObject(ctx, 200, getScale(await store.get(info.namespace, info.name)));
-      // The Scale's field manager runs on the Scale; the parent's entries follow it (scalefields.ts).
-      const paths = replicasPathsOf(served.group, served.resource);
-      const scaleCtx = { dryRun, user, ...(paths ? { ownership: { groupVersion: served.group === '' ? served.version : `${served.group}/${served.version}`, paths } } : {}) };
-      if (info.verb === 'update') {
-        const body = await kindedBody(ctx, endpoint);
-        checkPutTarget(body, info, served);
-        const writes = scaleWrites(fieldManagerOf(q, ctx.req.headers['user-agent'], 'UpdateOptions'));
-        return writeObject(ctx, 200, getScale(await writeScale(store, info, writes.update(body), scaleCtx)));
-      }
-      if (info.verb === 'patch') {
-        const type = patchTypeOf(ctx.req.headers['content-type'], true);
-        const writes = scaleWrites(fieldManagerOf(q, ctx.req.headers['user-agent'], 'PatchOptions', type === 'apply'));
-        const text = (await readBody(ctx.req)).toString('utf8');
-        if (type === 'apply') {
-          const req = decodeApply(text, q, fieldValidationOf(q, 'PatchOptions'));
-          const r = await writeScale(store, info, writes.apply(req), scaleCtx);
-          for (const w of req.warnings) addWarning(ctx, w);
-          return writeObject(ctx, 200, getScale(r));
+      // kube's ScaleREST answers a missing parent as the subresource: `deployments/scale.apps "d" not found`.
+      try {
+        if (info.verb === 'get') return writeObject(ctx, 200, getScale(await store.get(info.namespace, info.name)));
+        // The Scale's field manager runs on the Scale; the parent's entries follow it (scalefields.ts).
+        const paths = replicasPathsOf(served.group, served.resource);
+        const scaleCtx = { dryRun, user, ...(paths ? { ownership: { groupVersion: served.group === '' ? served.version : `${served.group}/${served.version}`, paths } } : {}) };
+        if (info.verb === 'update') {
+          const body = await kindedBody(ctx, endpoint);
+          checkPutTarget(body, info, served);
+          const writes = scaleWrites(fieldManagerOf(q, ctx.req.headers['user-agent'], 'UpdateOptions'));
+          return writeObject(ctx, 200, getScale(await writeScale(store, info, writes.update(body), scaleCtx)));
         }
-        const mode = fieldValidationOf(q, 'PatchOptions');
-        const patch = decodePatch(type, text, mode);
-        let warnings: string[] = [];
-        // The patch applies to the autoscaling/v1 Scale view; a JSON or merge patch's result is decoded as a Scale.
-        // Scale has no lists, so a strategic merge patch merges as a merge patch does.
-        const apply = (scale: Record<string, unknown>) => {
-          const patched = applyPatch(scale as JsonObject, patch, undefined);
-          if (patch.type === 'strategic') return requireObject(patched.value) as Record<string, unknown>;
-          const obj = patchedObject(patched, SCALE_TARGET) as Record<string, unknown>;
-          const fail = (detail: string) => patchInvalid(patched, detail);
-          const schema = schemaFor(SCALE_TARGET.group, SCALE_TARGET.version, SCALE_TARGET.kind);
-          warnings = decodeTyped({ body: obj, duplicates: [], schema, kind: 'Scale', version: 'v1', mode, strictError: fail, typeError: fail, leading: patch.type === 'json' ? patch.strict : [] });
-          return checkPatchedMeta(obj, info, store.namespaced);
-        };
-        const scaled = await writeScale(store, info, writes.patch(apply), scaleCtx);
-        for (const w of warnings) addWarning(ctx, w);
-        return writeObject(ctx, 200, getScale(scaled));
+        if (info.verb === 'patch') {
+          const type = patchTypeOf(ctx.req.headers['content-type'], true);
+          const writes = scaleWrites(fieldManagerOf(q, ctx.req.headers['user-agent'], 'PatchOptions', type === 'apply'));
+          const text = (await readBody(ctx.req)).toString('utf8');
+          if (type === 'apply') {
+            const req = decodeApply(text, q, fieldValidationOf(q, 'PatchOptions'));
+            const r = await writeScale(store, info, writes.apply(req), scaleCtx);
+            for (const w of req.warnings) addWarning(ctx, w);
+            return writeObject(ctx, 200, getScale(r));
+          }
+          const mode = fieldValidationOf(q, 'PatchOptions');
+          const patch = decodePatch(type, text, mode);
+          let warnings: string[] = [];
+          // The patch applies to the autoscaling/v1 Scale view; a JSON or merge patch's result is decoded as a Scale.
+          // Scale has no lists, so a strategic merge patch merges as a merge patch does.
+          const apply = (scale: Record<string, unknown>) => {
+            const patched = applyPatch(scale as JsonObject, patch, undefined);
+            if (patch.type === 'strategic') return requireObject(patched.value) as Record<string, unknown>;
+            const obj = patchedObject(patched, SCALE_TARGET) as Record<string, unknown>;
+            const fail = (detail: string) => patchInvalid(patched, detail);
+            const schema = schemaFor(SCALE_TARGET.group, SCALE_TARGET.version, SCALE_TARGET.kind);
+            warnings = decodeTyped({ body: obj, duplicates: [], schema, kind: 'Scale', version: 'v1', mode, strictError: fail, typeError: fail, leading: patch.type === 'json' ? patch.strict : [] });
+            return checkPatchedMeta(obj, info, store.namespaced);
+          };
+          const scaled = await writeScale(store, info, writes.patch(apply), scaleCtx);
+          for (const w of warnings) addWarning(ctx, w);
+          return writeObject(ctx, 200, getScale(scaled));
+        }
+        throw newMethodNotSupported({ group: served.group, resource: `${served.resource}/scale` }, info.verb);
+      } catch (err) {
+        if (isStatusError(err) && err.status.code === 404 && err.status.details?.kind === served.resource) {
+          throw newNotFound({ group: served.group, resource: `${served.resource}/scale` }, info.name);
+        }
+        throw err;
       }
-      throw newMethodNotSupported({ group: served.group, resource: `${served.resource}/scale` }, info.verb);
     }
 
     switch (info.verb) {

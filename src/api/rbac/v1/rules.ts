@@ -21,13 +21,13 @@ export const AggregationRule = obj({
   .desc('How a ClusterRole gathers the rules of other ClusterRoles.');
 
 export const Role = kind({
-  rules: list(PolicyRule).proto(2).desc('The rules the role grants.'),
+  rules: list(PolicyRule).proto(2, { always: true }).desc('The rules the role grants.'),
 })
   .id(`${PKG}.Role`)
   .desc('A namespaced set of rules that a RoleBinding grants.');
 
 export const ClusterRole = kind({
-  rules: list(PolicyRule).proto(2).desc('The rules the role grants; written by the controller when aggregationRule is set.'),
+  rules: list(PolicyRule).proto(2, { always: true }).desc('The rules the role grants; written by the controller when aggregationRule is set.'),
   aggregationRule: ref(AggregationRule).proto(3).desc('When set, rules are gathered from the ClusterRoles it selects.'),
 })
   .id(`${PKG}.ClusterRole`)
