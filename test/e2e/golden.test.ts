@@ -120,13 +120,8 @@ const SECOND_SET_GAPS: Record<string, string> = {
   'reviews-01-self-subject-access-review / bob-metrics': "RBAC is not wired yet (the server allows everything): issue 19",
   'reviews-01-self-subject-access-review / node-secret': "RBAC is not wired yet (the server allows everything): issue 19",
   'reviews-01-self-subject-access-review / anonymous': "RBAC is not wired yet (the server allows everything): issue 19",
-  'reviews-01-self-subject-access-review / both-attributes': "review validation as kube's (422 causes, no namespace): issue 19 (review APIs)",
-  'reviews-01-self-subject-access-review / no-attributes': "review validation as kube's (422 causes, no namespace): issue 19 (review APIs)",
   'reviews-03-local-subject-access-review / lsar-bob': "RBAC is not wired yet (the server allows everything): issue 19",
-  'reviews-03-local-subject-access-review / lsar-no-namespace-in-spec': "review validation as kube's (422 causes, no namespace): issue 19 (review APIs)",
   'reviews-03-local-subject-access-review / lsar-no-metadata-namespace': "RBAC is not wired yet (the server allows everything): issue 19",
-  'reviews-03-local-subject-access-review / lsar-mismatch': "review validation as kube's (422 causes, no namespace): issue 19 (review APIs)",
-  'reviews-03-local-subject-access-review / lsar-non-resource': "review validation as kube's (422 causes, no namespace): issue 19 (review APIs)",
   'reviews-03-local-subject-access-review / lsar-alice': "RBAC is not wired yet (the server allows everything): issue 19",
   'reviews-03-local-subject-access-review / lsar-by-bob-denied': "RBAC is not wired yet (the server allows everything): issue 19",
   'reviews-03-local-subject-access-review / lsar-by-bob-allowed': "RBAC is not wired yet (the server allows everything): issue 19",
@@ -136,7 +131,6 @@ const SECOND_SET_GAPS: Record<string, string> = {
   'reviews-04-self-subject-rules-review / bob-rules-default-ns': "SelfSubjectRulesReview lists RBAC's rules: issue 19",
   'reviews-04-self-subject-rules-review / admin-rules': "SelfSubjectRulesReview lists RBAC's rules: issue 19",
   'reviews-04-self-subject-rules-review / node-rules': "SelfSubjectRulesReview lists RBAC's rules: issue 19",
-  'reviews-04-self-subject-rules-review / no-namespace': "review validation as kube's (422 causes, no namespace): issue 19 (review APIs)",
   'reviews-04-self-subject-rules-review / anonymous-rules': "SelfSubjectRulesReview lists RBAC's rules: issue 19",
 };
 
