@@ -71,6 +71,7 @@ export class UnionAuthorizer implements Authorizer {
     const errors: string[] = [];
     for (const z of this.authorizers) {
       const d = await z.authorize(a);
+      // kube's union: the deciding authorizer's own answer, error included.
       if (d.decision !== 'noOpinion') return d;
       if (d.reason) reasons.push(d.reason);
       if (d.error) errors.push(d.error);
@@ -95,3 +96,4 @@ export class UnionAuthorizer implements Authorizer {
     return { resourceRules, nonResourceRules, incomplete, ...(errors.length > 0 ? { evaluationError: aggregateErrors(errors) } : {}) };
   }
 }
+

@@ -5,6 +5,8 @@ import type { Registry } from '../registry/registry.js';
 import type { Store } from '../storage/interface.js';
 import { alwaysAllow, alwaysDeny, systemMasters, UnionAuthorizer, type Authorizer } from './authorizer.js';
 import { RbacAuthorizer } from './rbac/authorizer.js';
+import { AbacAuthorizer } from './abac.js';
+import { WebhookAuthorizer } from './webhook.js';
 import { RBAC_GROUP, startRbacCache } from './rbac/cache.js';
 
 export const AUTHORIZATION_MODES = ['AlwaysAllow', 'AlwaysDeny', 'ABAC', 'Webhook', 'RBAC', 'Node'] as const;
@@ -77,9 +79,14 @@ export async function buildAuthorizer(c: AuthorizationConfig, deps: { registry: 
           break;
         }
         case 'Node': break; // TEMP until the node authorizer merges
-        case 'ABAC':
-        case 'Webhook':
-          throw new Error(`authorization-mode ${mode} is not available yet`);
+        case 'ABAC': authorizers.push(AbacAuthorizer.fromFile(c.policyFile!)); break;
+        case 'Webhook': {
+          const w = c.webhook!;
+          const webhook = WebhookAuthorizer.fromConfigFile(w.configFile, { version: w.version, authorizedTtlMs: w.authorizedTtlMs, unauthorizedTtlMs: w.unauthorizedTtlMs });
+          stops.push(() => webhook.close());
+          authorizers.push(webhook);
+          break;
+        }
       }
     }
   } catch (err) {

@@ -3,6 +3,7 @@
 // and their translation into options. The checks between them are
 // validateAuthorizationConfig's, reported as flag errors.
 import { FlagError, type FlagSpec, type FlagValue } from './flags.js';
+import { parseSubjectAccessReviewVersion, type SubjectAccessReviewVersion } from '../authz/webhook.js';
 import { AUTHORIZATION_MODES, DEFAULT_AUTHORIZATION_MODES, validateAuthorizationConfig, type AuthorizationConfig } from '../authz/modes.js';
 
 export const AUTHZ_FLAGS: FlagSpec[] = [
@@ -19,8 +20,12 @@ export const AUTHZ_FLAGS: FlagSpec[] = [
 
 export function authzOptions(v: Map<string, FlagValue>): { authorization: AuthorizationConfig } {
   const str = (k: string) => (v.get(k) as string | undefined) || undefined;
-  const version = v.get('authorization-webhook-version') as string;
-  if (version !== 'v1' && version !== 'v1beta1') throw new FlagError(`invalid value for --authorization-webhook-version: ${JSON.stringify(version)}: must be v1beta1 or v1`);
+  let version: SubjectAccessReviewVersion;
+  try {
+    version = parseSubjectAccessReviewVersion(v.get('authorization-webhook-version') as string);
+  } catch (err) {
+    throw new FlagError(`invalid value for --authorization-webhook-version: ${(err as Error).message}`);
+  }
   const configFile = str('authorization-webhook-config-file');
   const authorization: AuthorizationConfig = {
     modes: (v.get('authorization-mode') as string[] | undefined) ?? [],

@@ -65,6 +65,8 @@ export function reasonOf(e: FieldError): string {
 /** Go's %#v-like rendering of a value in "Invalid value: ..." messages. */
 export function formatValue(v: unknown): string {
   if (typeof v === 'string') return JSON.stringify(v);
+  // A GoValue (govalue.ts) carries Go's own rendering.
+  if (typeof v === 'object' && v !== null && typeof (v as { goText?: unknown }).goText === 'string') return (v as { goText: string }).goText;
   if (v === null || v === undefined) return 'null';
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
   if (Array.isArray(v) && v.every((x) => typeof x === 'string')) return `[]string{${v.map((x) => JSON.stringify(x)).join(', ')}}`;

@@ -1,7 +1,7 @@
 // Values that Kubernetes prints with Go's %#v in "Invalid value: …" messages
 // (maps, typed slices, structs). A GoValue carries the JSON value and the Go
-// rendering; until field.ts's formatValue learns to print `goText`, JSON
-// serialisation falls back to the plain value (toJSON), so nothing breaks.
+// rendering: field.ts's formatValue prints `goText` in messages, and JSON
+// serialisation falls back to the plain value (toJSON).
 import { errorBody, type FieldError, formatValue } from './field.js';
 
 export class GoValue {

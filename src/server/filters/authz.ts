@@ -1,9 +1,10 @@
 // Authorization: asks the authorizer; anything but allow is 403 with
 // Kubernetes' wording — or 500 when an authorizer failed to decide (a webhook
 // that could not be reached) and none allowed, as kube's filter answers.
-import { newForbidden, newInternalError } from '../../api/meta/index.js';
+import { newForbidden } from '../../api/meta/index.js';
 import type { Attributes, Authorizer } from '../../authz/authorizer.js';
 import { requestInfoOf, userOf, type Handler } from '../context.js';
+import { writeText } from '../respond.js';
 
 export function withAuthorization(next: Handler, authorizer: Authorizer): Handler {
   return async (ctx) => {
@@ -12,7 +13,12 @@ export function withAuthorization(next: Handler, authorizer: Authorizer): Handle
     const a: Attributes = { ...info, user };
     const d = await authorizer.authorize(a);
     if (d.decision !== 'allow') {
-      if (d.error !== undefined) throw newInternalError(new Error(d.error));
+      if (d.error !== undefined) {
+        // kube's responsewriters.InternalError: Go's http.Error, plain text with HTML's special characters escaped
+        const text = `Internal Server Error: ${JSON.stringify(ctx.req.url ?? '')}: ${d.error}`;
+        console.error(`svc: authorization error for ${a.user.name}: ${d.error}`);
+        return writeText(ctx, 500, `${text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')}\n`);
+      }
       const target = a.isResourceRequest ? { group: a.apiGroup, resource: a.resource } : { group: '', resource: '' };
       throw newForbidden(target, a.isResourceRequest ? a.name : '', forbiddenMessage(a, d.reason));
     }
