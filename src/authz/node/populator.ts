@@ -1,0 +1,121 @@
+// Keeps the node authorizer's graph up to date from watches (kube v1.27
+// graph_populator.go): pods, persistent volumes and volume attachments.
+// A pod enters the graph once bound (spec.nodeName) and is added again only
+// when its node or uid changes — every reference in a bound pod's spec is
+// immutable, as kube relies on. PVs are re-added on every change; an
+// attachment when its node changes. ResourceClaims need no watch: v1.27 draws
+// their edges from the pods.
+import type { Store } from '../../storage/interface.js';
+import type { Registry } from '../../registry/registry.js';
+import type { ApiObject } from '../../registry/object.js';
+import { Informer } from '../../controllers/informer.js';
+import { Graph, type PodEdges, type PVEdges } from './graph.js';
+import { podClaimNames, podConfigMapNames, podResourceClaimNames, podSecretNames, pvSecretNames } from './references.js';
+
+/** The annotation marking a mirror pod (kube's `kubernetes.io/config.mirror`). */
+export const MIRROR_POD_ANNOTATION = 'svc.io/config.mirror';
+
+type Obj = Record<string, unknown>;
+const spec = (o: ApiObject): Obj => (o.spec !== null && typeof o.spec === 'object' ? (o.spec as Obj) : {});
+const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+
+export function podEdges(pod: ApiObject): PodEdges {
+  return {
+    namespace: pod.metadata.namespace ?? '',
+    name: pod.metadata.name ?? '',
+    nodeName: str(spec(pod).nodeName),
+    mirror: pod.metadata.annotations?.[MIRROR_POD_ANNOTATION] !== undefined,
+    serviceAccountName: str(spec(pod).serviceAccountName),
+    secrets: podSecretNames(pod),
+    configMaps: podConfigMapNames(pod),
+    claims: podClaimNames(pod),
+    resourceClaims: podResourceClaimNames(pod),
+  };
+}
+
+export function pvEdges(pv: ApiObject): PVEdges {
+  const ref = spec(pv).claimRef as Obj | null | undefined;
+  return {
+    name: pv.metadata.name ?? '',
+    claimRef: ref && typeof ref === 'object' ? { namespace: str(ref.namespace), name: str(ref.name) } : undefined,
+    secrets: pvSecretNames(pv).filter((s) => s.kubeletVisible),
+  };
+}
+
+/** The watch handlers, separate from the watches so that tests can feed them directly. */
+export class GraphPopulator {
+  /** Bound pods in the graph: the uid and node they were added with. */
+  private readonly pods = new Map<string, { uid: string; nodeName: string }>();
+  private readonly attachments = new Map<string, string>();
+
+  constructor(readonly graph: Graph) {}
+
+  onPod(pod: ApiObject): void {
+    const nodeName = str(spec(pod).nodeName);
+    if (nodeName === '') return; // not bound: nothing to authorize yet
+    const key = `${pod.metadata.namespace ?? ''}/${pod.metadata.name ?? ''}`;
+    const uid = pod.metadata.uid ?? '';
+    const seen = this.pods.get(key);
+    if (seen && seen.uid === uid && seen.nodeName === nodeName) return;
+    this.pods.set(key, { uid, nodeName });
+    this.graph.addPod(podEdges(pod));
+  }
+
+  onPodDelete(pod: ApiObject): void {
+    if (str(spec(pod).nodeName) === '') return;
+    this.pods.delete(`${pod.metadata.namespace ?? ''}/${pod.metadata.name ?? ''}`);
+    this.graph.deletePod(pod.metadata.namespace ?? '', pod.metadata.name ?? '');
+  }
+
+  onPV(pv: ApiObject): void {
+    this.graph.addPV(pvEdges(pv));
+  }
+
+  onPVDelete(pv: ApiObject): void {
+    this.graph.deletePV(pv.metadata.name ?? '');
+  }
+
+  onVolumeAttachment(va: ApiObject): void {
+    const name = va.metadata.name ?? '';
+    const nodeName = str(spec(va).nodeName);
+    if (this.attachments.get(name) === nodeName) return;
+    this.attachments.set(name, nodeName);
+    this.graph.addVolumeAttachment(name, nodeName);
+  }
+
+  onVolumeAttachmentDelete(va: ApiObject): void {
+    const name = va.metadata.name ?? '';
+    this.attachments.delete(name);
+    this.graph.deleteVolumeAttachment(name);
+  }
+}
+
+export interface NodeGraph {
+  readonly graph: Graph;
+  stop(): void;
+}
+
+/** Builds the graph from the current pods, PVs and attachments and keeps it current until stop(). */
+export async function startNodeGraph(registry: Registry, storage: Store): Promise<NodeGraph> {
+  const graph = new Graph();
+  const p = new GraphPopulator(graph);
+  const label = 'node-authorizer';
+  const watched: [string, string, (o: ApiObject) => void, (o: ApiObject) => void][] = [
+    ['', 'pods', (o) => p.onPod(o), (o) => p.onPodDelete(o)],
+    ['', 'persistentvolumes', (o) => p.onPV(o), (o) => p.onPVDelete(o)],
+    ['storage.svc.io', 'volumeattachments', (o) => p.onVolumeAttachment(o), (o) => p.onVolumeAttachmentDelete(o)],
+  ];
+  const informers = watched
+    .filter(([group, resource]) => registry.has(group, resource))
+    .map(([group, resource, onObject, onDelete]) => new Informer(registry, storage, { group, resource }, { onObject, onDelete }, label));
+  const stop = () => {
+    for (const i of informers) i.stop();
+  };
+  try {
+    for (const i of informers) await i.start();
+  } catch (err) {
+    stop();
+    throw err;
+  }
+  return { graph, stop };
+}
