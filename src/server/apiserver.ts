@@ -104,6 +104,18 @@ export interface ApiServerOptions {
   readonly serviceAccountControllers?: boolean;
   /** How long successful bearer-token authentications are cached (kube-apiserver: 10 s; tests shorten it). */
   readonly tokenCacheTtlMs?: number;
+  /**
+   * Replaces the authorizer (AlwaysAllow): built once the registry exists; `start` runs once the
+   * watch caches are filled (before the controllers), `stop` at shutdown. Tests use it for the Node authorizer.
+   */
+  readonly authorizer?: (deps: { readonly registry: Registry; readonly storage: Store }) => AuthorizerPlugin;
+}
+
+/** An authorizer with the watches it needs (the Node authorizer's graph). */
+export interface AuthorizerPlugin {
+  readonly authorizer: Authorizer;
+  start?(): Promise<void>;
+  stop?(): void;
 }
 
 export interface ServiceAccountOptions {
@@ -163,7 +175,6 @@ async function assemble(opts: ApiServerOptions, store: Store): Promise<RunningAp
   const apiAudiences = opts.apiAudiences ?? serviceAccounts.config.apiAudiences;
   // The registry is built below; the bootstrap authenticator reads Secrets through it (watch cache).
   let secretLookup: (name: string) => Promise<ApiObject | undefined> = async () => undefined;
-  const authorizer: Authorizer = alwaysAllow;
 
   const gates = opts.featureGates ?? DEFAULT_GATES;
   const resources: ServedResource[] = servedResources(opts.runtimeConfig);
@@ -171,6 +182,8 @@ async function assemble(opts: ApiServerOptions, store: Store): Promise<RunningAp
   const nodePortRange = parseNodePortRange(opts.serviceNodePortRange ?? DEFAULT_NODE_PORT_RANGE);
   const validators = buildValidators({ nodePortRange: nodePortBounds(nodePortRange) });
   const registry = new Registry(resources, store, admission, { watchCache: true, window: opts.watchCacheWindow, validators });
+  const authorizerPlugin = opts.authorizer?.({ registry, storage: store });
+  const authorizer: Authorizer = authorizerPlugin?.authorizer ?? alwaysAllow;
   const serviceAllocation = serviceHooks({
     storage: store,
     clusterIPRange: parseClusterIPRange(opts.serviceClusterIPRange ?? DEFAULT_CLUSTER_IP_RANGE),
@@ -309,6 +322,7 @@ async function assemble(opts: ApiServerOptions, store: Store): Promise<RunningAp
   cachesReady.done();
   await ensureSystemNamespaces(registry);
   systemNamespaces.done();
+  await authorizerPlugin?.start?.();
   let controller: NamespaceController | undefined;
   let storageProtection: StorageProtectionController | undefined;
   let tokenCleaner: TokenCleaner | undefined;
@@ -348,6 +362,7 @@ async function assemble(opts: ApiServerOptions, store: Store): Promise<RunningAp
         storageProtection?.stop();
         tokenCleaner?.stop();
         for (const c of saControllers) c.stop();
+        authorizerPlugin?.stop?.();
         await serviceAllocation.close();
         registry.stopCaches();
         external.close();

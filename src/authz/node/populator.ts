@@ -90,32 +90,40 @@ export class GraphPopulator {
   }
 }
 
-export interface NodeGraph {
-  readonly graph: Graph;
-  stop(): void;
+/** The graph and the watches that keep it current (start lists, then watches; stop ends the watches). */
+export class NodeGraph {
+  readonly graph = new Graph();
+  private readonly informers: Informer[];
+
+  constructor(registry: Registry, storage: Store) {
+    const p = new GraphPopulator(this.graph);
+    const watched: [string, string, (o: ApiObject) => void, (o: ApiObject) => void][] = [
+      ['', 'pods', (o) => p.onPod(o), (o) => p.onPodDelete(o)],
+      ['', 'persistentvolumes', (o) => p.onPV(o), (o) => p.onPVDelete(o)],
+      ['storage.svc.io', 'volumeattachments', (o) => p.onVolumeAttachment(o), (o) => p.onVolumeAttachmentDelete(o)],
+    ];
+    this.informers = watched
+      .filter(([group, resource]) => registry.has(group, resource))
+      .map(([group, resource, onObject, onDelete]) => new Informer(registry, storage, { group, resource }, { onObject, onDelete }, 'node-authorizer'));
+  }
+
+  async start(): Promise<void> {
+    for (const i of this.informers) await i.start();
+  }
+
+  stop(): void {
+    for (const i of this.informers) i.stop();
+  }
 }
 
 /** Builds the graph from the current pods, PVs and attachments and keeps it current until stop(). */
 export async function startNodeGraph(registry: Registry, storage: Store): Promise<NodeGraph> {
-  const graph = new Graph();
-  const p = new GraphPopulator(graph);
-  const label = 'node-authorizer';
-  const watched: [string, string, (o: ApiObject) => void, (o: ApiObject) => void][] = [
-    ['', 'pods', (o) => p.onPod(o), (o) => p.onPodDelete(o)],
-    ['', 'persistentvolumes', (o) => p.onPV(o), (o) => p.onPVDelete(o)],
-    ['storage.svc.io', 'volumeattachments', (o) => p.onVolumeAttachment(o), (o) => p.onVolumeAttachmentDelete(o)],
-  ];
-  const informers = watched
-    .filter(([group, resource]) => registry.has(group, resource))
-    .map(([group, resource, onObject, onDelete]) => new Informer(registry, storage, { group, resource }, { onObject, onDelete }, label));
-  const stop = () => {
-    for (const i of informers) i.stop();
-  };
+  const g = new NodeGraph(registry, storage);
   try {
-    for (const i of informers) await i.start();
+    await g.start();
   } catch (err) {
-    stop();
+    g.stop();
     throw err;
   }
-  return { graph, stop };
+  return g;
 }
