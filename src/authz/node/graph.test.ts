@@ -157,6 +157,26 @@ describe('node graph', () => {
     assert.equal(g.size, 0);
   });
 
+  it('a relist drops pods, PVs and attachments deleted while the watch was down', () => {
+    const g = new Graph();
+    const p = new GraphPopulator(g);
+    const kept = pod('kept', 'a', secretVolume('k'));
+    p.onPod(pod('gone', 'a', secretVolume('s')));
+    p.onPod(kept);
+    p.onPV(pv('vol', { namespace: 'ns', name: 'data' }));
+    p.onVolumeAttachment(va('att', 'a'));
+    p.onPodList([kept]);
+    p.onPVList([]);
+    p.onVolumeAttachmentList([]);
+    assert.equal(g.hasPathFrom('a', 'secret', 'ns', 's'), false);
+    assert.equal(g.hasPathFrom('a', 'secret', 'ns', 'k'), true);
+    assert.equal(g.has('pv', '', 'vol'), false);
+    assert.equal(g.hasPathFrom('a', 'volumeattachment', '', 'att'), false);
+    // the relisted pod is not added twice: same uid and node
+    p.onPod(kept);
+    assert.equal(g.hasPathFrom('a', 'secret', 'ns', 'k'), true);
+  });
+
   it('PV and pod removal leave no vertices behind', () => {
     const g = run([
       ['pod', pod('p', 'a', { volumes: [{ name: 'd', persistentVolumeClaim: { claimName: 'data' } }] })],

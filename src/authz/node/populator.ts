@@ -4,11 +4,11 @@
 // when its node or uid changes — every reference in a bound pod's spec is
 // immutable, as kube relies on. PVs are re-added on every change; an
 // attachment when its node changes. ResourceClaims need no watch: v1.27 draws
-// their edges from the pods.
+// their edges from the pods. A relist after a broken watch drops what is gone.
 import type { Store } from '../../storage/interface.js';
 import type { Registry } from '../../registry/registry.js';
 import type { ApiObject } from '../../registry/object.js';
-import { Informer } from '../../controllers/informer.js';
+import { Informer, type InformerHandlers } from '../../controllers/informer.js';
 import { Graph, type PodEdges, type PVEdges } from './graph.js';
 import { podClaimNames, podConfigMapNames, podResourceClaimNames, podSecretNames, pvSecretNames } from './references.js';
 
@@ -47,6 +47,7 @@ export class GraphPopulator {
   /** Bound pods in the graph: the uid and node they were added with. */
   private readonly pods = new Map<string, { uid: string; nodeName: string }>();
   private readonly attachments = new Map<string, string>();
+  private readonly pvs = new Set<string>();
 
   constructor(readonly graph: Graph) {}
 
@@ -68,10 +69,12 @@ export class GraphPopulator {
   }
 
   onPV(pv: ApiObject): void {
+    this.pvs.add(pv.metadata.name ?? '');
     this.graph.addPV(pvEdges(pv));
   }
 
   onPVDelete(pv: ApiObject): void {
+    this.pvs.delete(pv.metadata.name ?? '');
     this.graph.deletePV(pv.metadata.name ?? '');
   }
 
@@ -88,6 +91,27 @@ export class GraphPopulator {
     this.attachments.delete(name);
     this.graph.deleteVolumeAttachment(name);
   }
+
+  /** A (re)list of pods: pods gone while the watch was down leave the graph. */
+  onPodList(pods: readonly ApiObject[]): void {
+    const present = new Set(pods.map((p) => `${p.metadata.namespace ?? ''}/${p.metadata.name ?? ''}`));
+    for (const key of [...this.pods.keys()]) {
+      if (present.has(key)) continue;
+      const slash = key.indexOf('/');
+      this.pods.delete(key);
+      this.graph.deletePod(key.slice(0, slash), key.slice(slash + 1));
+    }
+  }
+
+  onPVList(pvs: readonly ApiObject[]): void {
+    const present = new Set(pvs.map((p) => p.metadata.name ?? ''));
+    for (const name of [...this.pvs]) if (!present.has(name)) this.onPVDelete({ metadata: { name } });
+  }
+
+  onVolumeAttachmentList(vas: readonly ApiObject[]): void {
+    const present = new Set(vas.map((v) => v.metadata.name ?? ''));
+    for (const name of [...this.attachments.keys()]) if (!present.has(name)) this.onVolumeAttachmentDelete({ metadata: { name } });
+  }
 }
 
 /** The graph and the watches that keep it current (start lists, then watches; stop ends the watches). */
@@ -97,14 +121,16 @@ export class NodeGraph {
 
   constructor(registry: Registry, storage: Store) {
     const p = new GraphPopulator(this.graph);
-    const watched: [string, string, (o: ApiObject) => void, (o: ApiObject) => void][] = [
-      ['', 'pods', (o) => p.onPod(o), (o) => p.onPodDelete(o)],
-      ['', 'persistentvolumes', (o) => p.onPV(o), (o) => p.onPVDelete(o)],
-      ['storage.svc.io', 'volumeattachments', (o) => p.onVolumeAttachment(o), (o) => p.onVolumeAttachmentDelete(o)],
+    const watched: [string, string, InformerHandlers][] = [
+      ['', 'pods', { onObject: (o) => p.onPod(o), onDelete: (o) => p.onPodDelete(o), onList: (os) => p.onPodList(os) }],
+      ['', 'persistentvolumes', { onObject: (o) => p.onPV(o), onDelete: (o) => p.onPVDelete(o), onList: (os) => p.onPVList(os) }],
+      ['storage.svc.io', 'volumeattachments', {
+        onObject: (o) => p.onVolumeAttachment(o), onDelete: (o) => p.onVolumeAttachmentDelete(o), onList: (os) => p.onVolumeAttachmentList(os),
+      }],
     ];
     this.informers = watched
       .filter(([group, resource]) => registry.has(group, resource))
-      .map(([group, resource, onObject, onDelete]) => new Informer(registry, storage, { group, resource }, { onObject, onDelete }, 'node-authorizer'));
+      .map(([group, resource, handlers]) => new Informer(registry, storage, { group, resource }, handlers, 'node-authorizer'));
   }
 
   async start(): Promise<void> {
