@@ -7,6 +7,10 @@ import { alwaysAllow, alwaysDeny, systemMasters, UnionAuthorizer, type Authorize
 import { RbacAuthorizer } from './rbac/authorizer.js';
 import { AbacAuthorizer } from './abac.js';
 import { WebhookAuthorizer } from './webhook.js';
+import { NodeAuthorizer } from './node/authorizer.js';
+import { startNodeGraph } from './node/populator.js';
+import { nodeRules } from './node/rules.js';
+import type { FeatureGates } from '../features/gates.js';
 import { RBAC_GROUP, startRbacCache } from './rbac/cache.js';
 
 export const AUTHORIZATION_MODES = ['AlwaysAllow', 'AlwaysDeny', 'ABAC', 'Webhook', 'RBAC', 'Node'] as const;
@@ -57,7 +61,7 @@ export interface BuiltAuthorizer {
  * The union for the configured modes, with the caches they need listed from
  * storage before it returns (so the first request is decided on the whole policy).
  */
-export async function buildAuthorizer(c: AuthorizationConfig, deps: { registry: Registry; storage: Store }): Promise<BuiltAuthorizer> {
+export async function buildAuthorizer(c: AuthorizationConfig, deps: { registry: Registry; storage: Store; gates: FeatureGates }): Promise<BuiltAuthorizer> {
   const errs = validateAuthorizationConfig(c);
   if (errs.length > 0) throw new Error(errs.join('; '));
   const authorizers: Authorizer[] = [systemMasters];
@@ -78,7 +82,12 @@ export async function buildAuthorizer(c: AuthorizationConfig, deps: { registry: 
           authorizers.push(rbac);
           break;
         }
-        case 'Node': break; // TEMP until the node authorizer merges
+        case 'Node': {
+          const nodes = await startNodeGraph(deps.registry, deps.storage);
+          stops.push(() => nodes.stop());
+          authorizers.push(new NodeAuthorizer(nodes.graph, nodeRules(deps.gates)));
+          break;
+        }
         case 'ABAC': authorizers.push(AbacAuthorizer.fromFile(c.policyFile!)); break;
         case 'Webhook': {
           const w = c.webhook!;

@@ -10,6 +10,11 @@ import { isStatusError } from '../api/meta/index.js';
 export interface InformerHandlers {
   onObject(obj: ApiObject): void;
   onDelete?(obj: ApiObject): void;
+  /**
+   * Every object of a (re)list, before their onObject calls: what a handler keeps of objects
+   * missing from it is stale (deleted while the watch was down; no onDelete comes for them).
+   */
+  onList?(objs: readonly ApiObject[]): void;
 }
 
 export class Informer {
@@ -25,6 +30,7 @@ export class Informer {
   async start(): Promise<void> {
     const store = this.registry.store(this.resource.group, this.resource.resource);
     const { items, resourceVersion } = await store.list('');
+    this.handlers.onList?.(items);
     for (const obj of items) this.handlers.onObject(obj);
     if (this.stopped) return;
     this.handle = await this.storage.watch({ prefix: store.collectionPrefix(''), fromRevision: Number(resourceVersion) }, {

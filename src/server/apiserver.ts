@@ -183,7 +183,7 @@ async function assemble(opts: ApiServerOptions, store: Store): Promise<RunningAp
   });
   registry.store('', 'services').useHooks(serviceAllocation);
   // --authorization-mode (default Node,RBAC): the policy caches are listed before the server listens.
-  const authz = await buildAuthorizer(opts.authorization ?? { modes: DEFAULT_AUTHORIZATION_MODES }, { registry, storage: store });
+  const authz = await buildAuthorizer(opts.authorization ?? { modes: DEFAULT_AUTHORIZATION_MODES }, { registry, storage: store, gates });
   const authorizer = authz.authorizer;
   // RBAC objects grant only what the writer holds (or may escalate / bind).
   if (registry.servesGroup(RBAC_GROUP)) installEscalationChecks(registry, { authorizer });

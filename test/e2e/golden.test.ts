@@ -81,20 +81,12 @@ const SECOND_SET_SCENARIOS = [
 const SECOND_SET_GAPS: Record<string, string> = {
   'authn-03-bootstrap-token / delete-expired-secret': 'timing: our token cleaner already deleted the expired Secret; the recorded kube-apiserver ran no controller-manager',
   'impersonate-01-user / group-without-user': 'deliberate: groups without Impersonate-User are 400 here, 500 text/plain in kube (README)',
-  'impersonate-04-node-and-anonymous / as-node-list-nodes': 'the Node authorizer: issue 19 (in progress)',
-  'impersonate-04-node-and-anonymous / as-node-ssrr': 'the Node authorizer: issue 19 (in progress)',
-  'reviews-01-self-subject-access-review / node-secret': 'the Node authorizer: issue 19 (in progress)',
-  'reviews-01-self-subject-access-review / node-get-node': 'the Node authorizer: issue 19 (in progress)',
-  'reviews-04-self-subject-rules-review / node-rules': 'the Node authorizer: issue 19 (in progress)',
   'rbac-03-resource-names-and-subresources / create-pod': 'the recorded server ran the AlwaysPullImages admission plugin: issue 20',
   'rbac-03-resource-names-and-subresources / pod-status-allowed': 'the recorded server ran the AlwaysPullImages admission plugin: issue 20',
   'rbac-07-node-authorizer / create-pod-on-n1': 'the recorded server ran the AlwaysPullImages admission plugin: issue 20',
   'rbac-07-node-authorizer / create-pod-on-n2': 'the recorded server ran the AlwaysPullImages admission plugin: issue 20',
   'rbac-07-node-authorizer / delete-pod-on-n1': 'the recorded server ran the AlwaysPullImages admission plugin: issue 20',
-  'rbac-07-node-authorizer / node-get-secret': 'the Node authorizer: issue 19 (in progress)',
-  'rbac-07-node-authorizer / node-get-configmap': 'the Node authorizer: issue 19 (in progress)',
-  'rbac-07-node-authorizer / node-get-pod': 'the Node authorizer: issue 19 (in progress)',
-  'rbac-07-node-authorizer / node-list-nodes': 'the Node authorizer: issue 19 (in progress)',
+  'rbac-07-node-authorizer / node-get-pod': 'the recorded server ran the AlwaysPullImages admission plugin: issue 20',
 };
 
 describe('golden transcripts: authentication, impersonation, reviews (second set)', { skip: missing }, () => {

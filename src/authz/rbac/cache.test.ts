@@ -47,6 +47,17 @@ describe('RbacCache', () => {
     assert.deepEqual(c.sizes, { clusterRoles: 0, roles: 0, clusterRoleBindings: 0, roleBindings: 0 });
   });
 
+  it('a fresh list (a restarted watch) drops what was deleted meanwhile', () => {
+    const c = new RbacCache();
+    c.put('rolebindings', binding('gone', 'ns', 'r', [{ kind: 'User', name: 'alice' }]));
+    c.put('rolebindings', binding('kept', 'ns', 'r', [{ kind: 'User', name: 'alice' }]));
+    c.put('clusterroles', { metadata: { name: 'old' }, rules: [] } as unknown as ApiObject);
+    c.pruneTo('rolebindings', [binding('kept', 'ns', 'r', [{ kind: 'User', name: 'alice' }])]);
+    c.pruneTo('clusterroles', []);
+    assert.deepEqual(names(c.roleBindingsFor(user('alice'), 'ns')), ['kept']);
+    assert.equal(c.getClusterRole('old'), undefined);
+  });
+
   it('answers the RBAC authorizer', () => {
     const c = new RbacCache();
     c.put('roles', { metadata: { name: 'reader', namespace: 'team' }, rules: [{ verbs: ['get'], apiGroups: [''], resources: ['pods'] }] } as unknown as ApiObject);

@@ -54,6 +54,10 @@ class BindingIndex {
     }
   }
 
+  all(): Binding[] {
+    return [...this.byName.values()];
+  }
+
   remove(name: string): void {
     const old = this.byName.get(name);
     if (!old) return;
@@ -141,6 +145,24 @@ export class RbacCache implements RbacReader {
     }
   }
 
+  /** A fresh list of one kind (a watch restarted; its objects then arrive through `put`): objects deleted meanwhile go. */
+  pruneTo(resource: RbacResource, objs: readonly ApiObject[]): void {
+    const keep = new Set(objs.map((o) => `${(o.metadata as { namespace?: string }).namespace ?? ''}/${(o.metadata as { name: string }).name}`));
+    for (const old of this.all(resource)) {
+      const m = old.metadata as { name: string; namespace?: string };
+      if (!keep.has(`${m.namespace ?? ''}/${m.name}`)) this.remove(resource, old as ApiObject);
+    }
+  }
+
+  private *all(resource: RbacResource): Iterable<{ metadata: unknown }> {
+    switch (resource) {
+      case 'clusterroles': for (const [name] of this.clusterRoles) yield { metadata: { name } }; break;
+      case 'roles': for (const [namespace, m] of this.roles) for (const [name] of m) yield { metadata: { name, namespace } }; break;
+      case 'clusterrolebindings': yield* this.clusterBindings.all(); break;
+      case 'rolebindings': for (const i of this.namespaceBindings.values()) yield* i.all(); break;
+    }
+  }
+
   remove(resource: RbacResource, obj: ApiObject): void {
     const meta = obj.metadata as { name: string; namespace?: string };
     const ns = meta.namespace ?? '';
@@ -170,6 +192,7 @@ const RESOURCES: readonly RbacResource[] = ['clusterroles', 'roles', 'clusterrol
 export async function startRbacCache(registry: Registry, storage: Store): Promise<{ cache: RbacCache; stop(): void }> {
   const cache = new RbacCache();
   const informers = RESOURCES.map((resource) => new Informer(registry, storage, { group: RBAC_GROUP, resource }, {
+    onList: (objs) => cache.pruneTo(resource, objs),
     onObject: (obj) => cache.put(resource, obj),
     onDelete: (obj) => cache.remove(resource, obj),
   }, 'svc rbac'));

@@ -70,7 +70,8 @@ const viewRules = (): RuleBuilder[] => [
   rule(...READ).groups(NETWORKING).resources('ingresses', 'ingresses/status', 'networkpolicies'),
 ];
 
-const nodeRules = (): RuleBuilder[] => [
+/** kube's NodeRules(): the system:node ClusterRole, and what the Node authorizer allows for resources it does not subdivide. */
+export const nodeRuleBuilders = (gates: PolicyGates): RuleBuilder[] => [
   // the kubelet's authenticating and authorizing webhooks
   rule('create').groups(AUTHN).resources('tokenreviews'),
   rule('create').groups(AUTHZ).resources('subjectaccessreviews', 'localsubjectaccessreviews'),
@@ -95,6 +96,7 @@ const nodeRules = (): RuleBuilder[] => [
   rule(...READ).groups(STORAGE).resources('csidrivers'),
   rule('get', 'create', 'update', 'patch', 'delete').groups(STORAGE).resources('csinodes'),
   rule(...READ).groups('node.svc.io').resources('runtimeclasses'),
+  ...(gates.enabled('DynamicResourceAllocation') ? [rule('get').groups('resource.svc.io').resources('resourceclaims')] : []),
 ];
 
 const schedulerRules = (): RuleBuilder[] => [
@@ -156,7 +158,7 @@ export function clusterRoles(gates: PolicyGates): BootstrapRole[] {
       rule(...READ).groups(CORE).resources('events', 'pods', 'nodes', 'namespaces'),
       rule(...READ).groups('extensions').resources('deployments'),
     ]),
-    clusterRole('system:node', nodeRules()),
+    clusterRole('system:node', nodeRuleBuilders(gates)),
     clusterRole('system:node-problem-detector', [
       rule('get').groups(CORE).resources('nodes'),
       rule('patch').groups(CORE).resources('nodes/status'),
