@@ -89,7 +89,7 @@ async function decisions(): Promise<string[]> {
     mix.push(get(user, ns, RESOURCES[(i + 2) % RESOURCES.length]!)); // allowed by the user's binding
     mix.push(get(user, ns, 'nodes')); // denied: no rule
     mix.push(get(user, 'bench-ns-0', 'pods')); // denied: bound elsewhere (its group may be bound here)
-    mix.push(get({ name: `system:serviceaccount:${ns}:sa-${i % BINDINGS_PER_NAMESPACE}`, groups: ['system:serviceaccounts', `system:serviceaccounts:${ns}`, 'system:authenticated'] }, ns, RESOURCES[(i + 1) % RESOURCES.length]!));
+    mix.push(get({ name: `system:serviceaccount:${ns}:sa-${i % BINDINGS_PER_NAMESPACE}`, groups: ['system:serviceaccounts', `system:serviceaccounts:${ns}`, 'system:authenticated'] }, ns, RESOURCES[(i + 2) % RESOURCES.length]!));
   }
   const allowed = mix.filter((a) => rbac.authorize(a).decision === 'allow').length;
   await measure((a) => rbac.authorize(a), mix, 50); // warm-up

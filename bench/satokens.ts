@@ -30,10 +30,17 @@ export async function benchServiceAccountTokens(opts: { requests?: number; wrkSe
     const made = await admin('POST', '/api/v1/namespaces/default/configmaps', JSON.stringify({ metadata: { name: 'bench-cm' }, data: { v: 'x'.repeat(1024) } }));
     if (made.status !== 201) throw new Error(`creating the ConfigMap answered ${made.status}`);
     await admin('POST', '/api/v1/namespaces/default/serviceaccounts', JSON.stringify({ metadata: { name: 'bench' } }));
+    // the account may read ConfigMaps (RBAC); the binding reaches the authorizer through a watch
+    const rb = await admin('POST', '/apis/rbac.authorization.k8s.io/v1/namespaces/default/rolebindings', JSON.stringify({
+      metadata: { name: 'bench-view' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' },
+      subjects: [{ kind: 'ServiceAccount', name: 'bench', namespace: 'default' }],
+    }));
+    if (rb.status !== 201) throw new Error(`creating the RoleBinding answered ${rb.status}: ${rb.body}`);
     const tr = await admin('POST', '/api/v1/namespaces/default/serviceaccounts/bench/token', JSON.stringify({ spec: { expirationSeconds: 3600 } }));
     if (tr.status !== 201) throw new Error(`TokenRequest answered ${tr.status}: ${tr.body}`);
     const token = (JSON.parse(tr.body) as { status: { token: string } }).status.token;
     const sa = client(port, { ca }, token);
+    for (let i = 0; i < 100 && (await sa('GET', PATH)).status !== 200; i++) await new Promise((r) => setTimeout(r, 50));
     await gets(admin, PATH, 2000); // warm-up
     await gets(sa, PATH, 2000);
     const cert1 = await gets(admin, PATH, requests);
