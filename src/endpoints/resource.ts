@@ -3,7 +3,7 @@
 // as the endpoint's kind (bodykind.ts) → fill namespace from the URL → store
 // (strategy, validation, admission, storage) → encode in the request's group
 // spelling.
-import { fieldPath, newBadRequest, newInvalid, newMethodNotAllowed, newMethodNotSupported, newNotAcceptable, newNotFound, newRouteNotAcceptable, notSupported, type Status } from '../api/meta/index.js';
+import { fieldPath, newBadRequest, newInvalid, newMethodNotAllowed, newMethodNotSupported, newNotAcceptable, newNotFound, newRouteNotAcceptable, newServiceUnavailable, notSupported, type Status } from '../api/meta/index.js';
 import { resourceInfoOf, type RequestContext } from '../server/context.js';
 import { addWarning, writeJSONText, writeObject } from '../server/respond.js';
 import type { Registry, ServedResource } from '../registry/registry.js';
@@ -12,7 +12,7 @@ import { type ApiObject, isObject, withTypeMeta } from '../registry/object.js';
 import { applyFinalize } from '../registry/strategies/namespaces.js';
 import { groupSpelling, spellApiVersion, spellGroup, type ResourceRequestInfo } from './requestinfo.js';
 import { readBody, readObjectBody } from './body.js';
-import { matchRoute, routeSegments } from './routes.js';
+import { isConnecter, matchRoute, routeSegments } from './routes.js';
 import { checkDeleteOptionsKind, type EndpointKind } from './bodykind.js';
 import { applyPatch, decodePatch, patchedObject, patchInvalid, patchTypeOf, requireObject, type PatchTarget } from './patch.js';
 import type { JsonObject } from '../patch/index.js';
@@ -94,6 +94,12 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
     const track = (t: FieldTracking): TrackFields => (live, next) => versions.toStorage(trackWrite(t, live && view(live), next));
 
     if (served.group === '' && served.resource === 'pods' && POD_STREAM_SUBRESOURCES.has(info.subresource)) return servePodStream(ctx, info, { pod: (ns, n) => store.get(ns, n), node: (n) => registry.store('', 'nodes').get('', n) });
+    if (sub && isConnecter(sub)) {
+      // The proxies (pods, services, nodes): svc has no node agent or network path to proxy through.
+      // Answered here, never by the parent's verbs below (a DELETE …/proxy would delete the parent).
+      await store.get(info.namespace, info.name);
+      throw newServiceUnavailable(`${served.resource}/${info.subresource} of ${JSON.stringify(info.name)}: this server has no node agent or network path to proxy to`);
+    }
     if (served.group === '' && served.resource === 'serviceaccounts' && info.subresource === 'token') {
       if (tokenRequest && info.verb === 'create') return tokenRequest(ctx, info);
       throw newMethodNotSupported({ group: served.group, resource: 'serviceaccounts/token' }, info.verb);
