@@ -23,7 +23,7 @@ export const EMPTY_ROLE = 'matrix-empty';
 export interface Req {
   readonly method: string;
   readonly path: string;
-  /** A function when the body is the object as it is just before the request (update). */
+  /** A FreshBody when it is the object as it is just before the request (an update's). */
   readonly body?: unknown;
   readonly contentType?: string;
 }
@@ -53,6 +53,11 @@ export interface Cell {
   readonly ri: number;
   /** Run order within its entry: reads, then writes to t, then creates, then deletes. */
   readonly phase: number;
+}
+
+/** The Status details of that 403: the object's name, the path's group, the resource (never the subresource). */
+export function forbiddenDetails(c: Pick<Cell, 'pathGroup' | 'resource' | 'name'>): Record<string, string> {
+  return { ...(c.name ? { name: c.name } : {}), ...(c.pathGroup ? { group: c.pathGroup } : {}), kind: c.resource };
 }
 
 /** The 403 message kube's authorization filter writes for `user` attempting `cell`. */
@@ -147,8 +152,9 @@ interface Spec {
   phase: number;
 }
 
-/** A body read by the admin just before the request: the object at `path`, relabelled. */
+/** A body the admin reads just before the request (so its resourceVersion is current), then `mutate`s. */
 export interface FreshBody {
+  /** '' to read the object itself, else the subresource to read (status, scale, approval, ephemeralcontainers). */
   readonly fresh: string;
   readonly mutate?: (o: Record<string, unknown>) => Record<string, unknown>;
 }

@@ -16,13 +16,15 @@ import { servedResources } from '../../src/server/served.js';
 import { tempDir } from '../../src/testing/tempdir.js';
 import { BACKENDS } from './backends.js';
 import { eventually, writeTokenFile, type HttpResult, type TestServer } from './harness.js';
-import { buildCells, collectionPath, EMPTY_ROLE, fixturesFor, forbiddenText, NS, OTHER_NS, type Cell, type FreshBody, type Req } from './rbac-matrix-cells.js';
+import { buildCells, collectionPath, EMPTY_ROLE, fixturesFor, forbiddenDetails, forbiddenText, NS, OTHER_NS, type Cell, type FreshBody, type Req } from './rbac-matrix-cells.js';
 
 const RESOURCES = servedResources();
 const ALL_CELLS = buildCells(RESOURCES);
 /** The etcd run: the core of the matrix (pods with every subresource, a namespaced and a cluster-scoped svc.io group, apps, a review). */
 const ETCD_SUBSET = new Set(['/pods', '/configmaps', '/nodes', 'apps/deployments', 'rbac.authorization.svc.io/clusterroles', 'networking.svc.io/ingresses', 'authorization.svc.io/selfsubjectaccessreviews']);
 
+/** Cells kube's bootstrap policy allows every authenticated user (system:basic-user): not denied once it is in place. */
+const EVERY_USER = new Set(['authorization.svc.io/selfsubjectaccessreviews', 'authorization.svc.io/selfsubjectrulesreviews', 'authentication.svc.io/selfsubjectreviews']);
 const TOKENS = 'tina-token,tina,u-tina\nursula-token,ursula,u-ursula\n';
 const CONCURRENCY = 8;
 
@@ -68,35 +70,36 @@ async function bodyOf(t: TestServer, c: Cell): Promise<unknown> {
 }
 
 /** A 403 with kube's Status for `text`. */
-function forbiddenProblem(r: HttpResult, text: string): string | undefined {
+function forbiddenProblem(r: HttpResult, text: string, details?: Record<string, string>): string | undefined {
   if (r.status !== 403) return `status ${r.status} (want 403): ${r.text.slice(0, 300)}`;
   if (r.body?.kind !== 'Status' || r.body.reason !== 'Forbidden' || r.body.code !== 403) return `not a Forbidden Status: ${r.text.slice(0, 300)}`;
   if (r.body.message !== text) return `message ${JSON.stringify(r.body.message)}\n   want ${JSON.stringify(text)}`;
+  if (details && JSON.stringify(Object.entries(r.body.details ?? {}).sort()) !== JSON.stringify(Object.entries(details).sort())) return `details ${JSON.stringify(r.body.details)}, want ${JSON.stringify(details)}`;
   return undefined;
 }
 
 /** Requests that must stay 403 for the cell's user, with their expected text. */
-function neighbours(c: Cell, cells: readonly Cell[]): { what: string; req: Req; text: string }[] {
+function neighbours(c: Cell, cells: readonly Cell[]): { what: string; req: Req; text: string; details: Record<string, string> }[] {
   const r = RESOURCES[c.ri]!;
   const coll = collectionPath(r, c.pathGroup);
-  const out: { what: string; req: Req; text: string }[] = [];
+  const out: { what: string; req: Req; text: string; details: Record<string, string> }[] = [];
   // Another verb: a subresource rule grants nothing on its parent; a verb grants no other.
   if (c.subresource) {
-    out.push({ what: 'get on the parent', req: { method: 'GET', path: `${coll}/${c.name}` }, text: forbiddenText(c.user, { ...c, verb: 'get', subresource: '' }) });
+    out.push({ what: 'get on the parent', req: { method: 'GET', path: `${coll}/${c.name}` }, text: forbiddenText(c.user, { ...c, verb: 'get', subresource: '' }), details: forbiddenDetails(c) });
   } else if (c.verb !== 'list') {
-    out.push({ what: 'list', req: { method: 'GET', path: coll }, text: forbiddenText(c.user, { ...c, verb: 'list', name: '' }) });
+    out.push({ what: 'list', req: { method: 'GET', path: coll }, text: forbiddenText(c.user, { ...c, verb: 'list', name: '' }), details: forbiddenDetails({ ...c, name: '' }) });
   } else {
     const name = `t${c.ri}`;
-    out.push({ what: 'get', req: { method: 'GET', path: `${coll}/${name}` }, text: forbiddenText(c.user, { ...c, verb: 'get', name }) });
+    out.push({ what: 'get', req: { method: 'GET', path: `${coll}/${name}` }, text: forbiddenText(c.user, { ...c, verb: 'get', name }), details: forbiddenDetails({ ...c, name }) });
   }
   // The same verb on another resource: the next cell of that verb whose resource differs.
   const i = cells.indexOf(c);
-  const other = [...cells.slice(i + 1), ...cells.slice(0, i)].find((o) => o.verb === c.verb && (o.resource !== c.resource || o.subresource !== c.subresource) && o.req.method === c.req.method);
-  if (other) out.push({ what: `${c.verb} on ${other.label}`, req: { ...other.req, body: isFresh(other.req.body) ? {} : other.req.body }, text: forbiddenText(c.user, other) });
+  const other = [...cells.slice(i + 1), ...cells.slice(0, i)].find((o) => o.verb === c.verb && (o.resource !== c.resource || o.subresource !== c.subresource) && o.req.method === c.req.method && !EVERY_USER.has(`${o.group}/${o.resource}`));
+  if (other) out.push({ what: `${c.verb} on ${other.label}`, req: { ...other.req, body: isFresh(other.req.body) ? {} : other.req.body }, text: forbiddenText(c.user, other), details: forbiddenDetails(other) });
   // The same request in another namespace: a RoleBinding holds in its namespace only.
   if (c.namespaced) {
     const path = c.req.path.replace(`/namespaces/${NS}/`, `/namespaces/${OTHER_NS}/`);
-    out.push({ what: `in ${OTHER_NS}`, req: { ...c.req, path, body: isFresh(c.req.body) ? {} : c.req.body }, text: forbiddenText(c.user, c, OTHER_NS) });
+    out.push({ what: `in ${OTHER_NS}`, req: { ...c.req, path, body: isFresh(c.req.body) ? {} : c.req.body }, text: forbiddenText(c.user, c, OTHER_NS), details: forbiddenDetails(c) });
   }
   return out;
 }
@@ -192,8 +195,10 @@ for (const backend of BACKENDS) {
       await pool(cells, CONCURRENCY, async (c) => {
         // Impersonated users and a token-file user in turn: the decision is the user's, however authenticated.
         const [user, who]: [string, Who] = c.id % 2 === 0 ? ['nobody', { impersonate: 'nobody' }] : ['tina', { token: 'tina-token' }];
+        // Once the bootstrap policy lands, system:basic-user lets every authenticated user review itself.
+        if (EVERY_USER.has(`${c.group}/${c.resource}`) && (await allowed(t, sar(user, c)))) return;
         const r = await send(t, c.req, who, bodies.get(c.id));
-        const p = forbiddenProblem(r, forbiddenText(user, c));
+        const p = forbiddenProblem(r, forbiddenText(user, c), forbiddenDetails(c));
         if (p) problems.push(`${c.label} as ${user}: ${p}`);
       });
       assert.deepEqual(problems, []);
@@ -214,7 +219,7 @@ for (const backend of BACKENDS) {
           if (r.status === 403 || !ok) problems.push(`${c.label}: status ${r.status} (want ${c.expect}): ${r.text.slice(0, 300)}`);
           for (const n of neighbours(c, cells)) {
             const nr = await send(t, n.req, who, n.req.body);
-            const p = forbiddenProblem(nr, n.text);
+            const p = forbiddenProblem(nr, n.text, n.details);
             if (p) problems.push(`${c.label}, neighbour ${n.what}: ${p}`);
           }
         }
@@ -225,6 +230,24 @@ for (const backend of BACKENDS) {
         const parent = `${collectionPath(RESOURCES[c.ri]!, c.group)}/${c.name}`;
         assert.equal((await t.req('GET', parent)).status, 200, `${c.label}: ${parent} is gone`);
       }
+    });
+
+    it('resourceNames: a list or watch narrowed to one name by metadata.name is allowed by a rule naming it', async () => {
+      const name = `t${RESOURCES.findIndex((r) => r.group === '' && r.resource === 'configmaps')}`;
+      const role = { metadata: { name: 'matrix-rn' }, rules: [{ verbs: ['list', 'watch'], apiGroups: [''], resources: ['configmaps'], resourceNames: [name] }] };
+      assert.equal((await t.req('POST', '/apis/rbac.authorization.k8s.io/v1/clusterroles', role)).status, 201);
+      const binding = { metadata: { name: 'matrix-rn' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'matrix-rn' }, subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'rn' }] };
+      assert.equal((await t.req('POST', `/apis/rbac.authorization.k8s.io/v1/namespaces/${NS}/rolebindings`, binding)).status, 201);
+      const coll = `/api/v1/namespaces/${NS}/configmaps`;
+      const as = (q: string) => send(t, { method: 'GET', path: `${coll}?${q}` }, { impersonate: 'rn' });
+      await eventually(async () => (await as(`fieldSelector=metadata.name%3D${name}`)).status === 200);
+      const l = await as(`fieldSelector=metadata.name%3D${name}`);
+      assert.deepEqual(l.body.items.map((i: { metadata: { name: string } }) => i.metadata.name), [name]);
+      assert.equal((await as(`watch=1&timeoutSeconds=1&fieldSelector=metadata.name%3D${name}`)).status, 200);
+      const cm = { pathGroup: '', resource: 'configmaps', subresource: '', namespaced: true };
+      assert.equal(forbiddenProblem(await as('limit=5'), forbiddenText('rn', { ...cm, verb: 'list', name: '' }), forbiddenDetails({ ...cm, name: '' })), undefined);
+      assert.equal(forbiddenProblem(await as('fieldSelector=metadata.name%3Dother'), forbiddenText('rn', { ...cm, verb: 'list', name: 'other' }), forbiddenDetails({ ...cm, name: 'other' })), undefined);
+      assert.equal(forbiddenProblem(await as('watch=1&fieldSelector=metadata.name%3Dother'), forbiddenText('rn', { ...cm, verb: 'watch', name: 'other' }), forbiddenDetails({ ...cm, name: 'other' })), undefined);
     });
 
     it('impersonation: allowed to impersonate only bob, a user cannot become anyone else or join a group; as bob, bob\'s rights only', async () => {
