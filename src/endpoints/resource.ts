@@ -12,7 +12,7 @@ import { type ApiObject, isObject, withTypeMeta } from '../registry/object.js';
 import { applyFinalize } from '../registry/strategies/namespaces.js';
 import { groupSpelling, spellApiVersion, spellGroup, type ResourceRequestInfo } from './requestinfo.js';
 import { readBody, readObjectBody } from './body.js';
-import { matchRoute, routeSegments } from './routes.js';
+import { isConnecter, matchRoute, routeSegments } from './routes.js';
 import { checkDeleteOptionsKind, type EndpointKind } from './bodykind.js';
 import { applyPatch, decodePatch, patchedObject, patchInvalid, patchTypeOf, requireObject, type PatchTarget } from './patch.js';
 import type { JsonObject } from '../patch/index.js';
@@ -24,6 +24,7 @@ import { watchContentType } from '../protobuf/index.js';
 import { convertList, convertObject, includeObjectOf, watchConverter } from './convert.js';
 import { listPredicate } from './selectors.js';
 import { getScale, writeScale } from './scale.js';
+import { serveProxy } from './proxies.js';
 import { replicasPathsOf, scaleWrites } from './scalefields.js';
 import { POD_STREAM_SUBRESOURCES, servePodStream } from './podstreams.js';
 import { review, type ReviewDeps } from './reviews.js';
@@ -94,6 +95,10 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
     const track = (t: FieldTracking): TrackFields => (live, next) => versions.toStorage(trackWrite(t, live && view(live), next));
 
     if (served.group === '' && served.resource === 'pods' && POD_STREAM_SUBRESOURCES.has(info.subresource)) return servePodStream(ctx, info, { pod: (ns, n) => store.get(ns, n), node: (n) => registry.store('', 'nodes').get('', n) });
+    if (sub && isConnecter(sub)) {
+      // The proxies: answered here, never by the parent's verbs below (a DELETE …/proxy would delete the parent).
+      return serveProxy(served.resource, info, { parent: (ns, n) => store.get(ns, n), endpoints: (ns, n) => registry.store('', 'endpoints').get(ns, n) });
+    }
     if (served.group === '' && served.resource === 'serviceaccounts' && info.subresource === 'token') {
       if (tokenRequest && info.verb === 'create') return tokenRequest(ctx, info);
       throw newMethodNotSupported({ group: served.group, resource: 'serviceaccounts/token' }, info.verb);

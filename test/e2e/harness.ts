@@ -1,7 +1,7 @@
 // Black-box test harness: starts the real API server (in-process, HTTPS on a
 // free port, temporary data directory, embedded SQLite) and talks to it over
 // HTTPS with the generated admin client certificate.
-import { request } from 'node:https';
+import { request, type Agent } from 'node:https';
 import { gunzipSync } from 'node:zlib';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -24,6 +24,8 @@ export interface ReqOptions {
   readonly token?: string;
   readonly anonymous?: boolean;
   readonly raw?: string | Buffer;
+  /** A keep-alive agent for suites sending thousands of requests (default: a new connection each). */
+  readonly agent?: Agent;
 }
 
 export interface HttpResult {
@@ -75,7 +77,7 @@ export async function startTestServer(overrides: Partial<ApiServerOptions> = {})
         // Node sends DELETE bodies neither chunked nor sized unless told the length.
         if (payload !== undefined) headers['content-length'] = String(Buffer.byteLength(payload));
         const useCert = !opts.token && !opts.anonymous;
-        const r = request(`${url}${path}`, { method, headers, ca, ...(useCert ? { cert, key } : {}), agent: false }, (res) => {
+        const r = request(`${url}${path}`, { method, headers, ca, ...(useCert ? { cert, key } : {}), agent: opts.agent ?? false }, (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
           res.on('end', () => {
