@@ -118,7 +118,8 @@ describe('access review answers', () => {
   });
 
   const statuses: [string, Authorizer, Record<string, unknown>][] = [
-    ['a deny', alwaysDeny, { allowed: false, denied: true, reason: 'Everything is forbidden.' }],
+    ['a deny', recorder({ decision: 'deny', reason: 'banned' }), { allowed: false, denied: true, reason: 'banned' }],
+    ['AlwaysDeny (no opinion with its reason, as kube)', alwaysDeny, { allowed: false, reason: 'Everything is forbidden.' }],
     ['no opinion with an error (a failing webhook) through the union', new UnionAuthorizer([recorder({ decision: 'noOpinion', reason: '', error: 'webhook down' }), recorder({ decision: 'noOpinion', reason: 'no rule' })]),
       { allowed: false, reason: 'no rule', evaluationError: 'webhook down' }],
     ['two errors aggregated', new UnionAuthorizer([recorder({ decision: 'noOpinion', reason: 'a', error: 'e1' }), recorder({ decision: 'noOpinion', reason: 'b', error: 'e2' })]),

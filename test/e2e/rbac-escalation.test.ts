@@ -120,6 +120,45 @@ for (const backend of BACKENDS) {
       assert.equal(r.status, 201, r.text);
     });
 
+    it('through aggregation: an aggregated ClusterRole needs cluster-admin; a role alice labels for aggregation holds only what she holds', async () => {
+      // alice may write ClusterRoles
+      await admin('POST', '/apis/rbac.authorization.k8s.io/v1/clusterroles', {
+        apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'esc-clusterrole-writer' },
+        rules: [{ apiGroups: ['rbac.authorization.k8s.io'], resources: ['clusterroles'], verbs: ['create', 'update', 'patch', 'get'] }],
+      });
+      await admin('POST', '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', {
+        apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', metadata: { name: 'esc-clusterrole-writer' },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'esc-clusterrole-writer' },
+        subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'alice' }],
+      });
+      await untilAllowed({ verb: 'create', group: 'rbac.authorization.k8s.io', resource: 'clusterroles' });
+      // an aggregationRule gathering cluster-admin-like roles: refused whatever it selects
+      const agg = await t.req('POST', '/apis/rbac.authorization.k8s.io/v1/clusterroles', {
+        apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'alice-gathers' },
+        aggregationRule: { clusterRoleSelectors: [{ matchLabels: { 'rbac.authorization.k8s.io/aggregate-to-admin': 'true' } }] },
+      }, ALICE);
+      assert.equal(agg.status, 403);
+      assert.equal(agg.body.message, 'clusterroles.rbac.authorization.k8s.io "alice-gathers" is forbidden: must have cluster-admin privileges to use the aggregationRule');
+      // labelling a role into `admin` with rules she lacks is an ordinary escalation, refused
+      const labelled = await t.req('POST', '/apis/rbac.authorization.k8s.io/v1/clusterroles', {
+        apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole',
+        metadata: { name: 'alice-into-admin', labels: { 'rbac.authorization.k8s.io/aggregate-to-admin': 'true' } },
+        rules: [{ apiGroups: [''], resources: ['secrets'], verbs: ['get'] }],
+      }, ALICE);
+      assert.equal(labelled.status, 403);
+      assert.match(labelled.body.message, /is attempting to grant RBAC permissions not currently held:\n\{APIGroups:\[""\], Resources:\["secrets"\], Verbs:\["get"\]\}$/);
+      assert.equal((await t.req('GET', '/apis/rbac.authorization.k8s.io/v1/clusterroles/alice-into-admin')).status, 404);
+    });
+
+    it('through impersonation: alice may not impersonate her way to more rights', async () => {
+      for (const headers of [{ 'impersonate-user': 'admin', 'impersonate-group': 'system:masters' }, { 'impersonate-user': 'bob' }] as Record<string, string>[]) {
+        const r = await t.req('POST', `${K8S}/roles`, role('via-impersonation', [deletePods]), { ...ALICE, headers });
+        assert.equal(r.status, 403);
+        assert.equal(r.body.message, `users "${headers['impersonate-user']}" is forbidden: User "alice" cannot impersonate resource "users" in API group "" at the cluster scope`);
+      }
+      assert.equal((await t.req('GET', `${K8S}/roles/via-impersonation`)).status, 404);
+    });
+
     it('system:masters always may; roleRef cannot change (422)', async () => {
       assert.equal((await t.req('POST', `${K8S}/roles`, role('anything', [{ apiGroups: ['*'], resources: ['*'], verbs: ['*'] }]))).status, 201);
       const changed = await t.req('PATCH', `${K8S}/rolebindings/bob-getter`, { roleRef: { kind: 'Role', name: 'anything' } }, { headers: { 'content-type': 'application/merge-patch+json' } });
