@@ -61,22 +61,38 @@ export function aggregateErrors(errors: readonly string[]): string {
   return seen.length === 1 ? seen[0]! : `[${seen.join(', ')}]`;
 }
 
+const noOpinion = (reasons: readonly string[], errors: readonly string[]): Decision =>
+  ({ decision: 'noOpinion', reason: reasons.join('\n'), ...(errors.length > 0 ? { error: aggregateErrors(errors) } : {}) });
+
 export class UnionAuthorizer implements Authorizer {
   readonly name = 'union';
   constructor(private readonly authorizers: readonly Authorizer[]) {}
 
-  /** The first allow or deny; otherwise no opinion with every reason (one per line) and every error. */
-  async authorize(a: Attributes): Promise<Decision> {
+  /**
+   * The first allow or deny; otherwise no opinion with every reason (one per line) and every error.
+   * Synchronous while the authorizers answer synchronously (RBAC, Node, ABAC, the privileged
+   * group): a decision costs no promise unless one of them (a webhook) has to wait.
+   */
+  authorize(a: Attributes): Decision | Promise<Decision> {
     const reasons: string[] = [];
     const errors: string[] = [];
-    for (const z of this.authorizers) {
-      const d = await z.authorize(a);
-      // kube's union: the deciding authorizer's own answer, error included.
+    for (let i = 0; i < this.authorizers.length; i++) {
+      const d = this.authorizers[i]!.authorize(a);
+      if (d instanceof Promise) return this.rest(a, i, d, reasons, errors);
       if (d.decision !== 'noOpinion') return d;
       if (d.reason) reasons.push(d.reason);
       if (d.error) errors.push(d.error);
     }
-    return { decision: 'noOpinion', reason: reasons.join('\n'), ...(errors.length > 0 ? { error: aggregateErrors(errors) } : {}) };
+    return noOpinion(reasons, errors);
+  }
+
+  private async rest(a: Attributes, i: number, pending: Promise<Decision>, reasons: string[], errors: string[]): Promise<Decision> {
+    for (let d = await pending; ; d = await this.authorizers[i]!.authorize(a)) {
+      if (d.decision !== 'noOpinion') return d;
+      if (d.reason) reasons.push(d.reason);
+      if (d.error) errors.push(d.error);
+      if (++i >= this.authorizers.length) return noOpinion(reasons, errors);
+    }
   }
 
   /** Every resolver's rules, concatenated; incomplete if any is; their errors aggregated (kube's union RulesFor). */

@@ -5,7 +5,10 @@
 // order, each rule appended unless an equal one is already there. Any
 // ClusterRole change requeues every aggregated role (kube does the same:
 // cheaper than working out which selectors the change affects). Only .rules
-// is written, as an update by the field manager kube's controller uses.
+// is written, as an update by the field manager kube's controller uses, as
+// its service account (clusterrole-aggregation-controller in svc-system):
+// authorized like any client, and allowed to grant what it does not hold only
+// through the `escalate` verb its bootstrap role gives it.
 import type { Store } from '../storage/interface.js';
 import type { Registry } from '../registry/registry.js';
 import type { ApiObject } from '../registry/object.js';
@@ -14,6 +17,7 @@ import { trackWrite } from '../endpoints/fieldmanager.js';
 import { selectorMatches } from '../api/meta/checks.js';
 import { WorkQueue } from './workqueue.js';
 import { Informer, isReason } from './informer.js';
+import type { ControllerClient } from './client.js';
 
 const GROUP = 'rbac.authorization.svc.io';
 export const AGGREGATION_MANAGER = 'clusterrole-aggregation-controller';
@@ -40,13 +44,15 @@ export function aggregatedRules(role: ApiObject, all: Iterable<ApiObject>): unkn
   return rules;
 }
 
+const CLUSTERROLES = { group: GROUP, version: 'v1', resource: 'clusterroles' };
+
 export class ClusterRoleAggregationController {
   private readonly queue: WorkQueue<string>;
   private readonly informer: Informer;
   /** Every ClusterRole as last seen (kube's lister). */
   private readonly roles = new Map<string, ApiObject>();
 
-  constructor(private readonly registry: Registry, storage: Store, opts: { retryMs?: number } = {}) {
+  constructor(registry: Registry, storage: Store, private readonly client: ControllerClient, opts: { retryMs?: number } = {}) {
     this.queue = new WorkQueue((name) => this.sync(name), {
       retryMs: opts.retryMs ?? 1000,
       onError: (name, err) => console.error(`clusterrole-aggregation controller: ${name} failed; will retry`, err),
@@ -64,6 +70,7 @@ export class ClusterRoleAggregationController {
   }
 
   async start(): Promise<void> {
+    await this.client.authorizeWatch(CLUSTERROLES, '');
     await this.informer.start();
   }
 
@@ -85,11 +92,11 @@ export class ClusterRoleAggregationController {
     const track = (live: ApiObject | undefined, next: ApiObject) =>
       trackWrite({ manager: AGGREGATION_MANAGER, apiVersion: `${GROUP}/v1`, kind: 'ClusterRole', schema }, live, next);
     try {
-      await this.registry.store(GROUP, 'clusterroles').guaranteedUpdate('', name, (cur) => {
+      await this.client.update(CLUSTERROLES, '', name, (cur) => {
         if (!selectorsOf(cur)) return cur;
         // computed again from the latest of every role: the informer may lag the stored object
         return { ...cur, rules: aggregatedRules(cur, this.roles.values()) };
-      }, { dryRun: false, track });
+      }, { track });
     } catch (err) {
       if (isReason(err, 'NotFound')) return true;
       throw err;

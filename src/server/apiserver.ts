@@ -34,6 +34,7 @@ import { storageObjectInUseProtection } from '../admission/plugins/storageprotec
 import { NamespaceController } from '../controllers/namespace.js';
 import { StorageProtectionController } from '../controllers/storageprotection.js';
 import { ClusterRoleAggregationController } from '../controllers/clusterroleaggregation.js';
+import { ControllerClient, controllerUser } from '../controllers/client.js';
 import { reconcileBootstrapPolicy } from '../authz/rbac/reconcile.js';
 import { RBAC_GROUP } from '../authz/rbac/cache.js';
 import { Discovery } from '../endpoints/discovery.js';
@@ -339,7 +340,7 @@ async function assemble(opts: ApiServerOptions, store: Store): Promise<RunningAp
     storageProtection = new StorageProtectionController(registry, store);
     await storageProtection.start();
     if (rbacServed) {
-      aggregation = new ClusterRoleAggregationController(registry, store);
+      aggregation = new ClusterRoleAggregationController(registry, store, new ControllerClient(registry, authorizer, controllerUser('clusterrole-aggregation-controller')));
       await aggregation.start();
     }
     namespaceControllerHook.done();

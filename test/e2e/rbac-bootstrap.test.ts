@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { tempDir } from '../../src/testing/tempdir.js';
-import { eventually, startTestServer, type TestServer } from './harness.js';
+import { eventually, sleep, startTestServer, type TestServer } from './harness.js';
 
 const RBAC = '/apis/rbac.authorization.k8s.io/v1';
 const AUTOUPDATE = 'rbac.authorization.kubernetes.io/autoupdate';
@@ -139,5 +139,26 @@ describe('ClusterRole aggregation controller', () => {
     assert.ok(!has(await rulesOf('view'), 'gadgets'));
     assert.equal((await t.req('DELETE', `${RBAC}/clusterroles/gadgets-edit`)).status, 200);
     await eventually(async () => !has(await rulesOf('edit'), 'gadgets') && !has(await rulesOf('admin'), 'gadgets'));
+  });
+
+  it('writes as its service account through authorization: without its binding it cannot aggregate', async () => {
+    const binding = `${RBAC}/clusterrolebindings/system:controller:clusterrole-aggregation-controller`;
+    const saved = (await t.req('GET', binding)).body;
+    const controller = { user: 'system:serviceaccount:svc-system:clusterrole-aggregation-controller', groups: ['system:serviceaccounts', 'system:serviceaccounts:svc-system'] };
+    const mayUpdate = async () => (await t.req('POST', '/apis/authorization.k8s.io/v1/subjectaccessreviews', {
+      spec: { ...controller, resourceAttributes: { verb: 'update', group: 'rbac.authorization.k8s.io', resource: 'clusterroles', name: 'view' } },
+    })).body.status.allowed === true;
+    assert.ok(await mayUpdate());
+    assert.equal((await t.req('DELETE', binding)).status, 200);
+    await eventually(async () => !(await mayUpdate()));
+    assert.equal((await t.req('POST', `${RBAC}/clusterroles`, {
+      metadata: { name: 'sprockets-view', labels: { 'rbac.authorization.k8s.io/aggregate-to-view': 'true' } },
+      rules: [{ verbs: ['get'], apiGroups: ['example.com'], resources: ['sprockets'] }],
+    })).status, 201);
+    await sleep(1500); // the controller tries (and is refused) at once, then retries after a second
+    assert.ok(!has(await rulesOf('view'), 'sprockets'), 'aggregated without its rights');
+    const { metadata, ...rest } = saved;
+    assert.equal((await t.req('POST', `${RBAC}/clusterrolebindings`, { ...rest, metadata: { name: metadata.name, labels: metadata.labels, annotations: metadata.annotations } })).status, 201);
+    await eventually(async () => has(await rulesOf('view'), 'sprockets'));
   });
 });

@@ -43,7 +43,16 @@ export interface RbacReader {
   roleBindingsFor(user: UserInfo, namespace: string): Iterable<Binding>;
   getClusterRole(name: string): Role | undefined;
   getRole(namespace: string, name: string): Role | undefined;
+  /**
+   * Changes whenever any role or binding changes (the watch-fed cache counts its events). With it,
+   * decisions are remembered until the policy changes: a decision is a pure function of the policy
+   * and the request's user name, groups, verb, group, resource, subresource, namespace, name or path.
+   */
+  readonly generation?: number;
 }
+
+/** How many decisions are remembered per policy generation (then they are forgotten and counted again). */
+const MEMO_LIMIT = 16_384;
 
 const SA_PREFIX = 'system:serviceaccount:';
 
@@ -90,6 +99,9 @@ function aggregate(errors: readonly string[]): string {
 
 export class RbacAuthorizer implements Authorizer {
   readonly name = 'RBAC';
+  private memo = new Map<string, Decision>();
+  private memoGeneration: number | undefined;
+
   constructor(private readonly reader: RbacReader) {}
 
   /** The rules of a binding's roleRef, or the error kube's listers would give. */
@@ -130,6 +142,19 @@ export class RbacAuthorizer implements Authorizer {
   }
 
   authorize(a: Attributes): Decision {
+    const generation = this.reader.generation;
+    if (generation === undefined) return this.decide(a);
+    if (generation !== this.memoGeneration || this.memo.size >= MEMO_LIMIT) {
+      this.memo = new Map();
+      this.memoGeneration = generation;
+    }
+    const key = memoKey(a);
+    let d = this.memo.get(key);
+    if (d === undefined) this.memo.set(key, (d = this.decide(a)));
+    return d;
+  }
+
+  private decide(a: Attributes): Decision {
     const namespace = a.isResourceRequest ? a.namespace : '';
     let reason: string | undefined;
     const errors: string[] = [];
@@ -173,6 +198,14 @@ export class RbacAuthorizer implements Authorizer {
       ...(errors.length > 0 ? { evaluationError: aggregate(errors) } : {}),
     };
   }
+}
+
+/** Everything an RBAC decision depends on besides the policy, NUL-separated (no name or group holds a NUL). */
+function memoKey(a: Attributes): string {
+  const who = `${a.user.name}\0${a.user.groups.join('\0')}\0\0${a.verb}`;
+  return a.isResourceRequest
+    ? `${who}\0r\0${a.apiGroup}\0${a.resource}\0${a.subresource}\0${a.namespace}\0${a.name}`
+    : `${who}\0n\0${a.path}`;
 }
 
 /** An RbacReader over fixed lists (tests, and a seed before the watch cache is fed). */

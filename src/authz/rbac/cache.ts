@@ -98,6 +98,8 @@ export class RbacCache implements RbacReader {
   private readonly roles = new Map<string, Map<string, Role>>();
   private readonly clusterBindings = new BindingIndex('');
   private readonly namespaceBindings = new Map<string, BindingIndex>();
+  /** Counts changes: decisions remembered by the authorizer hold until it moves. */
+  generation = 0;
 
   clusterRoleBindingsFor(user: UserInfo): Iterable<Binding> {
     return this.clusterBindings.for(user);
@@ -125,6 +127,7 @@ export class RbacCache implements RbacReader {
   }
 
   put(resource: RbacResource, obj: ApiObject): void {
+    this.generation++;
     const meta = obj.metadata as { name: string; namespace?: string };
     const ns = meta.namespace ?? '';
     switch (resource) {
@@ -164,6 +167,7 @@ export class RbacCache implements RbacReader {
   }
 
   remove(resource: RbacResource, obj: ApiObject): void {
+    this.generation++;
     const meta = obj.metadata as { name: string; namespace?: string };
     const ns = meta.namespace ?? '';
     switch (resource) {

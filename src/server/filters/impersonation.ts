@@ -16,13 +16,13 @@
 // uid or extras without a user are 400 (kube ≤1.27 answers 500 text/plain with
 // the same message — a client mistake is never a 500 here; see the README).
 // The headers are removed once used.
-import { newBadRequest, newForbidden } from '../../api/meta/index.js';
+import { newBadRequest } from '../../api/meta/index.js';
 import { dns1123LabelErrors, dns1123SubdomainErrors } from '../../api/meta/validation.js';
 import { AUTHENTICATED, ANONYMOUS, UNAUTHENTICATED, type UserInfo } from '../../authn/user.js';
 import { deleteHeaders, headerNamesWithPrefix, headerValue, headerValues, pathUnescape, type HeaderSource } from '../../authn/headers.js';
 import type { Attributes, Authorizer } from '../../authz/authorizer.js';
 import { userOf, type Handler } from '../context.js';
-import { forbiddenMessage } from './authz.js';
+import { forbiddenError } from '../../authz/forbidden.js';
 
 /** The group of the uids and userextras resources (RBAC must also match the authentication.k8s.io spelling). */
 export const IMPERSONATION_GROUP = 'authentication.svc.io';
@@ -50,7 +50,7 @@ export function withImpersonation(next: Handler, authorizer: Authorizer): Handle
     for (const w of wanted) {
       const a = attributesFor(w, requestor, ctx.url.pathname);
       const d = await authorizer.authorize(a);
-      if (d.decision !== 'allow') throw newForbidden({ group: a.isResourceRequest ? a.apiGroup : '', resource: a.isResourceRequest ? a.resource : '' }, w.name, forbiddenMessage(a, d.reason));
+      if (d.decision !== 'allow') throw forbiddenError(a, d.reason);
     }
     ctx.user = actingUser(wanted, headerValues(src, GROUP).length > 0);
     deleteHeaders(src, [USER, GROUP, UID, ...headerNamesWithPrefix(src, EXTRA_PREFIX)]);
