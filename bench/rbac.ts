@@ -22,6 +22,7 @@ import { Graph } from '../src/authz/node/graph.js';
 import type { ApiObject } from '../src/registry/object.js';
 import { fmt, startServerProcess, stopProcess, summarize } from './report.js';
 import { client, gets, type Call } from './httpclient.js';
+import { hasWrk, wrk } from './wrk.js';
 
 const main = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'cli', 'main.js');
 const CLUSTER_ROLES = 2000;
@@ -165,6 +166,14 @@ async function serverGets(requests: number): Promise<string[]> {
     const u2 = await gets(user, path, requests);
     const a = a1.rate >= a2.rate ? a1 : a2;
     const u = u1.rate >= u2.rate ? u1 : u2;
+    const withWrk: string[] = [];
+    if (hasWrk()) {
+      const url = `https://127.0.0.1:${port}${path}`;
+      const runs = [0, 1, 2].flatMap(() => [wrk(url, 5, undefined, 'admin-token'), wrk(url, 5, undefined, 'user-token')]);
+      const best = (k: number) => Math.max(...runs.filter((_, i) => i % 2 === k).map((r) => r.rate));
+      const errors = runs.reduce((n, r) => n + r.errors, 0);
+      withWrk.push('', `With wrk (C, HTTP/1.1 keep-alive, 2 threads, 64 connections, 5 s each, alternating, best of three): admin ${fmt(best(0), 0)} gets/s, user-7 ${fmt(best(1), 0)} gets/s (${fmt((100 * best(1)) / best(0), 0)} %; non-2xx ${errors})`);
+    }
     return [
       `### RBAC in the server (issue 19): gets of one 1 KiB ConfigMap, 64 keep-alive connections, \`svc server\` on SQLite holding the policy above plus the bootstrap policy, Node https client`,
       '',
@@ -176,6 +185,7 @@ async function serverGets(requests: number): Promise<string[]> {
       `| user-7 (static token, RBAC RoleBinding) | ${requests.toLocaleString('en')} ×2 | ${fmt(u.rate, 0)} | ${fmt(u.p50)} | ${fmt(u.p99)} |`,
       '',
       `- RBAC user / admin: ${fmt((100 * u.rate) / a.rate, 0)} % (target ≥ 90 %); phases interleaved, best of two each`,
+      ...withWrk,
     ];
   } finally {
     await stopProcess(proc);
