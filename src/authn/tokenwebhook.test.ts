@@ -3,18 +3,11 @@
 // connection-credentials file): what is sent, what is accepted back, audiences,
 // the TTL cache, and a webhook that is down, slow, failing or answering nonsense.
 import assert from 'node:assert/strict';
-import https from 'node:https';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import type { AddressInfo } from 'node:net';
-import type { TLSSocket } from 'node:tls';
 import { after, before, describe, it } from 'node:test';
-import { stringify } from 'yaml';
 import { AuthenticationError, UnionAuthenticator } from './authenticator.js';
 import { TokenWebhookAuthenticator, parseTokenReviewVersion, type TokenWebhookOptions } from './tokenwebhook.js';
 import { loadConnectionFile } from '../webhook/connfile.js';
-import { ensurePki, type Pki } from '../server/pki.js';
-import { tempDir } from '../testing/tempdir.js';
+import { startTestWebhook, type TestWebhook } from '../testing/webhookserver.js';
 
 type Handler = (review: Record<string, any>, res: import('node:http').ServerResponse) => void; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -22,25 +15,12 @@ const user = { username: 'jane', uid: 'u-7', groups: ['dev'], extra: { 'scopes.e
 const reply = (apiVersion: string, status: Record<string, unknown>): Handler => (_r, res) => res.end(JSON.stringify({ apiVersion, kind: 'TokenReview', status }));
 
 describe('token authentication webhook', () => {
-  let pki: Pki;
-  let dir: string;
-  let server: https.Server;
-  let url: string;
+  let hook: TestWebhook;
   let handler: Handler = reply('authentication.k8s.io/v1beta1', { authenticated: true, user });
   const seen: { body: Record<string, any>; clientCN: string | undefined }[] = []; // eslint-disable-line @typescript-eslint/no-explicit-any
   const made: TokenWebhookAuthenticator[] = [];
 
-  const connFile = (o: { withCert?: boolean; server?: string } = {}) => {
-    const f = join(dir, `hook-${made.length}-${Math.random().toString(36).slice(2)}.yaml`);
-    writeFileSync(f, stringify({
-      apiVersion: 'v1', kind: 'Config',
-      clusters: [{ name: 'hook', cluster: { server: o.server ?? url, 'certificate-authority': 'pki/ca.crt' } }],
-      users: [{ name: 'apiserver', user: o.withCert === false ? {} : { 'client-certificate': 'pki/admin.crt', 'client-key-data': Buffer.from(pki.admin.key).toString('base64') } }],
-      contexts: [{ name: 'webhook', context: { cluster: 'hook', user: 'apiserver' } }],
-      'current-context': 'webhook',
-    }));
-    return f;
-  };
+  const connFile = (o: { withCert?: boolean; server?: string } = {}) => hook.connectionFile(o);
   const make = (o: Partial<TokenWebhookOptions> & { withCert?: boolean; server?: string } = {}) => {
     const w = new TokenWebhookAuthenticator({ connection: loadConnectionFile(connFile(o)), backoff: { initialMs: 10, factor: 1.5, jitter: 0.2, steps: 5 }, ...o });
     made.push(w);
@@ -48,25 +28,11 @@ describe('token authentication webhook', () => {
   };
 
   before(async () => {
-    dir = tempDir('svc-webhook-');
-    pki = await ensurePki({ dataDir: dir });
-    server = https.createServer({ cert: pki.serving.cert, key: pki.serving.key, ca: pki.ca.cert, requestCert: true, rejectUnauthorized: true }, (req, res) => {
-      let text = '';
-      req.on('data', (d: Buffer) => (text += d.toString()));
-      req.on('end', () => {
-        const body = JSON.parse(text);
-        seen.push({ body, clientCN: (req.socket as TLSSocket).getPeerCertificate().subject?.CN as string | undefined });
-        res.setHeader('content-type', 'application/json');
-        handler(body, res);
-      });
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    url = `https://localhost:${(server.address() as AddressInfo).port}/authenticate`;
+    hook = await startTestWebhook({ path: '/authenticate', handle: (body, res) => handler(body, res), seen });
   });
   after(async () => {
     for (const w of made) w.close();
-    server.closeAllConnections();
-    await new Promise((r) => server.close(r));
+    await hook.close();
   });
 
   it('parses --authentication-token-webhook-version', () => {

@@ -3,17 +3,10 @@
 // is sent in v1beta1 and v1, how answers decide, the two-TTL cache, and a
 // webhook that is down, failing or answering nonsense (no opinion + error).
 import assert from 'node:assert/strict';
-import https from 'node:https';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import type { AddressInfo } from 'node:net';
-import type { TLSSocket } from 'node:tls';
 import { after, before, describe, it } from 'node:test';
-import { stringify } from 'yaml';
 import { UnionAuthorizer, alwaysAllow, type Attributes, type Authorizer } from './authorizer.js';
 import { WebhookAuthorizer, parseSubjectAccessReviewVersion, WEBHOOK_RULES_ERROR, type WebhookAuthorizerOptions } from './webhook.js';
-import { ensurePki, type Pki } from '../server/pki.js';
-import { tempDir } from '../testing/tempdir.js';
+import { startTestWebhook, type TestWebhook } from '../testing/webhookserver.js';
 
 type Handler = (review: Record<string, any>, res: import('node:http').ServerResponse) => void; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -28,25 +21,12 @@ const getPod: Attributes = {
 const getHealthz: Attributes = { user: { name: 'bob', groups: [] }, verb: 'get', isResourceRequest: false, path: '/healthz' };
 
 describe('authorization webhook', () => {
-  let pki: Pki;
-  let dir: string;
-  let server: https.Server;
-  let url: string;
+  let hook: TestWebhook;
   let handler: Handler = allow;
   const seen: { body: Record<string, any>; clientCN: string | undefined }[] = []; // eslint-disable-line @typescript-eslint/no-explicit-any
   const made: WebhookAuthorizer[] = [];
 
-  const connFile = (o: { withCert?: boolean; server?: string } = {}) => {
-    const f = join(dir, `hook-${made.length}-${Math.random().toString(36).slice(2)}.yaml`);
-    writeFileSync(f, stringify({
-      apiVersion: 'v1', kind: 'Config',
-      clusters: [{ name: 'hook', cluster: { server: o.server ?? url, 'certificate-authority': 'pki/ca.crt' } }],
-      users: [{ name: 'apiserver', user: o.withCert === false ? {} : { 'client-certificate': 'pki/admin.crt', 'client-key-data': Buffer.from(pki.admin.key).toString('base64') } }],
-      contexts: [{ name: 'webhook', context: { cluster: 'hook', user: 'apiserver' } }],
-      'current-context': 'webhook',
-    }));
-    return f;
-  };
+  const connFile = (o: { withCert?: boolean; server?: string } = {}) => hook.connectionFile(o);
   const make = (o: Partial<Omit<WebhookAuthorizerOptions, 'connection'>> & { withCert?: boolean; server?: string } = {}) => {
     const w = WebhookAuthorizer.fromConfigFile(connFile(o), { backoff: { initialMs: 10, factor: 1.5, jitter: 0.2, steps: 5 }, ...o });
     made.push(w);
@@ -54,25 +34,11 @@ describe('authorization webhook', () => {
   };
 
   before(async () => {
-    dir = tempDir('svc-authz-webhook-');
-    pki = await ensurePki({ dataDir: dir });
-    server = https.createServer({ cert: pki.serving.cert, key: pki.serving.key, ca: pki.ca.cert, requestCert: true, rejectUnauthorized: true }, (req, res) => {
-      let text = '';
-      req.on('data', (d: Buffer) => (text += d.toString()));
-      req.on('end', () => {
-        const body = JSON.parse(text);
-        seen.push({ body, clientCN: (req.socket as TLSSocket).getPeerCertificate().subject?.CN as string | undefined });
-        res.setHeader('content-type', 'application/json');
-        handler(body, res);
-      });
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    url = `https://localhost:${(server.address() as AddressInfo).port}/authorize`;
+    hook = await startTestWebhook({ path: '/authorize', handle: (body, res) => handler(body, res), seen });
   });
   after(async () => {
     for (const w of made) w.close();
-    server.closeAllConnections();
-    await new Promise((r) => server.close(r));
+    await hook.close();
   });
 
   it('parses --authorization-webhook-version with kube\'s error text', () => {

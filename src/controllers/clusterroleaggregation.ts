@@ -51,6 +51,8 @@ export class ClusterRoleAggregationController {
   private readonly informer: Informer;
   /** Every ClusterRole as last seen (kube's lister). */
   private readonly roles = new Map<string, ApiObject>();
+  private retry: NodeJS.Timeout | undefined;
+  private stopped = false;
 
   constructor(registry: Registry, storage: Store, private readonly client: ControllerClient, opts: { retryMs?: number } = {}) {
     this.queue = new WorkQueue((name) => this.sync(name), {
@@ -69,12 +71,23 @@ export class ClusterRoleAggregationController {
     }, 'clusterrole-aggregation controller');
   }
 
+  /** Starts watching once the controller may list and watch ClusterRoles; until then it asks again every 10 s. */
   async start(): Promise<void> {
-    await this.client.authorizeWatch(CLUSTERROLES, '');
-    await this.informer.start();
+    try {
+      await this.client.authorizeWatch(CLUSTERROLES, '');
+    } catch (err) {
+      if (!isReason(err, 'Forbidden') || this.stopped) throw err;
+      console.error(`clusterrole-aggregation controller: ${(err as Error).message}; asking again in 10 s`);
+      this.retry = setTimeout(() => void this.start().catch((e) => console.error('clusterrole-aggregation controller: start failed', e)), 10_000);
+      this.retry.unref();
+      return;
+    }
+    if (!this.stopped) await this.informer.start();
   }
 
   stop(): void {
+    this.stopped = true;
+    clearTimeout(this.retry);
     this.queue.stop();
     this.informer.stop();
   }

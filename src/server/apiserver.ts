@@ -309,51 +309,57 @@ async function assemble(opts: ApiServerOptions, store: Store): Promise<RunningAp
     sockets.add(sock);
     sock.once('close', () => sockets.delete(sock));
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.securePort, opts.bindAddress, () => {
-      server.off('error', reject);
-      resolve();
+  // What runs besides the listener, stopped in reverse order at shutdown — or at once when the start fails.
+  const running: { stop(): void | Promise<void> }[] = [
+    { stop: () => external.close() }, { stop: () => authz.stop() }, { stop: () => registry.stopCaches() }, { stop: () => serviceAllocation.close() },
+  ];
+  const start = async <T extends { start(): Promise<void>; stop(): void }>(c: T): Promise<T> => {
+    running.push(c);
+    await c.start();
+    return c;
+  };
+  const stopRunning = async () => {
+    for (const c of running.splice(0).reverse()) await c.stop();
+  };
+  let kubeconfigPath: string | undefined;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(opts.securePort, opts.bindAddress, () => {
+        server.off('error', reject);
+        resolve();
+      });
     });
-  });
-  port = (server.address() as AddressInfo).port;
-  const kubeconfigPath = generated ? await writeAdminKubeconfig({ dataDir: opts.dataDir, port, host: hostFor(opts.bindAddress), pki: generated }) : undefined;
+    port = (server.address() as AddressInfo).port;
+    kubeconfigPath = generated ? await writeAdminKubeconfig({ dataDir: opts.dataDir, port, host: hostFor(opts.bindAddress), pki: generated }) : undefined;
 
-  await registry.startCaches();
-  cachesReady.done();
-  await ensureSystemNamespaces(registry);
-  systemNamespaces.done();
-  if (rbacServed) {
-    await reconcileBootstrapPolicy(registry, gates);
-    rbacBootstrap.done();
-  }
-  let controller: NamespaceController | undefined;
-  let storageProtection: StorageProtectionController | undefined;
-  let tokenCleaner: TokenCleaner | undefined;
-  let aggregation: ClusterRoleAggregationController | undefined;
-  const saControllers: { stop(): void }[] = [];
-  if (opts.controllers) {
-    tokenCleaner = new TokenCleaner(registry, store);
-    await tokenCleaner.start();
-    controller = new NamespaceController(registry, store);
-    await controller.start();
-    storageProtection = new StorageProtectionController(registry, store);
-    await storageProtection.start();
+    await registry.startCaches();
+    cachesReady.done();
+    await ensureSystemNamespaces(registry);
+    systemNamespaces.done();
     if (rbacServed) {
-      aggregation = new ClusterRoleAggregationController(registry, store, new ControllerClient(registry, authorizer, controllerUser('clusterrole-aggregation-controller')));
-      await aggregation.start();
+      await reconcileBootstrapPolicy(registry, gates);
+      rbacBootstrap.done();
     }
-    namespaceControllerHook.done();
-  }
-  if (opts.controllers && (opts.serviceAccountControllers ?? true)) {
-    for (const c of [
-      new ServiceAccountsController(registry, store),
-      new TokensController(registry, store, serviceAccounts.legacyIssuer, rootCA),
-      new RootCAPublisher(registry, store, rootCA),
-    ]) {
-      saControllers.push(c);
-      await c.start();
+    if (opts.controllers) {
+      await start(new TokenCleaner(registry, store));
+      await start(new NamespaceController(registry, store));
+      await start(new StorageProtectionController(registry, store));
+      if (rbacServed) {
+        await start(new ClusterRoleAggregationController(registry, store, new ControllerClient(registry, authorizer, controllerUser('clusterrole-aggregation-controller'))));
+      }
+      namespaceControllerHook.done();
     }
+    if (opts.controllers && (opts.serviceAccountControllers ?? true)) {
+      await start(new ServiceAccountsController(registry, store));
+      await start(new TokensController(registry, store, serviceAccounts.legacyIssuer, rootCA));
+      await start(new RootCAPublisher(registry, store, rootCA));
+    }
+  } catch (err) {
+    await stopRunning();
+    for (const sock of sockets) sock.destroy();
+    await new Promise<void>((r) => (server.listening ? server.close(() => r()) : r()));
+    throw err;
   }
 
   let shuttingDown: Promise<void> | undefined;
@@ -367,15 +373,7 @@ async function assemble(opts: ApiServerOptions, store: Store): Promise<RunningAp
         await new Promise((r) => setTimeout(r, opts.shutdownDelayMs));
         const closed = new Promise<void>((r) => server.close(() => r()));
         if (inFlight > 0) await new Promise<void>((r) => (drained = r));
-        controller?.stop();
-        storageProtection?.stop();
-        tokenCleaner?.stop();
-        aggregation?.stop();
-        for (const c of saControllers) c.stop();
-        await serviceAllocation.close();
-        registry.stopCaches();
-        authz.stop();
-        external.close();
+        await stopRunning();
         // Idle keep-alive connections and HTTP/2 sessions would hold close() open: end them.
         for (const sock of sockets) sock.destroy();
         await closed;

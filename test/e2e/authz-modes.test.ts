@@ -4,16 +4,13 @@
 // always first; a webhook that fails is a 500 as kube answers; bad flag
 // combinations stop the server with kube's messages.
 import assert from 'node:assert/strict';
-import https from 'node:https';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { stringify } from 'yaml';
 import { eventually, startTestServer, writeTokenFile, type TestServer } from './harness.js';
 import { runSvc } from './svcprocess.js';
 import { tempDir } from '../../src/testing/tempdir.js';
-import { ensurePki } from '../../src/server/pki.js';
+import { startTestWebhook, type TestWebhook } from '../../src/testing/webhookserver.js';
 
 const USERS = 'token-alice,alice,uid-alice,"devs"\ntoken-erin,erin,uid-erin\ntoken-mallory,mallory,uid-mallory\ntoken-bob,bob,uid-bob\n';
 
@@ -22,7 +19,7 @@ describe('--authorization-mode=AlwaysDeny', () => {
   before(async () => (t = await startTestServer({ tokenAuthFile: writeTokenFile(tempDir('svc-deny-'), USERS), authorization: { modes: ['AlwaysDeny'] } })));
   after(async () => t?.stop());
 
-  it('refuses everyone but system:masters, with its reason', async () => {
+  it('refuses everyone but system:masters, with its reason (the server\'s controllers too: they ask as their service accounts)', async () => {
     assert.equal((await t.req('GET', '/api/v1/namespaces')).status, 200);
     const r = await t.req('GET', '/api/v1/namespaces/default/pods', undefined, { token: 'token-alice' });
     assert.equal(r.status, 403);
@@ -79,41 +76,29 @@ describe('--authorization-mode=ABAC,RBAC', () => {
 
 describe('--authorization-mode=Webhook,RBAC', () => {
   let t: TestServer;
-  let hook: https.Server;
+  let hook: TestWebhook | undefined;
   let reviews: { apiVersion: string; spec: Record<string, unknown> }[] = [];
   let failing = false;
   const dir = tempDir('svc-authz-hook-');
 
   before(async () => {
-    const pki = await ensurePki({ dataDir: join(dir, 'hook') });
     // The webhook: erin may read configmaps; mallory is denied outright; anyone else gets no opinion.
-    hook = https.createServer({ cert: pki.serving.cert, key: pki.serving.key, ca: pki.ca.cert, requestCert: true, rejectUnauthorized: true }, (req, res) => {
-      let text = '';
-      req.on('data', (d: Buffer) => (text += d.toString()));
-      req.on('end', () => {
+    hook = await startTestWebhook({
+      path: '/authorize',
+      handle: (review, res) => {
         if (failing) {
           res.statusCode = 500;
           return res.end('down for maintenance');
         }
-        const review = JSON.parse(text) as { apiVersion: string; spec: { user: string; resourceAttributes?: { resource: string; verb: string } } };
-        reviews.push(review);
-        const ra = review.spec.resourceAttributes;
+        reviews.push(review as { apiVersion: string; spec: Record<string, unknown> });
+        const ra = review.spec.resourceAttributes as { resource: string; verb: string } | undefined;
         const status = review.spec.user === 'erin' && ra?.resource === 'configmaps' && ra.verb === 'list' ? { allowed: true, reason: 'erin reads configmaps' }
           : review.spec.user === 'mallory' ? { allowed: false, denied: true, reason: 'mallory is banned' }
           : { allowed: false };
-        res.setHeader('content-type', 'application/json');
         res.end(JSON.stringify({ apiVersion: review.apiVersion, kind: 'SubjectAccessReview', status }));
-      });
+      },
     });
-    await new Promise<void>((r) => hook.listen(0, '127.0.0.1', r));
-    const config = join(dir, 'hook', 'authz.svcconfig');
-    writeFileSync(config, stringify({
-      apiVersion: 'v1', kind: 'Config',
-      clusters: [{ name: 'hook', cluster: { server: `https://localhost:${(hook.address() as AddressInfo).port}/authorize`, 'certificate-authority': 'pki/ca.crt' } }],
-      users: [{ name: 'apiserver', user: { 'client-certificate': 'pki/admin.crt', 'client-key': 'pki/admin.key' } }],
-      contexts: [{ name: 'hook', context: { cluster: 'hook', user: 'apiserver' } }],
-      'current-context': 'hook',
-    }));
+    const config = hook.connectionFile();
     t = await startTestServer({
       tokenAuthFile: writeTokenFile(dir, USERS),
       authorization: { modes: ['Webhook', 'RBAC'], webhook: { configFile: config, version: 'v1', authorizedTtlMs: 60_000, unauthorizedTtlMs: 0 } },
@@ -121,22 +106,23 @@ describe('--authorization-mode=Webhook,RBAC', () => {
   });
   after(async () => {
     await t?.stop();
-    hook?.closeAllConnections();
-    await new Promise((r) => hook?.close(r));
+    await hook?.close();
   });
 
   it('sends a SubjectAccessReview of the configured version; allows, denies (before RBAC) or leaves it to RBAC', async () => {
+    // (the server's controllers ask too, as their service accounts: only erin's reviews count here)
+    const erin = () => reviews.filter((r) => r.spec.user === 'erin');
     reviews = [];
     assert.equal((await t.req('GET', '/api/v1/namespaces/default/configmaps', undefined, { token: 'token-erin' })).status, 200);
-    assert.equal(reviews.length, 1);
-    assert.equal(reviews[0]!.apiVersion, 'authorization.k8s.io/v1');
-    assert.deepEqual(reviews[0]!.spec, {
+    assert.equal(erin().length, 1);
+    assert.equal(erin()[0]!.apiVersion, 'authorization.k8s.io/v1');
+    assert.deepEqual(erin()[0]!.spec, {
       resourceAttributes: { namespace: 'default', verb: 'list', version: 'v1', resource: 'configmaps' },
       user: 'erin', uid: 'uid-erin', groups: ['system:authenticated'],
     });
     // allowed answers are cached (authorized TTL)
     assert.equal((await t.req('GET', '/api/v1/namespaces/default/configmaps', undefined, { token: 'token-erin' })).status, 200);
-    assert.equal(reviews.length, 1);
+    assert.equal(erin().length, 1);
     // a denial ends the chain even where RBAC would allow (mallory is bound to view)
     await t.req('POST', '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', {
       metadata: { name: 'mallory-view' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' },

@@ -5,21 +5,19 @@
 // over HTTP, by kubectl 1.27 (--token) and by the Python client. Bad tokens
 // are 401 Unauthorized, never 500 and never another identity.
 import assert from 'node:assert/strict';
-import https from 'node:https';
 import { execFile } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { stringify } from 'yaml';
 import { DEFAULT_SERVICE_ACCOUNT_ISSUER } from '../../src/authn/serviceaccount/index.js';
 import { base64url } from 'jose';
 import { FeatureGates } from '../../src/features/gates.js';
+import { startTestWebhook, type TestWebhook } from '../../src/testing/webhookserver.js';
 import { startTestServer, eventually, type TestServer } from './harness.js';
 import { kubectlFor, kubectlMissing } from './kubectlcli.js';
 import { startOidcProvider, DEFAULT_CLIENT, type OidcProviderFixture } from '../../src/testing/oidcprovider.js';
-import { ensurePki } from '../../src/server/pki.js';
 import { tempDir } from '../../src/testing/tempdir.js';
 import { findTool } from '../../src/testing/tools.js';
 
@@ -33,7 +31,7 @@ const pythonMissing = (() => {
 describe('OIDC and token webhook end to end', () => {
   let provider: OidcProviderFixture;
   let t: TestServer;
-  let hook: https.Server;
+  let hook: TestWebhook | undefined;
   let hookCalls = 0;
   let tokenOnlyConfig: string;
   const dir = tempDir('svc-e2e-oidc-');
@@ -41,30 +39,18 @@ describe('OIDC and token webhook end to end', () => {
   before(async () => {
     provider = await startOidcProvider({ clients: [DEFAULT_CLIENT, OTHER_CLIENT] });
     // The webhook: HTTPS with its own CA, requiring a client certificate of that CA.
-    const pki = await ensurePki({ dataDir: join(dir, 'hook') });
-    hook = https.createServer({ cert: pki.serving.cert, key: pki.serving.key, ca: pki.ca.cert, requestCert: true, rejectUnauthorized: true }, (req, res) => {
-      let text = '';
-      req.on('data', (d: Buffer) => (text += d.toString()));
-      req.on('end', () => {
+    hook = await startTestWebhook({
+      path: '/authenticate',
+      handle: (review, res) => {
         hookCalls++;
-        const review = JSON.parse(text) as { apiVersion: string; spec: { token: string } };
         const ok = review.spec.token === 'hook-token-for-erin';
-        res.setHeader('content-type', 'application/json');
         res.end(JSON.stringify({
           apiVersion: review.apiVersion, kind: 'TokenReview',
           status: ok ? { authenticated: true, user: { username: 'erin', uid: 'e-1', groups: ['hook-users'] } } : { authenticated: false, ...(review.spec.token === 'hook-revoked' ? { error: 'token revoked' } : {}) },
         }));
-      });
+      },
     });
-    await new Promise<void>((r) => hook.listen(0, '127.0.0.1', r));
-    const hookConfig = join(dir, 'hook', 'webhook.svcconfig');
-    writeFileSync(hookConfig, stringify({
-      apiVersion: 'v1', kind: 'Config',
-      clusters: [{ name: 'hook', cluster: { server: `https://localhost:${(hook.address() as AddressInfo).port}/authenticate`, 'certificate-authority': 'pki/ca.crt' } }],
-      users: [{ name: 'apiserver', user: { 'client-certificate': 'pki/admin.crt', 'client-key': 'pki/admin.key' } }],
-      contexts: [{ name: 'hook', context: { cluster: 'hook', user: 'apiserver' } }],
-      'current-context': 'hook',
-    }));
+    const hookConfig = hook.connectionFile();
     t = await startTestServer({
       oidc: {
         issuerURL: provider.issuer, clientID: DEFAULT_CLIENT.id, caFile: provider.caFile,
@@ -100,8 +86,7 @@ describe('OIDC and token webhook end to end', () => {
   after(async () => {
     await t?.stop();
     await provider?.stop();
-    hook?.closeAllConnections();
-    await new Promise((r) => hook?.close(r));
+    await hook?.close();
   });
 
   const aliceToken = (claims: Record<string, unknown> = {}, o: Parameters<OidcProviderFixture['token']>[2] = {}) =>
