@@ -52,6 +52,7 @@ export class ClusterRoleAggregationController {
   /** Every ClusterRole as last seen (kube's lister). */
   private readonly roles = new Map<string, ApiObject>();
   private retry: NodeJS.Timeout | undefined;
+  private retryMs = 1000;
   private stopped = false;
 
   constructor(registry: Registry, storage: Store, private readonly client: ControllerClient, opts: { retryMs?: number } = {}) {
@@ -71,14 +72,19 @@ export class ClusterRoleAggregationController {
     }, 'clusterrole-aggregation controller');
   }
 
-  /** Starts watching once the controller may list and watch ClusterRoles; until then it asks again every 10 s. */
+  /**
+   * Starts watching once the controller may list and watch ClusterRoles; until then it asks again
+   * after a second, doubling up to 30 s (at a fresh start its binding may reach the authorizer's
+   * cache a moment after the bootstrap policy is written).
+   */
   async start(): Promise<void> {
     try {
       await this.client.authorizeWatch(CLUSTERROLES, '');
     } catch (err) {
       if (!isReason(err, 'Forbidden') || this.stopped) throw err;
-      console.error(`clusterrole-aggregation controller: ${(err as Error).message}; asking again in 10 s`);
-      this.retry = setTimeout(() => void this.start().catch((e) => console.error('clusterrole-aggregation controller: start failed', e)), 10_000);
+      if (this.retryMs === 1000) console.error(`clusterrole-aggregation controller: ${(err as Error).message}; asking again (every second, then less often)`);
+      this.retry = setTimeout(() => void this.start().catch((e) => console.error('clusterrole-aggregation controller: start failed', e)), this.retryMs);
+      this.retryMs = Math.min(this.retryMs * 2, 30_000);
       this.retry.unref();
       return;
     }
