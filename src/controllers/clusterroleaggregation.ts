@@ -16,10 +16,11 @@ import { schemaFor } from '../api/schemas.js';
 import { trackWrite } from '../endpoints/fieldmanager.js';
 import { selectorMatches } from '../api/meta/checks.js';
 import { WorkQueue } from './workqueue.js';
+import { RBAC_GROUP } from '../api/rbac/v1/validation.js';
 import { Informer, isReason } from './informer.js';
 import type { ControllerClient } from './client.js';
 
-const GROUP = 'rbac.authorization.svc.io';
+const GROUP = RBAC_GROUP;
 export const AGGREGATION_MANAGER = 'clusterrole-aggregation-controller';
 
 const selectorsOf = (role: ApiObject): unknown[] | undefined => {

@@ -11,7 +11,9 @@ import type { ApiObject } from '../../registry/object.js';
 import type { Store } from '../../storage/interface.js';
 import type { Binding, RbacReader, Role, Subject } from './authorizer.js';
 
-export const RBAC_GROUP = 'rbac.authorization.svc.io';
+import { RBAC_GROUP } from '../../api/rbac/v1/validation.js';
+
+export { RBAC_GROUP };
 const SA_PREFIX = 'system:serviceaccount:';
 
 /**

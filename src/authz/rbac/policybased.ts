@@ -27,7 +27,8 @@ import type { Registry } from '../../registry/registry.js';
 import type { Authorizer } from '../authorizer.js';
 import type { RoleRef } from './authorizer.js';
 import { confirmNoEscalation, type RuleResolver } from './escalation.js';
-import { RBAC_GROUP, registryRuleResolver, type RegistryRuleResolver } from './registryresolver.js';
+import { registryRuleResolver, type RegistryRuleResolver } from './registryresolver.js';
+import { RBAC_GROUP } from '../../api/rbac/v1/validation.js';
 import type { PolicyRule } from './rules.js';
 
 export interface EscalationCheckDeps {

@@ -12,7 +12,7 @@ import { subjectMatches, type Binding, type RoleRef } from './authorizer.js';
 import type { RuleResolver } from './escalation.js';
 import type { PolicyRule } from './rules.js';
 
-export const RBAC_GROUP = 'rbac.authorization.svc.io';
+import { RBAC_GROUP } from '../../api/rbac/v1/validation.js';
 
 export interface RegistryRuleResolver extends RuleResolver {
   /**

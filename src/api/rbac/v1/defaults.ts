@@ -4,7 +4,7 @@
 import { each, emptyStr, orStr, struct, type Gates, type Json } from '../../core/v1/defaults.js';
 
 /** This group, in the stored (svc.io) spelling. */
-export const RBAC_GROUP = 'rbac.authorization.svc.io';
+import { RBAC_GROUP } from './validation.js';
 
 function defaultSubjects(binding: Json): void {
   for (const subject of each(binding, 'subjects')) {

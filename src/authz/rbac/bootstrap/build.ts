@@ -4,7 +4,9 @@
 // both spellings (kubernetes.io for stock tools, svc.io for ours).
 import type { PolicyRule } from '../rules.js';
 
-export const RBAC_GROUP = 'rbac.authorization.svc.io';
+import { RBAC_GROUP } from '../../../api/rbac/v1/validation.js';
+
+export { RBAC_GROUP };
 export const RBAC_API_VERSION = `${RBAC_GROUP}/v1`;
 
 /** The label every default object carries, in both spellings. */
