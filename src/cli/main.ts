@@ -9,6 +9,7 @@ import { parseClusterIPRange, parseNodePortRange } from '../registry/allocators/
 import { parseRuntimeConfig, resolveEnablement, type RuntimeConfig } from '../api/catalog/enablement.js';
 import { AUTHN_FLAGS, authnOptions } from './authnflags.js';
 import { AUTHZ_FLAGS, authzOptions } from './authzflags.js';
+import { ADMISSION_FLAGS, admissionOptions } from './admissionflags.js';
 import { certsCommand } from './certs.js';
 import { DEFAULT_SERVICE_ACCOUNT_ISSUER } from '../authn/serviceaccount/index.js';
 
@@ -53,6 +54,7 @@ const SERVER_FLAGS = (bind: string): FlagSpec[] => [
   { name: 'anonymous-auth', type: 'bool', help: 'Serve requests without credentials as system:anonymous.', default: true },
   ...AUTHN_FLAGS,
   ...AUTHZ_FLAGS,
+  ...ADMISSION_FLAGS,
   { name: 'livez-grace-period', type: 'duration', help: 'How long /livez treats unfinished start-up hooks as healthy.', default: 0 },
   { name: 'shutdown-delay-duration', type: 'duration', help: 'After SIGTERM, keep serving (with /readyz failing) for this long.', default: 0 },
   { name: 'max-requests-inflight', type: 'int', help: 'Most non-mutating requests in flight; 0 for no limit.', default: 400 },
@@ -151,6 +153,7 @@ function options(v: Map<string, unknown>, controllers: boolean): ApiServerOption
     } : undefined,
     ...authnOptions(v as Map<string, FlagValue>),
     ...authzOptions(v as Map<string, FlagValue>),
+    ...admissionOptions(v as Map<string, FlagValue>),
     livezGracePeriodMs: num('livez-grace-period'),
     shutdownDelayMs: num('shutdown-delay-duration'),
     maxRequestsInflight: num('max-requests-inflight'),

@@ -1,7 +1,8 @@
-// The admission seam: the write path calls admit() at fixed points with the
-// operation, the new and old objects, the user and dryRun. The admission
-// issue fills in the chain (mutating then validating plugins, webhooks);
-// here it holds NamespaceLifecycle, which the API server issue requires.
+// The admission seam: the write path calls mutate() and then admit() at fixed
+// points with the operation, the new and old objects, the user and dryRun.
+// Admission holds the enabled plugins in kube's fixed order (built from the
+// flags by src/admission/chain.ts): every mutating step in order, then (after
+// the strategy's validation) every validating step in order.
 import type { UserInfo } from '../authn/user.js';
 import type { ApiObject } from './object.js';
 import { newBadRequest } from '../api/meta/index.js';
@@ -25,6 +26,12 @@ export interface AdmissionPlugin {
   /** Mutating plugins run before the strategy's validation and may change the object; validating ones (the default) run after it. */
   readonly phase?: 'mutating' | 'validating';
   /**
+   * The validating step of a plugin that has both (kube's plugins that are
+   * both MutationInterface and ValidationInterface): with phase 'mutating',
+   * admit() runs in the mutating phase and validate() in the validating one.
+   */
+  validate?(a: AdmissionAttributes): Promise<void> | void;
+  /**
    * What the plugin does besides answering (as admission webhooks declare it):
    * 'None' (the default: built-in plugins only read), 'NoneOnDryRun' (it
    * skips its side effects when the request is a dry run), 'Some'. A dry-run
@@ -40,23 +47,42 @@ function dryRunUnsupported(p: AdmissionPlugin): Error {
   return newBadRequest(`admission webhook ${JSON.stringify(p.name)} does not support dry run`);
 }
 
-async function run(p: AdmissionPlugin, a: AdmissionAttributes): Promise<void> {
+type Step = (a: AdmissionAttributes) => Promise<void> | void;
+
+async function run(p: AdmissionPlugin, step: Step, a: AdmissionAttributes): Promise<void> {
   if (a.dryRun && p.sideEffects === 'Some') throw dryRunUnsupported(p);
-  await p.admit(a);
+  await step(a);
 }
 
 export class Admission {
   private readonly plugins: AdmissionPlugin[] = [];
+  private readonly mutating: [AdmissionPlugin, Step][] = [];
+  private readonly validating: [AdmissionPlugin, Step][] = [];
+  /** The plugins in the order they run (kube's order: chain.ts sorts them). */
+  constructor(plugins: readonly AdmissionPlugin[] = []) {
+    for (const p of plugins) this.register(p);
+  }
+  /** Appends a plugin at the end of the chain. */
   register(p: AdmissionPlugin): void {
     if (this.plugins.some((x) => x.name === p.name)) throw new Error(`admission plugin ${p.name} registered twice`);
     this.plugins.push(p);
+    if (p.phase === 'mutating') {
+      this.mutating.push([p, (a) => p.admit(a)]);
+      if (p.validate) this.validating.push([p, (a) => p.validate!(a)]);
+    } else {
+      this.validating.push([p, (a) => p.admit(a)]);
+    }
+  }
+  /** The names of the plugins, in order. */
+  names(): string[] {
+    return this.plugins.map((p) => p.name);
   }
   /** The mutating phase: before validation. */
   async mutate(a: AdmissionAttributes): Promise<void> {
-    for (const p of this.plugins) if (p.phase === 'mutating') await run(p, a);
+    for (const [p, step] of this.mutating) await run(p, step, a);
   }
   /** The validating phase: after validation, just before storage. */
   async admit(a: AdmissionAttributes): Promise<void> {
-    for (const p of this.plugins) if (p.phase !== 'mutating') await run(p, a);
+    for (const [p, step] of this.validating) await run(p, step, a);
   }
 }

@@ -538,7 +538,10 @@ export class GenericStore {
       if (!kv) throw errs.notFound(this.qualifiedResource, name);
       const old = this.current(kv);
       this.checkPreconditions(old, opts);
-      await this.admission.admit(this.attributes('DELETE', undefined, old, opts));
+      // As kube's delete: the mutating steps, then the validating ones, with the stored object as oldObject.
+      const attributes = this.attributes('DELETE', undefined, old, opts);
+      await this.admission.mutate(attributes);
+      await this.admission.admit(attributes);
       const obj = clone(old);
       const meta = obj.metadata;
       const finalizers = new Set(meta.finalizers ?? []);

@@ -28,9 +28,8 @@ import { buildAuthorizer, DEFAULT_AUTHORIZATION_MODES, type AuthorizationConfig 
 import { installEscalationChecks } from '../authz/rbac/policybased.js';
 import { Registry, type ServedResource } from '../registry/registry.js';
 import { Admission } from '../registry/admission.js';
-import { namespaceLifecycle, SYSTEM_NAMESPACES } from '../admission/plugins/namespacelifecycle.js';
-import { defaultTolerationSecondsPlugin, priorityPlugin } from '../admission/plugins/podpriority.js';
-import { storageObjectInUseProtection } from '../admission/plugins/storageprotection.js';
+import { SYSTEM_NAMESPACES } from '../admission/plugins/namespacelifecycle.js';
+import { buildAdmissionPlugins, planAdmission, type AdmissionFlags, type AdmissionPlan } from '../admission/chain.js';
 import { NamespaceController } from '../controllers/namespace.js';
 import { StorageProtectionController } from '../controllers/storageprotection.js';
 import { ClusterRoleAggregationController } from '../controllers/clusterroleaggregation.js';
@@ -111,6 +110,11 @@ export interface ApiServerOptions {
   readonly tokenCacheTtlMs?: number;
   /** --authorization-mode and its files (default: Node,RBAC). */
   readonly authorization?: AuthorizationConfig;
+  /**
+   * --enable-admission-plugins, --disable-admission-plugins, --admission-control-config-file
+   * (default: kube's default-on plugins that are implemented; see admission/chain.ts).
+   */
+  readonly admission?: AdmissionFlags;
 }
 
 export interface ServiceAccountOptions {
@@ -145,16 +149,18 @@ export interface RunningApiServer {
 }
 
 export async function startApiServer(opts: ApiServerOptions): Promise<RunningApiServer> {
+  // The admission flags and configuration file are checked before anything opens.
+  const admissionPlan = planAdmission(opts.admission ?? {});
   const store = await openStore(opts.storage);
   try {
-    return await assemble(opts, store);
+    return await assemble(opts, store, admissionPlan);
   } catch (err) {
     await store.close();
     throw err;
   }
 }
 
-async function assemble(opts: ApiServerOptions, store: Store): Promise<RunningApiServer> {
+async function assemble(opts: ApiServerOptions, store: Store, admissionPlan: AdmissionPlan): Promise<RunningApiServer> {
   // TLS material: given files, or a generated PKI in the data directory.
   const generated = !opts.tlsCertFile ? await ensurePki({ dataDir: opts.dataDir, bindAddress: opts.bindAddress }) : undefined;
   const cert = opts.tlsCertFile ? readFileSync(opts.tlsCertFile, 'utf8') : generated!.serving.cert;
@@ -221,10 +227,8 @@ async function assemble(opts: ApiServerOptions, store: Store): Promise<RunningAp
   const tokenAuthenticator = new UnionAuthenticator([bearerTokens], { anonymous: false });
   // The CA bundle pods verify the API server with (the token controller and root-CA publisher publish it).
   const rootCA = generated?.ca.cert ?? clientCA ?? cert;
-  admission.register(namespaceLifecycle(() => registry.store('', 'namespaces')));
-  admission.register(priorityPlugin(() => registry.store('scheduling.svc.io', 'priorityclasses')));
-  admission.register(defaultTolerationSecondsPlugin());
-  admission.register(storageObjectInUseProtection());
+  // The admission chain, in kube's order (the registry's stores hold `admission` already).
+  for (const p of buildAdmissionPlugins(admissionPlan, { registry, authorizer, gates })) admission.register(p);
 
   const cachesReady = new PostStartHook('watch-cache-initialized');
   const systemNamespaces = new PostStartHook('start-system-namespaces-controller');
@@ -434,6 +438,9 @@ async function ensureSystemNamespaces(registry: Registry): Promise<void> {
   const schema = schemaFor('', 'v1', 'Namespace');
   const track = (live: ApiObject | undefined, next: ApiObject) => trackWrite({ manager: 'svc-apiserver', apiVersion: 'v1', kind: 'Namespace', schema }, live, next);
   for (const name of [...SYSTEM_NAMESPACES, 'svc-node-lease']) {
+    // As kube's bootstrap controller: look first, create only what is missing (a restart with
+    // an admission plugin that refuses writes, e.g. AlwaysDeny, then writes nothing).
+    if (await namespaces.get('', name).then(() => true, (err) => { if (isStatusError(err) && err.status.code === 404) return false; throw err; })) continue;
     const ns: ApiObject = { apiVersion: 'v1', kind: 'Namespace', metadata: { name } };
     defaulterFor('', 'v1', 'Namespace', DEFAULT_GATES)?.(ns);
     try {

@@ -1,0 +1,133 @@
+// The admission chain end to end: the real `svc` process started with
+// --enable-admission-plugins=AlwaysDeny (and a configuration file) on an
+// initialized data directory refuses writes with kube's message; a server without NamespaceLifecycle lets a
+// create into a missing namespace through; bad flags and files exit 1.
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { request } from 'node:https';
+import { after, before, describe, it } from 'node:test';
+import { parse } from 'yaml';
+import { freePort } from '../../src/testing/ports.js';
+import { tempDir } from '../../src/testing/tempdir.js';
+import { runSvc, waitFor, type SvcProcess } from './svcprocess.js';
+import { startTestServer, type TestServer } from './harness.js';
+
+const WAIT_MS = 30_000;
+
+type Client = (method: string, path: string, body?: unknown) => Promise<{ status: number; body: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+function client(port: number, kubeconfig: string): Client {
+  const cfg = parse(readFileSync(kubeconfig, 'utf8'));
+  const ca = Buffer.from(cfg.clusters[0].cluster['certificate-authority-data'], 'base64');
+  const cert = Buffer.from(cfg.users[0].user['client-certificate-data'], 'base64');
+  const key = Buffer.from(cfg.users[0].user['client-key-data'], 'base64');
+  return (method, path, body) =>
+    new Promise((resolve, reject) => {
+      const payload = body === undefined ? undefined : JSON.stringify(body);
+      const headers = payload ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) } : {};
+      const r = request({ host: '127.0.0.1', port, path, method, ca, cert, key, agent: false, headers }, (res) => {
+        let text = '';
+        res.on('data', (d: Buffer) => (text += d.toString()));
+        res.on('end', () => {
+          let parsed: unknown = text;
+          try {
+            parsed = JSON.parse(text);
+          } catch {
+            // not JSON
+          }
+          resolve({ status: res.statusCode ?? 0, body: parsed });
+        });
+      });
+      r.on('error', reject);
+      if (payload) r.write(payload);
+      r.end();
+    });
+}
+
+function configFile(dir: string, body: string): string {
+  const file = join(dir, 'admission.yaml');
+  writeFileSync(file, body);
+  return file;
+}
+
+describe('--enable-admission-plugins=AlwaysDeny (svc apiserver)', () => {
+  let server: SvcProcess;
+  let req: Client;
+  before(async () => {
+    // A data directory that has been started once: the system namespaces and RBAC policy exist
+    // (the start writes them through admission, which AlwaysDeny would refuse).
+    const dataDir = tempDir('svc-adm-');
+    await (await startTestServer({ dataDir })).server.shutdown();
+    const port = await freePort();
+    const cfg = configFile(dataDir, 'apiVersion: apiserver.config.svc.io/v1\nkind: AdmissionConfiguration\nplugins:\n- name: AlwaysDeny\n  configuration: {}\n');
+    server = runSvc(['apiserver', `--data-dir=${dataDir}`, `--secure-port=${port}`, '--bind-address=127.0.0.1',
+      '--enable-admission-plugins=AlwaysDeny', `--admission-control-config-file=${cfg}`]);
+    await waitFor(() => server.out().includes('admin kubeconfig') || server.proc.exitCode !== null, WAIT_MS);
+    assert.match(server.out(), /admin kubeconfig/, server.out());
+    req = client(port, join(dataDir, 'admin.svcconfig'));
+  });
+  after(async () => {
+    server?.proc.kill('SIGTERM');
+    await server?.exit;
+  });
+
+  it('refuses a create with 403 and kube\'s message, before validation', async () => {
+    const res = await req('POST', '/api/v1/namespaces/default/configmaps', { metadata: { name: 'cm' }, data: { a: 'b' } });
+    assert.equal(res.status, 403, JSON.stringify(res.body));
+    assert.equal(res.body.reason, 'Forbidden');
+    assert.equal(res.body.message, 'configmaps "cm" is forbidden: admission control is denying all modifications');
+    assert.deepEqual(res.body.details, { name: 'cm', kind: 'configmaps' });
+    const invalid = await req('POST', '/api/v1/namespaces/default/configmaps', { metadata: { name: 'Not_Valid' } });
+    assert.equal(invalid.status, 403, 'the mutating phase refuses before validation');
+  });
+  it('refuses a delete and reads still work', async () => {
+    assert.equal((await req('GET', '/api/v1/namespaces/default')).status, 200);
+    const res = await req('DELETE', '/api/v1/namespaces/svc-public');
+    assert.equal(res.status, 403);
+    assert.equal(res.body.message, 'namespaces "svc-public" is forbidden: admission control is denying all modifications');
+  });
+});
+
+describe('--disable-admission-plugins=NamespaceLifecycle', () => {
+  let t: TestServer;
+  before(async () => (t = await startTestServer({ admission: { disable: ['NamespaceLifecycle'] } })));
+  after(async () => t?.stop());
+
+  it('lets a create into a missing namespace through (NamespaceLifecycle answers 404)', async () => {
+    const res = await t.req('POST', '/api/v1/namespaces/nowhere/configmaps', { metadata: { name: 'cm' } });
+    assert.equal(res.status, 201, res.text);
+  });
+});
+
+describe('NamespaceLifecycle on by default', () => {
+  let t: TestServer;
+  before(async () => (t = await startTestServer()));
+  after(async () => t?.stop());
+
+  it('refuses a create into a missing namespace', async () => {
+    const res = await t.req('POST', '/api/v1/namespaces/nowhere/configmaps', { metadata: { name: 'cm' } });
+    assert.equal(res.status, 404, res.text);
+    assert.equal(res.body.message, 'namespaces "nowhere" not found');
+  });
+});
+
+describe('admission start-up errors exit 1', () => {
+  const dir = tempDir('svc-adm-');
+  const bad = configFile(dir, 'apiVersion: apiserver.config.svc.io/v1\nkind: AdmissionConfiguration\nplugins:\n- configuration: {}\n');
+  const rows: [string[], RegExp][] = [
+    [['--enable-admission-plugins=Foo'], /Error: enable-admission-plugins plugin "Foo" is unknown/],
+    [['--disable-admission-plugins=NamespaceLifecycle,Bar'], /Error: disable-admission-plugins plugin "Bar" is unknown/],
+    [['--enable-admission-plugins=AlwaysDeny', '--disable-admission-plugins=AlwaysDeny'], /\[AlwaysDeny\] in enable-admission-plugins and disable-admission-plugins overlapped/],
+    [['--enable-admission-plugins=PodSecurity'], /Error: admission plugin "PodSecurity" is not available yet/],
+    [[`--admission-control-config-file=${join(dir, 'missing.yaml')}`], /Error: failed to read plugin config: unable to read admission control configuration from ".*missing\.yaml"/],
+    [[`--admission-control-config-file=${bad}`], /Error: failed to read plugin config: .*admission\.yaml: plugins\[0\]\.name: Required value/],
+  ];
+  for (const [flags, message] of rows) {
+    it(`${flags.join(' ')}`, async () => {
+      const p = runSvc(['apiserver', ...flags, `--data-dir=${tempDir('svc-adm-')}`, '--secure-port=0']);
+      assert.equal(await p.exit, 1, p.out());
+      assert.match(p.out(), message);
+    });
+  }
+});
