@@ -19,6 +19,12 @@ export interface AdmissionAttributes {
   readonly namespaced: boolean;
   readonly dryRun: boolean;
   readonly user: UserInfo | undefined;
+  /** The subresource written ('status', 'ephemeralcontainers', …); absent or '' for the object itself. */
+  readonly subresource?: string;
+  /** Adds a `Warning: 299 - "<text>"` header to the response (as Kubernetes' warning.AddWarning); absent where nobody listens. */
+  readonly warn?: (text: string) => void;
+  /** Records an audit annotation for the request (Kubernetes' audit.AddAuditAnnotation); absent while there is no audit log. */
+  readonly annotate?: (key: string, value: string) => void;
 }
 
 export interface AdmissionPlugin {
