@@ -34,7 +34,7 @@ export async function servePatch(
   const mode = fieldValidationOf(ctx.url.searchParams, 'PatchOptions');
   const text = (await readBody(ctx.req)).toString('utf8');
   let warnings: string[] = [];
-  const opts = { dryRun: p.dryRun, user: ctx.user, requestInfo: info, subresource: info.subresource || undefined };
+  const opts = { dryRun: p.dryRun, user: ctx.user, requestInfo: info, subresource: info.subresource || undefined, warn: (w: string) => addWarning(ctx, w) };
   if (type === 'apply') {
     /** The applied object, checked against the URL as every patch result is (checkName) and decoded as the kind. */
     const finish = (applied: Record<string, unknown>, current: ApiObject | undefined): ApiObject => {

@@ -183,7 +183,7 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
         if (info.subresource) throw newMethodNotSupported({ group: served.group, resource: `${served.resource}/${info.subresource}` }, 'create');
         const t = tracking('CreateOptions');
         const obj = bodyObject(await typedBody(ctx, served, endpoint, 'CreateOptions', gates));
-        return out(201, await store.create(info.namespace, obj, { dryRun, user, requestInfo: info, track: track(t) }));
+        return out(201, await store.create(info.namespace, obj, { dryRun, user, requestInfo: info, track: track(t), warn: (w) => addWarning(ctx, w) }));
       }
       case 'update': {
         const t = tracking('UpdateOptions');
@@ -194,7 +194,7 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
           const r = await store.guaranteedUpdate(info.namespace, info.name, (cur) => applyFinalize(cur, obj), { dryRun, user, subresource: 'finalize' });
           return out(200, r);
         }
-        const r = await store.update(info.namespace, info.name, obj, { dryRun, user, requestInfo: info, subresource: info.subresource || undefined, track: track(t) });
+        const r = await store.update(info.namespace, info.name, obj, { dryRun, user, requestInfo: info, subresource: info.subresource || undefined, track: track(t), warn: (w) => addWarning(ctx, w) });
         return out(r.created ? 201 : 200, r.object);
       }
       case 'delete': {

@@ -37,6 +37,8 @@ export interface WriteContext {
   readonly user?: UserInfo;
   /** The API request that writes (absent for the server's own writes); write hooks read it. */
   readonly requestInfo?: ResourceRequestInfo;
+  /** Adds a warning to the response (admission plugins' warnings); absent for the server's own writes. */
+  readonly warn?: (text: string) => void;
   /** managedFields bookkeeping, applied to what the request produced before the strategy runs. */
   readonly track?: TrackFields;
 }
@@ -712,7 +714,11 @@ export class GenericStore {
   }
 
   private attributes(operation: AdmissionOperation, obj: ApiObject | undefined, old: ApiObject | undefined, ctx: WriteContext) {
-    return { operation, object: obj, oldObject: old, resource: this.identity, namespace: (obj ?? old)!.metadata.namespace ?? '', name: (obj ?? old)!.metadata.name ?? '', dryRun: ctx.dryRun, user: ctx.user, namespaced: this.namespaced };
+    return {
+      operation, object: obj, oldObject: old, resource: this.identity, namespace: (obj ?? old)!.metadata.namespace ?? '', name: (obj ?? old)!.metadata.name ?? '',
+      dryRun: ctx.dryRun, user: ctx.user, namespaced: this.namespaced,
+      subresource: (ctx as UpdateContext).subresource ?? ctx.requestInfo?.subresource ?? '', ...(ctx.warn ? { warn: ctx.warn } : {}),
+    };
   }
 
   /**

@@ -12,6 +12,7 @@ import { alwaysAdmit, alwaysDeny } from './always.js';
 import { namespaceLifecycle } from './namespacelifecycle.js';
 import { defaultTolerationSecondsPlugin, priorityPlugin } from './podpriority.js';
 import { storageObjectInUseProtection } from './storageprotection.js';
+import { parsePodSecurityConfiguration, podSecurityPlugin } from './podsecurity/index.js';
 
 export interface PluginContext {
   /** The plugin's own configuration (embedded or from its `path`), parsed; undefined without one. */
@@ -30,4 +31,10 @@ export const PLUGIN_FACTORIES: ReadonlyMap<string, PluginFactory> = new Map<stri
   ['DefaultTolerationSeconds', () => defaultTolerationSecondsPlugin()],
   ['StorageObjectInUseProtection', () => storageObjectInUseProtection()],
   ['AlwaysDeny', () => alwaysDeny()],
+  ['PodSecurity', ({ registry, config }) => podSecurityPlugin({
+    // a namespace's labels as the watch cache has them (kube reads a namespace lister)
+    namespaces: () => ({ get: (ns, name) => registry.store('', 'namespaces').get(ns, name, { kind: 'any' }) }),
+    pods: async (ns) => (await registry.store('', 'pods').list(ns)).items,
+    ...(config !== undefined ? { config: parsePodSecurityConfiguration(config) } : {}),
+  })],
 ]);
