@@ -77,3 +77,13 @@ export function podContainers(spec: Json | undefined): { container: Json; path: 
 export function annotation(o: ApiObject, key: string): string | undefined {
   return o.metadata.annotations?.[key];
 }
+
+/** The stores a plugin reads, as thunks (a group may be off, a store built later): only list and get. */
+export type Lister = () => { list(namespace: string): Promise<{ readonly items: readonly ApiObject[] }> };
+export type Getter = () => { get(namespace: string, name: string): Promise<ApiObject> };
+
+/** Of several default classes the newest wins (ties: the smaller name first), as v1.27 chooses. */
+export function newestOf(classes: readonly ApiObject[]): ApiObject | undefined {
+  const time = (o: ApiObject) => (typeof o.metadata.creationTimestamp === 'string' ? Date.parse(o.metadata.creationTimestamp) : 0);
+  return [...classes].sort((x, y) => time(y) - time(x) || ((x.metadata.name ?? '') < (y.metadata.name ?? '') ? -1 : 1))[0];
+}
