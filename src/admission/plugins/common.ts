@@ -2,7 +2,7 @@
 // kube's admission.NewForbidden (the resource and name of the request), the
 // plain 500 Kubernetes answers for an error that is no API status, and a walk
 // over a pod's containers (init, regular, ephemeral, as kube visits them).
-import { StatusError, newForbidden } from '../../api/meta/index.js';
+import { StatusError, isStatusError, newForbidden } from '../../api/meta/index.js';
 import type { AdmissionAttributes, AdmissionPlugin } from '../../registry/admission.js';
 import type { ApiObject } from '../../registry/object.js';
 import { isObject } from '../../registry/object.js';
@@ -33,6 +33,12 @@ export function admissionForbidden(a: AdmissionAttributes, message: string): Sta
   let name = a.name;
   if (!name) name = a.object?.metadata.name || a.object?.metadata.generateName || 'Unknown';
   return newForbidden({ group: a.resource.group, resource: a.resource.resource }, name, message);
+}
+
+/** kube's admission.NewForbidden of an error: a 403 passes through as it is, others become the request's 403 with their text. */
+export function admissionForbiddenOf(a: AdmissionAttributes, err: unknown): StatusError {
+  if (isStatusError(err) && err.status.code === 403) return err;
+  return admissionForbidden(a, err instanceof Error ? err.message : String(err));
 }
 
 /** What Kubernetes answers for an error that is no API status: 500 with the error's text and no reason. */
