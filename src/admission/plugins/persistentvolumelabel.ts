@@ -7,7 +7,7 @@ import type { AdmissionPlugin } from '../../registry/admission.js';
 export const PERSISTENT_VOLUME_LABEL_WARNING = 'PersistentVolumeLabel admission controller is deprecated. Please remove this controller from your configuration files and scripts.';
 export const PERSISTENT_VOLUME_LABEL_NO_CLOUD = 'PersistentVolumeLabel: no cloud provider is configured, so no PersistentVolume will be labelled';
 
-export function persistentVolumeLabel(log: (line: string) => void = (l) => console.warn(l)): AdmissionPlugin {
+export function persistentVolumeLabel(log: (line: string) => void = (l) => console.warn(`W svc: ${l}`)): AdmissionPlugin {
   log(PERSISTENT_VOLUME_LABEL_WARNING);
   log(PERSISTENT_VOLUME_LABEL_NO_CLOUD);
   return {

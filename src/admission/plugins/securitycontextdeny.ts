@@ -30,7 +30,7 @@ function problem(spec: Json): string | undefined {
   return undefined;
 }
 
-export function securityContextDeny(log: (line: string) => void = (l) => console.warn(l)): AdmissionPlugin {
+export function securityContextDeny(log: (line: string) => void = (l) => console.warn(`W svc: ${l}`)): AdmissionPlugin {
   log(SECURITY_CONTEXT_DENY_WARNING);
   return {
     name: 'SecurityContextDeny',
