@@ -1,0 +1,93 @@
+// RuntimeClass (mutating and validating, default on): a new pod naming a
+// RuntimeClass gets the class's overhead (a different overhead already set is
+// refused) and its scheduling: the class's nodeSelector merged into the pod's
+// (a conflicting value is refused) and its tolerations merged in. The
+// validating step refuses an overhead that does not match the class, or one
+// set without a class that defines it. A class that does not exist is 403.
+import { isStatusError } from '../../api/meta/index.js';
+import { quantityOf } from '../../api/meta/quantity.js';
+import type { AdmissionAttributes } from '../../registry/admission.js';
+import type { ApiObject } from '../../registry/object.js';
+import { isObject } from '../../registry/object.js';
+import type { Getter, Json, MutatingAndValidatingPlugin } from './common.js';
+import { admissionForbidden, isCoreWrite, listOf, specOf } from './common.js';
+import { mergeTolerations } from './tolerations.js';
+
+const MISMATCH = "pod rejected: Pod's Overhead doesn't match RuntimeClass's defined Overhead";
+const WITHOUT_CLASS = 'pod rejected: Pod Overhead set without corresponding RuntimeClass defined Overhead';
+
+/** Resource lists equal as Kubernetes compares them (quantities by value; absent and empty alike). */
+function sameResources(a: unknown, b: unknown): boolean {
+  const x = isObject(a) ? a : {};
+  const y = isObject(b) ? b : {};
+  const keys = new Set([...Object.keys(x), ...Object.keys(y)]);
+  for (const k of keys) {
+    if (!(k in x) || !(k in y)) return false;
+    const qx = quantityOf(x[k]);
+    const qy = quantityOf(y[k]);
+    if (!qx || !qy || qx.nanos !== qy.nanos) return false;
+  }
+  return true;
+}
+
+const present = (v: unknown) => v !== undefined && v !== null;
+
+export function runtimeClassPlugin(runtimeClasses: Getter): MutatingAndValidatingPlugin {
+  /** The pod's spec and its class (undefined when it names none). */
+  async function prepare(a: AdmissionAttributes): Promise<{ spec: Json; rc: ApiObject | undefined } | undefined> {
+    if (!isCoreWrite(a, 'pods', ['CREATE'])) return undefined;
+    const spec = specOf(a.object);
+    if (!spec) return undefined;
+    const name = spec.runtimeClassName;
+    if (typeof name !== 'string') return { spec, rc: undefined };
+    try {
+      return { spec, rc: await runtimeClasses().get('', name) };
+    } catch (err) {
+      if (isStatusError(err) && err.status.code === 404) throw admissionForbidden(a, `pod rejected: RuntimeClass ${JSON.stringify(name)} not found`);
+      throw err;
+    }
+  }
+  return {
+    name: 'RuntimeClass',
+    phase: 'mutating',
+    async admit(a) {
+      const p = await prepare(a);
+      if (!p?.rc) return;
+      const { spec, rc } = p;
+      const overhead = isObject(rc.overhead) ? rc.overhead : undefined;
+      if (overhead) {
+        if (present(spec.overhead) && !sameResources(overhead.podFixed, spec.overhead)) throw admissionForbidden(a, MISMATCH);
+        if (present(overhead.podFixed)) spec.overhead = overhead.podFixed;
+        else delete spec.overhead;
+      }
+      const scheduling = isObject(rc.scheduling) ? rc.scheduling : undefined;
+      if (!scheduling) return;
+      const classSelector = isObject(scheduling.nodeSelector) ? (scheduling.nodeSelector as Record<string, string>) : undefined;
+      if (!isObject(spec.nodeSelector)) {
+        if (classSelector) spec.nodeSelector = { ...classSelector };
+      } else {
+        const podSelector = spec.nodeSelector as Record<string, string>;
+        for (const [key, value] of Object.entries(classSelector ?? {})) {
+          const podValue = podSelector[key];
+          if (podValue !== undefined && podValue !== value) {
+            throw admissionForbidden(a, `conflict: runtimeClass.scheduling.nodeSelector[${key}] = ${value}; pod.spec.nodeSelector[${key}] = ${podValue}`);
+          }
+          podSelector[key] = value;
+        }
+      }
+      const merged = mergeTolerations(listOf(spec, 'tolerations'), listOf(scheduling, 'tolerations'));
+      if (merged.length > 0) spec.tolerations = merged;
+      else delete spec.tolerations;
+    },
+    async validate(a) {
+      const p = await prepare(a);
+      if (!p) return;
+      const overhead = p.rc && isObject(p.rc.overhead) ? p.rc.overhead : undefined;
+      if (overhead) {
+        if (!sameResources(overhead.podFixed, p.spec.overhead)) throw admissionForbidden(a, MISMATCH);
+      } else if (present(p.spec.overhead)) {
+        throw admissionForbidden(a, WITHOUT_CLASS);
+      }
+    },
+  };
+}
