@@ -13,6 +13,24 @@ import { namespaceLifecycle } from './namespacelifecycle.js';
 import { defaultTolerationSecondsPlugin, priorityPlugin } from './podpriority.js';
 import { storageObjectInUseProtection } from './storageprotection.js';
 import { parsePodSecurityConfiguration, podSecurityPlugin } from './podsecurity/index.js';
+import { alwaysPullImages } from './alwayspullimages.js';
+import { defaultStorageClassPlugin } from './defaultstorageclass.js';
+import { defaultIngressClassPlugin } from './defaultingressclass.js';
+import { denyServiceExternalIPs } from './denyserviceexternalips.js';
+import { extendedResourceToleration } from './extendedresourcetoleration.js';
+import { limitPodHardAntiAffinityTopology } from './antiaffinity.js';
+import { namespaceAutoProvision, namespaceExists } from './namespaceexists.js';
+import { securityContextDeny } from './securitycontextdeny.js';
+import { persistentVolumeClaimResize } from './pvcresize.js';
+import { runtimeClassPlugin } from './runtimeclass.js';
+import { taintNodesByCondition } from './taintnodesbycondition.js';
+import { parsePodNodeSelectorConfig, podNodeSelector } from './podnodeselector.js';
+import { parsePodTolerationRestrictionConfig, podTolerationRestriction } from './podtolerationrestriction.js';
+import { persistentVolumeLabel } from './persistentvolumelabel.js';
+import type { ApiObject } from '../../registry/object.js';
+import { defaulterFor } from '../../api/defaults.js';
+import { DEFAULT_GATES } from '../../features/gates.js';
+import { newNotFound } from '../../api/meta/index.js';
 
 export interface PluginContext {
   /** The plugin's own configuration (embedded or from its `path`), parsed; undefined without one. */
@@ -24,6 +42,24 @@ export interface PluginContext {
 
 export type PluginFactory = (ctx: PluginContext) => AdmissionPlugin;
 
+/** A plugin's configuration as text for the parsers that read files (embedded objects are written back as JSON). */
+const configText = (config: unknown): string | undefined =>
+  config === undefined ? undefined : typeof config === 'string' ? config : JSON.stringify(config);
+
+/** A store's list, or nothing when --runtime-config turned the resource off. */
+const listerOf = (registry: Registry, group: string, resource: string) => () =>
+  registry.has(group, resource) ? registry.store(group, resource) : { list: async () => ({ items: [] as ApiObject[] }) };
+/** A store's get, or NotFound when --runtime-config turned the resource off. */
+const getterOf = (registry: Registry, group: string, resource: string) => () =>
+  registry.has(group, resource) ? registry.store(group, resource) : { get: (_ns: string, name: string): Promise<ApiObject> => Promise.reject(newNotFound({ group, resource }, name)) };
+
+/** NamespaceAutoProvision's create: a Namespace as the server creates its own (defaults applied). */
+async function createNamespace(registry: Registry, name: string): Promise<unknown> {
+  const ns: ApiObject = { apiVersion: 'v1', kind: 'Namespace', metadata: { name } };
+  defaulterFor('', 'v1', 'Namespace', DEFAULT_GATES)?.(ns);
+  return registry.store('', 'namespaces').create('', ns, { dryRun: false });
+}
+
 export const PLUGIN_FACTORIES: ReadonlyMap<string, PluginFactory> = new Map<string, PluginFactory>([
   ['AlwaysAdmit', () => alwaysAdmit()],
   ['NamespaceLifecycle', ({ registry }) => namespaceLifecycle(() => registry.store('', 'namespaces'))],
@@ -31,6 +67,21 @@ export const PLUGIN_FACTORIES: ReadonlyMap<string, PluginFactory> = new Map<stri
   ['DefaultTolerationSeconds', () => defaultTolerationSecondsPlugin()],
   ['StorageObjectInUseProtection', () => storageObjectInUseProtection()],
   ['AlwaysDeny', () => alwaysDeny()],
+  ['AlwaysPullImages', () => alwaysPullImages()],
+  ['DefaultStorageClass', ({ registry }) => defaultStorageClassPlugin(listerOf(registry, 'storage.svc.io', 'storageclasses'))],
+  ['DefaultIngressClass', ({ registry }) => defaultIngressClassPlugin(listerOf(registry, 'networking.svc.io', 'ingressclasses'))],
+  ['DenyServiceExternalIPs', () => denyServiceExternalIPs()],
+  ['ExtendedResourceToleration', () => extendedResourceToleration()],
+  ['LimitPodHardAntiAffinityTopology', () => limitPodHardAntiAffinityTopology()],
+  ['NamespaceExists', ({ registry }) => namespaceExists(() => registry.store('', 'namespaces'))],
+  ['NamespaceAutoProvision', ({ registry }) => namespaceAutoProvision(() => registry.store('', 'namespaces'), (name) => createNamespace(registry, name))],
+  ['SecurityContextDeny', () => securityContextDeny()],
+  ['PersistentVolumeClaimResize', ({ registry }) => persistentVolumeClaimResize(getterOf(registry, 'storage.svc.io', 'storageclasses'))],
+  ['RuntimeClass', ({ registry }) => runtimeClassPlugin(getterOf(registry, 'node.svc.io', 'runtimeclasses'))],
+  ['TaintNodesByCondition', () => taintNodesByCondition()],
+  ['PodNodeSelector', ({ registry, config }) => podNodeSelector(() => registry.store('', 'namespaces'), parsePodNodeSelectorConfig(configText(config)))],
+  ['PodTolerationRestriction', ({ registry, config }) => podTolerationRestriction(() => registry.store('', 'namespaces'), parsePodTolerationRestrictionConfig(configText(config)))],
+  ['PersistentVolumeLabel', () => persistentVolumeLabel()],
   ['PodSecurity', ({ registry, config }) => podSecurityPlugin({
     // a namespace's labels as the watch cache has them (kube reads a namespace lister)
     namespaces: () => ({ get: (ns, name) => registry.store('', 'namespaces').get(ns, name, { kind: 'any' }) }),
