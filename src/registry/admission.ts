@@ -16,6 +16,8 @@ export interface AdmissionAttributes {
   readonly resource: { readonly group: string; readonly version: string; readonly resource: string; readonly kind: string };
   readonly namespace: string;
   readonly name: string;
+  /** The subresource written ('status', 'eviction', 'token', 'finalizers'…), absent for the object itself. */
+  readonly subresource?: string;
   readonly namespaced: boolean;
   readonly dryRun: boolean;
   readonly user: UserInfo | undefined;

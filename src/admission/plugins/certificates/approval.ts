@@ -1,0 +1,21 @@
+// CertificateApproval (kube v1.27 plugin/pkg/admission/certificates/approval):
+// an update of certificatesigningrequests/approval needs the `approve` verb
+// on the request's signer (checked on the old object: the approval
+// subresource cannot change the signer anyway).
+import type { Authorizer } from '../../../authz/authorizer.js';
+import type { AdmissionPlugin } from '../../../registry/admission.js';
+import { forbidden, isAuthorizedForSignerName, isCSR, signerNameOf } from './signers.js';
+
+export function certificateApprovalPlugin(authorizer: Authorizer): AdmissionPlugin {
+  return {
+    name: 'CertificateApproval',
+    phase: 'validating',
+    async admit(a) {
+      if (a.operation !== 'UPDATE' || a.subresource !== 'approval' || !isCSR(a)) return;
+      const signerName = signerNameOf(a.oldObject);
+      if (!(await isAuthorizedForSignerName(authorizer, a.user, 'approve', signerName))) {
+        throw forbidden(a, `user not permitted to approve requests with signerName ${JSON.stringify(signerName)}`);
+      }
+    },
+  };
+}
