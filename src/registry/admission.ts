@@ -16,12 +16,10 @@ export interface AdmissionAttributes {
   readonly resource: { readonly group: string; readonly version: string; readonly resource: string; readonly kind: string };
   readonly namespace: string;
   readonly name: string;
-  /** The subresource written ('status', 'eviction', 'token', 'finalizers'…), absent for the object itself. */
-  readonly subresource?: string;
   readonly namespaced: boolean;
   readonly dryRun: boolean;
   readonly user: UserInfo | undefined;
-  /** The subresource written ('status', 'ephemeralcontainers', …); absent or '' for the object itself. */
+  /** The subresource written ('status', 'eviction', 'token', 'ephemeralcontainers', …); absent or '' for the object itself. */
   readonly subresource?: string;
   /** Adds a `Warning: 299 - "<text>"` header to the response (as Kubernetes' warning.AddWarning); absent where nobody listens. */
   readonly warn?: (text: string) => void;

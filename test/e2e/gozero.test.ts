@@ -253,8 +253,9 @@ describe('Go\'s always-written fields (issue 17, class 5)', () => {
     assert.deepEqual(l.body.spec, {});
     assert.deepEqual(Object.keys(l.body.metadata.managedFields[0].fieldsV1), ['f:metadata'], 'the zero spec is not owned');
     assert.deepEqual((await t.req('GET', `/apis/coordination.svc.io/v1/namespaces/${NS}/leases/l`)).body.spec, {});
+    // (a Node's spec is not empty on create: TaintNodesByCondition, on by default, taints it not-ready; without it, {})
     const n = await t.req('POST', '/api/v1/nodes', { metadata: { name: 'nospec' } });
-    assert.deepEqual(n.body.spec, {});
+    assert.deepEqual(n.body.spec, { taints: [{ key: 'node.svc.io/not-ready', effect: 'NoSchedule' }] });
   });
 
   it('autoscaling/v1 ScaleSpec.replicas is omitempty, ScaleStatus.replicas always written', async () => {

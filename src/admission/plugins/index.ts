@@ -27,6 +27,11 @@ import { taintNodesByCondition } from './taintnodesbycondition.js';
 import { parsePodNodeSelectorConfig, podNodeSelector } from './podnodeselector.js';
 import { parsePodTolerationRestrictionConfig, podTolerationRestriction } from './podtolerationrestriction.js';
 import { persistentVolumeLabel } from './persistentvolumelabel.js';
+import { nodeRestrictionPlugin } from './noderestriction.js';
+import { ownerReferencesPermissionEnforcement } from './ownerreferences.js';
+import { certificateApprovalPlugin } from './certificates/approval.js';
+import { certificateSigningPlugin } from './certificates/signing.js';
+import { certificateSubjectRestrictionPlugin } from './certificates/subjectrestriction.js';
 import type { ApiObject } from '../../registry/object.js';
 import { defaulterFor } from '../../api/defaults.js';
 import { DEFAULT_GATES } from '../../features/gates.js';
@@ -82,6 +87,14 @@ export const PLUGIN_FACTORIES: ReadonlyMap<string, PluginFactory> = new Map<stri
   ['PodNodeSelector', ({ registry, config }) => podNodeSelector(() => registry.store('', 'namespaces'), parsePodNodeSelectorConfig(configText(config)))],
   ['PodTolerationRestriction', ({ registry, config }) => podTolerationRestriction(() => registry.store('', 'namespaces'), parsePodTolerationRestrictionConfig(configText(config)))],
   ['PersistentVolumeLabel', () => persistentVolumeLabel()],
+  ['NodeRestriction', ({ registry }) => nodeRestrictionPlugin({
+    getPod: (ns, name) => registry.store('', 'pods').get(ns, name),
+    getNode: (name) => registry.store('', 'nodes').get('', name),
+  })],
+  ['OwnerReferencesPermissionEnforcement', ({ authorizer }) => ownerReferencesPermissionEnforcement({ authorizer })],
+  ['CertificateApproval', ({ authorizer }) => certificateApprovalPlugin(authorizer)],
+  ['CertificateSigning', ({ authorizer }) => certificateSigningPlugin(authorizer)],
+  ['CertificateSubjectRestriction', () => certificateSubjectRestrictionPlugin()],
   ['PodSecurity', ({ registry, config }) => podSecurityPlugin({
     // a namespace's labels as the watch cache has them (kube reads a namespace lister)
     namespaces: () => ({ get: (ns, name) => registry.store('', 'namespaces').get(ns, name, { kind: 'any' }) }),
