@@ -3,47 +3,15 @@
 // initialized data directory refuses writes with kube's message; a server without NamespaceLifecycle lets a
 // create into a missing namespace through; bad flags and files exit 1.
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { request } from 'node:https';
 import { after, before, describe, it } from 'node:test';
-import { parse } from 'yaml';
 import { freePort } from '../../src/testing/ports.js';
 import { tempDir } from '../../src/testing/tempdir.js';
-import { runSvc, waitFor, type SvcProcess } from './svcprocess.js';
+import { adminClient as client, runSvc, waitFor, type AdminClient as Client, type SvcProcess } from './svcprocess.js';
 import { startTestServer, type TestServer } from './harness.js';
 
 const WAIT_MS = 30_000;
-
-type Client = (method: string, path: string, body?: unknown) => Promise<{ status: number; body: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any
-
-function client(port: number, kubeconfig: string): Client {
-  const cfg = parse(readFileSync(kubeconfig, 'utf8'));
-  const ca = Buffer.from(cfg.clusters[0].cluster['certificate-authority-data'], 'base64');
-  const cert = Buffer.from(cfg.users[0].user['client-certificate-data'], 'base64');
-  const key = Buffer.from(cfg.users[0].user['client-key-data'], 'base64');
-  return (method, path, body) =>
-    new Promise((resolve, reject) => {
-      const payload = body === undefined ? undefined : JSON.stringify(body);
-      const headers = payload ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) } : {};
-      const r = request({ host: '127.0.0.1', port, path, method, ca, cert, key, agent: false, headers }, (res) => {
-        let text = '';
-        res.on('data', (d: Buffer) => (text += d.toString()));
-        res.on('end', () => {
-          let parsed: unknown = text;
-          try {
-            parsed = JSON.parse(text);
-          } catch {
-            // not JSON
-          }
-          resolve({ status: res.statusCode ?? 0, body: parsed });
-        });
-      });
-      r.on('error', reject);
-      if (payload) r.write(payload);
-      r.end();
-    });
-}
 
 function configFile(dir: string, body: string): string {
   const file = join(dir, 'admission.yaml');

@@ -2,50 +2,15 @@
 // turned off and an alpha version turned on; discovery and routing follow it
 // in both group spellings, and malformed values stop the process (exit 1).
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { request } from 'node:https';
-import { parse } from 'yaml';
 import { freePort } from '../../src/testing/ports.js';
-import { runSvc, waitFor, type SvcProcess } from './svcprocess.js';
+import { adminClient as client, runSvc, waitFor, type AdminClient as Client, type SvcProcess } from './svcprocess.js';
 import { startTestServer, type TestServer } from './harness.js';
 import { parseRuntimeConfig } from '../../src/api/catalog/enablement.js';
 import { tempDir } from '../../src/testing/tempdir.js';
 
 const WAIT_MS = 30_000;
-
-interface Client {
-  (method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any
-}
-
-function client(port: number, kubeconfig: string): Client {
-  const cfg = parse(readFileSync(kubeconfig, 'utf8'));
-  const ca = Buffer.from(cfg.clusters[0].cluster['certificate-authority-data'], 'base64');
-  const cert = Buffer.from(cfg.users[0].user['client-certificate-data'], 'base64');
-  const key = Buffer.from(cfg.users[0].user['client-key-data'], 'base64');
-  return (method, path, body) =>
-    new Promise((resolve, reject) => {
-      const payload = body === undefined ? undefined : JSON.stringify(body);
-      const headers = payload ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) } : {};
-      const r = request({ host: '127.0.0.1', port, path, method, ca, cert, key, agent: false, headers }, (res) => {
-        let text = '';
-        res.on('data', (d: Buffer) => (text += d.toString()));
-        res.on('end', () => {
-          let parsed: unknown = text;
-          try {
-            parsed = JSON.parse(text);
-          } catch {
-            // not JSON
-          }
-          resolve({ status: res.statusCode ?? 0, body: parsed });
-        });
-      });
-      r.on('error', reject);
-      if (payload) r.write(payload);
-      r.end();
-    });
-}
 
 describe('--runtime-config', () => {
   let server: SvcProcess;

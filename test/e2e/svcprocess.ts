@@ -1,5 +1,8 @@
 // The `svc` command as its own process, for the tests that start it that way.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { request } from 'node:https';
+import { parse } from 'yaml';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -26,4 +29,37 @@ export async function waitFor(pred: () => boolean, ms: number): Promise<void> {
     if (Date.now() > end) throw new Error('timed out');
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/** Requests to a server as the admin of its kubeconfig (the generated client certificate). */
+export interface AdminClient {
+  (method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+export function adminClient(port: number, kubeconfig: string): AdminClient {
+  const cfg = parse(readFileSync(kubeconfig, 'utf8'));
+  const ca = Buffer.from(cfg.clusters[0].cluster['certificate-authority-data'], 'base64');
+  const cert = Buffer.from(cfg.users[0].user['client-certificate-data'], 'base64');
+  const key = Buffer.from(cfg.users[0].user['client-key-data'], 'base64');
+  return (method, path, body) =>
+    new Promise((resolve, reject) => {
+      const payload = body === undefined ? undefined : JSON.stringify(body);
+      const headers = payload ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) } : {};
+      const r = request({ host: '127.0.0.1', port, path, method, ca, cert, key, agent: false, headers }, (res) => {
+        let text = '';
+        res.on('data', (d: Buffer) => (text += d.toString()));
+        res.on('end', () => {
+          let parsed: unknown = text;
+          try {
+            parsed = JSON.parse(text);
+          } catch {
+            // not JSON
+          }
+          resolve({ status: res.statusCode ?? 0, body: parsed });
+        });
+      });
+      r.on('error', reject);
+      if (payload) r.write(payload);
+      r.end();
+    });
 }
