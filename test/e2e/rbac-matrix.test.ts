@@ -137,7 +137,9 @@ for (const backend of BACKENDS) {
       // One ClusterRole per cell with its one rule, bound to the cell's user where the cell lives.
       await pool(cells, 16, async (c) => {
         const res = c.subresource ? `${c.resource}/${c.subresource}` : c.resource;
-        const r = await role(`matrix-${c.id}`, [{ verbs: [c.verb], apiGroups: [c.ruleGroup], resources: [res] }]);
+        // Approving a CSR also needs `approve` on its signer (the CertificateApproval admission plugin, on by default).
+        const signer = res === 'certificatesigningrequests/approval' ? [{ verbs: ['approve'], apiGroups: [c.ruleGroup], resources: ['signers'] }] : [];
+        const r = await role(`matrix-${c.id}`, [{ verbs: [c.verb], apiGroups: [c.ruleGroup], resources: [res] }, ...signer]);
         assert.equal(r.status, 201, r.text);
         const binding = { metadata: { name: `matrix-${c.id}` }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: `matrix-${c.id}` }, subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: c.user }] };
         const b = c.namespaced
