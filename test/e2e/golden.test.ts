@@ -75,31 +75,31 @@ const SECOND_SET_SCENARIOS = [
   'impersonate-01-user', 'impersonate-03-serviceaccount', 'impersonate-04-node-and-anonymous',
   'reviews-01-self-subject-access-review', 'reviews-03-local-subject-access-review', 'reviews-04-self-subject-rules-review',
   'rbac-01-crud', 'rbac-03-resource-names-and-subresources', 'rbac-04-escalation-prevention', 'rbac-06-validation', 'rbac-07-node-authorizer', 'rbac-09-forbidden-paths',
+  'admission-04-pod-security-enforce', 'admission-07-node-restriction', 'admission-09-node-selector-and-tolerations',
+  'admission-10-always-pull-and-external-ips', 'admission-12-node-restriction-pods',
 ];
 
 /** Steps of the second set that differ from the recording, with the reason. */
 const SECOND_SET_GAPS: Record<string, string> = {
   'authn-03-bootstrap-token / delete-expired-secret': 'timing: our token cleaner already deleted the expired Secret; the recorded kube-apiserver ran no controller-manager',
   'impersonate-01-user / group-without-user': 'deliberate: groups without Impersonate-User are 400 here, 500 text/plain in kube (README)',
-  'rbac-03-resource-names-and-subresources / create-pod': 'the recorded server ran the AlwaysPullImages admission plugin: issue 20',
-  'rbac-03-resource-names-and-subresources / pod-status-allowed': 'the recorded server ran the AlwaysPullImages admission plugin: issue 20',
-  'rbac-07-node-authorizer / create-pod-on-n1': 'the recorded server ran the AlwaysPullImages admission plugin: issue 20',
-  'rbac-07-node-authorizer / create-pod-on-n2': 'the recorded server ran the AlwaysPullImages admission plugin: issue 20',
-  'rbac-07-node-authorizer / delete-pod-on-n1': 'the recorded server ran the AlwaysPullImages admission plugin: issue 20',
-  'rbac-07-node-authorizer / node-get-pod': 'the recorded server ran the AlwaysPullImages admission plugin: issue 20',
 };
 
 describe('golden transcripts: authentication, impersonation, reviews (second set)', { skip: missing }, () => {
   let t: TestServer;
   before(async () => {
-    // The recorded server's users and flags (token file, bootstrap tokens, its issuer = API audience).
+    // The recorded server's users and flags (token file, bootstrap tokens, its issuer = API audience, admission plugins).
     const dir = tempDir('svc-golden2-');
     const tokens = join(dir, 'tokens.csv');
     writeFileSync(tokens, [
       'scenario-token,admin,uid-admin,system:masters', 'token-alice,alice,uid-alice', 'token-bob,bob,uid-bob,devs',
       'token-node-n1,system:node:n1,uid-node-n1,system:nodes', 'token-impersonator,impersonator,uid-impersonator',
     ].join('\n') + '\n');
-    t = await startTestServer({ tokenAuthFile: tokens, enableBootstrapTokenAuth: true, serviceAccounts: { issuers: ['https://kubernetes.default.svc'] } });
+    t = await startTestServer({
+      tokenAuthFile: tokens, enableBootstrapTokenAuth: true, serviceAccounts: { issuers: ['https://kubernetes.default.svc'] },
+      // the recorded server's --enable-admission-plugins, less ValidatingAdmissionPolicy (issue 22)
+      admission: { enable: ['NodeRestriction', 'PodNodeSelector', 'PodTolerationRestriction', 'DenyServiceExternalIPs', 'AlwaysPullImages', 'OwnerReferencesPermissionEnforcement'] },
+    });
   });
   after(async () => t?.stop());
 
