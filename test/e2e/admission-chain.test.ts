@@ -6,12 +6,9 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { freePort } from '../../src/testing/ports.js';
 import { tempDir } from '../../src/testing/tempdir.js';
-import { adminClient as client, runSvc, waitFor, type AdminClient as Client, type SvcProcess } from './svcprocess.js';
+import { runSvc, startSvcApiserver, type AdminClient as Client, type SvcProcess } from './svcprocess.js';
 import { startTestServer, type TestServer } from './harness.js';
-
-const WAIT_MS = 30_000;
 
 function configFile(dir: string, body: string): string {
   const file = join(dir, 'admission.yaml');
@@ -27,13 +24,8 @@ describe('--enable-admission-plugins=AlwaysDeny (svc apiserver)', () => {
     // (the start writes them through admission, which AlwaysDeny would refuse).
     const dataDir = tempDir('svc-adm-');
     await (await startTestServer({ dataDir })).server.shutdown();
-    const port = await freePort();
     const cfg = configFile(dataDir, 'apiVersion: apiserver.config.svc.io/v1\nkind: AdmissionConfiguration\nplugins:\n- name: AlwaysDeny\n  configuration: {}\n');
-    server = runSvc(['apiserver', `--data-dir=${dataDir}`, `--secure-port=${port}`, '--bind-address=127.0.0.1',
-      '--enable-admission-plugins=AlwaysDeny', `--admission-control-config-file=${cfg}`]);
-    await waitFor(() => server.out().includes('admin kubeconfig') || server.proc.exitCode !== null, WAIT_MS);
-    assert.match(server.out(), /admin kubeconfig/, server.out());
-    req = client(port, join(dataDir, 'admin.svcconfig'));
+    ({ server, req } = await startSvcApiserver(dataDir, ['--enable-admission-plugins=AlwaysDeny', `--admission-control-config-file=${cfg}`]));
   });
   after(async () => {
     server?.proc.kill('SIGTERM');

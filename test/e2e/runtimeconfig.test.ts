@@ -2,27 +2,18 @@
 // turned off and an alpha version turned on; discovery and routing follow it
 // in both group spellings, and malformed values stop the process (exit 1).
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { freePort } from '../../src/testing/ports.js';
-import { adminClient as client, runSvc, waitFor, type AdminClient as Client, type SvcProcess } from './svcprocess.js';
+import { runSvc, startSvcApiserver, type AdminClient as Client, type SvcProcess } from './svcprocess.js';
 import { startTestServer, type TestServer } from './harness.js';
 import { parseRuntimeConfig } from '../../src/api/catalog/enablement.js';
 import { tempDir } from '../../src/testing/tempdir.js';
-
-const WAIT_MS = 30_000;
 
 describe('--runtime-config', () => {
   let server: SvcProcess;
   let req: Client;
   before(async () => {
-    const dataDir = tempDir('svc-rc-');
-    const port = await freePort();
-    server = runSvc(['apiserver', `--data-dir=${dataDir}`, `--secure-port=${port}`, '--bind-address=127.0.0.1',
-      '--runtime-config=flowcontrol.apiserver.svc.io/v1beta2=false,resource.svc.io/v1alpha2=true', '--runtime-config=storage.k8s.io/v1/csinodes=false']);
-    await waitFor(() => server.out().includes('admin kubeconfig') || server.proc.exitCode !== null, WAIT_MS);
-    assert.match(server.out(), /admin kubeconfig/, server.out());
-    req = client(port, join(dataDir, 'admin.svcconfig'));
+    ({ server, req } = await startSvcApiserver(tempDir('svc-rc-'),
+      ['--runtime-config=flowcontrol.apiserver.svc.io/v1beta2=false,resource.svc.io/v1alpha2=true', '--runtime-config=storage.k8s.io/v1/csinodes=false']));
   });
   after(async () => {
     server?.proc.kill('SIGTERM');

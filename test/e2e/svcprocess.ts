@@ -3,6 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { parse } from 'yaml';
+import { freePort } from '../../src/testing/ports.js';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -62,4 +63,17 @@ export function adminClient(port: number, kubeconfig: string): AdminClient {
       if (payload) r.write(payload);
       r.end();
     });
+}
+
+/**
+ * `svc apiserver` as its own process on a free port of 127.0.0.1, once it serves (the start has
+ * printed the admin kubeconfig; a process that exits first fails with its output), and a client
+ * as its admin.
+ */
+export async function startSvcApiserver(dataDir: string, flags: string[], waitMs = 30_000): Promise<{ server: SvcProcess; req: AdminClient }> {
+  const port = await freePort();
+  const server = runSvc(['apiserver', `--data-dir=${dataDir}`, `--secure-port=${port}`, '--bind-address=127.0.0.1', ...flags]);
+  await waitFor(() => server.out().includes('admin kubeconfig') || server.proc.exitCode !== null, waitMs);
+  if (!server.out().includes('admin kubeconfig')) throw new Error(`svc apiserver did not start:\n${server.out()}`);
+  return { server, req: adminClient(port, join(dataDir, 'admin.svcconfig')) };
 }
