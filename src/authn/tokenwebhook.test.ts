@@ -7,9 +7,9 @@ import { after, before, describe, it } from 'node:test';
 import { AuthenticationError, UnionAuthenticator } from './authenticator.js';
 import { TokenWebhookAuthenticator, parseTokenReviewVersion, type TokenWebhookOptions } from './tokenwebhook.js';
 import { loadConnectionFile } from '../webhook/connfile.js';
-import { startTestWebhook, type TestWebhook } from '../testing/webhookserver.js';
+import { startTestWebhook, type TestWebhook, type WebhookHandler } from '../testing/webhookserver.js';
 
-type Handler = (review: Record<string, any>, res: import('node:http').ServerResponse) => void; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Handler = WebhookHandler;
 
 const user = { username: 'jane', uid: 'u-7', groups: ['dev'], extra: { 'scopes.example.com': ['read'] } };
 const reply = (apiVersion: string, status: Record<string, unknown>): Handler => (_r, res) => res.end(JSON.stringify({ apiVersion, kind: 'TokenReview', status }));
@@ -17,7 +17,7 @@ const reply = (apiVersion: string, status: Record<string, unknown>): Handler => 
 describe('token authentication webhook', () => {
   let hook: TestWebhook;
   let handler: Handler = reply('authentication.k8s.io/v1beta1', { authenticated: true, user });
-  const seen: { body: Record<string, any>; clientCN: string | undefined }[] = []; // eslint-disable-line @typescript-eslint/no-explicit-any
+  const seen: TestWebhook['seen'] = [];
   const made: TokenWebhookAuthenticator[] = [];
 
   const connFile = (o: { withCert?: boolean; server?: string } = {}) => hook.connectionFile(o);

@@ -6,9 +6,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { UnionAuthorizer, alwaysAllow, type Attributes, type Authorizer } from './authorizer.js';
 import { WebhookAuthorizer, parseSubjectAccessReviewVersion, WEBHOOK_RULES_ERROR, type WebhookAuthorizerOptions } from './webhook.js';
-import { startTestWebhook, type TestWebhook } from '../testing/webhookserver.js';
+import { startTestWebhook, type TestWebhook, type WebhookHandler } from '../testing/webhookserver.js';
 
-type Handler = (review: Record<string, any>, res: import('node:http').ServerResponse) => void; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Handler = WebhookHandler;
 
 const reply = (apiVersion: string, status: Record<string, unknown>): Handler => (_r, res) => res.end(JSON.stringify({ apiVersion, kind: 'SubjectAccessReview', status }));
 const allow = reply('authorization.k8s.io/v1beta1', { allowed: true, reason: 'ok by hook' });
@@ -23,7 +23,7 @@ const getHealthz: Attributes = { user: { name: 'bob', groups: [] }, verb: 'get',
 describe('authorization webhook', () => {
   let hook: TestWebhook;
   let handler: Handler = allow;
-  const seen: { body: Record<string, any>; clientCN: string | undefined }[] = []; // eslint-disable-line @typescript-eslint/no-explicit-any
+  const seen: TestWebhook['seen'] = [];
   const made: WebhookAuthorizer[] = [];
 
   const connFile = (o: { withCert?: boolean; server?: string } = {}) => hook.connectionFile(o);
