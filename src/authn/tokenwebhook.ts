@@ -24,11 +24,12 @@ import { intersectAudiences } from './audiences.js';
 import type { UserInfo } from './user.js';
 import { loadConnectionFile, type Connection } from '../webhook/connfile.js';
 import { OutboundClient, type Backoff } from '../webhook/client.js';
+import { checkReviewEnvelope } from '../webhook/review.js';
+import { isObject } from '../registry/object.js';
 
 export type TokenReviewVersion = 'v1' | 'v1beta1';
 /** The group spelling we send (webhooks are written for Kubernetes); answers may use either. */
 export const TOKEN_REVIEW_GROUP = 'authentication.k8s.io';
-const ACCEPTED_GROUPS = ['authentication.k8s.io', 'authentication.svc.io'];
 
 export interface TokenWebhookOptions {
   readonly connection: Connection;
@@ -156,23 +157,20 @@ function checkReview(answer: unknown, version: TokenReviewVersion): ReviewStatus
   const bad = (why: string): never => {
     throw new AuthenticationError(`webhook: the token authentication webhook answered an invalid TokenReview: ${why}`);
   };
-  if (!isDict(answer)) return bad('not a JSON object');
-  if (answer.kind !== 'TokenReview') bad(`kind ${JSON.stringify(answer.kind)}`);
-  const av = answer.apiVersion;
-  if (typeof av !== 'string' || !ACCEPTED_GROUPS.some((g) => av === `${g}/${version}`)) bad(`apiVersion ${JSON.stringify(av)}, sent ${TOKEN_REVIEW_GROUP}/${version}`);
-  const s = answer.status === undefined ? {} : answer.status;
-  if (!isDict(s)) return bad('status is not an object');
+  const review = checkReviewEnvelope(answer, { kind: 'TokenReview', group: TOKEN_REVIEW_GROUP, version }, bad);
+  const s = review.status === undefined ? {} : review.status;
+  if (!isObject(s)) return bad('status is not an object');
   if (s.authenticated !== undefined && typeof s.authenticated !== 'boolean') bad('status.authenticated is not a boolean');
   if (s.error !== undefined && typeof s.error !== 'string') bad('status.error is not a string');
   const auds = s.audiences;
   if (auds !== undefined && auds !== null && !isStrings(auds)) bad('status.audiences is not a list of strings');
   const u = s.user === undefined || s.user === null ? {} : s.user;
-  if (!isDict(u)) return bad('status.user is not an object');
+  if (!isObject(u)) return bad('status.user is not an object');
   for (const k of ['username', 'uid'] as const) if (u[k] !== undefined && typeof u[k] !== 'string') bad(`status.user.${k} is not a string`);
   if (u.groups !== undefined && u.groups !== null && !isStrings(u.groups)) bad('status.user.groups is not a list of strings');
   let extra: Record<string, string[]> | undefined;
   if (u.extra !== undefined && u.extra !== null) {
-    if (!isDict(u.extra)) return bad('status.user.extra is not an object');
+    if (!isObject(u.extra)) return bad('status.user.extra is not an object');
     extra = {};
     for (const [k, v] of Object.entries(u.extra)) {
       if (v !== null && !isStrings(v)) bad(`status.user.extra[${JSON.stringify(k)}] is not a list of strings`);
@@ -188,10 +186,6 @@ function checkReview(answer: unknown, version: TokenReviewVersion): ReviewStatus
     ...(extra ? { extra } : {}),
   };
   return { authenticated, user, ...(isStrings(auds) ? { audiences: auds } : {}), ...(s.error ? { error: s.error as string } : {}) };
-}
-
-function isDict(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 function isStrings(v: unknown): v is string[] {

@@ -25,12 +25,13 @@
 import type { UserInfo } from '../authn/user.js';
 import { loadConnectionFile, type Connection } from '../webhook/connfile.js';
 import { OutboundClient, type Backoff } from '../webhook/client.js';
+import { checkReviewEnvelope } from '../webhook/review.js';
+import { isObject } from '../registry/object.js';
 import type { Attributes, Authorizer, Decision, Rules } from './authorizer.js';
 
 export type SubjectAccessReviewVersion = 'v1' | 'v1beta1';
 /** The group spelling we send (webhooks are written for Kubernetes); answers may use either. */
 export const SAR_GROUP = 'authorization.k8s.io';
-const ACCEPTED_GROUPS = ['authorization.k8s.io', 'authorization.svc.io'];
 
 export interface WebhookAuthorizerOptions {
   readonly connection: Connection;
@@ -194,17 +195,10 @@ function checkReview(answer: unknown, version: SubjectAccessReviewVersion): Revi
   const bad = (why: string): never => {
     throw new Error(`the authorization webhook answered an invalid SubjectAccessReview: ${why}`);
   };
-  if (!isDict(answer)) return bad('not a JSON object');
-  if (answer.kind !== 'SubjectAccessReview') bad(`kind ${JSON.stringify(answer.kind)}`);
-  const av = answer.apiVersion;
-  if (typeof av !== 'string' || !ACCEPTED_GROUPS.some((g) => av === `${g}/${version}`)) bad(`apiVersion ${JSON.stringify(av)}, sent ${SAR_GROUP}/${version}`);
-  const s = answer.status ?? {};
-  if (!isDict(s)) return bad('status is not an object');
+  const review = checkReviewEnvelope(answer, { kind: 'SubjectAccessReview', group: SAR_GROUP, version }, bad);
+  const s = review.status ?? {};
+  if (!isObject(s)) return bad('status is not an object');
   for (const k of ['allowed', 'denied'] as const) if (s[k] !== undefined && s[k] !== null && typeof s[k] !== 'boolean') bad(`status.${k} is not a boolean`);
   for (const k of ['reason', 'evaluationError'] as const) if (s[k] !== undefined && s[k] !== null && typeof s[k] !== 'string') bad(`status.${k} is not a string`);
   return { allowed: s.allowed === true, denied: s.denied === true, reason: typeof s.reason === 'string' ? s.reason : '' };
-}
-
-function isDict(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

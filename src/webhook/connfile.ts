@@ -12,6 +12,7 @@
 // callback's host (`<service>.<namespace>.svc`, with `:<port>` unless 443), or
 // a `*.`-prefixed wildcard of it, else the user `*`, else the current
 // context's user — loadCredentialsFile / credentialsFor.
+import { isObject } from '../registry/object.js';
 import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
@@ -105,11 +106,11 @@ export function parseCredentialsFile(text: string, opts: ParseOptions): Credenti
   const f = new FileReader(text, opts);
   const users = new Map<string, Credentials>();
   for (const e of Array.isArray(f.doc.users) ? f.doc.users : []) {
-    if (isDict(e) && typeof e.name === 'string') users.set(e.name, f.credentials(e.name, isDict(e.user) ? e.user : {}));
+    if (isObject(e) && typeof e.name === 'string') users.set(e.name, f.credentials(e.name, isObject(e.user) ? e.user : {}));
   }
   const currentName = str(f.doc['current-context']);
-  const context = currentName && Array.isArray(f.doc.contexts) ? f.doc.contexts.find((c) => isDict(c) && c.name === currentName) as Dict | undefined : undefined;
-  const currentUser = context && isDict(context.context) ? str(context.context.user) : undefined;
+  const context = currentName && Array.isArray(f.doc.contexts) ? f.doc.contexts.find((c) => isObject(c) && c.name === currentName) as Dict | undefined : undefined;
+  const currentUser = context && isObject(context.context) ? str(context.context.user) : undefined;
   const current = currentUser ? users.get(currentUser) : undefined;
   return { users, ...(current ? { current } : {}) };
 }
@@ -145,7 +146,7 @@ class FileReader {
     } catch (err) {
       this.fail(`not YAML or JSON: ${(err as Error).message}`);
     }
-    if (!isDict(doc)) this.fail('expected a Config object');
+    if (!isObject(doc)) this.fail('expected a Config object');
     this.doc = doc as Dict;
     if (this.doc.kind !== undefined && this.doc.kind !== 'Config') this.fail(`kind ${JSON.stringify(this.doc.kind)} is not Config`);
   }
@@ -191,19 +192,15 @@ class FileReader {
 
 function named(list: unknown, name: string, what: string, fail: (m: string) => never): Dict {
   if (!Array.isArray(list)) return fail(`no ${what}s`);
-  const entry = list.find((e) => isDict(e) && e.name === name);
+  const entry = list.find((e) => isObject(e) && e.name === name);
   if (!entry) return fail(`${what} ${JSON.stringify(name)} not found`);
   const body = (entry as Dict)[what];
-  return isDict(body) ? body : {};
+  return isObject(body) ? body : {};
 }
 
 function decodeData(b64: string, what: string, fail: (m: string) => never): string {
   if (!/^[A-Za-z0-9+/=\s]*$/.test(b64)) fail(`${what} is not base64`);
   return Buffer.from(b64, 'base64').toString('utf8');
-}
-
-function isDict(v: unknown): v is Dict {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 function str(v: unknown): string | undefined {
