@@ -21,7 +21,9 @@ export function client(port: number, tls: { ca: Buffer; cert?: Buffer; key?: Buf
     });
 }
 
-export async function gets(call: Call, path: string, total: number): Promise<{ rate: number; p50: number; p99: number }> {
+export type GetsResult = { rate: number; p50: number; p99: number };
+
+export async function gets(call: Call, path: string, total: number): Promise<GetsResult> {
   const lat: number[] = [];
   let next = 0;
   const start = performance.now();
@@ -35,4 +37,23 @@ export async function gets(call: Call, path: string, total: number): Promise<{ r
   }));
   const s = summarize(lat);
   return { rate: total / ((performance.now() - start) / 1000), p50: s.p50, p99: s.p99 };
+}
+
+/** Polls a GET until it answers 200 (a binding reaches the authorizer through a watch), at most 5 s. */
+export async function untilOk(call: Call, path: string): Promise<void> {
+  for (let i = 0; i < 100 && (await call('GET', path)).status !== 200; i++) await new Promise((r) => setTimeout(r, 50));
+}
+
+/**
+ * Gets with two clients of the same server: each warmed up, then phases interleaved (a, b, a, b),
+ * the better of each client's two phases kept, so neither is favoured by running first or last.
+ */
+export async function compareGets(a: Call, b: Call, path: string, requests: number): Promise<{ a: GetsResult; b: GetsResult }> {
+  await gets(a, path, 2000);
+  await gets(b, path, 2000);
+  const a1 = await gets(a, path, requests);
+  const b1 = await gets(b, path, requests);
+  const a2 = await gets(a, path, requests);
+  const b2 = await gets(b, path, requests);
+  return { a: a1.rate >= a2.rate ? a1 : a2, b: b1.rate >= b2.rate ? b1 : b2 };
 }

@@ -21,7 +21,7 @@ import { NodeAuthorizer } from '../src/authz/node/authorizer.js';
 import { Graph } from '../src/authz/node/graph.js';
 import type { ApiObject } from '../src/registry/object.js';
 import { fmt, startServerProcess, stopProcess, summarize } from './report.js';
-import { client, gets, type Call } from './httpclient.js';
+import { client, compareGets, untilOk, type Call } from './httpclient.js';
 import { hasWrk, wrk } from './wrk.js';
 
 const main = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'cli', 'main.js');
@@ -154,18 +154,8 @@ async function serverGets(requests: number): Promise<string[]> {
     const path = '/api/v1/namespaces/bench-ns-0/configmaps/bench-cm';
     const made = await admin('POST', '/api/v1/namespaces/bench-ns-0/configmaps', JSON.stringify({ metadata: { name: 'bench-cm' }, data: { v: 'x'.repeat(1024) } }));
     if (made.status !== 201) throw new Error(`creating the ConfigMap answered ${made.status}`);
-    for (let i = 0; i < 100; i++) {
-      if ((await user('GET', path)).status === 200) break;
-      await new Promise((r) => setTimeout(r, 50)); // the binding reaches the RBAC cache through a watch
-    }
-    await gets(admin, path, 2000); // warm-up
-    await gets(user, path, 2000);
-    const a1 = await gets(admin, path, requests);
-    const u1 = await gets(user, path, requests);
-    const a2 = await gets(admin, path, requests);
-    const u2 = await gets(user, path, requests);
-    const a = a1.rate >= a2.rate ? a1 : a2;
-    const u = u1.rate >= u2.rate ? u1 : u2;
+    await untilOk(user, path); // the binding reaches the RBAC cache through a watch
+    const { a, b: u } = await compareGets(admin, user, path, requests);
     const withWrk: string[] = [];
     if (hasWrk()) {
       const url = `https://127.0.0.1:${port}${path}`;

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { freePort } from '../src/testing/ports.js';
 import { fmt, startServerProcess, stopProcess } from './report.js';
-import { client, gets } from './httpclient.js';
+import { client, compareGets, untilOk } from './httpclient.js';
 import { benchTokenFlag, hasWrk, wrk } from './wrk.js';
 
 const main = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'cli', 'main.js');
@@ -40,15 +40,8 @@ export async function benchServiceAccountTokens(opts: { requests?: number; wrkSe
     if (tr.status !== 201) throw new Error(`TokenRequest answered ${tr.status}: ${tr.body}`);
     const token = (JSON.parse(tr.body) as { status: { token: string } }).status.token;
     const sa = client(port, { ca }, token);
-    for (let i = 0; i < 100 && (await sa('GET', PATH)).status !== 200; i++) await new Promise((r) => setTimeout(r, 50));
-    await gets(admin, PATH, 2000); // warm-up
-    await gets(sa, PATH, 2000);
-    const cert1 = await gets(admin, PATH, requests);
-    const tok1 = await gets(sa, PATH, requests);
-    const cert2 = await gets(admin, PATH, requests);
-    const tok2 = await gets(sa, PATH, requests);
-    const cert = cert1.rate >= cert2.rate ? cert1 : cert2;
-    const tok = tok1.rate >= tok2.rate ? tok1 : tok2;
+    await untilOk(sa, PATH);
+    const { a: cert, b: tok } = await compareGets(admin, sa, PATH, requests);
     const lines = [
       '### Service-account tokens (issue 18): gets of one 1 KiB ConfigMap, 64 keep-alive connections, `svc server` on SQLite, Node https client',
       '',
