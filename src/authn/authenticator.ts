@@ -7,6 +7,7 @@ import type { X509Certificate } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { PeerCertificate } from 'node:tls';
 import { ANONYMOUS, AUTHENTICATED, UNAUTHENTICATED, type UserInfo } from './user.js';
+import { aggregateErrors } from '../api/meta/index.js';
 
 /** What authenticators may look at: headers and the TLS peer. */
 export interface AuthRequest {
@@ -77,16 +78,10 @@ export class UnionAuthenticator implements Authenticator {
     // kube's bearer-token authenticator: a bearer token no token authenticator accepted is an
     // error even when none of them said why — never an anonymous request.
     if (errors.length === 0 && bearerToken(req.headers) !== undefined) errors.push('invalid bearer token');
-    if (errors.length > 0) throw new AuthenticationError(aggregate(errors));
+    if (errors.length > 0) throw new AuthenticationError(aggregateErrors(errors));
     if (!this.opts.anonymous) throw new AuthenticationError('no credentials provided');
     return { user: { name: ANONYMOUS, groups: [UNAUTHENTICATED] } };
   }
-}
-
-/** Several errors as Go's utilerrors.Aggregate prints them: one alone, else `[a, b]` without repeats. */
-export function aggregate(messages: readonly string[]): string {
-  const unique = [...new Set(messages)];
-  return unique.length === 1 ? unique[0]! : `[${unique.join(', ')}]`;
 }
 
 function withGroup(user: UserInfo, group: string): UserInfo {

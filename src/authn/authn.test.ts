@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { PeerCertificate } from 'node:tls';
-import { AuthenticationError, UnionAuthenticator, aggregate, bearerToken, type Authenticator } from './authenticator.js';
+import { AuthenticationError, UnionAuthenticator, bearerToken, type Authenticator } from './authenticator.js';
+import { aggregateErrors } from '../api/meta/index.js';
 import { AudienceAgnostic } from './audiences.js';
 import { BootstrapTokenAuthenticator } from './bootstrap.js';
 import { TokenFileAuthenticator, parseCsv } from './tokenfile.js';
@@ -62,9 +63,9 @@ describe('authentication', () => {
   });
 
   it('errors are aggregated as Go prints them', () => {
-    assert.equal(aggregate(['a']), 'a');
-    assert.equal(aggregate(['a', 'a']), 'a');
-    assert.equal(aggregate(['a', 'b', 'a']), '[a, b]');
+    assert.equal(aggregateErrors(['a']), 'a');
+    assert.equal(aggregateErrors(['a', 'a']), 'a');
+    assert.equal(aggregateErrors(['a', 'b', 'a']), '[a, b]');
   });
 
   it('audience-agnostic tokens answer the API audiences a request asks for, and nothing for others', async () => {

@@ -4,6 +4,7 @@
 // (system:masters) is asked first.
 import { MASTERS, type UserInfo } from '../authn/user.js';
 import type { NonResourceRequestInfo, ResourceRequestInfo } from '../endpoints/requestinfo.js';
+import { aggregateErrors } from '../api/meta/index.js';
 
 /** Who asks, and what: the request info of a resource or a non-resource request. */
 export type Attributes = { readonly user: UserInfo } & (
@@ -54,12 +55,6 @@ export const privilegedGroups = (...groups: string[]): Authorizer => ({
   authorize: (a) => ({ decision: a.user.groups.some((g) => groups.includes(g)) ? 'allow' : 'noOpinion', reason: '' }),
 });
 export const systemMasters = privilegedGroups(MASTERS);
-
-/** kube's utilerrors aggregate text: one message alone, several as `[a, b]` (duplicates once). */
-export function aggregateErrors(errors: readonly string[]): string {
-  const seen = [...new Set(errors)];
-  return seen.length === 1 ? seen[0]! : `[${seen.join(', ')}]`;
-}
 
 const noOpinion = (reasons: readonly string[], errors: readonly string[]): Decision =>
   ({ decision: 'noOpinion', reason: reasons.join('\n'), ...(errors.length > 0 ? { error: aggregateErrors(errors) } : {}) });

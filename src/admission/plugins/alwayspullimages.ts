@@ -6,7 +6,8 @@
 import type { AdmissionAttributes } from '../../registry/admission.js';
 import { errorBody, notSupported } from '../../api/meta/index.js';
 import type { MutatingAndValidatingPlugin } from './common.js';
-import { admissionForbidden, aggregateMessage, isCoreWrite, plainError, podContainers, specOf } from './common.js';
+import { admissionForbidden, isCoreWrite, plainError, podContainers, specOf } from './common.js';
+import { aggregateErrors } from '../../api/meta/index.js';
 
 /** An update whose containers use only images the old pod already had. */
 function updateWithNoNewImages(a: AdmissionAttributes): boolean {
@@ -34,7 +35,7 @@ export function alwaysPullImages(): MutatingAndValidatingPlugin {
         problems.push(admissionForbidden(a, `${fe.field}: ${errorBody(fe)}`).message);
       }
       // kube returns an aggregate of Forbidden errors, which is no API status: a 500 with their text.
-      if (problems.length > 0) throw plainError(aggregateMessage(problems));
+      if (problems.length > 0) throw plainError(aggregateErrors(problems));
     },
   };
 }

@@ -46,12 +46,6 @@ export function plainError(message: string): StatusError {
   return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, code: 500 });
 }
 
-/** Several errors as Go's utilerrors.NewAggregate renders them (one: itself; more: "[a, b]", duplicates once). */
-export function aggregateMessage(messages: readonly string[]): string {
-  const unique = [...new Set(messages)];
-  return unique.length === 1 ? unique[0]! : `[${unique.join(', ')}]`;
-}
-
 export type Json = Record<string, unknown>;
 
 export function specOf(o: ApiObject | undefined): Json | undefined {

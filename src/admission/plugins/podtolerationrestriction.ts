@@ -14,8 +14,9 @@ import type { ApiObject } from '../../registry/object.js';
 import { isObject } from '../../registry/object.js';
 import { podQOSClass } from '../../registry/strategies/podqos.js';
 import type { Getter, Json, MutatingAndValidatingPlugin } from './common.js';
-import { aggregateMessage, isCoreWrite, listOf, plainError, specOf } from './common.js';
+import { isCoreWrite, listOf, plainError, specOf } from './common.js';
 import { mergeTolerations, verifyAgainstWhitelist } from './tolerations.js';
+import { aggregateErrors } from '../../api/meta/index.js';
 
 export const DEFAULT_TOLERATIONS_ANNOTATION = 'scheduler.alpha.kubernetes.io/defaultTolerations';
 export const TOLERATIONS_WHITELIST_ANNOTATION = 'scheduler.alpha.kubernetes.io/tolerationsWhitelist';
@@ -48,7 +49,7 @@ export function parsePodTolerationRestrictionConfig(text: string | undefined): P
     if (v !== undefined && v !== null && !Array.isArray(v)) throw new Error(`${key}: must be a list of tolerations`);
     for (const fe of validateTolerations(Array.isArray(v) ? v : [], fieldPath(key))) problems.push(`${fe.field}: ${errorBody(fe)}`);
   }
-  if (problems.length > 0) throw new Error(aggregateMessage(problems));
+  if (problems.length > 0) throw new Error(aggregateErrors(problems));
   return { default: Array.isArray(lists.default) ? lists.default.filter(isObject) : undefined, whitelist: Array.isArray(lists.whitelist) ? lists.whitelist.filter(isObject) : undefined };
 }
 

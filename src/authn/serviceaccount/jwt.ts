@@ -9,6 +9,7 @@ import { CompactSign, compactVerify, decodeProtectedHeader, errors as joseErrors
 import { AuthenticationError, bearerToken, type AuthRequest, type AuthResult, type Authenticator } from '../authenticator.js';
 import type { UserInfo } from '../user.js';
 import type { PublicKeyInfo, SigningKey } from './keys.js';
+import { aggregateErrors } from '../../api/meta/index.js';
 
 export type Claims = Record<string, unknown>;
 
@@ -156,7 +157,7 @@ export class AggregateAuthenticationError extends AuthenticationError {
   readonly parts: readonly string[];
   constructor(parts: readonly string[]) {
     const flat = parts.length === 1 ? parts : [...new Set(parts)];
-    super(aggregate(flat));
+    super(aggregateErrors(flat));
     this.parts = flat;
   }
 }
@@ -177,8 +178,3 @@ export function goQuoteList(xs: readonly string[]): string {
   return `[${xs.map(goQuote).join(' ')}]`;
 }
 
-/** kube's utilerrors aggregate message: one message alone, several (deduplicated) as [a, b]. */
-export function aggregate(messages: readonly string[]): string {
-  const seen = [...new Set(messages)];
-  return seen.length === 1 ? seen[0]! : `[${seen.join(', ')}]`;
-}

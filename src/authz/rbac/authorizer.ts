@@ -7,6 +7,7 @@
 import type { UserInfo } from '../../authn/user.js';
 import type { Attributes, Authorizer, Decision, Rules } from '../authorizer.js';
 import { ruleAllows, type PolicyRule } from './rules.js';
+import { aggregateErrors } from '../../api/meta/index.js';
 
 export interface Subject {
   readonly kind: string;
@@ -91,12 +92,6 @@ function describeSource(b: Binding, s: Subject, bindingNamespace: string): strin
 /** A visit: a rule and where it came from, or a resolution error. Return false to stop. */
 type Visitor = (source: string, rule: PolicyRule | undefined, err: string | undefined) => boolean;
 
-/** kube's utilerrors aggregate text: one message alone, several as `[a, b]` (duplicates once). */
-function aggregate(errors: readonly string[]): string {
-  const seen = [...new Set(errors)];
-  return seen.length === 1 ? seen[0]! : `[${seen.join(', ')}]`;
-}
-
 export class RbacAuthorizer implements Authorizer {
   readonly name = 'RBAC';
   private memo = new Map<string, Decision>();
@@ -168,7 +163,7 @@ export class RbacAuthorizer implements Authorizer {
     });
     if (reason !== undefined) return { decision: 'allow', reason };
     // No rule: RBAC has no opinion (the chain's last word is a deny); a reason only when roles could not be resolved.
-    return { decision: 'noOpinion', reason: errors.length > 0 ? `RBAC: ${aggregate(errors)}` : '' };
+    return { decision: 'noOpinion', reason: errors.length > 0 ? `RBAC: ${aggregateErrors(errors)}` : '' };
   }
 
   /** SelfSubjectRulesReview's lists: a rule with resources goes to resourceRules, one with nonResourceURLs to nonResourceRules (one with both, to both). */
@@ -195,7 +190,7 @@ export class RbacAuthorizer implements Authorizer {
     });
     return {
       resourceRules, nonResourceRules, incomplete: false,
-      ...(errors.length > 0 ? { evaluationError: aggregate(errors) } : {}),
+      ...(errors.length > 0 ? { evaluationError: aggregateErrors(errors) } : {}),
     };
   }
 }

@@ -12,6 +12,7 @@ import type { UserInfo } from '../../authn/user.js';
 import { canonicalGroup } from '../../endpoints/requestinfo.js';
 import { goQuote } from '../../smd/path.js';
 import type { PolicyRule } from './rules.js';
+import { aggregateErrors } from '../../api/meta/index.js';
 
 const ALL = '*';
 
@@ -130,12 +131,6 @@ export function compactString(r: Rule): string {
   return `{${parts.join(', ')}}`;
 }
 
-/** kube's utilerrors aggregate text: one message alone, several (each once) as `[a, b]`. */
-function aggregate(errors: readonly string[]): string {
-  const seen = [...new Set(errors)];
-  return seen.length === 1 ? seen[0]! : `[${seen.join(', ')}]`;
-}
-
 /** Go's byte-wise string order (sets.String.List). */
 const byBytes = (a: string, b: string): number => Buffer.compare(Buffer.from(a), Buffer.from(b));
 
@@ -146,7 +141,7 @@ const byBytes = (a: string, b: string): number => Buffer.compare(Buffer.from(a),
 export function escalationMessage(user: UserInfo, missing: readonly Rule[], resolutionErrors: readonly string[]): string {
   const lines = [...new Set(compactRules(missing).map(compactString))].sort(byBytes);
   let msg = `user ${goQuote(user.name)} (groups=${goList(user.groups)}) is attempting to grant RBAC permissions not currently held:\n${lines.join('\n')}`;
-  if (resolutionErrors.length > 0) msg += `; resolution errors: [${aggregate(resolutionErrors)}]`;
+  if (resolutionErrors.length > 0) msg += `; resolution errors: [${aggregateErrors(resolutionErrors)}]`;
   return msg;
 }
 
