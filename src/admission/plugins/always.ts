@@ -4,8 +4,8 @@
 // delete, connect) with 403 `<resource> "<name>" is forbidden: admission
 // control is denying all modifications`, in the mutating phase — so before
 // the object is validated.
-import { newForbidden } from '../../api/meta/index.js';
 import type { AdmissionAttributes, AdmissionPlugin } from '../../registry/admission.js';
+import { admissionForbidden } from './common.js';
 
 export const ALWAYS_DENY_MESSAGE = 'admission control is denying all modifications';
 
@@ -15,7 +15,7 @@ export function alwaysAdmit(): AdmissionPlugin {
 
 export function alwaysDeny(): AdmissionPlugin {
   const deny = (a: AdmissionAttributes) => {
-    throw newForbidden({ group: a.resource.group, resource: a.resource.resource }, a.name, ALWAYS_DENY_MESSAGE);
+    throw admissionForbidden(a, ALWAYS_DENY_MESSAGE);
   };
   return { name: 'AlwaysDeny', phase: 'mutating', admit: deny, validate: deny };
 }

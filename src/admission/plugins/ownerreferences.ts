@@ -5,12 +5,12 @@
 // `finalizers` subresource (the owner's resource found from the reference's
 // apiVersion and kind). pods/status is exempt (its strategy keeps the
 // references).
-import { newForbidden } from '../../api/meta/index.js';
 import { lookupKind } from '../../api/catalog/index.js';
 import type { Attributes, Authorizer, Decision } from '../../authz/authorizer.js';
 import type { UserInfo } from '../../authn/user.js';
 import type { AdmissionAttributes, AdmissionPlugin } from '../../registry/admission.js';
 import { deepEqual, isObject, type ApiObject } from '../../registry/object.js';
+import { admissionForbidden } from './common.js';
 
 /**
  * The resources serving a kind in a group-version (kube's RESTMapper); empty
@@ -75,7 +75,7 @@ export function ownerReferencesPermissionEnforcement(opts: OwnerReferencesOption
       if (a.resource.group === '' && a.resource.resource === 'pods' && a.subresource === 'status') return;
       if (!changesOwnerReferences(a.object, a.oldObject)) return;
       const user = a.user ?? { name: '', groups: [] };
-      const forbid = (message: string) => newForbidden({ group: a.resource.group, resource: a.resource.resource }, a.name, message);
+      const forbid = (message: string) => admissionForbidden(a, message);
 
       const del = await opts.authorizer.authorize(request(user, 'delete', {
         apiGroup: a.resource.group, apiVersion: a.resource.version, namespace: a.namespace,

@@ -4,7 +4,8 @@
 // subresource cannot change the signer anyway).
 import type { Authorizer } from '../../../authz/authorizer.js';
 import type { AdmissionPlugin } from '../../../registry/admission.js';
-import { forbidden, isAuthorizedForSignerName, isCSR, signerNameOf } from './signers.js';
+import { isAuthorizedForSignerName, isCSR, signerNameOf } from './signers.js';
+import { admissionForbidden } from '../common.js';
 
 export function certificateApprovalPlugin(authorizer: Authorizer): AdmissionPlugin {
   return {
@@ -14,7 +15,7 @@ export function certificateApprovalPlugin(authorizer: Authorizer): AdmissionPlug
       if (a.operation !== 'UPDATE' || a.subresource !== 'approval' || !isCSR(a)) return;
       const signerName = signerNameOf(a.oldObject);
       if (!(await isAuthorizedForSignerName(authorizer, a.user, 'approve', signerName))) {
-        throw forbidden(a, `user not permitted to approve requests with signerName ${JSON.stringify(signerName)}`);
+        throw admissionForbidden(a, `user not permitted to approve requests with signerName ${JSON.stringify(signerName)}`);
       }
     },
   };

@@ -2,7 +2,6 @@
 // and kube's IsAuthorizedForSignerName — the verb on the synthetic `signers`
 // resource of certificates.svc.io, named by the signerName, or else by its
 // domain wildcard (`kubernetes.io/*`).
-import { newForbidden, type StatusError } from '../../../api/meta/index.js';
 import type { Authorizer } from '../../../authz/authorizer.js';
 import type { UserInfo } from '../../../authn/user.js';
 import type { AdmissionAttributes } from '../../../registry/admission.js';
@@ -17,9 +16,6 @@ export const signerNameOf = (csr: ApiObject | undefined): string => {
   return typeof spec.signerName === 'string' ? spec.signerName : '';
 };
 
-export function forbidden(a: AdmissionAttributes, message: string): StatusError {
-  return newForbidden({ group: a.resource.group, resource: a.resource.resource }, a.name, message);
-}
 
 async function allowed(authz: Authorizer, user: UserInfo, verb: string, name: string): Promise<boolean> {
   const d = await authz.authorize({

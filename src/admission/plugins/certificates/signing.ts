@@ -5,7 +5,8 @@
 import type { Authorizer } from '../../../authz/authorizer.js';
 import type { AdmissionPlugin } from '../../../registry/admission.js';
 import { deepEqual, isObject, type ApiObject } from '../../../registry/object.js';
-import { forbidden, isAuthorizedForSignerName, isCSR, signerNameOf } from './signers.js';
+import { isAuthorizedForSignerName, isCSR, signerNameOf } from './signers.js';
+import { admissionForbidden } from '../common.js';
 
 const statusOf = (csr: ApiObject | undefined) => (isObject(csr?.status) ? csr!.status : {});
 /** Absent and empty condition lists are the same (kube's semantic equality). */
@@ -22,7 +23,7 @@ export function certificateSigningPlugin(authorizer: Authorizer): AdmissionPlugi
       if (deepEqual(before.certificate, after.certificate) && deepEqual(conditions(before.conditions), conditions(after.conditions))) return;
       const signerName = signerNameOf(a.oldObject);
       if (!(await isAuthorizedForSignerName(authorizer, a.user, 'sign', signerName))) {
-        throw forbidden(a, `user not permitted to sign requests with signerName ${JSON.stringify(signerName)}`);
+        throw admissionForbidden(a, `user not permitted to sign requests with signerName ${JSON.stringify(signerName)}`);
       }
     },
   };

@@ -6,7 +6,8 @@ import * as x509 from '@peculiar/x509';
 import { MASTERS } from '../../../authn/user.js';
 import type { AdmissionPlugin } from '../../../registry/admission.js';
 import { isObject } from '../../../registry/object.js';
-import { forbidden, isCSR, signerNameOf } from './signers.js';
+import { isCSR, signerNameOf } from './signers.js';
+import { admissionForbidden } from '../common.js';
 
 export const KUBE_APISERVER_CLIENT_SIGNERS = ['kubernetes.io/kube-apiserver-client', 'svc.io/kube-apiserver-client'];
 
@@ -37,9 +38,9 @@ export function certificateSubjectRestrictionPlugin(): AdmissionPlugin {
       try {
         orgs = requestOrganizations(spec.request);
       } catch (err) {
-        throw forbidden(a, `failed to parse CSR: ${(err as Error).message}`);
+        throw admissionForbidden(a, `failed to parse CSR: ${(err as Error).message}`);
       }
-      if (orgs.includes(MASTERS)) throw forbidden(a, `use of ${signerName} signer with system:masters group is not allowed`);
+      if (orgs.includes(MASTERS)) throw admissionForbidden(a, `use of ${signerName} signer with system:masters group is not allowed`);
     },
   };
 }
