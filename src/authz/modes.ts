@@ -11,7 +11,8 @@ import { NodeAuthorizer } from './node/authorizer.js';
 import { startNodeGraph } from './node/populator.js';
 import { nodeRules } from './node/rules.js';
 import type { FeatureGates } from '../features/gates.js';
-import { RBAC_GROUP, startRbacCache } from './rbac/cache.js';
+import { startRbacCache } from './rbac/cache.js';
+import { RBAC_GROUP } from '../api/rbac/v1/validation.js';
 
 export const AUTHORIZATION_MODES = ['AlwaysAllow', 'AlwaysDeny', 'ABAC', 'Webhook', 'RBAC', 'Node'] as const;
 export type AuthorizationMode = (typeof AUTHORIZATION_MODES)[number];

@@ -35,7 +35,7 @@ import { StorageProtectionController } from '../controllers/storageprotection.js
 import { ClusterRoleAggregationController } from '../controllers/clusterroleaggregation.js';
 import { ControllerClient, controllerUser } from '../controllers/client.js';
 import { reconcileBootstrapPolicy } from '../authz/rbac/reconcile.js';
-import { RBAC_GROUP } from '../authz/rbac/cache.js';
+import { RBAC_GROUP } from '../api/rbac/v1/validation.js';
 import { Discovery } from '../endpoints/discovery.js';
 import { resourceHandler } from '../endpoints/resource.js';
 import { DEFAULT_WATCH_SETTINGS, type WatchSettings } from '../endpoints/watch.js';

@@ -12,8 +12,6 @@ import type { Store } from '../../storage/interface.js';
 import type { Binding, RbacReader, Role, Subject } from './authorizer.js';
 
 import { RBAC_GROUP } from '../../api/rbac/v1/validation.js';
-
-export { RBAC_GROUP };
 const SA_PREFIX = 'system:serviceaccount:';
 
 /**

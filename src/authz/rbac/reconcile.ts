@@ -17,7 +17,8 @@ import { isStatusError } from '../../api/meta/index.js';
 import { canonicalGroup } from '../../endpoints/requestinfo.js';
 import { covers, policyRuleOf } from './escalation.js';
 import type { PolicyRule } from './rules.js';
-import { AUTOUPDATE_ANNOTATIONS, RBAC_API_VERSION, RBAC_GROUP, bootstrapPolicy, type PolicyGates } from './bootstrap/index.js';
+import { AUTOUPDATE_ANNOTATIONS, RBAC_API_VERSION, bootstrapPolicy, type PolicyGates } from './bootstrap/index.js';
+import { RBAC_GROUP } from '../../api/rbac/v1/validation.js';
 
 /** The field manager of the server's own writes. */
 export const APISERVER_MANAGER = 'svc-apiserver';

@@ -6,7 +6,6 @@ import type { PolicyRule } from '../rules.js';
 
 import { RBAC_GROUP } from '../../../api/rbac/v1/validation.js';
 
-export { RBAC_GROUP };
 export const RBAC_API_VERSION = `${RBAC_GROUP}/v1`;
 
 /** The label every default object carries, in both spellings. */
