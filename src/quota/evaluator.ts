@@ -1,0 +1,49 @@
+// What quota knows about one resource (kube's quota.Evaluator): which quota
+// resource names it counts, whether a quota's scopes select an object, and
+// the usage one object accounts for. The ResourceQuota admission plugin
+// (src/admission/plugins/resourcequota/) asks it about the object being
+// written; the quota controller (src/controllers/resourcequota.ts) sums it
+// over a namespace. Implementations: src/quota/evaluators/.
+import type { ApiObject } from '../registry/object.js';
+import type { ResourceList } from './resources.js';
+
+export interface GroupResource {
+  /** The group in its svc.io spelling ('' for core). */
+  readonly group: string;
+  readonly resource: string;
+}
+
+export interface UsageEvaluator extends GroupResource {
+  /**
+   * Whether admission measures this write: every CREATE; an UPDATE only
+   * where usage can change (a pod's resources, a claim's size, a service's
+   * type); never DELETE (the controller releases usage).
+   */
+  handles(operation: 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT', subresource: string): boolean;
+  /** The names among `names` (a quota's spec.hard) this evaluator accounts for. */
+  matchingResources(names: readonly string[]): string[];
+  /**
+   * Whether the quota (a ResourceQuota object: spec.scopes, spec.scopeSelector)
+   * selects the object — its scopes, not its resource names.
+   */
+  matchesScopes(quota: ApiObject, obj: ApiObject): boolean;
+  /**
+   * The scopes of `scopes` (from the quota's scopes and scopeSelector, and
+   * limitedResources' matchScopes) this evaluator cannot answer for the
+   * object; admission refuses the write when a limited scope is uncovered.
+   */
+  uncoveredScopes(limitedScopes: readonly ScopedResourceSelectorRequirement[], quotaScopes: readonly ScopedResourceSelectorRequirement[]): ScopedResourceSelectorRequirement[];
+  /** The scopes of spec.scopes/scopeSelector the object matches (for limitedResources.matchScopes). */
+  matchingScopes(obj: ApiObject, scopes: readonly ScopedResourceSelectorRequirement[]): ScopedResourceSelectorRequirement[];
+  /** Usage of one object (every name it can produce; callers mask it with a quota's names). */
+  usage(obj: ApiObject): ResourceList;
+  /** Whether an object still counts (e.g. pods in a terminal phase or past their deletion grace do not). */
+  counts(obj: ApiObject, now: number): boolean;
+}
+
+/** core/v1 ScopedResourceSelectorRequirement. */
+export interface ScopedResourceSelectorRequirement {
+  readonly scopeName: string;
+  readonly operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist';
+  readonly values?: readonly string[];
+}
