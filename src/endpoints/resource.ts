@@ -25,6 +25,7 @@ import { convertList, convertObject, includeObjectOf, watchConverter } from './c
 import { listPredicate } from './selectors.js';
 import { getScale, writeScale } from './scale.js';
 import { serveProxy } from './proxies.js';
+import { connectOptions } from './connectoptions.js';
 import { replicasPathsOf, scaleWrites } from './scalefields.js';
 import { POD_STREAM_SUBRESOURCES, servePodStream } from './podstreams.js';
 import { review, type ReviewDeps } from './reviews.js';
@@ -94,6 +95,8 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
     /** managedFields kept in the request's version; what the store gets is in the storage version. */
     const track = (t: FieldTracking): TrackFields => (live, next) => versions.toStorage(trackWrite(t, live && view(live), next));
 
+    const connecting = served.group === '' ? connectOptions(served.resource, info, q) : undefined;
+    if (connecting) await store.admitConnect(info.namespace, info.name, info.subresource, connecting, user);
     if (served.group === '' && served.resource === 'pods' && POD_STREAM_SUBRESOURCES.has(info.subresource)) return servePodStream(ctx, info, { pod: (ns, n) => store.get(ns, n), node: (n) => registry.store('', 'nodes').get('', n) });
     if (sub && isConnecter(sub)) {
       // The proxies: answered here, never by the parent's verbs below (a DELETE …/proxy would delete the parent).

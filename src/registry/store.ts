@@ -709,6 +709,20 @@ export class GenericStore {
     }
   }
 
+  /**
+   * Admission of a CONNECT (pods/exec, attach, portforward, proxy; services
+   * and nodes/proxy), as kube's ConnectResource handler: the connect options
+   * (PodExecOptions …) are the object, both phases run before anything connects.
+   */
+  async admitConnect(namespace: string, name: string, subresource: string, options: ApiObject, user: UserInfo | undefined): Promise<void> {
+    const attributes = {
+      operation: 'CONNECT' as const, object: options, oldObject: undefined, resource: this.identity, namespace, name,
+      dryRun: false, user, namespaced: this.namespaced, subresource,
+    };
+    await this.admission.mutate(attributes);
+    await this.admission.admit(attributes);
+  }
+
   private check(obj: ApiObject, errors: FieldError[]): void {
     if (errors.length > 0) throw errs.invalid({ group: this.identity.group, kind: this.identity.kind }, obj.metadata.name ?? '', errors);
   }

@@ -339,12 +339,8 @@ async function assemble(opts: ApiServerOptions, store: Store, admissionPlan: Adm
 
     await registry.startCaches();
     cachesReady.done();
-    await ensureSystemNamespaces(registry);
-    systemNamespaces.done();
-    if (rbacServed) {
-      await reconcileBootstrapPolicy(registry, gates);
-      rbacBootstrap.done();
-    }
+    await start(new StartupWrite(systemNamespaces, () => ensureSystemNamespaces(registry)));
+    if (rbacServed) await start(new StartupWrite(rbacBootstrap, () => reconcileBootstrapPolicy(registry, gates)));
     if (opts.controllers) {
       await start(new TokenCleaner(registry, store));
       await start(new NamespaceController(registry, store));
@@ -433,6 +429,38 @@ function hostFor(bind: string): string {
 }
 
 /** The namespaces every server has, created by the server itself (manager "svc-apiserver" in managedFields). */
+/**
+ * A post-start hook that writes (the system namespaces, the RBAC bootstrap
+ * policy): tried once during the start; when it fails (e.g. an admission
+ * plugin such as AlwaysDeny refuses the writes of a fresh data directory) the
+ * server still serves, as kube-apiserver's hooks poll on: it retries in the
+ * background, logging each failure, and its /readyz check stays failing
+ * until it succeeds.
+ */
+class StartupWrite {
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
+  constructor(private readonly hook: PostStartHook, private readonly write: () => Promise<void>) {}
+  async start(): Promise<void> {
+    await this.attempt(1000);
+  }
+  private async attempt(nextMs: number): Promise<void> {
+    try {
+      await this.write();
+      this.hook.done();
+    } catch (err) {
+      if (this.stopped) return;
+      console.error(`E svc: ${this.hook.name} failed: ${(err as Error).message}; retrying in ${nextMs / 1000}s`);
+      this.timer = setTimeout(() => void this.attempt(Math.min(nextMs * 2, 30_000)), nextMs);
+      this.timer.unref();
+    }
+  }
+  stop(): void {
+    this.stopped = true;
+    clearTimeout(this.timer);
+  }
+}
+
 async function ensureSystemNamespaces(registry: Registry): Promise<void> {
   const namespaces = registry.store('', 'namespaces');
   const schema = schemaFor('', 'v1', 'Namespace');

@@ -1,6 +1,6 @@
 // The admission chain end to end: the real `svc` process started with
 // --enable-admission-plugins=AlwaysDeny (and a configuration file) on an
-// initialized data directory refuses writes with kube's message; a server without NamespaceLifecycle lets a
+// fresh data directory refuses writes with kube's message; a server without NamespaceLifecycle lets a
 // create into a missing namespace through; bad flags and files exit 1.
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
@@ -9,6 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { tempDir } from '../../src/testing/tempdir.js';
 import { runSvc, startSvcApiserver, type AdminClient as Client, type SvcProcess } from './svcprocess.js';
 import { startTestServer, type TestServer } from './harness.js';
+import { PLUGIN_FACTORIES } from '../../src/admission/plugins/index.js';
 
 function configFile(dir: string, body: string): string {
   const file = join(dir, 'admission.yaml');
@@ -20,10 +21,9 @@ describe('--enable-admission-plugins=AlwaysDeny (svc apiserver)', () => {
   let server: SvcProcess;
   let req: Client;
   before(async () => {
-    // A data directory that has been started once: the system namespaces and RBAC policy exist
-    // (the start writes them through admission, which AlwaysDeny would refuse).
+    // A fresh data directory: the start's own writes (system namespaces, RBAC policy) are refused
+    // too; as kube-apiserver, the server serves anyway and its hooks keep retrying.
     const dataDir = tempDir('svc-adm-');
-    await (await startTestServer({ dataDir })).server.shutdown();
     const cfg = configFile(dataDir, 'apiVersion: apiserver.config.svc.io/v1\nkind: AdmissionConfiguration\nplugins:\n- name: AlwaysDeny\n  configuration: {}\n');
     ({ server, req } = await startSvcApiserver(dataDir, ['--enable-admission-plugins=AlwaysDeny', `--admission-control-config-file=${cfg}`]));
   });
@@ -41,11 +41,18 @@ describe('--enable-admission-plugins=AlwaysDeny (svc apiserver)', () => {
     const invalid = await req('POST', '/api/v1/namespaces/default/configmaps', { metadata: { name: 'Not_Valid' } });
     assert.equal(invalid.status, 403, 'the mutating phase refuses before validation');
   });
-  it('refuses a delete and reads still work', async () => {
-    assert.equal((await req('GET', '/api/v1/namespaces/default')).status, 200);
-    const res = await req('DELETE', '/api/v1/namespaces/svc-public');
-    assert.equal(res.status, 403);
-    assert.equal(res.body.message, 'namespaces "svc-public" is forbidden: admission control is denying all modifications');
+  it('serves on a fresh data directory, its refused start-up writes failing /readyz and retried', async () => {
+    assert.equal((await req('GET', '/api/v1/namespaces/default')).status, 404, 'the default namespace could not be created');
+    const ready = await req('GET', '/readyz?verbose');
+    assert.equal(ready.status, 500);
+    assert.match(String(ready.body), /\[-\]poststarthook\/start-system-namespaces-controller failed: reason withheld/);
+    assert.match(String(ready.body), /\[-\]poststarthook\/rbac\/bootstrap-roles failed: reason withheld/);
+    assert.match(server.out(), /poststarthook\/start-system-namespaces-controller failed: namespaces "default" is forbidden: admission control is denying all modifications; retrying/);
+  });
+  it('refuses a connect (pods/exec) before looking at the pod', async () => {
+    const res = await req('POST', '/api/v1/namespaces/default/pods/p/exec?command=ls&stdout=true');
+    assert.equal(res.status, 403, JSON.stringify(res.body));
+    assert.equal(res.body.message, 'pods "p" is forbidden: admission control is denying all modifications');
   });
 });
 
@@ -72,6 +79,30 @@ describe('NamespaceLifecycle on by default', () => {
   });
 });
 
+describe('CONNECT through every built plugin', () => {
+  let t: TestServer;
+  before(async () => (t = await startTestServer({ admission: { enable: [...PLUGIN_FACTORIES.keys()].filter((n) => n !== 'AlwaysDeny') } })));
+  after(async () => t?.stop());
+
+  // Each plugin lets a connect it does not handle through untouched: the request reaches the pod lookup.
+  const rows: [string, string, number, string][] = [
+    ['POST', '/api/v1/namespaces/default/pods/p/exec?command=ls&stdout=true', 404, 'pods "p" not found'],
+    ['POST', '/api/v1/namespaces/default/pods/p/attach?stdin=1', 404, 'pods "p" not found'],
+    ['POST', '/api/v1/namespaces/default/pods/p/portforward?ports=80', 404, 'pods "p" not found'],
+    ['GET', '/api/v1/namespaces/default/pods/p/proxy/x', 404, 'pods "p" not found'],
+    ['GET', '/api/v1/namespaces/default/services/s:80/proxy/', 404, 'services "s" not found'],
+    ['GET', '/api/v1/nodes/n/proxy/metrics', 404, 'nodes "n" not found'],
+    ['POST', '/api/v1/namespaces/default/pods/p/exec?stdin=maybe', 400, 'strconv.ParseBool: parsing "maybe": invalid syntax'],
+  ];
+  for (const [method, path, status, message] of rows) {
+    it(`${method} ${path}`, async () => {
+      const res = await t.req(method, path);
+      assert.equal(res.status, status, res.text);
+      assert.equal(res.body.message, message);
+    });
+  }
+});
+
 describe('admission start-up errors exit 1', () => {
   const dir = tempDir('svc-adm-');
   const bad = configFile(dir, 'apiVersion: apiserver.config.svc.io/v1\nkind: AdmissionConfiguration\nplugins:\n- configuration: {}\n');
@@ -79,7 +110,7 @@ describe('admission start-up errors exit 1', () => {
     [['--enable-admission-plugins=Foo'], /Error: enable-admission-plugins plugin "Foo" is unknown/],
     [['--disable-admission-plugins=NamespaceLifecycle,Bar'], /Error: disable-admission-plugins plugin "Bar" is unknown/],
     [['--enable-admission-plugins=AlwaysDeny', '--disable-admission-plugins=AlwaysDeny'], /\[AlwaysDeny\] in enable-admission-plugins and disable-admission-plugins overlapped/],
-    [['--enable-admission-plugins=ServiceAccount'], /Error: admission plugin "ServiceAccount" is not available yet/],
+    [['--enable-admission-plugins=MutatingAdmissionWebhook'], /Error: admission plugin "MutatingAdmissionWebhook" is not available yet/],
     [[`--admission-control-config-file=${join(dir, 'missing.yaml')}`], /Error: failed to read plugin config: unable to read admission control configuration from ".*missing\.yaml"/],
     [[`--admission-control-config-file=${bad}`], /Error: failed to read plugin config: .*admission\.yaml: plugins\[0\]\.name: Required value/],
   ];
