@@ -1,5 +1,6 @@
 // The chain: kube's order whatever the flags' order, defaults, unknown and
 // unavailable names, and the phases of the plugins built from a plan.
+import { DEFAULT_GATES } from '../features/gates.js';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -13,7 +14,7 @@ import { Admission, type AdmissionAttributes, type AdmissionPlugin } from '../re
 import { tempDir } from '../testing/tempdir.js';
 import { isStatusError } from '../api/meta/index.js';
 
-const deps = {} as Omit<PluginContext, 'config'>;
+const deps = { gates: DEFAULT_GATES } as Omit<PluginContext, 'config'>;
 
 describe('admission chain: names', () => {
   it('knows the 36 plugins of v1.27, each once, AlwaysAdmit first and AlwaysDeny last', () => {
@@ -31,14 +32,14 @@ describe('admission chain: names', () => {
     for (const n of PLUGIN_FACTORIES.keys()) assert.ok(ALL_ORDERED_PLUGINS.includes(n), n);
   });
   it("the server's default is the implemented default-on plugins, in order", () => {
-    assert.deepEqual(serverDefaultPlugins(), ['NamespaceLifecycle', 'TaintNodesByCondition', 'PodSecurity', 'Priority', 'DefaultTolerationSeconds', 'DefaultStorageClass', 'StorageObjectInUseProtection', 'PersistentVolumeClaimResize', 'RuntimeClass', 'CertificateApproval', 'CertificateSigning', 'CertificateSubjectRestriction', 'DefaultIngressClass']);
+    assert.deepEqual(serverDefaultPlugins(), ['NamespaceLifecycle', 'TaintNodesByCondition', 'PodSecurity', 'Priority', 'DefaultTolerationSeconds', 'DefaultStorageClass', 'StorageObjectInUseProtection', 'PersistentVolumeClaimResize', 'RuntimeClass', 'CertificateApproval', 'CertificateSigning', 'ClusterTrustBundleAttest', 'CertificateSubjectRestriction', 'DefaultIngressClass']);
     const all = new Map<string, PluginFactory>(ALL_ORDERED_PLUGINS.map((n) => [n, () => ({ name: n, admit() {} })]));
     assert.deepEqual(serverDefaultPlugins(all), ALL_ORDERED_PLUGINS.filter((n) => DEFAULT_ON_PLUGINS.has(n)), 'grows to kube\'s default when all exist');
   });
 });
 
 describe('admission chain: enabled plugins', () => {
-  const defaults = ['NamespaceLifecycle', 'TaintNodesByCondition', 'PodSecurity', 'Priority', 'DefaultTolerationSeconds', 'DefaultStorageClass', 'StorageObjectInUseProtection', 'PersistentVolumeClaimResize', 'RuntimeClass', 'CertificateApproval', 'CertificateSigning', 'CertificateSubjectRestriction', 'DefaultIngressClass'];
+  const defaults = ['NamespaceLifecycle', 'TaintNodesByCondition', 'PodSecurity', 'Priority', 'DefaultTolerationSeconds', 'DefaultStorageClass', 'StorageObjectInUseProtection', 'PersistentVolumeClaimResize', 'RuntimeClass', 'CertificateApproval', 'CertificateSigning', 'ClusterTrustBundleAttest', 'CertificateSubjectRestriction', 'DefaultIngressClass'];
   const without = (...names: string[]) => defaults.filter((n) => !names.includes(n));
   const rows: [string, AdmissionFlags, string[]][] = [
     ['no flags: the defaults', {}, defaults],
@@ -77,9 +78,9 @@ describe('admission chain: refused flags (kube\'s messages)', () => {
     assert.deepEqual(validateAdmissionFlags({ enable: ['A'], disable: ['B'] }), ['enable-admission-plugins plugin "A" is unknown', 'disable-admission-plugins plugin "B" is unknown']);
   });
   it('a known plugin that is not implemented yet fails the start', () => {
-    assert.throws(() => planAdmission({ enable: ['ServiceAccount'] }), /^AdmissionChainError: admission plugin "ServiceAccount" is not available yet$/);
-    assert.throws(() => planAdmission({ enable: ['ResourceQuota', 'LimitRanger'] }),
-      (e: unknown) => (e as Error).message === 'admission plugin "LimitRanger" is not available yet; admission plugin "ResourceQuota" is not available yet');
+    assert.throws(() => planAdmission({ enable: ['ValidatingAdmissionWebhook'] }), /^AdmissionChainError: admission plugin "ValidatingAdmissionWebhook" is not available yet$/);
+    assert.throws(() => planAdmission({ enable: ['ValidatingAdmissionPolicy', 'MutatingAdmissionWebhook'] }),
+      (e: unknown) => (e as Error).message === 'admission plugin "MutatingAdmissionWebhook" is not available yet; admission plugin "ValidatingAdmissionPolicy" is not available yet');
   });
 });
 
@@ -97,7 +98,7 @@ describe('admission chain: configuration handed to the factories', () => {
     const spy = new Map<string, PluginFactory>([...PLUGIN_FACTORIES].map(([n, f]) => [n, (ctx: PluginContext) => (seen.set(n, ctx.config), f(ctx))]));
     const plan = planAdmission({ enable: ['AlwaysDeny', 'AlwaysAdmit'], disable: ['NamespaceLifecycle', 'Priority'], configFile: join(dir, 'admission.yaml') }, spy);
     const plugins = buildAdmissionPlugins(plan, deps, spy);
-    assert.deepEqual(plugins.map((p) => p.name), ['AlwaysAdmit', 'TaintNodesByCondition', 'PodSecurity', 'DefaultTolerationSeconds', 'DefaultStorageClass', 'StorageObjectInUseProtection', 'PersistentVolumeClaimResize', 'RuntimeClass', 'CertificateApproval', 'CertificateSigning', 'CertificateSubjectRestriction', 'DefaultIngressClass', 'AlwaysDeny']);
+    assert.deepEqual(plugins.map((p) => p.name), ['AlwaysAdmit', 'TaintNodesByCondition', 'PodSecurity', 'DefaultTolerationSeconds', 'DefaultStorageClass', 'StorageObjectInUseProtection', 'PersistentVolumeClaimResize', 'RuntimeClass', 'CertificateApproval', 'CertificateSigning', 'ClusterTrustBundleAttest', 'CertificateSubjectRestriction', 'DefaultIngressClass', 'AlwaysDeny']);
     assert.deepEqual(seen.get('AlwaysDeny'), { apiVersion: 'example/v1', kind: 'DenyConfig', reason: 'x' });
     assert.deepEqual(seen.get('AlwaysAdmit'), { apiVersion: 'example/v1', kind: 'AdmitConfig' });
     assert.equal(seen.get('DefaultTolerationSeconds'), undefined);

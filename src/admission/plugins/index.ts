@@ -32,6 +32,7 @@ import { ownerReferencesPermissionEnforcement } from './ownerreferences.js';
 import { certificateApprovalPlugin } from './certificates/approval.js';
 import { certificateSigningPlugin } from './certificates/signing.js';
 import { certificateSubjectRestrictionPlugin } from './certificates/subjectrestriction.js';
+import { clusterTrustBundleAttestPlugin } from './certificates/ctbattest.js';
 import type { ApiObject } from '../../registry/object.js';
 import { defaulterFor } from '../../api/defaults.js';
 import { DEFAULT_GATES } from '../../features/gates.js';
@@ -94,6 +95,7 @@ export const PLUGIN_FACTORIES: ReadonlyMap<string, PluginFactory> = new Map<stri
   ['OwnerReferencesPermissionEnforcement', ({ authorizer }) => ownerReferencesPermissionEnforcement({ authorizer })],
   ['CertificateApproval', ({ authorizer }) => certificateApprovalPlugin(authorizer)],
   ['CertificateSigning', ({ authorizer }) => certificateSigningPlugin(authorizer)],
+  ['ClusterTrustBundleAttest', ({ authorizer, gates }) => clusterTrustBundleAttestPlugin(authorizer, gates)],
   ['CertificateSubjectRestriction', () => certificateSubjectRestrictionPlugin()],
   ['PodSecurity', ({ registry, config }) => podSecurityPlugin({
     // a namespace's labels as the watch cache has them (kube reads a namespace lister)
