@@ -10,10 +10,11 @@ import { benchSmd } from './smd.js';
 import { benchAuthn } from './authn.js';
 import { benchServiceAccountTokens } from './satokens.js';
 import { benchRbac } from './rbac.js';
+import { benchAdmission } from './admission.js';
 
 const suites: Record<string, () => Promise<string[]>> = {
   storage: benchStorage, apiserver: benchApiServer, watch: benchWatch, apply: benchApply, validation: benchValidation, smd: async () => benchSmd(),
-  authn: benchAuthn, satokens: () => benchServiceAccountTokens(), rbac: () => benchRbac(),
+  authn: benchAuthn, satokens: () => benchServiceAccountTokens(), rbac: () => benchRbac(), admission: () => benchAdmission(),
 };
 const wanted = process.argv.slice(2);
 const lines: string[] = [];

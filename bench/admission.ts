@@ -1,0 +1,140 @@
+// Admission (issue 20): pod creates/s with the default plugin set — in a
+// namespace holding a LimitRange, a ResourceQuota and PodSecurity
+// `restricted` enforced — against the same creates with every plugin
+// disabled. Two `svc server` processes (SQLite) run side by side with the
+// same namespace objects; their phases are interleaved (default, none,
+// default, none) so neither is favoured by the order, and the better phase
+// of each is kept. Every pod passes `restricted` and fits the quota.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
+import { freePort } from '../src/testing/ports.js';
+import { DEFAULT_ON_PLUGINS } from '../src/admission/chain.js';
+import { fmt, startServerProcess, stopProcess, summarize } from './report.js';
+import { client, untilOk, type Call } from './httpclient.js';
+
+const main = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'cli', 'main.js');
+const NS = 'bench-adm';
+
+/** A pod that PodSecurity `restricted` admits, with requests and limits inside the LimitRange. */
+export function restrictedPod(name: string, i: number): string {
+  return JSON.stringify({
+    apiVersion: 'v1', kind: 'Pod',
+    metadata: { name, labels: { app: `app-${i % 50}`, tier: 'backend', 'app.kubernetes.io/name': `app-${i % 50}` }, annotations: { 'bench.svc.io/owner': 'team-platform@example.com' } },
+    spec: {
+      securityContext: { runAsNonRoot: true, runAsUser: 1000, seccompProfile: { type: 'RuntimeDefault' } },
+      containers: [{
+        name: 'app', image: `registry.example.com/platform/app-${i % 50}:1.24.3`,
+        ports: [{ name: 'http', containerPort: 8080, protocol: 'TCP' }],
+        env: [{ name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } }],
+        resources: { requests: { cpu: '100m', memory: '64Mi' }, limits: { cpu: '500m', memory: '128Mi' } },
+        securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } },
+        readinessProbe: { httpGet: { path: '/ready', port: 8080 }, periodSeconds: 5 },
+      }],
+    },
+  });
+}
+
+const NAMESPACE = { metadata: { name: NS, labels: { 'pod-security.kubernetes.io/enforce': 'restricted', 'pod-security.kubernetes.io/enforce-version': 'v1.27' } } };
+const LIMIT_RANGE = {
+  metadata: { name: 'limits' },
+  spec: { limits: [{ type: 'Container', default: { cpu: '500m', memory: '128Mi' }, defaultRequest: { cpu: '100m', memory: '64Mi' }, max: { cpu: '2', memory: '1Gi' }, min: { cpu: '10m', memory: '16Mi' } }] },
+};
+const QUOTA = { metadata: { name: 'quota' }, spec: { hard: { pods: '100000', 'requests.cpu': '10000', 'requests.memory': '10000Gi', 'limits.cpu': '50000', 'limits.memory': '20000Gi', 'count/configmaps': '100' } } };
+
+interface Side {
+  readonly name: string;
+  readonly call: Call;
+  made: number;
+}
+
+async function startSide(name: string, args: string[]): Promise<{ side: Side; stop: () => Promise<void> }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-adm-'));
+  const port = await freePort();
+  const tokens = join(dataDir, 'tokens.csv');
+  writeFileSync(tokens, 'admin-token,admin,admin-uid,"system:masters"\n');
+  const proc = await startServerProcess(main, dataDir, port, [`--token-auth-file=${tokens}`, ...args]);
+  const cfg = parse(readFileSync(join(dataDir, 'admin.svcconfig'), 'utf8'));
+  const call = client(port, { ca: Buffer.from(cfg.clusters[0].cluster['certificate-authority-data'], 'base64') }, 'admin-token');
+  const must = async (path: string, body: unknown) => {
+    const r = await call('POST', path, JSON.stringify(body));
+    if (r.status !== 201) throw new Error(`${name}: POST ${path} answered ${r.status}: ${r.body.slice(0, 300)}`);
+  };
+  await must('/api/v1/namespaces', NAMESPACE);
+  await untilOk(call, `/api/v1/namespaces/${NS}/serviceaccounts/default`);
+  await must(`/api/v1/namespaces/${NS}/limitranges`, LIMIT_RANGE);
+  await must(`/api/v1/namespaces/${NS}/resourcequotas`, QUOTA);
+  // the quota controller fills status.used (ResourceQuota admission refuses pods until it has)
+  for (let i = 0; i < 100; i++) {
+    const q = await call('GET', `/api/v1/namespaces/${NS}/resourcequotas/quota`);
+    if (q.status === 200 && JSON.parse(q.body).status?.used) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    side: { name, call, made: 0 },
+    stop: async () => {
+      await stopProcess(proc);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+type Phase = { rate: number; p50: number; p99: number };
+
+/** `total` pod creates over 32 keep-alive connections; anything but 201 fails the benchmark. */
+async function creates(side: Side, total: number): Promise<Phase> {
+  const lat: number[] = [];
+  const first = side.made;
+  side.made += total;
+  let next = 0;
+  const start = performance.now();
+  await Promise.all(Array.from({ length: 32 }, async () => {
+    while (next < total) {
+      const i = first + next++;
+      const t = performance.now();
+      const r = await side.call('POST', `/api/v1/namespaces/${NS}/pods`, restrictedPod(`pod-${i}`, i));
+      if (r.status !== 201) throw new Error(`${side.name}: pod create answered ${r.status}: ${r.body.slice(0, 300)}`);
+      lat.push(performance.now() - t);
+    }
+  }));
+  const s = summarize(lat);
+  return { rate: total / ((performance.now() - start) / 1000), p50: s.p50, p99: s.p99 };
+}
+
+export async function benchAdmission(opts: { perPhase?: number } = {}): Promise<string[]> {
+  const perPhase = opts.perPhase ?? 2000;
+  const everyPlugin = [...DEFAULT_ON_PLUGINS].join(',');
+  const on = await startSide('default plugins', []);
+  const off = await startSide('no plugins', [`--disable-admission-plugins=${everyPlugin}`]);
+  try {
+    await creates(on.side, 300); // warm-up
+    await creates(off.side, 300);
+    const a1 = await creates(on.side, perPhase);
+    const b1 = await creates(off.side, perPhase);
+    const a2 = await creates(on.side, perPhase);
+    const b2 = await creates(off.side, perPhase);
+    const a = a1.rate >= a2.rate ? a1 : a2;
+    const b = b1.rate >= b2.rate ? b1 : b2;
+    const quota = JSON.parse((await on.side.call('GET', `/api/v1/namespaces/${NS}/resourcequotas/quota`)).body);
+    const sample = JSON.parse((await on.side.call('GET', `/api/v1/namespaces/${NS}/pods/pod-0`)).body);
+    const row = (what: string, p: Phase) => `| ${what} | ${perPhase.toLocaleString('en')} ×2 | ${fmt(p.rate, 0)} | ${fmt(p.p50)} | ${fmt(p.p99)} |`;
+    return [
+      '### Admission (issue 20): pod creates/s, default plugins (LimitRange, ResourceQuota, PodSecurity restricted in the namespace) vs every plugin disabled',
+      '',
+      'Two `svc server` processes on SQLite side by side (one per plugin set), 32 keep-alive connections (Node https client), ~1.4 KiB restricted pods, phases interleaved, best of two each.',
+      '',
+      '| plugins | creates | per second | p50 ms | p99 ms |',
+      '|---|---|---|---|---|',
+      row(`default (${[...DEFAULT_ON_PLUGINS].length} default-on names; those built run)`, a),
+      row('none (--disable-admission-plugins=every default-on plugin)', b),
+      '',
+      `- default / none: ${fmt((100 * a.rate) / b.rate, 0)} % (target ≥ 85 %)`,
+      `- quota after the run: used pods=${quota.status?.used?.pods}, requests.cpu=${quota.status?.used?.['requests.cpu']}; a created pod's service account ${sample.spec?.serviceAccountName}, volumes ${(sample.spec?.volumes ?? []).map((v: { name: string }) => v.name).join(',')}`,
+    ];
+  } finally {
+    await on.stop();
+    await off.stop();
+  }
+}
