@@ -24,7 +24,10 @@ export interface UsageEvaluator extends GroupResource {
   matchingResources(names: readonly string[]): string[];
   /**
    * Whether the quota (a ResourceQuota object: spec.scopes, spec.scopeSelector)
-   * selects the object — its scopes, not its resource names.
+   * selects the object — its scopes, not its resource names (kube's Matches
+   * also wants matchingResources(names of status.hard) non-empty). An
+   * evaluator without scopes (services, claims, object counts) matches only
+   * quotas that have none.
    */
   matchesScopes(quota: ApiObject, obj: ApiObject): boolean;
   /**
@@ -35,10 +38,32 @@ export interface UsageEvaluator extends GroupResource {
   uncoveredScopes(limitedScopes: readonly ScopedResourceSelectorRequirement[], quotaScopes: readonly ScopedResourceSelectorRequirement[]): ScopedResourceSelectorRequirement[];
   /** The scopes of spec.scopes/scopeSelector the object matches (for limitedResources.matchScopes). */
   matchingScopes(obj: ApiObject, scopes: readonly ScopedResourceSelectorRequirement[]): ScopedResourceSelectorRequirement[];
-  /** Usage of one object (every name it can produce; callers mask it with a quota's names). */
-  usage(obj: ApiObject): ResourceList;
-  /** Whether an object still counts (e.g. pods in a terminal phase or past their deletion grace do not). */
+  /**
+   * Usage of one object (every name it can produce; callers mask it with a
+   * quota's names). Names with two spellings (count/ingresses.networking.svc.io
+   * and ….k8s.io, gold.storageclass.storage.svc.io/… and ….k8s.io/…) are
+   * produced in both, so masking with whichever a quota's hard uses finds them.
+   * `now` (ms, default Date.now()): a pod past its deletion grace no longer
+   * charges compute (kube's PodUsageFunc takes a clock); a pod that does not
+   * `count` still charges `count/pods` — so callers sum usage() over every
+   * object and never skip one on counts().
+   */
+  usage(obj: ApiObject, now?: number): ResourceList;
+  /**
+   * Whether an object still charges its lifecycle usage (kube's QuotaV1Pod:
+   * pods in a terminal phase or past their deletion grace do not; every other
+   * object does). usage() already applies it; the controller uses it to
+   * notice when an update releases usage (replenishment).
+   */
   counts(obj: ApiObject, now: number): boolean;
+  /**
+   * kube's Constraints: with `required` the names a matching quota limits, the
+   * reason the object may not be admitted, or undefined. Only pods have one:
+   * a quota on cpu or memory (requests or limits) requires every container to
+   * state it — "must specify limits.cpu for: a,b; requests.memory for: a".
+   * Admission reports it as `failed quota: <quota>: <text>`.
+   */
+  constraints(required: readonly string[], obj: ApiObject): string | undefined;
 }
 
 /** core/v1 ScopedResourceSelectorRequirement. */

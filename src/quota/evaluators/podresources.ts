@@ -1,0 +1,51 @@
+// A pod's effective requests and limits (kube's pkg/api/v1/resource PodRequests
+// and PodLimits, v1.27): per resource, the larger of the app containers' sum
+// and each init container's own value (init containers run one at a time,
+// before the app containers), then the pod's spec.overhead added — to every
+// request, and to a limit only where the pod has that limit.
+import type { ApiObject } from '../../registry/object.js';
+import { addLists, parseResourceList, type ResourceList } from '../resources.js';
+import { compareQuantities } from '../../api/meta/quantity.js';
+import { rec } from './common.js';
+
+type Field = 'requests' | 'limits';
+
+/** Per name, the larger of a and b (names of either). */
+export function maxLists(a: ResourceList, b: ResourceList): ResourceList {
+  const out: ResourceList = { ...a };
+  for (const [k, q] of Object.entries(b)) {
+    const have = out[k];
+    if (!have || compareQuantities(q, have) > 0) out[k] = q;
+  }
+  return out;
+}
+
+/** One container's requests or limits. */
+export const containerList = (c: unknown, field: Field): ResourceList => parseResourceList(rec(rec(c).resources)[field]);
+
+const containersOf = (spec: Record<string, unknown>, key: 'containers' | 'initContainers'): unknown[] =>
+  Array.isArray(spec[key]) ? (spec[key] as unknown[]) : [];
+
+function podTotal(pod: ApiObject, field: Field): ResourceList {
+  const spec = rec(pod.spec);
+  let out: ResourceList = {};
+  for (const c of containersOf(spec, 'containers')) out = addLists(out, containerList(c, field));
+  for (const c of containersOf(spec, 'initContainers')) out = maxLists(out, containerList(c, field));
+  return out;
+}
+
+/** The pod's effective requests, overhead included. */
+export function podRequests(pod: ApiObject): ResourceList {
+  return addLists(podTotal(pod, 'requests'), parseResourceList(rec(pod.spec).overhead));
+}
+
+/** The pod's effective limits; overhead is added only to the limits the pod has. */
+export function podLimits(pod: ApiObject): ResourceList {
+  const limits = podTotal(pod, 'limits');
+  const overhead = parseResourceList(rec(pod.spec).overhead);
+  for (const [k, q] of Object.entries(overhead)) {
+    const have = limits[k];
+    if (have) limits[k] = { nanos: have.nanos + q.nanos, format: have.format };
+  }
+  return limits;
+}

@@ -1,0 +1,113 @@
+// Pods (kube's podEvaluator): `count/pods` for every pod in storage; while a
+// pod still runs (not Succeeded/Failed, not past its deletion grace) also
+// `pods` and its compute: `cpu`, `memory`, `ephemeral-storage` (= requests),
+// `requests.*` and `limits.*` of the three, `hugepages-<size>` and
+// `requests.hugepages-<size>`, and for an extended resource only
+// `requests.<name>` (quota has no limits for them). Requests and limits are
+// the pod's effective ones (podresources.ts). Scopes: podscopes.ts.
+import type { ApiObject } from '../../registry/object.js';
+import type { ScopedResourceSelectorRequirement, UsageEvaluator } from '../evaluator.js';
+import { addLists, type ResourceList } from '../resources.js';
+import { isExtendedResourceName } from '../../admission/plugins/extendedresourcetoleration.js';
+import { count, intersect, quotaScopeSelectors, rec } from './common.js';
+import { containerList, podLimits, podRequests } from './podresources.js';
+import { podMatchesScope } from './podscopes.js';
+
+const POD_RESOURCES = new Set([
+  'count/pods', 'cpu', 'memory', 'ephemeral-storage',
+  'requests.cpu', 'requests.memory', 'requests.ephemeral-storage',
+  'limits.cpu', 'limits.memory', 'limits.ephemeral-storage', 'pods',
+]);
+/** Quota names by prefix (hugepages of any size). */
+const POD_RESOURCE_PREFIXES = ['hugepages-', 'requests.hugepages-'];
+/** The names a quota on which obliges every container to state the value (a historical mistake kube keeps; no others are added). */
+const REQUIRED_BY_QUOTA = new Set(['cpu', 'memory', 'requests.cpu', 'requests.memory', 'limits.cpu', 'limits.memory']);
+
+/** A quota name for an extended resource: `requests.<name>` of a name outside Kubernetes' own. */
+const isExtendedQuotaName = (n: string): boolean => n.startsWith('requests.') && n.includes('/') && !n.includes('kubernetes.io/') && !n.includes('svc.io/');
+
+/** The quota names of some requests and limits (kube's podComputeUsageHelper); always `pods: 1`. */
+export function computeUsage(requests: ResourceList, limits: ResourceList): ResourceList {
+  const out: ResourceList = { pods: count(1) };
+  for (const r of ['cpu', 'memory', 'ephemeral-storage']) {
+    if (requests[r]) out[r] = out[`requests.${r}`] = requests[r]!;
+    if (limits[r]) out[`limits.${r}`] = limits[r]!;
+  }
+  for (const [name, q] of Object.entries(requests)) {
+    if (name.startsWith('hugepages-')) out[name] = out[`requests.${name}`] = q;
+    if (isExtendedResourceName(name)) out[`requests.${name}`] = q;
+  }
+  return out;
+}
+
+/**
+ * Whether a pod still charges quota for what it runs (kube's QuotaV1Pod): not
+ * in a terminal phase, and not past deletionTimestamp + deletionGracePeriodSeconds.
+ */
+export function podCounts(pod: ApiObject, now: number): boolean {
+  const phase = rec(pod.status).phase;
+  if (phase === 'Succeeded' || phase === 'Failed') return false;
+  const { deletionTimestamp, deletionGracePeriodSeconds } = pod.metadata;
+  if (deletionTimestamp && typeof deletionGracePeriodSeconds === 'number') {
+    const deadline = Date.parse(deletionTimestamp) + deletionGracePeriodSeconds * 1000;
+    if (now > deadline) return false;
+  }
+  return true;
+}
+
+/** The usage of one pod at `now`. */
+export function podUsage(pod: ApiObject, now = Date.now()): ResourceList {
+  const out: ResourceList = { 'count/pods': count(1) };
+  if (!podCounts(pod, now)) return out;
+  return addLists(out, computeUsage(podRequests(pod), podLimits(pod)));
+}
+
+/**
+ * kube's pod Constraints: of `required`, the cpu/memory names every container
+ * (app and init) must state; the text naming what is missing where, or undefined.
+ */
+export function podConstraints(required: readonly string[], pod: ApiObject): string | undefined {
+  const needed = required.filter((n) => REQUIRED_BY_QUOTA.has(n));
+  if (needed.length === 0) return undefined;
+  const missing = new Map<string, Set<string>>();
+  const spec = rec(pod.spec);
+  for (const key of ['containers', 'initContainers']) {
+    const list = Array.isArray(spec[key]) ? (spec[key] as unknown[]) : [];
+    for (const c of list) {
+      const has = computeUsage(containerList(c, 'requests'), containerList(c, 'limits'));
+      for (const n of needed) {
+        if (has[n]) continue;
+        const names = missing.get(n) ?? new Set<string>();
+        names.add(String(rec(c).name ?? ''));
+        missing.set(n, names);
+      }
+    }
+  }
+  if (missing.size === 0) return undefined;
+  const parts = [...missing.keys()].sort().map((n) => `${n} for: ${[...missing.get(n)!].sort().join(',')}`);
+  return `must specify ${parts.join('; ')}`;
+}
+
+export function podEvaluator(opts: { inPlacePodVerticalScaling?: boolean } = {}): UsageEvaluator {
+  return {
+    group: '',
+    resource: 'pods',
+    // v1.27: creates; updates only with InPlacePodVerticalScaling (alpha), when resources may change.
+    handles: (operation, subresource) => subresource === '' && (operation === 'CREATE' || (operation === 'UPDATE' && opts.inPlacePodVerticalScaling === true)),
+    matchingResources(input) {
+      const out = intersect(input, POD_RESOURCES);
+      for (const n of input) {
+        if (out.includes(n)) continue;
+        if (POD_RESOURCE_PREFIXES.some((p) => n.startsWith(p)) || isExtendedQuotaName(n)) out.push(n);
+      }
+      return out;
+    },
+    matchesScopes: (quota, pod) => quotaScopeSelectors(quota).every((s) => podMatchesScope(s, pod)),
+    matchingScopes: (pod, scopes) => scopes.filter((s) => podMatchesScope(s, pod)),
+    uncoveredScopes: (limited, quotaScopes) =>
+      limited.filter((l: ScopedResourceSelectorRequirement) => !quotaScopes.some((q) => q.scopeName === l.scopeName)),
+    usage: podUsage,
+    counts: podCounts,
+    constraints: podConstraints,
+  };
+}
