@@ -21,7 +21,9 @@ import {
 } from '../quota/resources.js';
 import { objectCountEvaluator } from '../admission/plugins/resourcequota/countevaluator.js';
 import { WorkQueue } from './workqueue.js';
-import { Informer, isReason } from './informer.js';
+import { CONTROLLER_MANAGER, Informer, isReason } from './informer.js';
+import { schemaFor } from '../api/schemas.js';
+import { trackWrite } from '../endpoints/fieldmanager.js';
 import type { ControllerClient } from './client.js';
 
 export const RESOURCE_QUOTA_CONTROLLER = 'resourcequota-controller';
@@ -215,7 +217,7 @@ export class ResourceQuotaController {
           throw newConflict({ group: '', resource: 'resourcequotas' }, cur.metadata.name!, 'the object has been modified; please apply your changes to the latest version and try again');
         }
         return { ...cur, status: { ...status(cur), hard: want.hard, used: want.used } };
-      });
+      }, { track: (live, next) => trackWrite({ manager: CONTROLLER_MANAGER, apiVersion: 'v1', kind: 'ResourceQuota', schema: schemaFor('', 'v1', 'ResourceQuota'), subresource: 'status' }, live, next) });
     } catch (err) {
       if (isReason(err, 'NotFound')) return true;
       // the quota changed since it was read (an admission charge): count again from the newer version
