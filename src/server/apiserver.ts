@@ -34,6 +34,8 @@ import { NamespaceController } from '../controllers/namespace.js';
 import { StorageProtectionController } from '../controllers/storageprotection.js';
 import { ClusterRoleAggregationController } from '../controllers/clusterroleaggregation.js';
 import { ControllerClient, controllerUser } from '../controllers/client.js';
+import { RESOURCE_QUOTA_CONTROLLER, ResourceQuotaController } from '../controllers/resourcequota.js';
+import { testPodEvaluator } from '../admission/plugins/resourcequota/testevaluators.js';
 import { reconcileBootstrapPolicy } from '../authz/rbac/reconcile.js';
 import { RBAC_GROUP } from '../api/rbac/v1/validation.js';
 import { Discovery } from '../endpoints/discovery.js';
@@ -349,6 +351,9 @@ async function assemble(opts: ApiServerOptions, store: Store, admissionPlan: Adm
       await start(new TokenCleaner(registry, store));
       await start(new NamespaceController(registry, store));
       await start(new StorageProtectionController(registry, store));
+      // WIP: evaluators: () => quotaEvaluators(registry)
+      const quotaEvaluators = [testPodEvaluator()];
+      await start(new ResourceQuotaController(registry, store, new ControllerClient(registry, authorizer, controllerUser(RESOURCE_QUOTA_CONTROLLER)), { evaluators: () => quotaEvaluators }));
       if (rbacServed) {
         await start(new ClusterRoleAggregationController(registry, store, new ControllerClient(registry, authorizer, controllerUser('clusterrole-aggregation-controller'))));
       }

@@ -32,6 +32,10 @@ import { ownerReferencesPermissionEnforcement } from './ownerreferences.js';
 import { certificateApprovalPlugin } from './certificates/approval.js';
 import { certificateSigningPlugin } from './certificates/signing.js';
 import { certificateSubjectRestrictionPlugin } from './certificates/subjectrestriction.js';
+import { parseResourceQuotaConfiguration, resourceQuotaPlugin } from './resourcequota/index.js';
+import { testPodEvaluator } from './resourcequota/testevaluators.js';
+import { trackWrite } from '../../endpoints/fieldmanager.js';
+import { schemaFor } from '../../api/schemas.js';
 import type { ApiObject } from '../../registry/object.js';
 import { defaulterFor } from '../../api/defaults.js';
 import { DEFAULT_GATES } from '../../features/gates.js';
@@ -65,6 +69,8 @@ async function createNamespace(registry: Registry, name: string): Promise<unknow
   return registry.store('', 'namespaces').create('', ns, { dryRun: false });
 }
 
+const QUOTA_EVALUATORS = [testPodEvaluator()];
+
 export const PLUGIN_FACTORIES: ReadonlyMap<string, PluginFactory> = new Map<string, PluginFactory>([
   ['AlwaysAdmit', () => alwaysAdmit()],
   ['NamespaceLifecycle', ({ registry }) => namespaceLifecycle(() => registry.store('', 'namespaces'))],
@@ -95,6 +101,16 @@ export const PLUGIN_FACTORIES: ReadonlyMap<string, PluginFactory> = new Map<stri
   ['CertificateApproval', ({ authorizer }) => certificateApprovalPlugin(authorizer)],
   ['CertificateSigning', ({ authorizer }) => certificateSigningPlugin(authorizer)],
   ['CertificateSubjectRestriction', () => certificateSubjectRestrictionPlugin()],
+  ['ResourceQuota', ({ registry, config }) => resourceQuotaPlugin({
+    quotas: async (ns) => (await registry.store('', 'resourcequotas').list(ns)).items,
+    // a CAS on q's resourceVersion, recorded as the server's own write of status (kube: manager kube-apiserver)
+    updateStatus: async (q) => (await registry.store('', 'resourcequotas').update(q.metadata.namespace!, q.metadata.name!, q, {
+      dryRun: false, subresource: 'status',
+      track: (live, next) => trackWrite({ manager: 'svc-apiserver', apiVersion: 'v1', kind: 'ResourceQuota', schema: schemaFor('', 'v1', 'ResourceQuota'), subresource: 'status' }, live, next),
+    })).object,
+    evaluators: () => QUOTA_EVALUATORS, // WIP: quotaEvaluators(registry) from src/quota/registry.ts
+    config: parseResourceQuotaConfiguration(config),
+  })],
   ['PodSecurity', ({ registry, config }) => podSecurityPlugin({
     // a namespace's labels as the watch cache has them (kube reads a namespace lister)
     namespaces: () => ({ get: (ns, name) => registry.store('', 'namespaces').get(ns, name, { kind: 'any' }) }),
