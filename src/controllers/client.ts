@@ -28,6 +28,8 @@ export interface Target {
   readonly group: string;
   readonly version: string;
   readonly resource: string;
+  /** A subresource ('status'): authorized as `<resource>/<subresource>`, written as the subresource (update only). */
+  readonly subresource?: string;
 }
 
 export class ControllerClient {
@@ -37,9 +39,10 @@ export class ControllerClient {
   private async authorize(t: Target, verb: ResourceVerb, namespace: string, name: string): Promise<ResourceRequestInfo> {
     const apiPrefix = t.group === '' ? 'api' : 'apis';
     const base = t.group === '' ? `/api/${t.version}` : `/apis/${t.group}/${t.version}`;
-    const parts = name ? [t.resource, name] : [t.resource];
+    const subresource = name ? (t.subresource ?? '') : '';
+    const parts = name ? [t.resource, name, ...(subresource ? [subresource] : [])] : [t.resource];
     const info: ResourceRequestInfo = {
-      isResourceRequest: true, verb, apiPrefix, apiGroup: t.group, apiVersion: t.version, namespace, resource: t.resource, subresource: '', name, parts,
+      isResourceRequest: true, verb, apiPrefix, apiGroup: t.group, apiVersion: t.version, namespace, resource: t.resource, subresource, name, parts,
       path: `${base}${namespace ? `/namespaces/${namespace}` : ''}/${parts.join('/')}`,
     };
     const a: Attributes = { ...info, user: this.user };
@@ -62,6 +65,8 @@ export class ControllerClient {
   /** An update computed from the latest object (retried on conflict), as a client's GET-modify-PUT. */
   async update(t: Target, namespace: string, name: string, mutate: (current: ApiObject) => ApiObject, opts: { track?: TrackFields } = {}): Promise<ApiObject> {
     const requestInfo = await this.authorize(t, 'update', namespace, name);
-    return this.registry.store(t.group, t.resource).guaranteedUpdate(namespace, name, mutate, { dryRun: false, user: this.user, requestInfo, ...opts });
+    return this.registry.store(t.group, t.resource).guaranteedUpdate(namespace, name, mutate, {
+      dryRun: false, user: this.user, requestInfo, ...(t.subresource ? { subresource: t.subresource } : {}), ...opts,
+    });
   }
 }

@@ -34,6 +34,8 @@ import { NamespaceController } from '../controllers/namespace.js';
 import { StorageProtectionController } from '../controllers/storageprotection.js';
 import { ClusterRoleAggregationController } from '../controllers/clusterroleaggregation.js';
 import { ControllerClient, controllerUser } from '../controllers/client.js';
+import { RESOURCE_QUOTA_CONTROLLER, ResourceQuotaController } from '../controllers/resourcequota.js';
+import { quotaEvaluators } from '../quota/registry.js';
 import { reconcileBootstrapPolicy } from '../authz/rbac/reconcile.js';
 import { RBAC_GROUP } from '../api/rbac/v1/validation.js';
 import { Discovery } from '../endpoints/discovery.js';
@@ -345,6 +347,8 @@ async function assemble(opts: ApiServerOptions, store: Store, admissionPlan: Adm
       await start(new TokenCleaner(registry, store));
       await start(new NamespaceController(registry, store));
       await start(new StorageProtectionController(registry, store));
+      const evaluators = quotaEvaluators(registry, { gates });
+      await start(new ResourceQuotaController(registry, store, new ControllerClient(registry, authorizer, controllerUser(RESOURCE_QUOTA_CONTROLLER)), { evaluators: () => evaluators }));
       if (rbacServed) {
         await start(new ClusterRoleAggregationController(registry, store, new ControllerClient(registry, authorizer, controllerUser('clusterrole-aggregation-controller'))));
       }

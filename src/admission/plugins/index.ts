@@ -33,6 +33,11 @@ import { certificateApprovalPlugin } from './certificates/approval.js';
 import { certificateSigningPlugin } from './certificates/signing.js';
 import { certificateSubjectRestrictionPlugin } from './certificates/subjectrestriction.js';
 import { clusterTrustBundleAttestPlugin } from './certificates/ctbattest.js';
+import { parseResourceQuotaConfiguration, resourceQuotaPlugin } from './resourcequota/index.js';
+import { quotaEvaluators } from '../../quota/registry.js';
+import type { UsageEvaluator } from '../../quota/evaluator.js';
+import { trackWrite } from '../../endpoints/fieldmanager.js';
+import { schemaFor } from '../../api/schemas.js';
 import type { ApiObject } from '../../registry/object.js';
 import { defaulterFor } from '../../api/defaults.js';
 import { DEFAULT_GATES } from '../../features/gates.js';
@@ -66,6 +71,7 @@ async function createNamespace(registry: Registry, name: string): Promise<unknow
   return registry.store('', 'namespaces').create('', ns, { dryRun: false });
 }
 
+
 export const PLUGIN_FACTORIES: ReadonlyMap<string, PluginFactory> = new Map<string, PluginFactory>([
   ['AlwaysAdmit', () => alwaysAdmit()],
   ['NamespaceLifecycle', ({ registry }) => namespaceLifecycle(() => registry.store('', 'namespaces'))],
@@ -97,6 +103,16 @@ export const PLUGIN_FACTORIES: ReadonlyMap<string, PluginFactory> = new Map<stri
   ['CertificateSigning', ({ authorizer }) => certificateSigningPlugin(authorizer)],
   ['ClusterTrustBundleAttest', ({ authorizer, gates }) => clusterTrustBundleAttestPlugin(authorizer, gates)],
   ['CertificateSubjectRestriction', () => certificateSubjectRestrictionPlugin()],
+  ['ResourceQuota', ({ registry, config, gates }) => { let evaluators: readonly UsageEvaluator[] | undefined; return resourceQuotaPlugin({
+    quotas: async (ns) => (await registry.store('', 'resourcequotas').list(ns)).items,
+    // a CAS on q's resourceVersion, recorded as the server's own write of status (kube: manager kube-apiserver)
+    updateStatus: async (q) => (await registry.store('', 'resourcequotas').update(q.metadata.namespace!, q.metadata.name!, q, {
+      dryRun: false, subresource: 'status',
+      track: (live, next) => trackWrite({ manager: 'svc-apiserver', apiVersion: 'v1', kind: 'ResourceQuota', schema: schemaFor('', 'v1', 'ResourceQuota'), subresource: 'status' }, live, next),
+    })).object,
+    evaluators: () => (evaluators ??= quotaEvaluators(registry, { gates })),
+    config: parseResourceQuotaConfiguration(config),
+  }); }],
   ['PodSecurity', ({ registry, config }) => podSecurityPlugin({
     // a namespace's labels as the watch cache has them (kube reads a namespace lister)
     namespaces: () => ({ get: (ns, name) => registry.store('', 'namespaces').get(ns, name, { kind: 'any' }) }),

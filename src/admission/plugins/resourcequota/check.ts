@@ -1,0 +1,153 @@
+// One write measured against the namespace's quotas (kube's CheckRequest):
+// which quotas cover the object, whether their status is known, whether the
+// write's usage delta fits `used + delta ≤ hard`, and whether limited
+// resources and scopes are covered. Answers the quotas with status.used as it
+// would be after the write (not yet stored), or throws the refusal.
+import type { AdmissionAttributes } from '../../../registry/admission.js';
+import type { ApiObject } from '../../../registry/object.js';
+import { isObject } from '../../../registry/object.js';
+import type { ScopedResourceSelectorRequirement, UsageEvaluator } from '../../../quota/evaluator.js';
+import {
+  addLists, exceeding, formatResourceList, isZeroList, listsEqual, maskList, parseResourceList, resourceNames, type ResourceList,
+} from '../../../quota/resources.js';
+import { formatQuantity } from '../../../api/meta/quantity.js';
+import { admissionForbidden, plainError } from '../common.js';
+import { sameGroup, type LimitedResource } from './config.js';
+
+
+export const statusHard = (q: ApiObject): ResourceList => parseResourceList(isObject(q.status) ? q.status.hard : undefined);
+export const statusUsed = (q: ApiObject): ResourceList => parseResourceList(isObject(q.status) ? q.status.used : undefined);
+
+/** A quota's scopes: spec.scopes as Exists requirements, then spec.scopeSelector's expressions. */
+export function quotaScopes(q: ApiObject): ScopedResourceSelectorRequirement[] {
+  const spec = isObject(q.spec) ? q.spec : {};
+  const out: ScopedResourceSelectorRequirement[] = [];
+  if (Array.isArray(spec.scopes)) for (const s of spec.scopes) if (typeof s === 'string') out.push({ scopeName: s, operator: 'Exists' });
+  const sel = isObject(spec.scopeSelector) ? spec.scopeSelector.matchExpressions : undefined;
+  if (Array.isArray(sel)) for (const e of sel) if (isObject(e)) out.push(e as unknown as ScopedResourceSelectorRequirement);
+  return out;
+}
+
+/** kube's prettyPrint: `name=quantity` sorted by name, joined by ','. */
+export const prettyPrint = (l: ResourceList): string => resourceNames(l).map((k) => `${k}=${formatQuantity(l[k]!)}`).join(',');
+const prettyNames = (names: readonly string[]): string => [...names].sort().join(',');
+
+/** Go's %v of []ScopedResourceSelectorRequirement: `[{PriorityClass In [high]}]`. */
+export const goScopes = (s: readonly ScopedResourceSelectorRequirement[]): string =>
+  `[${s.map((r) => `{${r.scopeName} ${r.operator} [${(r.values ?? []).join(' ')}]}`).join(' ')}]`;
+
+/** kube's generic Matches: the quota names a resource the evaluator counts (in status.hard) and its scopes select the object. */
+export function quotaMatches(ev: UsageEvaluator, quota: ApiObject, obj: ApiObject): boolean {
+  return ev.matchingResources(resourceNames(statusHard(quota))).length > 0 && ev.matchesScopes(quota, obj);
+}
+
+const removeZeros = (l: ResourceList): ResourceList => Object.fromEntries(Object.entries(l).filter(([, q]) => q.nanos !== 0n));
+
+/** a − b per name of either, never below zero (kube's SubtractWithNonNegativeResult). */
+function subtractNonNegative(a: ResourceList, b: ResourceList): ResourceList {
+  const out: ResourceList = {};
+  for (const [k, q] of Object.entries(a)) {
+    const d = q.nanos - (b[k]?.nanos ?? 0n);
+    out[k] = { nanos: d > 0n ? d : 0n, format: q.format };
+  }
+  for (const [k, q] of Object.entries(b)) if (!out[k]) out[k] = { nanos: 0n, format: q.format };
+  return out;
+}
+
+/** The resource names whose use needs a covering quota (kube's limitedByDefault). */
+function limitedByDefault(usage: ResourceList, limited: readonly LimitedResource[]): string[] {
+  const out = new Set<string>();
+  for (const l of limited) {
+    for (const [name, q] of Object.entries(usage)) {
+      if (q.nanos > 0n && l.matchContains.some((m) => name.includes(m))) out.add(name);
+    }
+  }
+  return [...out];
+}
+
+/** The quota with status.used replaced. */
+export function withUsed(q: ApiObject, used: ResourceList): ApiObject {
+  const status = isObject(q.status) ? q.status : {};
+  return { ...q, status: { ...status, used: formatResourceList(used) } };
+}
+
+/**
+ * The quotas as they would be after the write, or a refusal (403 with kube's
+ * texts; the uncovered-scopes refusal is a plain error, as kube's).
+ */
+export function checkRequest(quotas: readonly ApiObject[], a: AdmissionAttributes, ev: UsageEvaluator, limited: readonly LimitedResource[]): readonly ApiObject[] {
+  const subresource = a.subresource ?? '';
+  if (!ev.handles(a.operation, subresource)) return quotas;
+  const obj = a.object;
+  if (!obj) return quotas;
+
+  const limitedScopes = limited.flatMap((l) => ev.matchingScopes(obj, l.matchScopes));
+  const forThis = limited.filter((l) => sameGroup(l.apiGroup, a.resource.group) && l.resource === a.resource.resource);
+  const limitedNames = forThis.length > 0 ? limitedByDefault(ev.usage(obj), forThis) : [];
+
+  const interesting: number[] = [];
+  const restricted = new Set<string>();
+  const restrictedScopes: ScopedResourceSelectorRequirement[] = [];
+  quotas.forEach((quota, i) => {
+    restrictedScopes.push(...ev.matchingScopes(obj, quotaScopes(quota)));
+    if (!quotaMatches(ev, quota, obj)) return;
+    const hard = statusHard(quota);
+    const names = ev.matchingResources(resourceNames(hard));
+    const failed = ev.constraints(names, obj);
+    if (failed) throw admissionForbidden(a, `failed quota: ${quota.metadata.name}: ${failed}`);
+    const used = statusUsed(quota);
+    if (names.some((n) => hard[n] && !used[n])) {
+      throw admissionForbidden(a, `status unknown for quota: ${quota.metadata.name}, resources: ${prettyNames(names)}`);
+    }
+    interesting.push(i);
+    for (const n of names) restricted.add(n);
+  });
+
+  const input = ev.usage(obj);
+  const negative = Object.keys(input).filter((k) => input[k]!.nanos < 0n);
+  if (negative.length > 0) throw admissionForbidden(a, `quota usage is negative for resource(s): ${prettyNames(negative)}`);
+
+  const delta = new Map<number, ResourceList>(interesting.map((i) => [i, input]));
+  let deltaWithoutQuota: ResourceList = a.operation === 'CREATE' && interesting.length === 0 ? input : {};
+  if (a.operation === 'UPDATE') {
+    const old = a.oldObject;
+    if (!old) throw admissionForbidden(a, 'unable to get previous usage since prior version of object was not found');
+    if (old.metadata.resourceVersion) {
+      const d = subtractNonNegative(input, ev.usage(old));
+      if (interesting.length === 0) deltaWithoutQuota = d;
+      for (const i of interesting) if (quotaMatches(ev, quotas[i]!, old)) delta.set(i, d);
+    } else if (interesting.length === 0) {
+      deltaWithoutQuota = input;
+    }
+  }
+  for (const [i, d] of delta) {
+    const nonZero = removeZeros(d);
+    if (Object.keys(nonZero).length === 0) delta.delete(i);
+    else delta.set(i, nonZero);
+  }
+  if (interesting.length > 0 ? delta.size === 0 : isZeroList(deltaWithoutQuota)) return quotas;
+
+  const uncovered = limitedNames.filter((n) => !restricted.has(n)).sort();
+  if (uncovered.length > 0) throw admissionForbidden(a, `insufficient quota to consume: ${uncovered.join(',')}`);
+  const uncoveredScopes = ev.uncoveredScopes(limitedScopes, restrictedScopes);
+  if (uncoveredScopes.length > 0) throw plainError(`insufficient quota to match these scopes: ${goScopes(uncoveredScopes)}`);
+  if (interesting.length === 0) return quotas;
+
+  const out = [...quotas];
+  for (const i of interesting) {
+    const d = delta.get(i);
+    if (!d) continue;
+    const quota = quotas[i]!;
+    const hard = statusHard(quota);
+    const used = statusUsed(quota);
+    const requested = maskList(d, Object.keys(hard));
+    const next = addLists(used, requested);
+    const over = exceeding(maskList(next, Object.keys(requested)), hard);
+    if (over.length > 0) {
+      throw admissionForbidden(a, `exceeded quota: ${quota.metadata.name}, requested: ${prettyPrint(maskList(requested, over))}, ` +
+        `used: ${prettyPrint(maskList(used, over))}, limited: ${prettyPrint(maskList(hard, over))}`);
+    }
+    if (!listsEqual(next, used)) out[i] = withUsed(quota, next);
+  }
+  return out;
+}
