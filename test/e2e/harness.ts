@@ -36,8 +36,20 @@ export interface HttpResult {
   readonly body: any;
 }
 
+/**
+ * Starts the server as `svc server` would, with these differences unless the
+ * overrides say otherwise: a temporary data directory and free port, no
+ * delays, and no service-account controllers (no `default` ServiceAccount or
+ * root-CA ConfigMap appears in a namespace unless the test asks with
+ * `serviceAccountControllers: true`). Without those controllers the
+ * ServiceAccount admission plugin is disabled too, since it refuses every pod
+ * in a namespace without a `default` account (as kube-apiserver without a
+ * controller manager does, after ~1.5 s of retries); a test that sets
+ * `admission` itself chooses its plugins, ServiceAccount included.
+ */
 export async function startTestServer(overrides: Partial<ApiServerOptions> = {}): Promise<TestServer> {
   const dataDir = overrides.dataDir ?? tempDir('svc-e2e-');
+  const saControllers = (overrides.controllers ?? true) && (overrides.serviceAccountControllers ?? false);
   const server = await startApiServer({
     bindAddress: '127.0.0.1',
     securePort: 0,
@@ -52,6 +64,7 @@ export async function startTestServer(overrides: Partial<ApiServerOptions> = {})
     controllers: true,
     // no `default` ServiceAccount or root CA ConfigMap appearing in every namespace unless a test asks
     serviceAccountControllers: false,
+    ...(saControllers ? {} : { admission: { disable: ['ServiceAccount'] } }),
     ...overrides,
   });
   const kubeconfig = join(dataDir, 'admin.svcconfig');

@@ -38,10 +38,11 @@ import { quotaEvaluators } from '../../quota/registry.js';
 import type { UsageEvaluator } from '../../quota/evaluator.js';
 import { trackWrite } from '../../endpoints/fieldmanager.js';
 import { schemaFor } from '../../api/schemas.js';
+import { serviceAccountPlugin } from './serviceaccount.js';
 import type { ApiObject } from '../../registry/object.js';
 import { defaulterFor } from '../../api/defaults.js';
 import { DEFAULT_GATES } from '../../features/gates.js';
-import { newNotFound } from '../../api/meta/index.js';
+import { isStatusError, newNotFound } from '../../api/meta/index.js';
 
 export interface PluginContext {
   /** The plugin's own configuration (embedded or from its `path`), parsed; undefined without one. */
@@ -63,6 +64,17 @@ const listerOf = (registry: Registry, group: string, resource: string) => () =>
 /** A store's get, or NotFound when --runtime-config turned the resource off. */
 const getterOf = (registry: Registry, group: string, resource: string) => () =>
   registry.has(group, resource) ? registry.store(group, resource) : { get: (_ns: string, name: string): Promise<ApiObject> => Promise.reject(newNotFound({ group, resource }, name)) };
+
+/** A get from the watch cache, asking storage when it is not there (yet): kube's lister, then its client. */
+const cachedThenLive = (registry: Registry, group: string, resource: string) => async (ns: string, name: string): Promise<ApiObject> => {
+  const store = registry.store(group, resource);
+  try {
+    return await store.get(ns, name, { kind: 'any' });
+  } catch (err) {
+    if (!isStatusError(err) || err.status.code !== 404) throw err;
+    return store.get(ns, name);
+  }
+};
 
 /** NamespaceAutoProvision's create: a Namespace as the server creates its own (defaults applied). */
 async function createNamespace(registry: Registry, name: string): Promise<unknown> {
@@ -113,6 +125,7 @@ export const PLUGIN_FACTORIES: ReadonlyMap<string, PluginFactory> = new Map<stri
     evaluators: () => (evaluators ??= quotaEvaluators(registry, { gates })),
     config: parseResourceQuotaConfiguration(config),
   }); }],
+  ['ServiceAccount', ({ registry }) => serviceAccountPlugin({ getServiceAccount: cachedThenLive(registry, '', 'serviceaccounts') })],
   ['PodSecurity', ({ registry, config }) => podSecurityPlugin({
     // a namespace's labels as the watch cache has them (kube reads a namespace lister)
     namespaces: () => ({ get: (ns, name) => registry.store('', 'namespaces').get(ns, name, { kind: 'any' }) }),

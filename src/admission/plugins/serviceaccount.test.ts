@@ -48,7 +48,8 @@ const MIRROR = { annotations: { 'kubernetes.io/config.mirror': 'hash' } };
 
 async function run(a: AdmissionAttributes, d = deps(), phase: 'mutating' | 'validating' = 'mutating'): Promise<string | null> {
   try {
-    await serviceAccountPlugin(d, phase).admit(a);
+    const plugin = serviceAccountPlugin(d);
+    await (phase === 'mutating' ? plugin.admit(a) : plugin.validate!(a));
     return null;
   } catch (err) {
     if (!isStatusError(err)) throw err;

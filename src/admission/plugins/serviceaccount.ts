@@ -96,7 +96,12 @@ function mountToken(spec: Obj, randomSuffix: () => string): void {
   if (!existing && needsVolume) spec.volumes = [...(Array.isArray(spec.volumes) ? spec.volumes : []), { name: volumeName, projected: tokenVolumeSource() }];
 }
 
-export function serviceAccountPlugin(deps: ServiceAccountDeps, phase: 'mutating' | 'validating' = 'mutating'): AdmissionPlugin {
+/**
+ * The one plugin of kube's name, both mutating and validating: admit() runs in
+ * the mutating phase (defaults, mounts, then validates), validate() again in
+ * the validating phase, after webhooks may have changed the pod.
+ */
+export function serviceAccountPlugin(deps: ServiceAccountDeps): AdmissionPlugin {
   const sleep = deps.sleep ?? wait;
   const randomSuffix = deps.randomSuffix ?? simpleSuffix;
 
@@ -206,10 +211,12 @@ export function serviceAccountPlugin(deps: ServiceAccountDeps, phase: 'mutating'
 
   return {
     name: 'ServiceAccount',
-    phase,
+    phase: 'mutating',
     async admit(a) {
-      if (!concerns(a)) return;
-      return phase === 'mutating' ? mutate(a) : validate(a);
+      if (concerns(a)) await mutate(a);
+    },
+    async validate(a) {
+      if (concerns(a)) await validate(a);
     },
   };
 }
