@@ -76,7 +76,7 @@ const SECOND_SET_SCENARIOS = [
   'reviews-01-self-subject-access-review', 'reviews-03-local-subject-access-review', 'reviews-04-self-subject-rules-review',
   'rbac-01-crud', 'rbac-03-resource-names-and-subresources', 'rbac-04-escalation-prevention', 'rbac-06-validation', 'rbac-07-node-authorizer', 'rbac-09-forbidden-paths',
   'admission-04-pod-security-enforce', 'admission-07-node-restriction', 'admission-09-node-selector-and-tolerations',
-  'admission-10-always-pull-and-external-ips', 'admission-12-node-restriction-pods', 'admission-06-serviceaccount',
+  'admission-10-always-pull-and-external-ips', 'admission-12-node-restriction-pods', 'admission-06-serviceaccount', 'admission-03-resourcequota',
 ];
 
 /** Steps of the second set that differ from the recording, with the reason. */
@@ -84,6 +84,9 @@ const SECOND_SET_GAPS: Record<string, string> = {
   'authn-03-bootstrap-token / delete-expired-secret': 'timing: our token cleaner already deleted the expired Secret; the recorded kube-apiserver ran no controller-manager',
   'impersonate-01-user / group-without-user': 'deliberate: groups without Impersonate-User are 400 here, 500 text/plain in kube (README)',
   'admission-06-serviceaccount / pod-automount': 'deliberate (issue 20): the token volume is mounted at /var/run/secrets/svc.io/serviceaccount too, besides the kubernetes.io path kube uses',
+  'admission-03-resourcequota / quota-after-1': 'deliberate: the quota usage ResourceQuota admission writes is recorded under field manager svc-apiserver (the server\'s own writes; kube-apiserver in kube)',
+  'admission-03-resourcequota / compute-after-1': 'deliberate: field manager svc-apiserver for the admission\'s quota usage (see quota-after-1)',
+  'admission-03-resourcequota / quota-final': 'deliberate: field manager svc-apiserver for the admission\'s quota usage (see quota-after-1)',
   'admission-06-serviceaccount / pod-overrides-sa': 'deliberate (issue 20): the token volume is mounted at /var/run/secrets/svc.io/serviceaccount too (see pod-automount)',
 };
 
@@ -99,6 +102,9 @@ describe('golden transcripts: authentication, impersonation, reviews (second set
     ].join('\n') + '\n');
     t = await startTestServer({
       tokenAuthFile: tokens, enableBootstrapTokenAuth: true, serviceAccounts: { issuers: ['https://kubernetes.default.svc'] },
+      // no controller manager, as the recorded server: no quota controller (admission-03 writes quota status
+      // itself), no token cleaner, no namespace controller
+      controllers: false,
       // the recorded server's --enable-admission-plugins, less ValidatingAdmissionPolicy (issue 22); with the
       // default-on ServiceAccount plugin and, like it, no controller manager: no `default` ServiceAccount
       // appears (admission-06 creates one itself after a pod is refused for want of it)
