@@ -11,6 +11,8 @@ import { rbacValidators } from './rbac/v1/validation.js';
 import { admissionregistrationValidators } from './admissionregistration/v1/validation.js';
 import { coordinationValidators } from './coordination/v1/validation.js';
 import { eventsValidators } from './events/v1/validation.js';
+import { certificatesV1Validators } from './certificates/v1/validation.js';
+import { certificatesV1alpha1Validators } from './certificates/v1alpha1/validation.js';
 
 export type { KindValidator };
 
@@ -23,7 +25,7 @@ export const DEFAULT_VALIDATION_OPTIONS: ValidationOptions = { nodePortRange: DE
 
 export interface ObjectValidator {
   validate(obj: object): FieldError[];
-  validateUpdate(obj: object, old: object): FieldError[];
+  validateUpdate(obj: object, old: object, subresource?: string): FieldError[];
 }
 
 /** Validators by group and kind; registering the same pair twice throws. */
@@ -35,7 +37,7 @@ export class ValidatorRegistry {
     if (this.byKey.has(key)) throw new Error(`validation: duplicate validator for ${group || 'core'} ${kind}`);
     this.byKey.set(key, {
       validate: (o) => v.validate(o as Obj),
-      validateUpdate: (o, old) => v.validateUpdate(o as Obj, old as Obj),
+      validateUpdate: (o, old, subresource) => v.validateUpdate(o as Obj, old as Obj, subresource),
     });
   }
 
@@ -62,6 +64,7 @@ export function buildValidators(opts: ValidationOptions = DEFAULT_VALIDATION_OPT
   r.registerGroup('admissionregistration.svc.io', admissionregistrationValidators());
   r.registerGroup('coordination.svc.io', coordinationValidators());
   r.registerGroup('events.svc.io', eventsValidators());
+  r.registerGroup('certificates.svc.io', { ...certificatesV1Validators(), ...certificatesV1alpha1Validators() });
   return r;
 }
 

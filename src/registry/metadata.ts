@@ -6,7 +6,7 @@ import type { ApiObject } from './object.js';
 import type { Strategy } from './strategy.js';
 
 export function validateMetadata(obj: ApiObject, strategy: Strategy): FieldError[] {
-  return validateObjectMeta(obj.metadata, { namespaced: strategy.namespaced, validateName: strategy.validateName });
+  return validateObjectMeta(obj.metadata, { namespaced: strategy.namespaced, validateName: (name, prefix) => strategy.validateName(name, prefix, obj) });
 }
 
 const IMMUTABLE = ['uid', 'creationTimestamp'] as const;

@@ -433,7 +433,7 @@ export class GenericStore {
     const meta = obj.metadata;
     for (let attempt = 0; ; attempt++) {
       if (generate) meta.name = meta.generateName! + randomSuffix();
-      this.strategy.prepareForCreate(obj);
+      this.strategy.prepareForCreate(obj, ctx.user);
       await this.admission.mutate(this.attributes('CREATE', obj, undefined, ctx));
       this.check(obj, validateMetadata(obj, this.strategy).concat(this.strategy.validate(obj)));
       await this.admission.admit(this.attributes('CREATE', obj, undefined, ctx));
@@ -650,7 +650,7 @@ export class GenericStore {
       if (obj.status !== undefined) next.status = obj.status;
       else delete next.status;
       obj = next;
-    } else if (this.strategy.hasStatus) {
+    } else if (this.strategy.hasStatus && !(subresource && this.strategy.statusWriters?.includes(subresource))) {
       if (old.status !== undefined) obj.status = clone(old.status);
       else delete obj.status;
     }
@@ -674,7 +674,7 @@ export class GenericStore {
 
   private async commitPrepared(key: string, kv: KeyValue, obj: ApiObject, old: ApiObject, ctx: WriteContext): Promise<ApiObject> {
     await this.admission.mutate(this.attributes('UPDATE', obj, old, ctx));
-    this.check(obj, validateMetadataUpdate(obj, old, this.strategy).concat(this.strategy.validateUpdate(obj, old)));
+    this.check(obj, validateMetadataUpdate(obj, old, this.strategy).concat(this.strategy.validateUpdate(obj, old, (ctx as UpdateContext).subresource)));
     await this.admission.admit(this.attributes('UPDATE', obj, old, ctx));
     const unchanged = deepEqual(stripRV(obj), stripRV(old));
     if (unchanged) return old; // as Kubernetes: a no-op update writes nothing and keeps the resourceVersion

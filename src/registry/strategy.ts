@@ -6,8 +6,10 @@
 // prepare* may mutate the object; validate* must not.
 import type { FieldError } from '../api/meta/index.js';
 import type { ApiObject } from './object.js';
+import type { UserInfo } from '../authn/user.js';
 
-export type NameValidator = (name: string, prefix: boolean) => string[];
+/** Messages about a name or generateName prefix; `obj` for kinds whose name rule reads the object (ClusterTrustBundle). */
+export type NameValidator = (name: string, prefix: boolean, obj?: ApiObject) => string[];
 
 export interface Strategy {
   readonly namespaced: boolean;
@@ -21,11 +23,19 @@ export interface Strategy {
   readonly returnDeletedObject: boolean;
   /** metadata fields a /status write cannot change (they keep the live values), beyond those no update changes. */
   readonly statusKeepsMetadata?: readonly string[];
+  /**
+   * Subresources besides /status that write status (CertificateSigningRequest
+   * /approval): the store leaves the status sent to prepareForUpdate, which
+   * keeps what that subresource may change.
+   */
+  readonly statusWriters?: readonly string[];
   readonly validateName: NameValidator;
-  prepareForCreate(obj: ApiObject): void;
+  /** `user`: who creates the object (absent for the server's own writes). */
+  prepareForCreate(obj: ApiObject, user?: UserInfo): void;
   prepareForUpdate(obj: ApiObject, old: ApiObject, subresource: string | undefined): void;
   validate(obj: ApiObject): FieldError[];
-  validateUpdate(obj: ApiObject, old: ApiObject): FieldError[];
+  /** `subresource`: the one the update came through, undefined for the main resource. */
+  validateUpdate(obj: ApiObject, old: ApiObject, subresource?: string): FieldError[];
   /**
    * Graceful deletion (pods): even an immediate delete first records
    * deletionTimestamp with the grace period, and answers with that object.

@@ -1,5 +1,7 @@
 // The smallest valid body of each kind whose validation needs more than a
 // name, for tests that create one object of every resource.
+import { TEST_CA_PEM, TEST_CSR_SPEC } from '../../src/api/certificates/testing.js';
+
 const labels = { app: 'rt' };
 const podSpec = { containers: [{ name: 'c', image: 'busybox' }] };
 const template = { metadata: { labels }, spec: podSpec };
@@ -21,4 +23,6 @@ export const MINIMAL_BODIES: Readonly<Record<string, Record<string, unknown>>> =
   'batch/cronjobs': { spec: { schedule: '*/5 * * * *', jobTemplate: { spec: { template: { spec: { ...podSpec, restartPolicy: 'OnFailure' } } } } } },
   'rbac.authorization.svc.io/rolebindings': { roleRef },
   'rbac.authorization.svc.io/clusterrolebindings': { roleRef },
+  'certificates.svc.io/certificatesigningrequests': { spec: TEST_CSR_SPEC },
+  'certificates.svc.io/clustertrustbundles': { spec: { trustBundle: TEST_CA_PEM } },
 };

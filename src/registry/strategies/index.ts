@@ -6,14 +6,18 @@ import { namespaces } from './namespaces.js';
 import { pods } from './pods.js';
 import { jobs } from './jobs.js';
 import { daemonsets } from './daemonsets.js';
-import { dns1035Name, labelName, pathSegmentName, subdomainName } from './names.js';
+import { certificateSigningRequests } from './csrs.js';
+import { clusterTrustBundleName, dns1035Name, labelName, pathSegmentName, subdomainName } from './names.js';
 import { schemaFor } from '../../api/schemas.js';
 import { defaulterFor } from '../../api/defaults.js';
 import { fillGoStatus } from '../../schema/gozero.js';
 import type { Schema } from '../../schema/model.js';
 import type { ApiObject } from '../object.js';
 
-const SPECIAL: Record<string, Strategy> = { '/namespaces': namespaces, '/pods': pods, 'batch/jobs': jobs, 'apps/daemonsets': daemonsets };
+const SPECIAL: Record<string, Strategy> = {
+  '/namespaces': namespaces, '/pods': pods, 'batch/jobs': jobs, 'apps/daemonsets': daemonsets,
+  'certificates.svc.io/certificatesigningrequests': certificateSigningRequests,
+};
 
 /** metadata.generation is maintained for these (group/resource). */
 const GENERATION = new Set([
@@ -62,6 +66,7 @@ const NAME_RULES: Record<string, typeof subdomainName> = {
   'rbac.authorization.svc.io/clusterrolebindings': pathSegmentName,
   'apps/statefulsets': labelName,
   'batch/cronjobs': subdomainName,
+  'certificates.svc.io/clustertrustbundles': clusterTrustBundleName,
 };
 
 /**
@@ -115,9 +120,9 @@ function withStatusReset(s: Strategy, schema: Schema, defaults: ((obj: Record<st
   const prepare = s.prepareForCreate;
   return {
     ...s,
-    prepareForCreate(obj: ApiObject) {
+    prepareForCreate(obj: ApiObject, user) {
       obj.status = {};
-      prepare(obj);
+      prepare(obj, user);
       defaults?.(obj);
       fillGoStatus(schema, obj);
     },
@@ -129,7 +134,7 @@ function withKindValidation(s: Strategy, v: ObjectValidator | undefined): Strate
   return {
     ...s,
     validate: (obj) => [...s.validate(obj), ...v.validate(obj)],
-    validateUpdate: (obj, old) => [...s.validateUpdate(obj, old), ...v.validateUpdate(obj, old)],
+    validateUpdate: (obj, old, subresource) => [...s.validateUpdate(obj, old, subresource), ...v.validateUpdate(obj, old, subresource)],
   };
 }
 

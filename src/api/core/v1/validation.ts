@@ -940,7 +940,8 @@ export function validateEventUpdate(ev: Obj): FieldError[] {
 
 export interface KindValidator {
   validate(obj: Obj): FieldError[];
-  validateUpdate(obj: Obj, old: Obj): FieldError[];
+  /** `subresource`: the one the update came through ('status', 'approval' …), undefined for the main resource. */
+  validateUpdate(obj: Obj, old: Obj, subresource?: string): FieldError[];
 }
 
 export interface CoreValidationOptions {
