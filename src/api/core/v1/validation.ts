@@ -34,6 +34,7 @@ import {
 } from '../../meta/checks.js';
 import { compareQuantities, formatQuantity, quantityOf } from '../../meta/quantity.js';
 import { GoValue } from '../../meta/govalue.js';
+import { validateLimitRange } from './limitrange.js';
 
 const MAX_INT32 = 2147483647;
 const PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
@@ -957,6 +958,7 @@ export function coreValidators(opts: CoreValidationOptions = {}): Record<string,
     Namespace: { validate: validateNamespace, validateUpdate: () => [] },
     Node: { validate: validateNode, validateUpdate: validateNodeUpdate },
     Event: { validate: validateEvent, validateUpdate: (o) => validateEventUpdate(o) },
+    LimitRange: { validate: validateLimitRange, validateUpdate: (o) => validateLimitRange(o) },
   };
 }
 
