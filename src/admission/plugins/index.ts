@@ -32,6 +32,7 @@ import { ownerReferencesPermissionEnforcement } from './ownerreferences.js';
 import { certificateApprovalPlugin } from './certificates/approval.js';
 import { certificateSigningPlugin } from './certificates/signing.js';
 import { certificateSubjectRestrictionPlugin } from './certificates/subjectrestriction.js';
+import { limitRanger } from './limitranger.js';
 import type { ApiObject } from '../../registry/object.js';
 import { defaulterFor } from '../../api/defaults.js';
 import { DEFAULT_GATES } from '../../features/gates.js';
@@ -95,6 +96,7 @@ export const PLUGIN_FACTORIES: ReadonlyMap<string, PluginFactory> = new Map<stri
   ['CertificateApproval', ({ authorizer }) => certificateApprovalPlugin(authorizer)],
   ['CertificateSigning', ({ authorizer }) => certificateSigningPlugin(authorizer)],
   ['CertificateSubjectRestriction', () => certificateSubjectRestrictionPlugin()],
+  ['LimitRanger', ({ registry }) => limitRanger({ limitRanges: async (ns) => (await registry.store('', 'limitranges').list(ns)).items })],
   ['PodSecurity', ({ registry, config }) => podSecurityPlugin({
     // a namespace's labels as the watch cache has them (kube reads a namespace lister)
     namespaces: () => ({ get: (ns, name) => registry.store('', 'namespaces').get(ns, name, { kind: 'any' }) }),
