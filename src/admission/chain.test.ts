@@ -31,14 +31,14 @@ describe('admission chain: names', () => {
     for (const n of PLUGIN_FACTORIES.keys()) assert.ok(ALL_ORDERED_PLUGINS.includes(n), n);
   });
   it("the server's default is the implemented default-on plugins, in order", () => {
-    assert.deepEqual(serverDefaultPlugins(), ['NamespaceLifecycle', 'TaintNodesByCondition', 'PodSecurity', 'Priority', 'DefaultTolerationSeconds', 'DefaultStorageClass', 'StorageObjectInUseProtection', 'PersistentVolumeClaimResize', 'RuntimeClass', 'CertificateApproval', 'CertificateSigning', 'CertificateSubjectRestriction', 'DefaultIngressClass']);
+    assert.deepEqual(serverDefaultPlugins(), ['NamespaceLifecycle', 'LimitRanger', 'TaintNodesByCondition', 'PodSecurity', 'Priority', 'DefaultTolerationSeconds', 'DefaultStorageClass', 'StorageObjectInUseProtection', 'PersistentVolumeClaimResize', 'RuntimeClass', 'CertificateApproval', 'CertificateSigning', 'CertificateSubjectRestriction', 'DefaultIngressClass']);
     const all = new Map<string, PluginFactory>(ALL_ORDERED_PLUGINS.map((n) => [n, () => ({ name: n, admit() {} })]));
     assert.deepEqual(serverDefaultPlugins(all), ALL_ORDERED_PLUGINS.filter((n) => DEFAULT_ON_PLUGINS.has(n)), 'grows to kube\'s default when all exist');
   });
 });
 
 describe('admission chain: enabled plugins', () => {
-  const defaults = ['NamespaceLifecycle', 'TaintNodesByCondition', 'PodSecurity', 'Priority', 'DefaultTolerationSeconds', 'DefaultStorageClass', 'StorageObjectInUseProtection', 'PersistentVolumeClaimResize', 'RuntimeClass', 'CertificateApproval', 'CertificateSigning', 'CertificateSubjectRestriction', 'DefaultIngressClass'];
+  const defaults = ['NamespaceLifecycle', 'LimitRanger', 'TaintNodesByCondition', 'PodSecurity', 'Priority', 'DefaultTolerationSeconds', 'DefaultStorageClass', 'StorageObjectInUseProtection', 'PersistentVolumeClaimResize', 'RuntimeClass', 'CertificateApproval', 'CertificateSigning', 'CertificateSubjectRestriction', 'DefaultIngressClass'];
   const without = (...names: string[]) => defaults.filter((n) => !names.includes(n));
   const rows: [string, AdmissionFlags, string[]][] = [
     ['no flags: the defaults', {}, defaults],
@@ -48,7 +48,8 @@ describe('admission chain: enabled plugins', () => {
     ['disable several, any order', { disable: ['StorageObjectInUseProtection', 'Priority'] }, without('Priority', 'StorageObjectInUseProtection')],
     ['enabling a default changes nothing', { enable: ['Priority'] }, defaults],
     ['disabling an off plugin changes nothing', { disable: ['AlwaysDeny'] }, defaults],
-    ['disabling an unimplemented default-on plugin is accepted', { disable: ['ServiceAccount', 'LimitRanger'] }, defaults],
+    ['disabling an unimplemented default-on plugin is accepted', { disable: ['ServiceAccount'] }, defaults],
+    ['disable LimitRanger', { disable: ['LimitRanger'] }, without('LimitRanger')],
     ['duplicates count once', { enable: ['AlwaysDeny', 'AlwaysDeny'] }, [...defaults, 'AlwaysDeny']],
   ];
   for (const [what, flags, want] of rows) {
@@ -78,8 +79,8 @@ describe('admission chain: refused flags (kube\'s messages)', () => {
   });
   it('a known plugin that is not implemented yet fails the start', () => {
     assert.throws(() => planAdmission({ enable: ['ServiceAccount'] }), /^AdmissionChainError: admission plugin "ServiceAccount" is not available yet$/);
-    assert.throws(() => planAdmission({ enable: ['ResourceQuota', 'LimitRanger'] }),
-      (e: unknown) => (e as Error).message === 'admission plugin "LimitRanger" is not available yet; admission plugin "ResourceQuota" is not available yet');
+    assert.throws(() => planAdmission({ enable: ['ResourceQuota', 'ServiceAccount'] }),
+      (e: unknown) => (e as Error).message === 'admission plugin "ServiceAccount" is not available yet; admission plugin "ResourceQuota" is not available yet');
   });
 });
 
@@ -97,7 +98,7 @@ describe('admission chain: configuration handed to the factories', () => {
     const spy = new Map<string, PluginFactory>([...PLUGIN_FACTORIES].map(([n, f]) => [n, (ctx: PluginContext) => (seen.set(n, ctx.config), f(ctx))]));
     const plan = planAdmission({ enable: ['AlwaysDeny', 'AlwaysAdmit'], disable: ['NamespaceLifecycle', 'Priority'], configFile: join(dir, 'admission.yaml') }, spy);
     const plugins = buildAdmissionPlugins(plan, deps, spy);
-    assert.deepEqual(plugins.map((p) => p.name), ['AlwaysAdmit', 'TaintNodesByCondition', 'PodSecurity', 'DefaultTolerationSeconds', 'DefaultStorageClass', 'StorageObjectInUseProtection', 'PersistentVolumeClaimResize', 'RuntimeClass', 'CertificateApproval', 'CertificateSigning', 'CertificateSubjectRestriction', 'DefaultIngressClass', 'AlwaysDeny']);
+    assert.deepEqual(plugins.map((p) => p.name), ['AlwaysAdmit', 'LimitRanger', 'TaintNodesByCondition', 'PodSecurity', 'DefaultTolerationSeconds', 'DefaultStorageClass', 'StorageObjectInUseProtection', 'PersistentVolumeClaimResize', 'RuntimeClass', 'CertificateApproval', 'CertificateSigning', 'CertificateSubjectRestriction', 'DefaultIngressClass', 'AlwaysDeny']);
     assert.deepEqual(seen.get('AlwaysDeny'), { apiVersion: 'example/v1', kind: 'DenyConfig', reason: 'x' });
     assert.deepEqual(seen.get('AlwaysAdmit'), { apiVersion: 'example/v1', kind: 'AdmitConfig' });
     assert.equal(seen.get('DefaultTolerationSeconds'), undefined);
