@@ -77,3 +77,13 @@ export const isZeroList = (l: ResourceList): boolean => Object.values(l).every((
 
 /** Names of a list, sorted. */
 export const resourceNames = (l: ResourceList): string[] => Object.keys(l).sort();
+
+/** max(a, b), per name (names of either; on a tie the entry of `a`). */
+export function maxLists(a: ResourceList, b: ResourceList): ResourceList {
+  const out: ResourceList = { ...a };
+  for (const [k, q] of Object.entries(b)) {
+    const have = out[k];
+    if (!have || compareQuantities(q, have) > 0) out[k] = q;
+  }
+  return out;
+}

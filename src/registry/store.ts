@@ -433,8 +433,10 @@ export class GenericStore {
     const meta = obj.metadata;
     for (let attempt = 0; ; attempt++) {
       if (generate) meta.name = meta.generateName! + randomSuffix();
-      this.strategy.prepareForCreate(obj, ctx.user);
+      // As kube-apiserver: mutating admission runs in the handler, before the store's PrepareForCreate
+      // (so a pod's QoS class is computed from the resources LimitRanger defaulted).
       await this.admission.mutate(this.attributes('CREATE', obj, undefined, ctx));
+      this.strategy.prepareForCreate(obj, ctx.user);
       this.check(obj, validateMetadata(obj, this.strategy).concat(this.strategy.validate(obj)));
       await this.admission.admit(this.attributes('CREATE', obj, undefined, ctx));
       if (refuseResourceVersion) throw errs.badRequest('resourceVersion should not be set on objects to be created');

@@ -75,7 +75,7 @@ const SECOND_SET_SCENARIOS = [
   'impersonate-01-user', 'impersonate-03-serviceaccount', 'impersonate-04-node-and-anonymous',
   'reviews-01-self-subject-access-review', 'reviews-03-local-subject-access-review', 'reviews-04-self-subject-rules-review',
   'rbac-01-crud', 'rbac-03-resource-names-and-subresources', 'rbac-04-escalation-prevention', 'rbac-06-validation', 'rbac-07-node-authorizer', 'rbac-09-forbidden-paths',
-  'admission-04-pod-security-enforce', 'admission-07-node-restriction', 'admission-09-node-selector-and-tolerations',
+  'admission-01-limitranger-defaults', 'admission-04-pod-security-enforce', 'admission-07-node-restriction', 'admission-09-node-selector-and-tolerations',
   'admission-10-always-pull-and-external-ips', 'admission-12-node-restriction-pods', 'admission-06-serviceaccount', 'admission-03-resourcequota',
 ];
 

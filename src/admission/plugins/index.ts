@@ -39,6 +39,7 @@ import type { UsageEvaluator } from '../../quota/evaluator.js';
 import { trackWrite } from '../../endpoints/fieldmanager.js';
 import { schemaFor } from '../../api/schemas.js';
 import { serviceAccountPlugin } from './serviceaccount.js';
+import { limitRanger } from './limitranger.js';
 import type { ApiObject } from '../../registry/object.js';
 import { defaulterFor } from '../../api/defaults.js';
 import { DEFAULT_GATES } from '../../features/gates.js';
@@ -126,6 +127,7 @@ export const PLUGIN_FACTORIES: ReadonlyMap<string, PluginFactory> = new Map<stri
     config: parseResourceQuotaConfiguration(config),
   }); }],
   ['ServiceAccount', ({ registry }) => serviceAccountPlugin({ getServiceAccount: cachedThenLive(registry, '', 'serviceaccounts') })],
+  ['LimitRanger', ({ registry }) => limitRanger({ limitRanges: async (ns) => (await registry.store('', 'limitranges').list(ns)).items })],
   ['PodSecurity', ({ registry, config }) => podSecurityPlugin({
     // a namespace's labels as the watch cache has them (kube reads a namespace lister)
     namespaces: () => ({ get: (ns, name) => registry.store('', 'namespaces').get(ns, name, { kind: 'any' }) }),

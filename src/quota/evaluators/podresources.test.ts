@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ApiObject } from '../../registry/object.js';
-import { maxLists, podLimits, podRequests } from './podresources.js';
+import { podLimits, podRequests } from './podresources.js';
+import { maxLists } from '../resources.js';
 import { parseResourceList } from '../resources.js';
 import { obj, texts } from './testutil.js';
 

@@ -4,21 +4,10 @@
 // before the app containers), then the pod's spec.overhead added — to every
 // request, and to a limit only where the pod has that limit.
 import type { ApiObject } from '../../registry/object.js';
-import { addLists, parseResourceList, type ResourceList } from '../resources.js';
-import { compareQuantities } from '../../api/meta/quantity.js';
+import { addLists, maxLists, parseResourceList, type ResourceList } from '../resources.js';
 import { rec } from './common.js';
 
 type Field = 'requests' | 'limits';
-
-/** Per name, the larger of a and b (names of either). */
-export function maxLists(a: ResourceList, b: ResourceList): ResourceList {
-  const out: ResourceList = { ...a };
-  for (const [k, q] of Object.entries(b)) {
-    const have = out[k];
-    if (!have || compareQuantities(q, have) > 0) out[k] = q;
-  }
-  return out;
-}
 
 /** One container's requests or limits. */
 export const containerList = (c: unknown, field: Field): ResourceList => parseResourceList(rec(rec(c).resources)[field]);

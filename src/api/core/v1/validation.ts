@@ -35,6 +35,7 @@ import {
 import { compareQuantities, formatQuantity, quantityOf } from '../../meta/quantity.js';
 import { GoValue } from '../../meta/govalue.js';
 import { resourceQuotaValidator } from './resourcequota.js';
+import { validateLimitRange } from './limitrange.js';
 
 const MAX_INT32 = 2147483647;
 const PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
@@ -960,6 +961,7 @@ export function coreValidators(opts: CoreValidationOptions = {}): Record<string,
     Node: { validate: validateNode, validateUpdate: validateNodeUpdate },
     Event: { validate: validateEvent, validateUpdate: (o) => validateEventUpdate(o) },
     ResourceQuota: resourceQuotaValidator,
+    LimitRange: { validate: validateLimitRange, validateUpdate: (o) => validateLimitRange(o) },
   };
 }
 
