@@ -14,6 +14,7 @@ import { freePort } from '../src/testing/ports.js';
 import { DEFAULT_ON_PLUGINS } from '../src/admission/chain.js';
 import { fmt, startServerProcess, stopProcess, summarize } from './report.js';
 import { client, untilOk, type Call } from './httpclient.js';
+import { cpuOf } from './proc.js';
 
 const main = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'cli', 'main.js');
 const NS = 'bench-adm';
@@ -47,6 +48,7 @@ const QUOTA = { metadata: { name: 'quota' }, spec: { hard: { pods: '100000', 're
 interface Side {
   readonly name: string;
   readonly call: Call;
+  readonly pid: number;
   made: number;
 }
 
@@ -73,7 +75,7 @@ async function startSide(name: string, args: string[]): Promise<{ side: Side; st
     await new Promise((r) => setTimeout(r, 100));
   }
   return {
-    side: { name, call, made: 0 },
+    side: { name, call, pid: proc.pid!, made: 0 },
     stop: async () => {
       await stopProcess(proc);
       rmSync(dataDir, { recursive: true, force: true });
@@ -81,7 +83,7 @@ async function startSide(name: string, args: string[]): Promise<{ side: Side; st
   };
 }
 
-type Phase = { rate: number; p50: number; p99: number };
+type Phase = { rate: number; p50: number; p99: number; cpuMs: number };
 
 /** `total` pod creates over 32 keep-alive connections; anything but 201 fails the benchmark. */
 async function creates(side: Side, total: number): Promise<Phase> {
@@ -90,6 +92,7 @@ async function creates(side: Side, total: number): Promise<Phase> {
   side.made += total;
   let next = 0;
   const start = performance.now();
+  const cpu0 = cpuOf(side.pid);
   await Promise.all(Array.from({ length: 32 }, async () => {
     while (next < total) {
       const i = first + next++;
@@ -100,13 +103,14 @@ async function creates(side: Side, total: number): Promise<Phase> {
     }
   }));
   const s = summarize(lat);
-  return { rate: total / ((performance.now() - start) / 1000), p50: s.p50, p99: s.p99 };
+  return { rate: total / ((performance.now() - start) / 1000), p50: s.p50, p99: s.p99, cpuMs: ((cpuOf(side.pid) - cpu0) * 1000) / total };
 }
 
-export async function benchAdmission(opts: { perPhase?: number } = {}): Promise<string[]> {
+/** `onArgs`: extra flags of the default side, for investigations (e.g. one plugin disabled). */
+export async function benchAdmission(opts: { perPhase?: number; onArgs?: string[] } = {}): Promise<string[]> {
   const perPhase = opts.perPhase ?? 2000;
   const everyPlugin = [...DEFAULT_ON_PLUGINS].join(',');
-  const on = await startSide('default plugins', []);
+  const on = await startSide('default plugins', opts.onArgs ?? []);
   const off = await startSide('no plugins', [`--disable-admission-plugins=${everyPlugin}`]);
   try {
     await creates(on.side, 300); // warm-up
@@ -119,14 +123,14 @@ export async function benchAdmission(opts: { perPhase?: number } = {}): Promise<
     const b = b1.rate >= b2.rate ? b1 : b2;
     const quota = JSON.parse((await on.side.call('GET', `/api/v1/namespaces/${NS}/resourcequotas/quota`)).body);
     const sample = JSON.parse((await on.side.call('GET', `/api/v1/namespaces/${NS}/pods/pod-0`)).body);
-    const row = (what: string, p: Phase) => `| ${what} | ${perPhase.toLocaleString('en')} ×2 | ${fmt(p.rate, 0)} | ${fmt(p.p50)} | ${fmt(p.p99)} |`;
+    const row = (what: string, p: Phase) => `| ${what} | ${perPhase.toLocaleString('en')} ×2 | ${fmt(p.rate, 0)} | ${fmt(p.p50)} | ${fmt(p.p99)} | ${fmt(p.cpuMs, 3)} |`;
     return [
       '### Admission (issue 20): pod creates/s, default plugins (LimitRange, ResourceQuota, PodSecurity restricted in the namespace) vs every plugin disabled',
       '',
       'Two `svc server` processes on SQLite side by side (one per plugin set), 32 keep-alive connections (Node https client), ~1.4 KiB restricted pods, phases interleaved, best of two each.',
       '',
-      '| plugins | creates | per second | p50 ms | p99 ms |',
-      '|---|---|---|---|---|',
+      '| plugins | creates | per second | p50 ms | p99 ms | server CPU ms per create |',
+      '|---|---|---|---|---|---|',
       row(`default (${[...DEFAULT_ON_PLUGINS].length} default-on names; those built run)`, a),
       row('none (--disable-admission-plugins=every default-on plugin)', b),
       '',

@@ -86,3 +86,12 @@ export function withTypeMeta(obj: ApiObject, apiVersion: string, kind: string): 
   const { apiVersion: _a, kind: _k, metadata, ...rest } = obj;
   return { kind, apiVersion, metadata, ...rest } as ApiObject;
 }
+
+/** Freezes a JSON value and everything in it (objects shared by readers that must not change them). */
+export function deepFreeze<T>(v: T): T {
+  if (v !== null && typeof v === 'object' && !Object.isFrozen(v)) {
+    Object.freeze(v);
+    for (const child of Object.values(v as object)) deepFreeze(child);
+  }
+  return v;
+}

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { Store, KeyValue, WatchHandle, WatchSink } from '../storage/interface.js';
 import { isStorageError } from '../storage/errors.js';
 import type { FieldError } from '../api/meta/index.js';
-import { type ApiObject, clone, deepEqual, nowTimestamp, withTypeMeta } from './object.js';
+import { type ApiObject, clone, deepEqual, deepFreeze, nowTimestamp, withTypeMeta } from './object.js';
 import { collectionPrefix, objectKey } from './keys.js';
 import type { Strategy } from './strategy.js';
 import type { WriteHooks } from './hooks.js';
@@ -112,6 +112,8 @@ export class GenericStore {
   private hooks: WriteHooks = {};
   /** Objects written or read for a write lately, decoded; shared, never modified (recent.ts). */
   private readonly recent = new RecentObjects();
+  /** Decoded objects shared by getShared/listShared, by stored value (a new write is a new KeyValue). */
+  private readonly shared = new WeakMap<KeyValue, ApiObject>();
 
   constructor(
     readonly identity: ResourceIdentity,
@@ -139,6 +141,28 @@ export class GenericStore {
 
   async get(namespace: string, name: string, mode: ReadMode = { kind: 'mostRecent' }): Promise<ApiObject> {
     return this.decode((await this.readFor(namespace, name, mode)).kv);
+  }
+
+  /**
+   * Reads for callers that only look (admission plugins, as kube's listers):
+   * the object is decoded once per stored version and shared, deep-frozen, by
+   * every such read; from the watch cache when it serves the mode. Changing
+   * one throws: copy it first.
+   */
+  async getShared(namespace: string, name: string, mode: ReadMode = { kind: 'mostRecent' }): Promise<ApiObject> {
+    return this.sharedObject((await this.readFor(namespace, name, mode)).kv);
+  }
+
+  /** list() for callers that only look: shared, deep-frozen objects (see getShared). */
+  async listShared(namespace: string): Promise<readonly ApiObject[]> {
+    const { entries } = await this.listEntries(namespace);
+    return entries.map((e) => this.sharedObject(e.kv));
+  }
+
+  private sharedObject(kv: KeyValue): ApiObject {
+    let obj = this.shared.get(kv);
+    if (!obj) this.shared.set(kv, (obj = deepFreeze(this.decode(kv))));
+    return obj;
   }
 
   /** The stored value a get answers with, and whether it came from the watch cache. */

@@ -70,7 +70,7 @@ const getterOf = (registry: Registry, group: string, resource: string) => () =>
 const cachedThenLive = (registry: Registry, group: string, resource: string) => async (ns: string, name: string): Promise<ApiObject> => {
   const store = registry.store(group, resource);
   try {
-    return await store.get(ns, name, { kind: 'any' });
+    return await store.getShared(ns, name, { kind: 'any' });
   } catch (err) {
     if (!isStatusError(err) || err.status.code !== 404) throw err;
     return store.get(ns, name);
@@ -117,7 +117,7 @@ export const PLUGIN_FACTORIES: ReadonlyMap<string, PluginFactory> = new Map<stri
   ['ClusterTrustBundleAttest', ({ authorizer, gates }) => clusterTrustBundleAttestPlugin(authorizer, gates)],
   ['CertificateSubjectRestriction', () => certificateSubjectRestrictionPlugin()],
   ['ResourceQuota', ({ registry, config, gates }) => { let evaluators: readonly UsageEvaluator[] | undefined; return resourceQuotaPlugin({
-    quotas: async (ns) => (await registry.store('', 'resourcequotas').list(ns)).items,
+    quotas: (ns) => registry.store('', 'resourcequotas').listShared(ns),
     // a CAS on q's resourceVersion, recorded as the server's own write of status (kube: manager kube-apiserver)
     updateStatus: async (q) => (await registry.store('', 'resourcequotas').update(q.metadata.namespace!, q.metadata.name!, q, {
       dryRun: false, subresource: 'status',
@@ -127,10 +127,10 @@ export const PLUGIN_FACTORIES: ReadonlyMap<string, PluginFactory> = new Map<stri
     config: parseResourceQuotaConfiguration(config),
   }); }],
   ['ServiceAccount', ({ registry }) => serviceAccountPlugin({ getServiceAccount: cachedThenLive(registry, '', 'serviceaccounts') })],
-  ['LimitRanger', ({ registry }) => limitRanger({ limitRanges: async (ns) => (await registry.store('', 'limitranges').list(ns)).items })],
+  ['LimitRanger', ({ registry }) => limitRanger({ limitRanges: (ns) => registry.store('', 'limitranges').listShared(ns) })],
   ['PodSecurity', ({ registry, config }) => podSecurityPlugin({
     // a namespace's labels as the watch cache has them (kube reads a namespace lister)
-    namespaces: () => ({ get: (ns, name) => registry.store('', 'namespaces').get(ns, name, { kind: 'any' }) }),
+    namespaces: () => ({ get: (ns, name) => registry.store('', 'namespaces').getShared(ns, name, { kind: 'any' }) }),
     pods: async (ns) => (await registry.store('', 'pods').list(ns)).items,
     ...(config !== undefined ? { config: parsePodSecurityConfiguration(config) } : {}),
   })],

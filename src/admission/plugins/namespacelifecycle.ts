@@ -19,7 +19,7 @@ export function namespaceLifecycle(namespaces: () => GenericStore): AdmissionPlu
       if (a.operation !== 'CREATE' || !a.namespaced) return;
       let ns;
       try {
-        ns = await namespaces().get('', a.namespace);
+        ns = await namespaces().getShared('', a.namespace);
       } catch (err) {
         if (isStatusError(err) && err.status.code === 404) throw newNotFound({ group: '', resource: 'namespaces' }, a.namespace);
         throw err;

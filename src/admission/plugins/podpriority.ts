@@ -26,11 +26,11 @@ export function defaultTolerationSecondsPlugin(): AdmissionPlugin {
 const SYSTEM_CLASSES: Record<string, number> = { 'system-node-critical': 2000001000, 'system-cluster-critical': 2000000000 };
 
 /** The PriorityClass store; with scheduling.svc.io turned off (--runtime-config) no class exists but the built-in ones. */
-function priorityClassStore(priorityClasses: () => GenericStore): Pick<GenericStore, 'get'> {
+function priorityClassStore(priorityClasses: () => GenericStore): Pick<GenericStore, 'getShared'> {
   try {
     return priorityClasses();
   } catch {
-    return { get: (_ns: string, name: string) => Promise.reject(newNotFound({ group: 'scheduling.svc.io', resource: 'priorityclasses' }, name)) };
+    return { getShared: (_ns: string, name: string) => Promise.reject(newNotFound({ group: 'scheduling.svc.io', resource: 'priorityclasses' }, name)) };
   }
 }
 
@@ -47,7 +47,7 @@ export function priorityPlugin(priorityClasses: () => GenericStore): AdmissionPl
         if (SYSTEM_CLASSES[name] !== undefined) resolved = { priorityClassName: name, value: SYSTEM_CLASSES[name]!, preemptionPolicy: 'PreemptLowerPriority' };
         else {
           try {
-            const pc = await priorityClassStore(priorityClasses).get('', name);
+            const pc = await priorityClassStore(priorityClasses).getShared('', name);
             resolved = { priorityClassName: name, value: Number(pc.value ?? 0), preemptionPolicy: typeof pc.preemptionPolicy === 'string' ? pc.preemptionPolicy : 'PreemptLowerPriority' };
           } catch (err) {
             if (isStatusError(err) && err.status.code === 404) throw newForbidden({ group: '', resource: 'pods' }, a.name, `no PriorityClass with name ${name} was found`);

@@ -15,8 +15,17 @@ import { admissionForbidden, plainError } from '../common.js';
 import { sameGroup, type LimitedResource } from './config.js';
 
 
-export const statusHard = (q: ApiObject): ResourceList => parseResourceList(isObject(q.status) ? q.status.hard : undefined);
-export const statusUsed = (q: ApiObject): ResourceList => parseResourceList(isObject(q.status) ? q.status.used : undefined);
+// A batch asks each quota object for its lists many times (once per waiting request): parsed once per object.
+// The objects are never changed in place (withUsed makes a new one), so the memo stays true.
+const hardOf = new WeakMap<ApiObject, ResourceList>();
+const usedOf = new WeakMap<ApiObject, ResourceList>();
+const memo = (m: WeakMap<ApiObject, ResourceList>, q: ApiObject, field: 'hard' | 'used'): ResourceList => {
+  let l = m.get(q);
+  if (!l) m.set(q, (l = parseResourceList(isObject(q.status) ? q.status[field] : undefined)));
+  return l;
+};
+export const statusHard = (q: ApiObject): ResourceList => memo(hardOf, q, 'hard');
+export const statusUsed = (q: ApiObject): ResourceList => memo(usedOf, q, 'used');
 
 /** A quota's scopes: spec.scopes as Exists requirements, then spec.scopeSelector's expressions. */
 export function quotaScopes(q: ApiObject): ScopedResourceSelectorRequirement[] {
@@ -68,7 +77,10 @@ function limitedByDefault(usage: ResourceList, limited: readonly LimitedResource
 /** The quota with status.used replaced. */
 export function withUsed(q: ApiObject, used: ResourceList): ApiObject {
   const status = isObject(q.status) ? q.status : {};
-  return { ...q, status: { ...status, used: formatResourceList(used) } };
+  const out = { ...q, status: { ...status, used: formatResourceList(used) } };
+  usedOf.set(out, used);
+  hardOf.set(out, statusHard(q));
+  return out;
 }
 
 /**
