@@ -15,6 +15,7 @@ export interface Row {
   readonly as?: string;
   readonly method: string;
   readonly path: string;
+  /** The body, or a function making it when it needs what earlier rows learned (a uid). */
   readonly body?: unknown;
   readonly status: number;
   /** The exact Status message (a RegExp for texts with generated parts). */
@@ -35,7 +36,8 @@ const PATCH_TYPE = { 'content-type': 'application/merge-patch+json' };
 /** Sends one row's request (PATCH as a merge patch). */
 export function send(t: TestServer, row: Pick<Row, 'as' | 'method' | 'path' | 'body'>): Promise<HttpResult> {
   const opts: ReqOptions = { ...(row.as ? { token: row.as } : {}), ...(row.method === 'PATCH' ? { headers: PATCH_TYPE } : {}) };
-  return t.req(row.method, row.path, row.body, opts);
+  const body = typeof row.body === 'function' ? (row.body as () => unknown)() : row.body;
+  return t.req(row.method, row.path, body, opts);
 }
 
 /** One `it` per row, in order (later rows may build on earlier ones). */
