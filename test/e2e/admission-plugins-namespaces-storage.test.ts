@@ -2,7 +2,8 @@
 // each: NamespaceLifecycle, AlwaysAdmit, StorageObjectInUseProtection,
 // DefaultStorageClass, PersistentVolumeClaimResize, DefaultIngressClass,
 // DenyServiceExternalIPs (golden admission-10) and PersistentVolumeLabel share
-// one server; NamespaceExists (without NamespaceLifecycle),
+// one server; NamespaceLifecycle's 404 for an update in a missing namespace
+// (data written while it was off), NamespaceExists (without NamespaceLifecycle),
 // NamespaceAutoProvision (before NamespaceLifecycle: a dry run provisions
 // nothing, so the lifecycle's 404 stands) and AlwaysDeny (on a data directory
 // started once) each need their own.
@@ -158,6 +159,25 @@ describe('namespace and storage admission plugins', () => {
   describe('DefaultIngressClass', () => rows(server, DEFAULT_INGRESS_CLASS));
   describe('DenyServiceExternalIPs', () => rows(server, DENY_EXTERNAL_IPS));
   describe('PersistentVolumeLabel', () => rows(server, PERSISTENT_VOLUME_LABEL));
+});
+
+describe('NamespaceLifecycle: writes to what a missing namespace holds', () => {
+  let t: TestServer;
+  before(async () => {
+    // a configmap in a namespace that does not exist, written while NamespaceLifecycle was off
+    const dataDir = tempDir('svc-adm-ghost-');
+    const first = await startTestServer({ dataDir, controllers: false, admission: { disable: ['NamespaceLifecycle'] } });
+    await given(first, [[CM('ghost'), cm('left')]]);
+    await first.server.shutdown();
+    t = await startTestServer({ dataDir });
+  });
+  after(async () => t?.stop());
+  rows(() => t, [
+    { what: 'an update is 404 (kube refuses every write but delete)', method: 'PATCH', path: `${CM('ghost')}/left`, body: { data: { k: 'w' } }, status: 404,
+      message: NOT_FOUND('ghost') },
+    { what: 'dry run: the same 404', method: 'PATCH', path: `${CM('ghost')}/left?dryRun=All`, body: { data: { k: 'w' } }, status: 404, message: NOT_FOUND('ghost') },
+    { what: 'a delete is allowed', method: 'DELETE', path: `${CM('ghost')}/left`, status: 200, absent: `${CM('ghost')}/left` },
+  ]);
 });
 
 describe('NamespaceExists (NamespaceLifecycle off)', () => {
