@@ -108,7 +108,7 @@ describe('golden transcripts: authentication, impersonation, reviews (second set
       // the recorded server's --enable-admission-plugins, less ValidatingAdmissionPolicy (issue 22); with the
       // default-on ServiceAccount plugin and, like it, no controller manager: no `default` ServiceAccount
       // appears (admission-06 creates one itself after a pod is refused for want of it)
-      admission: { enable: ['NodeRestriction', 'PodNodeSelector', 'PodTolerationRestriction', 'DenyServiceExternalIPs', 'AlwaysPullImages', 'OwnerReferencesPermissionEnforcement'] },
+      admission: { enable: ['ServiceAccount', 'NodeRestriction', 'PodNodeSelector', 'PodTolerationRestriction', 'DenyServiceExternalIPs', 'AlwaysPullImages', 'OwnerReferencesPermissionEnforcement'] },
     });
   });
   after(async () => t?.stop());

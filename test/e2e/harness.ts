@@ -44,9 +44,15 @@ export interface HttpResult {
  * `serviceAccountControllers: true`). Without those controllers the
  * ServiceAccount admission plugin is disabled too, since it refuses every pod
  * in a namespace without a `default` account (as kube-apiserver without a
- * controller manager does, after ~1.5 s of retries); a test that sets
- * `admission` itself chooses its plugins, ServiceAccount included.
+ * controller manager does, after ~1.5 s of retries) — unless the test's
+ * `admission.enable` names it.
  */
+/** The admission flags of a test server: ServiceAccount off without the controllers that make accounts, unless asked for. */
+function withoutServiceAccount(a: ApiServerOptions['admission'], saControllers: boolean): ApiServerOptions['admission'] {
+  if (saControllers || a?.enable?.includes('ServiceAccount')) return a;
+  return { ...a, disable: [...(a?.disable ?? []), 'ServiceAccount'] };
+}
+
 export async function startTestServer(overrides: Partial<ApiServerOptions> = {}): Promise<TestServer> {
   const dataDir = overrides.dataDir ?? tempDir('svc-e2e-');
   const saControllers = (overrides.controllers ?? true) && (overrides.serviceAccountControllers ?? false);
@@ -64,8 +70,8 @@ export async function startTestServer(overrides: Partial<ApiServerOptions> = {})
     controllers: true,
     // no `default` ServiceAccount or root CA ConfigMap appearing in every namespace unless a test asks
     serviceAccountControllers: false,
-    ...(saControllers ? {} : { admission: { disable: ['ServiceAccount'] } }),
     ...overrides,
+    admission: withoutServiceAccount(overrides.admission, saControllers),
   });
   const kubeconfig = join(dataDir, 'admin.svcconfig');
   const cfg = parseYaml(readFileSync(kubeconfig, 'utf8')) as {
