@@ -244,9 +244,16 @@ function applies(a: AdmissionAttributes): 'pods' | 'persistentvolumeclaims' | un
 }
 
 export function limitRanger(opts: LimitRangerOptions): MutatingAndValidatingPlugin {
+  // LimitRanges come shared from the watch cache (one object per stored version): their items are parsed once.
+  const parsed = new WeakMap<ApiObject, LimitItem[]>();
+  const items = (lr: ApiObject): LimitItem[] => {
+    let it = parsed.get(lr);
+    if (!it) parsed.set(lr, (it = itemsOf(lr)));
+    return it;
+  };
   async function ranges(a: AdmissionAttributes): Promise<LimitItem[][]> {
     try {
-      return (await opts.limitRanges(a.namespace)).map(itemsOf);
+      return (await opts.limitRanges(a.namespace)).map(items);
     } catch (err) {
       throw admissionForbiddenOf(a, err);
     }

@@ -115,6 +115,8 @@ export function podSecurityPlugin(deps: PodSecurityDeps): AdmissionPlugin {
   const exemptRuntimeClass = (spec: PodSpec) => typeof spec.runtimeClassName === 'string' && spec.runtimeClassName !== '' && config.exemptions.runtimeClasses.includes(spec.runtimeClassName);
   const annotate = (a: AdmissionAttributes, key: string, value: string) => a.annotate?.(AUDIT_ANNOTATION_PREFIX + key, value);
 
+  // The namespace objects come shared from the watch cache (one per stored version): their policy is parsed once.
+  const policies = new WeakMap<ApiObject, { policy: Policy; errors: FieldError[] }>();
   async function namespacePolicy(a: AdmissionAttributes): Promise<{ policy: Policy; errors: FieldError[] }> {
     let ns: ApiObject;
     try {
@@ -122,7 +124,9 @@ export function podSecurityPlugin(deps: PodSecurityDeps): AdmissionPlugin {
     } catch {
       throw internalError(a, `failed to lookup namespace ${a.namespace}`);
     }
-    return policyFromLabels(labelsOf(ns), defaults);
+    let p = policies.get(ns);
+    if (!p) policies.set(ns, (p = policyFromLabels(labelsOf(ns), defaults)));
+    return p;
   }
 
   /** Enforce (pods only), then audit, then warn; results are shared between modes with the same level and version. */
