@@ -13,7 +13,7 @@ const NAMESPACES: Record<string, ApiObject> = {
   doomed: { metadata: { name: 'doomed', deletionTimestamp: '2026-01-01T00:00:00Z' } },
 };
 const store = (() => ({
-  get: async (_ns: string, name: string) => {
+  getShared: async (_ns: string, name: string) => {
     if (!NAMESPACES[name]) throw newNotFound({ group: '', resource: 'namespaces' }, name);
     return NAMESPACES[name];
   },
