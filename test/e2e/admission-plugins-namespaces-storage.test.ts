@@ -92,9 +92,8 @@ const PVC_RESIZE: Row[] = [
   { what: 'a bound claim of a class without expansion is 403', method: 'PATCH', path: `${PVC}/fixed-bound`, body: grow, status: 403, message: NO_RESIZE('fixed-bound') },
   { what: 'a bound claim without a class is 403', method: 'PATCH', path: `${PVC}/classless`, body: grow, status: 403, message: NO_RESIZE('classless') },
   { what: 'dry run: the same refusal', method: 'PATCH', path: `${PVC}/fixed-bound?dryRun=All`, body: grow, status: 403, message: NO_RESIZE('fixed-bound') },
-  { what: 'an unbound claim: validation refuses before the plugin', method: 'PATCH', path: `${PVC}/named`, body: grow, status: 422,
-    message: /^PersistentVolumeClaim "named" is invalid: spec: Forbidden: spec is immutable after creation except resources.requests/,
-    todo: 'no PersistentVolumeClaim update validation yet: the plugin answers 403 "Only bound persistent volume claims can be expanded"' },
+  // not yet: kube's PVC update validation answers 422 (spec is immutable…) to resizing an unbound claim before
+  // this plugin runs; svc has no PVC update validation, so the plugin's 403 answers (noted on issue 20)
 ];
 
 const DEFAULT_INGRESS_CLASS: Row[] = [

@@ -106,10 +106,8 @@ const NODE_RESTRICTION: Row[] = [
   { what: 'the status of its own pod', as: N1, method: 'PATCH', path: `${PODS}/mirror/status`, body: { status: { phase: 'Running' } }, status: 200 },
   { what: 'not the status of another node\'s pod', as: N1, method: 'PATCH', path: `${PODS}/on-n2/status`, body: { status: { phase: 'Running' } }, status: 403,
     message: nodeForbidden('pods "on-n2"', 'node "n1" can only update pod status for pods with spec.nodeName set to itself') },
-  { what: 'not evicting another node\'s pod', as: N1, method: 'POST', path: `${PODS}/on-n2/eviction`,
-    body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'on-n2', namespace: ns } }, status: 403,
-    message: nodeForbidden('pods "on-n2"', 'node n1 can only evict pods with spec.nodeName set to itself'),
-    todo: 'pods/eviction is not served yet (405)' },
+  // not yet: pods/eviction is not served (405), so NodeRestriction's eviction rule ("node n1 can only evict pods
+  // with spec.nodeName set to itself") is covered by its unit table only (noted on issue 20)
   { what: 'not deleting another node\'s pod', as: N1, method: 'DELETE', path: `${PODS}/on-n2`, status: 403,
     message: nodeForbidden('pods "on-n2"', 'node "n1" can only delete pods with spec.nodeName set to itself') },
   { what: 'dry run: the same refusal, nothing deleted', as: N1, method: 'DELETE', path: `${PODS}/on-n2?dryRun=All`, status: 403,
