@@ -13,6 +13,7 @@ import {
 import { formatQuantity } from '../../../api/meta/quantity.js';
 import { admissionForbidden, plainError } from '../common.js';
 import { sameGroup, type LimitedResource } from './config.js';
+import { quotaScopeSelectors } from '../../../quota/evaluators/common.js';
 
 
 // A batch asks each quota object for its lists many times (once per waiting request): parsed once per object.
@@ -26,16 +27,6 @@ const memo = (m: WeakMap<ApiObject, ResourceList>, q: ApiObject, field: 'hard' |
 };
 export const statusHard = (q: ApiObject): ResourceList => memo(hardOf, q, 'hard');
 export const statusUsed = (q: ApiObject): ResourceList => memo(usedOf, q, 'used');
-
-/** A quota's scopes: spec.scopes as Exists requirements, then spec.scopeSelector's expressions. */
-export function quotaScopes(q: ApiObject): ScopedResourceSelectorRequirement[] {
-  const spec = isObject(q.spec) ? q.spec : {};
-  const out: ScopedResourceSelectorRequirement[] = [];
-  if (Array.isArray(spec.scopes)) for (const s of spec.scopes) if (typeof s === 'string') out.push({ scopeName: s, operator: 'Exists' });
-  const sel = isObject(spec.scopeSelector) ? spec.scopeSelector.matchExpressions : undefined;
-  if (Array.isArray(sel)) for (const e of sel) if (isObject(e)) out.push(e as unknown as ScopedResourceSelectorRequirement);
-  return out;
-}
 
 /** kube's prettyPrint: `name=quantity` sorted by name, joined by ','. */
 export const prettyPrint = (l: ResourceList): string => resourceNames(l).map((k) => `${k}=${formatQuantity(l[k]!)}`).join(',');
@@ -101,7 +92,7 @@ export function checkRequest(quotas: readonly ApiObject[], a: AdmissionAttribute
   const restricted = new Set<string>();
   const restrictedScopes: ScopedResourceSelectorRequirement[] = [];
   quotas.forEach((quota, i) => {
-    restrictedScopes.push(...ev.matchingScopes(obj, quotaScopes(quota)));
+    restrictedScopes.push(...ev.matchingScopes(obj, quotaScopeSelectors(quota)));
     if (!quotaMatches(ev, quota, obj)) return;
     const hard = statusHard(quota);
     const names = ev.matchingResources(resourceNames(hard));

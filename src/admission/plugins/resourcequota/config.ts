@@ -6,6 +6,7 @@
 // svc.io for k8s.io. No configuration: no limited resources.
 import { parse as parseYaml } from 'yaml';
 import { isObject } from '../../../registry/object.js';
+import { canonicalGroup } from '../../../endpoints/requestinfo.js';
 import type { ScopedResourceSelectorRequirement } from '../../../quota/evaluator.js';
 
 export interface LimitedResource {
@@ -96,7 +97,4 @@ export function parseResourceQuotaConfiguration(config: unknown): ResourceQuotaC
 }
 
 /** Both spellings of a group name: `x.k8s.io` ≡ `x.svc.io`. */
-export function sameGroup(a: string, b: string): boolean {
-  const norm = (g: string) => (g.endsWith('.k8s.io') ? `${g.slice(0, -'.k8s.io'.length)}.svc.io` : g === 'k8s.io' ? 'svc.io' : g);
-  return norm(a) === norm(b);
-}
+export const sameGroup = (a: string, b: string): boolean => canonicalGroup(a) === canonicalGroup(b);
