@@ -12,6 +12,7 @@ import type { ResourceRequestInfo, ResourceVerb } from '../endpoints/requestinfo
 import type { Registry } from '../registry/registry.js';
 import type { ApiObject } from '../registry/object.js';
 import type { TrackFields } from '../registry/store.js';
+import { isReason } from './informer.js';
 
 export const CONTROLLER_NAMESPACE = 'svc-system';
 
@@ -68,5 +69,38 @@ export class ControllerClient {
     return this.registry.store(t.group, t.resource).guaranteedUpdate(namespace, name, mutate, {
       dryRun: false, user: this.user, requestInfo, ...(t.subresource ? { subresource: t.subresource } : {}), ...opts,
     });
+  }
+}
+
+/**
+ * A controller's start once it may list and watch its resource: `run` is
+ * called then; while the controller is refused (at a fresh start its binding
+ * may reach the authorizer's cache a moment after the bootstrap policy is
+ * written) it asks again after a second, doubling up to 30 s.
+ */
+export class StartWhenAuthorized {
+  private timer: NodeJS.Timeout | undefined;
+  private delayMs = 1000;
+  private stopped = false;
+
+  constructor(private readonly client: ControllerClient, private readonly target: Target, private readonly label: string, private readonly run: () => Promise<void>) {}
+
+  async start(): Promise<void> {
+    try {
+      await this.client.authorizeWatch(this.target, '');
+    } catch (err) {
+      if (!isReason(err, 'Forbidden') || this.stopped) throw err;
+      if (this.delayMs === 1000) console.error(`${this.label}: ${(err as Error).message}; asking again (every second, then less often)`);
+      this.timer = setTimeout(() => void this.start().catch((e) => console.error(`${this.label}: start failed`, e)), this.delayMs);
+      this.delayMs = Math.min(this.delayMs * 2, 30_000);
+      this.timer.unref();
+      return;
+    }
+    if (!this.stopped) await this.run();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    clearTimeout(this.timer);
   }
 }

@@ -18,7 +18,7 @@ import { selectorMatches } from '../api/meta/checks.js';
 import { WorkQueue } from './workqueue.js';
 import { RBAC_GROUP } from '../api/rbac/v1/validation.js';
 import { Informer, isReason } from './informer.js';
-import type { ControllerClient } from './client.js';
+import { StartWhenAuthorized, type ControllerClient } from './client.js';
 
 const GROUP = RBAC_GROUP;
 export const AGGREGATION_MANAGER = 'clusterrole-aggregation-controller';
@@ -52,9 +52,7 @@ export class ClusterRoleAggregationController {
   private readonly informer: Informer;
   /** Every ClusterRole as last seen (kube's lister). */
   private readonly roles = new Map<string, ApiObject>();
-  private retry: NodeJS.Timeout | undefined;
-  private retryMs = 1000;
-  private stopped = false;
+  private readonly starter: StartWhenAuthorized;
 
   constructor(registry: Registry, storage: Store, private readonly client: ControllerClient, opts: { retryMs?: number } = {}) {
     this.queue = new WorkQueue((name) => this.sync(name), {
@@ -71,30 +69,16 @@ export class ClusterRoleAggregationController {
         this.enqueueAggregated();
       },
     }, 'clusterrole-aggregation controller');
+    this.starter = new StartWhenAuthorized(client, CLUSTERROLES, 'clusterrole-aggregation controller', () => this.informer.start());
   }
 
-  /**
-   * Starts watching once the controller may list and watch ClusterRoles; until then it asks again
-   * after a second, doubling up to 30 s (at a fresh start its binding may reach the authorizer's
-   * cache a moment after the bootstrap policy is written).
-   */
-  async start(): Promise<void> {
-    try {
-      await this.client.authorizeWatch(CLUSTERROLES, '');
-    } catch (err) {
-      if (!isReason(err, 'Forbidden') || this.stopped) throw err;
-      if (this.retryMs === 1000) console.error(`clusterrole-aggregation controller: ${(err as Error).message}; asking again (every second, then less often)`);
-      this.retry = setTimeout(() => void this.start().catch((e) => console.error('clusterrole-aggregation controller: start failed', e)), this.retryMs);
-      this.retryMs = Math.min(this.retryMs * 2, 30_000);
-      this.retry.unref();
-      return;
-    }
-    if (!this.stopped) await this.informer.start();
+  /** Starts watching once the controller may list and watch ClusterRoles (StartWhenAuthorized). */
+  start(): Promise<void> {
+    return this.starter.start();
   }
 
   stop(): void {
-    this.stopped = true;
-    clearTimeout(this.retry);
+    this.starter.stop();
     this.queue.stop();
     this.informer.stop();
   }

@@ -23,7 +23,7 @@ import { WorkQueue } from './workqueue.js';
 import { CONTROLLER_MANAGER, Informer, isReason } from './informer.js';
 import { schemaFor } from '../api/schemas.js';
 import { trackWrite } from '../endpoints/fieldmanager.js';
-import type { ControllerClient } from './client.js';
+import { StartWhenAuthorized, type ControllerClient } from './client.js';
 
 export const RESOURCE_QUOTA_CONTROLLER = 'resourcequota-controller';
 const QUOTAS = { group: '', version: 'v1', resource: 'resourcequotas' };
@@ -90,8 +90,7 @@ export class ResourceQuotaController {
   /** Per counted object (group/resource/ns/name): what it counted for, to notice a release. */
   private readonly seen = new Map<string, string>();
   private resync: NodeJS.Timeout | undefined;
-  private retry: NodeJS.Timeout | undefined;
-  private retryMs = 1000;
+  private readonly starter: StartWhenAuthorized;
   private stopped = false;
   private readonly now: () => number;
 
@@ -109,20 +108,15 @@ export class ResourceQuotaController {
       },
       onDelete: (q) => this.quotas.delete(keyOf(q)),
     }, 'resourcequota controller');
+    this.starter = new StartWhenAuthorized(client, QUOTAS, 'resourcequota controller', () => this.run());
   }
 
-  /** Starts once the controller may list and watch; until then asks again (1 s doubling to 30 s), as the aggregation controller. */
-  async start(): Promise<void> {
-    try {
-      await this.client.authorizeWatch(QUOTAS, '');
-    } catch (err) {
-      if (!isReason(err, 'Forbidden') || this.stopped) throw err;
-      this.retry = setTimeout(() => void this.start().catch((e) => console.error('resourcequota controller: start failed', e)), this.retryMs);
-      this.retryMs = Math.min(this.retryMs * 2, 30_000);
-      this.retry.unref();
-      return;
-    }
-    if (this.stopped) return;
+  /** Starts once the controller may list and watch quotas (StartWhenAuthorized). */
+  start(): Promise<void> {
+    return this.starter.start();
+  }
+
+  private async run(): Promise<void> {
     // the resources are watched once a quota names them (evaluatorsFor), not all of them up front
     await this.quotaInformer.start();
     this.resync = setInterval(() => {
@@ -133,7 +127,7 @@ export class ResourceQuotaController {
 
   stop(): void {
     this.stopped = true;
-    clearTimeout(this.retry);
+    this.starter.stop();
     clearInterval(this.resync);
     this.queue.stop();
     this.quotaInformer.stop();
