@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ApiObject } from '../../registry/object.js';
-import { extendedResourceToleration, isExtendedResourceName } from './extendedresourcetoleration.js';
+import { extendedResourceToleration } from './extendedresourcetoleration.js';
+import { isExtendedResourceName } from '../../api/core/v1/resourcenames.js';
 import { attrs } from './testutil.js';
 
 const gpu = (key: string) => ({ key, operator: 'Exists', effect: 'NoSchedule' });

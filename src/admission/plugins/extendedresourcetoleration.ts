@@ -2,22 +2,11 @@
 // extended resource (example.com/gpu) in a container or init container gets a
 // toleration {key: <resource>, operator: Exists, effect: NoSchedule}, so nodes
 // tainted for that resource accept it; on create and update.
-import { isQualifiedName } from '../../api/meta/index.js';
+import { isExtendedResourceName } from '../../api/core/v1/resourcenames.js';
 import type { AdmissionPlugin } from '../../registry/admission.js';
 import { isObject } from '../../registry/object.js';
 import type { Json } from './common.js';
 import { isCoreWrite, listOf, specOf } from './common.js';
-
-/** Kubernetes' own resources: names without a domain, or in kubernetes.io (and svc.io, our spelling). */
-function isNativeResource(name: string): boolean {
-  return !name.includes('/') || name.includes('kubernetes.io/') || name.includes('svc.io/');
-}
-
-/** A resource name outside Kubernetes' own, valid as a quota name once prefixed with "requests.". */
-export function isExtendedResourceName(name: string): boolean {
-  if (isNativeResource(name) || name.startsWith('requests.')) return false;
-  return isQualifiedName(`requests.${name}`);
-}
 
 const same = (x: Json, y: Json, k: string) => (x[k] ?? '') === (y[k] ?? '');
 

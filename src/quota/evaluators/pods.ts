@@ -8,7 +8,7 @@
 import type { ApiObject } from '../../registry/object.js';
 import type { ScopedResourceSelectorRequirement, UsageEvaluator } from '../evaluator.js';
 import { addLists, type ResourceList } from '../resources.js';
-import { isExtendedResourceName } from '../../admission/plugins/extendedresourcetoleration.js';
+import { isExtendedResourceName } from '../../api/core/v1/resourcenames.js';
 import { count, intersect, quotaScopeSelectors, rec } from './common.js';
 import { containerList, podLimits, podRequests } from './podresources.js';
 import { podMatchesScope } from './podscopes.js';

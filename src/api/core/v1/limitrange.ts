@@ -6,10 +6,10 @@
 // defaultRequest for resources that cannot be overcommitted. Go visits maps
 // in random order; here keys are sorted.
 import { type FieldError, FieldPath, duplicate, forbidden, invalid, required } from '../../meta/field.js';
-import { qualifiedNameErrors } from '../../meta/validation.js';
+import { isExtendedResourceName, isNativeResource } from './resourcenames.js';
 import { compareQuantities, formatQuantity, quantityOf, type Quantity } from '../../meta/quantity.js';
 import { GoValue } from '../../meta/govalue.js';
-import { isObj, obj, type Obj } from '../../meta/checks.js';
+import { isObj, obj, qualifiedName, type Obj } from '../../meta/checks.js';
 
 const LIMIT_TYPES = new Set(['Pod', 'Container', 'PersistentVolumeClaim']);
 const STANDARD_RESOURCES = new Set([
@@ -20,18 +20,16 @@ const STANDARD_RESOURCES = new Set([
 ]);
 const STANDARD_CONTAINER_RESOURCES = new Set(['cpu', 'memory', 'ephemeral-storage']);
 const isHugePages = (n: string) => n.startsWith('hugepages-');
-const isNative = (n: string) => !n.includes('/') || n.includes('kubernetes.io/') || n.includes('svc.io/');
-const isExtended = (n: string) => !isNative(n) && !n.startsWith('requests.') && qualifiedNameErrors(`requests.${n}`).length === 0;
-const overcommitAllowed = (n: string) => isNative(n) && !isHugePages(n);
+const overcommitAllowed = (n: string) => isNativeResource(n) && !isHugePages(n);
 
 function typeNameErrors(value: string, path: FieldPath): FieldError[] {
-  const errs = qualifiedNameErrors(value).map((m) => invalid(path, value, m));
+  const errs = qualifiedName(value, path);
   if (errs.length === 0 && !value.includes('/') && !LIMIT_TYPES.has(value)) errs.push(invalid(path, value, 'must be a standard limit type or fully qualified'));
   return errs;
 }
 
 function resourceNameErrors(value: string, path: FieldPath): FieldError[] {
-  const errs = qualifiedNameErrors(value).map((m) => invalid(path, value, m));
+  const errs = qualifiedName(value, path);
   if (errs.length > 0) return errs;
   if (!value.includes('/') && !STANDARD_RESOURCES.has(value) && !isHugePages(value) && !value.startsWith('requests.hugepages-')) {
     errs.push(invalid(path, value, 'must be a standard resource type or fully qualified'));
@@ -43,7 +41,7 @@ function containerResourceNameErrors(value: string, path: FieldPath): FieldError
   const errs = resourceNameErrors(value, path);
   if (!value.includes('/')) {
     if (!STANDARD_CONTAINER_RESOURCES.has(value) && !isHugePages(value)) errs.push(invalid(path, value, 'must be a standard resource for containers'));
-  } else if (!isNative(value) && !isExtended(value)) {
+  } else if (!isNativeResource(value) && !isExtendedResourceName(value)) {
     errs.push(invalid(path, value, "doesn't follow the extended resource name standard"));
   }
   return errs;

@@ -15,8 +15,8 @@
 // `gold.storageclass.storage.svc.io/requests.storage`) are fully qualified
 // names either way, checked as their k8s.io forms are.
 import { type FieldError, FieldPath, fieldPath, invalid, required } from '../../meta/field.js';
-import { isQualifiedName, qualifiedNameErrors } from '../../meta/validation.js';
-import { type Obj, FIELD_IMMUTABLE, IS_NEGATIVE, arr, isObj, obj, semanticEqual, str } from '../../meta/checks.js';
+import { isExtendedResourceName, isNativeResource } from './resourcenames.js';
+import { type Obj, FIELD_IMMUTABLE, IS_NEGATIVE, arr, isObj, obj, qualifiedName, semanticEqual, str } from '../../meta/checks.js';
 import { formatQuantity, quantityOf } from '../../meta/quantity.js';
 import { GoValue, goStringSlice } from '../../meta/govalue.js';
 
@@ -88,17 +88,6 @@ export function isScopeValidForResource(scope: string, resource: string): boolea
   }
 }
 
-/** Kubernetes' own resource names: no domain, kubernetes.io, or our spelling of it (svc.io/x). */
-function isNativeResource(n: string): boolean {
-  if (!n.includes('/')) return true;
-  return n.includes('kubernetes.io/') || n.split('/')[0] === 'svc.io';
-}
-
-function isExtendedResourceName(n: string): boolean {
-  if (isNativeResource(n) || n.startsWith('requests.')) return false;
-  return isQualifiedName(`requests.${n}`);
-}
-
 /** helper.IsIntegerResourceName: object counts and extended resources (which include count/… and storage-class names). */
 export function isIntegerResourceName(n: string): boolean {
   return INTEGER_RESOURCES.has(n) || isExtendedResourceName(n);
@@ -108,7 +97,7 @@ export function isIntegerResourceName(n: string): boolean {
 
 /** validateResourceQuotaResourceName: a qualified name, standard when it has no domain. */
 export function validateQuotaResourceName(name: string, path: FieldPath): FieldError[] {
-  const errs = qualifiedNameErrors(name).map((m) => invalid(path, name, m));
+  const errs = qualifiedName(name, path);
   if (errs.length === 0 && !name.includes('/') && !isStandardResourceName(name)) errs.push(invalid(path, name, NOT_STANDARD_RESOURCE));
   if (!name.includes('/') && !isStandardQuotaResourceName(name)) errs.push(invalid(path, name, INVALID_QUOTA_RESOURCE));
   return errs;
