@@ -30,8 +30,10 @@ export const zeroQuantity = (): Quantity => ZERO;
 
 /** a + b, per name (names of either; the format of the first that has it). */
 export function addLists(a: ResourceList, b: ResourceList): ResourceList {
-  const out: ResourceList = { ...a };
-  for (const [k, q] of Object.entries(b)) {
+  const out: ResourceList = {};
+  for (const k in a) out[k] = a[k]!;
+  for (const k in b) {
+    const q = b[k]!;
     const have = out[k];
     out[k] = have ? { nanos: have.nanos + q.nanos, format: have.format } : q;
   }
@@ -40,8 +42,10 @@ export function addLists(a: ResourceList, b: ResourceList): ResourceList {
 
 /** a − b, per name (names of either). */
 export function subtractLists(a: ResourceList, b: ResourceList): ResourceList {
-  const out: ResourceList = { ...a };
-  for (const [k, q] of Object.entries(b)) {
+  const out: ResourceList = {};
+  for (const k in a) out[k] = a[k]!;
+  for (const k in b) {
+    const q = b[k]!;
     const have = out[k] ?? { nanos: 0n, format: q.format };
     out[k] = { nanos: have.nanos - q.nanos, format: have.format };
   }
@@ -58,22 +62,31 @@ export function maskList(l: ResourceList, names: Iterable<string>): ResourceList
 /** Whether every entry of `a` is ≤ the same entry of `b`; the names that are not (absent in `b` counts as not). */
 export function exceeding(a: ResourceList, b: ResourceList): string[] {
   const out: string[] = [];
-  for (const [k, q] of Object.entries(a)) {
+  for (const k in a) {
     const limit = b[k];
-    if (!limit || compareQuantities(q, limit) > 0) out.push(k);
+    if (!limit || compareQuantities(a[k]!, limit) > 0) out.push(k);
   }
   return out.sort();
 }
 
 /** Whether two lists hold the same names with equal values. */
 export function listsEqual(a: ResourceList, b: ResourceList): boolean {
-  const ka = Object.keys(a);
-  if (ka.length !== Object.keys(b).length) return false;
-  return ka.every((k) => b[k] !== undefined && compareQuantities(a[k]!, b[k]!) === 0);
+  if (a === b) return true;
+  let n = 0;
+  for (const k in a) {
+    const other = b[k];
+    if (other === undefined || a[k]!.nanos !== other.nanos) return false;
+    n++;
+  }
+  for (const _ in b) n--;
+  return n === 0;
 }
 
 /** Whether every value is zero. */
-export const isZeroList = (l: ResourceList): boolean => Object.values(l).every((q) => q.nanos === 0n);
+export function isZeroList(l: ResourceList): boolean {
+  for (const k in l) if (l[k]!.nanos !== 0n) return false;
+  return true;
+}
 
 /** Names of a list, sorted. */
 export const resourceNames = (l: ResourceList): string[] => Object.keys(l).sort();

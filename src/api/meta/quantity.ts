@@ -15,7 +15,9 @@ const QUANTITY_RE = /^([+-]?)([0-9]+\.?[0-9]*|\.[0-9]+)(Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|
 const DECIMAL_SUFFIX: Record<string, number> = { n: -9, u: -6, m: -3, '': 0, k: 3, M: 6, G: 9, T: 12, P: 15, E: 18 };
 const BINARY_SUFFIX: Record<string, number> = { Ki: 1, Mi: 2, Gi: 3, Ti: 4, Pi: 5, Ei: 6 };
 
-const pow10 = (n: number) => 10n ** BigInt(n);
+const POW10: bigint[] = Array.from({ length: 64 }, (_, i) => 10n ** BigInt(i));
+const pow10 = (n: number): bigint => POW10[n] ?? 10n ** BigInt(n);
+const NANOS_PER_UNIT = 1_000_000_000n;
 
 /** Parsed quantities by text: the same few texts ("100m", "128Mi") recur in every pod. Results are immutable. */
 const parsed = new Map<string, Quantity | undefined>();
@@ -74,7 +76,7 @@ export function formatQuantity(q: Quantity): string {
   const abs = neg ? -q.nanos : q.nanos;
   const sign = neg ? '-' : '';
   if (abs === 0n) return '0';
-  const unit = pow10(9);
+  const unit = NANOS_PER_UNIT;
   if (q.format === 'BinarySI' && abs >= 1024n * unit && abs % unit === 0n) {
     let v = abs / unit;
     let k = 0;

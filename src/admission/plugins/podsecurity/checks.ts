@@ -403,10 +403,20 @@ function revision(c: Check, minor: number): VersionedCheck | undefined {
 }
 
 /** The checks that apply at a level and version, in evaluation order. */
-export function checksFor(lv: LevelVersion): CheckFn[] {
+export function checksFor(lv: LevelVersion): readonly CheckFn[] {
   if (lv.level === 'privileged') return [];
   const minor = effectiveMinor(lv.version);
-  const restricted = lv.level === 'restricted' ? CHECKS.filter((c) => c.level === 'restricted').map((c) => revision(c, minor)).filter((r): r is VersionedCheck => r !== undefined) : [];
+  const key = `${lv.level}/${minor}`;
+  let found = checksByLevel.get(key);
+  if (!found) checksByLevel.set(key, (found = Object.freeze(selectChecks(lv.level, minor))));
+  return found;
+}
+
+/** The checks per level and minor version, selected once. */
+const checksByLevel = new Map<string, readonly CheckFn[]>();
+
+function selectChecks(level: LevelVersion['level'], minor: number): CheckFn[] {
+  const restricted = level === 'restricted' ? CHECKS.filter((c) => c.level === 'restricted').map((c) => revision(c, minor)).filter((r): r is VersionedCheck => r !== undefined) : [];
   const overridden = new Set(restricted.flatMap((r) => r.overrides ?? []));
   const baseline = CHECKS.filter((c) => c.level === 'baseline' && !overridden.has(c.id))
     .map((c) => revision(c, minor))

@@ -41,7 +41,11 @@ export function quotaMatches(ev: UsageEvaluator, quota: ApiObject, obj: ApiObjec
   return ev.matchingResources(resourceNames(statusHard(quota))).length > 0 && ev.matchesScopes(quota, obj);
 }
 
-const removeZeros = (l: ResourceList): ResourceList => Object.fromEntries(Object.entries(l).filter(([, q]) => q.nanos !== 0n));
+function removeZeros(l: ResourceList): ResourceList {
+  const out: ResourceList = {};
+  for (const k in l) if (l[k]!.nanos !== 0n) out[k] = l[k]!;
+  return out;
+}
 
 /** a − b per name of either, never below zero (kube's SubtractWithNonNegativeResult). */
 function subtractNonNegative(a: ResourceList, b: ResourceList): ResourceList {

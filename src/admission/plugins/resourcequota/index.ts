@@ -145,7 +145,6 @@ export function resourceQuotaPlugin(opts: ResourceQuotaPluginOptions): Admission
   }
 
   async function drain(ns: string): Promise<void> {
-    running.add(ns);
     try {
       for (let batch = work.get(ns); batch && batch.length > 0; batch = work.get(ns)) {
         work.delete(ns);
@@ -179,7 +178,11 @@ export function resourceQuotaPlugin(opts: ResourceQuotaPluginOptions): Admission
       const queue = work.get(ns) ?? [];
       queue.push({ w, done });
       work.set(ns, queue);
-      if (!running.has(ns)) void drain(ns);
+      if (!running.has(ns)) {
+        // the batch starts once the requests read with this one have reached admission too
+        running.add(ns);
+        setImmediate(() => void drain(ns));
+      }
     });
   }
 

@@ -142,12 +142,29 @@ export function goQuantity(value: unknown): GoValue {
   return dec(v, scale, canonical ? text : '', format);
 }
 
+/** Names and name → value texts found valid: quota lists repeat them on every status write (the checks depend on nothing else). */
+const validNames = new Set<string>();
+const validValues = new Set<string>();
+const VALID_MAX = 4096;
+const remember = (set: Set<string>, key: string): void => {
+  if (set.size >= VALID_MAX) set.clear();
+  set.add(key);
+};
+
 function resourceListErrors(list: unknown, path: FieldPath): FieldError[] {
   const errs: FieldError[] = [];
   const l = obj(list);
   for (const name of Object.keys(l).sort()) {
+    const value = l[name];
+    const valueKey = typeof value === 'string' ? `${name}\u0000${value}` : undefined;
+    const nameOk = validNames.has(name);
+    if (nameOk && valueKey !== undefined && validValues.has(valueKey)) continue;
     const at = path.key(name);
-    errs.push(...validateQuotaResourceName(name, at), ...validateQuantityValue(name, l[name], at));
+    const nameErrs = nameOk ? [] : validateQuotaResourceName(name, at);
+    const valueErrs = validateQuantityValue(name, value, at);
+    if (nameErrs.length === 0) remember(validNames, name);
+    if (valueErrs.length === 0 && valueKey !== undefined) remember(validValues, valueKey);
+    errs.push(...nameErrs, ...valueErrs);
   }
   return errs;
 }
