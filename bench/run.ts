@@ -11,10 +11,11 @@ import { benchAuthn } from './authn.js';
 import { benchServiceAccountTokens } from './satokens.js';
 import { benchRbac } from './rbac.js';
 import { benchAdmission } from './admission.js';
+import { benchWebhooks } from './webhooks.js';
 
 const suites: Record<string, () => Promise<string[]>> = {
   storage: benchStorage, apiserver: benchApiServer, watch: benchWatch, apply: benchApply, validation: benchValidation, smd: async () => benchSmd(),
-  authn: benchAuthn, satokens: () => benchServiceAccountTokens(), rbac: () => benchRbac(), admission: () => benchAdmission(),
+  authn: benchAuthn, satokens: () => benchServiceAccountTokens(), rbac: () => benchRbac(), admission: () => benchAdmission(), webhooks: () => benchWebhooks(),
 };
 const wanted = process.argv.slice(2);
 const lines: string[] = [];

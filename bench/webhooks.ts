@@ -1,0 +1,134 @@
+// Admission webhooks (issue 21): ConfigMap creates/s through one mutating
+// and one validating webhook (a local HTTPS callback server answering at
+// once, bench/callbackserver.ts, in its own process) against the same creates
+// with no webhook registered, on one `svc server` (SQLite); phases
+// interleaved (none, webhooks, none, webhooks…) by registering and deleting
+// the two configurations, the best phase of each side kept. The latency a
+// webhook call adds is measured with one client at a time: (p50 with both −
+// p50 without) / 2 calls.
+import { fork } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
+import { freePort } from '../src/testing/ports.js';
+import { fmt, startServerProcess, stopProcess, summarize, untilPrinted } from './report.js';
+import { client, type Call } from './httpclient.js';
+import { cpuOf } from './proc.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const main = join(here, '..', 'src', 'cli', 'main.js');
+const NS = 'bench-webhooks';
+
+type Phase = { rate: number; p50: number; p99: number; cpuMs: number };
+
+function configurations(port: number, caBundle: string): { mutating: unknown; validating: unknown } {
+  const hook = (name: string, path: string) => ({
+    name, clientConfig: { url: `https://127.0.0.1:${port}${path}`, caBundle },
+    rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'] }],
+    namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': NS } },
+    sideEffects: 'None', admissionReviewVersions: ['v1'], failurePolicy: 'Fail', timeoutSeconds: 5,
+  });
+  return {
+    mutating: { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'MutatingWebhookConfiguration', metadata: { name: 'bench-mutating' }, webhooks: [hook('mutate.bench.svc.io', '/mutate')] },
+    validating: { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', metadata: { name: 'bench-validating' }, webhooks: [hook('validate.bench.svc.io', '/validate')] },
+  };
+}
+
+const configMap = (name: string) => JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { 'app.properties': 'color=blue\nsize=large\n', owner: 'team-platform' } });
+
+export async function benchWebhooks(opts: { perPhase?: number; rounds?: number } = {}): Promise<string[]> {
+  const perPhase = opts.perPhase ?? 2000;
+  const rounds = opts.rounds ?? 3;
+  const callbacks = fork(join(here, 'callbackserver.js'), [], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
+  const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-webhooks-'));
+  let server: Awaited<ReturnType<typeof startServerProcess>> | undefined;
+  try {
+    const [, cbPort, ca] = (await untilPrinted(callbacks, /ready \d+ \S+/, 'callback server')).match(/ready (\d+) (\S+)/)!;
+    const port = await freePort();
+    const tokens = join(dataDir, 'tokens.csv');
+    writeFileSync(tokens, 'admin-token,admin,admin-uid,"system:masters"\n');
+    server = await startServerProcess(main, dataDir, port, [`--token-auth-file=${tokens}`]);
+    const cfg = parse(readFileSync(join(dataDir, 'admin.svcconfig'), 'utf8'));
+    const call = client(port, { ca: Buffer.from(cfg.clusters[0].cluster['certificate-authority-data'], 'base64') }, 'admin-token');
+    const must = async (method: string, path: string, body?: unknown, want = [200, 201]) => {
+      const r = await call(method, path, body === undefined ? undefined : JSON.stringify(body));
+      if (!want.includes(r.status)) throw new Error(`${method} ${path} answered ${r.status}: ${r.body.slice(0, 300)}`);
+      return r;
+    };
+    await must('POST', '/api/v1/namespaces', { metadata: { name: NS } });
+    const { mutating, validating } = configurations(Number(cbPort), ca!);
+    let made = 0;
+    const probe = async (): Promise<boolean> => {
+      const r = await must('POST', `/api/v1/namespaces/${NS}/configmaps`, JSON.parse(configMap(`probe-${made++}`)));
+      return JSON.parse(r.body).metadata?.labels?.['bench.svc.io/mutated'] === 'true';
+    };
+    const register = async (on: boolean) => {
+      if (on) {
+        await must('POST', '/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations', mutating);
+        await must('POST', '/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations', validating);
+      } else {
+        await must('DELETE', '/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations/bench-mutating');
+        await must('DELETE', '/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations/bench-validating');
+      }
+      // a configuration takes effect once the server has seen it (a watch): wait for the probe to show it
+      for (let i = 0; i < 200 && (await probe()) !== on; i++) await new Promise((r) => setTimeout(r, 25));
+      if ((await probe()) !== on) throw new Error(`webhooks ${on ? 'registered' : 'deleted'} but the probe does not show it`);
+    };
+    const creates = async (total: number, concurrency: number): Promise<Phase> => {
+      const lat: number[] = [];
+      let next = 0;
+      const start = performance.now();
+      const cpu0 = cpuOf(server!.pid!);
+      await Promise.all(Array.from({ length: concurrency }, async () => {
+        while (next < total) {
+          next++;
+          const t = performance.now();
+          const r = await call('POST', `/api/v1/namespaces/${NS}/configmaps`, configMap(`cm-${made++}`));
+          if (r.status !== 201) throw new Error(`configmap create answered ${r.status}: ${r.body.slice(0, 300)}`);
+          lat.push(performance.now() - t);
+        }
+      }));
+      const s = summarize(lat);
+      return { rate: total / ((performance.now() - start) / 1000), p50: s.p50, p99: s.p99, cpuMs: ((cpuOf(server!.pid!) - cpu0) * 1000) / total };
+    };
+
+    await creates(300, 32); // warm-up
+    const none: Phase[] = [];
+    const hooks: Phase[] = [];
+    const noneSerial: Phase[] = [];
+    const hooksSerial: Phase[] = [];
+    for (let r = 0; r < rounds; r++) {
+      none.push(await creates(perPhase, 32));
+      noneSerial.push(await creates(300, 1));
+      await register(true);
+      hooks.push(await creates(perPhase, 32));
+      hooksSerial.push(await creates(300, 1));
+      await register(false);
+    }
+    const best = (ps: Phase[]) => ps.reduce((x, y) => (y.rate > x.rate ? y : x));
+    const a = best(hooks);
+    const b = best(none);
+    const p50 = (ps: Phase[]) => Math.min(...ps.map((p) => p.p50));
+    const added = (p50(hooksSerial) - p50(noneSerial)) / 2;
+    const row = (what: string, p: Phase) => `| ${what} | ${perPhase.toLocaleString('en')} ×${rounds} | ${fmt(p.rate, 0)} | ${fmt(p.p50)} | ${fmt(p.p99)} | ${fmt(p.cpuMs, 3)} |`;
+    return [
+      '### Admission webhooks (issue 21): ConfigMap creates/s through one mutating and one validating webhook vs none',
+      '',
+      `One \`svc server\` on SQLite; a callback server (HTTPS, its own process) answering at once, the mutating webhook with a JSONPatch adding a label; 32 keep-alive connections; phases interleaved by registering and deleting the two configurations, best of ${rounds} each. Added latency: one client at a time, 300 creates per phase, (best p50 with both webhooks − best p50 with none) / 2 calls.`,
+      '',
+      '| webhooks | creates | per second | p50 ms | p99 ms | server CPU ms per create |',
+      '|---|---|---|---|---|---|',
+      row('one mutating + one validating', a),
+      row('none', b),
+      '',
+      `- with webhooks / none: ${fmt((100 * a.rate) / b.rate, 0)} % (target ≥ 50 %)`,
+      `- one client at a time: p50 ${fmt(p50(noneSerial))} ms with none, ${fmt(p50(hooksSerial))} ms with both; added per webhook call ${fmt(added)} ms (target ≤ 1 ms)`,
+    ];
+  } finally {
+    if (server) await stopProcess(server);
+    callbacks.kill('SIGTERM');
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
