@@ -10,6 +10,19 @@ function base(s: KeySpace): string {
   return s.group === '' ? `/registry/${s.resource}/` : `/registry/${s.group}/${s.resource}/`;
 }
 
+/** The key functions of one resource, its prefix made once (every read and write makes a key). */
+export interface Keys {
+  object(namespace: string, name: string): string;
+  collection(namespace: string): string;
+}
+
+export function keysOf(s: KeySpace): Keys {
+  const b = base(s);
+  return s.namespaced
+    ? { object: (namespace, name) => `${b}${namespace}/${name}`, collection: (namespace) => (namespace !== '' ? `${b}${namespace}/` : b) }
+    : { object: (_namespace, name) => `${b}${name}`, collection: () => b };
+}
+
 export function objectKey(s: KeySpace, namespace: string, name: string): string {
   return s.namespaced ? `${base(s)}${namespace}/${name}` : `${base(s)}${name}`;
 }

@@ -8,7 +8,7 @@ import type { Store, KeyValue, WatchHandle, WatchSink } from '../storage/interfa
 import { isStorageError } from '../storage/errors.js';
 import type { FieldError } from '../api/meta/index.js';
 import { type ApiObject, clone, deepEqual, deepFreeze, nowTimestamp, withTypeMeta } from './object.js';
-import { collectionPrefix, objectKey } from './keys.js';
+import { keysOf, type Keys } from './keys.js';
 import type { Strategy } from './strategy.js';
 import type { WriteHooks } from './hooks.js';
 import { servedJSON, textOnce } from './encoded.js';
@@ -109,6 +109,7 @@ const NAME_CHARS = 'bcdfghjklmnpqrstvwxz2456789';
 export class GenericStore {
   readonly qualifiedResource: { group: string; resource: string };
   readonly apiVersion: string;
+  private readonly keys: Keys;
   private hooks: WriteHooks = {};
   /** Objects written or read for a write lately, decoded; shared, never modified (recent.ts). */
   private readonly recent = new RecentObjects();
@@ -123,6 +124,7 @@ export class GenericStore {
     private readonly cacher?: Cacher,
   ) {
     this.qualifiedResource = { group: identity.group, resource: identity.resource };
+    this.keys = keysOf({ ...identity, namespaced: strategy.namespaced });
     this.apiVersion = identity.group === '' ? identity.version : `${identity.group}/${identity.version}`;
   }
 
@@ -136,7 +138,7 @@ export class GenericStore {
   }
 
   key(namespace: string, name: string): string {
-    return objectKey({ ...this.identity, namespaced: this.namespaced }, namespace, name);
+    return this.keys.object(namespace, name);
   }
 
   async get(namespace: string, name: string, mode: ReadMode = { kind: 'mostRecent' }): Promise<ApiObject> {
@@ -197,7 +199,7 @@ export class GenericStore {
   }
 
   collectionPrefix(namespace: string): string {
-    return collectionPrefix({ ...this.identity, namespaced: this.namespaced }, namespace);
+    return this.keys.collection(namespace);
   }
 
   /**
