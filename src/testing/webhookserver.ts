@@ -10,7 +10,7 @@ import http2 from 'node:http2';
 import type http from 'node:http';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import { stringify } from 'yaml';
@@ -97,7 +97,7 @@ export interface CallbackServer {
   /** The CA as a clientConfig caBundle (base64 of PEM). */
   readonly caBundle: string;
   readonly seen: CallbackRequest[];
-  /** TLS connections accepted so far. */
+  /** TCP connections accepted so far. */
   connections(): number;
   close(): Promise<void>;
 }
@@ -111,7 +111,7 @@ export async function startCallbackServer(opts: { hosts?: readonly string[]; htt
   const dir = tempDir('svc-test-callback-');
   const pki = await ensurePki({ dataDir: dir, extraHosts: opts.hosts ?? [] });
   const seen: CallbackRequest[] = [];
-  const sockets = new Set<TLSSocket>();
+  const sockets = new Set<Socket>();
   let accepted = 0;
   const handle = opts.handle ?? ((): CallbackAnswer => ({ body: '{}' }));
   const onRequest = (req: http.IncomingMessage | http2.Http2ServerRequest, res: http.ServerResponse | http2.Http2ServerResponse) => {
@@ -134,10 +134,10 @@ export async function startCallbackServer(opts: { hosts?: readonly string[]; htt
   const server = opts.http2
     ? http2.createSecureServer({ ...tlsOpts, allowHTTP1: true }, onRequest)
     : https.createServer(tlsOpts, onRequest);
-  server.on('secureConnection', (s: TLSSocket) => {
+  server.on('connection', (s: Socket) => {
     accepted++;
-    sockets.add(s);
     s.on('close', () => sockets.delete(s));
+    sockets.add(s);
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return {
