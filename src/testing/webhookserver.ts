@@ -89,6 +89,8 @@ export interface CallbackAnswer {
   readonly status?: number;
   readonly body?: string | Buffer;
   readonly contentType?: string;
+  /** Close the connection after answering (HTTP/2: GOAWAY; HTTP/1.1: Connection: close). */
+  readonly closeConnection?: boolean;
 }
 
 export interface CallbackServer {
@@ -126,7 +128,9 @@ export async function startCallbackServer(opts: { hosts?: readonly string[]; htt
       void Promise.resolve(handle(r)).then((a) => {
         res.statusCode = a.status ?? 200;
         res.setHeader('content-type', a.contentType ?? 'application/json');
+        if (a.closeConnection && !('stream' in req)) res.setHeader('connection', 'close');
         res.end(a.body ?? '');
+        if (a.closeConnection && 'stream' in req) req.stream.session?.close();
       });
     });
   };

@@ -179,6 +179,18 @@ describe('admission callback client', () => {
     assert.deepEqual(c.stats(), { entries: 1, h2: 1, h1: 0 });
   });
 
+  it('opens a new HTTP/2 session when the server closes one (GOAWAY), calls in flight or refused completing', async () => {
+    answer = () => ({ body: '{}', closeConnection: true });
+    h2.seen.length = 0;
+    const before = h2.connections();
+    const c = client();
+    const config = { url: `https://localhost:${h2.port}/goaway`, caBundle: h2.caBundle };
+    for (let i = 0; i < 3; i++) assert.equal((await call(c, config)).status, 200);
+    assert.equal(h2.connections() - before, 3);
+    const all = await Promise.all(Array.from({ length: 6 }, () => call(c, config)));
+    assert.ok(all.every((r) => r.status === 200 && r.protocol === 'h2'));
+  });
+
   it('keeps HTTP/1.1 connections alive when h2 is not offered (the ALPN probe is the first connection)', async () => {
     answer = () => ({ body: '{}' });
     h1.seen.length = 0;

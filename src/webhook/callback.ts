@@ -18,7 +18,7 @@ import { isStatusError } from '../api/meta/status.js';
 import { credentialsFor, type Credentials, type CredentialsFile } from './connfile.js';
 import { OutboundError } from './client.js';
 import { KeyedLimiter } from './limiter.js';
-import { BodyTooLargeError, ConnectionPool, authorityOf, type Endpoint, type PoolOptions } from './pool.js';
+import { BodyTooLargeError, ConnectionPool, abortable, authorityOf, type Endpoint, type PoolOptions } from './pool.js';
 import type { ServiceResolver } from './serviceresolver.js';
 
 /** A webhook's clientConfig as stored (caBundle: base64 of PEM). */
@@ -126,7 +126,7 @@ export class AdmissionCallbackClient implements CallbackCaller {
     let port = t.port;
     if (config.service) {
       const s = config.service;
-      const at = await raceAbort(this.opts.resolveService(s.namespace, s.name, t.port), signal);
+      const at = await abortable(this.opts.resolveService(s.namespace, s.name, t.port), signal);
       host = at.host;
       port = at.port;
     }
@@ -226,15 +226,6 @@ function holdsCertificate(pem: string): boolean {
     }
   }
   return false;
-}
-
-function raceAbort<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    p.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }
 
 /** Any failure of a call as an OutboundError carrying Go's `Post "<url>": <cause>`. */

@@ -133,12 +133,20 @@ class Entry {
   async send(x: Exchange): Promise<Answer> {
     this.active++;
     try {
-      if (this.mode !== 'h1' && !this.usableSession()) {
-        await abortable((this.connecting ??= this.connect().finally(() => (this.connecting = undefined))), x.signal);
+      for (let attempt = 1; ; attempt++) {
+        if (this.mode !== 'h1' && !this.usableSession()) {
+          await abortable((this.connecting ??= this.connect().finally(() => (this.connecting = undefined))), x.signal);
+        }
+        const session = this.usableSession();
+        if (!session) return await this.sendH1(x);
+        try {
+          return await this.sendH2(session, x);
+        } catch (err) {
+          // a session the server is closing refused the stream unprocessed: once more on a new one (Go does too)
+          if (attempt > 1 || x.signal.aborted || !unprocessed(err)) throw err;
+          if (this.session === session) this.session = undefined;
+        }
       }
-      const session = this.usableSession();
-      if (session) return await this.sendH2(session, x);
-      return await this.sendH1(x);
     } finally {
       this.active--;
     }
@@ -211,7 +219,10 @@ class Entry {
         contentType = typeof h['content-type'] === 'string' ? h['content-type'] : undefined;
       });
       collect(stream, x.maxResponseBytes, () => stream.close(http2.constants.NGHTTP2_CANCEL)).then(
-        (body) => resolve({ status, body, ...(contentType !== undefined ? { contentType } : {}), protocol: 'h2' }),
+        (body) => {
+          if (status === 0) reject(Object.assign(new Error(`stream error: stream ID ${stream.id ?? 0}; ${rstName(stream.rstCode)}`), { code: 'ERR_HTTP2_STREAM_ERROR', rstCode: stream.rstCode }));
+          else resolve({ status, body, ...(contentType !== undefined ? { contentType } : {}), protocol: 'h2' });
+        },
         reject,
       );
       stream.end(x.body);
@@ -279,8 +290,20 @@ function collect(body: NodeJS.ReadableStream, max: number, abort: () => void): P
   });
 }
 
+/** Whether an HTTP/2 failure left the request unprocessed: the session was going away, or the stream was refused. */
+function unprocessed(err: unknown): boolean {
+  const e = err as { code?: string; rstCode?: number; message?: string };
+  if (e.code === 'ERR_HTTP2_GOAWAY_SESSION' || e.code === 'ERR_HTTP2_INVALID_SESSION') return true;
+  return e.code === 'ERR_HTTP2_STREAM_ERROR' && (e.rstCode === http2.constants.NGHTTP2_REFUSED_STREAM || /NGHTTP2_REFUSED_STREAM/.test(e.message ?? ''));
+}
+
+function rstName(code: number | undefined): string {
+  const names: Record<number, string> = { 0: 'NO_ERROR', 2: 'INTERNAL_ERROR', 7: 'REFUSED_STREAM', 8: 'CANCEL' };
+  return code === undefined ? 'INTERNAL_ERROR' : names[code] ?? `error code ${code}`;
+}
+
 /** `p`, or the signal's reason as soon as it aborts. */
-function abortable<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
+export function abortable<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) return Promise.reject(signal.reason);
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(signal.reason);
