@@ -191,6 +191,18 @@ describe('admission callback client', () => {
     assert.ok(all.every((r) => r.status === 200 && r.protocol === 'h2'));
   });
 
+  it('sends a refused HTTP/2 stream once more on a new session; a second refusal is the call\'s error', async () => {
+    let refusals = 1;
+    answer = () => (refusals-- > 0 ? { refuseStream: true } : { body: '{"second":true}' });
+    h2.seen.length = 0;
+    const c = client();
+    const config = { url: `https://localhost:${h2.port}/refuse`, caBundle: h2.caBundle };
+    assert.equal((await call(c, config)).body.toString(), '{"second":true}');
+    assert.equal(h2.seen.length, 2);
+    refusals = 2;
+    await rejectsWith(call(c, config), 'network', /^Post "https:\/\/localhost:\d+\/refuse\?timeout=10s": stream error: stream ID \d+; REFUSED_STREAM$/);
+  });
+
   it('keeps HTTP/1.1 connections alive when h2 is not offered (the ALPN probe is the first connection)', async () => {
     answer = () => ({ body: '{}' });
     h1.seen.length = 0;

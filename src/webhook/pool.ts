@@ -220,10 +220,10 @@ class Entry {
       });
       collect(stream, x.maxResponseBytes, () => stream.close(http2.constants.NGHTTP2_CANCEL)).then(
         (body) => {
-          if (status === 0) reject(Object.assign(new Error(`stream error: stream ID ${stream.id ?? 0}; ${rstName(stream.rstCode)}`), { code: 'ERR_HTTP2_STREAM_ERROR', rstCode: stream.rstCode }));
+          if (status === 0) reject(streamError(stream));
           else resolve({ status, body, ...(contentType !== undefined ? { contentType } : {}), protocol: 'h2' });
         },
-        reject,
+        (err: NodeJS.ErrnoException) => reject(err.code === 'ERR_HTTP2_STREAM_ERROR' ? streamError(stream) : err),
       );
       stream.end(x.body);
     });
@@ -292,14 +292,17 @@ function collect(body: NodeJS.ReadableStream, max: number, abort: () => void): P
 
 /** Whether an HTTP/2 failure left the request unprocessed: the session was going away, or the stream was refused. */
 function unprocessed(err: unknown): boolean {
-  const e = err as { code?: string; rstCode?: number; message?: string };
+  const e = err as { code?: string; rstCode?: number };
   if (e.code === 'ERR_HTTP2_GOAWAY_SESSION' || e.code === 'ERR_HTTP2_INVALID_SESSION') return true;
-  return e.code === 'ERR_HTTP2_STREAM_ERROR' && (e.rstCode === http2.constants.NGHTTP2_REFUSED_STREAM || /NGHTTP2_REFUSED_STREAM/.test(e.message ?? ''));
+  return e.code === 'ERR_HTTP2_STREAM_ERROR' && e.rstCode === http2.constants.NGHTTP2_REFUSED_STREAM;
 }
 
-function rstName(code: number | undefined): string {
-  const names: Record<number, string> = { 0: 'NO_ERROR', 2: 'INTERNAL_ERROR', 7: 'REFUSED_STREAM', 8: 'CANCEL' };
-  return code === undefined ? 'INTERNAL_ERROR' : names[code] ?? `error code ${code}`;
+const RST_NAMES = ['NO_ERROR', 'PROTOCOL_ERROR', 'INTERNAL_ERROR', 'FLOW_CONTROL_ERROR', 'SETTINGS_TIMEOUT', 'STREAM_CLOSED', 'FRAME_SIZE_ERROR', 'REFUSED_STREAM', 'CANCEL', 'COMPRESSION_ERROR', 'CONNECT_ERROR', 'ENHANCE_YOUR_CALM', 'INADEQUATE_SECURITY', 'HTTP_1_1_REQUIRED'];
+
+/** A reset stream in Go's words (`stream error: stream ID 3; REFUSED_STREAM`), keeping the code. */
+function streamError(stream: http2.ClientHttp2Stream): Error {
+  const code = stream.rstCode ?? http2.constants.NGHTTP2_INTERNAL_ERROR;
+  return Object.assign(new Error(`stream error: stream ID ${stream.id ?? 0}; ${RST_NAMES[code] ?? `unknown error code 0x${code.toString(16)}`}`), { code: 'ERR_HTTP2_STREAM_ERROR', rstCode: code });
 }
 
 /** `p`, or the signal's reason as soon as it aborts. */
