@@ -8,6 +8,11 @@
 // name (the service's DNS name), else the host. Nothing here blocks: TLS
 // contexts are built once per entry, bodies read as they stream in.
 //
+// kube-apiserver 1.27 pins webhook clients to HTTP/1.1 (kubernetes#75791: one
+// h2 connection to a service's virtual IP sends every call to one backend).
+// Here a service is resolved to an endpoint per call and each endpoint has
+// its own entry, so calls still spread over a service's endpoints on h2.
+//
 //   unknown ──ALPN h2──▶ h2 (session; closed/goaway ─▶ reconnect with ALPN)
 //      └─────other─────▶ h1 (https.Agent, keepAlive)
 import http2 from 'node:http2';
