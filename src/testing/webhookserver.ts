@@ -2,11 +2,15 @@
 // (generated in a temporary directory) and requiring a client certificate of
 // that CA, answering JSON reviews through `handle`; and the
 // connection-credentials files (kubeconfig format) that name it, with the CA
-// and the client certificate as the API server would be given them.
+// and the client certificate as the API server would be given them. And a
+// callback server for the admission callback client (startCallbackServer):
+// client certificates optional, HTTP/2 on request, answers chosen per request.
 import https from 'node:https';
+import http2 from 'node:http2';
+import type http from 'node:http';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import { stringify } from 'yaml';
@@ -62,6 +66,94 @@ export async function startTestWebhook(opts: { path: string; handle: WebhookHand
     },
     async close() {
       server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    },
+  };
+}
+
+/** One request a CallbackServer received. */
+export interface CallbackRequest {
+  readonly httpVersion: string;
+  /** Path with query. */
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  readonly body: string;
+  /** CommonName of the client certificate presented, if any. */
+  readonly clientCN: string | undefined;
+  /** The TLS server name (SNI) the client sent. */
+  readonly servername: string | undefined;
+}
+
+/** What a CallbackServer answers: a status (200), a body and its type (application/json); a promise that never settles hangs. */
+export interface CallbackAnswer {
+  readonly status?: number;
+  readonly body?: string | Buffer;
+  readonly contentType?: string;
+  /** Close the connection after answering (HTTP/2: GOAWAY; HTTP/1.1: Connection: close). */
+  readonly closeConnection?: boolean;
+  /** HTTP/2: reset the stream with REFUSED_STREAM instead of answering. */
+  readonly refuseStream?: boolean;
+}
+
+export interface CallbackServer {
+  readonly pki: Pki;
+  readonly port: number;
+  /** The CA as a clientConfig caBundle (base64 of PEM). */
+  readonly caBundle: string;
+  readonly seen: CallbackRequest[];
+  /** TCP connections accepted so far. */
+  connections(): number;
+  close(): Promise<void>;
+}
+
+/**
+ * A callback server for the admission callback client: its own CA and a serving certificate for
+ * localhost, 127.0.0.1 and `hosts`; HTTP/2 offered over ALPN with `http2: true` (HTTP/1.1 still
+ * accepted), else HTTP/1.1 only; client certificates asked for but not required.
+ */
+export async function startCallbackServer(opts: { hosts?: readonly string[]; http2?: boolean; handle?: (r: CallbackRequest) => CallbackAnswer | Promise<CallbackAnswer> }): Promise<CallbackServer> {
+  const dir = tempDir('svc-test-callback-');
+  const pki = await ensurePki({ dataDir: dir, extraHosts: opts.hosts ?? [] });
+  const seen: CallbackRequest[] = [];
+  const sockets = new Set<Socket>();
+  let accepted = 0;
+  const handle = opts.handle ?? ((): CallbackAnswer => ({ body: '{}' }));
+  const onRequest = (req: http.IncomingMessage | http2.Http2ServerRequest, res: http.ServerResponse | http2.Http2ServerResponse) => {
+    let body = '';
+    req.on('data', (d: Buffer) => (body += d.toString()));
+    req.on('end', () => {
+      const socket = req.socket as TLSSocket;
+      const peer = socket.getPeerCertificate();
+      const sni = socket.servername;
+      const r: CallbackRequest = { httpVersion: req.httpVersion, url: req.url ?? '', headers: req.headers, body, clientCN: peer?.subject?.CN as string | undefined, servername: typeof sni === 'string' ? sni : undefined };
+      seen.push(r);
+      void Promise.resolve(handle(r)).then((a) => {
+        if (a.refuseStream && 'stream' in req) return req.stream.close(http2.constants.NGHTTP2_REFUSED_STREAM);
+        res.statusCode = a.status ?? 200;
+        res.setHeader('content-type', a.contentType ?? 'application/json');
+        if (a.closeConnection && !('stream' in req)) res.setHeader('connection', 'close');
+        res.end(a.body ?? '');
+        if (a.closeConnection && 'stream' in req) req.stream.session?.close();
+      });
+    });
+  };
+  const tlsOpts = { cert: pki.serving.cert, key: pki.serving.key, requestCert: true, rejectUnauthorized: false };
+  const server = opts.http2
+    ? http2.createSecureServer({ ...tlsOpts, allowHTTP1: true }, onRequest)
+    : https.createServer(tlsOpts, onRequest);
+  server.on('connection', (s: Socket) => {
+    accepted++;
+    s.on('close', () => sockets.delete(s));
+    sockets.add(s);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    pki, seen,
+    port: (server.address() as AddressInfo).port,
+    caBundle: Buffer.from(pki.ca.cert).toString('base64'),
+    connections: () => accepted,
+    async close() {
+      for (const s of sockets) s.destroy();
       await new Promise((r) => server.close(r));
     },
   };

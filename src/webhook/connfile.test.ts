@@ -62,6 +62,7 @@ describe('connection-credentials file', () => {
         { name: 'hook.ns.svc:8443', user: { token: 'with-port' } },
         { name: '*.ns.svc', user: { token: 'wild-ns' } },
         { name: '*.svc', user: { token: 'wild-svc' } },
+        { name: 'fd00::1', user: { token: 'ipv6' } },
         { name: '*', user: { username: 'default', password: 'pw' } },
         { name: 'ctx-user', user: { token: 'current' } },
       ],
@@ -74,6 +75,7 @@ describe('connection-credentials file', () => {
     assert.equal(token('other.ns.svc'), 'wild-ns');
     assert.equal(token('a.b.other.svc'), 'wild-svc');
     assert.equal(token('example.com:9443'), 'default');
+    assert.equal(token('[fd00::1]:443'), 'ipv6', 'an IPv6 host without the port, as Go splits it: no brackets');
     const noStar = parseCredentialsFile(JSON.stringify({ users: [{ name: 'u', user: { token: 'cur' } }], contexts: [{ name: 'c', context: { user: 'u' } }], 'current-context': 'c' }), { path: 'x', baseDir: '/' });
     assert.equal(credentialsFor(noStar, 'example.com')?.token, 'cur', 'the current context\'s user');
     assert.equal(credentialsFor(parseCredentialsFile('{}', { path: 'x', baseDir: '/' }), 'example.com'), undefined, 'anonymous');

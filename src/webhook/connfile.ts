@@ -132,7 +132,8 @@ export function credentialsFor(file: CredentialsFile, target: string): Credentia
     }
     return undefined;
   };
-  const found = lookup(target) ?? (target.endsWith(':443') ? lookup(target.slice(0, -4)) : undefined);
+  // without the port, as Go's SplitHostPort gives the host: an IPv6 address loses its brackets
+  const found = lookup(target) ?? (target.endsWith(':443') ? lookup(target.slice(0, -4).replace(/^\[(.*)\]$/, '$1')) : undefined);
   return found ?? file.users.get('*') ?? file.current;
 }
 

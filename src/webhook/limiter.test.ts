@@ -1,0 +1,49 @@
+// The per-key bound: slots per key, waiting in order, leaving the queue on abort.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { KeyedLimiter } from './limiter.js';
+
+describe('KeyedLimiter', () => {
+  it('runs perKey calls of a key at once, the next when one releases, other keys freely', async () => {
+    const l = new KeyedLimiter(2);
+    const a1 = await l.acquire('a');
+    const a2 = await l.acquire('a');
+    const order: string[] = [];
+    const a3 = l.acquire('a').then((r) => (order.push('a3'), r));
+    const a4 = l.acquire('a').then((r) => (order.push('a4'), r));
+    const b1 = await l.acquire('b');
+    assert.deepEqual(l.load('a'), { running: 2, waiting: 2 });
+    assert.deepEqual(l.load('b'), { running: 1, waiting: 0 });
+    a1();
+    a1(); // a second release of the same slot frees nothing more
+    const r3 = await a3;
+    assert.deepEqual(order, ['a3']);
+    assert.deepEqual(l.load('a'), { running: 2, waiting: 1 });
+    a2();
+    const r4 = await a4;
+    assert.deepEqual(order, ['a3', 'a4']);
+    r3();
+    r4();
+    b1();
+    assert.deepEqual(l.load('a'), { running: 0, waiting: 0 });
+  });
+
+  it('drops a waiting call whose signal aborts, with the signal\'s reason; an aborted signal never takes a slot', async () => {
+    const l = new KeyedLimiter(1);
+    const held = await l.acquire('k');
+    const ac = new AbortController();
+    const waiting = l.acquire('k', ac.signal);
+    const after = l.acquire('k');
+    ac.abort(new Error('deadline'));
+    await assert.rejects(waiting, /deadline/);
+    assert.deepEqual(l.load('k'), { running: 1, waiting: 1 });
+    held();
+    (await after)();
+    await assert.rejects(l.acquire('k', ac.signal), /deadline/);
+    assert.deepEqual(l.load('k'), { running: 0, waiting: 0 });
+  });
+
+  it('refuses a bound below one', () => {
+    assert.throws(() => new KeyedLimiter(0), RangeError);
+  });
+});
