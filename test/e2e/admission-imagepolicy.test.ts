@@ -1,7 +1,8 @@
 // ImagePolicyWebhook over HTTPS (issue 21), on SQLite and etcd: a real image
 // policy backend (src/testing/webhookserver.ts, mutual TLS) named by a
 // connection-credentials file; pods allowed, denied with the backend's reason,
-// decisions cached (an identical pod is not reviewed again), an unreachable
+// decisions cached (an identical pod is not reviewed again), a backend answering
+// 500 retried as kube does (and refused: defaultAllow false), an unreachable
 // backend decided by defaultAllow (admitted and annotated failed-open, or
 // refused with the error); the configuration embedded and by path; a bad one
 // stops the start.
@@ -19,6 +20,7 @@ import { BACKENDS } from './backends.js';
 import { admissionConfig, given, pod } from './admission-table.js';
 
 const NS = 'img';
+const FAILED_OPEN = 'alpha.image-policy.k8s.io/failed-open';
 const PODS = `/api/v1/namespaces/${NS}/pods`;
 
 /** The backend's policy: images starting with "bad" are refused, with a reason naming them. */
@@ -153,7 +155,6 @@ for (const backend of BACKENDS) {
   });
 }
 
-const FAILED_OPEN = 'alpha.image-policy.k8s.io/failed-open';
 
 describe('ImagePolicyWebhook configuration errors stop the start (exit 1)', () => {
   const dir = tempDir('svc-adm-img-bad-');
