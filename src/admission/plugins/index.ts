@@ -14,6 +14,7 @@ import { defaultTolerationSecondsPlugin, priorityPlugin } from './podpriority.js
 import { storageObjectInUseProtection } from './storageprotection.js';
 import { parsePodSecurityConfiguration, podSecurityPlugin } from './podsecurity/index.js';
 import { alwaysPullImages } from './alwayspullimages.js';
+import { imagePolicyWebhookFromConfig } from './imagepolicy/index.js';
 import { defaultStorageClassPlugin } from './defaultstorageclass.js';
 import { defaultIngressClassPlugin } from './defaultingressclass.js';
 import { denyServiceExternalIPs } from './denyserviceexternalips.js';
@@ -93,6 +94,7 @@ export const PLUGIN_FACTORIES: ReadonlyMap<string, PluginFactory> = new Map<stri
   ['StorageObjectInUseProtection', () => storageObjectInUseProtection()],
   ['AlwaysDeny', () => alwaysDeny()],
   ['AlwaysPullImages', () => alwaysPullImages()],
+  ['ImagePolicyWebhook', ({ config }) => imagePolicyWebhookFromConfig(config)],
   ['DefaultStorageClass', ({ registry }) => defaultStorageClassPlugin(listerOf(registry, 'storage.svc.io', 'storageclasses'))],
   ['DefaultIngressClass', ({ registry }) => defaultIngressClassPlugin(listerOf(registry, 'networking.svc.io', 'ingressclasses'))],
   ['DenyServiceExternalIPs', () => denyServiceExternalIPs()],
