@@ -25,6 +25,7 @@ import { ServiceAccountsController } from '../controllers/serviceaccounts.js';
 import { TokensController } from '../controllers/tokens.js';
 import { RootCAPublisher } from '../controllers/rootca.js';
 import { buildAuthorizer, DEFAULT_AUTHORIZATION_MODES, type AuthorizationConfig } from '../authz/modes.js';
+import type { Authorizer } from '../authz/authorizer.js';
 import { installEscalationChecks } from '../authz/rbac/policybased.js';
 import { Registry, type ServedResource } from '../registry/registry.js';
 import { Admission } from '../registry/admission.js';
@@ -191,9 +192,20 @@ async function assemble(opts: ApiServerOptions, store: Store, admissionPlan: Adm
     nodePortRange,
   });
   registry.store('', 'services').useHooks(serviceAllocation);
+  // The admission chain, in kube's order (the registry's stores hold `admission` already): built
+  // before anything starts watching, so a plugin configuration it refuses stops a quiet start. The
+  // plugins that authorize (OwnerReferencesPermissionEnforcement, certificates) reach the
+  // authorizer built next.
+  let authorizerForAdmission: Authorizer | undefined;
+  const admissionAuthorizer: Authorizer = {
+    name: 'admission',
+    authorize: (a) => authorizerForAdmission!.authorize(a),
+  };
+  for (const p of buildAdmissionPlugins(admissionPlan, { registry, authorizer: admissionAuthorizer, gates })) admission.register(p);
   // --authorization-mode (default Node,RBAC): the policy caches are listed before the server listens.
   const authz = await buildAuthorizer(opts.authorization ?? { modes: DEFAULT_AUTHORIZATION_MODES }, { registry, storage: store, gates });
   const authorizer = authz.authorizer;
+  authorizerForAdmission = authorizer;
   // RBAC objects grant only what the writer holds (or may escalate / bind).
   if (registry.servesGroup(RBAC_GROUP)) installEscalationChecks(registry, { authorizer });
   secretLookup = async (name) => {
@@ -229,8 +241,6 @@ async function assemble(opts: ApiServerOptions, store: Store, admissionPlan: Adm
   const tokenAuthenticator = new UnionAuthenticator([bearerTokens], { anonymous: false });
   // The CA bundle pods verify the API server with (the token controller and root-CA publisher publish it).
   const rootCA = generated?.ca.cert ?? clientCA ?? cert;
-  // The admission chain, in kube's order (the registry's stores hold `admission` already).
-  for (const p of buildAdmissionPlugins(admissionPlan, { registry, authorizer, gates })) admission.register(p);
 
   const cachesReady = new PostStartHook('watch-cache-initialized');
   const systemNamespaces = new PostStartHook('start-system-namespaces-controller');
