@@ -41,6 +41,8 @@ export interface WriteContext {
   readonly warn?: (text: string) => void;
   /** managedFields bookkeeping, applied to what the request produced before the strategy runs. */
   readonly track?: TrackFields;
+  /** The request's CreateOptions/UpdateOptions/PatchOptions/DeleteOptions as admission webhooks see them. */
+  readonly options?: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -758,6 +760,7 @@ export class GenericStore {
       operation, object: obj, oldObject: old, resource: this.identity, namespace: (obj ?? old)!.metadata.namespace ?? '', name: (obj ?? old)!.metadata.name ?? '',
       dryRun: ctx.dryRun, user: ctx.user, namespaced: this.namespaced,
       subresource: (ctx as UpdateContext).subresource ?? ctx.requestInfo?.subresource ?? '', ...(ctx.warn ? { warn: ctx.warn } : {}),
+      ...(ctx.requestInfo ? { requestInfo: ctx.requestInfo } : {}), ...(ctx.options ? { options: ctx.options } : {}),
     };
   }
 
