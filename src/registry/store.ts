@@ -155,9 +155,9 @@ export class GenericStore {
     return this.sharedObject((await this.readFor(namespace, name, mode)).kv);
   }
 
-  /** list() for callers that only look: shared, deep-frozen objects (see getShared). */
-  async listShared(namespace: string): Promise<readonly ApiObject[]> {
-    const { entries } = await this.listEntries(namespace);
+  /** list() for callers that only look: shared, deep-frozen objects (see getShared); `mode` 'any' reads the watch cache as it is (kube's lister). */
+  async listShared(namespace: string, mode: ReadMode = { kind: 'mostRecent' }): Promise<readonly ApiObject[]> {
+    const { entries } = await this.listEntries(namespace, { plan: { mode, limit: 0, continuing: false } });
     return entries.map((e) => this.sharedObject(e.kv));
   }
 

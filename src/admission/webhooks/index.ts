@@ -73,7 +73,7 @@ function build(kind: 'mutating' | 'validating', ctx: WebhookPluginContext): Admi
   const caller = ctx.webhookCaller ?? ctx.callerFactory?.(config) ?? NO_CALLER;
   const resource = kind === 'mutating' ? 'mutatingwebhookconfigurations' : 'validatingwebhookconfigurations';
   const registry = ctx.registry;
-  const list = async () => (registry.has(ADMISSIONREGISTRATION, resource) ? registry.store(ADMISSIONREGISTRATION, resource).listShared('') : []);
+  const list = async () => (registry.has(ADMISSIONREGISTRATION, resource) ? registry.store(ADMISSIONREGISTRATION, resource).listShared('', { kind: 'any' }) : []);
   let equivalents: EquivalentResources | undefined;
   const deps = {
     source: new WebhookSource(list, kind),
