@@ -23,6 +23,8 @@ const EQUIVALENTS = new EquivalentResources([
   served('', 'v1', 'namespaces', 'Namespace', 'v1', false),
   served('autoscaling', 'v1', 'horizontalpodautoscalers', 'HorizontalPodAutoscaler', 'v2'),
   served('autoscaling', 'v2', 'horizontalpodautoscalers', 'HorizontalPodAutoscaler', 'v2'),
+  served('', 'v1', 'events', 'Event', 'v1'),
+  { ...served('events.svc.io', 'v1', 'events', 'Event', 'v1'), sharesStorageWith: { group: '', resource: 'events', kind: 'Event' } },
 ]);
 
 /** A fake transport: each webhook URL answers through a handler; every call recorded. */
@@ -286,6 +288,27 @@ describe('webhook selection', () => {
     assert.equal(obj.apiVersion, 'autoscaling/v1');
     assert.equal((obj.spec as Obj).maxReplicas, 3);
     assert.equal('metrics' in (obj.spec as Obj), false);
+  });
+  it('matchPolicy Equivalent: a core v1 Event reaches an events.k8s.io/v1 rule, converted (note, regarding)', async () => {
+    const { caller, calls } = fakeCaller({ 'https://hook/v': allow() });
+    const event = { apiVersion: 'v1', kind: 'Event', metadata: { name: 'e', namespace: 'ns' }, involvedObject: { kind: 'Pod', name: 'p' }, message: 'hello', reason: 'R' } as unknown as ApiObject;
+    const coreInfo: ResourceRequestInfo = { ...info, apiPrefix: 'api', apiGroup: '', apiVersion: 'v1', resource: 'events' };
+    const rule = { rules: [{ operations: ['CREATE'], apiGroups: ['events.k8s.io'], apiVersions: ['v1'], resources: ['events'] }] };
+    await validatingWebhookPlugin(deps('validating', [config('ValidatingWebhookConfiguration', 'c', [hook('v', rule)])], caller))
+      .admit(attributes({ resource: { group: '', version: 'v1', resource: 'events', kind: 'Event' }, object: event, requestInfo: coreInfo, name: 'e' }).attrs);
+    const req = calls[0]!.review.request as Obj;
+    assert.deepEqual(req.resource, { group: 'events.k8s.io', version: 'v1', resource: 'events' });
+    assert.deepEqual(req.requestResource, { group: '', version: 'v1', resource: 'events' });
+    const obj = req.object as Obj;
+    assert.equal(obj.apiVersion, 'events.k8s.io/v1');
+    assert.equal(obj.note, 'hello');
+    assert.deepEqual(obj.regarding, { kind: 'Pod', name: 'p' });
+  });
+  it('matchPolicy Equivalent does not reach a resource of another storage', async () => {
+    const { caller, calls } = fakeCaller({ 'https://hook/v': allow() });
+    const rule = { rules: [{ operations: ['*'], apiGroups: ['events.k8s.io'], apiVersions: ['v1'], resources: ['events'] }] };
+    await validatingWebhookPlugin(deps('validating', [config('ValidatingWebhookConfiguration', 'c', [hook('v', rule)])], caller)).admit(attributes({}).attrs);
+    assert.equal(calls.length, 0);
   });
   it('matchPolicy Exact: the v2 request does not reach a v1 rule', async () => {
     const { caller, calls } = fakeCaller({ 'https://hook/v': allow() });
