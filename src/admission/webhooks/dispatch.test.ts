@@ -323,8 +323,10 @@ describe('MutatingAdmissionWebhook', () => {
     const { caller } = fakeCaller({ 'https://hook/m': patching([{ op: 'add', path: '/metadata/labels/mutated', value: 'yes' }]) });
     const r = attributes({});
     const before = r.attrs.object;
+    const meta = before!.metadata;
     await mutatingWebhookPlugin(deps('mutating', [config('MutatingWebhookConfiguration', 'c', [hook('m')])], caller)).admit(r.attrs);
     assert.equal(r.attrs.object, before);
+    assert.equal(r.attrs.object!.metadata, meta);
     assert.deepEqual(r.attrs.object!.metadata.labels, { app: 'x', mutated: 'yes' });
     assert.equal(r.attrs.object!.apiVersion, 'v1');
     assert.equal(r.annotations['mutation.webhook.admission.k8s.io/round_0_index_0'], '{"configuration":"c","webhook":"m","mutated":true}');

@@ -5,7 +5,7 @@
 // the k8s.io spelling. A mutated object goes back the other way: defaulted in
 // the webhook's version (as kube does after a patch), converted to the
 // storage version, and written into the admission object in place (other
-// plugins hold that reference).
+// plugins and the store hold that reference, and the store its metadata).
 import { convert, ConversionError, needsConversion, parseApiVersion } from '../../conversion/index.js';
 import { kubernetesGroup } from '../../endpoints/requestinfo.js';
 import { defaulterFor } from '../../api/defaults.js';
@@ -14,6 +14,7 @@ import type { ApiObject } from '../../registry/object.js';
 import type { GroupVersionKind } from './equivalence.js';
 
 type Obj = Record<string, unknown>;
+const isPlain = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 const wireApiVersion = (group: string, version: string) => (group === '' ? version : `${kubernetesGroup(group)}/${version}`);
 
@@ -58,8 +59,16 @@ export function writeBack(mutated: Obj, from: GroupVersionKind, target: ApiObjec
     const sourced = { ...next, apiVersion: from.group === '' ? from.version : `${from.group}/${from.version}`, kind: from.kind };
     next = rewrites(sourced, { ...storage, kind: storageKind }) ? convert(sourced, { ...storage, kind: storageKind }) : sourced;
   }
+  // metadata keeps its identity too: the write path holds it (it sets resourceVersion on it after the write)
+  const meta = t.metadata;
+  const nextMeta = next.metadata;
   for (const k of Object.keys(t)) delete t[k];
   Object.assign(t, next);
+  if (isPlain(meta) && isPlain(nextMeta)) {
+    for (const k of Object.keys(meta)) delete meta[k];
+    Object.assign(meta, nextMeta);
+    t.metadata = meta;
+  }
   if (storageApiVersion !== undefined) t.apiVersion = storageApiVersion;
   if (storageKind !== undefined) t.kind = storageKind;
 }
