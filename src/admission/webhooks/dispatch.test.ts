@@ -334,6 +334,17 @@ describe('MutatingAdmissionWebhook', () => {
     assert.equal(r.annotations['patch.webhook.admission.k8s.io/round_0_index_0'], '{"configuration":"c","webhook":"m","patch":[{"op":"add","path":"/metadata/labels/mutated","value":"yes"}],"patchType":"JSONPatch"}');
   });
 
+  it('a create is sent as kube sends it before BeforeCreate (no uid, creationTimestamp null); the patch keeps the stored ones', async () => {
+    const { caller, calls } = fakeCaller({ 'https://hook/m': patching([{ op: 'add', path: '/metadata/labels', value: { m: '1' } }]) });
+    const r = attributes({ object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm', namespace: 'ns', uid: 'u-1', creationTimestamp: '2026-01-01T00:00:00Z' } } as ApiObject });
+    await mutatingWebhookPlugin(deps('mutating', [config('MutatingWebhookConfiguration', 'c', [hook('m')])], caller)).admit(r.attrs);
+    const sent = (calls[0]!.review.request as Obj).object as Obj;
+    assert.deepEqual(sent.metadata, { name: 'cm', namespace: 'ns', creationTimestamp: null });
+    assert.equal(r.attrs.object!.metadata.uid, 'u-1');
+    assert.equal(r.attrs.object!.metadata.creationTimestamp, '2026-01-01T00:00:00Z');
+    assert.deepEqual(r.attrs.object!.metadata.labels, { m: '1' });
+  });
+
   it('a patch that does not apply is a 500 with the patch error (golden webhook-07)', async () => {
     const { caller } = fakeCaller({ 'https://hook/m': patching([{ op: 'remove', path: '/metadata/labels/does-not-exist' }]) });
     const s = await outcome(() => mutatingWebhookPlugin(deps('mutating', [config('MutatingWebhookConfiguration', 'c', [hook('m', { failurePolicy: 'Ignore' })])], caller)).admit(attributes({}).attrs));

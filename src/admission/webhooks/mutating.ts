@@ -14,7 +14,7 @@
 //            last call (a later plugin mutated it), every IfNeeded webhook
 //            called so far is reinvoked; otherwise only the marked ones.
 import type { AdmissionAttributes, AdmissionPlugin } from '../../registry/admission.js';
-import { deepEqual } from '../../registry/object.js';
+import { deepEqual, type ApiObject } from '../../registry/object.js';
 import { newInternalError } from '../../api/meta/index.js';
 import { applyJsonPatch, decodeJsonPatch, isPatchError, type JsonValue } from '../../patch/index.js';
 import { annotateFailedOpen, annotateFromAnswer, annotateMutation, annotatePatch } from './annotations.js';
@@ -38,6 +38,30 @@ class ReinvokeState {
 
 const internal = (message: string) => newInternalError(new Error(message));
 
+/**
+ * kube-apiserver runs mutating admission before the store's BeforeCreate and
+ * the strategy's PrepareForCreate: a mutating webhook sees a new object
+ * without uid and generation and with creationTimestamp null (golden
+ * webhook-06). This store fills them before admission, so they are taken
+ * out of what is sent, and put back after a patch (kube would fill them then).
+ */
+function asBeforeCreate(o: Record<string, unknown>): void {
+  const m = o.metadata;
+  if (m === null || typeof m !== 'object' || Array.isArray(m)) return;
+  const meta = m as Record<string, unknown>;
+  delete meta.uid;
+  delete meta.generation;
+  meta.creationTimestamp = null;
+}
+
+/** The metadata fields the store set before admission (see asBeforeCreate). */
+function storeSet(o: ApiObject): Record<string, unknown> {
+  const m = o.metadata as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const k of ['uid', 'creationTimestamp', 'generation']) if (m[k] !== undefined) out[k] = m[k];
+  return out;
+}
+
 /** Calls one webhook and applies its patch; whether the object changed. */
 async function callMutating(a: AdmissionAttributes, req: RequestView, inv: Invocation, versioned: VersionedObjects, deps: DispatchDeps, round: number, index: number): Promise<boolean> {
   const w = inv.webhook;
@@ -46,6 +70,7 @@ async function callMutating(a: AdmissionAttributes, req: RequestView, inv: Invoc
     const mc = matchConditionsError(w, deps.gates);
     if (mc) throw mc;
     const { object, oldObject } = versioned.for(inv);
+    if (a.operation === 'CREATE' && object) asBeforeCreate(object);
     const answer = await callWebhook(deps.caller, w, callInput(a, req, inv, object, oldObject));
     annotateFromAnswer(a, w.name, answer.auditAnnotations);
     for (const text of answer.warnings) a.warn?.(text);
@@ -66,7 +91,9 @@ async function callMutating(a: AdmissionAttributes, req: RequestView, inv: Invoc
     if (patched === null || typeof patched !== 'object' || Array.isArray(patched)) throw internal(`admission webhook ${JSON.stringify(w.name)} returned a patch that does not leave an object`);
     changed = !deepEqual(object, patched);
     annotatePatch(a, round, index, w.configuration, w.name, ops);
+    const kept = a.operation === 'CREATE' ? storeSet(a.object) : undefined;
     writeBack(patched as Record<string, unknown>, inv.kind, a.object, deps.gates);
+    if (kept) Object.assign(a.object.metadata, kept);
     versioned.reset();
     return changed;
   } finally {
