@@ -19,7 +19,7 @@ describe('webhook rules (kube rules_test in spirit)', () => {
     ['version not listed', { apiVersions: ['v2'] }, {}, false],
     ['* does not cover subresources', { resources: ['*'] }, { subresource: 'status' }, false],
     ['*/* covers subresources', { resources: ['*/*'] }, { subresource: 'status' }, true],
-    ['*/* covers the main resource? no: sub must be *', { resources: ['*/*'] }, {}, true],
+    ['*/* covers the main resource too (sub "*" matches "")', { resources: ['*/*'] }, {}, true],
     ['pods/* covers pods/exec', { resources: ['pods/*'] }, { subresource: 'exec' }, true],
     ['pods/* vs configmaps', { resources: ['pods/*'] }, { resource: 'configmaps', subresource: 'x' }, false],
     ['*/status covers deployments/status', { resources: ['*/status'] }, { resource: 'deployments', subresource: 'status' }, true],
