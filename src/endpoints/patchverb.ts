@@ -14,6 +14,7 @@ import { checkAppliedKind, type EndpointKind } from './bodykind.js';
 import { applyPatch, decodePatch, patchedObject, patchInvalid, patchTypeOf, requireObject, type DecodedPatch, type Patched, type PatchTarget } from './patch.js';
 import type { JsonObject } from '../patch/index.js';
 import { fieldValidationOf } from './fieldvalidation.js';
+import { writeOptions } from './writeoptions.js';
 import { schemaFor } from '../api/schemas.js';
 import { type FeatureGates } from '../features/gates.js';
 import { applyTo, decodeApply, type FieldTracking } from './fieldmanager.js';
@@ -34,7 +35,7 @@ export async function servePatch(
   const mode = fieldValidationOf(ctx.url.searchParams, 'PatchOptions');
   const text = (await readBody(ctx.req)).toString('utf8');
   let warnings: string[] = [];
-  const opts = { dryRun: p.dryRun, user: ctx.user, requestInfo: info, subresource: info.subresource || undefined, warn: (w: string) => addWarning(ctx, w) };
+  const opts = { dryRun: p.dryRun, user: ctx.user, requestInfo: info, options: writeOptions('PatchOptions', ctx.url.searchParams), subresource: info.subresource || undefined, warn: (w: string) => addWarning(ctx, w) };
   if (type === 'apply') {
     /** The applied object, checked against the URL as every patch result is (checkName) and decoded as the kind. */
     const finish = (applied: Record<string, unknown>, current: ApiObject | undefined): ApiObject => {

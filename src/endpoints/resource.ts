@@ -34,6 +34,7 @@ import { planGet, planList } from '../registry/listoptions.js';
 import { DEFAULT_WATCH_SETTINGS, serveWatch, type WatchSettings } from './watch.js';
 import { serveListJSON } from './liststream.js';
 import { decodeApply, fieldManagerOf, trackWrite, type FieldTracking } from './fieldmanager.js';
+import { deleteOptionsObject, writeOptions } from './writeoptions.js';
 import { resetFields } from './resetfields.js';
 import { managedFieldsConverter, versionerFor } from './versioning.js';
 import { kindedBody, typedBody, checkPutTarget, bodyObject } from './writebody.js';
@@ -186,7 +187,7 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
         if (info.subresource) throw newMethodNotSupported({ group: served.group, resource: `${served.resource}/${info.subresource}` }, 'create');
         const t = tracking('CreateOptions');
         const obj = bodyObject(await typedBody(ctx, served, endpoint, 'CreateOptions', gates));
-        return out(201, await store.create(info.namespace, obj, { dryRun, user, requestInfo: info, track: track(t), warn: (w) => addWarning(ctx, w) }));
+        return out(201, await store.create(info.namespace, obj, { dryRun, user, requestInfo: info, options: writeOptions('CreateOptions', q), track: track(t), warn: (w) => addWarning(ctx, w) }));
       }
       case 'update': {
         const t = tracking('UpdateOptions');
@@ -197,17 +198,17 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
           const r = await store.guaranteedUpdate(info.namespace, info.name, (cur) => applyFinalize(cur, obj), { dryRun, user, subresource: 'finalize' });
           return out(200, r);
         }
-        const r = await store.update(info.namespace, info.name, obj, { dryRun, user, requestInfo: info, subresource: info.subresource || undefined, track: track(t), warn: (w) => addWarning(ctx, w) });
+        const r = await store.update(info.namespace, info.name, obj, { dryRun, user, requestInfo: info, options: writeOptions('UpdateOptions', q), subresource: info.subresource || undefined, track: track(t), warn: (w) => addWarning(ctx, w) });
         return out(r.created ? 201 : 200, r.object);
       }
       case 'delete': {
-        const opts = await deleteOptions(ctx, dryRun, spelling);
+        const opts = await deleteOptions(ctx, dryRun, spelling, info);
         const r = await store.delete(info.namespace, info.name, opts);
         if (r.deleted && !store.strategy.returnDeletedObject) return writeObject(ctx, 200, successStatus(served, r.object));
         return out(200, r.object);
       }
       case 'deletecollection': {
-        const opts = await deleteOptions(ctx, dryRun, spelling);
+        const opts = await deleteOptions(ctx, dryRun, spelling, info);
         const { items, resourceVersion } = await store.deleteCollection(info.namespace, { predicate: listPredicate(served, q) }, opts);
         return writeObject(ctx, 200, { kind: `${served.kind}List`, apiVersion, metadata: { resourceVersion }, items: items.map((o) => withoutTypeMeta(view(o))) });
       }
@@ -263,7 +264,7 @@ function checkDryRun(values: readonly string[], optionsKind: string): boolean {
  * there is one (which must be DeleteOptions; see bodykind.ts), else from the
  * query — never both.
  */
-async function deleteOptions(ctx: RequestContext, queryDryRun: boolean, spelling: ReturnType<typeof groupSpelling>): Promise<DeleteOptions> {
+async function deleteOptions(ctx: RequestContext, queryDryRun: boolean, spelling: ReturnType<typeof groupSpelling>, info?: ResourceRequestInfo): Promise<DeleteOptions> {
   const read = await readObjectBody(ctx.req);
   if (read) checkDeleteOptionsKind(read.value, read.raw, spellGroup('meta.svc.io', spelling));
   const body = read?.value;
@@ -273,7 +274,8 @@ async function deleteOptions(ctx: RequestContext, queryDryRun: boolean, spelling
   const preconditions = body && isObject(body.preconditions) ? (body.preconditions as DeleteOptions['preconditions']) : undefined;
   const policy = body ? (typeof body.propagationPolicy === 'string' ? body.propagationPolicy : undefined) : (q.get('propagationPolicy') ?? undefined);
   const dryRun = body ? checkDryRun(Array.isArray(body.dryRun) ? body.dryRun.map(String) : [], 'DeleteOptions') : queryDryRun;
-  return { dryRun, user: ctx.user, preconditions, gracePeriodSeconds: grace === undefined ? undefined : Number(grace), propagationPolicy: policy };
+  const opts = { dryRun, user: ctx.user, preconditions, gracePeriodSeconds: grace === undefined ? undefined : Number(grace), propagationPolicy: policy };
+  return { ...opts, options: deleteOptionsObject(opts), ...(info ? { requestInfo: info } : {}) };
 }
 
 function successStatus(served: ServedResource, obj: ApiObject): Status {

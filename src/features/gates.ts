@@ -38,7 +38,7 @@ export const KNOWN_GATES: ReadonlyMap<string, GateSpec> = new Map<string, GateSp
   ...names(`CSIMigrationPortworx ExperimentalHostUserNamespaceDefaulting MinDomainsInPodTopologySpread TopologyManagerPolicyBetaOptions`, () => beta(false)),
   ...names(`WindowsHostNetwork`, () => alpha(true)),
   ...names(
-    `APISelfSubjectReview APIServerTracing AggregatedDiscoveryEndpoint ClusterTrustBundle CPUManagerPolicyAlphaOptions CSIMigrationRBD CSIVolumeHealth
+    `APISelfSubjectReview APIServerTracing AdmissionWebhookMatchConditions AggregatedDiscoveryEndpoint ClusterTrustBundle CPUManagerPolicyAlphaOptions CSIMigrationRBD CSIVolumeHealth
      ComponentSLIs ContainerCheckpoint ContextualLogging CrossNamespaceVolumeDataSource CustomCPUCFSQuotaPeriod DisableCloudProviders
      DisableKubeletCloudCredentialProviders DynamicResourceAllocation EventedPLEG HPAContainerMetrics HPAScaleToZero
      HonorPVReclaimPolicy IPTablesOwnershipCleanup InTreePluginAWSUnregister InTreePluginAzureDiskUnregister

@@ -6,6 +6,7 @@
 import type { UserInfo } from '../authn/user.js';
 import type { ApiObject } from './object.js';
 import { newBadRequest } from '../api/meta/index.js';
+import type { ResourceRequestInfo } from '../endpoints/requestinfo.js';
 
 export type AdmissionOperation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
 
@@ -25,6 +26,31 @@ export interface AdmissionAttributes {
   readonly warn?: (text: string) => void;
   /** Records an audit annotation for the request (Kubernetes' audit.AddAuditAnnotation); absent while there is no audit log. */
   readonly annotate?: (key: string, value: string) => void;
+  /**
+   * The API request that writes (its group and version as the client spelled
+   * them, resource and subresource): what admission webhooks match and report
+   * as requestResource. Absent for the server's own writes and CONNECT.
+   */
+  readonly requestInfo?: ResourceRequestInfo;
+  /**
+   * The options object of the request as Kubernetes sends it to webhooks
+   * (CreateOptions, UpdateOptions, PatchOptions or DeleteOptions, apiVersion
+   * meta.k8s.io/v1); absent where none was built (CONNECT: null on the wire).
+   */
+  readonly options?: Readonly<Record<string, unknown>>;
+  /** The reinvocation state of one request's mutating phase (set by Admission.mutate). */
+  readonly reinvocation?: ReinvocationContext;
+}
+
+/**
+ * Kube's admission.ReinvocationContext: a plugin that changed the object asks
+ * for the mutating phase to run again (shouldReinvoke); in that second round
+ * isReinvoke is true. Plugins keep their own per-request state in `values`.
+ */
+export class ReinvocationContext {
+  isReinvoke = false;
+  shouldReinvoke = false;
+  readonly values = new Map<string, unknown>();
 }
 
 export interface AdmissionPlugin {
@@ -92,9 +118,20 @@ export class Admission {
   names(): string[] {
     return this.plugins.map((p) => p.name);
   }
-  /** The mutating phase: before validation. */
-  mutate(a: AdmissionAttributes): Promise<void> {
-    return runSteps(this.mutating, a);
+  /**
+   * The mutating phase: before validation. As kube's reinvoker: when a plugin
+   * asked for it (a mutating webhook changed the object), every mutating step
+   * runs once more, in order (the built-in ones being idempotent, the
+   * webhooks deciding themselves which of them run again).
+   */
+  async mutate(a: AdmissionAttributes): Promise<void> {
+    if (this.mutating.length === 0) return;
+    const reinvocation = a.reinvocation ?? new ReinvocationContext();
+    const attrs: AdmissionAttributes = a.reinvocation ? a : { ...a, reinvocation };
+    await runSteps(this.mutating, attrs);
+    if (!reinvocation.shouldReinvoke || reinvocation.isReinvoke) return;
+    reinvocation.isReinvoke = true;
+    await runSteps(this.mutating, attrs);
   }
   /** The validating phase: after validation, just before storage. */
   admit(a: AdmissionAttributes): Promise<void> {

@@ -41,6 +41,8 @@ export interface WriteContext {
   readonly warn?: (text: string) => void;
   /** managedFields bookkeeping, applied to what the request produced before the strategy runs. */
   readonly track?: TrackFields;
+  /** The request's CreateOptions/UpdateOptions/PatchOptions/DeleteOptions as admission webhooks see them. */
+  readonly options?: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -155,9 +157,9 @@ export class GenericStore {
     return this.sharedObject((await this.readFor(namespace, name, mode)).kv);
   }
 
-  /** list() for callers that only look: shared, deep-frozen objects (see getShared). */
-  async listShared(namespace: string): Promise<readonly ApiObject[]> {
-    const { entries } = await this.listEntries(namespace);
+  /** list() for callers that only look: shared, deep-frozen objects (see getShared); `mode` 'any' reads the watch cache as it is (kube's lister). */
+  async listShared(namespace: string, mode: ReadMode = { kind: 'mostRecent' }): Promise<readonly ApiObject[]> {
+    const { entries } = await this.listEntries(namespace, { plan: { mode, limit: 0, continuing: false } });
     return entries.map((e) => this.sharedObject(e.kv));
   }
 
@@ -760,6 +762,7 @@ export class GenericStore {
       operation, object: obj, oldObject: old, resource: this.identity, namespace: (obj ?? old)!.metadata.namespace ?? '', name: (obj ?? old)!.metadata.name ?? '',
       dryRun: ctx.dryRun, user: ctx.user, namespaced: this.namespaced,
       subresource: (ctx as UpdateContext).subresource ?? ctx.requestInfo?.subresource ?? '', ...(ctx.warn ? { warn: ctx.warn } : {}),
+      ...(ctx.requestInfo ? { requestInfo: ctx.requestInfo } : {}), ...(ctx.options ? { options: ctx.options } : {}),
     };
   }
 

@@ -10,6 +10,7 @@ import { isObject } from '../schema/model.js';
 import type { RequestContext } from './context.js';
 import { endBody } from './compress.js';
 import { drained } from './drain.js';
+import { WarningRecorder } from './warnings.js';
 
 export function writeObject(ctx: RequestContext, code: number, obj: unknown, enc?: Encoding, contentType?: string): void {
   const accept = ctx.req.headers.accept;
@@ -77,11 +78,14 @@ export function writeJSONText(ctx: RequestContext, code: number, text: string | 
 }
 
 /** Adds a `Warning: 299 - "<text>"` header (RFC 7234), one per warning, as Kubernetes sends them. */
+const warnings = new WeakMap<RequestContext, WarningRecorder>();
+
+/** Adds a `Warning: 299 - "text"` header, with kube's de-duplication and truncation (server/warnings.ts). */
 export function addWarning(ctx: RequestContext, text: string): void {
   if (ctx.res.headersSent) return;
-  const prev = ctx.res.getHeader('Warning');
-  const list = prev === undefined ? [] : Array.isArray(prev) ? prev.map(String) : [String(prev)];
-  ctx.res.setHeader('Warning', [...list, `299 - ${JSON.stringify(text)}`]);
+  let r = warnings.get(ctx);
+  if (!r) warnings.set(ctx, (r = new WarningRecorder()));
+  if (r.add(text)) ctx.res.setHeader('Warning', r.headers);
 }
 
 export function writeText(ctx: RequestContext, code: number, body: string): void {

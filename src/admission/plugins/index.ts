@@ -45,6 +45,7 @@ import type { ApiObject } from '../../registry/object.js';
 import { defaulterFor } from '../../api/defaults.js';
 import { DEFAULT_GATES } from '../../features/gates.js';
 import { isStatusError, newNotFound } from '../../api/meta/index.js';
+import { mutatingAdmissionWebhook, validatingAdmissionWebhook, type CallbackCaller } from '../webhooks/index.js';
 
 export interface PluginContext {
   /** The plugin's own configuration (embedded or from its `path`), parsed; undefined without one. */
@@ -52,6 +53,8 @@ export interface PluginContext {
   readonly registry: Registry;
   readonly authorizer: Authorizer;
   readonly gates: FeatureGates;
+  /** The transport of admission webhook calls (src/webhook/callback.ts); absent: the webhook plugins' calls fail per failurePolicy. */
+  readonly webhookCaller?: CallbackCaller;
 }
 
 export type PluginFactory = (ctx: PluginContext) => AdmissionPlugin;
@@ -136,4 +139,6 @@ export const PLUGIN_FACTORIES: ReadonlyMap<string, PluginFactory> = new Map<stri
     pods: async (ns) => (await registry.store('', 'pods').list(ns)).items,
     ...(config !== undefined ? { config: parsePodSecurityConfiguration(config) } : {}),
   })],
+  ['MutatingAdmissionWebhook', (ctx) => mutatingAdmissionWebhook(ctx)],
+  ['ValidatingAdmissionWebhook', (ctx) => validatingAdmissionWebhook(ctx)],
 ]);

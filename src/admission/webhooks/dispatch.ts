@@ -1,0 +1,91 @@
+// What both dispatchers need per request: the webhooks that apply (with
+// their resource and kind), the request's view, and the object versions each
+// invocation sends (one conversion per kind and request).
+import type { AdmissionAttributes } from '../../registry/admission.js';
+import type { FeatureGates } from '../../features/gates.js';
+import { newInternalError, StatusError } from '../../api/meta/index.js';
+import type { CallbackCaller } from './caller.js';
+import { CallingWebhookError } from './errors.js';
+import { requestView, shouldCall, type Invocation, type MatchDeps, type RequestView } from './match.js';
+import type { WebhookSource } from './source.js';
+import type { CallInput } from './call.js';
+import { toWebhookVersion } from './versioned.js';
+import type { Webhook } from './types.js';
+
+export const MATCH_CONDITIONS_GATE = 'AdmissionWebhookMatchConditions';
+
+export interface DispatchDeps extends MatchDeps {
+  readonly source: WebhookSource;
+  readonly caller: CallbackCaller;
+  readonly gates: FeatureGates;
+}
+
+/** Whether the matchConditions gate is on (a gate this build does not know counts as off). */
+export function matchConditionsEnabled(gates: FeatureGates): boolean {
+  try {
+    return gates.enabled(MATCH_CONDITIONS_GATE);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * With AdmissionWebhookMatchConditions on, a webhook with matchConditions
+ * cannot be evaluated: the expression language is not built in this server
+ * yet, so such a webhook's call fails (failurePolicy decides) with this
+ * error instead of being called or skipped silently. With the gate off,
+ * kube ignores matchConditions, and so do we.
+ */
+export function matchConditionsError(w: Webhook, gates: FeatureGates): CallingWebhookError | undefined {
+  if (w.matchConditions.length === 0 || !matchConditionsEnabled(gates)) return undefined;
+  return new CallingWebhookError(w.name, 'matchConditions cannot be evaluated: the expression language is not available in this server');
+}
+
+/** An invocation and the request it is made for. */
+export function callInput(a: AdmissionAttributes, req: RequestView, inv: Invocation, object: unknown, oldObject: unknown): CallInput {
+  return {
+    resource: inv.resource, kind: inv.kind, subresource: inv.subresource,
+    requestResource: req.resource, requestKind: req.kind, requestSubresource: req.subresource,
+    name: a.name, namespace: a.namespace, operation: a.operation, user: a.user,
+    object, oldObject, dryRun: a.dryRun,
+    options: a.operation === 'CONNECT' ? null : a.options ?? null,
+  };
+}
+
+/** The objects sent for an invocation's kind, converted once per kind. */
+export class VersionedObjects {
+  private readonly byKind = new Map<string, { object: Record<string, unknown> | undefined; oldObject: Record<string, unknown> | undefined }>();
+  constructor(private readonly a: AdmissionAttributes) {}
+  for(inv: Invocation) {
+    const key = `${inv.kind.group}/${inv.kind.version}/${inv.kind.kind}`;
+    let v = this.byKind.get(key);
+    if (!v) {
+      try {
+        v = { object: toWebhookVersion(this.a.object, inv.kind), oldObject: toWebhookVersion(this.a.oldObject, inv.kind) };
+      } catch (err) {
+        throw newInternalError(err instanceof Error ? err : new Error(String(err)));
+      }
+      this.byKind.set(key, v);
+    }
+    return v;
+  }
+  /** Forgets the conversions (the object changed). */
+  reset(): void {
+    this.byKind.clear();
+  }
+}
+
+/** The webhooks that apply, each with its invocation, in order; `index` is the webhook's position in the source. */
+export async function invocations(a: AdmissionAttributes, deps: DispatchDeps): Promise<{ req: RequestView; list: { index: number; inv: Invocation }[] }> {
+  const hooks = await deps.source.webhooks();
+  const req = requestView(a, deps.equivalents);
+  const list: { index: number; inv: Invocation }[] = [];
+  for (let i = 0; i < hooks.length; i++) {
+    const inv = await shouldCall(hooks[i]!, a, req, deps);
+    if (inv) list.push({ index: i, inv });
+  }
+  return { req, list };
+}
+
+/** A StatusError for anything else that failed. */
+export const asStatus = (err: unknown): StatusError => (err instanceof StatusError ? err : newInternalError(err instanceof Error ? err : new Error(String(err))));

@@ -1,0 +1,91 @@
+// MutatingAdmissionWebhook and ValidatingAdmissionWebhook: admission
+// callbacks registered through Mutating-/ValidatingWebhookConfiguration
+// objects (kube's pkg/admission/plugin/webhook). One concept per file:
+//
+//   types.ts        a stored webhook, v1 defaults filled in
+//   source.ts       the configurations, re-read per request, compiled per change, by name
+//   rules.ts        one rule against a request
+//   selectors.ts    namespaceSelector, objectSelector
+//   equivalence.ts  matchPolicy Equivalent: the same resource in other groups/versions
+//   match.ts        ShouldCallHook: which webhooks, as which resource and kind
+//   versioned.ts    the object in the webhook's version, and back
+//   review.ts       AdmissionReview v1/v1beta1 out, the answer checked
+//   call.ts         one call through the CallbackCaller (caller.ts; network in src/webhook/)
+//   errors.ts       call errors, denials, dry run
+//   annotations.ts  audit annotations
+//   dispatch.ts     what both dispatchers share
+//   mutating.ts     one after another, JSON patches, reinvocation
+//   validating.ts   in parallel
+//   config.ts       the WebhookAdmissionConfiguration (kubeConfigFile)
+import type { AdmissionPlugin } from '../../registry/admission.js';
+import type { Registry } from '../../registry/registry.js';
+import type { FeatureGates } from '../../features/gates.js';
+import { isStatusError } from '../../api/meta/index.js';
+import type { CallbackCaller } from './caller.js';
+import { parseWebhookAdmissionConfig, type WebhookAdmissionConfig } from './config.js';
+import { EquivalentResources } from './equivalence.js';
+import { mutatingWebhookPlugin } from './mutating.js';
+import type { NamespaceLabels } from './selectors.js';
+import { WebhookSource } from './source.js';
+import { validatingWebhookPlugin } from './validating.js';
+
+export { mutatingWebhookPlugin, MUTATING_PLUGIN } from './mutating.js';
+export { validatingWebhookPlugin, VALIDATING_PLUGIN } from './validating.js';
+export type { CallbackCaller, CallbackCall, CallbackConfig, CallbackResult } from './caller.js';
+export { parseWebhookAdmissionConfig, WebhookConfigError, type WebhookAdmissionConfig } from './config.js';
+
+/** Builds the CallbackCaller of a plugin from its configuration (the credentials file). */
+export type CallerFactory = (config: WebhookAdmissionConfig) => CallbackCaller;
+
+export interface WebhookPluginContext {
+  readonly config: unknown;
+  readonly registry: Registry;
+  readonly gates: FeatureGates;
+  /** The caller to use; else one from callerFactory; neither: calls fail (failurePolicy applies). */
+  readonly webhookCaller?: CallbackCaller;
+  readonly callerFactory?: CallerFactory;
+}
+
+const ADMISSIONREGISTRATION = 'admissionregistration.svc.io';
+
+/** A caller for a server built without one: every call fails as a call error (so failurePolicy decides). */
+const NO_CALLER: CallbackCaller = {
+  call: () => Promise.reject(new Error('no callback transport is configured in this server')),
+};
+
+/** A namespace's labels: the watch cache's copy, else storage (kube: the lister, then the client). */
+function namespaceLabelsOf(registry: Registry): NamespaceLabels {
+  return async (name) => {
+    const store = registry.store('', 'namespaces');
+    let ns;
+    try {
+      ns = await store.getShared('', name, { kind: 'any' });
+    } catch (err) {
+      if (!isStatusError(err) || err.status.code !== 404) throw err;
+      ns = await store.get('', name);
+    }
+    return ns.metadata.labels ?? {};
+  };
+}
+
+function build(kind: 'mutating' | 'validating', ctx: WebhookPluginContext): AdmissionPlugin {
+  const config = parseWebhookAdmissionConfig(ctx.config);
+  const caller = ctx.webhookCaller ?? ctx.callerFactory?.(config) ?? NO_CALLER;
+  const resource = kind === 'mutating' ? 'mutatingwebhookconfigurations' : 'validatingwebhookconfigurations';
+  const registry = ctx.registry;
+  const list = async () => (registry.has(ADMISSIONREGISTRATION, resource) ? registry.store(ADMISSIONREGISTRATION, resource).listShared('', { kind: 'any' }) : []);
+  let equivalents: EquivalentResources | undefined;
+  const deps = {
+    source: new WebhookSource(list, kind),
+    caller,
+    gates: ctx.gates,
+    namespaceLabels: namespaceLabelsOf(registry),
+    get equivalents() {
+      return (equivalents ??= new EquivalentResources(registry.resources()));
+    },
+  };
+  return kind === 'mutating' ? mutatingWebhookPlugin(deps) : validatingWebhookPlugin(deps);
+}
+
+export const mutatingAdmissionWebhook = (ctx: WebhookPluginContext): AdmissionPlugin => build('mutating', ctx);
+export const validatingAdmissionWebhook = (ctx: WebhookPluginContext): AdmissionPlugin => build('validating', ctx);

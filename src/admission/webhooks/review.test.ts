@@ -1,0 +1,86 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { buildReview, InvalidReviewError, reviewVersionFor, UnsupportedPatchTypeError, verifyAnswer, type ReviewInput } from './review.js';
+
+const input: ReviewInput = {
+  version: 'v1',
+  resource: { group: 'autoscaling', version: 'v1', resource: 'horizontalpodautoscalers' },
+  kind: { group: 'autoscaling', version: 'v1', kind: 'HorizontalPodAutoscaler' },
+  subresource: '',
+  requestResource: { group: 'autoscaling', version: 'v2', resource: 'horizontalpodautoscalers' },
+  requestKind: { group: 'autoscaling', version: 'v2', kind: 'HorizontalPodAutoscaler' },
+  requestSubresource: '',
+  name: 'eq', namespace: 'ns', operation: 'CREATE',
+  user: { name: 'admin', uid: 'u1', groups: ['system:masters', 'system:authenticated'] },
+  object: { kind: 'HorizontalPodAutoscaler', apiVersion: 'autoscaling/v1' }, oldObject: undefined, dryRun: false,
+  options: { kind: 'CreateOptions', apiVersion: 'meta.k8s.io/v1' },
+};
+
+describe('AdmissionReview out', () => {
+  it('fills the request as kube does (golden webhook-04 shape, key order included)', () => {
+    const { review } = buildReview(input, 'uid-1');
+    assert.equal(JSON.stringify(review), JSON.stringify({
+      kind: 'AdmissionReview', apiVersion: 'admission.k8s.io/v1',
+      request: {
+        uid: 'uid-1',
+        kind: { group: 'autoscaling', version: 'v1', kind: 'HorizontalPodAutoscaler' },
+        resource: { group: 'autoscaling', version: 'v1', resource: 'horizontalpodautoscalers' },
+        requestKind: { group: 'autoscaling', version: 'v2', kind: 'HorizontalPodAutoscaler' },
+        requestResource: { group: 'autoscaling', version: 'v2', resource: 'horizontalpodautoscalers' },
+        name: 'eq', namespace: 'ns', operation: 'CREATE',
+        userInfo: { username: 'admin', uid: 'u1', groups: ['system:masters', 'system:authenticated'] },
+        object: { kind: 'HorizontalPodAutoscaler', apiVersion: 'autoscaling/v1' }, oldObject: null, dryRun: false,
+        options: { kind: 'CreateOptions', apiVersion: 'meta.k8s.io/v1' },
+      },
+    }));
+  });
+  it('writes groups in the k8s.io spelling, subresources, v1beta1, and nulls on connect', () => {
+    const { review } = buildReview({
+      ...input, version: 'v1beta1', resource: { group: 'networking.svc.io', version: 'v1', resource: 'ingresses' }, subresource: 'status', requestSubresource: 'status',
+      namespace: '', options: null, dryRun: true,
+    }, 'u');
+    const r = review.request as Record<string, unknown>;
+    assert.equal(review.apiVersion, 'admission.k8s.io/v1beta1');
+    assert.deepEqual(r.resource, { group: 'networking.k8s.io', version: 'v1', resource: 'ingresses' });
+    assert.equal(r.subResource, 'status');
+    assert.equal(r.requestSubResource, 'status');
+    assert.equal('namespace' in r, false);
+    assert.equal(r.options, null);
+    assert.equal(r.dryRun, true);
+  });
+  it('chooses the first known admissionReviewVersion', () => {
+    assert.equal(reviewVersionFor(['v2', 'v1beta1', 'v1']), 'v1beta1');
+    assert.equal(reviewVersionFor(['v1', 'v1beta1']), 'v1');
+    assert.equal(reviewVersionFor(['v2']), undefined);
+  });
+});
+
+describe('AdmissionReview back', () => {
+  const ok = (response: unknown, apiVersion: unknown = 'admission.k8s.io/v1', kind: unknown = 'AdmissionReview') => ({ apiVersion, kind, response });
+  const patch = Buffer.from('[{"op":"add","path":"/x","value":1}]').toString('base64');
+  const errors: [string, 'v1' | 'v1beta1', boolean, unknown, string][] = [
+    ['no response', 'v1', false, { apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview' }, 'webhook response was absent'],
+    ['uid mismatch', 'v1', false, ok({ uid: 'other', allowed: true }), 'expected response.uid="U", got "other"'],
+    ['v1 without type meta (golden webhook-06)', 'v1', false, { response: { uid: 'U', allowed: true } }, 'expected webhook response of admission.k8s.io/v1, Kind=AdmissionReview, got /, Kind='],
+    ['other version', 'v1', false, ok({ uid: 'U', allowed: true }, 'admission.k8s.io/v1beta1'), 'expected webhook response of admission.k8s.io/v1, Kind=AdmissionReview, got admission.k8s.io/v1beta1, Kind=AdmissionReview'],
+    ['patch without type', 'v1', true, ok({ uid: 'U', allowed: true, patch }), 'webhook returned response.patch but not response.patchType'],
+    ['type without patch', 'v1', true, ok({ uid: 'U', allowed: true, patchType: 'JSONPatch' }), 'webhook returned response.patchType but not response.patch'],
+    ['validating with patch', 'v1', false, ok({ uid: 'U', allowed: true, patch }), 'validating webhook may not return response.patch'],
+    ['validating with patchType', 'v1', false, ok({ uid: 'U', allowed: true, patchType: 'JSONPatch' }), 'validating webhook may not return response.patchType'],
+  ];
+  for (const [name, version, mutating, answer, message] of errors) {
+    it(`refuses: ${name}`, () => assert.throws(() => verifyAnswer(version, 'U', mutating, answer), (e: unknown) => e instanceof InvalidReviewError && e.message === message));
+  }
+  it('refuses a patchType other than JSONPatch as unsupported', () => {
+    assert.throws(() => verifyAnswer('v1', 'U', true, ok({ uid: 'U', allowed: true, patch, patchType: 'MergePatch' })), (e: unknown) => e instanceof UnsupportedPatchTypeError && e.message === 'unsupported patch type "MergePatch"');
+  });
+  it('accepts the svc.io spelling back', () => {
+    assert.equal(verifyAnswer('v1', 'U', false, ok({ uid: 'U', allowed: true }, 'admission.svc.io/v1')).allowed, true);
+  });
+  it('v1beta1: no type meta, no uid check, a patch is a JSON patch', () => {
+    const a = verifyAnswer('v1beta1', 'U', true, { response: { allowed: true, patch, warnings: ['w'], auditAnnotations: { k: 'v' } } });
+    assert.equal(a.patch?.toString(), '[{"op":"add","path":"/x","value":1}]');
+    assert.deepEqual(a.warnings, ['w']);
+    assert.deepEqual(a.auditAnnotations, { k: 'v' });
+  });
+});

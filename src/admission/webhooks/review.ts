@@ -1,0 +1,161 @@
+// AdmissionReview out and back (kube's request/admissionreview.go).
+//
+// Out: `admission.k8s.io/v1` or `v1beta1` (the first of the webhook's
+// admissionReviewVersions this server speaks; both have the same request
+// shape), groups in the k8s.io spelling as kube-apiserver writes them, fields
+// in kube's order with its omitempty rules (name, namespace, subResource
+// omitted when empty; object, oldObject and options null when absent).
+//
+// Back: the answer must be a JSON AdmissionReview with a response; for v1 it
+// must name `admission.k8s.io/v1` (the svc.io spelling is accepted too) and
+// kind AdmissionReview, and echo the uid; a mutating webhook's patch needs
+// patchType JSONPatch (v1beta1: a patch is taken as JSONPatch; its uid and
+// type are not checked, as kube); a validating webhook may return neither.
+import { randomUUID } from 'node:crypto';
+import type { UserInfo } from '../../authn/user.js';
+import { kubernetesGroup } from '../../endpoints/requestinfo.js';
+import type { GroupVersionKind, GroupVersionResource } from './equivalence.js';
+
+export const SUPPORTED_REVIEW_VERSIONS = ['v1', 'v1beta1'] as const;
+export type ReviewVersion = (typeof SUPPORTED_REVIEW_VERSIONS)[number];
+
+/** The version to send, or undefined (kube: "webhook does not accept known AdmissionReview versions (v1, v1beta1)"). */
+export function reviewVersionFor(accepted: readonly string[]): ReviewVersion | undefined {
+  return accepted.find((v): v is ReviewVersion => (SUPPORTED_REVIEW_VERSIONS as readonly string[]).includes(v));
+}
+
+export const NO_KNOWN_REVIEW_VERSION = 'webhook does not accept known AdmissionReview versions (v1, v1beta1)';
+
+export interface ReviewInput {
+  readonly version: ReviewVersion;
+  /** The resource and kind the webhook is called with (after an Equivalent match) and those of the request. */
+  readonly resource: GroupVersionResource;
+  readonly kind: GroupVersionKind;
+  readonly subresource: string;
+  readonly requestResource: GroupVersionResource;
+  readonly requestKind: GroupVersionKind;
+  readonly requestSubresource: string;
+  readonly name: string;
+  readonly namespace: string;
+  readonly operation: string;
+  readonly user: UserInfo | undefined;
+  readonly object: unknown;
+  readonly oldObject: unknown;
+  readonly dryRun: boolean;
+  readonly options: unknown;
+}
+
+const gvk = (k: GroupVersionKind) => ({ group: kubernetesGroup(k.group), version: k.version, kind: k.kind });
+const gvr = (r: GroupVersionResource) => ({ group: kubernetesGroup(r.group), version: r.version, resource: r.resource });
+
+function userInfo(u: UserInfo | undefined): Record<string, unknown> {
+  if (!u) return {};
+  const extra = u.extra && Object.keys(u.extra).length > 0 ? u.extra : undefined;
+  return {
+    ...(u.name ? { username: u.name } : {}),
+    ...(u.uid ? { uid: u.uid } : {}),
+    ...(u.groups.length > 0 ? { groups: [...u.groups] } : {}),
+    ...(extra ? { extra } : {}),
+  };
+}
+
+/** The review to send, with its fresh uid. */
+export function buildReview(r: ReviewInput, uid: string = randomUUID()): { uid: string; review: Record<string, unknown> } {
+  const request: Record<string, unknown> = {
+    uid,
+    kind: gvk(r.kind),
+    resource: gvr(r.resource),
+    ...(r.subresource ? { subResource: r.subresource } : {}),
+    requestKind: gvk(r.requestKind),
+    requestResource: gvr(r.requestResource),
+    ...(r.requestSubresource ? { requestSubResource: r.requestSubresource } : {}),
+    ...(r.name ? { name: r.name } : {}),
+    ...(r.namespace ? { namespace: r.namespace } : {}),
+    operation: r.operation,
+    userInfo: userInfo(r.user),
+    object: r.object ?? null,
+    oldObject: r.oldObject ?? null,
+    dryRun: r.dryRun,
+    options: r.options ?? null,
+  };
+  return { uid, review: { kind: 'AdmissionReview', apiVersion: `admission.k8s.io/${r.version}`, request } };
+}
+
+/** What a verified answer says. */
+export interface ReviewAnswer {
+  readonly allowed: boolean;
+  readonly result: unknown;
+  /** Decoded JSON patch operations (mutating only), empty when none. */
+  readonly patch: Buffer | undefined;
+  readonly warnings: readonly string[];
+  readonly auditAnnotations: Readonly<Record<string, string>>;
+}
+
+/** An answer that is not a usable AdmissionReview (kube wraps it: "received invalid webhook response: …"). */
+export class InvalidReviewError extends Error {
+  override readonly name = 'InvalidReviewError';
+}
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+const ACCEPTED_GROUPS = new Set(['admission.k8s.io', 'admission.svc.io']);
+
+/** Go's GroupVersionKind.String() of what the answer named: "group/version, Kind=kind". */
+function gvkText(apiVersion: unknown, kind: unknown): string {
+  const av = typeof apiVersion === 'string' ? apiVersion : '';
+  const slash = av.indexOf('/');
+  const [group, version] = slash < 0 ? ['', av] : [av.slice(0, slash), av.slice(slash + 1)];
+  return `${group}/${version}, Kind=${typeof kind === 'string' ? kind : ''}`;
+}
+
+function base64Bytes(v: unknown): Buffer | undefined {
+  if (v === undefined || v === null || v === '') return undefined;
+  if (typeof v !== 'string' || !/^[A-Za-z0-9+/]*={0,2}$/.test(v)) throw new InvalidReviewError('illegal base64 data in response.patch');
+  const b = Buffer.from(v, 'base64');
+  return b.length > 0 ? b : undefined;
+}
+
+/** Checks a decoded answer to the review of `uid` (kube's VerifyAdmissionResponse). */
+export function verifyAnswer(version: ReviewVersion, uid: string, mutating: boolean, answer: unknown): ReviewAnswer {
+  const review = isObj(answer) ? answer : {};
+  const response = review.response;
+  if (!isObj(response)) throw new InvalidReviewError('webhook response was absent');
+  let patch: Buffer | undefined;
+  if (version === 'v1') {
+    if (response.uid !== uid) throw new InvalidReviewError(`expected response.uid=${JSON.stringify(uid)}, got ${JSON.stringify(typeof response.uid === 'string' ? response.uid : '')}`);
+    const av = typeof review.apiVersion === 'string' ? review.apiVersion : '';
+    const slash = av.indexOf('/');
+    if (slash < 0 || !ACCEPTED_GROUPS.has(av.slice(0, slash)) || av.slice(slash + 1) !== 'v1' || review.kind !== 'AdmissionReview') {
+      throw new InvalidReviewError(`expected webhook response of admission.k8s.io/v1, Kind=AdmissionReview, got ${gvkText(review.apiVersion, review.kind)}`);
+    }
+    const hasType = response.patchType !== undefined && response.patchType !== null;
+    const bytes = base64Bytes(response.patch);
+    if (mutating) {
+      if (bytes && !hasType) throw new InvalidReviewError('webhook returned response.patch but not response.patchType');
+      if (!bytes && hasType) throw new InvalidReviewError('webhook returned response.patchType but not response.patch');
+      if (hasType && response.patchType !== 'JSONPatch') {
+        if (response.patchType === '') throw new InvalidReviewError('webhook returned invalid response.patchType of ""');
+        throw new UnsupportedPatchTypeError(String(response.patchType));
+      }
+      patch = bytes;
+    } else {
+      if (bytes) throw new InvalidReviewError('validating webhook may not return response.patch');
+      if (hasType) throw new InvalidReviewError('validating webhook may not return response.patchType');
+    }
+  } else if (mutating) {
+    patch = base64Bytes(response.patch);
+  }
+  const warnings = Array.isArray(response.warnings) ? response.warnings.filter((w): w is string => typeof w === 'string') : [];
+  const auditAnnotations: Record<string, string> = {};
+  if (isObj(response.auditAnnotations)) for (const [k, v] of Object.entries(response.auditAnnotations)) if (typeof v === 'string') auditAnnotations[k] = v;
+  return { allowed: response.allowed === true, result: response.status, patch, warnings, auditAnnotations };
+}
+
+/** A patchType other than JSONPatch (kube: `unsupported patch type "x"`, a call error carrying the answer's status). */
+export class UnsupportedPatchTypeError extends Error {
+  override readonly name = 'UnsupportedPatchTypeError';
+  constructor(readonly patchType: string) {
+    super(`unsupported patch type ${JSON.stringify(patchType)}`);
+  }
+}

@@ -1,0 +1,52 @@
+// ValidatingAdmissionWebhook (kube's validating dispatcher): every webhook
+// that applies is called at once; call failures under Ignore are dropped
+// (with the failed-open annotation), under Fail they are 500s; a denial is the
+// webhook's status. When several fail, kube returns whichever error reached
+// its channel first (completion order); here the first by webhook order, so
+// the answer does not depend on timing.
+import type { AdmissionPlugin } from '../../registry/admission.js';
+import type { StatusError } from '../../api/meta/index.js';
+import { annotateFailedOpen, annotateFromAnswer } from './annotations.js';
+import { callWebhook } from './call.js';
+import { asStatus, callInput, invocations, matchConditionsError, VersionedObjects, type DispatchDeps } from './dispatch.js';
+import { CallingWebhookError, failedClosed, toStatusError } from './errors.js';
+
+export const VALIDATING_PLUGIN = 'ValidatingAdmissionWebhook';
+
+export function validatingWebhookPlugin(deps: DispatchDeps): AdmissionPlugin {
+  return {
+    name: VALIDATING_PLUGIN,
+    // per webhook: see call.ts
+    sideEffects: 'None',
+    async admit(a) {
+      const hooks = await deps.source.webhooks();
+      if (hooks.length === 0) return;
+      const { req, list } = await invocations(a, deps);
+      if (list.length === 0) return;
+      const versioned = new VersionedObjects(a);
+      const results = await Promise.all(list.map(async ({ inv }, idx): Promise<StatusError | undefined> => {
+        const w = inv.webhook;
+        try {
+          const mc = matchConditionsError(w, deps.gates);
+          if (mc) throw mc;
+          const { object, oldObject } = versioned.for(inv);
+          const answer = await callWebhook(deps.caller, w, callInput(a, req, inv, object, oldObject));
+          annotateFromAnswer(a, w.name, answer.auditAnnotations);
+          for (const text of answer.warnings) a.warn?.(text);
+          return answer.allowed ? undefined : toStatusError(w.name, answer.result);
+        } catch (err) {
+          if (err instanceof CallingWebhookError) {
+            if (w.failurePolicy === 'Ignore') {
+              annotateFailedOpen(a, 'validating', 0, idx, w.name);
+              return undefined;
+            }
+            return failedClosed(err);
+          }
+          return asStatus(err);
+        }
+      }));
+      const first = results.find((e) => e !== undefined);
+      if (first) throw first;
+    },
+  };
+}

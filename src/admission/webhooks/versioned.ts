@@ -1,0 +1,74 @@
+// The object a webhook sees, in the version it asked for (kube's
+// VersionedAttributes): the admission object is in its storage version; a
+// webhook matched through an equivalent resource gets it converted
+// (src/conversion), every webhook gets kind and apiVersion first, groups in
+// the k8s.io spelling. A mutated object goes back the other way: defaulted in
+// the webhook's version (as kube does after a patch), converted to the
+// storage version, and written into the admission object in place (other
+// plugins and the store hold that reference, and the store its metadata).
+import { convert, ConversionError, needsConversion, parseApiVersion } from '../../conversion/index.js';
+import { kubernetesGroup } from '../../endpoints/requestinfo.js';
+import { defaulterFor } from '../../api/defaults.js';
+import type { FeatureGates } from '../../features/gates.js';
+import type { ApiObject } from '../../registry/object.js';
+import type { GroupVersionKind } from './equivalence.js';
+
+type Obj = Record<string, unknown>;
+const isPlain = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+const wireApiVersion = (group: string, version: string) => (group === '' ? version : `${kubernetesGroup(group)}/${version}`);
+
+/** Whether the object (naming its apiVersion and kind) must be rewritten to be in `to`. */
+function rewrites(o: Obj, to: GroupVersionKind): boolean {
+  if (typeof o.apiVersion !== 'string' || typeof o.kind !== 'string' || o.kind !== to.kind) return false;
+  const from = parseApiVersion(o.apiVersion);
+  try {
+    return needsConversion(from.group, from.version, to.group, to.version, to.kind);
+  } catch (err) {
+    if (err instanceof ConversionError) return false;
+    throw err;
+  }
+}
+
+/** `o` in the webhook's version: a new object, kind and apiVersion first. */
+export function toWebhookVersion(o: ApiObject | undefined, to: GroupVersionKind): Obj | undefined {
+  if (!o) return undefined;
+  const src = o as unknown as Obj;
+  // objects without type meta (connect options built by the server) are sent as they are
+  if (typeof src.kind !== 'string' || src.kind !== to.kind) {
+    const { kind, apiVersion, ...rest } = src;
+    return { ...(kind !== undefined ? { kind } : {}), ...(typeof apiVersion === 'string' ? { apiVersion: wireApiVersion(parseApiVersion(apiVersion).group, parseApiVersion(apiVersion).version) } : {}), ...structuredClone(rest) };
+  }
+  const body = rewrites(src, to) ? convert(src, to) : structuredClone(src);
+  const { kind: _k, apiVersion: _v, ...rest } = body;
+  return { kind: to.kind, apiVersion: wireApiVersion(to.group, to.version), ...rest };
+}
+
+/**
+ * Writes a mutated object (in the webhook's version `from`) into `target`
+ * (the admission object, in its storage version) in place.
+ */
+export function writeBack(mutated: Obj, from: GroupVersionKind, target: ApiObject, gates: FeatureGates): void {
+  const t = target as unknown as Obj;
+  const storageApiVersion = typeof t.apiVersion === 'string' ? t.apiVersion : undefined;
+  const storageKind = typeof t.kind === 'string' ? t.kind : undefined;
+  let next: Obj = mutated;
+  if (storageApiVersion && storageKind === from.kind) {
+    defaulterFor(from.group, from.version, from.kind, gates)?.(next);
+    const storage = parseApiVersion(storageApiVersion);
+    const sourced = { ...next, apiVersion: from.group === '' ? from.version : `${from.group}/${from.version}`, kind: from.kind };
+    next = rewrites(sourced, { ...storage, kind: storageKind }) ? convert(sourced, { ...storage, kind: storageKind }) : sourced;
+  }
+  // metadata keeps its identity too: the write path holds it (it sets resourceVersion on it after the write)
+  const meta = t.metadata;
+  const nextMeta = next.metadata;
+  for (const k of Object.keys(t)) delete t[k];
+  Object.assign(t, next);
+  if (isPlain(meta) && isPlain(nextMeta)) {
+    for (const k of Object.keys(meta)) delete meta[k];
+    Object.assign(meta, nextMeta);
+    t.metadata = meta;
+  }
+  if (storageApiVersion !== undefined) t.apiVersion = storageApiVersion;
+  if (storageKind !== undefined) t.kind = storageKind;
+}
