@@ -24,7 +24,7 @@ const server = http2.createSecureServer({ cert: pki.serving.cert, key: pki.servi
       return;
     }
     const response: Record<string, unknown> = { uid: review.request?.uid, allowed: true };
-    if (req.url === '/mutate') Object.assign(response, { patchType: 'JSONPatch', patch: PATCH });
+    if ((req.url ?? '').split('?')[0] === '/mutate') Object.assign(response, { patchType: 'JSONPatch', patch: PATCH });
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ apiVersion: review.apiVersion, kind: 'AdmissionReview', response }));
   });
 });

@@ -27,7 +27,7 @@ function configurations(port: number, caBundle: string): { mutating: unknown; va
   const hook = (name: string, path: string) => ({
     name, clientConfig: { url: `https://127.0.0.1:${port}${path}`, caBundle },
     rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'] }],
-    namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': NS } },
+    namespaceSelector: { matchLabels: { 'svc.io/metadata.name': NS } },
     sideEffects: 'None', admissionReviewVersions: ['v1'], failurePolicy: 'Fail', timeoutSeconds: 5,
   });
   return {

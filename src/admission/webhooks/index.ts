@@ -22,6 +22,7 @@ import type { Registry } from '../../registry/registry.js';
 import type { FeatureGates } from '../../features/gates.js';
 import { isStatusError } from '../../api/meta/index.js';
 import type { CallbackCaller } from './caller.js';
+import { AdmissionCallbackClient, endpointsResolver, loadCredentialsFile } from '../../webhook/index.js';
 import { parseWebhookAdmissionConfig, type WebhookAdmissionConfig } from './config.js';
 import { EquivalentResources } from './equivalence.js';
 import { mutatingWebhookPlugin } from './mutating.js';
@@ -34,24 +35,33 @@ export { validatingWebhookPlugin, VALIDATING_PLUGIN } from './validating.js';
 export type { CallbackCaller, CallbackCall, CallbackConfig, CallbackResult } from './caller.js';
 export { parseWebhookAdmissionConfig, WebhookConfigError, type WebhookAdmissionConfig } from './config.js';
 
-/** Builds the CallbackCaller of a plugin from its configuration (the credentials file). */
-export type CallerFactory = (config: WebhookAdmissionConfig) => CallbackCaller;
-
 export interface WebhookPluginContext {
   readonly config: unknown;
   readonly registry: Registry;
   readonly gates: FeatureGates;
-  /** The caller to use; else one from callerFactory; neither: calls fail (failurePolicy applies). */
+  /** The caller to use (tests); else the server's HTTPS client for the configuration's credentials. */
   readonly webhookCaller?: CallbackCaller;
-  readonly callerFactory?: CallerFactory;
 }
 
 const ADMISSIONREGISTRATION = 'admissionregistration.svc.io';
 
-/** A caller for a server built without one: every call fails as a call error (so failurePolicy decides). */
-const NO_CALLER: CallbackCaller = {
-  call: () => Promise.reject(new Error('no callback transport is configured in this server')),
-};
+/**
+ * The HTTPS client of a registry's webhooks, one per credentials file: both
+ * plugins share its pooled connections (a server often registers a mutating
+ * and a validating webhook on the same callback server).
+ */
+const clients = new WeakMap<Registry, Map<string, AdmissionCallbackClient>>();
+function callerFor(registry: Registry, config: WebhookAdmissionConfig): CallbackCaller {
+  let byFile = clients.get(registry);
+  if (!byFile) clients.set(registry, (byFile = new Map()));
+  const file = config.kubeConfigFile ?? '';
+  let client = byFile.get(file);
+  if (!client) {
+    const credentials = config.kubeConfigFile ? loadCredentialsFile(config.kubeConfigFile) : undefined;
+    byFile.set(file, (client = new AdmissionCallbackClient({ resolveService: endpointsResolver(registry), ...(credentials ? { credentials } : {}) })));
+  }
+  return client;
+}
 
 /** A namespace's labels: the watch cache's copy, else storage (kube: the lister, then the client). */
 function namespaceLabelsOf(registry: Registry): NamespaceLabels {
@@ -70,7 +80,7 @@ function namespaceLabelsOf(registry: Registry): NamespaceLabels {
 
 function build(kind: 'mutating' | 'validating', ctx: WebhookPluginContext): AdmissionPlugin {
   const config = parseWebhookAdmissionConfig(ctx.config);
-  const caller = ctx.webhookCaller ?? ctx.callerFactory?.(config) ?? NO_CALLER;
+  const caller = ctx.webhookCaller ?? callerFor(ctx.registry, config);
   const resource = kind === 'mutating' ? 'mutatingwebhookconfigurations' : 'validatingwebhookconfigurations';
   const registry = ctx.registry;
   const list = async () => (registry.has(ADMISSIONREGISTRATION, resource) ? registry.store(ADMISSIONREGISTRATION, resource).listShared('', { kind: 'any' }) : []);
