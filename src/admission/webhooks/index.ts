@@ -52,15 +52,18 @@ const ADMISSIONREGISTRATION = 'admissionregistration.svc.io';
  */
 const clients = new WeakMap<Registry, Map<string, AdmissionCallbackClient>>();
 function callerFor(registry: Registry, config: WebhookAdmissionConfig): CallbackCaller {
-  let byFile = clients.get(registry);
-  if (!byFile) clients.set(registry, (byFile = new Map()));
+  // the credentials file is read now (a bad one fails the start); the client is made at the first call
+  const credentials = config.kubeConfigFile ? loadCredentialsFile(config.kubeConfigFile) : undefined;
   const file = config.kubeConfigFile ?? '';
-  let client = byFile.get(file);
-  if (!client) {
-    const credentials = config.kubeConfigFile ? loadCredentialsFile(config.kubeConfigFile) : undefined;
-    byFile.set(file, (client = new AdmissionCallbackClient({ resolveService: endpointsResolver(registry), ...(credentials ? { credentials } : {}) })));
-  }
-  return client;
+  let client: AdmissionCallbackClient | undefined;
+  const shared = (): AdmissionCallbackClient => {
+    let byFile = clients.get(registry);
+    if (!byFile) clients.set(registry, (byFile = new Map()));
+    let c = byFile.get(file);
+    if (!c) byFile.set(file, (c = new AdmissionCallbackClient({ resolveService: endpointsResolver(registry), ...(credentials ? { credentials } : {}) })));
+    return c;
+  };
+  return { call: (c) => (client ??= shared()).call(c) };
 }
 
 /** A namespace's labels: the watch cache's copy, else storage (kube: the lister, then the client). */
