@@ -4,6 +4,7 @@
 // once — allowed, and on /mutate with a JSONPatch adding a label. It prints
 // `ready <port> <base64 CA>` when it listens.
 import http2 from 'node:http2';
+import https from 'node:https';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +13,8 @@ import { ensurePki } from '../src/server/pki.js';
 const PATCH = Buffer.from(JSON.stringify([{ op: 'add', path: '/metadata/labels', value: { 'bench.svc.io/mutated': 'true' } }])).toString('base64');
 
 const pki = await ensurePki({ dataDir: mkdtempSync(join(tmpdir(), 'svc-bench-callback-')) });
-const server = http2.createSecureServer({ cert: pki.serving.cert, key: pki.serving.key, allowHTTP1: true }, (req, res) => {
+// CALLBACK_HTTP1=1: HTTP/1.1 only (no h2 offered over ALPN), to compare the two transports
+const handler = (req: http2.Http2ServerRequest | import('node:http').IncomingMessage, res: http2.Http2ServerResponse | import('node:http').ServerResponse) => {
   const chunks: Buffer[] = [];
   req.on('data', (c: Buffer) => chunks.push(c));
   req.on('end', () => {
@@ -20,14 +22,18 @@ const server = http2.createSecureServer({ cert: pki.serving.cert, key: pki.servi
     try {
       review = JSON.parse(Buffer.concat(chunks).toString());
     } catch {
-      res.writeHead(400).end();
+      (res as import('node:http').ServerResponse).writeHead(400).end();
       return;
     }
     const response: Record<string, unknown> = { uid: review.request?.uid, allowed: true };
     if ((req.url ?? '').split('?')[0] === '/mutate') Object.assign(response, { patchType: 'JSONPatch', patch: PATCH });
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ apiVersion: review.apiVersion, kind: 'AdmissionReview', response }));
+    (res as import('node:http').ServerResponse).writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ apiVersion: review.apiVersion, kind: 'AdmissionReview', response }));
   });
-});
+};
+const tls = { cert: pki.serving.cert, key: pki.serving.key };
+const server = process.env.CALLBACK_HTTP1 === '1'
+  ? https.createServer(tls, handler as Parameters<typeof https.createServer>[1])
+  : http2.createSecureServer({ ...tls, allowHTTP1: true }, handler as Parameters<typeof http2.createSecureServer>[1]);
 server.listen(0, '127.0.0.1', () => {
   const port = (server.address() as { port: number }).port;
   console.log(`ready ${port} ${Buffer.from(pki.ca.cert).toString('base64')}`);

@@ -73,6 +73,8 @@ export class AdmissionCallbackClient implements CallbackCaller {
   private readonly userAgent: string;
   /** Decoded and checked caBundles. */
   private readonly roots = new Map<string, string>();
+  /** Per (frozen) clientConfig and time-out: what a call to it needs (prepared()). */
+  private readonly preparedBy = new WeakMap<CallbackConfig, Map<number, Prepared>>();
 
   constructor(private readonly opts: AdmissionCallbackClientOptions) {
     this.pool = new ConnectionPool(opts);
@@ -82,17 +84,17 @@ export class AdmissionCallbackClient implements CallbackCaller {
   }
 
   async call(c: CallbackCall): Promise<CallbackResult> {
-    const target = targetOf(c.config, c.timeoutMs);
-    const creds = this.credentialsFor(target.credentialsHost);
+    const prepared = this.prepared(c.config, c.timeoutMs);
+    const { target, headers } = prepared;
     const ac = new AbortController();
     const timer = setTimeout(() => ac.abort(new OutboundError(`Post "${target.printed}": context deadline exceeded`, 'timeout')), c.timeoutMs);
     try {
       const release = await this.limiter.acquire(c.key, ac.signal);
       try {
-        const endpoint = await this.endpoint(c.config, target, creds, ac.signal);
+        const endpoint = await this.endpoint(c.config, prepared, ac.signal);
         const answer = await this.pool.send(endpoint, {
           path: target.path, authority: target.authority, body: Buffer.from(c.body),
-          headers: this.headers(creds), maxResponseBytes: this.maxBytes, signal: ac.signal,
+          headers, maxResponseBytes: this.maxBytes, signal: ac.signal,
         });
         return { status: answer.status, body: answer.body, ...(answer.contentType !== undefined ? { contentType: answer.contentType } : {}), protocol: answer.protocol };
       } finally {
@@ -104,6 +106,25 @@ export class AdmissionCallbackClient implements CallbackCaller {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /**
+   * A clientConfig's target, credentials and headers, made once per config
+   * object and time-out (the dispatcher hands the same frozen config for every
+   * call of a stored webhook); a config that cannot be used throws each time.
+   */
+  private prepared(config: CallbackConfig, timeoutMs: number): Prepared {
+    let byTimeout = this.preparedBy.get(config);
+    const found = byTimeout?.get(timeoutMs);
+    if (found) return found;
+    const target = targetOf(config, timeoutMs);
+    const creds = this.credentialsFor(target.credentialsHost);
+    const made: Prepared = { target, creds, headers: this.headers(creds), endpoints: new Map() };
+    if (Object.isFrozen(config)) {
+      if (!byTimeout) this.preparedBy.set(config, (byTimeout = new Map()));
+      byTimeout.set(timeoutMs, made);
+    }
+    return made;
   }
 
   /** Pool statistics (entries; how many settled on h2 / HTTP/1.1). */
@@ -120,8 +141,9 @@ export class AdmissionCallbackClient implements CallbackCaller {
     this.pool.close();
   }
 
-  private async endpoint(config: CallbackConfig, t: Target, creds: Credentials | undefined, signal: AbortSignal): Promise<Endpoint> {
-    const ca = config.caBundle ? this.rootsOf(config.caBundle) : undefined;
+  /** Where the call goes: the URL's host, or the address the service resolves to now; one frozen Endpoint per address. */
+  private async endpoint(config: CallbackConfig, p: Prepared, signal: AbortSignal): Promise<Endpoint> {
+    const t = p.target;
     let host = t.host;
     let port = t.port;
     if (config.service) {
@@ -130,12 +152,21 @@ export class AdmissionCallbackClient implements CallbackCaller {
       host = at.host;
       port = at.port;
     }
-    return {
-      host, port,
-      ...(t.servername !== undefined ? { servername: t.servername } : {}),
-      ...(ca !== undefined ? { ca } : {}),
-      ...(creds?.clientCert !== undefined ? { clientCert: creds.clientCert, clientKey: creds.clientKey! } : {}),
-    };
+    const address = `${host}\u0000${port}`;
+    let ep = p.endpoints.get(address);
+    if (!ep) {
+      const ca = config.caBundle ? this.rootsOf(config.caBundle) : undefined;
+      const creds = p.creds;
+      ep = Object.freeze({
+        host, port,
+        ...(t.servername !== undefined ? { servername: t.servername } : {}),
+        ...(ca !== undefined ? { ca } : {}),
+        ...(creds?.clientCert !== undefined ? { clientCert: creds.clientCert, clientKey: creds.clientKey! } : {}),
+      });
+      if (p.endpoints.size >= 64) p.endpoints.clear();
+      p.endpoints.set(address, ep);
+    }
+    return ep;
   }
 
   private headers(creds: Credentials | undefined): Record<string, string> {
@@ -171,6 +202,14 @@ export class CallbackConfigError extends OutboundError {
   constructor(message: string) {
     super(message, 'network');
   }
+}
+
+interface Prepared {
+  readonly target: Target;
+  readonly creds: Credentials | undefined;
+  readonly headers: Readonly<Record<string, string>>;
+  /** The endpoints calls went to, by address (one for a URL; a service's endpoints). */
+  readonly endpoints: Map<string, Endpoint>;
 }
 
 interface Target {

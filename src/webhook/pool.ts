@@ -80,7 +80,7 @@ export class ConnectionPool {
 
   /** One POST over the entry of `endpoint` (made on first use). */
   send(endpoint: Endpoint, x: Exchange): Promise<Answer> {
-    const key = JSON.stringify([endpoint.host, endpoint.port, endpoint.servername ?? '', endpoint.ca ?? '', endpoint.clientCert ?? '', endpoint.clientKey ?? '']);
+    const key = keyOf(endpoint);
     let e = this.entries.get(key);
     if (e) this.entries.delete(key); // re-inserted last: Map order is recency
     else {
@@ -116,6 +116,17 @@ export class ConnectionPool {
       if (this.entries.size < this.opts.maxEntries) return;
     }
   }
+}
+
+/** An entry's key: the endpoint's fields (PEMs included), remembered per endpoint object. */
+const keys = new WeakMap<Endpoint, string>();
+function keyOf(ep: Endpoint): string {
+  let key = keys.get(ep);
+  if (key === undefined) {
+    key = JSON.stringify([ep.host, ep.port, ep.servername ?? '', ep.ca ?? '', ep.clientCert ?? '', ep.clientKey ?? '']);
+    if (Object.isFrozen(ep)) keys.set(ep, key);
+  }
+  return key;
 }
 
 class Entry {
@@ -181,6 +192,7 @@ class Entry {
       });
       socket.setTimeout(this.opts.handshakeTimeoutMs, () => socket.destroy(Object.assign(new Error('net/http: TLS handshake timeout'), { code: 'ETLSHANDSHAKETIMEOUT' })));
       socket.once('error', reject);
+      socket.setNoDelay(true); // requests are written whole: no Nagle delay on the last segment (node:https does the same)
       socket.once('secureConnect', () => {
         socket.setTimeout(0);
         socket.removeListener('error', reject);

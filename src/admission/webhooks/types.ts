@@ -57,7 +57,8 @@ function clientConfig(v: unknown): CallbackConfig {
     };
   }
   if (typeof c.caBundle === 'string' && c.caBundle !== '') out.caBundle = c.caBundle;
-  return out;
+  // frozen: made once per stored configuration, the client prepares each config object once
+  return Object.freeze(out);
 }
 
 /** The webhooks of one configuration object, in list order. */
