@@ -106,6 +106,9 @@ export interface DeleteResult {
 
 const GENERATE_ATTEMPTS = 8;
 
+/** Namespaces whose listShared answer a store keeps (past it, all are forgotten). */
+const SHARED_LISTS_MAX = 1024;
+
 const NAME_CHARS = 'bcdfghjklmnpqrstvwxz2456789';
 
 export class GenericStore {
@@ -159,9 +162,23 @@ export class GenericStore {
 
   /** list() for callers that only look: shared, deep-frozen objects (see getShared); `mode` 'any' reads the watch cache as it is (kube's lister). */
   async listShared(namespace: string, mode: ReadMode = { kind: 'mostRecent' }): Promise<readonly ApiObject[]> {
+    if (this.cacher && (await this.cacheServes(mode))) {
+      // admission lists the same few objects (quotas, limit ranges, webhook configurations) on
+      // every write: the list is kept while nothing under its prefix changed
+      const prefix = this.collectionPrefix(namespace);
+      const memo = this.sharedLists.get(prefix);
+      if (memo && this.cacher.unchangedSince(prefix, memo.revision)) return memo.items;
+      const { items, revision } = this.cacher.list(prefix);
+      const objects = Object.freeze(items.map((kv) => this.sharedObject(kv)));
+      if (this.sharedLists.size >= SHARED_LISTS_MAX) this.sharedLists.clear();
+      this.sharedLists.set(prefix, { revision, items: objects });
+      return objects;
+    }
     const { entries } = await this.listEntries(namespace, { plan: { mode, limit: 0, continuing: false } });
     return entries.map((e) => this.sharedObject(e.kv));
   }
+  /** listShared's answers by prefix, with the cache revision they were read at. */
+  private readonly sharedLists = new Map<string, { revision: number; items: readonly ApiObject[] }>();
 
   private sharedObject(kv: KeyValue): ApiObject {
     let obj = this.shared.get(kv);

@@ -14,7 +14,7 @@
 //            last call (a later plugin mutated it), every IfNeeded webhook
 //            called so far is reinvoked; otherwise only the marked ones.
 import type { AdmissionAttributes, AdmissionPlugin } from '../../registry/admission.js';
-import { deepEqual, type ApiObject } from '../../registry/object.js';
+import { clone, deepEqual, type ApiObject } from '../../registry/object.js';
 import { newInternalError } from '../../api/meta/index.js';
 import { applyJsonPatch, decodeJsonPatch, isPatchError, type JsonValue } from '../../patch/index.js';
 import { annotateFailedOpen, annotateFromAnswer, annotateMutation, annotatePatch } from './annotations.js';
@@ -147,7 +147,7 @@ export function mutatingWebhookPlugin(deps: DispatchDeps): AdmissionPlugin {
           if (w.reinvocationPolicy === 'IfNeeded') state.previouslyInvoked.add(w.uid);
         }
       } finally {
-        state.lastOutput = a.object === undefined ? undefined : structuredClone(a.object);
+        state.lastOutput = a.object === undefined ? undefined : clone(a.object);
       }
     },
   };

@@ -10,7 +10,7 @@ import { convert, ConversionError, needsConversion, parseApiVersion } from '../.
 import { kubernetesGroup } from '../../endpoints/requestinfo.js';
 import { defaulterFor } from '../../api/defaults.js';
 import type { FeatureGates } from '../../features/gates.js';
-import type { ApiObject } from '../../registry/object.js';
+import { clone, type ApiObject } from '../../registry/object.js';
 import type { GroupVersionKind } from './equivalence.js';
 
 type Obj = Record<string, unknown>;
@@ -37,9 +37,9 @@ export function toWebhookVersion(o: ApiObject | undefined, to: GroupVersionKind)
   // objects without type meta (connect options built by the server) are sent as they are
   if (typeof src.kind !== 'string' || src.kind !== to.kind) {
     const { kind, apiVersion, ...rest } = src;
-    return { ...(kind !== undefined ? { kind } : {}), ...(typeof apiVersion === 'string' ? { apiVersion: wireApiVersion(parseApiVersion(apiVersion).group, parseApiVersion(apiVersion).version) } : {}), ...structuredClone(rest) };
+    return { ...(kind !== undefined ? { kind } : {}), ...(typeof apiVersion === 'string' ? { apiVersion: wireApiVersion(parseApiVersion(apiVersion).group, parseApiVersion(apiVersion).version) } : {}), ...clone(rest) };
   }
-  const body = rewrites(src, to) ? convert(src, to) : structuredClone(src);
+  const body = rewrites(src, to) ? convert(src, to) : clone(src);
   const { kind: _k, apiVersion: _v, ...rest } = body;
   return { kind: to.kind, apiVersion: wireApiVersion(to.group, to.version), ...rest };
 }
