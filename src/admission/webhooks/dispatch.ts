@@ -55,13 +55,14 @@ export function callInput(a: AdmissionAttributes, req: RequestView, inv: Invocat
 /** The objects sent for an invocation's kind, converted once per kind. */
 export class VersionedObjects {
   private readonly byKind = new Map<string, { object: Record<string, unknown> | undefined; oldObject: Record<string, unknown> | undefined }>();
-  constructor(private readonly a: AdmissionAttributes) {}
+  /** `copy`: whether callers change what they get (the mutating dispatcher does; the validating one only sends it). */
+  constructor(private readonly a: AdmissionAttributes, private readonly copy = true) {}
   for(inv: Invocation) {
     const key = `${inv.kind.group}/${inv.kind.version}/${inv.kind.kind}`;
     let v = this.byKind.get(key);
     if (!v) {
       try {
-        v = { object: toWebhookVersion(this.a.object, inv.kind), oldObject: toWebhookVersion(this.a.oldObject, inv.kind) };
+        v = { object: toWebhookVersion(this.a.object, inv.kind, this.copy), oldObject: toWebhookVersion(this.a.oldObject, inv.kind, this.copy) };
       } catch (err) {
         throw newInternalError(err instanceof Error ? err : new Error(String(err)));
       }

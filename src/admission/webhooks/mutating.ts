@@ -147,7 +147,8 @@ export function mutatingWebhookPlugin(deps: DispatchDeps): AdmissionPlugin {
           if (w.reinvocationPolicy === 'IfNeeded') state.previouslyInvoked.add(w.uid);
         }
       } finally {
-        state.lastOutput = a.object === undefined ? undefined : clone(a.object);
+        // what a reinvocation compares with: only needed when some webhook may be called again
+        state.lastOutput = a.object === undefined || state.previouslyInvoked.size === 0 ? undefined : clone(a.object);
       }
     },
   };

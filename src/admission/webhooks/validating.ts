@@ -23,7 +23,7 @@ export function validatingWebhookPlugin(deps: DispatchDeps): AdmissionPlugin {
       if (hooks.length === 0) return;
       const { req, list } = await invocations(a, deps);
       if (list.length === 0) return;
-      const versioned = new VersionedObjects(a);
+      const versioned = new VersionedObjects(a, false);
       const results = await Promise.all(list.map(async ({ inv }, idx): Promise<StatusError | undefined> => {
         const w = inv.webhook;
         try {

@@ -30,16 +30,20 @@ function rewrites(o: Obj, to: GroupVersionKind): boolean {
   }
 }
 
-/** `o` in the webhook's version: a new object, kind and apiVersion first. */
-export function toWebhookVersion(o: ApiObject | undefined, to: GroupVersionKind): Obj | undefined {
+/**
+ * `o` in the webhook's version: a new object, kind and apiVersion first; with
+ * `copy` false, what it holds is shared with `o` when no conversion is needed
+ * (for callers that only serialize it).
+ */
+export function toWebhookVersion(o: ApiObject | undefined, to: GroupVersionKind, copy = true): Obj | undefined {
   if (!o) return undefined;
   const src = o as unknown as Obj;
   // objects without type meta (connect options built by the server) are sent as they are
   if (typeof src.kind !== 'string' || src.kind !== to.kind) {
     const { kind, apiVersion, ...rest } = src;
-    return { ...(kind !== undefined ? { kind } : {}), ...(typeof apiVersion === 'string' ? { apiVersion: wireApiVersion(parseApiVersion(apiVersion).group, parseApiVersion(apiVersion).version) } : {}), ...clone(rest) };
+    return { ...(kind !== undefined ? { kind } : {}), ...(typeof apiVersion === 'string' ? { apiVersion: wireApiVersion(parseApiVersion(apiVersion).group, parseApiVersion(apiVersion).version) } : {}), ...(copy ? clone(rest) : rest) };
   }
-  const body = rewrites(src, to) ? convert(src, to) : clone(src);
+  const body = rewrites(src, to) ? convert(src, to) : copy ? clone(src) : src;
   const { kind: _k, apiVersion: _v, ...rest } = body;
   return { kind: to.kind, apiVersion: wireApiVersion(to.group, to.version), ...rest };
 }
