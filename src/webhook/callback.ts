@@ -18,6 +18,7 @@ import { isStatusError } from '../api/meta/status.js';
 import { credentialsFor, type Credentials, type CredentialsFile } from './connfile.js';
 import { OutboundError } from './client.js';
 import { KeyedLimiter } from './limiter.js';
+import { Deadline, type Cancel } from './deadline.js';
 import { BodyTooLargeError, ConnectionPool, abortable, authorityOf, type Endpoint, type PoolOptions } from './pool.js';
 import type { ServiceResolver } from './serviceresolver.js';
 
@@ -86,25 +87,24 @@ export class AdmissionCallbackClient implements CallbackCaller {
   async call(c: CallbackCall): Promise<CallbackResult> {
     const prepared = this.prepared(c.config, c.timeoutMs);
     const { target, headers } = prepared;
-    const ac = new AbortController();
-    const timer = setTimeout(() => ac.abort(new OutboundError(`Post "${target.printed}": context deadline exceeded`, 'timeout')), c.timeoutMs);
+    const deadline = new Deadline(c.timeoutMs, () => new OutboundError(`Post "${target.printed}": context deadline exceeded`, 'timeout'));
     try {
-      const release = await this.limiter.acquire(c.key, ac.signal);
+      const release = await this.limiter.acquire(c.key, deadline);
       try {
-        const endpoint = await this.endpoint(c.config, prepared, ac.signal);
+        const endpoint = await this.endpoint(c.config, prepared, deadline);
         const answer = await this.pool.send(endpoint, {
           path: target.path, authority: target.authority, body: Buffer.from(c.body),
-          headers, maxResponseBytes: this.maxBytes, signal: ac.signal,
+          headers, maxResponseBytes: this.maxBytes, signal: deadline,
         });
         return { status: answer.status, body: answer.body, ...(answer.contentType !== undefined ? { contentType: answer.contentType } : {}), protocol: answer.protocol };
       } finally {
         release();
       }
     } catch (err) {
-      if (ac.signal.aborted) throw ac.signal.reason;
+      if (deadline.aborted) throw deadline.reason;
       throw toOutboundError(err, target.printed, this.maxBytes);
     } finally {
-      clearTimeout(timer);
+      deadline.clear();
     }
   }
 
@@ -142,7 +142,7 @@ export class AdmissionCallbackClient implements CallbackCaller {
   }
 
   /** Where the call goes: the URL's host, or the address the service resolves to now; one frozen Endpoint per address. */
-  private async endpoint(config: CallbackConfig, p: Prepared, signal: AbortSignal): Promise<Endpoint> {
+  private async endpoint(config: CallbackConfig, p: Prepared, signal: Cancel): Promise<Endpoint> {
     const t = p.target;
     let host = t.host;
     let port = t.port;

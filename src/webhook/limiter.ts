@@ -3,6 +3,8 @@
 // call leaves the queue when its signal aborts (its deadline counts from the
 // call, not from the slot), so a hung webhook holds only its own slots.
 
+import type { Cancel } from './deadline.js';
+
 export class KeyedLimiter {
   private readonly keys = new Map<string, { running: number; waiting: Array<() => void> }>();
 
@@ -11,7 +13,7 @@ export class KeyedLimiter {
   }
 
   /** Resolves with a release function once a slot of `key` is free; rejects with the signal's reason when it aborts first. */
-  acquire(key: string, signal?: AbortSignal): Promise<() => void> {
+  acquire(key: string, signal?: Cancel): Promise<() => void> {
     if (signal?.aborted) return Promise.reject(signal.reason);
     let k = this.keys.get(key);
     if (!k) this.keys.set(key, (k = { running: 0, waiting: [] }));

@@ -19,6 +19,7 @@ import http2 from 'node:http2';
 import https from 'node:https';
 import tls from 'node:tls';
 import type { Duplex } from 'node:stream';
+import type { Cancel } from './deadline.js';
 
 /** Where and how to connect. */
 export interface Endpoint {
@@ -42,7 +43,8 @@ export interface Exchange {
   readonly headers: Readonly<Record<string, string>>;
   readonly body: Buffer;
   readonly maxResponseBytes: number;
-  readonly signal: AbortSignal;
+  /** The call's deadline (aborting drops the exchange). */
+  readonly signal: Cancel;
 }
 
 export interface Answer {
@@ -228,7 +230,10 @@ class Entry {
       const stream = session.request({
         ':method': 'POST', ':path': x.path, ':authority': x.authority,
         ...x.headers, 'content-length': String(x.body.length),
-      }, { signal: x.signal });
+      });
+      const onAbort = () => stream.destroy(x.signal.reason as Error);
+      x.signal.addEventListener('abort', onAbort);
+      stream.once('close', () => x.signal.removeEventListener('abort', onAbort));
       let status = 0;
       let contentType: string | undefined;
       stream.on('response', (h) => {
@@ -251,7 +256,7 @@ class Entry {
     const ep = this.ep;
     return new Promise<Answer>((resolve, reject) => {
       const req = https.request({
-        host: ep.host, port: ep.port, method: 'POST', path: x.path, agent, signal: x.signal,
+        host: ep.host, port: ep.port, method: 'POST', path: x.path, agent,
         ...(ep.servername !== undefined ? { servername: ep.servername } : {}),
         headers: { host: x.authority, ...x.headers, 'content-length': String(x.body.length) },
       }, (res) => {
@@ -261,6 +266,9 @@ class Entry {
           reject,
         );
       });
+      const onAbort = () => req.destroy(x.signal.reason as Error);
+      x.signal.addEventListener('abort', onAbort);
+      req.once('close', () => x.signal.removeEventListener('abort', onAbort));
       req.on('error', reject);
       req.end(x.body);
     });
@@ -323,7 +331,7 @@ function streamError(stream: http2.ClientHttp2Stream): Error {
 }
 
 /** `p`, or the signal's reason as soon as it aborts. */
-export function abortable<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
+export function abortable<T>(p: Promise<T>, signal: Cancel): Promise<T> {
   if (signal.aborted) return Promise.reject(signal.reason);
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(signal.reason);
