@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ApiObject } from '../../../registry/object.js';
 import { attrs, outcome } from '../testutil.js';
-import { checkRequest, goScopes } from './check.js';
+import { checkRequest, forWrite, goScopes } from './check.js';
 import { podEvaluator } from '../../../quota/evaluators/pods.js';
 import { objectCountEvaluator } from '../../../quota/evaluators/objectcount.js';
 import type { LimitedResource } from './config.js';
@@ -16,7 +16,7 @@ const quota = (name: string, hard: Record<string, string> | undefined, used?: Re
   apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name, namespace: 'ns', resourceVersion: '1' },
   spec: { hard: hard ?? {}, ...spec }, ...(hard ? { status: { hard, ...(used ? { used } : {}) } } : {}),
 });
-const usedOf = (q: ApiObject | undefined) => (q?.status as { used?: unknown } | undefined)?.used;
+const usedOf = (q: ApiObject | undefined) => (q && (forWrite(q).status as { used?: unknown } | undefined))?.used;
 
 test('checkRequest: refusals with kube texts', async () => {
   const cases: [string, ApiObject[], ApiObject, string, number][] = [

@@ -69,11 +69,28 @@ function limitedByDefault(usage: ResourceList, limited: readonly LimitedResource
   return [...out];
 }
 
-/** The quota with status.used replaced. */
+/**
+ * The quota with status.used replaced. The list is kept parsed (statusUsed):
+ * a batch makes one such quota per admitted write and writes only the last,
+ * so its text is made by forWrite() once.
+ */
 export function withUsed(q: ApiObject, used: ResourceList): ApiObject {
   const status = isObject(q.status) ? q.status : {};
-  const out = { ...q, status: { ...status, used: formatResourceList(used) } };
+  const out = { ...q, status: { ...status } };
   usedOf.set(out, used);
+  hardOf.set(out, statusHard(q));
+  pendingUsed.add(out);
+  return out;
+}
+
+/** Quotas made by withUsed whose status.used text is not written yet. */
+const pendingUsed = new WeakSet<ApiObject>();
+
+/** The quota as it is written: status.used as text (quantities in canonical form, names sorted). */
+export function forWrite(q: ApiObject): ApiObject {
+  if (!pendingUsed.has(q)) return q;
+  const out = { ...q, status: { ...(q.status as object), used: formatResourceList(statusUsed(q)) } };
+  usedOf.set(out, statusUsed(q));
   hardOf.set(out, statusHard(q));
   return out;
 }

@@ -14,7 +14,7 @@ import type { AdmissionAttributes, AdmissionPlugin } from '../../../registry/adm
 import type { ApiObject } from '../../../registry/object.js';
 import { listsEqual } from '../../../quota/resources.js';
 import type { UsageEvaluator } from '../../../quota/evaluator.js';
-import { checkRequest, statusUsed } from './check.js';
+import { checkRequest, forWrite, statusUsed } from './check.js';
 import { evaluatorFor } from '../../../quota/registry.js';
 import type { ResourceQuotaConfiguration } from './config.js';
 
@@ -108,7 +108,7 @@ export function resourceQuotaPlugin(opts: ResourceQuotaPluginOptions): Admission
     await Promise.all(running.map(async (q, i) => {
       if (listsEqual(statusUsed(q), statusUsed(original[i]!))) return;
       try {
-        remember(await opts.updateStatus(q));
+        remember(await opts.updateStatus(forWrite(q)));
       } catch (err) {
         failed.push(q.metadata.name!);
         lastErr = err;
