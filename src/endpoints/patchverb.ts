@@ -5,6 +5,7 @@ import { bodyObject, decodeAsKind } from './writebody.js';
 import { newBadRequest, newConflict } from '../api/meta/index.js';
 import { type RequestContext } from '../server/context.js';
 import { addWarning } from '../server/respond.js';
+import { addAuditAnnotation } from '../server/auditannotations.js';
 import type { ServedResource } from '../registry/registry.js';
 import type { GenericStore, TrackFields } from '../registry/store.js';
 import { type ApiObject, isObject, withTypeMeta } from '../registry/object.js';
@@ -35,7 +36,7 @@ export async function servePatch(
   const mode = fieldValidationOf(ctx.url.searchParams, 'PatchOptions');
   const text = (await readBody(ctx.req)).toString('utf8');
   let warnings: string[] = [];
-  const opts = { dryRun: p.dryRun, user: ctx.user, requestInfo: info, options: writeOptions('PatchOptions', ctx.url.searchParams), subresource: info.subresource || undefined, warn: (w: string) => addWarning(ctx, w) };
+  const opts = { dryRun: p.dryRun, user: ctx.user, requestInfo: info, options: writeOptions('PatchOptions', ctx.url.searchParams), subresource: info.subresource || undefined, warn: (w: string) => addWarning(ctx, w), annotate: (k: string, v: string) => addAuditAnnotation(ctx, k, v) };
   if (type === 'apply') {
     /** The applied object, checked against the URL as every patch result is (checkName) and decoded as the kind. */
     const finish = (applied: Record<string, unknown>, current: ApiObject | undefined): ApiObject => {

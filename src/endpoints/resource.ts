@@ -6,6 +6,7 @@
 import { fieldPath, isStatusError, newBadRequest, newInvalid, newMethodNotAllowed, newMethodNotSupported, newNotAcceptable, newNotFound, newRouteNotAcceptable, notSupported, type Status } from '../api/meta/index.js';
 import { resourceInfoOf, type RequestContext } from '../server/context.js';
 import { addWarning, writeJSONText, writeObject } from '../server/respond.js';
+import { addAuditAnnotation } from '../server/auditannotations.js';
 import type { Registry, ServedResource } from '../registry/registry.js';
 import type { DeleteOptions, GenericStore, TrackFields } from '../registry/store.js';
 import { type ApiObject, isObject, withTypeMeta } from '../registry/object.js';
@@ -187,7 +188,7 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
         if (info.subresource) throw newMethodNotSupported({ group: served.group, resource: `${served.resource}/${info.subresource}` }, 'create');
         const t = tracking('CreateOptions');
         const obj = bodyObject(await typedBody(ctx, served, endpoint, 'CreateOptions', gates));
-        return out(201, await store.create(info.namespace, obj, { dryRun, user, requestInfo: info, options: writeOptions('CreateOptions', q), track: track(t), warn: (w) => addWarning(ctx, w) }));
+        return out(201, await store.create(info.namespace, obj, { dryRun, user, requestInfo: info, options: writeOptions('CreateOptions', q), track: track(t), warn: (w) => addWarning(ctx, w), annotate: (k, v) => addAuditAnnotation(ctx, k, v) }));
       }
       case 'update': {
         const t = tracking('UpdateOptions');
@@ -198,7 +199,7 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
           const r = await store.guaranteedUpdate(info.namespace, info.name, (cur) => applyFinalize(cur, obj), { dryRun, user, subresource: 'finalize' });
           return out(200, r);
         }
-        const r = await store.update(info.namespace, info.name, obj, { dryRun, user, requestInfo: info, options: writeOptions('UpdateOptions', q), subresource: info.subresource || undefined, track: track(t), warn: (w) => addWarning(ctx, w) });
+        const r = await store.update(info.namespace, info.name, obj, { dryRun, user, requestInfo: info, options: writeOptions('UpdateOptions', q), subresource: info.subresource || undefined, track: track(t), warn: (w) => addWarning(ctx, w), annotate: (k, v) => addAuditAnnotation(ctx, k, v) });
         return out(r.created ? 201 : 200, r.object);
       }
       case 'delete': {
@@ -275,7 +276,10 @@ async function deleteOptions(ctx: RequestContext, queryDryRun: boolean, spelling
   const policy = body ? (typeof body.propagationPolicy === 'string' ? body.propagationPolicy : undefined) : (q.get('propagationPolicy') ?? undefined);
   const dryRun = body ? checkDryRun(Array.isArray(body.dryRun) ? body.dryRun.map(String) : [], 'DeleteOptions') : queryDryRun;
   const opts = { dryRun, user: ctx.user, preconditions, gracePeriodSeconds: grace === undefined ? undefined : Number(grace), propagationPolicy: policy };
-  return { ...opts, options: deleteOptionsObject(opts), ...(info ? { requestInfo: info } : {}) };
+  return {
+    ...opts, options: deleteOptionsObject(opts), ...(info ? { requestInfo: info } : {}),
+    warn: (w: string) => addWarning(ctx, w), annotate: (k: string, v: string) => addAuditAnnotation(ctx, k, v),
+  };
 }
 
 function successStatus(served: ServedResource, obj: ApiObject): Status {

@@ -39,6 +39,8 @@ export interface WriteContext {
   readonly requestInfo?: ResourceRequestInfo;
   /** Adds a warning to the response (admission plugins' warnings); absent for the server's own writes. */
   readonly warn?: (text: string) => void;
+  /** Records an audit annotation on the request (admission plugins', webhooks'); absent for the server's own writes. */
+  readonly annotate?: (key: string, value: string) => void;
   /** managedFields bookkeeping, applied to what the request produced before the strategy runs. */
   readonly track?: TrackFields;
   /** The request's CreateOptions/UpdateOptions/PatchOptions/DeleteOptions as admission webhooks see them. */
@@ -778,7 +780,7 @@ export class GenericStore {
     return {
       operation, object: obj, oldObject: old, resource: this.identity, namespace: (obj ?? old)!.metadata.namespace ?? '', name: (obj ?? old)!.metadata.name ?? '',
       dryRun: ctx.dryRun, user: ctx.user, namespaced: this.namespaced,
-      subresource: (ctx as UpdateContext).subresource ?? ctx.requestInfo?.subresource ?? '', ...(ctx.warn ? { warn: ctx.warn } : {}),
+      subresource: (ctx as UpdateContext).subresource ?? ctx.requestInfo?.subresource ?? '', ...(ctx.warn ? { warn: ctx.warn } : {}), ...(ctx.annotate ? { annotate: ctx.annotate } : {}),
       ...(ctx.requestInfo ? { requestInfo: ctx.requestInfo } : {}), ...(ctx.options ? { options: ctx.options } : {}),
     };
   }
