@@ -135,6 +135,11 @@ export function newTooManyRequests(message: string, retryAfterSeconds: number): 
   return failure(429, 'TooManyRequests', message, { retryAfterSeconds });
 }
 
+/** apimachinery's NewTooManyRequestsError: 429 without a retry-after (the admission plugins' refusal). */
+export function newTooManyRequestsError(message: string): StatusError {
+  return failure(429, 'TooManyRequests', `Too many requests: ${message}`);
+}
+
 export function newGone(message: string): StatusError {
   return failure(410, 'Gone', message);
 }
