@@ -6,7 +6,7 @@
 // impersonation and review scenarios run on two servers configured as the
 // recorded ones were.
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -77,6 +77,8 @@ const SECOND_SET_SCENARIOS = [
   'rbac-01-crud', 'rbac-03-resource-names-and-subresources', 'rbac-04-escalation-prevention', 'rbac-06-validation', 'rbac-07-node-authorizer', 'rbac-09-forbidden-paths',
   'admission-01-limitranger-defaults', 'admission-04-pod-security-enforce', 'admission-07-node-restriction', 'admission-09-node-selector-and-tolerations',
   'admission-10-always-pull-and-external-ips', 'admission-12-node-restriction-pods', 'admission-06-serviceaccount', 'admission-03-resourcequota',
+  'webhook-01-validating-deny', 'webhook-03-failure-policy', 'webhook-04-selectors-and-match-policy', 'webhook-06-review-versions',
+  'webhook-07-reinvocation-and-patch-errors',
 ];
 
 /** Steps of the second set that differ from the recording, with the reason. */
@@ -92,7 +94,18 @@ const SECOND_SET_GAPS: Record<string, string> = {
 
 describe('golden transcripts: authentication, impersonation, reviews (second set)', { skip: missing }, () => {
   let t: TestServer;
+  let webhook: ChildProcess | undefined;
   before(async () => {
+    // the webhook-* scenarios call the scenario webhook at https://127.0.0.1:18443 with its committed CA
+    webhook = spawn(process.execPath, [join(shared, 'tools/webhook/server.mjs')], { stdio: ['ignore', 'pipe', 'inherit'] });
+    await new Promise<void>((resolve, reject) => {
+      let out = '';
+      webhook!.stdout!.on('data', (d: Buffer) => {
+        out += d.toString();
+        if (out.includes('webhook listening')) resolve();
+      });
+      webhook!.once('exit', (code) => reject(new Error(`the scenario webhook exited (${code}): ${out}`)));
+    });
     // The recorded server's users and flags (token file, bootstrap tokens, its issuer = API audience, admission plugins).
     const dir = tempDir('svc-golden2-');
     const tokens = join(dir, 'tokens.csv');
@@ -111,7 +124,10 @@ describe('golden transcripts: authentication, impersonation, reviews (second set
       admission: { enable: ['ServiceAccount', 'NodeRestriction', 'PodNodeSelector', 'PodTolerationRestriction', 'DenyServiceExternalIPs', 'AlwaysPullImages', 'OwnerReferencesPermissionEnforcement'] },
     });
   });
-  after(async () => t?.stop());
+  after(async () => {
+    await t?.stop();
+    webhook?.kill();
+  });
 
   it('every step passes or fails only for a known reason', async () => {
     await replay(t, 'scenario-token', SECOND_SET_SCENARIOS, ['kube-system=svc-system', 'kube-public=svc-public', 'node.kubernetes.io/=node.svc.io/', 'kube-root-ca.crt=svc-root-ca.crt'], SECOND_SET_GAPS);

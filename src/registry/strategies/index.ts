@@ -22,7 +22,7 @@ const SPECIAL: Record<string, Strategy> = {
 /** metadata.generation is maintained for these (group/resource). */
 const GENERATION = new Set([
   'apps/deployments', 'apps/replicasets', 'apps/statefulsets', 'apps/daemonsets', '/replicationcontrollers',
-  'batch/jobs', 'batch/cronjobs', 'policy/poddisruptionbudgets', 'autoscaling/horizontalpodautoscalers',
+  'batch/jobs', 'batch/cronjobs', 'policy/poddisruptionbudgets',
   'networking.svc.io/ingresses', 'networking.svc.io/networkpolicies', 'apiextensions.svc.io/customresourcedefinitions',
   'admissionregistration.svc.io/validatingwebhookconfigurations', 'admissionregistration.svc.io/mutatingwebhookconfigurations',
   'admissionregistration.svc.io/validatingadmissionpolicies', 'admissionregistration.svc.io/validatingadmissionpolicybindings',
