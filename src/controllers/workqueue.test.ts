@@ -20,7 +20,9 @@ describe('WorkQueue', () => {
     q.add('b', 'b');
     q.add('c', 'c');
     q.add('b', 'b2'); // still second, with the newer item
-    await sleep(30);
+    // no timing assumed: wait for the three syncs (a loaded machine may take longer than a few ms)
+    for (let i = 0; i < 500 && seen.length < 3; i++) await sleep(10);
+    await sleep(20); // a fourth sync would show here
     assert.deepEqual(seen, ['a', 'b2', 'c']);
   });
 
