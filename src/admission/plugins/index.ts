@@ -15,7 +15,7 @@ import { storageObjectInUseProtection } from './storageprotection.js';
 import { parsePodSecurityConfiguration, podSecurityPlugin } from './podsecurity/index.js';
 import { alwaysPullImages } from './alwayspullimages.js';
 import { imagePolicyWebhookFromConfig } from './imagepolicy/index.js';
-import { eventRateLimitPlugin, parseEventRateLimitConfiguration } from './eventratelimit/index.js';
+import { eventRateLimitFromConfig } from './eventratelimit/index.js';
 import { defaultStorageClassPlugin } from './defaultstorageclass.js';
 import { defaultIngressClassPlugin } from './defaultingressclass.js';
 import { denyServiceExternalIPs } from './denyserviceexternalips.js';
@@ -99,7 +99,7 @@ export const PLUGIN_FACTORIES: ReadonlyMap<string, PluginFactory> = new Map<stri
   ['AlwaysDeny', () => alwaysDeny()],
   ['AlwaysPullImages', () => alwaysPullImages()],
   ['ImagePolicyWebhook', ({ config }) => imagePolicyWebhookFromConfig(config)],
-  ['EventRateLimit', ({ config }) => eventRateLimitPlugin(parseEventRateLimitConfiguration(config))],
+  ['EventRateLimit', ({ config }) => eventRateLimitFromConfig(config)],
   ['DefaultStorageClass', ({ registry }) => defaultStorageClassPlugin(listerOf(registry, 'storage.svc.io', 'storageclasses'))],
   ['DefaultIngressClass', ({ registry }) => defaultIngressClassPlugin(listerOf(registry, 'networking.svc.io', 'ingressclasses'))],
   ['DenyServiceExternalIPs', () => denyServiceExternalIPs()],

@@ -1,78 +1,60 @@
-// EventRateLimit (validating; kube's plugin/pkg/admission/eventratelimit):
-// creates and updates of core Events (the `events` resource of the core group;
-// events.svc.io / events.k8s.io requests are another kind to kube and pass)
-// take a token from a bucket per limit of the configuration — one for the
-// server, or one per namespace, user, or event source + involved object (an
-// LRU of `cacheSize` buckets). Every limit takes its token; when one has none
-// left, the request is refused with 429 `Too many requests: limit reached on
-// type Namespace for key <namespace>`.
-import { isObject } from '../../../registry/object.js';
+// EventRateLimit (off by default; validating), as kube-apiserver v1.27 runs it
+// (plugin/pkg/admission/eventratelimit): creates and updates of core Events
+// take a token from a bucket per configured limit (config.ts; buckets:
+// bucket.ts, lru.ts, limiter.ts; keys per type: keys.ts). Every limit is
+// asked, so one request counts against each; when any bucket is empty the
+// request is refused with kube's NewTooManyRequestsError over the aggregated
+// reasons:
+//
+//   429 TooManyRequests  "Too many requests: limit reached on type Namespace for key ns1"
+//   (several: "Too many requests: [limit reached on type Server for key , limit reached on type User for key bob]")
+//
+// As kube: only the kind Event of the core group counts, as the request names
+// it, so Events written through events.svc.io/v1 (or events.k8s.io/v1) are
+// not limited; dry runs are neither counted nor refused; other kinds pass.
+import { aggregateErrors, newTooManyRequestsError } from '../../../api/meta/index.js';
 import type { AdmissionAttributes, AdmissionPlugin } from '../../../registry/admission.js';
-import type { ApiObject } from '../../../registry/object.js';
-import { newTooManyRequestsError } from '../../../api/meta/index.js';
-import { canonicalGroup } from '../../../endpoints/requestinfo.js';
-import { BucketCache, TokenBucket } from './bucket.js';
-import type { EventRateLimitConfiguration, Limit, LimitType } from './config.js';
+import { monotonicClock, type Clock } from './bucket.js';
+import { EventRateLimitConfigError, parseEventRateLimitConfig, type EventRateLimitConfig } from './config.js';
+import { LimitEnforcer } from './limiter.js';
 
-export { parseEventRateLimitConfiguration, EventRateLimitConfigError, type EventRateLimitConfiguration } from './config.js';
+export const PLUGIN_NAME = 'EventRateLimit';
 
-const DEFAULT_CACHE_SIZE = 4096;
 
-const str = (v: unknown): string => (typeof v === 'string' ? v : '');
-const rec = (v: unknown): Record<string, unknown> => (isObject(v) ? v : {});
-
-/** kube's getSourceAndObjectKey: source component and host, involved object kind, namespace, name, uid, apiVersion, joined. */
-function sourceAndObjectKey(event: ApiObject | undefined): string {
-  if (!event) return '';
-  const source = rec((event as Record<string, unknown>).source);
-  const involved = rec((event as Record<string, unknown>).involvedObject);
-  return [source.component, source.host, involved.kind, involved.namespace, involved.name, involved.uid, involved.apiVersion].map(str).join('');
-}
-
-const KEYS: Record<LimitType, (a: AdmissionAttributes) => string> = {
-  Server: () => '',
-  Namespace: (a) => a.namespace,
-  User: (a) => a.user?.name ?? '',
-  SourceAndObject: (a) => sourceAndObjectKey(a.object),
-};
-
-interface Enforcer {
-  readonly type: LimitType;
-  bucket(key: string): TokenBucket;
-}
-
-function enforcer(limit: Limit, now: () => number): Enforcer {
-  const make = () => new TokenBucket(limit.qps, limit.burst, now());
-  if (limit.type === 'Server') {
-    const single = make();
-    return { type: limit.type, bucket: () => single };
-  }
-  const cache = new BucketCache(limit.cacheSize === 0 ? DEFAULT_CACHE_SIZE : limit.cacheSize, make);
-  return { type: limit.type, bucket: (key) => cache.get(key) };
-}
-
-/** Whether the request is for core Events (kube compares the kind's GroupKind with core Event). */
+/** An Event of the core group, as the request names its kind (kube compares the request's GroupKind with core Event). */
 function isCoreEvent(a: AdmissionAttributes): boolean {
   if (a.resource.group !== '' || a.resource.kind !== 'Event') return false;
-  const requested = a.requestInfo?.apiGroup;
-  return requested === undefined || canonicalGroup(requested) === '';
+  return a.requestInfo === undefined || a.requestInfo.apiGroup === '';
 }
 
-export function eventRateLimitPlugin(config: EventRateLimitConfiguration, now: () => number = Date.now): AdmissionPlugin {
-  const enforcers = config.limits.map((l) => enforcer(l, now));
+export interface EventRateLimitPlugin extends AdmissionPlugin {
+  readonly enforcers: readonly LimitEnforcer[];
+}
+
+export function eventRateLimit(config: EventRateLimitConfig, now: Clock = monotonicClock): EventRateLimitPlugin {
+  const enforcers = config.limits.map((l) => new LimitEnforcer(l, now));
   return {
-    name: 'EventRateLimit',
-    phase: 'validating',
+    name: PLUGIN_NAME,
+    enforcers,
     admit(a) {
       if (a.operation !== 'CREATE' && a.operation !== 'UPDATE') return;
-      if (!isCoreEvent(a)) return;
-      let refusal: Error | undefined;
-      const t = now();
+      if (!isCoreEvent(a) || a.dryRun) return;
+      const refusals: string[] = [];
       for (const e of enforcers) {
-        const key = KEYS[e.type](a);
-        if (!e.bucket(key).tryAccept(t)) refusal = newTooManyRequestsError(`limit reached on type ${e.type} for key ${key}`);
+        const refused = e.accept(a);
+        if (refused !== undefined) refusals.push(refused);
       }
-      if (refusal) throw refusal;
+      if (refusals.length > 0) throw newTooManyRequestsError(aggregateErrors(refusals));
     },
   };
+}
+
+/** The plugin from its admission configuration; a missing or bad one stops the start as kube's `couldn't init admission plugin …`. */
+export function eventRateLimitFromConfig(raw: unknown, now: Clock = monotonicClock): EventRateLimitPlugin {
+  try {
+    return eventRateLimit(parseEventRateLimitConfig(raw), now);
+  } catch (err) {
+    if (!(err instanceof EventRateLimitConfigError)) throw err;
+    throw new EventRateLimitConfigError(`couldn't init admission plugin "${PLUGIN_NAME}": ${err.message}`);
+  }
 }
