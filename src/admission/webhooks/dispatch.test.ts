@@ -1,5 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { outcome } from '../plugins/testutil.js';
 import { Admission, type AdmissionAttributes } from '../../registry/admission.js';
 import type { ApiObject } from '../../registry/object.js';
 import type { ServedResource } from '../../registry/registry.js';
@@ -84,15 +85,6 @@ function attributes(init: Partial<AdmissionAttributes> & { object?: ApiObject })
   return { attrs, warnings, annotations };
 }
 
-async function outcome(f: () => unknown): Promise<Status | undefined> {
-  try {
-    await f();
-    return undefined;
-  } catch (err) {
-    if (isStatusError(err)) return err.status;
-    throw err;
-  }
-}
 
 describe('ValidatingAdmissionWebhook', () => {
   const denials: [string, Handler, number, string, string | undefined][] = [
