@@ -5,7 +5,7 @@ import { Admission, type AdmissionAttributes } from '../../registry/admission.js
 import type { ApiObject } from '../../registry/object.js';
 import type { ServedResource } from '../../registry/registry.js';
 import { FeatureGates, DEFAULT_GATES } from '../../features/gates.js';
-import { isStatusError, newNotFound, type Status } from '../../api/meta/index.js';
+import { newNotFound } from '../../api/meta/index.js';
 import type { ResourceRequestInfo } from '../../endpoints/requestinfo.js';
 import type { CallbackCall, CallbackCaller } from './caller.js';
 import { EquivalentResources } from './equivalence.js';
