@@ -178,7 +178,8 @@ describe('ValidatingAdmissionWebhook', () => {
     ['a refused connection', () => new Error('Post "https://hook/v?timeout=5s": dial tcp 127.0.0.1:1: connect: connection refused'), 'failed to call webhook: Post "https://hook/v?timeout=5s": dial tcp 127.0.0.1:1: connect: connection refused'],
     ['a 500 with a text body', () => ({ status: 500, raw: 'boom' }), 'failed to call webhook: an error on the server ("boom") has prevented the request from succeeding'],
     ['a 404', () => ({ status: 404, raw: '' }), 'failed to call webhook: the server could not find the requested resource'],
-    ['a body that is not JSON', () => ({ status: 200, raw: 'not json' }), 'failed to call webhook: Unexpected token'],
+    ['a body that is not JSON', () => ({ status: 200, raw: 'not json' }), 'failed to call webhook: couldn\'t get version/kind; json parse error: json: cannot unmarshal string into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }'],
+    ['broken JSON', () => ({ status: 200, raw: '{"response": ' }), 'failed to call webhook: couldn\'t get version/kind; json parse error: unexpected end of JSON input'],
     ['a uid mismatch', (_r, review) => ({ apiVersion: review.apiVersion, kind: 'AdmissionReview', response: { uid: 'x', allowed: true } }), 'received invalid webhook response: expected response.uid='],
     ['no type meta in v1', (r) => ({ response: { uid: r.uid, allowed: true } }), 'received invalid webhook response: expected webhook response of admission.k8s.io/v1, Kind=AdmissionReview, got /, Kind='],
   ];
