@@ -145,6 +145,22 @@ describe('ValidatingAdmissionWebhook', () => {
     assert.deepEqual(c!.object, { kind: 'PodExecOptions', apiVersion: 'v1', command: ['ls'] });
   });
 
+  const patchOptions = { kind: 'PatchOptions', apiVersion: 'meta.k8s.io/v1', dryRun: ['All'], force: true, fieldManager: 'me', fieldValidation: 'Strict' };
+  const patchCases: [string, 'CREATE' | 'UPDATE', string][] = [
+    ['a patch is admitted as an update: UpdateOptions (golden webhook-01)', 'UPDATE', 'UpdateOptions'],
+    ['an apply that creates is admitted as a create: CreateOptions', 'CREATE', 'CreateOptions'],
+  ];
+  for (const [name, operation, kind] of patchCases) {
+    it(`${name}, without force`, async () => {
+      const { caller, calls } = fakeCaller({ 'https://hook/v': allow() });
+      const everything = { rules: [{ operations: ['*'], apiGroups: ['*'], apiVersions: ['*'], resources: ['*/*'] }] };
+      const p = validatingWebhookPlugin(deps('validating', [config('ValidatingWebhookConfiguration', 'c', [hook('v', everything)])], caller));
+      const old = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm', namespace: 'ns' } } as ApiObject;
+      await p.admit(attributes({ operation, oldObject: operation === 'UPDATE' ? old : undefined, options: patchOptions }).attrs);
+      assert.deepEqual((calls[0]!.review.request as Obj).options, { kind, apiVersion: 'meta.k8s.io/v1', dryRun: ['All'], fieldManager: 'me', fieldValidation: 'Strict' });
+    });
+  }
+
   it('calls the webhooks in parallel', async () => {
     let release!: () => void;
     const both = new Promise<void>((r) => { release = r; });
