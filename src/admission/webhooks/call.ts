@@ -7,6 +7,7 @@ import type { CallbackCaller } from './caller.js';
 import { CallingWebhookError, dryRunUnsupported } from './errors.js';
 import { buildReview, InvalidReviewError, NO_KNOWN_REVIEW_VERSION, reviewVersionFor, UnsupportedPatchTypeError, verifyAnswer, type ReviewAnswer, type ReviewInput } from './review.js';
 import { unexpectedStatusMessage } from './httpstatus.js';
+import { decodeAnswerBody } from './answerbody.js';
 import type { Webhook } from './types.js';
 
 export type CallInput = Omit<ReviewInput, 'version'>;
@@ -21,15 +22,16 @@ export async function callWebhook(caller: CallbackCaller, w: Webhook, input: Cal
   const { uid, review } = buildReview({ ...input, version });
   let status: number;
   let body: Buffer;
+  let contentType: string | undefined;
   try {
-    ({ status, body } = await caller.call({ config: w.clientConfig, body: JSON.stringify(review), timeoutMs: w.timeoutSeconds * 1000, key: `${w.configuration}/${w.name}` }));
+    ({ status, body, contentType } = await caller.call({ config: w.clientConfig, body: JSON.stringify(review), timeoutMs: w.timeoutSeconds * 1000, key: `${w.configuration}/${w.name}` }));
   } catch (err) {
     throw new CallingWebhookError(w.name, `failed to call webhook: ${err instanceof Error ? err.message : String(err)}`);
   }
   if (status < 200 || status > 299) throw new CallingWebhookError(w.name, `failed to call webhook: ${unexpectedStatusMessage(status, body)}`);
   let decoded: unknown;
   try {
-    decoded = JSON.parse(body.toString('utf8'));
+    decoded = decodeAnswerBody(body, status, contentType);
   } catch (err) {
     throw new CallingWebhookError(w.name, `failed to call webhook: ${err instanceof Error ? err.message : String(err)}`);
   }

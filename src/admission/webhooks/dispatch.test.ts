@@ -137,6 +137,22 @@ describe('ValidatingAdmissionWebhook', () => {
     assert.deepEqual(c!.object, { kind: 'PodExecOptions', apiVersion: 'v1', command: ['ls'] });
   });
 
+  const patchOptions = { kind: 'PatchOptions', apiVersion: 'meta.k8s.io/v1', dryRun: ['All'], force: true, fieldManager: 'me', fieldValidation: 'Strict' };
+  const patchCases: [string, 'CREATE' | 'UPDATE', string][] = [
+    ['a patch is admitted as an update: UpdateOptions (golden webhook-01)', 'UPDATE', 'UpdateOptions'],
+    ['an apply that creates is admitted as a create: CreateOptions', 'CREATE', 'CreateOptions'],
+  ];
+  for (const [name, operation, kind] of patchCases) {
+    it(`${name}, without force`, async () => {
+      const { caller, calls } = fakeCaller({ 'https://hook/v': allow() });
+      const everything = { rules: [{ operations: ['*'], apiGroups: ['*'], apiVersions: ['*'], resources: ['*/*'] }] };
+      const p = validatingWebhookPlugin(deps('validating', [config('ValidatingWebhookConfiguration', 'c', [hook('v', everything)])], caller));
+      const old = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm', namespace: 'ns' } } as ApiObject;
+      await p.admit(attributes({ operation, oldObject: operation === 'UPDATE' ? old : undefined, options: patchOptions }).attrs);
+      assert.deepEqual((calls[0]!.review.request as Obj).options, { kind, apiVersion: 'meta.k8s.io/v1', dryRun: ['All'], fieldManager: 'me', fieldValidation: 'Strict' });
+    });
+  }
+
   it('calls the webhooks in parallel', async () => {
     let release!: () => void;
     const both = new Promise<void>((r) => { release = r; });
@@ -170,7 +186,8 @@ describe('ValidatingAdmissionWebhook', () => {
     ['a refused connection', () => new Error('Post "https://hook/v?timeout=5s": dial tcp 127.0.0.1:1: connect: connection refused'), 'failed to call webhook: Post "https://hook/v?timeout=5s": dial tcp 127.0.0.1:1: connect: connection refused'],
     ['a 500 with a text body', () => ({ status: 500, raw: 'boom' }), 'failed to call webhook: an error on the server ("boom") has prevented the request from succeeding'],
     ['a 404', () => ({ status: 404, raw: '' }), 'failed to call webhook: the server could not find the requested resource'],
-    ['a body that is not JSON', () => ({ status: 200, raw: 'not json' }), 'failed to call webhook: Unexpected token'],
+    ['a body that is not JSON', () => ({ status: 200, raw: 'not json' }), 'failed to call webhook: couldn\'t get version/kind; json parse error: json: cannot unmarshal string into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }'],
+    ['broken JSON', () => ({ status: 200, raw: '{"response": ' }), 'failed to call webhook: couldn\'t get version/kind; json parse error: unexpected end of JSON input'],
     ['a uid mismatch', (_r, review) => ({ apiVersion: review.apiVersion, kind: 'AdmissionReview', response: { uid: 'x', allowed: true } }), 'received invalid webhook response: expected response.uid='],
     ['no type meta in v1', (r) => ({ response: { uid: r.uid, allowed: true } }), 'received invalid webhook response: expected webhook response of admission.k8s.io/v1, Kind=AdmissionReview, got /, Kind='],
   ];

@@ -48,8 +48,22 @@ export function callInput(a: AdmissionAttributes, req: RequestView, inv: Invocat
     requestResource: req.resource, requestKind: req.kind, requestSubresource: req.subresource,
     name: a.name, namespace: a.namespace, operation: a.operation, user: a.user,
     object, oldObject, dryRun: a.dryRun,
-    options: a.operation === 'CONNECT' ? null : a.options ?? null,
+    options: a.operation === 'CONNECT' ? null : reviewOptions(a.operation, a.options),
   };
+}
+
+/**
+ * The options a review carries. kube's patch handler admits a patch as an
+ * update with UpdateOptions (patchToUpdateOptions), or as a create with
+ * CreateOptions when an apply creates the object (patchToCreateOptions): the
+ * PatchOptions' dryRun, fieldManager and fieldValidation, without force.
+ */
+function reviewOptions(operation: string, options: unknown): unknown {
+  if (options === null || typeof options !== 'object' || (options as Record<string, unknown>).kind !== 'PatchOptions') return options ?? null;
+  const patch = options as Record<string, unknown>;
+  const out: Record<string, unknown> = { kind: operation === 'CREATE' ? 'CreateOptions' : 'UpdateOptions', apiVersion: patch.apiVersion };
+  for (const k of ['dryRun', 'fieldManager', 'fieldValidation']) if (patch[k] !== undefined) out[k] = patch[k];
+  return out;
 }
 
 /** The objects sent for an invocation's kind, converted once per kind. */
