@@ -15,6 +15,7 @@
 //   annotations.ts  audit annotations
 //   dispatch.ts     what both dispatchers share
 //   mutating.ts     one after another, JSON patches, reinvocation
+//   simplepatch.ts  the common add/replace patches applied directly (else src/patch)
 //   validating.ts   in parallel
 //   config.ts       the WebhookAdmissionConfiguration (kubeConfigFile)
 import type { AdmissionPlugin } from '../../registry/admission.js';

@@ -17,6 +17,7 @@ import type { AdmissionAttributes, AdmissionPlugin } from '../../registry/admiss
 import { clone, deepEqual, type ApiObject } from '../../registry/object.js';
 import { newInternalError } from '../../api/meta/index.js';
 import { applyJsonPatch, decodeJsonPatch, isPatchError, type JsonValue } from '../../patch/index.js';
+import { applySimplePatch } from './simplepatch.js';
 import { annotateFailedOpen, annotateFromAnswer, annotateMutation, annotatePatch } from './annotations.js';
 import { callWebhook } from './call.js';
 import { asStatus, callInput, matchConditionsError, VersionedObjects, type DispatchDeps } from './dispatch.js';
@@ -82,7 +83,7 @@ async function callMutating(a: AdmissionAttributes, req: RequestView, inv: Invoc
       const decoded = decodeJsonPatch(answer.patch.toString('utf8'), 'Ignore');
       if (decoded.operations.length === 0) return false;
       if (!object || !a.object) throw internal(`admission webhook ${JSON.stringify(w.name)} attempted to modify the object, which is not supported for this operation`);
-      patched = applyJsonPatch(object as JsonValue, decoded.operations);
+      patched = applySimplePatch(object as JsonValue, decoded.operations) ?? applyJsonPatch(object as JsonValue, decoded.operations);
       ops = JSON.parse(answer.patch.toString('utf8'));
     } catch (err) {
       if (isPatchError(err)) throw internal(err.message);
