@@ -23,11 +23,7 @@ export function keysOf(s: KeySpace): Keys {
     : { object: (_namespace, name) => `${b}${name}`, collection: () => b };
 }
 
-export function objectKey(s: KeySpace, namespace: string, name: string): string {
-  return s.namespaced ? `${base(s)}${namespace}/${name}` : `${base(s)}${name}`;
-}
-
 /** The prefix of every object of the resource, or of one namespace's objects. */
 export function collectionPrefix(s: KeySpace, namespace: string): string {
-  return s.namespaced && namespace !== '' ? `${base(s)}${namespace}/` : base(s);
+  return keysOf(s).collection(namespace);
 }

@@ -28,7 +28,7 @@ import {
 } from '../../api/meta/index.js';
 import { ipErrors, ipFamily } from '../../api/meta/checks.js';
 import { fromStorage } from '../errors.js';
-import { objectKey } from '../keys.js';
+import { keysOf } from '../keys.js';
 import type { ApiObject } from '../object.js';
 import type { Undo, WriteHooks } from '../hooks.js';
 import { Claims, type Claim, type Owner } from './claims.js';
@@ -173,7 +173,7 @@ export function serviceHooks(opts: ServiceHooksOptions): ServiceHooks {
   const claims = new Claims(storage, opts.random);
   const ipPool = clusterIPPool(opts.clusterIPRange);
   const portPool = nodePortPool(opts.nodePortRange);
-  const serviceKey = opts.serviceKey ?? ((ns: string, name: string) => objectKey({ group: '', resource: 'services', namespaced: true }, ns, name));
+  const serviceKey = opts.serviceKey ?? keysOf({ group: '', resource: 'services', namespaced: true }).object;
   const deadlineMs = opts.releaseDeadlineMs ?? 60_000;
   const followUps = new Set<FollowUp>();
 
