@@ -84,6 +84,14 @@ export interface CallbackRequest {
   readonly servername: string | undefined;
 }
 
+/** An AdmissionReview as a callback server received it. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type ReceivedReview = { apiVersion: string; request: Record<string, any> };
+/** The AdmissionReview of a received call. */
+export const reviewOf = (r: CallbackRequest): ReceivedReview => JSON.parse(r.body) as ReceivedReview;
+/** A call's path without the `?timeout=` query the API server adds. */
+export const pathOf = (r: CallbackRequest): string => r.url.split('?')[0]!;
+
 /** What a CallbackServer answers: a status (200), a body and its type (application/json); a promise that never settles hangs. */
 export interface CallbackAnswer {
   readonly status?: number;

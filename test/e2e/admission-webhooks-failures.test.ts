@@ -7,7 +7,7 @@
 // validation (422), NoneOnDryRun called with dryRun true.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startCallbackServer, type CallbackAnswer, type CallbackRequest, type CallbackServer } from '../../src/testing/webhookserver.js';
+import { pathOf, reviewOf, startCallbackServer, type CallbackAnswer, type CallbackRequest, type CallbackServer } from '../../src/testing/webhookserver.js';
 import { eventually, type TestServer } from './harness.js';
 import { BACKENDS } from './backends.js';
 
@@ -16,10 +16,6 @@ const CM = `/api/v1/namespaces/${NS}/configmaps`;
 const VALIDATING = '/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations';
 const FIND_KIND = 'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Review = { apiVersion: string; request: Record<string, any> };
-const reviewOf = (r: CallbackRequest): Review => JSON.parse(r.body) as Review;
-const pathOf = (r: CallbackRequest) => r.url.split('?')[0]!;
 
 function answer(r: CallbackRequest): CallbackAnswer {
   const review = reviewOf(r);

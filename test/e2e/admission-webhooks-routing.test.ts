@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { stringify } from 'yaml';
 import { tempDir } from '../../src/testing/tempdir.js';
-import { startCallbackServer, type CallbackAnswer, type CallbackRequest, type CallbackServer } from '../../src/testing/webhookserver.js';
+import { pathOf, reviewOf, startCallbackServer, type CallbackAnswer, type CallbackRequest, type CallbackServer } from '../../src/testing/webhookserver.js';
 import { eventually, type TestServer } from './harness.js';
 import { BACKENDS } from './backends.js';
 import { admissionConfig } from './admission-table.js';
@@ -23,10 +23,6 @@ const SVC = 'hooksvc';
 const SVC_HOST = `${SVC}.${NS}.svc`;
 const TOKEN = 'callback-token';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Review = { apiVersion: string; request: Record<string, any> };
-const reviewOf = (r: CallbackRequest): Review => JSON.parse(r.body) as Review;
-const pathOf = (r: CallbackRequest) => r.url.split('?')[0]!;
 
 function answer(r: CallbackRequest): CallbackAnswer {
   const review = reviewOf(r);

@@ -10,7 +10,7 @@
 // applying to the next request.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startCallbackServer, type CallbackAnswer, type CallbackRequest, type CallbackServer } from '../../src/testing/webhookserver.js';
+import { pathOf, reviewOf, startCallbackServer, type CallbackAnswer, type CallbackRequest, type CallbackServer } from '../../src/testing/webhookserver.js';
 import { eventually, type TestServer } from './harness.js';
 import { BACKENDS } from './backends.js';
 
@@ -20,10 +20,6 @@ const CM = `/api/v1/namespaces/${NS}/configmaps`;
 const MUTATING = '/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations';
 const VALIDATING = '/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Review = { apiVersion: string; request: Record<string, any> };
-const reviewOf = (r: CallbackRequest): Review => JSON.parse(r.body) as Review;
-const pathOf = (r: CallbackRequest) => r.url.split('?')[0]!;
 
 /** The callback server's answers, by path. */
 function answer(r: CallbackRequest): CallbackAnswer | Promise<CallbackAnswer> {
