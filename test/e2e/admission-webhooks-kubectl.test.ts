@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { stringify } from 'yaml';
-import { startCallbackServer, type CallbackAnswer, type CallbackRequest, type CallbackServer } from '../../src/testing/webhookserver.js';
+import { reviewOf, startCallbackServer, type CallbackAnswer, type CallbackRequest, type CallbackServer } from '../../src/testing/webhookserver.js';
 import { eventually, type TestServer } from './harness.js';
 import { BACKENDS } from './backends.js';
 import { kubectlFor, kubectlMissing, type Kubectl } from './kubectlcli.js';
@@ -13,8 +13,7 @@ import { kubectlFor, kubectlMissing, type Kubectl } from './kubectlcli.js';
 const NS = 'kubectl-hooks';
 
 function answer(r: CallbackRequest): CallbackAnswer {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  const review = JSON.parse(r.body) as { apiVersion: string; request: Record<string, any> };
+  const review = reviewOf(r);
   const name = review.request.name as string;
   const response: Record<string, unknown> = { uid: review.request.uid, allowed: true };
   if (r.url.startsWith('/validate')) {
