@@ -9,6 +9,7 @@ import { isObject } from '../schema/model.js';
 import { pathToString } from './fieldpath.js';
 import { compareEntries, decodeManaged, encodeManaged, incomingManaged, isResetRequest, type Conflict, type Managed } from './managed.js';
 import { applyMerged, BEFORE_FIRST_APPLY, update, type EngineOptions } from './engine.js';
+import { fastUpdate } from './fastupdate.js';
 import { cloneJson, jsonEqual, type JsonObject } from './typed.js';
 
 export { apply, BEFORE_FIRST_APPLY, STRIPPED, update, type ApplyInput, type EngineOptions, type UpdateInput } from './engine.js';
@@ -94,6 +95,15 @@ export interface UpdateObjectOptions extends Omit<EngineOptions, 'apiVersion'> {
  * are memoized: treat them as read-only.
  */
 export function updateObject(o: UpdateObjectOptions): WriteResult {
+  if (o.live && !o.isCreate) {
+    const fast = fastUpdate({ ...o, live: o.live });
+    if (fast) return fast;
+  }
+  return generalUpdate(o);
+}
+
+/** updateObject through the engine, whatever the change (exported for the fast path's equivalence test). */
+export function generalUpdate(o: UpdateObjectOptions): WriteResult {
   const liveMeta = o.live && isObject(o.live.metadata) ? (o.live.metadata as JsonObject) : undefined;
   const reqMeta = isObject(o.updated.metadata) ? (o.updated.metadata as JsonObject) : undefined;
   let managed = incomingManaged({ live: liveMeta?.managedFields, request: reqMeta?.managedFields, ...(o.subresource ? { subresource: o.subresource } : {}) });
