@@ -1,9 +1,9 @@
 // A callback server for the webhook benchmark, run as its own process so its
-// work does not slow the benchmark's client: HTTPS (HTTP/1.1 and HTTP/2) with
+// work does not slow the benchmark's client: HTTPS (HTTP/1.1, what svc's and
+// kube's webhook clients speak) with
 // a serving certificate from its own CA, answering every AdmissionReview at
 // once — allowed, and on /mutate with a JSONPatch adding a label. It prints
 // `ready <port> <base64 CA>` when it listens.
-import http2 from 'node:http2';
 import https from 'node:https';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,8 +13,7 @@ import { ensurePki } from '../src/server/pki.js';
 const PATCH = Buffer.from(JSON.stringify([{ op: 'add', path: '/metadata/labels', value: { 'bench.svc.io/mutated': 'true' } }])).toString('base64');
 
 const pki = await ensurePki({ dataDir: mkdtempSync(join(tmpdir(), 'svc-bench-callback-')) });
-// CALLBACK_HTTP1=1: HTTP/1.1 only (no h2 offered over ALPN), to compare the two transports
-const handler = (req: http2.Http2ServerRequest | import('node:http').IncomingMessage, res: http2.Http2ServerResponse | import('node:http').ServerResponse) => {
+const handler = (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => {
   const chunks: Buffer[] = [];
   req.on('data', (c: Buffer) => chunks.push(c));
   req.on('end', () => {
@@ -22,18 +21,16 @@ const handler = (req: http2.Http2ServerRequest | import('node:http').IncomingMes
     try {
       review = JSON.parse(Buffer.concat(chunks).toString());
     } catch {
-      (res as import('node:http').ServerResponse).writeHead(400).end();
+      res.writeHead(400).end();
       return;
     }
     const response: Record<string, unknown> = { uid: review.request?.uid, allowed: true };
     if ((req.url ?? '').split('?')[0] === '/mutate') Object.assign(response, { patchType: 'JSONPatch', patch: PATCH });
-    (res as import('node:http').ServerResponse).writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ apiVersion: review.apiVersion, kind: 'AdmissionReview', response }));
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ apiVersion: review.apiVersion, kind: 'AdmissionReview', response }));
   });
 };
 const tls = { cert: pki.serving.cert, key: pki.serving.key };
-const server = process.env.CALLBACK_HTTP1 === '1'
-  ? https.createServer(tls, handler as Parameters<typeof https.createServer>[1])
-  : http2.createSecureServer({ ...tls, allowHTTP1: true }, handler as Parameters<typeof http2.createSecureServer>[1]);
+const server = https.createServer(tls, handler);
 server.listen(0, '127.0.0.1', () => {
   const port = (server.address() as { port: number }).port;
   console.log(`ready ${port} ${Buffer.from(pki.ca.cert).toString('base64')}`);

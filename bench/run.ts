@@ -15,7 +15,7 @@ import { benchWebhooks } from './webhooks.js';
 
 const suites: Record<string, () => Promise<string[]>> = {
   storage: benchStorage, apiserver: benchApiServer, watch: benchWatch, apply: benchApply, validation: benchValidation, smd: async () => benchSmd(),
-  authn: benchAuthn, satokens: () => benchServiceAccountTokens(), rbac: () => benchRbac(), admission: () => benchAdmission(), webhooks: async () => [...(await benchWebhooks()), '', ...(await benchWebhooks({ http1: true }))],
+  authn: benchAuthn, satokens: () => benchServiceAccountTokens(), rbac: () => benchRbac(), admission: () => benchAdmission(), webhooks: () => benchWebhooks(),
 };
 const wanted = process.argv.slice(2);
 const lines: string[] = [];

@@ -38,15 +38,10 @@ function configurations(port: number, caBundle: string): { mutating: unknown; va
 
 const configMap = (name: string) => JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { 'app.properties': 'color=blue\nsize=large\n', owner: 'team-platform' } });
 
-/**
- * `http1`: the callback server speaks HTTP/1.1 only (kube-apiserver's own webhook client never
- * uses HTTP/2); else it offers h2 over ALPN, which svc's client then uses.
- */
-export async function benchWebhooks(opts: { perPhase?: number; rounds?: number; http1?: boolean } = {}): Promise<string[]> {
+export async function benchWebhooks(opts: { perPhase?: number; rounds?: number } = {}): Promise<string[]> {
   const perPhase = opts.perPhase ?? 2000;
   const rounds = opts.rounds ?? 3;
-  const transport = opts.http1 ? 'HTTP/1.1' : 'HTTP/2';
-  const callbacks = fork(join(here, 'callbackserver.js'), [], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'], env: { ...process.env, CALLBACK_HTTP1: opts.http1 ? '1' : '0' } });
+  const callbacks = fork(join(here, 'callbackserver.js'), [], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-webhooks-'));
   let server: Awaited<ReturnType<typeof startServerProcess>> | undefined;
   try {
@@ -119,9 +114,9 @@ export async function benchWebhooks(opts: { perPhase?: number; rounds?: number; 
     const added = (p50(hooksSerial) - p50(noneSerial)) / 2;
     const row = (what: string, p: Phase) => `| ${what} | ${perPhase.toLocaleString('en')} ×${rounds} | ${fmt(p.rate, 0)} | ${fmt(p.p50)} | ${fmt(p.p99)} | ${fmt(p.cpuMs, 3)} |`;
     return [
-      `### Admission webhooks (issue 21): ConfigMap creates/s through one mutating and one validating webhook vs none — callback server on ${transport}`,
+      `### Admission webhooks (issue 21): ConfigMap creates/s through one mutating and one validating webhook vs none`,
       '',
-      `One \`svc server\` on SQLite; a callback server (HTTPS, ${transport}, its own process) answering at once, the mutating webhook with a JSONPatch adding a label; 32 keep-alive connections; phases interleaved by registering and deleting the two configurations, best of ${rounds} each. Added latency: one client at a time, 300 creates per phase, (best p50 with both webhooks − best p50 with none) / 2 calls.`,
+      `One \`svc server\` on SQLite; a callback server (HTTPS, its own process; svc's webhook client speaks HTTP/1.1, as kube's) answering at once, the mutating webhook with a JSONPatch adding a label; 32 keep-alive connections; phases interleaved by registering and deleting the two configurations, best of ${rounds} each. Added latency: one client at a time, 300 creates per phase, (best p50 with both webhooks − best p50 with none) / 2 calls.`,
       '',
       '| webhooks | creates | per second | p50 ms | p99 ms | server CPU ms per create |',
       '|---|---|---|---|---|---|',

@@ -99,8 +99,6 @@ export interface CallbackAnswer {
   readonly contentType?: string;
   /** Close the connection after answering (HTTP/2: GOAWAY; HTTP/1.1: Connection: close). */
   readonly closeConnection?: boolean;
-  /** HTTP/2: reset the stream with REFUSED_STREAM instead of answering. */
-  readonly refuseStream?: boolean;
 }
 
 export interface CallbackServer {
@@ -136,7 +134,6 @@ export async function startCallbackServer(opts: { hosts?: readonly string[]; htt
       const r: CallbackRequest = { httpVersion: req.httpVersion, url: req.url ?? '', headers: req.headers, body, clientCN: peer?.subject?.CN as string | undefined, servername: typeof sni === 'string' ? sni : undefined };
       seen.push(r);
       void Promise.resolve(handle(r)).then((a) => {
-        if (a.refuseStream && 'stream' in req) return req.stream.close(http2.constants.NGHTTP2_REFUSED_STREAM);
         res.statusCode = a.status ?? 200;
         res.setHeader('content-type', a.contentType ?? 'application/json');
         if (a.closeConnection && !('stream' in req)) res.setHeader('connection', 'close');

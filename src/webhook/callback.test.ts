@@ -1,7 +1,7 @@
 // The admission callback client against real HTTPS callback servers: the
 // request as kube sends it, TLS verification (caBundle, system roots, the
 // service DNS name), credentials chosen by host, service resolution through
-// Service and Endpoints, the deadline, the body cap, HTTP/2 and connection
+// Service and Endpoints, the deadline, the body cap, HTTP/1.1 and connection
 // reuse, and the bound per webhook.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -165,45 +165,33 @@ describe('admission callback client', () => {
     await rejectsWith(call(client({ maxResponseBytes: 1024 }), { url: `https://localhost:${h2.port}/`, caBundle: h2.caBundle }), 'too-large', /response body larger than 1024 bytes$/);
   });
 
-  it('uses HTTP/2 when the server offers it, one TLS connection for sequential and concurrent calls', async () => {
+  it('speaks HTTP/1.1 even to a server offering h2, as kube pins webhook clients: one connection for sequential calls, one per concurrent call', async () => {
     answer = () => ({ body: '{}' });
     h2.seen.length = 0;
     const before = h2.connections();
     const c = client();
     const config = { url: `https://localhost:${h2.port}/h2`, caBundle: h2.caBundle };
-    for (let i = 0; i < 3; i++) assert.equal((await call(c, config)).protocol, 'h2');
+    for (let i = 0; i < 3; i++) assert.equal((await call(c, config)).protocol, 'http/1.1');
+    assert.equal(h2.connections() - before, 1);
     await Promise.all(Array.from({ length: 8 }, () => call(c, config)));
     assert.equal(h2.seen.length, 11);
-    assert.ok(h2.seen.every((r) => r.httpVersion === '2.0'));
-    assert.equal(h2.connections() - before, 1);
-    assert.deepEqual(c.stats(), { entries: 1, h2: 1, h1: 0 });
+    assert.ok(h2.seen.every((r) => r.httpVersion === '1.1'));
+    assert.equal(h2.connections() - before, 8, 'the idle connection and seven new ones');
+    assert.deepEqual(c.stats(), { entries: 1, idle: 8 });
   });
 
-  it('opens a new HTTP/2 session when the server closes one (GOAWAY), calls in flight or refused completing', async () => {
+  it('opens a new connection when the server closes one after answering (Connection: close)', async () => {
     answer = () => ({ body: '{}', closeConnection: true });
-    h2.seen.length = 0;
-    const before = h2.connections();
+    h1.seen.length = 0;
+    const before = h1.connections();
     const c = client();
-    const config = { url: `https://localhost:${h2.port}/goaway`, caBundle: h2.caBundle };
+    const config = { url: `https://localhost:${h1.port}/close`, caBundle: h1.caBundle };
     for (let i = 0; i < 3; i++) assert.equal((await call(c, config)).status, 200);
-    assert.equal(h2.connections() - before, 3);
-    const all = await Promise.all(Array.from({ length: 6 }, () => call(c, config)));
-    assert.ok(all.every((r) => r.status === 200 && r.protocol === 'h2'));
+    assert.equal(h1.connections() - before, 3);
+    assert.deepEqual(c.stats(), { entries: 1, idle: 0 });
   });
 
-  it('sends a refused HTTP/2 stream once more on a new session; a second refusal is the call\'s error', async () => {
-    let refusals = 1;
-    answer = () => (refusals-- > 0 ? { refuseStream: true } : { body: '{"second":true}' });
-    h2.seen.length = 0;
-    const c = client();
-    const config = { url: `https://localhost:${h2.port}/refuse`, caBundle: h2.caBundle };
-    assert.equal((await call(c, config)).body.toString(), '{"second":true}');
-    assert.equal(h2.seen.length, 2);
-    refusals = 2;
-    await rejectsWith(call(c, config), 'network', /^Post "https:\/\/localhost:\d+\/refuse\?timeout=10s": stream error: stream ID \d+; REFUSED_STREAM$/);
-  });
-
-  it('keeps HTTP/1.1 connections alive when h2 is not offered (the ALPN probe is the first connection)', async () => {
+  it('keeps HTTP/1.1 connections alive', async () => {
     answer = () => ({ body: '{}' });
     h1.seen.length = 0;
     const before = h1.connections();

@@ -7,7 +7,7 @@
 // chosen by host (credentialsFor). Calls of one webhook (its key) are bounded
 // (limiter.ts) and each has one deadline, queueing included, after which it
 // fails as Go's client does: `Post "<url>": context deadline exceeded`.
-// Connections are pooled and use HTTP/2 when offered (pool.ts).
+// Connections are pooled and kept alive, HTTP/1.1 as kube's (pool.ts, h1.ts).
 //
 // Non-2xx answers are results, not errors: the dispatcher reads them.
 // Network failures, the deadline and an oversized body throw OutboundError
@@ -43,8 +43,8 @@ export interface CallbackResult {
   status: number;
   body: Buffer;
   contentType?: string;
-  /** The protocol the call went over ('h2' or 'http/1.1'). */
-  protocol?: 'h2' | 'http/1.1';
+  /** The protocol the call went over. */
+  protocol?: 'http/1.1';
 }
 
 export interface CallbackCaller {

@@ -3,7 +3,7 @@
 // answer's envelope (review.ts). The token authentication and authorization
 // webhooks use them. Admission webhooks call through callback.ts: a clientConfig
 // (url or service, resolved by serviceresolver.ts) over pooled connections
-// (pool.ts, HTTP/2 when offered) with a bound per webhook (limiter.ts).
+// (pool.ts: kept-alive HTTP/1.1, h1.ts) with a bound per webhook (limiter.ts).
 export { loadConnectionFile, parseConnectionFile, loadCredentialsFile, parseCredentialsFile, credentialsFor, ConnectionFileError, type Connection, type Credentials, type CredentialsFile } from './connfile.js';
 export { OutboundClient, OutboundError, DEFAULT_BACKOFF, shouldRetry, withBackoff, type Backoff, type ClientOptions, type CallOptions, type Response } from './client.js';
 export { checkReviewEnvelope } from './review.js';

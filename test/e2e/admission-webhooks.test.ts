@@ -119,7 +119,7 @@ for (const backend of BACKENDS) {
       await cb?.close();
     });
 
-    it('a mutating webhook\'s JSONPatch is stored; the validating webhook sees the mutated object; HTTP/2 is used', async () => {
+    it('a mutating webhook\'s JSONPatch is stored; the validating webhook sees the mutated object; HTTP/1.1 is used, as kube', async () => {
       const r = await t.req('POST', CM, configMap('mutated', 'mutate'));
       assert.equal(r.status, 201, r.text);
       assert.equal(r.body.metadata.labels.mutated, 'yes');
@@ -137,7 +137,7 @@ for (const backend of BACKENDS) {
       assert.equal(sent.request.dryRun, false);
       assert.equal(sent.request.oldObject, null);
       assert.ok(typeof sent.request.userInfo.username === 'string' && sent.request.userInfo.username !== '');
-      assert.equal(mutateCall.httpVersion, '2.0');
+      assert.equal(mutateCall.httpVersion, '1.1'); // h2 is offered, but webhook clients are pinned to HTTP/1.1
       assert.match(mutateCall.url, /\?timeout=5s$/);
       const validated = reviewOf(callsTo('/allow').at(-1)!);
       assert.equal(validated.request.object.metadata.labels.mutated, 'yes');

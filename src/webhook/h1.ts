@@ -1,0 +1,355 @@
+// HTTP/1.1 over kept-alive TLS connections, for webhook calls: one POST at a
+// time per connection, each request written in one go, the response read by
+// a small parser (status line, headers, then a Content-Length, chunked or
+// read-to-close body). node:https costs several times more CPU per call (an
+// IncomingMessage and ClientRequest stream pair, header objects, agent
+// bookkeeping) and a webhook call is on every admitted write.
+//
+// As Go's transport: a call that finds its reused connection closed by the
+// server before any byte of an answer is sent again once on a new connection
+// (errServerClosedIdle); idle connections close after the idle timeout.
+import tls from 'node:tls';
+import type { Cancel } from './deadline.js';
+
+export interface Exchange {
+  /** Path with query. */
+  readonly path: string;
+  /** Host header / :authority. */
+  readonly authority: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: Buffer;
+  readonly maxResponseBytes: number;
+  /** The call's deadline (aborting drops the exchange). */
+  readonly signal: Cancel;
+}
+
+export interface Answer {
+  readonly status: number;
+  readonly body: Buffer;
+  readonly contentType?: string;
+  readonly protocol: 'http/1.1';
+}
+
+/** The response body passed the cap; the connection it came on was dropped. */
+export class BodyTooLargeError extends Error {
+  override readonly name = 'BodyTooLargeError';
+  constructor(readonly limit: number) {
+    super(`response body larger than ${limit} bytes`);
+  }
+}
+
+export interface H1Options {
+  readonly host: string;
+  readonly port: number;
+  readonly servername?: string;
+  readonly context: tls.SecureContext;
+  readonly handshakeTimeoutMs: number;
+  readonly idleTimeoutMs: number;
+}
+
+/** The server closed a reused connection before answering: safe to send again. */
+class ClosedIdleError extends Error {
+  override readonly name = 'ClosedIdleError';
+}
+
+export class H1Connections {
+  private readonly idle: Conn[] = [];
+  private closed = false;
+  /** Calls in flight. */
+  active = 0;
+
+  constructor(private readonly o: H1Options) {}
+
+  async send(x: Exchange): Promise<Answer> {
+    this.active++;
+    try {
+      return await this.exchange(x);
+    } finally {
+      this.active--;
+    }
+  }
+
+  private async exchange(x: Exchange): Promise<Answer> {
+    for (;;) {
+      const reused = this.take();
+      const conn = reused ?? new Conn(await this.dial(x));
+      try {
+        const a = await conn.exchange(x);
+        if (conn.keepAlive) this.release(conn);
+        else conn.destroy();
+        return a;
+      } catch (err) {
+        conn.destroy();
+        if (!(err instanceof ClosedIdleError)) throw err;
+        if (!reused || x.signal.aborted) throw Object.assign(new Error('EOF'), { code: 'ECONNRESET' });
+        // a reused connection the server had closed: once more, on a new connection
+      }
+    }
+  }
+
+  close(): void {
+    this.closed = true;
+    for (const c of this.idle.splice(0)) c.destroy();
+  }
+
+  get idleCount(): number {
+    return this.idle.length;
+  }
+
+  private take(): Conn | undefined {
+    for (;;) {
+      const c = this.idle.pop();
+      if (!c) return undefined;
+      c.unpark();
+      if (c.usable()) return c;
+      c.destroy();
+    }
+  }
+
+  private release(c: Conn): void {
+    if (this.closed || !c.usable()) {
+      c.destroy();
+      return;
+    }
+    c.park(this.o.idleTimeoutMs, () => {
+      const i = this.idle.indexOf(c);
+      if (i >= 0) this.idle.splice(i, 1);
+      c.destroy();
+    });
+    this.idle.push(c);
+  }
+
+  private dial(x: Exchange): Promise<tls.TLSSocket> {
+    const o = this.o;
+    return new Promise<tls.TLSSocket>((resolve, reject) => {
+      const socket = tls.connect({
+        host: o.host, port: o.port, secureContext: o.context,
+        ...(o.servername !== undefined ? { servername: o.servername } : {}),
+        ALPNProtocols: ['http/1.1'],
+      });
+      const onAbort = () => socket.destroy(x.signal.reason as Error);
+      x.signal.addEventListener('abort', onAbort);
+      socket.setTimeout(o.handshakeTimeoutMs, () => socket.destroy(Object.assign(new Error('net/http: TLS handshake timeout'), { code: 'ETLSHANDSHAKETIMEOUT' })));
+      socket.setNoDelay(true);
+      socket.once('error', (err) => {
+        x.signal.removeEventListener('abort', onAbort);
+        reject(err);
+      });
+      socket.once('secureConnect', () => {
+        x.signal.removeEventListener('abort', onAbort);
+        socket.setTimeout(0);
+        socket.removeAllListeners('error');
+        resolve(socket);
+      });
+    });
+  }
+}
+
+const CRLF2 = Buffer.from('\r\n\r\n');
+
+/** One connection and the exchange on it, if any. */
+class Conn {
+  keepAlive = true;
+  private used = false;
+  private idleTimer?: NodeJS.Timeout;
+  private current?: Reader;
+
+  constructor(private readonly socket: tls.TLSSocket) {
+    socket.on('data', (c: Buffer) => (this.current ? this.current.data(c) : this.socket.destroy()));
+    socket.on('error', (err) => this.current?.fail(err));
+    socket.on('close', () => this.current?.closed());
+    socket.on('end', () => this.current?.closed());
+  }
+
+  usable(): boolean {
+    return !this.socket.destroyed && this.socket.readyState === 'open';
+  }
+
+  park(ms: number, expire: () => void): void {
+    this.idleTimer = setTimeout(expire, ms);
+    this.idleTimer.unref();
+    this.socket.unref();
+  }
+
+  unpark(): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = undefined;
+    this.socket.ref();
+  }
+
+  destroy(): void {
+    this.unpark();
+    this.socket.destroy();
+  }
+
+  exchange(x: Exchange): Promise<Answer> {
+    const reused = this.used;
+    this.used = true;
+    return new Promise<Answer>((resolve, reject) => {
+      const onAbort = () => {
+        this.current = undefined;
+        reject(x.signal.reason as Error);
+        this.socket.destroy();
+      };
+      x.signal.addEventListener('abort', onAbort);
+      this.current = new Reader(x.maxResponseBytes, reused, (err, a) => {
+        this.current = undefined;
+        x.signal.removeEventListener('abort', onAbort);
+        if (err) return reject(err);
+        this.keepAlive = a!.keepAlive;
+        resolve(a!.answer);
+      });
+      let head = `POST ${x.path} HTTP/1.1\r\nHost: ${x.authority}\r\n`;
+      for (const k in x.headers) head += `${k}: ${x.headers[k]}\r\n`;
+      head += `Content-Length: ${x.body.length}\r\n\r\n`;
+      this.socket.cork();
+      this.socket.write(head, 'latin1');
+      this.socket.write(x.body);
+      this.socket.uncork();
+    });
+  }
+}
+
+type Done = (err: Error | undefined, r?: { answer: Answer; keepAlive: boolean }) => void;
+
+/** Parses one response as it streams in. */
+class Reader {
+  private buf: Buffer | undefined;
+  private got = false;
+  private status = 0;
+  private contentType: string | undefined;
+  private keepAlive = true;
+  /** Body framing once the head is read: a length, chunked, or until close (-1). */
+  private length = -2;
+  private chunked = false;
+  private finished = false;
+
+  constructor(private readonly max: number, private readonly reused: boolean, private readonly done: Done) {}
+
+  data(c: Buffer): void {
+    if (this.finished) return;
+    this.got = true;
+    this.buf = this.buf ? Buffer.concat([this.buf, c]) : c;
+    try {
+      this.advance();
+    } catch (err) {
+      this.finish(err as Error);
+    }
+  }
+
+  fail(err: Error): void {
+    if (this.finished) return;
+    this.finish(!this.got && this.reused ? new ClosedIdleError(err.message) : err);
+  }
+
+  closed(): void {
+    if (this.finished) return;
+    if (this.length === -1) {
+      // read-until-close body
+      this.keepAlive = false;
+      this.complete(this.buf ?? Buffer.alloc(0));
+      return;
+    }
+    this.finish(!this.got && this.reused ? new ClosedIdleError('closed') : Object.assign(new Error(this.got ? 'unexpected EOF' : 'EOF'), { code: 'ECONNRESET' }));
+  }
+
+  private finish(err: Error | undefined, r?: { answer: Answer; keepAlive: boolean }): void {
+    this.finished = true;
+    this.done(err, r);
+  }
+
+  private advance(): void {
+    for (;;) {
+      if (this.length === -2) {
+        const end = this.buf!.indexOf(CRLF2);
+        if (end < 0) {
+          if (this.buf!.length > 1 << 20) throw new Error('net/http: server response headers exceeded 1048576 bytes; aborted');
+          return;
+        }
+        const head = this.buf!.toString('latin1', 0, end);
+        this.buf = this.buf!.subarray(end + 4);
+        if (!this.readHead(head)) continue; // an interim 1xx answer: the real one follows
+      }
+      if (this.chunked) return this.readChunks();
+      if (this.length >= 0) {
+        if (this.length > this.max) {
+          this.keepAlive = false;
+          throw new BodyTooLargeError(this.max);
+        }
+        if (this.buf!.length < this.length) return;
+        if (this.buf!.length > this.length) this.keepAlive = false; // bytes nobody asked for: do not reuse
+        return this.complete(this.buf!.subarray(0, this.length));
+      }
+      if (this.buf!.length > this.max) throw new BodyTooLargeError(this.max);
+      return; // until close
+    }
+  }
+
+  /** False for a 1xx interim answer. */
+  private readHead(head: string): boolean {
+    const lines = head.split('\r\n');
+    const m = /^HTTP\/1\.([01]) (\d{3})/.exec(lines[0]!);
+    if (!m) throw new Error(`malformed HTTP response ${JSON.stringify(lines[0])}`);
+    const status = Number(m[2]);
+    if (status >= 100 && status < 200) return false;
+    this.status = status;
+    this.keepAlive = m[1] === '1';
+    let length = -1;
+    for (let i = 1; i < lines.length; i++) {
+      const line = lines[i]!;
+      const colon = line.indexOf(':');
+      if (colon <= 0) throw new Error(`malformed MIME header line: ${line}`);
+      const name = line.slice(0, colon).trim().toLowerCase();
+      const value = line.slice(colon + 1).trim();
+      if (name === 'content-length') {
+        if (!/^\d+$/.test(value)) throw new Error(`bad Content-Length ${JSON.stringify(value)}`);
+        length = Number(value);
+      } else if (name === 'transfer-encoding') this.chunked = value.toLowerCase().split(',').map((s) => s.trim()).includes('chunked');
+      else if (name === 'connection') {
+        const v = value.toLowerCase();
+        if (v.includes('close')) this.keepAlive = false;
+        else if (v.includes('keep-alive')) this.keepAlive = true;
+      } else if (name === 'content-type') this.contentType = value;
+    }
+    // 204, 304 and HEAD answers have no body
+    this.length = this.chunked ? 0 : status === 204 || status === 304 ? 0 : length;
+    if (this.length === -1) this.keepAlive = false;
+    return true;
+  }
+
+  private chunks: Buffer[] = [];
+  private size = 0;
+
+  private readChunks(): void {
+    for (;;) {
+      const buf = this.buf!;
+      const eol = buf.indexOf('\r\n');
+      if (eol < 0) return;
+      const sizeText = buf.toString('latin1', 0, eol).split(';')[0]!.trim();
+      if (!/^[0-9a-fA-F]+$/.test(sizeText)) throw new Error('invalid byte in chunk length');
+      const n = parseInt(sizeText, 16);
+      if (n === 0) {
+        // optional trailer lines, then an empty line: the CRLF ending the size line starts the search
+        const stop = buf.indexOf(CRLF2, eol);
+        if (stop < 0) return;
+        if (stop + 4 < buf.length) this.keepAlive = false;
+        return this.complete(Buffer.concat(this.chunks, this.size));
+      }
+      if (buf.length < eol + 2 + n + 2) return;
+      this.size += n;
+      if (this.size > this.max) {
+        this.keepAlive = false;
+        throw new BodyTooLargeError(this.max);
+      }
+      this.chunks.push(buf.subarray(eol + 2, eol + 2 + n));
+      this.buf = buf.subarray(eol + 2 + n + 2);
+    }
+  }
+
+  private complete(body: Buffer): void {
+    this.finish(undefined, {
+      answer: { status: this.status, body, ...(this.contentType !== undefined ? { contentType: this.contentType } : {}), protocol: 'http/1.1' },
+      keepAlive: this.keepAlive,
+    });
+  }
+}
