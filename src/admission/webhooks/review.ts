@@ -45,18 +45,35 @@ export interface ReviewInput {
   readonly options: unknown;
 }
 
-const gvk = (k: GroupVersionKind) => ({ group: kubernetesGroup(k.group), version: k.version, kind: k.kind });
-const gvr = (r: GroupVersionResource) => ({ group: kubernetesGroup(r.group), version: r.version, resource: r.resource });
+// The kinds, resources and users a review names are the same few objects
+// call after call: each is turned into its wire shape once (read-only after).
+const gvkWire = new WeakMap<GroupVersionKind, object>();
+const gvrWire = new WeakMap<GroupVersionResource, object>();
+const userWire = new WeakMap<UserInfo, Record<string, unknown>>();
+
+function gvk(k: GroupVersionKind): object {
+  let w = gvkWire.get(k);
+  if (!w) gvkWire.set(k, (w = { group: kubernetesGroup(k.group), version: k.version, kind: k.kind }));
+  return w;
+}
+
+function gvr(r: GroupVersionResource): object {
+  let w = gvrWire.get(r);
+  if (!w) gvrWire.set(r, (w = { group: kubernetesGroup(r.group), version: r.version, resource: r.resource }));
+  return w;
+}
 
 function userInfo(u: UserInfo | undefined): Record<string, unknown> {
   if (!u) return {};
-  const extra = u.extra && Object.keys(u.extra).length > 0 ? u.extra : undefined;
-  return {
-    ...(u.name ? { username: u.name } : {}),
-    ...(u.uid ? { uid: u.uid } : {}),
-    ...(u.groups.length > 0 ? { groups: [...u.groups] } : {}),
-    ...(extra ? { extra } : {}),
-  };
+  let w = userWire.get(u);
+  if (w) return w;
+  w = {};
+  if (u.name) w.username = u.name;
+  if (u.uid) w.uid = u.uid;
+  if (u.groups.length > 0) w.groups = [...u.groups];
+  if (u.extra && Object.keys(u.extra).length > 0) w.extra = u.extra;
+  userWire.set(u, w);
+  return w;
 }
 
 /** The review to send, with its fresh uid. */
