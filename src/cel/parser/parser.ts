@@ -105,7 +105,6 @@ class Parser implements MacroHelper {
   // Error strategy state.
   private errorMode = false;
   private recoveries = 0;
-  private syntaxReports = 0;
   private readonly follow = new Int32Array(40);
 
   // Depth limits: rule nesting (expr, relation, calc) and the tree's operator depth.
@@ -136,8 +135,6 @@ class Parser implements MacroHelper {
       this.eofOffset = text.length;
       for (const e of toks.errors) this.lexErrors.push({ at: e.start, offset: e.start, text: e.text });
     }
-    // Lexer errors count toward the reporting limit like the parser's.
-    this.syntaxReports = toks.errors.length;
   }
 
   run(): ParseResult {
@@ -150,13 +147,21 @@ class Parser implements MacroHelper {
       if (!(e instanceof Abort)) throw e;
       aborted = true;
     }
-    if (aborted) {
-      // Only the part of the input the parser read was lexed; no AST was built.
-      const upTo = this.seen < this.kinds.length ? this.starts[this.seen] : this.text.length;
-      const lexed = this.lexErrors.filter((e) => e.at < upTo).map((e) => this.lexIssue(e));
-      return { issues: [...lexed, ...this.issues] };
+    // Syntax errors (the lexer's and the parser's, in input order) up to the reporting limit.
+    let syntax = this.lexErrors.filter((e) => !aborted || e.at < this.readUpTo()).map((e) => this.lexIssue(e));
+    if (syntax.length > 0) syntax = syntax.concat(this.issues).sort((a, b) => a.offset - b.offset);
+    else syntax = this.issues;
+    const limit = this.o.errorReportingLimit;
+    const reported = syntax.filter((i) => i.offset >= 0 || i.message.startsWith('Syntax error:'));
+    if (reported.length > limit) {
+      const over = reported[limit];
+      syntax = syntax.filter((i) => !reported.includes(i) || reported.indexOf(i) < limit);
+      syntax.push({ message: `Syntax error: More than ${limit} syntax errors`, offset: over.offset, exprId: 0 });
+      aborted = true;
     }
-    const issues = this.lexErrors.map((e) => this.lexIssue(e)).concat(this.issues, this.semantic);
+    // No AST is built after an aborted parse, so no errors of that phase.
+    if (aborted) return { issues: syntax };
+    const issues = syntax.concat(this.semantic);
     if (this.depthExceeded) issues.push({ message: 'max recursion depth exceeded', offset: -1, exprId: 0 });
     if (issues.length > 0 || !expr) return { issues };
     const sourceInfo: SourceInfo = {
@@ -166,6 +171,11 @@ class Parser implements MacroHelper {
       macroCalls: this.macroCalls,
     };
     return { parsed: { expr, sourceInfo }, issues };
+  }
+
+  /** UTF-16 index up to which the lexer has produced tokens for the parser. */
+  private readUpTo(): number {
+    return this.seen < this.kinds.length ? this.starts[this.seen] : this.text.length;
   }
 
   private lexIssue(e: { offset: number; text: string }): Issue {
@@ -224,11 +234,6 @@ class Parser implements MacroHelper {
       if (this.errorMode) return;
       this.errorMode = true;
     }
-    if (this.syntaxReports >= this.o.errorReportingLimit) {
-      this.issues.push({ message: `Syntax error: More than ${this.o.errorReportingLimit} syntax errors`, offset, exprId: 0 });
-      throw ABORT;
-    }
-    this.syntaxReports++;
     this.issues.push({ message: 'Syntax error: ' + message, offset, exprId: 0 });
   }
 
@@ -236,7 +241,6 @@ class Parser implements MacroHelper {
     if (this.recoveries === this.o.errorRecoveryLimit) {
       this.recoveries++;
       const msg = `error recovery attempt limit exceeded: ${this.o.errorRecoveryLimit}`;
-      this.syntaxReports++;
       this.issues.push({ message: 'Syntax error: ' + msg, offset: this.offset(), exprId: 0 });
       throw ABORT;
     }
