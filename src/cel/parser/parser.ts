@@ -105,7 +105,12 @@ class Parser implements MacroHelper {
   // Error strategy state.
   private errorMode = false;
   private recoveries = 0;
-  private readonly follow = new Int32Array(40);
+  // How many enclosing constructs each closing token would end (part of the recovery set).
+  private fParen = 0;
+  private fBracket = 0;
+  private fBrace = 0;
+  private fComma = 0;
+  private fColon = 0;
 
   // Depth limits: rule nesting (expr, relation, calc) and the tree's operator depth.
   private exprDepth = 0;
@@ -249,7 +254,13 @@ class Parser implements MacroHelper {
 
   private inFollow(k: T): boolean {
     if (k === T.EOF) return true;
-    if (this.follow[k] > 0) return true;
+    switch (k) {
+      case T.RPAREN: if (this.fParen > 0) return true; break;
+      case T.RBRACKET: if (this.fBracket > 0) return true; break;
+      case T.RBRACE: if (this.fBrace > 0) return true; break;
+      case T.COMMA: if (this.fComma > 0) return true; break;
+      case T.COLON: if (this.fColon > 0) return true; break;
+    }
     return FOLLOW_ANY.includes(k);
   }
 
@@ -375,7 +386,7 @@ class Parser implements MacroHelper {
 
   private callOrMacro(id: number, fn: string, target: Expr | undefined, args: Expr[]): Expr {
     const ms = this.o.macros;
-    if (ms.size > 0) {
+    if (this.o.macroNames.has(fn)) {
       const m: Macro | undefined = ms.get(macroKey(fn, args.length, target !== undefined)) ?? ms.get(macroKey(fn, -1, target !== undefined));
       if (m) {
         const saved = this.macroOffset;
@@ -434,9 +445,9 @@ class Parser implements MacroHelper {
     const opOffset = this.offset();
     this.consume();
     const opId = this.newId(opOffset);
-    this.follow[T.COLON]++;
+    this.fColon++;
     const e1 = this.parseOr();
-    this.follow[T.COLON]--;
+    this.fColon--;
     if (this.vd > vd) vd = this.vd;
     if (!this.match(T.COLON)) {
       this.exprDepth--;
@@ -618,9 +629,9 @@ class Parser implements MacroHelper {
         }
         const lvd = this.vd;
         const opId = this.newId(opOffset);
-        this.follow[T.RBRACKET]++;
+        this.fBracket++;
         const index = this.parseExpr();
-        this.follow[T.RBRACKET]--;
+        this.fBracket--;
         const vd = (lvd > this.vd ? lvd : this.vd) + 1;
         this.match(T.RBRACKET);
         if (optional && !this.o.optionalSyntax) {
@@ -667,8 +678,8 @@ class Parser implements MacroHelper {
         if (this.la() === T.RPAREN) this.consume();
         return args;
       }
-      this.follow[T.RPAREN]++;
-      this.follow[T.COMMA]++;
+      this.fParen++;
+      this.fComma++;
       if (this.la() !== T.RPAREN) {
         for (;;) {
           args.push(this.parseExpr());
@@ -677,8 +688,8 @@ class Parser implements MacroHelper {
           this.consume();
         }
       }
-      this.follow[T.RPAREN]--;
-      this.follow[T.COMMA]--;
+      this.fParen--;
+      this.fComma--;
     }
     this.match(T.RPAREN);
     this.vd = vd;
@@ -697,9 +708,9 @@ class Parser implements MacroHelper {
         return this.recoverQuiet();
       case T.LPAREN: {
         this.consume();
-        this.follow[T.RPAREN]++;
+        this.fParen++;
         const e = this.parseExpr();
-        this.follow[T.RPAREN]--;
+        this.fParen--;
         const vd = this.vd;
         this.match(T.RPAREN);
         this.vd = vd;
@@ -768,8 +779,8 @@ class Parser implements MacroHelper {
       this.mismatch(FIELDS_START);
       ok = false;
     }
-    this.follow[T.RBRACE]++;
-    this.follow[T.COMMA]++;
+    this.fBrace++;
+    this.fComma++;
     while (ok && this.la() !== T.RBRACE && this.la() !== T.COMMA) {
       const fieldStart = this.offset();
       let optional = false;
@@ -786,9 +797,9 @@ class Parser implements MacroHelper {
         this.mismatch(FIELD_NAME);
       }
       const colonOffset = this.offset();
-      this.follow[T.COLON]++;
+      this.fColon++;
       const matched = this.match(T.COLON);
-      this.follow[T.COLON]--;
+      this.fColon--;
       if (!matched) break;
       const fid = this.newId(colonOffset);
       if (optional && !this.o.optionalSyntax) {
@@ -802,8 +813,8 @@ class Parser implements MacroHelper {
       if (this.la(1) === T.RBRACE) break;
       this.consume();
     }
-    this.follow[T.RBRACE]--;
-    this.follow[T.COMMA]--;
+    this.fBrace--;
+    this.fComma--;
     if (this.la() === T.COMMA) this.consume();
     this.match(T.RBRACE);
     this.vd = vd;
@@ -819,8 +830,8 @@ class Parser implements MacroHelper {
     if (this.la() !== T.RBRACKET && !startsUnary(this.la()) && !this.sync(LIST_START)) {
       this.mismatch(LIST_START);
     } else {
-      this.follow[T.RBRACKET]++;
-      this.follow[T.COMMA]++;
+      this.fBracket++;
+      this.fComma++;
       while (this.la() !== T.RBRACKET && this.la() !== T.COMMA) {
         let optOffset = -1;
         if (this.la() === T.QUESTIONMARK) {
@@ -837,8 +848,8 @@ class Parser implements MacroHelper {
         if (this.la() !== T.COMMA || this.la(1) === T.RBRACKET) break;
         this.consume();
       }
-      this.follow[T.RBRACKET]--;
-      this.follow[T.COMMA]--;
+      this.fBracket--;
+      this.fComma--;
       if (this.la() === T.COMMA) this.consume();
     }
     this.match(T.RBRACKET);
@@ -855,8 +866,8 @@ class Parser implements MacroHelper {
     if (this.la() !== T.RBRACE && !startsUnary(this.la()) && !this.sync(MAP_START)) {
       this.mismatch(MAP_START);
     } else {
-      this.follow[T.RBRACE]++;
-      this.follow[T.COMMA]++;
+      this.fBrace++;
+      this.fComma++;
       while (this.la() !== T.RBRACE && this.la() !== T.COMMA) {
         let optOffset = -1;
         if (this.la() === T.QUESTIONMARK) {
@@ -865,9 +876,9 @@ class Parser implements MacroHelper {
         }
         // cel-go allocates the entry's id (at its ':') before visiting the key.
         const entryId = this.newId(0);
-        this.follow[T.COLON]++;
+        this.fColon++;
         const key = this.parseExpr();
-        this.follow[T.COLON]--;
+        this.fColon--;
         if (this.vd > vd) vd = this.vd;
         this.positions.set(entryId, this.offset());
         if (!this.match(T.COLON)) break;
@@ -878,8 +889,8 @@ class Parser implements MacroHelper {
         if (this.la() !== T.COMMA || this.la(1) === T.RBRACE) break;
         this.consume();
       }
-      this.follow[T.RBRACE]--;
-      this.follow[T.COMMA]--;
+      this.fBrace--;
+      this.fComma--;
       if (this.la() === T.COMMA) this.consume();
     }
     this.match(T.RBRACE);
