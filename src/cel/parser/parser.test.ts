@@ -263,3 +263,50 @@ test('variadic logical operators', () => {
     '_&&_(\n  a^#1:*expr.Expr_IdentExpr#,\n  b^#2:*expr.Expr_IdentExpr#,\n  c^#4:*expr.Expr_IdentExpr#\n)^#3:*expr.Expr_CallExpr#',
   );
 });
+
+/** cel-go's test rendering of SourceInfo.macroCalls: by id, descending, each call under its expansion's id. */
+function macroCallsString(text: string): string {
+  const r = parse(text);
+  assert.ok(r.parsed);
+  const info = r.parsed.sourceInfo;
+  return [...info.macroCalls.keys()]
+    .sort((a, b) => b - a)
+    .map((id) => {
+      const call = info.macroCalls.get(id);
+      assert.ok(call && call.kind === 'call');
+      return toDebugString({ ...call, id }, idKindAdorner(info));
+    })
+    .join(',\n');
+}
+
+test('macro calls are recorded with nested expansions as references', () => {
+  assert.equal(
+    macroCallsString('has(a.b).filter(c, c)'),
+    [
+      '^#4:has#.filter(',
+      '  c^#6:*expr.Expr_IdentExpr#,',
+      '  c^#7:*expr.Expr_IdentExpr#',
+      ')^#16:filter#,',
+      'has(',
+      '  a^#2:*expr.Expr_IdentExpr#.b^#3:*expr.Expr_SelectExpr#',
+      ')^#4:has#',
+    ].join('\n'),
+  );
+  assert.equal(
+    macroCallsString('x.filter(y, y.filter(z, z > 0))'),
+    [
+      'x^#1:*expr.Expr_IdentExpr#.filter(',
+      '  y^#3:*expr.Expr_IdentExpr#,',
+      '  ^#18:filter#',
+      ')^#27:filter#,',
+      'y^#4:*expr.Expr_IdentExpr#.filter(',
+      '  z^#6:*expr.Expr_IdentExpr#,',
+      '  _>_(',
+      '    z^#7:*expr.Expr_IdentExpr#,',
+      '    0^#9:*expr.Constant_Int64Value#',
+      '  )^#8:*expr.Expr_CallExpr#',
+      ')^#18:filter#',
+    ].join('\n'),
+  );
+  assert.equal(parse('has(a.b)', { populateMacroCalls: false }).parsed?.sourceInfo.macroCalls.size, 0);
+});
