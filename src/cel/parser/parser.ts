@@ -802,11 +802,14 @@ class Parser implements MacroHelper {
       this.fColon--;
       if (!matched) break;
       const fid = this.newId(colonOffset);
-      if (optional && !this.o.optionalSyntax) {
-        this.errorAt(fieldStart, "unsupported syntax '?'");
-      }
+      const mark = this.semantic.length;
       const name = nameIndex >= 0 ? this.fieldName(nameIndex, listStart) : '';
       const value = this.parseExpr();
+      if (optional && !this.o.optionalSyntax) {
+        // cel-go skips the whole field: nothing inside it is reported.
+        this.semantic.length = mark;
+        this.errorAt(fieldStart, "unsupported syntax '?'");
+      }
       if (this.vd > vd) vd = this.vd;
       fields.push({ id: fid, name, value, optional });
       if (this.la() !== T.COMMA) break;
@@ -876,6 +879,7 @@ class Parser implements MacroHelper {
         }
         // cel-go allocates the entry's id (at its ':') before visiting the key.
         const entryId = this.newId(0);
+        const mark = this.semantic.length;
         this.fColon++;
         const key = this.parseExpr();
         this.fColon--;
@@ -884,7 +888,11 @@ class Parser implements MacroHelper {
         if (!this.match(T.COLON)) break;
         const value = this.parseExpr();
         if (this.vd > vd) vd = this.vd;
-        if (optOffset >= 0 && !this.o.optionalSyntax) this.errorAt(optOffset, "unsupported syntax '?'");
+        if (optOffset >= 0 && !this.o.optionalSyntax) {
+          // cel-go skips the whole entry: nothing inside it is reported.
+          this.semantic.length = mark;
+          this.errorAt(optOffset, "unsupported syntax '?'");
+        }
         entries.push({ id: entryId, key, value, optional: optOffset >= 0 });
         if (this.la() !== T.COMMA || this.la(1) === T.RBRACE) break;
         this.consume();
