@@ -248,6 +248,8 @@ test('limits', () => {
   assert.ok(parse('['.repeat(200) + ']'.repeat(200)).parsed);
   assert.match(errors('['.repeat(300) + ']'.repeat(300)), /expression recursion limit exceeded: 250/);
   assert.throws(() => parse('a', { maxRecursionDepth: -2 }), ParseOptionError);
+  // Without a limit, nesting deeper than JavaScript's stack is an issue, not a crash.
+  assert.equal(errors('('.repeat(100000) + ')'.repeat(100000), { maxRecursionDepth: -1, expressionSizeCodePointLimit: -1 }), 'ERROR: <input>:-1:0: max recursion depth exceeded');
   // Too many syntax errors: cel-go stops at the reporting limit.
   assert.equal(
     errors('$$$', { errorReportingLimit: 2 }),

@@ -149,7 +149,10 @@ class Parser implements MacroHelper {
       expr = this.parseExpr();
       if (this.kinds.length > this.pos) this.matchEnd();
     } catch (e) {
-      if (!(e instanceof Abort)) throw e;
+      if (e instanceof RangeError && /call stack/i.test(e.message)) {
+        // Only reachable with the recursion limit off: JavaScript's stack is the limit then.
+        this.issues.push({ message: 'max recursion depth exceeded', offset: -1, exprId: 0 });
+      } else if (!(e instanceof Abort)) throw e;
       aborted = true;
     }
     // Syntax errors (the lexer's and the parser's, in input order) up to the reporting limit.
