@@ -95,6 +95,8 @@ class Parser implements MacroHelper {
   private readonly macroCalls = new Map<number, Expr>();
   /** Syntax errors and internal errors (the ANTLR phase). */
   private readonly issues: Issue[] = [];
+  /** For each of `issues`, how far the lexer had read (UTF-16) when it was reported. */
+  private readonly issueTimes: number[] = [];
   /** Errors found while building the AST (cel-go's visitor phase; dropped when the parse aborts). */
   private readonly semantic: Issue[] = [];
   /** Lexer errors, reported as far as the parser has read (ANTLR lexes lazily). */
@@ -151,21 +153,32 @@ class Parser implements MacroHelper {
     } catch (e) {
       if (e instanceof RangeError && /call stack/i.test(e.message)) {
         // Only reachable with the recursion limit off: JavaScript's stack is the limit then.
-        this.issues.push({ message: 'max recursion depth exceeded', offset: -1, exprId: 0 });
+        this.pushIssue({ message: 'max recursion depth exceeded', offset: -1, exprId: 0 });
       } else if (!(e instanceof Abort)) throw e;
       aborted = true;
     }
-    // Syntax errors (the lexer's and the parser's, in input order) up to the reporting limit.
-    let syntax = this.lexErrors.filter((e) => !aborted || e.at < this.readUpTo()).map((e) => this.lexIssue(e));
-    if (syntax.length > 0) syntax = syntax.concat(this.issues).sort((a, b) => a.offset - b.offset);
-    else syntax = this.issues;
+    // Syntax errors in the order cel-go reports them: a lexer error surfaces
+    // when the parser first reads past it. Then the reporting limit.
+    const upTo = aborted ? this.readUpTo() : this.text.length + 1;
+    type Timed = { issue: Issue; time: number; listener: boolean };
+    const timed: Timed[] = [];
+    for (const e of this.lexErrors) if (e.at < upTo) timed.push({ issue: this.lexIssue(e), time: e.at, listener: true });
+    for (let k = 0; k < this.issues.length; k++) {
+      const issue = this.issues[k];
+      timed.push({ issue, time: this.issueTimes[k] + 0.5, listener: issue.message.startsWith('Syntax error:') });
+    }
+    if (this.lexErrors.length > 0) timed.sort((a, b) => a.time - b.time);
+    let syntax = timed.map((t) => t.issue);
     const limit = this.o.errorReportingLimit;
-    const reported = syntax.filter((i) => i.offset >= 0 || i.message.startsWith('Syntax error:'));
-    if (reported.length > limit) {
-      const over = reported[limit];
-      syntax = syntax.filter((i) => !reported.includes(i) || reported.indexOf(i) < limit);
-      syntax.push({ message: `Syntax error: More than ${limit} syntax errors`, offset: over.offset, exprId: 0 });
-      aborted = true;
+    let count = 0;
+    for (let k = 0; k < timed.length; k++) {
+      if (!timed[k].listener) continue;
+      if (++count > limit) {
+        syntax = syntax.slice(0, k);
+        syntax.push({ message: `Syntax error: More than ${limit} syntax errors`, offset: timed[k].issue.offset, exprId: 0 });
+        aborted = true;
+        break;
+      }
     }
     // No AST is built after an aborted parse, so no errors of that phase.
     if (aborted) return { issues: syntax };
@@ -179,6 +192,11 @@ class Parser implements MacroHelper {
       macroCalls: this.macroCalls,
     };
     return { parsed: { expr, sourceInfo }, issues };
+  }
+
+  private pushIssue(issue: Issue): void {
+    this.issues.push(issue);
+    this.issueTimes.push(this.readUpTo());
   }
 
   /** UTF-16 index up to which the lexer has produced tokens for the parser. */
@@ -222,6 +240,9 @@ class Parser implements MacroHelper {
     this.positions.delete(id);
     if (id === this.nextIdValue - 1) this.nextIdValue--;
   }
+  get accuName(): string {
+    return this.o.accuName;
+  }
   nextId(): number {
     return this.newId(this.macroOffset);
   }
@@ -242,14 +263,14 @@ class Parser implements MacroHelper {
       if (this.errorMode) return;
       this.errorMode = true;
     }
-    this.issues.push({ message: 'Syntax error: ' + message, offset, exprId: 0 });
+    this.pushIssue({ message: 'Syntax error: ' + message, offset, exprId: 0 });
   }
 
   private countRecovery(): void {
     if (this.recoveries === this.o.errorRecoveryLimit) {
       this.recoveries++;
       const msg = `error recovery attempt limit exceeded: ${this.o.errorRecoveryLimit}`;
-      this.issues.push({ message: 'Syntax error: ' + msg, offset: this.offset(), exprId: 0 });
+      this.pushIssue({ message: 'Syntax error: ' + msg, offset: this.offset(), exprId: 0 });
       throw ABORT;
     }
     this.recoveries++;
@@ -365,7 +386,7 @@ class Parser implements MacroHelper {
   }
 
   private lookaheadExceeded(): never {
-    this.issues.push({
+    this.pushIssue({
       message: `error recovery token lookahead limit exceeded: ${this.o.errorRecoveryLookaheadLimit}`,
       offset: -1,
       exprId: 0,
@@ -377,7 +398,7 @@ class Parser implements MacroHelper {
     if (d > this.o.maxRecursionDepth) this.depthExceeded = true;
   }
   private ruleDepthExceeded(): never {
-    this.issues.push({
+    this.pushIssue({
       message: `expression recursion limit exceeded: ${this.o.maxRecursionDepth}`,
       offset: -1,
       exprId: 0,
