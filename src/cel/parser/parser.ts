@@ -157,6 +157,20 @@ class Parser implements MacroHelper {
       } else if (!(e instanceof Abort)) throw e;
       aborted = true;
     }
+    if (!aborted && expr && this.issues.length === 0 && this.lexErrors.length === 0 && this.semantic.length === 0 && !this.depthExceeded) {
+      const sourceInfo: SourceInfo = {
+        text: this.text,
+        lineOffsets: lineOffsetsOf(this.text, this.cps !== undefined),
+        positions: this.positions,
+        macroCalls: this.macroCalls,
+      };
+      return { parsed: { expr, sourceInfo }, issues: [] };
+    }
+    return { issues: this.report(aborted) };
+  }
+
+  /** The issues of a failed parse. */
+  private report(aborted: boolean): Issue[] {
     // Syntax errors in the order cel-go reports them: a lexer error surfaces
     // when the parser first reads past it. Then the reporting limit.
     const upTo = aborted ? this.readUpTo() : this.text.length + 1;
@@ -181,17 +195,10 @@ class Parser implements MacroHelper {
       }
     }
     // No AST is built after an aborted parse, so no errors of that phase.
-    if (aborted) return { issues: syntax };
+    if (aborted) return syntax;
     const issues = syntax.concat(this.semantic);
     if (this.depthExceeded) issues.push({ message: 'max recursion depth exceeded', offset: -1, exprId: 0 });
-    if (issues.length > 0 || !expr) return { issues };
-    const sourceInfo: SourceInfo = {
-      text: this.text,
-      lineOffsets: lineOffsetsOf(this.text),
-      positions: this.positions,
-      macroCalls: this.macroCalls,
-    };
-    return { parsed: { expr, sourceInfo }, issues };
+    return issues;
   }
 
   private pushIssue(issue: Issue): void {
