@@ -339,3 +339,17 @@ test('macro calls are recorded with nested expansions as references', () => {
   );
   assert.equal(parse('has(a.b)', { populateMacroCalls: false }).parsed?.sourceInfo.macroCalls.size, 0);
 });
+
+test('negation that cannot continue: ANTLR no viable alternative, then the minus read as binary', () => {
+  const expecting = "{'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}";
+  assert.equal(
+    errors('-'),
+    `ERROR: <input>:1:2: Syntax error: no viable alternative at input '-'\n | -\n | .^\nERROR: <input>:1:2: Syntax error: mismatched input '<EOF>' expecting ${expecting}\n | -\n | .^`,
+  );
+  assert.equal(
+    errors('a + -!b'),
+    `ERROR: <input>:1:6: Syntax error: no viable alternative at input '-!'\n | a + -!b\n | .....^`,
+  );
+  // `!` then `-` is fine when a number follows (a negative literal).
+  assert.equal(ast('!-2'), '!_(\n  -2^#2:*expr.Constant_Int64Value#\n)^#1:*expr.Expr_CallExpr#');
+});

@@ -24,7 +24,7 @@
 import type { Expr, ListExpr, MapEntry, StructField, SourceInfo, ParsedExpr } from '../ast.js';
 import { lineOffsetsOf, hasSurrogates, type Issue } from '../issues.js';
 import { lex } from './lexer.js';
-import { T, expectingText, startsUnary, UNARY_START } from './tokens.js';
+import { T, expectingText, startsUnary, startsPrimary, UNARY_START } from './tokens.js';
 import { unescapeString, unescapeBytes, UnescapeError } from './unescape.js';
 import { MacroError, macroKey, copyExpr, type Macro, type MacroHelper } from './macros.js';
 import type { ResolvedOptions } from './options.js';
@@ -578,6 +578,16 @@ class Parser implements MacroHelper {
       const opOffset = this.offset();
       let count = 0;
       while (this.la() === k) {
+        // ANTLR's prediction for `-`: another `-` or a primary must follow, else
+        // "no viable alternative"; the input stays at this `-`, which the
+        // caller then reads as a binary minus.
+        if (k === T.MINUS && !startsPrimary(this.la(1))) {
+          this.noViable(this.pos, this.pos + 1);
+          const at = this.offset();
+          this.recover();
+          this.vd = 0;
+          return { kind: 'const', id: this.newId(at), value: { type: 'null' } };
+        }
         this.consume();
         count++;
       }
