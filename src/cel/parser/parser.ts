@@ -243,12 +243,10 @@ class Parser implements MacroHelper {
     return { kind: 'const', id, value: { type: 'null' } };
   }
 
-  /** A syntax error (ANTLR listener): always counted; `force` ignores recovery mode. */
-  private syntaxError(offset: number, message: string, force = false): void {
-    if (!force) {
-      if (this.errorMode) return;
-      this.errorMode = true;
-    }
+  /** A syntax error from the error strategy: not reported again until a token is matched. */
+  private syntaxError(offset: number, message: string): void {
+    if (this.errorMode) return;
+    this.errorMode = true;
     this.pushIssue({ message: 'Syntax error: ' + message, offset, exprId: 0 });
   }
 
