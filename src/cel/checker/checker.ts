@@ -43,12 +43,12 @@ export type CheckedExpr = ParsedExpr & {
   type: Type;
 };
 
-/** A type-checking error at the node with this id (offset in code points,
- * -1 when the node has no position). */
+/** A type-checking error (the shape of issues.ts's Issue): offset in code
+ * points, -1 when the node has no position. */
 export interface CheckIssue {
-  id: number;
-  offset: number;
   message: string;
+  offset: number;
+  exprId: number;
 }
 
 export interface CheckResult {
@@ -369,6 +369,7 @@ class Checker {
       this.types.set(e.id, T.error);
       return e;
     }
+    this.types.set(field.id, T.string);
     const [operand, t] = this.checkSelectField(e.id, e.args[0]!, field.value.value, true);
     this.types.set(e.id, substitute(this.subst, t, false));
     this.refs.set(e.id, { overloadIds: ['select_optional_field'] });
@@ -548,7 +549,7 @@ class Checker {
   }
 
   private report(id: number, message: string): void {
-    this.issues.push({ id, offset: this.parsed.sourceInfo.positions.get(id) ?? -1, message });
+    this.issues.push({ message, offset: this.parsed.sourceInfo.positions.get(id) ?? -1, exprId: id });
   }
 }
 
