@@ -21,6 +21,7 @@ import {
   isExactType,
   mostGeneral,
   optionalElem,
+  hasTypeParam,
   substitute,
 } from './assign.js';
 import type { CheckEnv } from './env.js';
@@ -345,17 +346,40 @@ class Checker {
       return;
     }
 
+    // With ground argument types (no type parameters), an overload's own
+    // parameters can be bound directly and unbound again once its result is
+    // known: nothing else can refer to them. Otherwise they are renamed to
+    // fresh variables first, as cel-go does.
+    let ground = true;
+    for (const t of argTypes) {
+      if (hasTypeParam(t)) {
+        ground = false;
+        break;
+      }
+    }
     let result: Type | undefined;
     let ids: string[] | undefined;
     for (const o of index.candidates(argTypes[0])) {
       if (o.params.length !== argTypes.length) continue;
       let params = o.params;
       let res = o.result;
-      if (o.typeParams) [params, res] = this.instantiate(o);
-      if (!isAssignableList(this.subst, argTypes, params)) continue;
+      let r: Type = res;
+      let done = false;
+      if (o.typeParams && ground) {
+        const mark = this.subst.mark();
+        if (!isAssignableList(this.subst, argTypes, params)) continue;
+        r = substitute(this.subst, res, false);
+        this.subst.rollback(mark);
+        // a result still generic (optional.none()) needs variables of its own
+        done = !hasTypeParam(r);
+      }
+      if (!done) {
+        if (o.typeParams) [params, res] = this.instantiate(o);
+        if (!isAssignableList(this.subst, argTypes, params)) continue;
+        r = substitute(this.subst, res, false);
+      }
       if (ids) ids.push(o.id);
       else ids = [o.id];
-      const r = substitute(this.subst, res, false);
       if (result === undefined) result = r;
       else if (!isDyn(result) && !isExactType(r, result)) result = T.dyn;
     }
