@@ -10,7 +10,7 @@
 
 import type { CallExpr, ComprehensionExpr, Expr, ListExpr, MapExpr, ParsedExpr, SelectExpr, StructExpr } from '../ast.js';
 import type { FunctionDecl, OverloadDecl } from '../decls.js';
-import type { Type } from '../types.js';
+import type { FieldType, Type } from '../types.js';
 import { T, listOf, mapOf, optionalOf, typeParam } from '../types.js';
 import {
   Substitution,
@@ -55,6 +55,14 @@ export interface CheckIssue {
 export interface CheckResult {
   checked?: CheckedExpr;
   issues: CheckIssue[];
+}
+
+/** The schema field a checked select reads (for its wire name and value
+ * conversion), or undefined when the operand is not an object type. */
+export function selectedField(checked: CheckedExpr, e: SelectExpr): FieldType | undefined {
+  const t = checked.types.get(e.operand.id);
+  const target = t && (optionalElem(t) ?? t);
+  return target?.kind === 'object' ? target.fields.get(e.field) : undefined;
 }
 
 export function check(parsed: ParsedExpr, env: CheckEnv): CheckResult {
@@ -202,6 +210,13 @@ class Checker {
   }
 
   private checkSelect(e: SelectExpr): Expr {
+    if (e.optional) {
+      // operand.?field written as a select rather than cel-go's `_?._` call
+      const [operand, t] = this.checkSelectField(e.id, e.operand, e.field, true);
+      this.types.set(e.id, substitute(this.subst, t, false));
+      this.refs.set(e.id, { overloadIds: ['select_optional_field'] });
+      return operand === e.operand ? e : { ...e, operand };
+    }
     const q = this.maybeQualifiedIdent(e);
     if (q) {
       this.types.set(e.id, q.type);
