@@ -1,52 +1,19 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Expr, ParsedExpr } from '../ast.js';
+import type { Expr } from '../ast.js';
 import type { FieldType, ObjectType, Type } from '../types.js';
 import { T, listOf, mapOf } from '../types.js';
-import { stdlibFunctions, stdlibTypeIdents } from '../stdlib/decls.js';
-import { stringsFunctions } from '../ext/strings_decls.js';
-import { buildCheckEnv, check } from '../checker/index.js';
-import { estimateCost, type CallEstimator, type EstimateOptions, type SizeEstimator } from './estimate.js';
+import { estimateCost, type CallEstimator, type CostNode, type EstimateOptions, type SizeEstimator } from './estimate.js';
+import { kubeCallEstimate } from './kubeestimate.js';
 import { MAX_UINT64 } from './arith.js';
+import {
+  Authorizer, all, and, bool, call, checked, cond, div, eq, ge, gt, has, id, ident, index, int, le, list, lt, map, mcall, minus, mod, ne, or, plus, sel, str, times,
+} from './testast.js';
 
 // Hand-built ASTs, as cel-go's parser produces them after macro expansion,
 // checked by our checker; the expected estimates are cel-go's own
 // (checker/cost_test.go at v0.12.7), with its test estimator: sizes by
 // joined path ("input", "input.@items"…) and getFullYear costing 7.
-
-let nextId = 1;
-const id = (): number => nextId++;
-const int = (v: number): Expr => ({ kind: 'const', id: id(), value: { type: 'int', value: BigInt(v) } });
-const bool = (v: boolean): Expr => ({ kind: 'const', id: id(), value: { type: 'bool', value: v } });
-const str = (v: string): Expr => ({ kind: 'const', id: id(), value: { type: 'string', value: v } });
-const ident = (name: string): Expr => ({ kind: 'ident', id: id(), name });
-const sel = (operand: Expr, field: string, testOnly = false): Expr => ({ kind: 'select', id: id(), operand, field, testOnly });
-const call = (fn: string, ...args: Expr[]): Expr => ({ kind: 'call', id: id(), fn, args });
-const mcall = (target: Expr, fn: string, ...args: Expr[]): Expr => ({ kind: 'call', id: id(), fn, target, args });
-const list = (...elements: Expr[]): Expr => ({ kind: 'list', id: id(), elements, optionalIndices: [] });
-const map = (...kv: [Expr, Expr][]): Expr => ({
-  kind: 'map',
-  id: id(),
-  entries: kv.map(([key, value]) => ({ id: id(), key, value, optional: false })),
-});
-const bin = (op: string) => (a: Expr, b: Expr): Expr => call(op, a, b);
-const [eq, ne, lt, le, gt, ge, plus, minus, times, div, mod, and, or, index] = [
-  '_==_', '_!=_', '_<_', '_<=_', '_>_', '_>=_', '_+_', '_-_', '_*_', '_/_', '_%_', '_&&_', '_||_', '_[_]',
-].map(bin);
-const cond = (c: Expr, a: Expr, b: Expr): Expr => call('_?_:_', c, a, b);
-const has = (operand: Expr, field: string): Expr => sel(operand, field, true);
-/** range.all(v, pred) as cel-go's macro expands it. */
-const all = (range: Expr, v: string, pred: Expr): Expr => ({
-  kind: 'comprehension',
-  id: id(),
-  iterVar: v,
-  iterRange: range,
-  accuVar: '@result',
-  accuInit: bool(true),
-  loopCondition: call('@not_strictly_false', ident('@result')),
-  loopStep: call('_&&_', ident('@result'), pred),
-  result: ident('@result'),
-});
 
 const field = (type: Type): FieldType => ({ type, wireName: '' });
 const objectType = (name: string, fields: Record<string, Type>, maxElements?: number): ObjectType => ({
@@ -61,14 +28,7 @@ const allList = listOf(allTypes);
 const allMap = mapOf(T.string, allTypes);
 
 function estimate(expr: Expr, vars: Record<string, Type>, options: EstimateOptions) {
-  const env = buildCheckEnv({
-    libraries: [{ name: 'std', functions: [...stdlibFunctions, ...stringsFunctions], impls: [], variables: stdlibTypeIdents }],
-    variables: vars,
-  });
-  const parsed: ParsedExpr = { expr, sourceInfo: { text: '', lineOffsets: [0], positions: new Map(), macroCalls: new Map() } };
-  const r = check(parsed, env);
-  assert.ok(r.checked, `check failed: ${r.issues.map((i) => i.message).join('; ')}`);
-  return estimateCost(r.checked, options);
+  return estimateCost(checked(expr, vars), options);
 }
 
 /** cel-go's testCostEstimator. */
@@ -261,4 +221,134 @@ test('unbounded sizes saturate at 2^64 as cel-go does', () => {
   const got = estimate(all(ident('input'), 'x', all(ident('x'), 'y', bool(true))), { input: listOf(allList) }, { model: 'cel', sizes: () => undefined });
   assert.equal(got.min, 2);
   assert.equal(got.max, MAX_UINT64);
+});
+
+// ---- Kubernetes' library estimator (apiserver pkg/cel/library/cost_test.go, v1.27) ----
+
+function kubeEstimate(expr: Expr, vars: Record<string, Type>, sizes: SizeEstimator) {
+  return estimateCost(checked(expr, vars), { sizes });
+}
+
+/** kube's testCostEstimator: any string or bytes is at most 12 long. */
+const twelve: SizeEstimator = (n) => (n.type?.kind === 'string' || n.type?.kind === 'bytes' ? { min: 0, max: 12 } : undefined);
+
+const lit = {
+  int: () => list(...[1, 2, 3, 4, 5].map(int)),
+  uint: () => list(...[1, 2, 3, 4, 5].map((v) => call('uint', int(v)))),
+  double: () => list(...[1, 2, 3, 4, 5].map((v): Expr => ({ kind: 'const', id: id(), value: { type: 'double', value: v } }))),
+  bool: () => list(...[false, true, false, true, false].map(bool)),
+  string: () => list(...Array.from({ length: 5 }, () => str('012345678901'))),
+  bytes: () => list(...Array.from({ length: 5 }, () => call('bytes', str('012345678901')))),
+  duration: () => list(...['1s', '2s', '3s', '4s', '5s'].map((d) => call('duration', str(d)))),
+  timestamp: () => list(...[1, 2, 3, 4, 5].map((d) => call('timestamp', str(`2011-01-0${d}T00:00:00.000+01:00`)))),
+};
+const stringLiteral = '01234567890123456789012345678901234567890123456789';
+
+const kubeCases: { name: string; expr: () => Expr; want: [number, number] }[] = [
+  ...(['int', 'double', 'duration', 'uint'] as const).map((k) => ({
+    name: `${k} list .sum()`,
+    expr: () => mcall(lit[k](), 'sum'),
+    want: (k === 'uint' || k === 'duration' ? [20, 20] : [15, 15]) as [number, number],
+  })),
+  ...['isSorted', 'max', 'min'].flatMap((f) =>
+    (
+      [
+        ['int', [15, 15]],
+        ['uint', [20, 20]],
+        ['double', [15, 15]],
+        ['bool', [15, 15]],
+        ['string', [15, 25]],
+        ['bytes', [25, 35]],
+        ['duration', [20, 20]],
+        ['timestamp', [20, 20]],
+      ] as const
+    ).map(([k, w]) => ({ name: `${k} list .${f}()`, expr: () => mcall(lit[k](), f), want: [w[0], w[1]] as [number, number] })),
+  ),
+  ...['indexOf', 'lastIndexOf'].flatMap((f) =>
+    (
+      [
+        ['int', () => int(3), [15, 15]],
+        ['uint', () => call('uint', int(3)), [21, 21]],
+        ['bool', () => bool(true), [15, 15]],
+        ['string', () => str('x'), [15, 25]],
+        ['bytes', () => call('bytes', str('x')), [26, 36]],
+        ['duration', () => call('duration', str('3s')), [21, 21]],
+      ] as const
+    ).map(([k, p, w]) => ({ name: `${k} list .${f}()`, expr: () => mcall(lit[k](), f, p()), want: [w[0], w[1]] as [number, number] })),
+  ),
+  { name: 'string indexOf', expr: () => mcall(str(stringLiteral), 'indexOf', str('123')), want: [5, 5] },
+  { name: 'string lastIndexOf', expr: () => mcall(str(stringLiteral), 'lastIndexOf', str('123')), want: [5, 5] },
+  ...['getScheme', 'getHostname', 'getHost', 'getPort', 'getEscapedPath', 'getQuery'].map((f) => ({
+    name: `url.${f}`,
+    expr: () => mcall(call('url', str('https:://kubernetes.io/')), f),
+    want: [4, 4] as [number, number],
+  })),
+  { name: 'lowerAscii', expr: () => mcall(str('ABCDEFGHIJ abcdefghij'), 'lowerAscii'), want: [3, 3] },
+  {
+    name: 'lowerAsciiEquals',
+    expr: () => eq(mcall(str('ABCDEFGHIJ abcdefghij'), 'lowerAscii'), mcall(str('abcdefghij ABCDEFGHIJ'), 'lowerAscii')),
+    want: [7, 9],
+  },
+  { name: 'upperAscii', expr: () => mcall(str('ABCDEFGHIJ abcdefghij'), 'upperAscii'), want: [3, 3] },
+  { name: 'replace', expr: () => mcall(str('abc 123 def 123'), 'replace', str('123'), str('456')), want: [3, 3] },
+  { name: 'replace between all chars', expr: () => mcall(str('abc 123 def 123'), 'replace', str(''), str('x')), want: [3, 3] },
+  { name: 'replace with limit', expr: () => mcall(str('abc 123 def 123'), 'replace', str('123'), str('456'), int(1)), want: [3, 3] },
+  { name: 'split', expr: () => mcall(str('abc 123 def 123'), 'split', str(' ')), want: [3, 3] },
+  { name: 'split with limit', expr: () => mcall(str('abc 123 def 123'), 'split', str(' '), int(1)), want: [3, 3] },
+  { name: 'substring', expr: () => mcall(str('abc 123 def 123'), 'substring', int(5)), want: [2, 2] },
+  { name: 'substring with end', expr: () => mcall(str('abc 123 def 123'), 'substring', int(5), int(8)), want: [2, 2] },
+  { name: 'trim', expr: () => mcall(str('  abc 123 def 123  '), 'trim'), want: [2, 2] },
+  {
+    name: 'join with separator',
+    expr: () => mcall(list(...['aa', 'bb', 'cc', 'd', 'e', 'f', 'g', 'h', 'i', 'j'].map(str)), 'join', str(' ')),
+    want: [11, 23],
+  },
+  { name: 'join', expr: () => mcall(list(...['aa', 'bb', 'cc', 'd', 'e', 'f', 'g', 'h', 'i', 'j'].map(str)), 'join'), want: [10, 22] },
+  { name: 'find', expr: () => mcall(str('abc 123 def 123'), 'find', str('123')), want: [2, 2] },
+  { name: 'findAll', expr: () => mcall(str('abc 123 def 123'), 'findAll', str('123')), want: [2, 2] },
+  { name: 'findAll with limit', expr: () => mcall(str('abc 123 def 123'), 'findAll', str('123'), int(1)), want: [2, 2] },
+  { name: 'authz path', expr: () => mcall(ident('authorizer'), 'path', str('/healthz')), want: [2, 2] },
+  {
+    name: 'authz resource',
+    expr: () => mcall(mcall(mcall(mcall(mcall(ident('authorizer'), 'group', str('apps')), 'resource', str('deployments')), 'subresource', str('status')), 'namespace', str('test')), 'name', str('backend')),
+    want: [6, 6],
+  },
+  {
+    name: 'authz path check allowed',
+    expr: () => mcall(mcall(mcall(ident('authorizer'), 'path', str('/healthz')), 'check', str('get')), 'allowed'),
+    want: [350003, 350003],
+  },
+  {
+    name: 'authz resource check reason',
+    expr: () =>
+      mcall(
+        mcall(mcall(mcall(mcall(mcall(mcall(ident('authorizer'), 'group', str('apps')), 'resource', str('deployments')), 'subresource', str('status')), 'namespace', str('test')), 'name', str('backend')), 'check', str('create')),
+        'reason',
+      ),
+    want: [350007, 350007],
+  },
+];
+
+test("estimateCost reproduces Kubernetes' library estimates (library/cost_test.go)", () => {
+  for (const c of kubeCases) {
+    const got = kubeEstimate(c.expr(), { authorizer: Authorizer }, twelve);
+    assert.deepEqual([got.min, got.max], c.want, c.name);
+  }
+});
+
+test("kube's replace result sizes (library/cost_test.go TestSize)", () => {
+  const sized = (min: number, max: number): CostNode => ({ expr: undefined, type: T.string, path: undefined, pathType: undefined, computedSize: { min, max } });
+  const cases: [string, [number, number], [number, number][], [number, number]][] = [
+    ['replace empty with char', [3, 3], [[0, 0], [1, 1]], [7, 7]],
+    ['maybe replace char with empty', [3, 3], [[1, 1], [0, 0]], [0, 3]],
+    ['maybe replace repeated', [4, 4], [[2, 2], [4, 4]], [4, 8]],
+    ['maybe replace empty', [4, 4], [[0, 1], [0, 2]], [0, 14]],
+    ['replace non-empty size range, maybe larger', [4, 4], [[1, 1], [1, 2]], [4, 8]],
+    ['replace non-empty size range, maybe smaller', [4, 4], [[1, 2], [1, 1]], [2, 4]],
+  ];
+  for (const [name, t, args, want] of cases) {
+    const r = kubeCallEstimate('replace', sized(...t), args.map(([a, b]) => sized(a, b)), () => undefined);
+    assert.ok(r?.resultSize, name);
+    assert.deepEqual([r.resultSize.min, r.resultSize.max], want, name);
+  }
 });
