@@ -1,26 +1,40 @@
-// The runtime cost model the planner consults (cel-go's CostTracker): fixed
-// costs per kind of step, and each call's cost by overload id. The per-call
-// costs come from the cost model (src/cel/cost); `unitCallCosts` is cel-go's
-// default of 1 per call, used when no model is given.
+// The runtime cost model the planner consults (cel-go's CostTracker as
+// Kubernetes v1.27 vendors it, v0.12.6): fixed costs per kind of step come
+// from src/cel/cost, each call's cost by overload id, resolved once per call
+// site: a constant, or a function of the arguments and result.
 
-/** cel-go common.SelectAndIdentCost: an identifier, a field selection, an index. */
-export const SELECT_AND_IDENT_COST = 1;
-/** cel-go common.ListCreateBaseCost */
-export const LIST_CREATE_COST = 10;
-/** cel-go common.MapCreateBaseCost */
-export const MAP_CREATE_COST = 30;
-/** cel-go common.StructCreateBaseCost */
-export const STRUCT_CREATE_COST = 40;
+import type { CostModel } from '../cost/constants.js';
+import { constantCallCost, sizeCallCost } from '../cost/runtime.js';
+
+export {
+  LIST_CREATE_BASE_COST as LIST_CREATE_COST,
+  MAP_CREATE_BASE_COST as MAP_CREATE_COST,
+  SELECT_AND_IDENT_COST,
+} from '../cost/constants.js';
+
+export type SizedCost = (args: readonly unknown[], result: unknown) => number;
 
 export interface CallCosts {
   /** The cost of an overload that does not depend on its arguments, or
-   * undefined when it does (then callCost is asked after each call). */
+   * undefined when it does (then sizeCallCost gives its function). */
   constantCallCost(overloadId: string): number | undefined;
-  /** The cost of one call given its arguments and result. */
-  callCost(overloadId: string, args: readonly unknown[], result: unknown): number;
+  sizeCallCost(overloadId: string): SizedCost | undefined;
 }
 
-export const unitCallCosts: CallCosts = {
-  constantCallCost: () => 1,
-  callCost: () => 1,
-};
+/** The call costs of a cost model ('kubernetes': cel-go's plus Kubernetes'
+ * library estimator, as CRD validation uses; 'cel': cel-go's own). */
+export function callCostsOf(model: CostModel): CallCosts {
+  return {
+    constantCallCost: (id) => constantCallCost(id, model),
+    sizeCallCost: (id) => sizeCallCost(id, model),
+  };
+}
+
+const one: SizedCost = () => 1;
+
+/** A call site's cost function (constant costs wrapped; 1 when unknown). */
+export function sizedCostOf(costs: CallCosts, id: string): SizedCost {
+  const k = costs.constantCallCost(id);
+  if (k !== undefined) return () => k;
+  return costs.sizeCallCost(id) ?? one;
+}

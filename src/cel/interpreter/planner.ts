@@ -21,7 +21,7 @@ import {
   select,
   typeName,
 } from './access.js';
-import { type CallCosts, LIST_CREATE_COST, MAP_CREATE_COST, SELECT_AND_IDENT_COST } from './cost.js';
+import { type CallCosts, LIST_CREATE_COST, MAP_CREATE_COST, SELECT_AND_IDENT_COST, type SizedCost, sizedCostOf } from './cost.js';
 import { type Candidate, candidate, needsGuard, predicateOf, type Pred } from './dispatch.js';
 import { absorbable, checkCost, type Frame, type Interp, noSuchOverload } from './frame.js';
 
@@ -334,16 +334,9 @@ class Planner {
     }
     const op = this.plan(e.operand);
     const field = e.field;
-    const tracking = this.cost !== undefined;
-    if (e.testOnly) {
-      return tracking
-        ? (f) => {
-            const r = present(op(f), field);
-            f.c += SELECT_AND_IDENT_COST;
-            return r;
-          }
-        : (f) => present(op(f), field);
-    }
+    // A presence test costs its operand only (cel-go v0.12: evalTestOnly is
+    // neither an attribute nor a call).
+    if (e.testOnly) return (f) => present(op(f), field);
     if (e.optional) return this.withCost((f) => optionalSelect(op(f), field), SELECT_AND_IDENT_COST);
     const opType = this.types?.get(e.operand.id);
     if (opType?.kind === 'object') {
@@ -626,13 +619,14 @@ class Planner {
     const listFn = inList === undefined ? undefined : binaryOf(inList);
     const kMap = this.constCost('in_map');
     const cost = this.cost;
+    const inListCost = cost === undefined ? undefined : sizedCostOf(cost, 'in_list');
     return (f) => {
       const v = x(f);
       const m = c(f);
       if (Array.isArray(m)) {
         if (listFn === undefined) throw noSuchOverload('@in');
         const r = listFn(v, m);
-        if (cost !== undefined) f.c += cost.constantCallCost('in_list') ?? cost.callCost('in_list', [v, m], r);
+        if (inListCost !== undefined) f.c += inListCost([v, m], r);
         return r;
       }
       if (m instanceof CelMap || isPlainObject(m)) {
@@ -765,10 +759,11 @@ class Planner {
           f.c += k;
           return r;
         };
+      const sized = sizedCostOf(cost, id);
       return (f) => {
         const x = a(f);
         const r = fn(x);
-        f.c += cost.callCost(id, [x], r);
+        f.c += sized([x], r);
         return r;
       };
     }
@@ -783,21 +778,23 @@ class Planner {
           f.c += k;
           return r;
         };
+      const sized = sizedCostOf(cost, id);
       return (f) => {
         const x = a(f);
         const y = b(f);
         const r = fn(x, y);
-        f.c += cost.callCost(id, [x, y], r);
+        f.c += sized([x, y], r);
         return r;
       };
     }
     const fn = callOf(c.impl);
     const n = args.length;
+    const sized = cost === undefined ? undefined : sizedCostOf(cost, id);
     return (f) => {
       const vs = new Array<unknown>(n);
       for (let i = 0; i < n; i++) vs[i] = args[i](f);
       const r = fn(vs);
-      if (cost !== undefined) f.c += k ?? cost.callCost(id, vs, r);
+      if (sized !== undefined) f.c += sized(vs, r);
       return r;
     };
   }
@@ -805,7 +802,7 @@ class Planner {
   /** Several overloads or dynamic arguments: pick by argument values. */
   private planDispatch(fnName: string, args: Interp[], cands: Candidate[]): Interp {
     const cost = this.cost;
-    const ks = cands.map((c) => this.callCostOf(c.decl.id));
+    const ks = cands.map((c) => (cost === undefined ? undefined : sizedCostOf(cost, c.decl.id)));
     const err = `no matching overload for '${fnName}'`;
     if (args.length === 1) {
       const a = args[0];
@@ -817,7 +814,7 @@ class Planner {
         for (let i = 0; i < n; i++) {
           if (!ps[i](x)) continue;
           const r = fns[i](x);
-          if (cost !== undefined) f.c += ks[i] ?? cost.callCost(cands[i].decl.id, [x], r);
+          if (cost !== undefined) f.c += (ks[i] as SizedCost)([x], r);
           return r;
         }
         throw new CelError(err);
@@ -836,7 +833,7 @@ class Planner {
         for (let i = 0; i < n; i++) {
           if (!p0[i](x) || !p1[i](y)) continue;
           const r = fns[i](x, y);
-          if (cost !== undefined) f.c += ks[i] ?? cost.callCost(cands[i].decl.id, [x, y], r);
+          if (cost !== undefined) f.c += (ks[i] as SizedCost)([x, y], r);
           return r;
         }
         throw new CelError(err);
@@ -851,7 +848,7 @@ class Planner {
         const ps: Pred[] = cands[i].preds;
         for (let j = 0; j < n; j++) if (!ps[j](vs[j])) continue outer;
         const r = fns[i](vs);
-        if (cost !== undefined) f.c += ks[i] ?? cost.callCost(cands[i].decl.id, vs, r);
+        if (cost !== undefined) f.c += (ks[i] as SizedCost)(vs, r);
         return r;
       }
       throw new CelError(err);
@@ -878,7 +875,7 @@ class Planner {
         if (!c.impl.nonStrict && first !== undefined) continue;
         if (!vs.every((v, j) => v instanceof CelError || c.preds[j](v))) continue;
         const r = callOf(c.impl)(vs);
-        if (cost !== undefined) f.c += cost.constantCallCost(c.decl.id) ?? cost.callCost(c.decl.id, vs, r);
+        if (cost !== undefined) f.c += sizedCostOf(cost, c.decl.id)(vs, r);
         return r;
       }
       if (first !== undefined) throw first;
