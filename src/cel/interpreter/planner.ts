@@ -667,12 +667,14 @@ class Planner {
     if (this.cost === undefined)
       return (f) => {
         const a = f.s[slot] as unknown[];
+        if (a instanceof CelError) throw a;
         a.push(x(f));
         return a;
       };
     const k = SELECT_AND_IDENT_COST + LIST_CREATE_COST + this.constCost('add_list');
     return (f) => {
       const a = f.s[slot] as unknown[];
+      if (a instanceof CelError) throw a;
       a.push(x(f));
       f.c += k;
       return a;
