@@ -21,6 +21,7 @@ import {
   isExactType,
   mostGeneral,
   optionalElem,
+  hasTypeParam,
   substitute,
 } from './assign.js';
 import type { CheckEnv } from './env.js';
@@ -60,7 +61,12 @@ export function check(parsed: ParsedExpr, env: CheckEnv): CheckResult {
   const c = new Checker(env, parsed);
   const expr = c.check(parsed.expr);
   const types = c.types;
-  for (const [id, t] of types) types.set(id, substitute(c.subst, t, true));
+  for (const [id, t] of types) {
+    if (t.kind === 'list' || t.kind === 'map' || t.kind === 'type' || t.kind === 'opaque' || t.kind === 'typeParam') {
+      const s = substitute(c.subst, t, true);
+      if (s !== t) types.set(id, s);
+    }
+  }
   if (c.issues.length > 0) return { issues: c.issues };
   const type = types.get(expr.id) ?? T.error;
   return { checked: { expr, sourceInfo: parsed.sourceInfo, types, refs: c.refs, type }, issues: c.issues };
@@ -146,6 +152,14 @@ class Checker {
 
   private checkIdent(id: number, name: string, e: Expr): Expr {
     const local = this.lookupLocal(name);
+    if (local === undefined && !this.container && name.charCodeAt(0) !== 46) {
+      const t = lookupGlobal(this.env, name);
+      if (t !== undefined) {
+        this.types.set(id, t);
+        this.refs.set(id, { name });
+        return e;
+      }
+    }
     let r: Resolved | undefined;
     if (local !== undefined && name.charCodeAt(0) !== 46) r = { name, type: local };
     else r = this.resolveName(name, local);
@@ -317,9 +331,9 @@ class Checker {
     if (target) argTypes.push(this.types.get(target.id)!);
     for (const a of args) argTypes.push(this.types.get(a.id)!);
     const p = prepare(f);
-    const candidates = target ? p.member : p.global;
+    const index = target ? p.member : p.global;
 
-    if ((f.name === '_&&_' || f.name === '_||_') && candidates.length > 0) {
+    if ((f.name === '_&&_' || f.name === '_||_') && index.all.length > 0) {
       let ok = true;
       for (let i = 0; i < argTypes.length; i++) {
         if (!isAssignable(this.subst, argTypes[i]!, T.bool)) {
@@ -328,21 +342,44 @@ class Checker {
         }
       }
       this.types.set(id, ok ? T.bool : T.error);
-      if (ok) this.refs.set(id, { overloadIds: [candidates[0]!.id] });
+      if (ok) this.refs.set(id, { overloadIds: [index.all[0]!.id] });
       return;
     }
 
+    // With ground argument types (no type parameters), an overload's own
+    // parameters can be bound directly and unbound again once its result is
+    // known: nothing else can refer to them. Otherwise they are renamed to
+    // fresh variables first, as cel-go does.
+    let ground = true;
+    for (const t of argTypes) {
+      if (hasTypeParam(t)) {
+        ground = false;
+        break;
+      }
+    }
     let result: Type | undefined;
     let ids: string[] | undefined;
-    for (const o of candidates) {
+    for (const o of index.candidates(argTypes[0])) {
       if (o.params.length !== argTypes.length) continue;
       let params = o.params;
       let res = o.result;
-      if (o.typeParams) [params, res] = this.instantiate(o);
-      if (!isAssignableList(this.subst, argTypes, params)) continue;
+      let r: Type = res;
+      let done = false;
+      if (o.typeParams && ground) {
+        const mark = this.subst.mark();
+        if (!isAssignableList(this.subst, argTypes, params)) continue;
+        r = substitute(this.subst, res, false);
+        this.subst.rollback(mark);
+        // a result still generic (optional.none()) needs variables of its own
+        done = !hasTypeParam(r);
+      }
+      if (!done) {
+        if (o.typeParams) [params, res] = this.instantiate(o);
+        if (!isAssignableList(this.subst, argTypes, params)) continue;
+        r = substitute(this.subst, res, false);
+      }
       if (ids) ids.push(o.id);
       else ids = [o.id];
-      const r = substitute(this.subst, res, false);
       if (result === undefined) result = r;
       else if (!isDyn(result) && !isExactType(r, result)) result = T.dyn;
     }

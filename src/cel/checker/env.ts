@@ -53,11 +53,52 @@ export function buildCheckEnv(opts: BuildEnvOptions): CheckEnv {
   return env;
 }
 
-/** A function's overloads split by call style, computed once per declaration. */
+/** A function's overloads split by call style, and indexed by the kind of
+ * the first argument they can accept, computed once per declaration. */
 export interface PreparedFunction {
   name: string;
-  global: readonly OverloadDecl[];
-  member: readonly OverloadDecl[];
+  global: OverloadIndex;
+  member: OverloadIndex;
+}
+
+/** Overloads that may accept a first argument of a given type kind: an
+ * argument of a concrete kind only meets overloads whose first parameter has
+ * that kind or is generic (dyn, a type parameter); others get every overload. */
+export class OverloadIndex {
+  private readonly byKind = new Map<string, readonly OverloadDecl[]>();
+  constructor(readonly all: readonly OverloadDecl[]) {}
+
+  candidates(first: Type | undefined): readonly OverloadDecl[] {
+    if (first === undefined) return this.all;
+    const kind = first.kind;
+    switch (kind) {
+      case 'dyn':
+      case 'any':
+      case 'error':
+      case 'typeParam':
+      case 'null':
+        return this.all;
+      default:
+    }
+    let list = this.byKind.get(kind);
+    if (!list) {
+      list = this.all.filter((o) => {
+        const p = o.params[0];
+        if (!p) return true;
+        switch (p.kind) {
+          case 'dyn':
+          case 'any':
+          case 'error':
+          case 'typeParam':
+            return true;
+          default:
+            return p.kind === kind;
+        }
+      });
+      this.byKind.set(kind, list);
+    }
+    return list;
+  }
 }
 
 const prepared = new WeakMap<FunctionDecl, PreparedFunction>();
@@ -67,8 +108,8 @@ export function prepare(f: FunctionDecl): PreparedFunction {
   if (!p) {
     p = {
       name: f.name,
-      global: f.overloads.filter((o) => !o.receiver),
-      member: f.overloads.filter((o) => o.receiver),
+      global: new OverloadIndex(f.overloads.filter((o) => !o.receiver)),
+      member: new OverloadIndex(f.overloads.filter((o) => o.receiver)),
     };
     prepared.set(f, p);
   }
