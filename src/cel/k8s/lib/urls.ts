@@ -9,6 +9,7 @@
 // IPv6 brackets, EscapedPath, Query with malformed pairs skipped).
 
 import type { FunctionDecl, Library, OverloadImpl } from '../../decls.js';
+import type { Type } from '../../types.js';
 import { T, listOf, mapOf, opaque } from '../../types.js';
 import { CelError, CelMap } from '../../values.js';
 import { errNoSuchOverload } from '../../runtime/errors.js';
@@ -54,7 +55,7 @@ function getQuery(u: gourl.GoURL): CelMap {
   return m;
 }
 
-const member = (name: string, id: string, result = T.string): FunctionDecl => ({
+const member = (name: string, id: string, result: Type = T.string): FunctionDecl => ({
   name,
   overloads: [{ id, params: [URL_TYPE], result, receiver: true }],
 });
