@@ -330,7 +330,7 @@ class Checker {
     const argTypes: Type[] = [];
     if (target) argTypes.push(this.types.get(target.id)!);
     for (const a of args) argTypes.push(this.types.get(a.id)!);
-    const p = prepare(f);
+    const p = prepare(f, this.env.crossTypeNumericComparisons === true);
     const index = target ? p.member : p.global;
 
     if ((f.name === '_&&_' || f.name === '_||_') && index.all.length > 0) {
@@ -415,11 +415,14 @@ class Checker {
 
   // ---- literals -----------------------------------------------------------------
 
-  /** cel-go joinTypes with dyn aggregate element types (the default). */
-  private join(prev: Type | undefined, cur: Type): Type {
+  /** cel-go joinTypes: mixed element types give dyn, or an error with
+   * homogeneous aggregate literals. */
+  private join(id: number, prev: Type | undefined, cur: Type): Type {
     if (prev === undefined) return cur;
     if (isAssignable(this.subst, prev, cur)) return mostGeneral(prev, cur);
-    return T.dyn;
+    if (!this.env.homogeneousAggregateLiterals) return T.dyn;
+    this.report(id, `expected type '${formatType(prev)}' but found '${formatType(cur)}'`);
+    return T.error;
   }
 
   /** The value type of an optional entry (`?x`): must be optional_type(T) or dyn. */
@@ -437,7 +440,7 @@ class Checker {
       const el = elements[i]!;
       let t = this.types.get(el.id)!;
       if (e.optionalIndices.length > 0 && e.optionalIndices.includes(i)) t = this.optionalEntry(el.id, t);
-      elemType = this.join(elemType, t);
+      elemType = this.join(el.id, elemType, t);
     }
     this.types.set(e.id, listOf(elemType ?? this.newTypeVar()));
     return elements === e.elements ? e : { ...e, elements };
@@ -450,11 +453,11 @@ class Checker {
     for (let i = 0; i < e.entries.length; i++) {
       const entry = e.entries[i]!;
       const key = this.check(entry.key);
-      keyType = this.join(keyType, this.types.get(key.id)!);
+      keyType = this.join(key.id, keyType, this.types.get(key.id)!);
       const value = this.check(entry.value);
       let vt = this.types.get(value.id)!;
       if (entry.optional) vt = this.optionalEntry(value.id, vt);
-      valueType = this.join(valueType, vt);
+      valueType = this.join(value.id, valueType, vt);
       if ((key !== entry.key || value !== entry.value) && !entries) entries = e.entries.slice(0, i);
       if (entries) entries.push(key === entry.key && value === entry.value ? entry : { ...entry, key, value });
     }

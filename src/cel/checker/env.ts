@@ -15,6 +15,14 @@ export interface CheckEnv {
   container?: string;
   /** Resolves a (fully qualified) type name, for `Name{…}` and type identifiers. */
   findType?(name: string): Type | undefined;
+  /** `1 < 1.5`, `1u <= 2`…: the mixed int/uint/double ordering overloads
+   * (cel-go CrossTypeNumericComparisons; off by default as in cel-go, and in
+   * Kubernetes before 1.28). */
+  crossTypeNumericComparisons?: boolean;
+  /** List and map literals must have elements of one type (cel-go
+   * HomogeneousAggregateLiterals, which Kubernetes enables); otherwise mixed
+   * elements give `dyn`. */
+  homogeneousAggregateLiterals?: boolean;
 }
 
 export interface BuildEnvOptions {
@@ -22,6 +30,8 @@ export interface BuildEnvOptions {
   variables?: Iterable<readonly [string, Type]> | Record<string, Type>;
   container?: string;
   findType?(name: string): Type | undefined;
+  crossTypeNumericComparisons?: boolean;
+  homogeneousAggregateLiterals?: boolean;
 }
 
 /** Joins libraries (functions of the same name merge their overloads, as
@@ -50,6 +60,8 @@ export function buildCheckEnv(opts: BuildEnvOptions): CheckEnv {
   const env: CheckEnv = { variables, functions };
   if (opts.container) env.container = opts.container;
   if (opts.findType) env.findType = opts.findType;
+  if (opts.crossTypeNumericComparisons) env.crossTypeNumericComparisons = true;
+  if (opts.homogeneousAggregateLiterals) env.homogeneousAggregateLiterals = true;
   return env;
 }
 
@@ -101,17 +113,31 @@ export class OverloadIndex {
   }
 }
 
-const prepared = new WeakMap<FunctionDecl, PreparedFunction>();
+/** The ordering overloads across int, uint and double, which cel-go's
+ * checker filters out unless cross-type numeric comparisons are enabled. */
+export const CROSS_TYPE_NUMERIC_OVERLOADS: ReadonlySet<string> = new Set(
+  ['less', 'less_equals', 'greater', 'greater_equals'].flatMap((op) =>
+    ['int64_double', 'int64_uint64', 'uint64_double', 'uint64_int64', 'double_int64', 'double_uint64'].map(
+      (pair) => `${op}_${pair}`,
+    ),
+  ),
+);
 
-export function prepare(f: FunctionDecl): PreparedFunction {
-  let p = prepared.get(f);
+const prepared = new WeakMap<FunctionDecl, PreparedFunction>();
+const preparedCross = new WeakMap<FunctionDecl, PreparedFunction>();
+
+/** The prepared form of a declaration, with or without the cross-type numeric comparisons. */
+export function prepare(f: FunctionDecl, crossTypeNumeric: boolean): PreparedFunction {
+  const cache = crossTypeNumeric ? preparedCross : prepared;
+  let p = cache.get(f);
   if (!p) {
+    const overloads = crossTypeNumeric ? f.overloads : f.overloads.filter((o) => !CROSS_TYPE_NUMERIC_OVERLOADS.has(o.id));
     p = {
       name: f.name,
-      global: new OverloadIndex(f.overloads.filter((o) => !o.receiver)),
-      member: new OverloadIndex(f.overloads.filter((o) => o.receiver)),
+      global: new OverloadIndex(overloads.filter((o) => !o.receiver)),
+      member: new OverloadIndex(overloads.filter((o) => o.receiver)),
     };
-    prepared.set(f, p);
+    cache.set(f, p);
   }
   return p;
 }
