@@ -15,6 +15,9 @@ import { optionalFunctions, optionalTypeIdents } from '../ext/optional_decls.js'
 import { optionalImpls } from '../ext/optional_impls.js';
 import { stringsFunctions } from '../ext/strings_decls.js';
 import { stringsImpls } from '../ext/strings_impls.js';
+import { listsLibrary } from '../k8s/lib/lists.js';
+import { regexLibrary } from '../k8s/lib/regex.js';
+import { urlsLibrary } from '../k8s/lib/urls.js';
 import { stdlibFunctions, stdlibTypeIdents } from './decls.js';
 import { standardImpls } from './impls.js';
 
@@ -43,9 +46,14 @@ export const optionalLibrary: Library = {
   variables: optionalTypeIdents,
 };
 
-/** The extension libraries by the name an environment asks for them. */
+/** The extension libraries by the name an environment asks for them:
+ * cel-go's (`strings`, `math`, `encoders`, `optional`) and Kubernetes'
+ * (`k8s.lists`, `k8s.regex`, `k8s.urls`). */
 export const extensionLibraries: ReadonlyMap<string, Library> = new Map(
-  [stringsLibrary, mathLibrary, encodersLibrary, optionalLibrary].map((l) => [l.name, l]),
+  [stringsLibrary, mathLibrary, encodersLibrary, optionalLibrary, listsLibrary, regexLibrary, urlsLibrary].map((l) => [
+    l.name,
+    l,
+  ]),
 );
 
 // ---- math.greatest / math.least (cel-go ext.Math macros) -----------------------
