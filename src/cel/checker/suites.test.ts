@@ -18,7 +18,7 @@ import { T, opaque, typeParam } from '../types.js';
 import { stdlibFunctions, stdlibTypeIdents } from '../stdlib/decls.js';
 import { stringsFunctions } from '../ext/strings_decls.js';
 import { mathFunctions } from '../ext/math_decls.js';
-import { MATH_MACROS } from '../ext/math_macros.js';
+import { mathMacros } from '../stdlib/index.js';
 import { encodersFunctions } from '../ext/encoders_decls.js';
 import { optionalFunctions, optionalTypeIdents } from '../ext/optional_decls.js';
 import { buildCheckEnv, check } from './index.js';
@@ -209,5 +209,5 @@ const conformanceParseOptions: ParseOptions = {
   optionalSyntax: true,
   optionalMacros: true,
   twoVarComprehensions: true,
-  extraMacros: MATH_MACROS,
+  extraMacros: mathMacros,
 };
