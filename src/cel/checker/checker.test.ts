@@ -302,6 +302,13 @@ const rows: Row[] = [
     expr: call('_+_', ident('i'), ident('u')),
     error: "found no matching overload for '_+_' applied to '(int, uint)'",
   },
+  {
+    name: 'null joins to the nullable element type',
+    expr: list(mcall(ident('optional'), 'of', int(1)), nul()),
+    type: 'list(optional_type(int))',
+  },
+  { name: 'null first joins the same way', expr: list(nul(), call('timestamp', str('t'))), type: 'list(timestamp)' },
+  { name: 'null and int do not join', expr: list(int(1), nul()), type: 'list(dyn)' },
   { name: 'null equality with an object', expr: call('_==_', sel(ident('self'), 'spec'), nul()), type: 'bool' },
 ];
 
