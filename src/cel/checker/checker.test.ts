@@ -102,6 +102,8 @@ const variables: Record<string, Type> = {
   'a.b.c': T.string,
   'ns.v': T.int,
   o: optionalOf(T.int),
+  /** A generic declared identifier using the stdlib's parameter name. */
+  ga: listOf({ kind: 'typeParam', name: 'A' }),
 };
 const env = buildCheckEnv({ libraries, variables });
 const nsEnv = buildCheckEnv({ libraries, variables, container: 'ns.sub' });
@@ -309,6 +311,16 @@ const rows: Row[] = [
   },
   { name: 'null first joins the same way', expr: list(nul(), call('timestamp', str('t'))), type: 'list(timestamp)' },
   { name: 'null and int do not join', expr: list(int(1), nul()), type: 'list(dyn)' },
+  {
+    name: "a generic identifier's binding does not leak into overloads with the same parameter name",
+    expr: list(call('_+_', ident('ga'), list(int(1))), call('_+_', list(str('a')), list(str('b')))),
+    type: 'list(dyn)',
+  },
+  {
+    name: 'a generic identifier unifies across uses',
+    expr: call('_==_', call('_+_', ident('ga'), list(int(1))), ident('ga')),
+    type: 'bool',
+  },
   { name: 'null equality with an object', expr: call('_==_', sel(ident('self'), 'spec'), nul()), type: 'bool' },
 ];
 
