@@ -9,7 +9,7 @@ import { stringsFunctions } from '../ext/strings_decls.js';
 import { mathFunctions } from '../ext/math_decls.js';
 import { encodersFunctions } from '../ext/encoders_decls.js';
 import { optionalFunctions, optionalTypeIdents } from '../ext/optional_decls.js';
-import { buildCheckEnv, check, formatType } from './index.js';
+import { OverloadConflictError, buildCheckEnv, check, formatType } from './index.js';
 
 // Hand-built ASTs (as the parser produces them after macro expansion).
 let nextId = 1;
@@ -401,4 +401,24 @@ test('formatType prints as cel-go', () => {
     [self, 'Object'],
   ];
   for (const [t, s] of cases) assert.equal(formatType(t), s);
+});
+
+test('buildCheckEnv merges overloads by function name and refuses a conflicting redeclaration', () => {
+  const a = lib('a', [{ name: 'f', overloads: [{ id: 'f_int', params: [T.int], result: T.int, receiver: false }] }]);
+  const b = lib('b', [
+    {
+      name: 'f',
+      overloads: [
+        { id: 'f_int', params: [T.int], result: T.int, receiver: false },
+        { id: 'f_string', params: [T.string], result: T.string, receiver: false },
+      ],
+    },
+  ]);
+  const merged = buildCheckEnv({ libraries: [a, b] });
+  assert.deepEqual(
+    merged.functions.get('f')!.overloads.map((o) => o.id),
+    ['f_int', 'f_string'],
+  );
+  const c = lib('c', [{ name: 'f', overloads: [{ id: 'f_int', params: [T.string], result: T.int, receiver: false }] }]);
+  assert.throws(() => buildCheckEnv({ libraries: [a, c] }), OverloadConflictError);
 });
