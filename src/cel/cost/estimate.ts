@@ -21,7 +21,7 @@
 // value of kube's DeclType.MaxElements, which the schema mapping puts there:
 // for a string with a schema maxLength that is 4 × maxLength (kube counts
 // a code point as up to 4 bytes), otherwise kube's per-request estimate
-// (limits.ts maxStringLength…); a fixed-size scalar or object without a
+// (see k8s/schema.ts); a fixed-size scalar or object without a
 // bound has size [0, 0], exactly as kube's zero MaxElements gives.
 
 import { ACCU_VAR, type Expr, type CallExpr, type ComprehensionExpr } from '../ast.js';
