@@ -21,8 +21,8 @@
 // value of kube's DeclType.MaxElements, which the schema mapping puts there:
 // for a string with a schema maxLength that is 4 × maxLength (kube counts
 // a code point as up to 4 bytes), otherwise kube's per-request estimate
-// (see k8s/schema.ts); a fixed-size scalar or object without a
-// bound has size [0, 0], exactly as kube's zero MaxElements gives.
+// (see k8s/schema.ts); a type without a bound (scalars, objects, map keys)
+// has size [0, 0], exactly as kube's zero MaxElements gives.
 
 import { ACCU_VAR, type Expr, type CallExpr, type ComprehensionExpr } from '../ast.js';
 import type { Type } from '../types.js';
@@ -92,34 +92,23 @@ export interface EstimateOptions {
 export const schemaSizes: SizeEstimator = (node) => {
   if (node.path === undefined || node.path.length === 0) return undefined;
   const t = node.pathType;
-  if (t === undefined) return undefined;
-  const bound = boundOf(t);
-  return bound === undefined ? undefined : est(0, bound);
+  return t === undefined ? undefined : est(0, boundOf(t));
 };
 
-function boundOf(t: Type): number | undefined {
+/** kube's DeclType.MaxElements: 0 where no bound was set (scalars,
+ * objects, map keys — kube's shared StringType). */
+function boundOf(t: Type): number {
   switch (t.kind) {
     case 'list':
     case 'map':
-      return t.maxElements;
     case 'object':
       return t.maxElements ?? 0;
-    case 'string':
-    case 'bytes':
-    case 'dyn':
-    case 'any':
-    case 'timestamp':
-    case 'duration':
-      return t.maxLength;
-    case 'bool':
-    case 'int':
-    case 'uint':
-    case 'double':
-    case 'null':
-    case 'error':
-      return t.maxLength ?? 0;
-    default:
+    case 'typeParam':
+    case 'type':
+    case 'opaque':
       return 0;
+    default:
+      return t.maxLength ?? 0;
   }
 }
 

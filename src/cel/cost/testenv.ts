@@ -35,10 +35,10 @@ export interface Compiled {
   env: CheckEnv;
 }
 
-export function compile(text: string, vars: Record<string, Type> = {}): Compiled {
+export function compile(text: string, vars: Record<string, Type> = {}, extra: readonly Library[] = []): Compiled {
   const p = parse(text);
   assert.ok(p.parsed, `parse ${text}: ${p.issues.map((i) => i.message).join('; ')}`);
-  const env = buildCheckEnv({ libraries, variables: vars });
+  const env = buildCheckEnv({ libraries: extra.length === 0 ? libraries : [...libraries, ...extra], variables: vars });
   const r = check(p.parsed, env);
   assert.ok(r.checked, `check ${text}: ${r.issues.map((i) => i.message).join('; ')}`);
   return { checked: r.checked, env };
