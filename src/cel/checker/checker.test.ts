@@ -105,6 +105,8 @@ const variables: Record<string, Type> = {
 };
 const env = buildCheckEnv({ libraries, variables });
 const nsEnv = buildCheckEnv({ libraries, variables, container: 'ns.sub' });
+const crossEnv = buildCheckEnv({ libraries, variables, crossTypeNumericComparisons: true });
+const k8sEnv = buildCheckEnv({ libraries, variables, homogeneousAggregateLiterals: true });
 
 interface Row {
   name: string;
@@ -157,7 +159,37 @@ const rows: Row[] = [
     error: "found no matching overload for '_==_' applied to '(int, string)'",
   },
   { name: 'equality with dyn', expr: call('_==_', ident('x'), str('a')), type: 'bool', overloads: ['equals'] },
-  { name: 'cross-type comparison', expr: call('_<_', int(1), dbl(2)), type: 'bool', overloads: ['less_int64_double'] },
+  {
+    name: 'cross-type comparison',
+    expr: call('_<_', int(1), dbl(2)),
+    env: crossEnv,
+    type: 'bool',
+    overloads: ['less_int64_double'],
+  },
+  {
+    name: 'cross-type comparison is off by default',
+    expr: call('_<_', int(1), dbl(2)),
+    error: "found no matching overload for '_<_' applied to '(int, double)'",
+  },
+  { name: 'dyn comparison without cross-type overloads', expr: call('_<_', ident('x'), int(2)), type: 'bool', overloads: ['less_int64'] },
+  {
+    name: 'homogeneous list literal',
+    expr: list(int(1), str('a')),
+    env: k8sEnv,
+    error: "expected type 'int' but found 'string'",
+  },
+  {
+    name: 'homogeneous map literal values',
+    expr: map([str('a'), int(1)], [str('b'), str('c')]),
+    env: k8sEnv,
+    error: "expected type 'int' but found 'string'",
+  },
+  { name: 'homogeneous literal accepts dyn', expr: list(int(1), ident('x')), env: k8sEnv, type: 'list(dyn)' },
+  {
+    name: 'a generic result keeps its own variables',
+    expr: call('_+_', list(mcall(ident('optional'), 'none')), list(mcall(ident('optional'), 'of', str('a')))),
+    type: 'list(optional_type(string))',
+  },
   {
     name: 'undeclared identifier',
     expr: ident('nope'),

@@ -21,6 +21,7 @@ import {
   isExactType,
   mostGeneral,
   optionalElem,
+  hasTypeParam,
   substitute,
 } from './assign.js';
 import type { CheckEnv } from './env.js';
@@ -60,7 +61,12 @@ export function check(parsed: ParsedExpr, env: CheckEnv): CheckResult {
   const c = new Checker(env, parsed);
   const expr = c.check(parsed.expr);
   const types = c.types;
-  for (const [id, t] of types) types.set(id, substitute(c.subst, t, true));
+  for (const [id, t] of types) {
+    if (t.kind === 'list' || t.kind === 'map' || t.kind === 'type' || t.kind === 'opaque' || t.kind === 'typeParam') {
+      const s = substitute(c.subst, t, true);
+      if (s !== t) types.set(id, s);
+    }
+  }
   if (c.issues.length > 0) return { issues: c.issues };
   const type = types.get(expr.id) ?? T.error;
   return { checked: { expr, sourceInfo: parsed.sourceInfo, types, refs: c.refs, type }, issues: c.issues };
@@ -146,6 +152,14 @@ class Checker {
 
   private checkIdent(id: number, name: string, e: Expr): Expr {
     const local = this.lookupLocal(name);
+    if (local === undefined && !this.container && name.charCodeAt(0) !== 46) {
+      const t = lookupGlobal(this.env, name);
+      if (t !== undefined) {
+        this.types.set(id, t);
+        this.refs.set(id, { name });
+        return e;
+      }
+    }
     let r: Resolved | undefined;
     if (local !== undefined && name.charCodeAt(0) !== 46) r = { name, type: local };
     else r = this.resolveName(name, local);
@@ -316,10 +330,10 @@ class Checker {
     const argTypes: Type[] = [];
     if (target) argTypes.push(this.types.get(target.id)!);
     for (const a of args) argTypes.push(this.types.get(a.id)!);
-    const p = prepare(f);
-    const candidates = target ? p.member : p.global;
+    const p = prepare(f, this.env.crossTypeNumericComparisons === true);
+    const index = target ? p.member : p.global;
 
-    if ((f.name === '_&&_' || f.name === '_||_') && candidates.length > 0) {
+    if ((f.name === '_&&_' || f.name === '_||_') && index.all.length > 0) {
       let ok = true;
       for (let i = 0; i < argTypes.length; i++) {
         if (!isAssignable(this.subst, argTypes[i]!, T.bool)) {
@@ -328,21 +342,44 @@ class Checker {
         }
       }
       this.types.set(id, ok ? T.bool : T.error);
-      if (ok) this.refs.set(id, { overloadIds: [candidates[0]!.id] });
+      if (ok) this.refs.set(id, { overloadIds: [index.all[0]!.id] });
       return;
     }
 
+    // With ground argument types (no type parameters), an overload's own
+    // parameters can be bound directly and unbound again once its result is
+    // known: nothing else can refer to them. Otherwise they are renamed to
+    // fresh variables first, as cel-go does.
+    let ground = true;
+    for (const t of argTypes) {
+      if (hasTypeParam(t)) {
+        ground = false;
+        break;
+      }
+    }
     let result: Type | undefined;
     let ids: string[] | undefined;
-    for (const o of candidates) {
+    for (const o of index.candidates(argTypes[0])) {
       if (o.params.length !== argTypes.length) continue;
       let params = o.params;
       let res = o.result;
-      if (o.typeParams) [params, res] = this.instantiate(o);
-      if (!isAssignableList(this.subst, argTypes, params)) continue;
+      let r: Type = res;
+      let done = false;
+      if (o.typeParams && ground) {
+        const mark = this.subst.mark();
+        if (!isAssignableList(this.subst, argTypes, params)) continue;
+        r = substitute(this.subst, res, false);
+        this.subst.rollback(mark);
+        // a result still generic (optional.none()) needs variables of its own
+        done = !hasTypeParam(r);
+      }
+      if (!done) {
+        if (o.typeParams) [params, res] = this.instantiate(o);
+        if (!isAssignableList(this.subst, argTypes, params)) continue;
+        r = substitute(this.subst, res, false);
+      }
       if (ids) ids.push(o.id);
       else ids = [o.id];
-      const r = substitute(this.subst, res, false);
       if (result === undefined) result = r;
       else if (!isDyn(result) && !isExactType(r, result)) result = T.dyn;
     }
@@ -378,11 +415,14 @@ class Checker {
 
   // ---- literals -----------------------------------------------------------------
 
-  /** cel-go joinTypes with dyn aggregate element types (the default). */
-  private join(prev: Type | undefined, cur: Type): Type {
+  /** cel-go joinTypes: mixed element types give dyn, or an error with
+   * homogeneous aggregate literals. */
+  private join(id: number, prev: Type | undefined, cur: Type): Type {
     if (prev === undefined) return cur;
     if (isAssignable(this.subst, prev, cur)) return mostGeneral(prev, cur);
-    return T.dyn;
+    if (!this.env.homogeneousAggregateLiterals) return T.dyn;
+    this.report(id, `expected type '${formatType(prev)}' but found '${formatType(cur)}'`);
+    return T.error;
   }
 
   /** The value type of an optional entry (`?x`): must be optional_type(T) or dyn. */
@@ -400,7 +440,7 @@ class Checker {
       const el = elements[i]!;
       let t = this.types.get(el.id)!;
       if (e.optionalIndices.length > 0 && e.optionalIndices.includes(i)) t = this.optionalEntry(el.id, t);
-      elemType = this.join(elemType, t);
+      elemType = this.join(el.id, elemType, t);
     }
     this.types.set(e.id, listOf(elemType ?? this.newTypeVar()));
     return elements === e.elements ? e : { ...e, elements };
@@ -413,11 +453,11 @@ class Checker {
     for (let i = 0; i < e.entries.length; i++) {
       const entry = e.entries[i]!;
       const key = this.check(entry.key);
-      keyType = this.join(keyType, this.types.get(key.id)!);
+      keyType = this.join(key.id, keyType, this.types.get(key.id)!);
       const value = this.check(entry.value);
       let vt = this.types.get(value.id)!;
       if (entry.optional) vt = this.optionalEntry(value.id, vt);
-      valueType = this.join(valueType, vt);
+      valueType = this.join(value.id, valueType, vt);
       if ((key !== entry.key || value !== entry.value) && !entries) entries = e.entries.slice(0, i);
       if (entries) entries.push(key === entry.key && value === entry.value ? entry : { ...entry, key, value });
     }

@@ -12,7 +12,7 @@ export const K = typeParam('K');
 export const V = typeParam('V');
 
 /** Names of the type parameters occurring in the given types. */
-function paramsIn(types: readonly Type[]): string[] | undefined {
+export function typeParamsIn(types: readonly Type[]): string[] | undefined {
   const names: string[] = [];
   const visit = (t: Type): void => {
     switch (t.kind) {
@@ -38,7 +38,7 @@ function paramsIn(types: readonly Type[]): string[] | undefined {
 }
 
 function overload(id: string, params: Type[], result: Type, receiver: boolean): OverloadDecl {
-  const typeParams = paramsIn([...params, result]);
+  const typeParams = typeParamsIn([...params, result]);
   return typeParams ? { id, params, result, receiver, typeParams } : { id, params, result, receiver };
 }
 

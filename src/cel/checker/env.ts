@@ -15,6 +15,14 @@ export interface CheckEnv {
   container?: string;
   /** Resolves a (fully qualified) type name, for `Name{…}` and type identifiers. */
   findType?(name: string): Type | undefined;
+  /** `1 < 1.5`, `1u <= 2`…: the mixed int/uint/double ordering overloads
+   * (cel-go CrossTypeNumericComparisons; off by default as in cel-go, and in
+   * Kubernetes before 1.28). */
+  crossTypeNumericComparisons?: boolean;
+  /** List and map literals must have elements of one type (cel-go
+   * HomogeneousAggregateLiterals, which Kubernetes enables); otherwise mixed
+   * elements give `dyn`. */
+  homogeneousAggregateLiterals?: boolean;
 }
 
 export interface BuildEnvOptions {
@@ -22,6 +30,8 @@ export interface BuildEnvOptions {
   variables?: Iterable<readonly [string, Type]> | Record<string, Type>;
   container?: string;
   findType?(name: string): Type | undefined;
+  crossTypeNumericComparisons?: boolean;
+  homogeneousAggregateLiterals?: boolean;
 }
 
 /** Joins libraries (functions of the same name merge their overloads, as
@@ -50,27 +60,84 @@ export function buildCheckEnv(opts: BuildEnvOptions): CheckEnv {
   const env: CheckEnv = { variables, functions };
   if (opts.container) env.container = opts.container;
   if (opts.findType) env.findType = opts.findType;
+  if (opts.crossTypeNumericComparisons) env.crossTypeNumericComparisons = true;
+  if (opts.homogeneousAggregateLiterals) env.homogeneousAggregateLiterals = true;
   return env;
 }
 
-/** A function's overloads split by call style, computed once per declaration. */
+/** A function's overloads split by call style, and indexed by the kind of
+ * the first argument they can accept, computed once per declaration. */
 export interface PreparedFunction {
   name: string;
-  global: readonly OverloadDecl[];
-  member: readonly OverloadDecl[];
+  global: OverloadIndex;
+  member: OverloadIndex;
 }
 
-const prepared = new WeakMap<FunctionDecl, PreparedFunction>();
+/** Overloads that may accept a first argument of a given type kind: an
+ * argument of a concrete kind only meets overloads whose first parameter has
+ * that kind or is generic (dyn, a type parameter); others get every overload. */
+export class OverloadIndex {
+  private readonly byKind = new Map<string, readonly OverloadDecl[]>();
+  constructor(readonly all: readonly OverloadDecl[]) {}
 
-export function prepare(f: FunctionDecl): PreparedFunction {
-  let p = prepared.get(f);
+  candidates(first: Type | undefined): readonly OverloadDecl[] {
+    if (first === undefined) return this.all;
+    const kind = first.kind;
+    switch (kind) {
+      case 'dyn':
+      case 'any':
+      case 'error':
+      case 'typeParam':
+      case 'null':
+        return this.all;
+      default:
+    }
+    let list = this.byKind.get(kind);
+    if (!list) {
+      list = this.all.filter((o) => {
+        const p = o.params[0];
+        if (!p) return true;
+        switch (p.kind) {
+          case 'dyn':
+          case 'any':
+          case 'error':
+          case 'typeParam':
+            return true;
+          default:
+            return p.kind === kind;
+        }
+      });
+      this.byKind.set(kind, list);
+    }
+    return list;
+  }
+}
+
+/** The ordering overloads across int, uint and double, which cel-go's
+ * checker filters out unless cross-type numeric comparisons are enabled. */
+export const CROSS_TYPE_NUMERIC_OVERLOADS: ReadonlySet<string> = new Set(
+  ['less', 'less_equals', 'greater', 'greater_equals'].flatMap((op) =>
+    ['int64_double', 'int64_uint64', 'uint64_double', 'uint64_int64', 'double_int64', 'double_uint64'].map(
+      (pair) => `${op}_${pair}`,
+    ),
+  ),
+);
+
+const prepared = new WeakMap<FunctionDecl, PreparedFunction>();
+const preparedCross = new WeakMap<FunctionDecl, PreparedFunction>();
+
+/** The prepared form of a declaration, with or without the cross-type numeric comparisons. */
+export function prepare(f: FunctionDecl, crossTypeNumeric: boolean): PreparedFunction {
+  const cache = crossTypeNumeric ? preparedCross : prepared;
+  let p = cache.get(f);
   if (!p) {
+    const overloads = crossTypeNumeric ? f.overloads : f.overloads.filter((o) => !CROSS_TYPE_NUMERIC_OVERLOADS.has(o.id));
     p = {
       name: f.name,
-      global: f.overloads.filter((o) => !o.receiver),
-      member: f.overloads.filter((o) => o.receiver),
+      global: new OverloadIndex(overloads.filter((o) => !o.receiver)),
+      member: new OverloadIndex(overloads.filter((o) => o.receiver)),
     };
-    prepared.set(f, p);
+    cache.set(f, p);
   }
   return p;
 }

@@ -22,28 +22,6 @@ export const STATIC_ESTIMATED_COST_LIMIT = 10_000_000;
 /** Largest estimated cost of all the rules of one CRD schema. */
 export const STATIC_ESTIMATED_CRD_COST_LIMIT = 100_000_000;
 
-/** Smallest JSON serialisations (pkg/cel/limits.go), for estimating how
- * many items fit in a request when a schema gives no maxItems/maxLength. */
-export const MIN_SERIALIZED_SIZE = {
-  /** `""` */
-  string: 2,
-  /** `true` */
-  bool: 4,
-  /** `0` */
-  number: 1,
-  /** `"0"`: Go parses 0 as a duration */
-  duration: 3,
-  /** `"YYYY-MM-DD"` */
-  date: 12,
-  /** RFC 3339 date, T, time, Z, quotes */
-  dateTime: 21,
-  /** `[]` or `{}` */
-  listOrMap: 2,
-} as const;
-/** Longest duration / date-time in JSON, quotes included. */
-export const MAX_DURATION_SIZE_JSON = 32;
-export const MAX_DATETIME_SIZE_JSON = 32;
-
 /** The most times data of the given minimum serialised size can occur in
  * one request (apiextensions compilation.go maxCardinality): one comma
  * between elements assumed. */

@@ -3,7 +3,11 @@
 // CelMap). Errors use cel-go's attribute wording (`no such key: k`,
 // `index out of bounds: i`).
 
-import { CelError, CelMap, Double, Duration, Optional, Timestamp, TypeValue, Uint, intOf } from '../values.js';
+import { celMapInsert, formatKey, mapKeyOf } from '../runtime/maps.js';
+import { typeOfValue } from '../runtime/typeof.js';
+import { CelError, CelMap, Double, Optional, Uint } from '../values.js';
+
+export { formatKey };
 
 const hasOwn = Object.prototype.hasOwnProperty;
 
@@ -19,58 +23,12 @@ export function isPlainObject(v: unknown): v is Record<string, unknown> {
  * read through hasOwnProperty. Decided once per planned field. */
 export const inheritedName = (name: string): boolean => name in Object.prototype;
 
-/** A map key as cel-go prints it in `no such key: …` (Go's %v). */
-export function formatKey(k: unknown): string {
-  if (k instanceof Uint) return String(k.v);
-  if (k instanceof Double) return String(k.v);
-  return String(k);
-}
-
-/** The CelMap key of a CEL value: ints and uints by numeric value, strings and
- * bools as they are; an integral double finds the equal int key. Returns
- * undefined for values that cannot be keys. */
-export function mapKey(k: unknown): unknown {
-  switch (typeof k) {
-    case 'string':
-    case 'boolean':
-    case 'bigint':
-      return k;
-    case 'number':
-      return Number.isInteger(k) ? k : doubleKey(k);
-  }
-  if (k instanceof Uint) return k.v;
-  if (k instanceof Double) return doubleKey(k.v);
-  return undefined;
-}
-
-function doubleKey(d: number): unknown {
-  if (!Number.isInteger(d)) return undefined;
-  if (Number.isSafeInteger(d)) return d;
-  return intOf(BigInt(d));
-}
-
-/** A key a map literal may hold (int, uint, bool, string). */
-export function literalKey(k: unknown): unknown {
-  switch (typeof k) {
-    case 'string':
-    case 'boolean':
-    case 'bigint':
-      return k;
-    case 'number':
-      if (Number.isInteger(k)) return k;
-      break;
-    default:
-      if (k instanceof Uint) return k.v;
-  }
-  throw new CelError(`unsupported key type`);
-}
-
 const MISSING = undefined;
 
 /** m[k] for a map of either representation, or MISSING. */
 export function mapGet(m: object, k: unknown): unknown {
   if (m instanceof CelMap) {
-    const e = m.entries.get(mapKey(k));
+    const e = m.entries.get(mapKeyOf(k));
     return e === undefined ? MISSING : e[1];
   }
   if (typeof k !== 'string') return MISSING;
@@ -166,37 +124,7 @@ export function hasKey(m: object, k: unknown): boolean {
 }
 
 /** The runtime type name used in error texts. */
-export function typeName(v: unknown): string {
-  switch (typeof v) {
-    case 'string':
-      return 'string';
-    case 'boolean':
-      return 'bool';
-    case 'bigint':
-      return 'int';
-    case 'number':
-      return Number.isInteger(v) ? 'int' : 'double';
-  }
-  if (v === null) return 'null_type';
-  if (Array.isArray(v)) return 'list';
-  if (v instanceof Uint) return 'uint';
-  if (v instanceof Double) return 'double';
-  if (v instanceof Uint8Array) return 'bytes';
-  if (v instanceof CelMap || isPlainObject(v)) return 'map';
-  if (v instanceof Optional) return 'optional_type';
-  if (v instanceof Timestamp) return 'google.protobuf.Timestamp';
-  if (v instanceof Duration) return 'google.protobuf.Duration';
-  if (v instanceof TypeValue) return 'type';
-  return (v as object).constructor?.name ?? 'unknown';
-}
+export const typeName = (v: unknown): string => typeOfValue(v).name;
 
-/** Builds a map literal's CelMap; cel-go rejects a repeated key. */
-export function newMap(): CelMap {
-  return new CelMap();
-}
-
-export function mapSet(m: CelMap, k: unknown, v: unknown): void {
-  const nk = literalKey(k);
-  if (m.entries.has(nk)) throw new CelError(`Failed with repeated key: ${formatKey(k)}`);
-  m.entries.set(nk, [k, v]);
-}
+/** Adds a map literal's entry (cel-go rejects invalid and repeated keys). */
+export const mapSet = celMapInsert;

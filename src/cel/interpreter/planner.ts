@@ -8,6 +8,8 @@
 import type { CallExpr, ComprehensionExpr, Constant, Expr, ListExpr, MapExpr, SelectExpr } from '../ast.js';
 import type { FunctionDecl, OverloadDecl, OverloadImpl } from '../decls.js';
 import type { Type } from '../types.js';
+import { celEquals } from '../runtime/equality.js';
+import { TYPE_BY_NAME } from '../runtime/typeof.js';
 import { CelError, CelMap, Double, Optional, TypeValue, Uint, intOf } from '../values.js';
 import {
   hasKey,
@@ -65,23 +67,6 @@ export interface Plan {
   tracksCost: boolean;
 }
 
-/** The TypeValue names of CEL's built-in type identifiers. */
-const BUILTIN_TYPES = new Map<string, string>([
-  ['int', 'int'],
-  ['uint', 'uint'],
-  ['double', 'double'],
-  ['bool', 'bool'],
-  ['string', 'string'],
-  ['bytes', 'bytes'],
-  ['list', 'list'],
-  ['map', 'map'],
-  ['null_type', 'null_type'],
-  ['type', 'type'],
-  ['optional_type', 'optional_type'],
-  ['google.protobuf.Timestamp', 'google.protobuf.Timestamp'],
-  ['google.protobuf.Duration', 'google.protobuf.Duration'],
-]);
-
 /** A slot read of a variable the activation did not bind. */
 const UNBOUND = undefined;
 
@@ -104,6 +89,7 @@ class Planner {
   private readonly locals: Scope[] = [];
   private nextSlot = 0;
   private readonly localSet = new Set<number>();
+  private readonly accuSet = new Set<number>();
   /** Slots of comprehension accumulators currently safe to append to in place. */
   private readonly appendable = new Set<number>();
 
@@ -188,6 +174,21 @@ class Planner {
 
   private readSlot(slot: number, name: string): Interp {
     const tracking = this.cost !== undefined;
+    if (this.accuSet.has(slot)) {
+      // An accumulator may hold the error a step produced: reading it raises it.
+      return tracking
+        ? (f) => {
+            const v = f.s[slot];
+            if (v instanceof CelError) throw v;
+            f.c += SELECT_AND_IDENT_COST;
+            return v;
+          }
+        : (f) => {
+            const v = f.s[slot];
+            if (v instanceof CelError) throw v;
+            return v;
+          };
+    }
     if (this.localSet.has(slot)) {
       // Comprehension variables are always bound.
       return tracking
@@ -238,8 +239,8 @@ class Planner {
   }
 
   private typeValue(name: string, id?: number): TypeValue | undefined {
-    const builtin = BUILTIN_TYPES.get(name);
-    if (builtin !== undefined) return new TypeValue(builtin);
+    const builtin = TYPE_BY_NAME.get(name);
+    if (builtin !== undefined) return builtin;
     if (this.env.findType?.(name) !== undefined) return new TypeValue(name);
     if (id !== undefined) {
       const t = this.types?.get(id);
@@ -414,6 +415,7 @@ class Planner {
     const range = this.plan(e.iterRange);
     const init = this.plan(e.accuInit);
     const accu = this.newLocal();
+    this.accuSet.add(accu);
     const it1 = this.newLocal();
     const it2 = e.iterVar2 !== undefined ? this.newLocal() : -1;
     // A fresh empty list accumulator may be appended to in place (cel-go's
@@ -442,7 +444,11 @@ class Planner {
             s[it2] = r[i];
           } else s[it1] = r[i];
           if (cond !== undefined && cond(f) === false) break;
-          s[accu] = step(f);
+          try {
+            s[accu] = step(f);
+          } catch (x) {
+            s[accu] = absorbable(x);
+          }
           if (tracking) checkCost(f);
         }
       } else if (r instanceof CelMap) {
@@ -450,7 +456,11 @@ class Planner {
           s[it1] = k;
           if (two) s[it2] = v;
           if (cond !== undefined && cond(f) === false) break;
-          s[accu] = step(f);
+          try {
+            s[accu] = step(f);
+          } catch (x) {
+            s[accu] = absorbable(x);
+          }
           if (tracking) checkCost(f);
         }
       } else if (isPlainObject(r)) {
@@ -458,7 +468,11 @@ class Planner {
           s[it1] = k;
           if (two) s[it2] = r[k];
           if (cond !== undefined && cond(f) === false) break;
-          s[accu] = step(f);
+          try {
+            s[accu] = step(f);
+          } catch (x) {
+            s[accu] = absorbable(x);
+          }
           if (tracking) checkCost(f);
         }
       } else {
@@ -611,12 +625,10 @@ class Planner {
     return this.withCost((f) => index(c(f), k(f)), SELECT_AND_IDENT_COST);
   }
 
-  /** `x in m` on maps by key; lists through the implementation (`in_list`). */
+  /** `x in c`: map keys, list elements by CEL equality. */
   private planIn(e: CallExpr): Interp {
     const x = this.plan(e.args[0]);
     const c = this.plan(e.args[1]);
-    const inList = this.env.impls.get('in_list');
-    const listFn = inList === undefined ? undefined : binaryOf(inList);
     const kMap = this.constCost('in_map');
     const cost = this.cost;
     const inListCost = cost === undefined ? undefined : sizedCostOf(cost, 'in_list');
@@ -624,8 +636,13 @@ class Planner {
       const v = x(f);
       const m = c(f);
       if (Array.isArray(m)) {
-        if (listFn === undefined) throw noSuchOverload('@in');
-        const r = listFn(v, m);
+        let r = false;
+        for (let i = 0; i < m.length; i++) {
+          if (celEquals(v, m[i])) {
+            r = true;
+            break;
+          }
+        }
         if (inListCost !== undefined) f.c += inListCost([v, m], r);
         return r;
       }
@@ -650,12 +667,14 @@ class Planner {
     if (this.cost === undefined)
       return (f) => {
         const a = f.s[slot] as unknown[];
+        if (a instanceof CelError) throw a;
         a.push(x(f));
         return a;
       };
     const k = SELECT_AND_IDENT_COST + LIST_CREATE_COST + this.constCost('add_list');
     return (f) => {
       const a = f.s[slot] as unknown[];
+      if (a instanceof CelError) throw a;
       a.push(x(f));
       f.c += k;
       return a;

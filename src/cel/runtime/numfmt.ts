@@ -57,22 +57,62 @@ export function formatFloatG(x: number): string {
   return sign(x) + placeDigits(digits, exp);
 }
 
+/** The exact decimal value of a finite |x|: digits × 10^exp10. */
+function exactDecimal(x: number): { digits: string; exp10: number } {
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, Math.abs(x));
+  const hi = view.getUint32(0);
+  const lo = view.getUint32(4);
+  const biased = hi >>> 20;
+  let m = (BigInt(hi & 0xfffff) << 32n) | BigInt(lo);
+  let e: number;
+  if (biased === 0) e = -1074;
+  else {
+    m |= 1n << 52n;
+    e = biased - 1075;
+  }
+  if (m === 0n) return { digits: '0', exp10: 0 };
+  if (e >= 0) return { digits: (m << BigInt(e)).toString(), exp10: 0 };
+  // m × 2^e = m × 5^-e × 10^e
+  return { digits: (m * 5n ** BigInt(-e)).toString(), exp10: e };
+}
+
+/** The first `keep` digits of a digit string, rounded half to even on the
+ * digits that follow (as Go's strconv rounds the exact binary value). */
+function roundDigits(digits: string, keep: number): bigint {
+  if (keep >= digits.length) return BigInt(digits) * 10n ** BigInt(keep - digits.length);
+  if (keep < 0) return 0n;
+  const head = keep === 0 ? 0n : BigInt(digits.slice(0, keep));
+  const first = digits.charCodeAt(keep) - 48;
+  if (first < 5) return head;
+  if (first > 5) return head + 1n;
+  for (let i = keep + 1; i < digits.length; i++) if (digits[i] !== '0') return head + 1n;
+  return head % 2n === 1n ? head + 1n : head;
+}
+
 /** Go's strconv.FormatFloat(x, 'e', prec, 64) (fmt `%.Ne`). */
 export function formatFloatE(x: number, prec: number): string {
   const nf = nonFinite(x);
   if (nf !== undefined) return nf;
-  const s = Math.abs(x).toExponential(Math.min(prec, 100));
-  const e = s.indexOf('e');
-  return sign(x) + s.slice(0, e) + expSuffix(Number(s.slice(e + 1)));
+  if (x === 0) return sign(x) + '0' + (prec > 0 ? '.' + '0'.repeat(prec) : '') + 'e+00';
+  const { digits, exp10 } = exactDecimal(x);
+  let exp = digits.length + exp10 - 1;
+  let n = roundDigits(digits, prec + 1).toString();
+  if (n.length > prec + 1) {
+    n = n.slice(0, prec + 1);
+    exp++;
+  }
+  const mant = prec > 0 ? n[0] + '.' + n.slice(1) : n;
+  return sign(x) + mant + expSuffix(exp);
 }
 
-/** Go's strconv.FormatFloat(x, 'f', prec, 64) (fmt `%.Nf`), exact decimal
- * rounding (round half to even on the exact binary value, as Go). */
+/** Go's strconv.FormatFloat(x, 'f', prec, 64) (fmt `%.Nf`): exact decimal
+ * rounding, half to even, as Go. */
 export function formatFloatFixed(x: number, prec: number): string {
   const nf = nonFinite(x);
   if (nf !== undefined) return nf;
-  if (Math.abs(x) < 1e21) return sign(x) + Math.abs(x).toFixed(prec);
-  // toFixed switches to exponent notation at 1e21: x is an integer there.
-  const int = BigInt(Math.abs(x)).toString();
-  return sign(x) + int + (prec > 0 ? '.' + '0'.repeat(prec) : '');
+  const { digits, exp10 } = exactDecimal(x);
+  const n = roundDigits(digits, digits.length + exp10 + prec).toString().padStart(prec + 1, '0');
+  const int = n.slice(0, n.length - prec);
+  return sign(x) + int + (prec > 0 ? '.' + n.slice(n.length - prec) : '');
 }
