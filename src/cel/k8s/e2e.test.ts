@@ -199,3 +199,39 @@ test('e2e: the authorizer library in an admission-style rule', async () => {
   const bad = compile("authorizer.serviceAccount('ns', 'Not Valid').path('/x').check('get').allowed()", { authorizer: AUTHORIZER_TYPE }, libs);
   await assert.rejects(evaluateWithAuthorizer(session, () => bad.eval({ authorizer })), (e: unknown) => e instanceof CelError && e.message === 'Invalid service account name');
 });
+
+// The x-kubernetes-validations rules of real CRDs, each checked with `self`
+// typed by the schema it sits on (as kube compiles CRD rules), and evaluated
+// on data that satisfies / breaks it.
+const CRD_FILES = [
+  'cert-manager/cert-manager.io_issuers.yaml',
+  'prometheus-operator/monitoring.coreos.com_scrapeconfigs.yaml',
+  'prometheus-operator/monitoring.coreos.com_alertmanagerconfigs.yaml',
+];
+
+test('e2e: real CRD rules type-check against their schemas', async () => {
+  const { parse: parseYaml } = await import('yaml');
+  const found: { rule: string; schema: Schema; path: string }[] = [];
+  const walk = (s: Schema, path: string): void => {
+    for (const v of (s['x-kubernetes-validations'] as { rule: string }[] | undefined) ?? []) found.push({ rule: v.rule, schema: s, path });
+    for (const [k, p] of Object.entries(s.properties ?? {})) walk(p, `${path}.${k}`);
+    if (s.items) walk(s.items, `${path}[]`);
+    if (typeof s.additionalProperties === 'object') walk(s.additionalProperties, `${path}{}`);
+  };
+  for (const f of CRD_FILES) {
+    const doc = parseYaml(readFileSync(`../shared/reference/crds/${f}`, 'utf8'), { maxAliasCount: -1 }) as { spec: { versions: { schema: { openAPIV3Schema: Schema } }[] } };
+    walk(doc.spec.versions[0]!.schema.openAPIV3Schema, f);
+  }
+  assert.equal(found.length, 3);
+  for (const { rule, schema, path } of found) {
+    const selfType = schemaType(schema, { name: 'selfType0' });
+    assert.ok(selfType, path);
+    compile(rule, { self: selfType, oldSelf: selfType });
+  }
+  // cert-manager's Venafi issuer: exactly one of tpp, cloud or ngts.
+  const venafi = found.find((x) => x.rule.includes('has(self.tpp)'))!;
+  const p = compile(venafi.rule, { self: schemaType(venafi.schema, { name: 'selfType0' })! });
+  assert.equal(p.eval({ self: { zone: 'z', tpp: { url: 'https://tpp' } } }), true);
+  assert.equal(p.eval({ self: { zone: 'z', tpp: { url: 'https://tpp' }, cloud: {} } }), false);
+  assert.equal(p.eval({ self: { zone: 'z' } }), false);
+});
