@@ -84,7 +84,15 @@ function listConverter(elem: Converter): Converter {
     if (!Array.isArray(raw)) return raw;
     let out = memo.get(raw);
     if (out === undefined) {
-      out = raw.map(elem);
+      // Copied only from the first element that changes (ints rarely do).
+      let copy: unknown[] | undefined;
+      for (let i = 0; i < raw.length; i++) {
+        const e: unknown = raw[i];
+        const c = elem(e);
+        if (copy === undefined && c !== e) copy = raw.slice(0, i);
+        if (copy !== undefined) copy.push(c);
+      }
+      out = copy ?? raw;
       memo.set(raw, out);
     }
     return out;
@@ -92,13 +100,20 @@ function listConverter(elem: Converter): Converter {
 }
 
 function mapConverter(value: Converter): Converter {
-  const memo = new WeakMap<object, Record<string, unknown>>();
+  const memo = new WeakMap<object, object>();
   return (raw) => {
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return raw;
     let out = memo.get(raw);
     if (out === undefined) {
-      out = {};
-      for (const [k, v] of Object.entries(raw)) out[k] = value(v);
+      let copy: Record<string, unknown> | undefined;
+      const entries = Object.entries(raw);
+      for (let i = 0; i < entries.length; i++) {
+        const [k, v] = entries[i]!;
+        const c = value(v);
+        if (copy === undefined && c !== v) copy = Object.fromEntries(entries.slice(0, i));
+        if (copy !== undefined) copy[k] = c;
+      }
+      out = copy ?? raw;
       memo.set(raw, out);
     }
     return out;

@@ -200,6 +200,7 @@ test('FieldType.convert and valueOf: JSON values that are not runtime values', (
       day: { type: 'string', format: 'date' },
       every: { type: 'string', format: 'duration' },
       ratios: { type: 'array', items: { type: 'number' } },
+      counts: { type: 'array', items: { type: 'integer' } },
       names: { type: 'array', items: { type: 'string' } },
       deadlines: { type: 'object', additionalProperties: { type: 'string', format: 'date-time' } },
       nested: { type: 'array', items: { type: 'array', items: { type: 'string', format: 'duration' } } },
@@ -229,6 +230,9 @@ test('FieldType.convert and valueOf: JSON values that are not runtime values', (
   assert.deepEqual(conv('ratios', [1, 2.5]), [new Double(1), new Double(2.5)]);
   const raw = [1];
   assert.equal(conv('ratios', raw), conv('ratios', raw), 'converted once per JSON list');
+  const ints = [1, 2, 3];
+  assert.equal(t.fields.get('counts')!.convert!(ints), ints, 'a list whose elements need no conversion is not copied');
+  assert.deepEqual(t.fields.get('counts')!.convert!([1, 2 ** 60]), [1, 2n ** 60n]);
   assert.deepEqual(conv('deadlines', { a: '1970-01-01T00:00:01Z' }), { a: new Timestamp(1, 0) });
   assert.deepEqual(conv('nested', [['1s'], []]), [[new Duration(1000000000n)], []]);
   const errors: [string, unknown, string][] = [
