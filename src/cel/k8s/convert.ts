@@ -105,15 +105,17 @@ function mapConverter(value: Converter): Converter {
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return raw;
     let out = memo.get(raw);
     if (out === undefined) {
-      let copy: Record<string, unknown> | undefined;
+      // Rebuilt (Object.fromEntries: a `__proto__` key stays a key) only when a value changes.
       const entries = Object.entries(raw);
-      for (let i = 0; i < entries.length; i++) {
-        const [k, v] = entries[i]!;
-        const c = value(v);
-        if (copy === undefined && c !== v) copy = Object.fromEntries(entries.slice(0, i));
-        if (copy !== undefined) copy[k] = c;
+      let changed = false;
+      for (const e of entries) {
+        const c = value(e[1]);
+        if (c !== e[1]) {
+          e[1] = c;
+          changed = true;
+        }
       }
-      out = copy ?? raw;
+      out = changed ? Object.fromEntries(entries) : raw;
       memo.set(raw, out);
     }
     return out;

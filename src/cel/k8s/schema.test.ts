@@ -234,6 +234,8 @@ test('FieldType.convert and valueOf: JSON values that are not runtime values', (
   assert.equal(t.fields.get('counts')!.convert!(ints), ints, 'a list whose elements need no conversion is not copied');
   assert.deepEqual(t.fields.get('counts')!.convert!([1, 2 ** 60]), [1, 2n ** 60n]);
   assert.deepEqual(conv('deadlines', { a: '1970-01-01T00:00:01Z' }), { a: new Timestamp(1, 0) });
+  const tricky = conv('deadlines', JSON.parse('{"__proto__": "1970-01-01T00:00:02Z"}')) as Record<string, unknown>;
+  assert.deepEqual(Object.entries(tricky), [['__proto__', new Timestamp(2, 0)]]);
   assert.deepEqual(conv('nested', [['1s'], []]), [[new Duration(1000000000n)], []]);
   const errors: [string, unknown, string][] = [
     ['ratio', 'x', 'invalid data, expected float, got string'],
