@@ -239,9 +239,9 @@ test('FieldType.convert and valueOf: JSON values that are not runtime values', (
   assert.deepEqual(conv('nested', [['1s'], []]), [[new Duration(1000000000n)], []]);
   const errors: [string, unknown, string][] = [
     ['ratio', 'x', 'invalid data, expected float, got string'],
-    ['data', 'a', 'Invalid byte formatted string a: illegal base64 data at input byte 1'],
+    ['data', 'a', 'Invalid byte formatted string a: illegal base64 data at input byte 0'],
     ['data', 'a===', 'Invalid byte formatted string a===: illegal base64 data at input byte 1'],
-    ['data', 'aGVsbG8', 'Invalid byte formatted string aGVsbG8: illegal base64 data at input byte 7'],
+    ['data', 'aGVsbG8', 'Invalid byte formatted string aGVsbG8: illegal base64 data at input byte 4'],
     ['every', 'soon', 'Invalid duration soon: unable to parse soon as duration'],
     ['at', 'yesterday', 'Invalid date-time formatted string yesterday: parsing time "yesterday" as "2006-01-02T15:04": cannot parse "yesterday" as "2006-01-02T15:04"'],
     ['day', '2024-02-30', 'Invalid date formatted string 2024-02-30: parsing time "2024-02-30" as "2006-01-02": cannot parse "2024-02-30" as "2006-01-02"'],
