@@ -17,6 +17,7 @@ import { standardImpls } from '../stdlib/impls.js';
 import { stringsFunctions } from '../ext/strings_decls.js';
 import { stringsImpls } from '../ext/strings_impls.js';
 import { schemaType, type Schema } from './schema.js';
+import { estimateCost } from '../cost/estimate.js';
 import { k8sLibraries, authzLibrary, AUTHORIZER_TYPE, AuthzSession, authorizerFor, evaluateWithAuthorizer } from './index.js';
 import type { Authorizer } from '../../authz/authorizer.js';
 
@@ -234,4 +235,39 @@ test('e2e: real CRD rules type-check against their schemas', async () => {
   assert.equal(p.eval({ self: { zone: 'z', tpp: { url: 'https://tpp' } } }), true);
   assert.equal(p.eval({ self: { zone: 'z', tpp: { url: 'https://tpp' }, cloud: {} } }), false);
   assert.equal(p.eval({ self: { zone: 'z' } }), false);
+});
+
+// Kubernetes' CRD rule cost estimates (apiextensions-apiserver compilation_test.go
+// TestCostEstimation, v1.27) over Types from schemaType: without bounds (kube's
+// per-request estimates) and with maxItems/maxProperties/maxLength set.
+test('e2e: estimated costs of rules over schema types match kube', () => {
+  const item = (type: string, format?: string): Schema => (type === 'int-or-string' ? { 'x-kubernetes-int-or-string': true } : format ? { type, format } : { type });
+  const array = (items: Schema) => (max?: number): Schema => ({ type: 'array', items, ...(max !== undefined ? { maxItems: max } : {}) });
+  const map = (values: Schema) => (max?: number): Schema => ({ type: 'object', additionalProperties: values, ...(max !== undefined ? { maxProperties: max } : {}) });
+  const string = (max?: number): Schema => ({ type: 'string', ...(max !== undefined ? { maxLength: max } : {}) });
+  const objects = array({ type: 'object', required: ['required'], properties: { required: { type: 'string' }, optional: { type: 'string' } } });
+  const rows: [name: string, schema: (max?: number) => Schema, rule: string, calc: number, max: number, set: number][] = [
+    ['number array with all', array(item('number')), 'self.all(x, true)', 4718591, 10, 32],
+    ['string array with all', array(item('string')), 'self.all(x, true)', 3145727, 20, 62],
+    ['boolean array with all', array(item('boolean')), 'self.all(x, true)', 1887437, 5, 17],
+    ['array of number arrays with all', array({ type: 'array', items: item('number') }), 'self.all(x, true)', 3145727, 100, 302],
+    ['array of objects with all', objects, 'self.all(x, true)', 555128, 50, 152],
+    ['map of numbers with all', map(item('number')), 'self.all(x, true)', 1348169, 10, 32],
+    ['map of strings with all', map(item('string')), 'self.all(x, true)', 1179647, 3, 11],
+    ['map of booleans with all', map(item('boolean')), 'self.all(x, true)', 943718, 100, 302],
+    ['string with contains', string, "self.contains('test')", 314574, 10, 5],
+    ['concat string', string, "size(self + 'hello') > size('hello')", 314578, 4, 7],
+    ['regex matches simple', string, "self.matches('x')", 314574, 50, 22],
+    ['int-or-string array with all', array(item('int-or-string')), 'self.all(x, true)', 4718591, 10, 32],
+    ['set maxLength greater than estimated maxLength', array(item('number')), 'self.all(x, x == 0.0)', 6291454, 3 * 1024 * 2048, 25165826],
+  ];
+  for (const [name, schema, rule, calc, max, set] of rows) {
+    for (const [s, want] of [[schema(), calc], [schema(max), set]] as const) {
+      const t = schemaType(s, { name: 'selfType0' })!;
+      const env = buildCheckEnv({ libraries: LIBRARIES, variables: { self: t, oldSelf: t }, homogeneousAggregateLiterals: true });
+      const r = check(parse(rule).parsed!, env);
+      assert.ok(r.checked, name);
+      assert.equal(estimateCost(r.checked).max, want, `${name} (${s === undefined ? '' : JSON.stringify(s).slice(0, 60)})`);
+    }
+  }
 });
