@@ -23,7 +23,7 @@ import {
   select,
   typeName,
 } from './access.js';
-import { type CallCosts, LIST_CREATE_COST, MAP_CREATE_COST, SELECT_AND_IDENT_COST, type SizedCost, sizedCostOf } from './cost.js';
+import { type CallCosts, LIST_CREATE_COST, MAP_CREATE_COST, SELECT_AND_IDENT_COST, type SizedCost, sizedCostOf, type BinarySizedCost, binarySizedCostOf } from './cost.js';
 import { type Candidate, candidate, needsGuard, predicateOf, type Pred } from './dispatch.js';
 import { absorbable, checkCost, type Frame, type Interp, noSuchOverload } from './frame.js';
 
@@ -344,7 +344,7 @@ class Planner {
       const ft = opType.fields.get(field);
       if (ft !== undefined) return this.withCost(objectField(op, field, ft.wireName, ft.convert), SELECT_AND_IDENT_COST);
     }
-    return this.withCost((f) => select(op(f), field), SELECT_AND_IDENT_COST);
+    return this.withCost(dynSelect(op, field), SELECT_AND_IDENT_COST);
   }
 
   private planStruct(typeName: string): Interp {
@@ -612,10 +612,10 @@ class Planner {
     const kc = e.args[1].kind === 'const' ? constantValue(e.args[1].value) : undefined;
     if (typeof kc === 'string') {
       // m['key'] on a map of strings, the common case.
-      const inherited = inheritedName(kc);
+      if (inheritedName(kc)) return this.withCost((f) => index(c(f), kc), SELECT_AND_IDENT_COST);
       return this.withCost((f) => {
-        const m = c(f);
-        if (!inherited && isPlainObject(m)) {
+        const m = c(f) as Record<string, unknown>;
+        if (typeof m === 'object' && m !== null && m.constructor === Object) {
           const v = m[kc];
           if (v !== undefined) return v;
         }
@@ -797,12 +797,12 @@ class Planner {
           f.c += k;
           return r;
         };
-      const sized = sizedCostOf(cost, id);
+      const sized = binarySizedCostOf(cost, id);
       return (f) => {
         const x = a(f);
         const y = b(f);
         const r = fn(x, y);
-        f.c += sized([x, y], r);
+        f.c += sized(x, y, r);
         return r;
       };
     }
@@ -828,15 +828,18 @@ class Planner {
       const fns = cands.map((c) => unaryOf(c.impl));
       const ps = cands.map((c) => c.preds[0]);
       const n = cands.length;
+      let last = 0;
       return (f) => {
         const x = a(f);
-        for (let i = 0; i < n; i++) {
-          if (!ps[i](x)) continue;
-          const r = fns[i](x);
-          if (cost !== undefined) f.c += (ks[i] as SizedCost)([x], r);
-          return r;
+        let i = last;
+        if (!ps[i](x)) {
+          for (i = 0; i < n; i++) if (ps[i](x)) break;
+          if (i === n) throw new CelError(err);
+          last = i;
         }
-        throw new CelError(err);
+        const r = fns[i](x);
+        if (cost !== undefined) f.c += (ks[i] as SizedCost)([x], r);
+        return r;
       };
     }
     if (args.length === 2) {
@@ -845,17 +848,23 @@ class Planner {
       const fns = cands.map((c) => binaryOf(c.impl));
       const p0 = cands.map((c) => c.preds[0]);
       const p1 = cands.map((c) => c.preds[1]);
+      const bks = cands.map((c) => (cost === undefined ? undefined : binarySizedCostOf(cost, c.decl.id)));
       const n = cands.length;
+      // The overload the last call took is tried first (a call site mostly
+      // sees one kind of argument).
+      let last = 0;
       return (f) => {
         const x = a(f);
         const y = b(f);
-        for (let i = 0; i < n; i++) {
-          if (!p0[i](x) || !p1[i](y)) continue;
-          const r = fns[i](x, y);
-          if (cost !== undefined) f.c += (ks[i] as SizedCost)([x, y], r);
-          return r;
+        let i = last;
+        if (!p0[i](x) || !p1[i](y)) {
+          for (i = 0; i < n; i++) if (p0[i](x) && p1[i](y)) break;
+          if (i === n) throw new CelError(err);
+          last = i;
         }
-        throw new CelError(err);
+        const r = fns[i](x, y);
+        if (cost !== undefined) f.c += (bks[i] as BinarySizedCost)(x, y, r);
+        return r;
       };
     }
     const fns = cands.map((c) => callOf(c.impl));
@@ -923,6 +932,20 @@ export function constantValue(c: Constant): unknown {
     case 'double':
       return new Double(c.value);
   }
+}
+
+/** `o.field` on a value of unknown type: JSON objects (whose constructor is
+ * Object — an own `constructor` key makes it anything else) read directly. */
+function dynSelect(op: Interp, field: string): Interp {
+  if (inheritedName(field)) return (f) => select(op(f), field);
+  return (f) => {
+    const o = op(f) as Record<string, unknown>;
+    if (typeof o === 'object' && o !== null && o.constructor === Object) {
+      const v = o[field];
+      if (v !== undefined) return v;
+    }
+    return select(o, field);
+  };
 }
 
 /** Reads an object-typed field: the wire name, converted when the schema says so. */
