@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { CelError } from '../values.js';
 import { inList, inMap, indexList, indexMap, size } from './containers.js';
-import { celMapInsert, mapKeys } from './maps.js';
+import { celMapInsert, mapKeys, mapWith, mapWithAll } from './maps.js';
 import { cm, d, throwsCel, u } from './testutil.js';
 
 test('list indexing', () => {
@@ -57,4 +57,18 @@ test('map literals reject repeated and invalid keys', () => {
   celMapInsert(m, false, 3);
   assert.deepEqual(mapKeys(m), ['b', u(3), false]);
   assert.ok(!(mapKeys({ x: 1 })[0] instanceof CelError));
+});
+
+test('map insertion for transformMap (copies; repeated keys are errors)', () => {
+  const m = { a: 1 };
+  const m2 = mapWith(m, 'b', 2);
+  assert.equal(indexMap(m2, 'a'), 1);
+  assert.equal(indexMap(m2, 'b'), 2);
+  assert.deepEqual(m, { a: 1 });
+  const m3 = mapWith(cm([1, 'x']), u(2), 'y');
+  assert.equal(indexMap(m3, 2), 'y');
+  throwsCel(() => mapWith(m2, 'a', 3), 'insert failed: key a already exists');
+  throwsCel(() => mapWith(cm([1, 'x']), d(1), 'y'), 'insert failed: key 1 already exists');
+  assert.equal(size(mapWithAll({ a: 1 }, cm(['b', 2], ['c', 3]))), 3);
+  throwsCel(() => mapWithAll({ a: 1 }, { a: 2 }), 'insert failed: key a already exists');
 });

@@ -90,12 +90,17 @@ function indexIn(cps: ArrayLike<string>, sub: ArrayLike<string>, off: number): n
   return -1;
 }
 
+// Offsets: a negative one is an error; with an empty substring the offset is
+// clamped to the length (newest cel-go); otherwise an offset at or past the
+// end is `index out of range` as in the cel-go Kubernetes v1.27 vendors and
+// the conformance suite (newest cel-go returns -1 there).
+
 export function indexOf(s: string, sub: string, offset: Int = 0): Int {
   if (offset < 0) throw outOfRange(offset);
   const wide = hasSurrogate(s) || hasSurrogate(sub);
   const cps: ArrayLike<string> = wide ? codePoints(s) : s;
   if (sub === '') return offset > cps.length ? cps.length : offset;
-  if (offset >= cps.length) return -1;
+  if (offset >= cps.length) throw outOfRange(offset);
   if (!wide) return s.indexOf(sub, Number(offset));
   return indexIn(cps, codePoints(sub), Number(offset));
 }
@@ -125,7 +130,7 @@ export function lastIndexOf(s: string, sub: string, offset?: Int): Int {
   }
   if (offset < 0) throw outOfRange(offset);
   if (sub === '') return offset > cps.length ? cps.length : offset;
-  if (offset >= cps.length) return -1;
+  if (offset >= cps.length) throw outOfRange(offset);
   return lastIndexIn(cps, wide ? codePoints(sub) : sub, Number(offset));
 }
 

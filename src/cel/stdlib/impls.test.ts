@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { OverloadImpl } from '../decls.js';
+import { comprehensionsImpls } from '../ext/comprehensions_impls.js';
 import { encodersImpls } from '../ext/encoders_impls.js';
 import { mathImpls } from '../ext/math_impls.js';
 import { optionalImpls } from '../ext/optional_impls.js';
@@ -69,6 +70,7 @@ const tables: [string, OverloadImpl[], string[]][] = [
   ['math', mathImpls, MATH_IDS],
   ['encoders', encodersImpls, ENCODERS_IDS],
   ['optional', optionalImpls, OPTIONAL_IDS],
+  ['comprehensions', comprehensionsImpls, ['@mapInsert_map_key_value', '@mapInsert_map_map']],
 ];
 
 test("every cel-go overload id has exactly one implementation, with a callable form", () => {
@@ -128,6 +130,7 @@ test('implementations through the table', () => {
     ['base64_encode_bytes', [new Uint8Array([104, 105])], 'aGk='],
     ['optional_none', [], Optional.none],
     ['optional_or_optional', [Optional.none, Optional.of(1)], Optional.of(1)],
+    ['@mapInsert_map_key_value', [{}, 'k', 1], call('@mapInsert_map_map', {}, { k: 1 })],
   ];
   for (const [id, args, want] of rows) assert.deepEqual(call(id, ...args), want, id);
   throwsCel(() => call('logical_and', new CelError('boom'), true), 'boom');
