@@ -134,6 +134,8 @@ test('implementations through the table', () => {
   ];
   for (const [id, args, want] of rows) assert.deepEqual(call(id, ...args), want, id);
   throwsCel(() => call('logical_and', new CelError('boom'), true), 'boom');
+  throwsCel(() => call('logical_or', 1, false), 'no such overload');
+  throwsCel(() => call('conditional', 'x', 1, 2), 'no such overload');
   throwsCel(() => call('divide_int64', 1, 0), 'division by zero');
   throwsCel(() => call('timestamp_to_year_with_tz', ts, 'Nowhere/Land'), 'unknown time zone Nowhere/Land');
 });
