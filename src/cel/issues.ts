@@ -22,9 +22,9 @@ export interface Issue {
 export const MAX_REPORTED_ISSUES = 100;
 
 /** Where lines start, in code points; [0] is 0. */
-export function lineOffsetsOf(text: string): number[] {
+export function lineOffsetsOf(text: string, surrogates = hasSurrogates(text)): number[] {
   const out = [0];
-  const pairs = hasSurrogates(text);
+  const pairs = surrogates;
   let i = text.indexOf('\n');
   while (i >= 0) {
     out.push(pairs ? codePointIndex(text, i + 1) : i + 1);

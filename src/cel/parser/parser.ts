@@ -24,7 +24,7 @@
 import type { Expr, ListExpr, MapEntry, StructField, SourceInfo, ParsedExpr } from '../ast.js';
 import { lineOffsetsOf, hasSurrogates, type Issue } from '../issues.js';
 import { lex } from './lexer.js';
-import { T, expectingText, startsUnary, UNARY_START } from './tokens.js';
+import { T, expectingText, startsUnary, startsPrimary, UNARY_START } from './tokens.js';
 import { unescapeString, unescapeBytes, UnescapeError } from './unescape.js';
 import { MacroError, macroKey, copyExpr, type Macro, type MacroHelper } from './macros.js';
 import type { ResolvedOptions } from './options.js';
@@ -95,6 +95,8 @@ class Parser implements MacroHelper {
   private readonly macroCalls = new Map<number, Expr>();
   /** Syntax errors and internal errors (the ANTLR phase). */
   private readonly issues: Issue[] = [];
+  /** For each of `issues`, how far the lexer had read (UTF-16) when it was reported. */
+  private readonly issueTimes: number[] = [];
   /** Errors found while building the AST (cel-go's visitor phase; dropped when the parse aborts). */
   private readonly semantic: Issue[] = [];
   /** Lexer errors, reported as far as the parser has read (ANTLR lexes lazily). */
@@ -151,34 +153,57 @@ class Parser implements MacroHelper {
     } catch (e) {
       if (e instanceof RangeError && /call stack/i.test(e.message)) {
         // Only reachable with the recursion limit off: JavaScript's stack is the limit then.
-        this.issues.push({ message: 'max recursion depth exceeded', offset: -1, exprId: 0 });
+        this.pushIssue({ message: 'max recursion depth exceeded', offset: -1, exprId: 0 });
       } else if (!(e instanceof Abort)) throw e;
       aborted = true;
     }
-    // Syntax errors (the lexer's and the parser's, in input order) up to the reporting limit.
-    let syntax = this.lexErrors.filter((e) => !aborted || e.at < this.readUpTo()).map((e) => this.lexIssue(e));
-    if (syntax.length > 0) syntax = syntax.concat(this.issues).sort((a, b) => a.offset - b.offset);
-    else syntax = this.issues;
+    if (!aborted && expr && this.issues.length === 0 && this.lexErrors.length === 0 && this.semantic.length === 0 && !this.depthExceeded) {
+      const sourceInfo: SourceInfo = {
+        text: this.text,
+        lineOffsets: lineOffsetsOf(this.text, this.cps !== undefined),
+        positions: this.positions,
+        macroCalls: this.macroCalls,
+      };
+      return { parsed: { expr, sourceInfo }, issues: [] };
+    }
+    return { issues: this.report(aborted) };
+  }
+
+  /** The issues of a failed parse. */
+  private report(aborted: boolean): Issue[] {
+    // Syntax errors in the order cel-go reports them: a lexer error surfaces
+    // when the parser first reads past it. Then the reporting limit.
+    const upTo = aborted ? this.readUpTo() : this.text.length + 1;
+    type Timed = { issue: Issue; time: number; listener: boolean };
+    const timed: Timed[] = [];
+    for (const e of this.lexErrors) if (e.at < upTo) timed.push({ issue: this.lexIssue(e), time: e.at, listener: true });
+    for (let k = 0; k < this.issues.length; k++) {
+      const issue = this.issues[k];
+      timed.push({ issue, time: this.issueTimes[k] + 0.5, listener: issue.message.startsWith('Syntax error:') });
+    }
+    if (this.lexErrors.length > 0) timed.sort((a, b) => a.time - b.time);
+    let syntax = timed.map((t) => t.issue);
     const limit = this.o.errorReportingLimit;
-    const reported = syntax.filter((i) => i.offset >= 0 || i.message.startsWith('Syntax error:'));
-    if (reported.length > limit) {
-      const over = reported[limit];
-      syntax = syntax.filter((i) => !reported.includes(i) || reported.indexOf(i) < limit);
-      syntax.push({ message: `Syntax error: More than ${limit} syntax errors`, offset: over.offset, exprId: 0 });
-      aborted = true;
+    let count = 0;
+    for (let k = 0; k < timed.length; k++) {
+      if (!timed[k].listener) continue;
+      if (++count > limit) {
+        syntax = syntax.slice(0, k);
+        syntax.push({ message: `Syntax error: More than ${limit} syntax errors`, offset: timed[k].issue.offset, exprId: 0 });
+        aborted = true;
+        break;
+      }
     }
     // No AST is built after an aborted parse, so no errors of that phase.
-    if (aborted) return { issues: syntax };
+    if (aborted) return syntax;
     const issues = syntax.concat(this.semantic);
     if (this.depthExceeded) issues.push({ message: 'max recursion depth exceeded', offset: -1, exprId: 0 });
-    if (issues.length > 0 || !expr) return { issues };
-    const sourceInfo: SourceInfo = {
-      text: this.text,
-      lineOffsets: lineOffsetsOf(this.text),
-      positions: this.positions,
-      macroCalls: this.macroCalls,
-    };
-    return { parsed: { expr, sourceInfo }, issues };
+    return issues;
+  }
+
+  private pushIssue(issue: Issue): void {
+    this.issues.push(issue);
+    this.issueTimes.push(this.readUpTo());
   }
 
   /** UTF-16 index up to which the lexer has produced tokens for the parser. */
@@ -222,6 +247,9 @@ class Parser implements MacroHelper {
     this.positions.delete(id);
     if (id === this.nextIdValue - 1) this.nextIdValue--;
   }
+  get accuName(): string {
+    return this.o.accuName;
+  }
   nextId(): number {
     return this.newId(this.macroOffset);
   }
@@ -242,14 +270,14 @@ class Parser implements MacroHelper {
       if (this.errorMode) return;
       this.errorMode = true;
     }
-    this.issues.push({ message: 'Syntax error: ' + message, offset, exprId: 0 });
+    this.pushIssue({ message: 'Syntax error: ' + message, offset, exprId: 0 });
   }
 
   private countRecovery(): void {
     if (this.recoveries === this.o.errorRecoveryLimit) {
       this.recoveries++;
       const msg = `error recovery attempt limit exceeded: ${this.o.errorRecoveryLimit}`;
-      this.issues.push({ message: 'Syntax error: ' + msg, offset: this.offset(), exprId: 0 });
+      this.pushIssue({ message: 'Syntax error: ' + msg, offset: this.offset(), exprId: 0 });
       throw ABORT;
     }
     this.recoveries++;
@@ -365,7 +393,7 @@ class Parser implements MacroHelper {
   }
 
   private lookaheadExceeded(): never {
-    this.issues.push({
+    this.pushIssue({
       message: `error recovery token lookahead limit exceeded: ${this.o.errorRecoveryLookaheadLimit}`,
       offset: -1,
       exprId: 0,
@@ -377,7 +405,7 @@ class Parser implements MacroHelper {
     if (d > this.o.maxRecursionDepth) this.depthExceeded = true;
   }
   private ruleDepthExceeded(): never {
-    this.issues.push({
+    this.pushIssue({
       message: `expression recursion limit exceeded: ${this.o.maxRecursionDepth}`,
       offset: -1,
       exprId: 0,
@@ -550,6 +578,16 @@ class Parser implements MacroHelper {
       const opOffset = this.offset();
       let count = 0;
       while (this.la() === k) {
+        // ANTLR's prediction for `-`: another `-` or a primary must follow, else
+        // "no viable alternative"; the input stays at this `-`, which the
+        // caller then reads as a binary minus.
+        if (k === T.MINUS && !startsPrimary(this.la(1))) {
+          this.noViable(this.pos, this.pos + 1);
+          const at = this.offset();
+          this.recover();
+          this.vd = 0;
+          return { kind: 'const', id: this.newId(at), value: { type: 'null' } };
+        }
         this.consume();
         count++;
       }
