@@ -161,6 +161,10 @@ test('schemaType: resource roots and embedded resources declare apiVersion, kind
   assert.deepEqual([...tmpl.fields.keys()].sort(), ['apiVersion', 'kind', 'metadata']);
   assert.equal(obj(field(tmpl, 'metadata')).name, 'Object.spec.template.metadata');
   assert.equal(obj(field(spec, 'plain')).fields.size, 0);
+  // A rule's root on an embedded resource is a resource root by default.
+  const embedded = schemaType(s.properties!['spec']!.properties!['template']!, { name: 'T' });
+  assert.deepEqual([...obj(embedded).fields.keys()].sort(), ['apiVersion', 'kind', 'metadata']);
+  assert.equal(obj(schemaType(s.properties!['spec']!.properties!['template']!, { name: 'T', resourceRoot: false })).fields.size, 0);
   // Not a resource root: only what the schema says.
   assert.deepEqual([...obj(typeOf(s)).fields.keys()].sort(), ['metadata', 'spec']);
   // A schema that already declares them is kept as is (metadata keeps its other properties).

@@ -58,7 +58,9 @@ export interface SchemaTypeOptions {
    * named from it. */
   name: string;
   /** The root of a resource: apiVersion, kind, metadata.name and
-   * metadata.generateName are declared even when the schema omits them. */
+   * metadata.generateName are declared even when the schema omits them.
+   * Default: whether the schema is an embedded resource (as kube compiles the
+   * rules of a nested schema); a CRD's root passes true. */
   resourceRoot?: boolean;
 }
 
@@ -84,13 +86,16 @@ interface Mapped {
 
 /** The CEL type of a schema, or undefined when it is not exposed to CEL. */
 export function schemaType(schema: Schema, opts: SchemaTypeOptions): Type | undefined {
-  return map(schema, opts.resourceRoot === true, opts.name)?.type;
+  return map(schema, isResourceRoot(schema, opts), opts.name)?.type;
 }
+
+const isResourceRoot = (s: Schema, opts: SchemaTypeOptions): boolean =>
+  opts.resourceRoot ?? s['x-kubernetes-embedded-resource'] === true;
 
 /** The type and the JSON-to-runtime converter of a schema (for a root value,
  * e.g. `self` of a rule on a string with a format). */
 export function schemaTypeAndConverter(schema: Schema, opts: SchemaTypeOptions): { type: Type; convert?: Converter } | undefined {
-  const m = map(schema, opts.resourceRoot === true, opts.name);
+  const m = map(schema, isResourceRoot(schema, opts), opts.name);
   if (!m) return undefined;
   return m.convert ? { type: m.type, convert: m.convert } : { type: m.type };
 }
