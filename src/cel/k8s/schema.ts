@@ -27,7 +27,7 @@
 import type { FieldType, ListType, MapType, ObjectType, PrimitiveType, Type } from '../types.js';
 import { T } from '../types.js';
 import { escape } from './escaping.js';
-import { converterOf, type Converter } from './convert.js';
+import { converterOf, toIntOrString, type Converter } from './convert.js';
 
 /** A structural schema as found in a CRD's openAPIV3Schema. */
 export interface Schema {
@@ -105,7 +105,7 @@ const zeroIfNegative = (v: number): number => (v < 0 ? 0 : v);
 
 function map(s: Schema, resourceRoot: boolean, name: string): Mapped | undefined {
   if (s['x-kubernetes-int-or-string'] === true) {
-    return { type: bounded('dyn', MAX_REQUEST_SIZE_BYTES - 2), minSize: 1 };
+    return { type: bounded('dyn', MAX_REQUEST_SIZE_BYTES - 2), minSize: 1, convert: toIntOrString };
   }
   if (resourceRoot) s = withTypeAndObjectMeta(s);
   switch (s.type) {
@@ -164,7 +164,7 @@ function mapObject(s: Schema, name: string): Mapped {
       fields.set(escaped, field);
     }
     // Required properties without a default are always serialized.
-    if (required.has(prop) && ps.default === undefined) minSize += Buffer.byteLength(prop) + m.minSize + 4;
+    if (required.has(prop) && (ps.default === undefined || ps.default === null)) minSize += Buffer.byteLength(prop) + m.minSize + 4;
   }
   const type: ObjectType = { kind: 'object', name, fields };
   return { type, minSize };
