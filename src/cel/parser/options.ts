@@ -38,6 +38,8 @@ export interface ParseOptions {
 
 export interface ResolvedOptions {
   macros: Map<string, Macro>;
+  /** Names of the macros, to skip the lookup for ordinary calls. */
+  macroNames: Set<string>;
   optionalSyntax: boolean;
   identEscapeSyntax: boolean;
   variadicLogicalOperators: boolean;
@@ -84,6 +86,7 @@ function build(o: ParseOptions): ResolvedOptions {
   if (o.extraMacros) add(o.extraMacros);
   return {
     macros,
+    macroNames: new Set([...macros.values()].map((m) => m.name)),
     optionalSyntax: o.optionalSyntax ?? false,
     identEscapeSyntax: o.identEscapeSyntax ?? true,
     variadicLogicalOperators: o.variadicLogicalOperators ?? false,

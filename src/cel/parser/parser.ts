@@ -93,13 +93,24 @@ class Parser implements MacroHelper {
   private nextIdValue = 1;
   private readonly positions = new Map<number, number>();
   private readonly macroCalls = new Map<number, Expr>();
+  /** Syntax errors and internal errors (the ANTLR phase). */
   private readonly issues: Issue[] = [];
+  /** Errors found while building the AST (cel-go's visitor phase; dropped when the parse aborts). */
+  private readonly semantic: Issue[] = [];
+  /** Lexer errors, reported as far as the parser has read (ANTLR lexes lazily). */
+  private readonly lexErrors: { at: number; offset: number; text: string }[] = [];
+  /** The furthest token index the parser has looked at. */
+  private seen = 0;
 
   // Error strategy state.
   private errorMode = false;
   private recoveries = 0;
-  private syntaxReports = 0;
-  private readonly follow = new Int32Array(40);
+  // How many enclosing constructs each closing token would end (part of the recovery set).
+  private fParen = 0;
+  private fBracket = 0;
+  private fBrace = 0;
+  private fComma = 0;
+  private fColon = 0;
 
   // Depth limits: rule nesting (expr, relation, calc) and the tree's operator depth.
   private exprDepth = 0;
@@ -124,37 +135,66 @@ class Parser implements MacroHelper {
       const map = codePointMap(text);
       this.cps = toks.starts.map((s) => map(s));
       this.eofOffset = map(text.length);
-      for (const e of toks.errors) this.syntaxError(map(e.start), `token recognition error at: '${e.text}'`, true);
+      for (const e of toks.errors) this.lexErrors.push({ at: e.start, offset: map(e.start), text: e.text });
     } else {
       this.eofOffset = text.length;
-      for (const e of toks.errors) this.syntaxError(e.start, `token recognition error at: '${e.text}'`, true);
+      for (const e of toks.errors) this.lexErrors.push({ at: e.start, offset: e.start, text: e.text });
     }
   }
 
   run(): ParseResult {
     let expr: Expr | undefined;
+    let aborted = false;
     try {
       expr = this.parseExpr();
       if (this.kinds.length > this.pos) this.matchEnd();
     } catch (e) {
-      if (!(e instanceof Abort)) throw e;
-      expr = undefined;
+      if (e instanceof RangeError && /call stack/i.test(e.message)) {
+        // Only reachable with the recursion limit off: JavaScript's stack is the limit then.
+        this.issues.push({ message: 'max recursion depth exceeded', offset: -1, exprId: 0 });
+      } else if (!(e instanceof Abort)) throw e;
+      aborted = true;
     }
-    if (this.depthExceeded) this.issues.push({ message: 'max recursion depth exceeded', offset: -1, exprId: 0 });
-    if (this.issues.length > 0 || !expr) return { issues: this.issues };
+    // Syntax errors (the lexer's and the parser's, in input order) up to the reporting limit.
+    let syntax = this.lexErrors.filter((e) => !aborted || e.at < this.readUpTo()).map((e) => this.lexIssue(e));
+    if (syntax.length > 0) syntax = syntax.concat(this.issues).sort((a, b) => a.offset - b.offset);
+    else syntax = this.issues;
+    const limit = this.o.errorReportingLimit;
+    const reported = syntax.filter((i) => i.offset >= 0 || i.message.startsWith('Syntax error:'));
+    if (reported.length > limit) {
+      const over = reported[limit];
+      syntax = syntax.filter((i) => !reported.includes(i) || reported.indexOf(i) < limit);
+      syntax.push({ message: `Syntax error: More than ${limit} syntax errors`, offset: over.offset, exprId: 0 });
+      aborted = true;
+    }
+    // No AST is built after an aborted parse, so no errors of that phase.
+    if (aborted) return { issues: syntax };
+    const issues = syntax.concat(this.semantic);
+    if (this.depthExceeded) issues.push({ message: 'max recursion depth exceeded', offset: -1, exprId: 0 });
+    if (issues.length > 0 || !expr) return { issues };
     const sourceInfo: SourceInfo = {
       text: this.text,
       lineOffsets: lineOffsetsOf(this.text),
       positions: this.positions,
       macroCalls: this.macroCalls,
     };
-    return { parsed: { expr, sourceInfo }, issues: this.issues };
+    return { parsed: { expr, sourceInfo }, issues };
+  }
+
+  /** UTF-16 index up to which the lexer has produced tokens for the parser. */
+  private readUpTo(): number {
+    return this.seen < this.kinds.length ? this.starts[this.seen] : this.text.length;
+  }
+
+  private lexIssue(e: { offset: number; text: string }): Issue {
+    return { message: `Syntax error: token recognition error at: '${e.text}'`, offset: e.offset, exprId: 0 };
   }
 
   // ---- tokens ------------------------------------------------------------------------------
 
   private la(k = 0): T {
     const i = this.pos + k;
+    if (i > this.seen) this.seen = i;
     return i < this.kinds.length ? this.kinds[i] : T.EOF;
   }
   private offset(i = this.pos): number {
@@ -192,7 +232,7 @@ class Parser implements MacroHelper {
   /** A semantic error at an offset; returns a placeholder node. */
   private errorAt(offset: number, message: string): Expr {
     const id = this.newId(offset);
-    this.issues.push({ message, offset, exprId: id });
+    this.semantic.push({ message, offset, exprId: id });
     return { kind: 'const', id, value: { type: 'null' } };
   }
 
@@ -202,11 +242,6 @@ class Parser implements MacroHelper {
       if (this.errorMode) return;
       this.errorMode = true;
     }
-    if (this.syntaxReports >= this.o.errorReportingLimit) {
-      this.issues.push({ message: `Syntax error: More than ${this.o.errorReportingLimit} syntax errors`, offset, exprId: 0 });
-      throw ABORT;
-    }
-    this.syntaxReports++;
     this.issues.push({ message: 'Syntax error: ' + message, offset, exprId: 0 });
   }
 
@@ -214,7 +249,6 @@ class Parser implements MacroHelper {
     if (this.recoveries === this.o.errorRecoveryLimit) {
       this.recoveries++;
       const msg = `error recovery attempt limit exceeded: ${this.o.errorRecoveryLimit}`;
-      this.syntaxReports++;
       this.issues.push({ message: 'Syntax error: ' + msg, offset: this.offset(), exprId: 0 });
       throw ABORT;
     }
@@ -223,7 +257,13 @@ class Parser implements MacroHelper {
 
   private inFollow(k: T): boolean {
     if (k === T.EOF) return true;
-    if (this.follow[k] > 0) return true;
+    switch (k) {
+      case T.RPAREN: if (this.fParen > 0) return true; break;
+      case T.RBRACKET: if (this.fBracket > 0) return true; break;
+      case T.RBRACE: if (this.fBrace > 0) return true; break;
+      case T.COMMA: if (this.fComma > 0) return true; break;
+      case T.COLON: if (this.fColon > 0) return true; break;
+    }
     return FOLLOW_ANY.includes(k);
   }
 
@@ -320,6 +360,7 @@ class Parser implements MacroHelper {
     while (this.pos < this.kinds.length) {
       if (++skipped > this.o.errorRecoveryLookaheadLimit) this.lookaheadExceeded();
       this.pos++;
+      if (this.pos > this.seen) this.seen = this.pos;
     }
   }
 
@@ -348,7 +389,7 @@ class Parser implements MacroHelper {
 
   private callOrMacro(id: number, fn: string, target: Expr | undefined, args: Expr[]): Expr {
     const ms = this.o.macros;
-    if (ms.size > 0) {
+    if (this.o.macroNames.has(fn)) {
       const m: Macro | undefined = ms.get(macroKey(fn, args.length, target !== undefined)) ?? ms.get(macroKey(fn, -1, target !== undefined));
       if (m) {
         const saved = this.macroOffset;
@@ -407,9 +448,9 @@ class Parser implements MacroHelper {
     const opOffset = this.offset();
     this.consume();
     const opId = this.newId(opOffset);
-    this.follow[T.COLON]++;
+    this.fColon++;
     const e1 = this.parseOr();
-    this.follow[T.COLON]--;
+    this.fColon--;
     if (this.vd > vd) vd = this.vd;
     if (!this.match(T.COLON)) {
       this.exprDepth--;
@@ -591,9 +632,9 @@ class Parser implements MacroHelper {
         }
         const lvd = this.vd;
         const opId = this.newId(opOffset);
-        this.follow[T.RBRACKET]++;
+        this.fBracket++;
         const index = this.parseExpr();
-        this.follow[T.RBRACKET]--;
+        this.fBracket--;
         const vd = (lvd > this.vd ? lvd : this.vd) + 1;
         this.match(T.RBRACKET);
         if (optional && !this.o.optionalSyntax) {
@@ -640,8 +681,8 @@ class Parser implements MacroHelper {
         if (this.la() === T.RPAREN) this.consume();
         return args;
       }
-      this.follow[T.RPAREN]++;
-      this.follow[T.COMMA]++;
+      this.fParen++;
+      this.fComma++;
       if (this.la() !== T.RPAREN) {
         for (;;) {
           args.push(this.parseExpr());
@@ -650,8 +691,8 @@ class Parser implements MacroHelper {
           this.consume();
         }
       }
-      this.follow[T.RPAREN]--;
-      this.follow[T.COMMA]--;
+      this.fParen--;
+      this.fComma--;
     }
     this.match(T.RPAREN);
     this.vd = vd;
@@ -670,9 +711,9 @@ class Parser implements MacroHelper {
         return this.recoverQuiet();
       case T.LPAREN: {
         this.consume();
-        this.follow[T.RPAREN]++;
+        this.fParen++;
         const e = this.parseExpr();
-        this.follow[T.RPAREN]--;
+        this.fParen--;
         const vd = this.vd;
         this.match(T.RPAREN);
         this.vd = vd;
@@ -741,8 +782,8 @@ class Parser implements MacroHelper {
       this.mismatch(FIELDS_START);
       ok = false;
     }
-    this.follow[T.RBRACE]++;
-    this.follow[T.COMMA]++;
+    this.fBrace++;
+    this.fComma++;
     while (ok && this.la() !== T.RBRACE && this.la() !== T.COMMA) {
       const fieldStart = this.offset();
       let optional = false;
@@ -759,24 +800,27 @@ class Parser implements MacroHelper {
         this.mismatch(FIELD_NAME);
       }
       const colonOffset = this.offset();
-      this.follow[T.COLON]++;
+      this.fColon++;
       const matched = this.match(T.COLON);
-      this.follow[T.COLON]--;
+      this.fColon--;
       if (!matched) break;
       const fid = this.newId(colonOffset);
-      if (optional && !this.o.optionalSyntax) {
-        this.errorAt(fieldStart, "unsupported syntax '?'");
-      }
+      const mark = this.semantic.length;
       const name = nameIndex >= 0 ? this.fieldName(nameIndex, listStart) : '';
       const value = this.parseExpr();
+      if (optional && !this.o.optionalSyntax) {
+        // cel-go skips the whole field: nothing inside it is reported.
+        this.semantic.length = mark;
+        this.errorAt(fieldStart, "unsupported syntax '?'");
+      }
       if (this.vd > vd) vd = this.vd;
       fields.push({ id: fid, name, value, optional });
       if (this.la() !== T.COMMA) break;
       if (this.la(1) === T.RBRACE) break;
       this.consume();
     }
-    this.follow[T.RBRACE]--;
-    this.follow[T.COMMA]--;
+    this.fBrace--;
+    this.fComma--;
     if (this.la() === T.COMMA) this.consume();
     this.match(T.RBRACE);
     this.vd = vd;
@@ -792,8 +836,8 @@ class Parser implements MacroHelper {
     if (this.la() !== T.RBRACKET && !startsUnary(this.la()) && !this.sync(LIST_START)) {
       this.mismatch(LIST_START);
     } else {
-      this.follow[T.RBRACKET]++;
-      this.follow[T.COMMA]++;
+      this.fBracket++;
+      this.fComma++;
       while (this.la() !== T.RBRACKET && this.la() !== T.COMMA) {
         let optOffset = -1;
         if (this.la() === T.QUESTIONMARK) {
@@ -810,8 +854,8 @@ class Parser implements MacroHelper {
         if (this.la() !== T.COMMA || this.la(1) === T.RBRACKET) break;
         this.consume();
       }
-      this.follow[T.RBRACKET]--;
-      this.follow[T.COMMA]--;
+      this.fBracket--;
+      this.fComma--;
       if (this.la() === T.COMMA) this.consume();
     }
     this.match(T.RBRACKET);
@@ -828,8 +872,8 @@ class Parser implements MacroHelper {
     if (this.la() !== T.RBRACE && !startsUnary(this.la()) && !this.sync(MAP_START)) {
       this.mismatch(MAP_START);
     } else {
-      this.follow[T.RBRACE]++;
-      this.follow[T.COMMA]++;
+      this.fBrace++;
+      this.fComma++;
       while (this.la() !== T.RBRACE && this.la() !== T.COMMA) {
         let optOffset = -1;
         if (this.la() === T.QUESTIONMARK) {
@@ -838,21 +882,26 @@ class Parser implements MacroHelper {
         }
         // cel-go allocates the entry's id (at its ':') before visiting the key.
         const entryId = this.newId(0);
-        this.follow[T.COLON]++;
+        const mark = this.semantic.length;
+        this.fColon++;
         const key = this.parseExpr();
-        this.follow[T.COLON]--;
+        this.fColon--;
         if (this.vd > vd) vd = this.vd;
         this.positions.set(entryId, this.offset());
         if (!this.match(T.COLON)) break;
         const value = this.parseExpr();
         if (this.vd > vd) vd = this.vd;
-        if (optOffset >= 0 && !this.o.optionalSyntax) this.errorAt(optOffset, "unsupported syntax '?'");
+        if (optOffset >= 0 && !this.o.optionalSyntax) {
+          // cel-go skips the whole entry: nothing inside it is reported.
+          this.semantic.length = mark;
+          this.errorAt(optOffset, "unsupported syntax '?'");
+        }
         entries.push({ id: entryId, key, value, optional: optOffset >= 0 });
         if (this.la() !== T.COMMA || this.la(1) === T.RBRACE) break;
         this.consume();
       }
-      this.follow[T.RBRACE]--;
-      this.follow[T.COMMA]--;
+      this.fBrace--;
+      this.fComma--;
       if (this.la() === T.COMMA) this.consume();
     }
     this.match(T.RBRACE);

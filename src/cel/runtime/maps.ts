@@ -110,3 +110,23 @@ export function formatKey(k: unknown): string {
   if (typeof k === 'number' && !Number.isInteger(k)) return formatFloatG(k);
   return String(k);
 }
+
+/** A copy of m with k → v added (cel-go's InsertMapKeyValue, as the
+ * two-variable comprehensions' `cel.@mapInsert` uses it): `insert failed: key
+ * k already exists` when present. */
+export function mapWith(m: object, k: unknown, v: unknown): CelMap {
+  if (mapHas(m, k)) throw new CelError(`insert failed: key ${formatKey(k)} already exists`);
+  const out = new CelMap();
+  if (m instanceof CelMap) for (const [nk, e] of m.entries) out.entries.set(nk, e);
+  else mapForEach(m, (key, val) => out.entries.set(key, [key, val]));
+  celMapInsert(out, k, v);
+  return out;
+}
+
+/** A copy of m with every entry of update added (duplicates are errors). */
+export function mapWithAll(m: object, update: object): CelMap {
+  const out = new CelMap();
+  mapForEach(m, (k, v) => celMapInsert(out, k, v));
+  mapForEach(update, (k, v) => celMapInsert(out, k, v));
+  return out;
+}
