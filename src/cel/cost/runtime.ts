@@ -13,7 +13,10 @@
 //   `&&`, `||`, `?:`                 nothing themselves (only their operands)
 //   comprehension                    its parts, as evaluated, per iteration
 // and halts with COST_LIMIT_EXCEEDED (limits.ts) once the total passes the
-// limit.
+// limit. Two quirks of cel-go v0.12's observer that Kubernetes inherits:
+// a variable used as an index key (`m[k]`) is read without being charged,
+// and when a branch of `?:` is an identifier or selection, the branch's
+// base identifier is not charged (its qualifiers are).
 //
 // Most overloads cost a constant: resolve that once when planning a call
 // with constantCallCost(id); it is undefined only for size-dependent
