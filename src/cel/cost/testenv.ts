@@ -19,6 +19,7 @@ import { urlsLibrary } from '../k8s/lib/urls.js';
 import { plan } from '../interpreter/planner.js';
 import { Program, type Activation } from '../interpreter/program.js';
 import { callCostsOf, type CallCosts } from '../interpreter/cost.js';
+import { CelError } from '../values.js';
 import type { CostModel } from './constants.js';
 
 const libraries: Library[] = [
@@ -58,4 +59,22 @@ export function evalCost(
   );
   const prg = new Program(pl, costLimit);
   return prg.evalWithCost(activation);
+}
+
+/** Evaluates with cost tracking, also when evaluation fails: the cost
+ * spent, and the error message if any. */
+export function evalCostOrError(c: Compiled, activation: Activation, model: CostModel = 'kubernetes'): { cost: number; error?: string } {
+  const pl = plan(
+    { expr: c.checked.expr, types: c.checked.types, refs: c.checked.refs },
+    { functions: c.env.functions, impls, variables: c.env.variables },
+    { cost: callCostsOf(model) },
+  );
+  const prg = new Program(pl);
+  try {
+    prg.eval(activation);
+    return { cost: prg.actualCost };
+  } catch (e) {
+    if (e instanceof CelError) return { cost: prg.actualCost, error: e.message };
+    throw e;
+  }
 }
