@@ -19,6 +19,8 @@ import { stdlibFunctions, stdlibTypeIdents } from '../stdlib/decls.js';
 import { stringsFunctions } from '../ext/strings_decls.js';
 import { mathFunctions } from '../ext/math_decls.js';
 import { mathMacros } from '../stdlib/index.js';
+import { bindingsFunctions } from '../ext/bindings_decls.js';
+import { BLOCK_HARNESS_MACROS, blockIndexVariables } from '../ext/block_harness.js';
 import { encodersFunctions } from '../ext/encoders_decls.js';
 import { optionalFunctions, optionalTypeIdents } from '../ext/optional_decls.js';
 import { buildCheckEnv, check, formatType } from './index.js';
@@ -166,6 +168,7 @@ const conformanceLibraries = [
   lib('math', mathFunctions),
   lib('encoders', encodersFunctions),
   optional,
+  lib('bindings', bindingsFunctions),
 ];
 
 test('conformance suite: checked ASTs and types', () => {
@@ -195,7 +198,7 @@ test('conformance suite: checked ASTs and types', () => {
     total++;
     const env = buildCheckEnv({
       libraries: [...conformanceLibraries, lib('test', decls.functions)],
-      variables: decls.variables,
+      variables: [...blockIndexVariables, ...decls.variables],
       container: t.original.container,
     });
     const { text: got, type } = runTyped(t.original.expr, env, conformanceParseOptions, false);
@@ -224,5 +227,5 @@ const conformanceParseOptions: ParseOptions = {
   optionalSyntax: true,
   optionalMacros: true,
   twoVarComprehensions: true,
-  extraMacros: mathMacros,
+  extraMacros: [...mathMacros, ...BLOCK_HARNESS_MACROS],
 };
