@@ -269,6 +269,28 @@ export const OPTIONAL_MACROS: readonly Macro[] = [
   { name: 'optFlatMap', argCount: 2, receiver: true, expand: optMacro(true) },
 ];
 
+/**
+ * The call a macro expansion replaced, as SourceInfo.macroCalls records it
+ * (cel-go addMacroCall): id 0, arguments as written, except that nested
+ * expansions become references — an ident with an empty name and the
+ * nested expansion's id (cel-go's unspecified expression).
+ */
+export function macroCallOf(recorded: ReadonlyMap<number, Expr>, fn: string, target: Expr | undefined, args: Expr[]): Expr {
+  const arg = (e: Expr): Expr => {
+    if (recorded.has(e.id)) return { kind: 'ident', id: e.id, name: '' };
+    if (e.kind === 'call') {
+      const a = e.args.map(arg);
+      if (!e.target) return { kind: 'call', id: e.id, fn: e.fn, args: a };
+      return { kind: 'call', id: e.id, fn: e.fn, target: arg(e.target), args: a };
+    }
+    if (e.kind === 'list') return { kind: 'list', id: e.id, elements: e.elements.map(arg), optionalIndices: e.optionalIndices };
+    return e;
+  };
+  const margs = args.map(arg);
+  if (!target) return { kind: 'call', id: 0, fn, args: margs };
+  return { kind: 'call', id: 0, fn, target: arg(target), args: margs };
+}
+
 /** A deep copy with ids from next(): the copy's id first, then its children's (cel-go exprHelper.Copy). */
 export function copyExpr(e: Expr, newId: (orig: number) => number, entryId: () => number): Expr {
   const id = newId(e.id);

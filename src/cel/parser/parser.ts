@@ -22,11 +22,12 @@
 // nesting of operators/selections in the tree ("max recursion depth exceeded").
 
 import type { Expr, ListExpr, MapEntry, StructField, SourceInfo, ParsedExpr } from '../ast.js';
-import { lineOffsetsOf, hasSurrogates, type Issue } from '../issues.js';
+import { lineOffsetsOf, hasSurrogates, codePointMapper, type Issue } from '../issues.js';
+import { assembleIssues, type LexIssue } from './report.js';
 import { lex } from './lexer.js';
 import { T, expectingText, startsUnary, startsPrimary, UNARY_START } from './tokens.js';
 import { unescapeString, unescapeBytes, UnescapeError } from './unescape.js';
-import { MacroError, macroKey, copyExpr, type Macro, type MacroHelper } from './macros.js';
+import { MacroError, macroKey, copyExpr, macroCallOf, type Macro, type MacroHelper } from './macros.js';
 import type { ResolvedOptions } from './options.js';
 
 /** Identifiers the grammar accepts but cel-go rejects. */
@@ -91,7 +92,8 @@ class Parser implements MacroHelper {
   private pos = 0;
 
   private nextIdValue = 1;
-  private readonly positions = new Map<number, number>();
+  /** Node id → code point offset (-1: none); SourceInfo's Map is built from it on first use. */
+  private readonly positions: number[] = [];
   private readonly macroCalls = new Map<number, Expr>();
   /** Syntax errors and internal errors (the ANTLR phase). */
   private readonly issues: Issue[] = [];
@@ -100,7 +102,7 @@ class Parser implements MacroHelper {
   /** Errors found while building the AST (cel-go's visitor phase; dropped when the parse aborts). */
   private readonly semantic: Issue[] = [];
   /** Lexer errors, reported as far as the parser has read (ANTLR lexes lazily). */
-  private readonly lexErrors: { at: number; offset: number; text: string }[] = [];
+  private readonly lexErrors: LexIssue[] = [];
   /** The furthest token index the parser has looked at. */
   private seen = 0;
 
@@ -134,7 +136,7 @@ class Parser implements MacroHelper {
     this.starts = toks.starts;
     this.ends = toks.ends;
     if (hasSurrogates(text)) {
-      const map = codePointMap(text);
+      const map = codePointMapper(text);
       this.cps = toks.starts.map((s) => map(s));
       this.eofOffset = map(text.length);
       for (const e of toks.errors) this.lexErrors.push({ at: e.start, offset: map(e.start), text: e.text });
@@ -158,12 +160,7 @@ class Parser implements MacroHelper {
       aborted = true;
     }
     if (!aborted && expr && this.issues.length === 0 && this.lexErrors.length === 0 && this.semantic.length === 0 && !this.depthExceeded) {
-      const sourceInfo: SourceInfo = {
-        text: this.text,
-        lineOffsets: lineOffsetsOf(this.text, this.cps !== undefined),
-        positions: this.positions,
-        macroCalls: this.macroCalls,
-      };
+      const sourceInfo = new LazySourceInfo(this.text, this.cps !== undefined, this.positions, this.macroCalls);
       return { parsed: { expr, sourceInfo }, issues: [] };
     }
     return { issues: this.report(aborted) };
@@ -171,34 +168,16 @@ class Parser implements MacroHelper {
 
   /** The issues of a failed parse. */
   private report(aborted: boolean): Issue[] {
-    // Syntax errors in the order cel-go reports them: a lexer error surfaces
-    // when the parser first reads past it. Then the reporting limit.
-    const upTo = aborted ? this.readUpTo() : this.text.length + 1;
-    type Timed = { issue: Issue; time: number; listener: boolean };
-    const timed: Timed[] = [];
-    for (const e of this.lexErrors) if (e.at < upTo) timed.push({ issue: this.lexIssue(e), time: e.at, listener: true });
-    for (let k = 0; k < this.issues.length; k++) {
-      const issue = this.issues[k];
-      timed.push({ issue, time: this.issueTimes[k] + 0.5, listener: issue.message.startsWith('Syntax error:') });
-    }
-    if (this.lexErrors.length > 0) timed.sort((a, b) => a.time - b.time);
-    let syntax = timed.map((t) => t.issue);
-    const limit = this.o.errorReportingLimit;
-    let count = 0;
-    for (let k = 0; k < timed.length; k++) {
-      if (!timed[k].listener) continue;
-      if (++count > limit) {
-        syntax = syntax.slice(0, k);
-        syntax.push({ message: `Syntax error: More than ${limit} syntax errors`, offset: timed[k].issue.offset, exprId: 0 });
-        aborted = true;
-        break;
-      }
-    }
-    // No AST is built after an aborted parse, so no errors of that phase.
-    if (aborted) return syntax;
-    const issues = syntax.concat(this.semantic);
-    if (this.depthExceeded) issues.push({ message: 'max recursion depth exceeded', offset: -1, exprId: 0 });
-    return issues;
+    return assembleIssues({
+      lexErrors: this.lexErrors,
+      syntax: this.issues,
+      syntaxTimes: this.issueTimes,
+      semantic: this.semantic,
+      depthExceeded: this.depthExceeded,
+      aborted,
+      readUpTo: aborted ? this.readUpTo() : this.text.length + 1,
+      reportingLimit: this.o.errorReportingLimit,
+    });
   }
 
   private pushIssue(issue: Issue): void {
@@ -209,10 +188,6 @@ class Parser implements MacroHelper {
   /** UTF-16 index up to which the lexer has produced tokens for the parser. */
   private readUpTo(): number {
     return this.seen < this.kinds.length ? this.starts[this.seen] : this.text.length;
-  }
-
-  private lexIssue(e: { offset: number; text: string }): Issue {
-    return { message: `Syntax error: token recognition error at: '${e.text}'`, offset: e.offset, exprId: 0 };
   }
 
   // ---- tokens ------------------------------------------------------------------------------
@@ -240,11 +215,15 @@ class Parser implements MacroHelper {
 
   private newId(offset: number): number {
     const id = this.nextIdValue++;
-    this.positions.set(id, offset);
+    this.positions[id] = offset;
     return id;
   }
+  private positionOf(id: number, otherwise: number): number {
+    const p = this.positions[id];
+    return p === undefined || p < 0 ? otherwise : p;
+  }
   private deleteId(id: number): void {
-    this.positions.delete(id);
+    this.positions[id] = -1;
     if (id === this.nextIdValue - 1) this.nextIdValue--;
   }
   get accuName(): string {
@@ -254,7 +233,7 @@ class Parser implements MacroHelper {
     return this.newId(this.macroOffset);
   }
   copy(e: Expr): Expr {
-    return copyExpr(e, (orig) => this.newId(this.positions.get(orig) ?? 0), () => this.nextId());
+    return copyExpr(e, (orig) => this.newId(this.positionOf(orig, 0)), () => this.nextId());
   }
 
   /** A semantic error at an offset; returns a placeholder node. */
@@ -264,12 +243,10 @@ class Parser implements MacroHelper {
     return { kind: 'const', id, value: { type: 'null' } };
   }
 
-  /** A syntax error (ANTLR listener): always counted; `force` ignores recovery mode. */
-  private syntaxError(offset: number, message: string, force = false): void {
-    if (!force) {
-      if (this.errorMode) return;
-      this.errorMode = true;
-    }
+  /** A syntax error from the error strategy: not reported again until a token is matched. */
+  private syntaxError(offset: number, message: string): void {
+    if (this.errorMode) return;
+    this.errorMode = true;
     this.pushIssue({ message: 'Syntax error: ' + message, offset, exprId: 0 });
   }
 
@@ -421,16 +398,16 @@ class Parser implements MacroHelper {
       const m: Macro | undefined = ms.get(macroKey(fn, args.length, target !== undefined)) ?? ms.get(macroKey(fn, -1, target !== undefined));
       if (m) {
         const saved = this.macroOffset;
-        this.macroOffset = this.positions.get(id) ?? 0;
+        this.macroOffset = this.positionOf(id, 0);
         const out = m.expand(this, target, args);
         this.macroOffset = saved;
         if (out instanceof MacroError) {
-          const at = this.positions.get(out.exprId) ?? this.positions.get(id) ?? -1;
+          const at = this.positionOf(out.exprId, this.positionOf(id, -1));
           this.deleteId(id);
           return this.errorAt(at, out.message);
         }
         if (out) {
-          if (this.o.populateMacroCalls) this.recordMacroCall(out.id, fn, target, args);
+          if (this.o.populateMacroCalls) this.macroCalls.set(out.id, macroCallOf(this.macroCalls, fn, target, args));
           this.deleteId(id);
           return out;
         }
@@ -438,29 +415,6 @@ class Parser implements MacroHelper {
     }
     if (target) return { kind: 'call', id, fn, target, args };
     return { kind: 'call', id, fn, args };
-  }
-
-  private recordMacroCall(id: number, fn: string, target: Expr | undefined, args: Expr[]): void {
-    const margs = args.map((a) => this.macroArg(a));
-    if (!target) {
-      this.macroCalls.set(id, { kind: 'call', id: 0, fn, args: margs });
-      return;
-    }
-    this.macroCalls.set(id, { kind: 'call', id: 0, fn, target: this.macroArg(target), args: margs });
-  }
-
-  /** A macro call argument, with nested expansions replaced by references (ident '' with their id). */
-  private macroArg(e: Expr): Expr {
-    if (this.macroCalls.has(e.id)) return { kind: 'ident', id: e.id, name: '' };
-    if (e.kind === 'call') {
-      const args = e.args.map((a) => this.macroArg(a));
-      if (!e.target) return { kind: 'call', id: e.id, fn: e.fn, args };
-      return { kind: 'call', id: e.id, fn: e.fn, target: this.macroArg(e.target), args };
-    }
-    if (e.kind === 'list') {
-      return { kind: 'list', id: e.id, elements: e.elements.map((x) => this.macroArg(x)), optionalIndices: e.optionalIndices };
-    }
-    return e;
   }
 
   // ---- grammar -----------------------------------------------------------------------------
@@ -925,7 +879,7 @@ class Parser implements MacroHelper {
         const key = this.parseExpr();
         this.fColon--;
         if (this.vd > vd) vd = this.vd;
-        this.positions.set(entryId, this.offset());
+        this.positions[entryId] = this.offset();
         if (!this.match(T.COLON)) break;
         const value = this.parseExpr();
         if (this.vd > vd) vd = this.vd;
@@ -1022,20 +976,36 @@ function balanced(fn: string, terms: Expr[], ops: number[], lo: number, hi: numb
   return { kind: 'call', id: ops[mid], fn, args: [left, right] };
 }
 
-/** UTF-16 index → code point index, for increasing indexes. */
-function codePointMap(text: string): (unit: number) => number {
-  let unit = 0;
-  let cp = 0;
-  return (target: number) => {
-    if (target < unit) {
-      unit = 0;
-      cp = 0;
+/**
+ * SourceInfo whose line offsets and id → position Map are built on first
+ * use: evaluating a parsed rule needs neither, only error reporting does.
+ * Both are accessors on the prototype: copy a SourceInfo field by field,
+ * not with a spread.
+ */
+class LazySourceInfo implements SourceInfo {
+  private lines: number[] | undefined;
+  private map: Map<number, number> | undefined;
+  constructor(
+    readonly text: string,
+    private readonly surrogates: boolean,
+    private readonly offsets: number[],
+    readonly macroCalls: Map<number, Expr>,
+  ) {}
+  get lineOffsets(): number[] {
+    return (this.lines ??= lineOffsetsOf(this.text, this.surrogates));
+  }
+  set lineOffsets(v: number[]) {
+    this.lines = v;
+  }
+  get positions(): Map<number, number> {
+    if (!this.map) {
+      this.map = new Map();
+      const o = this.offsets;
+      for (let id = 1; id < o.length; id++) if (o[id] !== undefined && o[id] >= 0) this.map.set(id, o[id]);
     }
-    while (unit < target) {
-      const c = text.charCodeAt(unit);
-      unit += c >= 0xd800 && c <= 0xdbff && unit + 1 < text.length ? 2 : 1;
-      cp++;
-    }
-    return cp;
-  };
+    return this.map;
+  }
+  set positions(v: Map<number, number>) {
+    this.map = v;
+  }
 }
