@@ -123,3 +123,34 @@ test('doubles from data and literals', () => {
 test('unknown library names are rejected', () => {
   assert.throws(() => new Env({ libraries: ['nope'] }), UnknownLibraryError);
 });
+
+test("runtime cost of literal-only expressions (folded when planned) as cel-go's runtime cost table", () => {
+  const e = new Env({ costModel: 'cel' });
+  const rows: [string, number][] = [
+    ['"Hello World!"', 0],
+    ['1 + 1', 1],
+    ['1 < 2', 1],
+    ['size("123")', 1],
+    ["'123'.matches('[0-9]')", 2],
+    ["'12345678901234567890' == '123456789012345678901234567890'", 2],
+    ['string(1)', 1],
+    ['true ? 1 : 2', 0],
+    ['false ? false : 1 > 3', 1],
+    ['2 in [1, 2, 3]', 13],
+    ['[1, 2, 3]', 10],
+    ['{"a": 1, "b": 2, "c": 3}', 30],
+    ['[1, 2, 3].all(x, true)', 20],
+    ['false || false', 0],
+    ['1 + 2 + 3 == 6', 3],
+  ];
+  for (const [expr, want] of rows) {
+    const r = e.compile(expr);
+    assert.ok(r.ast, expr);
+    const p = e.program(r.ast, { trackCost: true });
+    p.eval({});
+    assert.equal(p.actualCost, want, expr);
+  }
+  // A literal call that fails is not folded: the error comes at evaluation.
+  const bad = e.compile('1 / 0 == 1');
+  assert.throws(() => e.program(bad.ast!).eval({}), /division by zero/);
+});

@@ -846,6 +846,8 @@ class Planner {
     }
     const guard = !this.checked || cands.length > 1 || argExprs.some((a) => needsGuard(this.types?.get(a.id)));
     if (cands.some((c) => c.impl.nonStrict)) return this.planNonStrict(fnName, args, cands);
+    const folded = this.fold(args, cands);
+    if (folded !== undefined) return folded;
     if (!guard) return this.planDirect(cands[0], args);
     return this.planDispatch(fnName, args, cands);
   }
@@ -886,6 +888,36 @@ class Planner {
     return this.cost === undefined ? 0 : this.cost.constantCallCost(id);
   }
 
+  /** A call whose arguments are all literals (or folded calls) is evaluated
+   * once, when planning: CEL functions are pure. The result is a constant
+   * whose evaluation still adds the cost cel-go would count for the calls. */
+  private fold(args: Interp[], cands: Candidate[]): Interp | undefined {
+    if (args.length === 0 || !args.every((a) => constants.has(a))) return undefined;
+    const vals = args.map((a) => constants.get(a));
+    let argCost = 0;
+    for (const a of args) argCost += foldedCost.get(a) ?? 0;
+    const c = cands.find((x) => x.preds.every((p, i) => p(vals[i])));
+    if (c === undefined) return undefined;
+    let v: unknown;
+    try {
+      v = callOf(c.impl)(vals);
+    } catch (e) {
+      if (e instanceof CelError) return undefined; // raised at evaluation
+      throw e;
+    }
+    const k = this.cost === undefined ? 0 : argCost + sizedCostOf(this.cost, c.decl.id)(vals, v);
+    const out: Interp =
+      k === 0
+        ? () => v
+        : (f) => {
+            f.c += k;
+            return v;
+          };
+    constants.set(out, v);
+    foldedCost.set(out, k);
+    return out;
+  }
+
   /** One overload, argument types known: call it. */
   private planDirect(c: Candidate, args: Interp[]): Interp {
     const id = c.decl.id;
@@ -913,7 +945,7 @@ class Planner {
       const fn = binaryOf(c.impl);
       const a = args[0];
       const b = args[1];
-      if (constants.has(b) && (cost === undefined || k !== undefined)) {
+      if (costFree(b) && (cost === undefined || k !== undefined)) {
         const y = constants.get(b);
         const kk = k ?? 0;
         return cost === undefined
@@ -976,7 +1008,7 @@ class Planner {
         return r;
       };
     }
-    if (args.length === 2 && constants.has(args[1])) {
+    if (args.length === 2 && costFree(args[1])) {
       // `x op literal`: only the overloads taking the literal remain.
       const y = constants.get(args[1]);
       const kept = cands.filter((c) => c.preds[1](y));
@@ -1099,6 +1131,10 @@ type Quantifier = 'all' | 'exists' | 'existsOne';
 
 /** The closures of literals, with their values (calls specialise on them). */
 const constants = new WeakMap<Interp, unknown>();
+/** The cost a folded call's closure adds (its calls' costs as cel-go counts them). */
+const foldedCost = new WeakMap<Interp, number>();
+/** A constant whose closure adds no cost: callers may use its value instead. */
+const costFree = (a: Interp): boolean => constants.has(a) && (foldedCost.get(a) ?? 0) === 0;
 
 const isIdent = (e: Expr, name: string): boolean => e.kind === 'ident' && e.name === name;
 const isCall = (e: Expr, fn: string, n: number): e is CallExpr =>
