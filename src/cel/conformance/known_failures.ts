@@ -4,9 +4,6 @@
 //
 // block_ext/*: cel.block and cel.index (cel-go's common-subexpression block)
 //   are neither parsed as macros nor declared.
-// type_deductions/legacy_nullable_types/null_assignable_to_abstract_parameter_candidate:
-//   the checker does not treat null as assignable to an optional parameter
-//   candidate (cel-checker owns it).
 export const KNOWN_FAILURES: readonly string[] = [
   'block_ext/basic/int_add',
   'block_ext/basic/size_1',
@@ -33,5 +30,4 @@ export const KNOWN_FAILURES: readonly string[] = [
   'block_ext/basic/optional_map',
   'block_ext/basic/optional_map_chained',
   'block_ext/basic/call',
-  'type_deductions/legacy_nullable_types/null_assignable_to_abstract_parameter_candidate',
 ];
