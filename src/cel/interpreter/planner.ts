@@ -340,8 +340,14 @@ class Planner {
     const field = e.field;
     // A presence test costs its operand only (cel-go v0.12: evalTestOnly is
     // neither an attribute nor a call).
-    if (e.testOnly) return (f) => present(op(f), field);
-    if (e.optional) return this.withCost((f) => optionalSelect(op(f), field), SELECT_AND_IDENT_COST);
+    if (e.testOnly) {
+      const wire = this.wireName(e.operand, field);
+      return (f) => present(op(f), wire);
+    }
+    if (e.optional) {
+      const wire = this.wireName(e.operand, field);
+      return this.withCost((f) => optionalSelect(op(f), wire), SELECT_AND_IDENT_COST);
+    }
     const opType = this.types?.get(e.operand.id);
     if (opType?.kind === 'object') {
       const ft = opType.fields.get(field);
@@ -374,6 +380,13 @@ class Planner {
       }
       return select(o, field);
     };
+  }
+
+  /** The data's property name of a field of an object-typed operand (its
+   * CEL name may be escaped); the name itself for maps and dyn. */
+  private wireName(operand: Expr, field: string): string {
+    const t = this.types?.get(operand.id);
+    return t?.kind === 'object' ? (t.fields.get(field)?.wireName ?? field) : field;
   }
 
   private planStruct(typeName: string): Interp {
@@ -638,7 +651,7 @@ class Planner {
       case '_?._':
         if (e.args.length === 2 && e.args[1].kind === 'const' && e.args[1].value.type === 'string') {
           const op = this.plan(e.args[0]);
-          const field = e.args[1].value.value;
+          const field = this.wireName(e.args[0], e.args[1].value.value);
           return this.withCost((f) => optionalSelect(op(f), field), SELECT_AND_IDENT_COST);
         }
         break;
