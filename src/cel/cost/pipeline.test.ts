@@ -8,6 +8,7 @@ import { estimateCost, type SizeEstimator } from './estimate.js';
 import { COST_LIMIT_EXCEEDED } from './limits.js';
 import { constantCallCost, sizeCallCost } from './runtime.js';
 import { compile, evalCost, evalCostOrError } from './testenv.js';
+import { AUTHORIZER_TYPE, AuthzSession, authorizerFor, authzLibrary } from '../k8s/index.js';
 
 // The whole pipeline (parser, checker, estimator, interpreter with cost
 // tracking) against cel-go's runtime cost table (interpreter/
@@ -288,6 +289,23 @@ test("Kubernetes' library costs, estimated and actual, through the pipeline", ()
     if (cost !== c.actual) failures.push(`${c.expr}: cost ${cost}, kube ${c.actual}`);
   }
   assert.deepEqual(failures, []);
+});
+
+test("Kubernetes' authorizer costs, estimated and actual (library/cost_test.go TestAuthzLibrary)", () => {
+  const allow = { name: 'allow', authorize: () => ({ decision: 'allow' as const, reason: '' }) };
+  const authorizer = authorizerFor(new AuthzSession(allow), { name: 'alice', groups: [] });
+  const resource = `authorizer.group('apps').resource('deployments').subresource('status').namespace('test').name('backend')`;
+  const table: [string, number][] = [
+    [`authorizer.path('/healthz')`, 2],
+    [resource, 6],
+    [`authorizer.path('/healthz').check('get').allowed()`, 350003],
+    [`${resource}.check('create').allowed()`, 350007],
+  ];
+  for (const [expr, want] of table) {
+    const c = compile(expr, { authorizer: AUTHORIZER_TYPE }, [authzLibrary]);
+    assert.deepEqual(estimateCost(c.checked), { min: want, max: want }, expr);
+    assert.equal(evalCost(c, { authorizer }).cost, want, expr);
+  }
 });
 
 // ---- What Kubernetes actually charges: programs built with cel.OptOptimize ----

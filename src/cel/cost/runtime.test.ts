@@ -119,6 +119,11 @@ test('constantCallCost: 1 for fixed-cost and unknown overloads, undefined for si
     ['equals', undefined],
     ['list_double_sum_double', undefined],
     ['resourcecheck_check', 350000],
+    ['logical_and', 0],
+    ['logical_or', 0],
+    ['conditional', 0],
+    ['logical_not', 1],
+    ['not_strictly_false', 1],
   ];
   for (const [id, want] of table) assert.equal(constantCallCost(id), want, id);
 });

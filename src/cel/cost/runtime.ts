@@ -19,7 +19,8 @@
 // base identifier is not charged (its qualifiers are).
 //
 // Most overloads cost a constant: resolve that once when planning a call
-// with constantCallCost(id); it is undefined only for size-dependent
+// with constantCallCost(id) (1; 0 for logical_and/logical_or/conditional;
+// 350000 for the authorizer check); it is undefined only for size-dependent
 // overloads, whose cost function sizeCallCost(id) returns.
 
 import type { CostModel } from './constants.js';
@@ -211,8 +212,13 @@ export function constantCallCost(overloadId: string, model: CostModel = 'kuberne
       if (kubeSized[fn] !== undefined) return undefined;
     }
   }
-  return celSized[overloadId] === undefined ? DEFAULT_CALL_COST : undefined;
+  if (celSized[overloadId] !== undefined) return undefined;
+  return FREE.has(overloadId) ? 0 : DEFAULT_CALL_COST;
 }
+
+/** `&&`, `||` and `?:` are not calls at runtime in cel-go (and cost their
+ * operands only in the estimate): nothing of their own. */
+const FREE = new Set(['logical_and', 'logical_or', 'conditional']);
 
 /** The cost function of a size-dependent overload (those for which
  * constantCallCost is undefined); undefined for constant-cost ones. */

@@ -5,7 +5,7 @@
 // (interpreter calling runtime.ts). Used by *.test.ts beside it only.
 
 import assert from 'node:assert/strict';
-import type { Library } from '../decls.js';
+import type { Library, OverloadImpl } from '../decls.js';
 import type { Type } from '../types.js';
 import { parse } from '../parser/index.js';
 import { buildCheckEnv, check, type CheckEnv, type CheckedExpr } from '../checker/index.js';
@@ -34,6 +34,7 @@ const impls = new Map(libraries.flatMap((l) => l.impls).map((i) => [i.id, i]));
 export interface Compiled {
   checked: CheckedExpr;
   env: CheckEnv;
+  impls: ReadonlyMap<string, OverloadImpl>;
 }
 
 export function compile(text: string, vars: Record<string, Type> = {}, extra: readonly Library[] = []): Compiled {
@@ -42,7 +43,8 @@ export function compile(text: string, vars: Record<string, Type> = {}, extra: re
   const env = buildCheckEnv({ libraries: extra.length === 0 ? libraries : [...libraries, ...extra], variables: vars });
   const r = check(p.parsed, env);
   assert.ok(r.checked, `check ${text}: ${r.issues.map((i) => i.message).join('; ')}`);
-  return { checked: r.checked, env };
+  const all = extra.length === 0 ? impls : new Map([...impls, ...extra.flatMap((l) => l.impls).map((i) => [i.id, i] as const)]);
+  return { checked: r.checked, env, impls: all };
 }
 
 /** Evaluates with cost tracking; returns the value and the actual cost. */
@@ -54,7 +56,7 @@ export function evalCost(
 ): { value: unknown; cost: number } {
   const pl = plan(
     { expr: c.checked.expr, types: c.checked.types, refs: c.checked.refs },
-    { functions: c.env.functions, impls, variables: c.env.variables },
+    { functions: c.env.functions, impls: c.impls, variables: c.env.variables },
     { cost: typeof model === 'string' ? callCostsOf(model) : model },
   );
   const prg = new Program(pl, costLimit);
@@ -66,7 +68,7 @@ export function evalCost(
 export function evalCostOrError(c: Compiled, activation: Activation, model: CostModel = 'kubernetes'): { cost: number; error?: string } {
   const pl = plan(
     { expr: c.checked.expr, types: c.checked.types, refs: c.checked.refs },
-    { functions: c.env.functions, impls, variables: c.env.variables },
+    { functions: c.env.functions, impls: c.impls, variables: c.env.variables },
     { cost: callCostsOf(model) },
   );
   const prg = new Program(pl);

@@ -107,7 +107,8 @@ export function lastIndexOf(s: string, sub: string, offset?: Int): Int {
   if (offset < 0) throw outOfRange(offset);
   if (sub === '') return offset > cps.length ? cps.length : offset;
   if (offset >= cps.length) throw outOfRange(offset);
-  return lastIndexIn(cps, wide ? codePoints(sub) : sub, Number(offset));
+  if (!wide) return s.lastIndexOf(sub, Number(offset));
+  return lastIndexIn(cps, codePoints(sub), Number(offset));
 }
 
 const ASCII_UPPER = /[A-Z]+/g;
