@@ -144,7 +144,9 @@ class Planner {
     switch (e.kind) {
       case 'const': {
         const v = constantValue(e.value);
-        return () => v;
+        const c = (): unknown => v;
+        constants.set(c, v);
+        return c;
       }
       case 'ident':
         return this.planIdent(e.id, e.name);
@@ -601,7 +603,7 @@ class Planner {
           }
           if (v !== !decides && err === undefined) err = v instanceof CelError ? v : noSuchOverload(op);
         }
-        if (tracking) checkCost(f);
+        if (f.c > f.limit) checkCost(f);
       }
       if (tracking) f.c += kResult;
       if (err !== undefined) throw err;
@@ -844,6 +846,8 @@ class Planner {
     }
     const guard = !this.checked || cands.length > 1 || argExprs.some((a) => needsGuard(this.types?.get(a.id)));
     if (cands.some((c) => c.impl.nonStrict)) return this.planNonStrict(fnName, args, cands);
+    const folded = this.fold(args, cands);
+    if (folded !== undefined) return folded;
     if (!guard) return this.planDirect(cands[0], args);
     return this.planDispatch(fnName, args, cands);
   }
@@ -884,6 +888,36 @@ class Planner {
     return this.cost === undefined ? 0 : this.cost.constantCallCost(id);
   }
 
+  /** A call whose arguments are all literals (or folded calls) is evaluated
+   * once, when planning: CEL functions are pure. The result is a constant
+   * whose evaluation still adds the cost cel-go would count for the calls. */
+  private fold(args: Interp[], cands: Candidate[]): Interp | undefined {
+    if (args.length === 0 || !args.every((a) => constants.has(a))) return undefined;
+    const vals = args.map((a) => constants.get(a));
+    let argCost = 0;
+    for (const a of args) argCost += foldedCost.get(a) ?? 0;
+    const c = cands.find((x) => x.preds.every((p, i) => p(vals[i])));
+    if (c === undefined) return undefined;
+    let v: unknown;
+    try {
+      v = callOf(c.impl)(vals);
+    } catch (e) {
+      if (e instanceof CelError) return undefined; // raised at evaluation
+      throw e;
+    }
+    const k = this.cost === undefined ? 0 : argCost + sizedCostOf(this.cost, c.decl.id)(vals, v);
+    const out: Interp =
+      k === 0
+        ? () => v
+        : (f) => {
+            f.c += k;
+            return v;
+          };
+    constants.set(out, v);
+    foldedCost.set(out, k);
+    return out;
+  }
+
   /** One overload, argument types known: call it. */
   private planDirect(c: Candidate, args: Interp[]): Interp {
     const id = c.decl.id;
@@ -911,6 +945,17 @@ class Planner {
       const fn = binaryOf(c.impl);
       const a = args[0];
       const b = args[1];
+      if (costFree(b) && (cost === undefined || k !== undefined)) {
+        const y = constants.get(b);
+        const kk = k ?? 0;
+        return cost === undefined
+          ? (f) => fn(a(f), y)
+          : (f) => {
+              const r = fn(a(f), y);
+              f.c += kk;
+              return r;
+            };
+      }
       if (cost === undefined) return (f) => fn(a(f), b(f));
       if (k !== undefined)
         return (f) => {
@@ -963,6 +1008,52 @@ class Planner {
         return r;
       };
     }
+    if (args.length === 2 && costFree(args[1])) {
+      // `x op literal`: only the overloads taking the literal remain.
+      const y = constants.get(args[1]);
+      const kept = cands.filter((c) => c.preds[1](y));
+      const a = args[0];
+      const fns = kept.map((c) => binaryOf(c.impl));
+      const p0 = kept.map((c) => c.preds[0]);
+      const bks = kept.map((c) => (cost === undefined ? undefined : binarySizedCostOf(cost, c.decl.id)));
+      const n = kept.length;
+      if (n === 1) {
+        const p = p0[0];
+        const fn = fns[0];
+        const bk = bks[0];
+        const k = cost === undefined ? 0 : cost.constantCallCost(kept[0].decl.id);
+        if (k !== undefined) {
+          // A constant cost (0 without tracking) is added, never a call.
+          return (f) => {
+            const x = a(f);
+            if (!p(x)) throw new CelError(err);
+            const r = fn(x, y);
+            f.c += k;
+            return r;
+          };
+        }
+        return (f) => {
+          const x = a(f);
+          if (!p(x)) throw new CelError(err);
+          const r = fn(x, y);
+          if (bk !== undefined) f.c += bk(x, y, r);
+          return r;
+        };
+      }
+      let last = 0;
+      return (f) => {
+        const x = a(f);
+        let i = last;
+        if (n === 0 || !p0[i](x)) {
+          for (i = 0; i < n; i++) if (p0[i](x)) break;
+          if (i === n) throw new CelError(err);
+          last = i;
+        }
+        const r = fns[i](x, y);
+        if (cost !== undefined) f.c += (bks[i] as BinarySizedCost)(x, y, r);
+        return r;
+      };
+    }
     if (args.length === 2) {
       const a = args[0];
       const b = args[1];
@@ -970,6 +1061,8 @@ class Planner {
       const p0 = cands.map((c) => c.preds[0]);
       const p1 = cands.map((c) => c.preds[1]);
       const bks = cands.map((c) => (cost === undefined ? undefined : binarySizedCostOf(cost, c.decl.id)));
+      // Constant costs as numbers (-1: ask the cost function).
+      const kn = cands.map((c) => (cost === undefined ? 0 : (cost.constantCallCost(c.decl.id) ?? -1)));
       const n = cands.length;
       // The overload the last call took is tried first (a call site mostly
       // sees one kind of argument).
@@ -984,7 +1077,8 @@ class Planner {
           last = i;
         }
         const r = fns[i](x, y);
-        if (cost !== undefined) f.c += (bks[i] as BinarySizedCost)(x, y, r);
+        const k = kn[i];
+        f.c += k >= 0 ? k : (bks[i] as BinarySizedCost)(x, y, r);
         return r;
       };
     }
@@ -1034,6 +1128,13 @@ class Planner {
 }
 
 type Quantifier = 'all' | 'exists' | 'existsOne';
+
+/** The closures of literals, with their values (calls specialise on them). */
+const constants = new WeakMap<Interp, unknown>();
+/** The cost a folded call's closure adds (its calls' costs as cel-go counts them). */
+const foldedCost = new WeakMap<Interp, number>();
+/** A constant whose closure adds no cost: callers may use its value instead. */
+const costFree = (a: Interp): boolean => constants.has(a) && (foldedCost.get(a) ?? 0) === 0;
 
 const isIdent = (e: Expr, name: string): boolean => e.kind === 'ident' && e.name === name;
 const isCall = (e: Expr, fn: string, n: number): e is CallExpr =>

@@ -45,6 +45,16 @@ const toInt: Converter = (raw) => {
   throw new CelError(`invalid data, expected int, got float64`);
 };
 
+/** x-kubernetes-int-or-string: a string or an integer (bigint past 2^53). */
+export const toIntOrString: Converter = (raw) => {
+  if (typeof raw === 'string' || raw === null || (typeof raw === 'number' && Number.isSafeInteger(raw)) || typeof raw === 'bigint') return raw;
+  if (typeof raw === 'number' && Number.isInteger(raw)) {
+    const b = BigInt(raw);
+    if (b >= INT64_MIN && b <= INT64_MAX) return b;
+  }
+  throw new CelError('invalid data, expected XIntOrString value to be either a string or integer');
+};
+
 function stringConverter(parse: (s: string) => unknown, fail: (s: string, err: string) => string): Converter {
   return (raw) => {
     if (raw === null) return raw;

@@ -18,7 +18,7 @@ import { stringsFunctions } from '../ext/strings_decls.js';
 import { stringsImpls } from '../ext/strings_impls.js';
 import { schemaType, type Schema } from './schema.js';
 import { estimateCost } from '../cost/estimate.js';
-import { k8sLibraries, authzLibrary, AUTHORIZER_TYPE, AuthzSession, authorizerFor, evaluateWithAuthorizer } from './index.js';
+import { k8sLibraries, authzLibrary, AUTHORIZER_TYPE, RESOURCE_CHECK_TYPE, AuthzSession, authorizerFor, evaluateWithAuthorizer, requestResourceCheck } from './index.js';
 import type { Authorizer } from '../../authz/authorizer.js';
 
 interface Case {
@@ -197,6 +197,14 @@ test('e2e: the authorizer library in an admission-style rule', async () => {
   assert.equal(await evaluateWithAuthorizer(session, () => p.eval({ authorizer })), true);
   const reason = compile("authorizer.path('/metrics').check('get').reason() + authorizer.group('apps').resource('deployments').check('list').reason()", { authorizer: AUTHORIZER_TYPE }, libs);
   assert.equal(await evaluateWithAuthorizer(session, () => reason.eval({ authorizer })), 'asked about deployments');
+  // kube declares the request's own resource as the variable `authorizer.requestResource`.
+  const own = compile(
+    "authorizer.requestResource.check('get').allowed() && authorizer.requestResource.subresource('status').check('get').reason() == 'asked about secrets'",
+    { authorizer: AUTHORIZER_TYPE, 'authorizer.requestResource': RESOURCE_CHECK_TYPE },
+    libs,
+  );
+  const requestResource = requestResourceCheck(authorizer, { group: '', resource: 'secrets', namespace: 'ns', name: 's1' });
+  assert.equal(await evaluateWithAuthorizer(session, () => own.eval({ authorizer, 'authorizer.requestResource': requestResource })), true);
   const bad = compile("authorizer.serviceAccount('ns', 'Not Valid').path('/x').check('get').allowed()", { authorizer: AUTHORIZER_TYPE }, libs);
   await assert.rejects(evaluateWithAuthorizer(session, () => bad.eval({ authorizer })), (e: unknown) => e instanceof CelError && e.message === 'Invalid service account name');
 });

@@ -88,7 +88,7 @@ test('parseBase64: Go StdEncoding', () => {
 
 test('goQuote: strconv.Quote', () => {
   const rows: [string, string][] = [
-    ['abc', '"abc"'], ['a"b\\c', '"a\\"b\\\\c"'], ['\n\t\u0001\u007f', '"\\n\\t\\x01\\x7f"'], ['é😀', '"é😀"'], ['\u200b', '"\\u200b"'],
+    ['abc', '"abc"'], ['a"b\\c', '"a\\"b\\\\c"'], ['\n\t\u0001\u007f', '"\\n\\t\\x01\\x7f"'], ['é😀', '"é😀"'], ['\u200b', '"\\u200b"'], ['a\ud800', '"a\ufffd"'], ['\u{e0001}', '"\\U000e0001"'],
   ];
   for (const [s, q] of rows) assert.equal(goQuote(s), q, s);
 });

@@ -161,6 +161,10 @@ test('schemaType: resource roots and embedded resources declare apiVersion, kind
   assert.deepEqual([...tmpl.fields.keys()].sort(), ['apiVersion', 'kind', 'metadata']);
   assert.equal(obj(field(tmpl, 'metadata')).name, 'Object.spec.template.metadata');
   assert.equal(obj(field(spec, 'plain')).fields.size, 0);
+  // A rule's root on an embedded resource is a resource root by default.
+  const embedded = schemaType(s.properties!['spec']!.properties!['template']!, { name: 'T' });
+  assert.deepEqual([...obj(embedded).fields.keys()].sort(), ['apiVersion', 'kind', 'metadata']);
+  assert.equal(obj(schemaType(s.properties!['spec']!.properties!['template']!, { name: 'T', resourceRoot: false })).fields.size, 0);
   // Not a resource root: only what the schema says.
   assert.deepEqual([...obj(typeOf(s)).fields.keys()].sort(), ['metadata', 'spec']);
   // A schema that already declares them is kept as is (metadata keeps its other properties).
@@ -201,6 +205,7 @@ test('FieldType.convert and valueOf: JSON values that are not runtime values', (
       every: { type: 'string', format: 'duration' },
       ratios: { type: 'array', items: { type: 'number' } },
       counts: { type: 'array', items: { type: 'integer' } },
+      port: { 'x-kubernetes-int-or-string': true },
       names: { type: 'array', items: { type: 'string' } },
       deadlines: { type: 'object', additionalProperties: { type: 'string', format: 'date-time' } },
       nested: { type: 'array', items: { type: 'array', items: { type: 'string', format: 'duration' } } },
@@ -214,6 +219,11 @@ test('FieldType.convert and valueOf: JSON values that are not runtime values', (
   };
   for (const f of ['name', 'names', 'objs']) assert.equal(t.fields.get(f)!.convert, undefined, f);
   assert.equal(conv('count', 3), 3);
+  assert.equal(conv('port', 'http'), 'http');
+  assert.equal(conv('port', 8080), 8080);
+  assert.equal(conv('port', 2 ** 60), 2n ** 60n);
+  assert.throws(() => conv('port', 1.5), (e: unknown) => e instanceof CelError && e.message === 'invalid data, expected XIntOrString value to be either a string or integer');
+  assert.throws(() => conv('port', true), (e: unknown) => e instanceof CelError && e.message === 'invalid data, expected XIntOrString value to be either a string or integer');
   assert.equal(conv('count', 2 ** 62), 2n ** 62n);
   assert.equal(conv('count', -(2 ** 63)), -(2n ** 63n));
   assert.throws(() => conv('count', 2 ** 63), (e: unknown) => e instanceof CelError && e.message === 'invalid data, expected int, got float64');
