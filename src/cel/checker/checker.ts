@@ -10,7 +10,8 @@
 
 import type { CallExpr, ComprehensionExpr, Expr, ListExpr, MapExpr, ParsedExpr, SelectExpr, StructExpr } from '../ast.js';
 import type { FunctionDecl, OverloadDecl } from '../decls.js';
-import type { Type } from '../types.js';
+import type { Issue } from '../issues.js';
+import type { FieldType, Type } from '../types.js';
 import { T, listOf, mapOf, optionalOf, typeParam } from '../types.js';
 import {
   Substitution,
@@ -44,27 +45,34 @@ export type CheckedExpr = ParsedExpr & {
   type: Type;
 };
 
-/** A type-checking error (the shape of issues.ts's Issue): offset in code
- * points, -1 when the node has no position. */
-export interface CheckIssue {
-  message: string;
-  offset: number;
-  exprId: number;
-}
+/** A type-checking error: issues.ts's Issue (format with formatIssues). */
+export type CheckIssue = Issue;
 
 export interface CheckResult {
   checked?: CheckedExpr;
   issues: CheckIssue[];
 }
 
+/** The schema field a checked select reads (for its wire name and value
+ * conversion), or undefined when the operand is not an object type. */
+export function selectedField(checked: CheckedExpr, e: SelectExpr): FieldType | undefined {
+  const t = checked.types.get(e.operand.id);
+  const target = t && (optionalElem(t) ?? t);
+  return target?.kind === 'object' ? target.fields.get(e.field) : undefined;
+}
+
 export function check(parsed: ParsedExpr, env: CheckEnv): CheckResult {
   const c = new Checker(env, parsed);
   const expr = c.check(parsed.expr);
   const types = c.types;
-  for (const [id, t] of types) {
-    if (t.kind === 'list' || t.kind === 'map' || t.kind === 'type' || t.kind === 'opaque' || t.kind === 'typeParam') {
-      const s = substitute(c.subst, t, true);
-      if (s !== t) types.set(id, s);
+  // Type parameters enter through fresh variables and generic declared
+  // identifiers only; without either, every type is final already.
+  if (c.generic || c.freeVarCount > 0) {
+    for (const [id, t] of types) {
+      if (t.kind === 'list' || t.kind === 'map' || t.kind === 'type' || t.kind === 'opaque' || t.kind === 'typeParam') {
+        const s = substitute(c.subst, t, true);
+        if (s !== t) types.set(id, s);
+      }
     }
   }
   if (c.issues.length > 0) return { issues: c.issues };
@@ -99,6 +107,8 @@ class Checker {
   readonly issues: CheckIssue[] = [];
   readonly subst = new Substitution();
   private freeVars = 0;
+  /** Set when a declared identifier's type has type parameters. */
+  generic = false;
   /** Comprehension variables in scope, innermost last. */
   private readonly locals: Resolved[] = [];
   private readonly container: string;
@@ -155,6 +165,7 @@ class Checker {
     if (local === undefined && !this.container && name.charCodeAt(0) !== 46) {
       const t = lookupGlobal(this.env, name);
       if (t !== undefined) {
+        if (t.kind !== 'object' && hasTypeParam(t)) this.generic = true;
         this.types.set(id, t);
         this.refs.set(id, { name });
         return e;
@@ -168,6 +179,7 @@ class Checker {
       this.report(id, `undeclared reference to '${name}' (in container '${this.container}')`);
       return e;
     }
+    if (hasTypeParam(r.type)) this.generic = true;
     this.types.set(id, r.type);
     this.refs.set(id, { name: r.name });
     return e.kind === 'ident' && e.name === r.name ? e : { kind: 'ident', id, name: r.name };
@@ -202,8 +214,16 @@ class Checker {
   }
 
   private checkSelect(e: SelectExpr): Expr {
+    if (e.optional) {
+      // operand.?field written as a select rather than cel-go's `_?._` call
+      const [operand, t] = this.checkSelectField(e.id, e.operand, e.field, true);
+      this.types.set(e.id, substitute(this.subst, t, false));
+      this.refs.set(e.id, { overloadIds: ['select_optional_field'] });
+      return operand === e.operand ? e : { ...e, operand };
+    }
     const q = this.maybeQualifiedIdent(e);
     if (q) {
+      if (hasTypeParam(q.type)) this.generic = true;
       this.types.set(e.id, q.type);
       this.refs.set(e.id, { name: q.name });
       return { kind: 'ident', id: e.id, name: q.name };
@@ -297,6 +317,16 @@ class Checker {
     return target === e.target && args === e.args ? e : { ...e, target, args };
   }
 
+  /** None of these names is bound (a generic declared identifier may use an overload's parameter name). */
+  private unbound(names: readonly string[]): boolean {
+    for (const n of names) if (this.subst.find(n) !== undefined) return false;
+    return true;
+  }
+
+  get freeVarCount(): number {
+    return this.freeVars;
+  }
+
   private newTypeVar(): Type {
     return typeParam(`_var${this.freeVars++}`);
   }
@@ -365,7 +395,7 @@ class Checker {
       let res = o.result;
       let r: Type = res;
       let done = false;
-      if (o.typeParams && ground) {
+      if (o.typeParams && ground && this.unbound(o.typeParams)) {
         const mark = this.subst.mark();
         if (!isAssignableList(this.subst, argTypes, params)) continue;
         r = substitute(this.subst, res, false);
@@ -485,6 +515,7 @@ class Checker {
       return e;
     }
     this.refs.set(e.id, { name: resolved.name });
+    if (hasTypeParam(resolved.type)) this.generic = true;
     let objType: Type = T.error;
     const rt = resolved.type;
     if (rt.kind !== 'error') {
