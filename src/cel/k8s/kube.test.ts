@@ -1,0 +1,247 @@
+// Kubernetes' own expectations for its CEL libraries, as data
+// (apiextensions-apiserver pkg/apiserver/schema/cel/validation_test.go v1.27,
+// TestValidationExpressions: "stdlib list functions", "stdlib regex
+// functions", "URL parsing"): each valid rule evaluates to true on kube's
+// object and schema; each error case fails with kube's message.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { OverloadImpl } from '../decls.js';
+import type { Type } from '../types.js';
+import { CelError } from '../values.js';
+import { parse } from '../parser/index.js';
+import { buildCheckEnv, check } from '../checker/index.js';
+import { plan } from '../interpreter/planner.js';
+import { Program } from '../interpreter/program.js';
+import { standardLibrary, stringsLibrary } from '../stdlib/index.js';
+import { schemaType, type Schema } from './schema.js';
+import { k8sLibraries } from './index.js';
+
+const LIBRARIES = [standardLibrary, stringsLibrary, ...k8sLibraries];
+const IMPLS = new Map<string, OverloadImpl>(LIBRARIES.flatMap((l) => l.impls.map((i) => [i.id, i] as const)));
+
+/** Compiles a rule with `self` of the schema's type: the program, or the checker's messages. */
+function compile(rule: string, self: Type): Program | string {
+  const parsed = parse(rule);
+  if (!parsed.parsed) return parsed.issues.map((i) => i.message).join('; ');
+  const env = buildCheckEnv({ libraries: LIBRARIES, variables: { self }, homogeneousAggregateLiterals: true });
+  const r = check(parsed.parsed, env);
+  if (!r.checked) return r.issues.map((i) => i.message).join('; ');
+  return new Program(plan({ expr: r.checked.expr, types: r.checked.types, refs: r.checked.refs }, { functions: env.functions, impls: IMPLS, variables: env.variables }));
+}
+
+interface Case {
+  name: string;
+  schema: Schema;
+  obj: unknown;
+  valid: string[];
+  errors: Record<string, string>;
+}
+
+const list = (items: Schema): Schema => ({ type: 'array', items });
+const integer: Schema = { type: 'integer' };
+const number: Schema = { type: 'number' };
+const string: Schema = { type: 'string' };
+const duration: Schema = { type: 'string', format: 'duration' };
+const date: Schema = { type: 'string', format: 'date' };
+
+const CASES: Case[] = [
+  {
+    name: 'stdlib list functions',
+    schema: {
+      type: 'object',
+      properties: {
+        ints: list(integer), unsortedInts: list(integer), emptyInts: list(integer),
+        doubles: list(number), unsortedDoubles: list(number), emptyDoubles: list(number),
+        intBackedDoubles: list(number), unsortedIntBackedDDoubles: list(number), emptyIntBackedDDoubles: list(number),
+        durations: list(duration), unsortedDurations: list(duration), emptyDurations: list(duration),
+        strings: list(string), unsortedStrings: list(string), emptyStrings: list(string),
+        dates: list(date), unsortedDates: list(date), emptyDates: list(date),
+        objs: list({ type: 'object', properties: { f1: string, f2: string } }),
+      },
+    },
+    obj: {
+      ints: [1, 2, 2, 3], unsortedInts: [2, 1], emptyInts: [],
+      // JSON numbers: 1.5-style doubles are not needed, integral values are read as doubles by the schema.
+      doubles: [1, 2, 2, 3], unsortedDoubles: [2, 1], emptyDoubles: [],
+      intBackedDoubles: [1, 2, 2, 3], unsortedIntBackedDDoubles: [2, 1], emptyIntBackedDDoubles: [],
+      durations: ['1s', '1m', '1m', '1h'], unsortedDurations: ['1m', '1s'], emptyDurations: [],
+      strings: ['a', 'b', 'b', 'c'], unsortedStrings: ['b', 'a'], emptyStrings: [],
+      dates: ['2000-01-01', '2000-02-01', '2000-02-01', '2010-01-01'], unsortedDates: ['2000-02-01', '2000-01-01'], emptyDates: [],
+      objs: [{ f1: 'a', f2: 'a' }, { f1: 'a', f2: 'b' }, { f1: 'a', f2: 'b' }, { f1: 'a', f2: 'c' }],
+    },
+    valid: [
+    "self.ints.sum() == 8",
+    "self.ints.min() == 1",
+    "self.ints.max() == 3",
+    "self.emptyInts.sum() == 0",
+    "self.ints.isSorted()",
+    "self.emptyInts.isSorted()",
+    "self.unsortedInts.isSorted() == false",
+    "self.ints.indexOf(2) == 1",
+    "self.ints.lastIndexOf(2) == 2",
+    "self.ints.indexOf(10) == -1",
+    "self.ints.lastIndexOf(10) == -1",
+    "self.doubles.sum() == 8.0",
+    "self.doubles.min() == 1.0",
+    "self.doubles.max() == 3.0",
+    "self.emptyDoubles.sum() == 0.0",
+    "self.doubles.isSorted()",
+    "self.emptyDoubles.isSorted()",
+    "self.unsortedDoubles.isSorted() == false",
+    "self.doubles.indexOf(2.0) == 1",
+    "self.doubles.lastIndexOf(2.0) == 2",
+    "self.doubles.indexOf(10.0) == -1",
+    "self.doubles.lastIndexOf(10.0) == -1",
+    "self.intBackedDoubles.sum() == 8.0",
+    "self.intBackedDoubles.min() == 1.0",
+    "self.intBackedDoubles.max() == 3.0",
+    "self.emptyIntBackedDDoubles.sum() == 0.0",
+    "self.intBackedDoubles.isSorted()",
+    "self.emptyDoubles.isSorted()",
+    "self.unsortedIntBackedDDoubles.isSorted() == false",
+    "self.intBackedDoubles.indexOf(2.0) == 1",
+    "self.intBackedDoubles.lastIndexOf(2.0) == 2",
+    "self.intBackedDoubles.indexOf(10.0) == -1",
+    "self.intBackedDoubles.lastIndexOf(10.0) == -1",
+    "self.durations.sum() == duration('1h2m1s')",
+    "self.durations.min() == duration('1s')",
+    "self.durations.max() == duration('1h')",
+    "self.emptyDurations.sum() == duration('0')",
+    "self.durations.isSorted()",
+    "self.emptyDurations.isSorted()",
+    "self.unsortedDurations.isSorted() == false",
+    "self.durations.indexOf(duration('1m')) == 1",
+    "self.durations.lastIndexOf(duration('1m')) == 2",
+    "self.durations.indexOf(duration('2m')) == -1",
+    "self.durations.lastIndexOf(duration('2m')) == -1",
+    "self.strings.min() == 'a'",
+    "self.strings.max() == 'c'",
+    "self.strings.isSorted()",
+    "self.emptyStrings.isSorted()",
+    "self.unsortedStrings.isSorted() == false",
+    "self.strings.indexOf('b') == 1",
+    "self.strings.lastIndexOf('b') == 2",
+    "self.strings.indexOf('x') == -1",
+    "self.strings.lastIndexOf('x') == -1",
+    "self.dates.min() == timestamp('2000-01-01T00:00:00.000Z')",
+    "self.dates.max() == timestamp('2010-01-01T00:00:00.000Z')",
+    "self.dates.isSorted()",
+    "self.emptyDates.isSorted()",
+    "self.unsortedDates.isSorted() == false",
+    "self.dates.indexOf(timestamp('2000-02-01T00:00:00.000Z')) == 1",
+    "self.dates.lastIndexOf(timestamp('2000-02-01T00:00:00.000Z')) == 2",
+    "self.dates.indexOf(timestamp('2005-02-01T00:00:00.000Z')) == -1",
+    "self.dates.lastIndexOf(timestamp('2005-02-01T00:00:00.000Z')) == -1",
+    "[[1], [2]].indexOf([1]) == 0",
+    "[{'a': 1}, {'b': 2}].lastIndexOf({'b': 2}) == 1",
+    "self.objs.indexOf(self.objs[1]) == 1",
+    "self.objs.lastIndexOf(self.objs[1]) == 2",
+    "([0] + self.emptyInts).min() == 0",
+    "dyn([]).sum() == 0",
+    "dyn([1, 2]).sum() == 3",
+    "dyn([1.0, 2.0]).sum() == 3.0",
+    "[].sum() == 0",
+  ],
+    errors: {
+    "self.emptyInts.min() == 1": "min called on empty list",
+    "self.emptyInts.max() == 3": "max called on empty list",
+    "self.emptyDoubles.min() == 1.0": "min called on empty list",
+    "self.emptyDoubles.max() == 3.0": "max called on empty list",
+    "self.emptyStrings.min() == 'a'": "min called on empty list",
+    "self.emptyStrings.max() == 'c'": "max called on empty list",
+    "['a', 'b'].sum() == 'c'": "found no matching overload for 'sum' applied to 'list(string).()",
+    "[[1], [2]].min() == [1]": "found no matching overload for 'min' applied to 'list(list(int)).()",
+    "[{'a': 1}, {'b': 2}].max() == {'b': 2}": "found no matching overload for 'max' applied to 'list(map(string, int)).()",
+  },
+  },
+  {
+    name: 'stdlib regex functions',
+    schema: { type: 'object', properties: { str: string } },
+    obj: { str: 'this is a 123 string 456' },
+    valid: [
+    "self.str.find('[0-9]+') == '123'",
+    "self.str.find('[0-9]+') != '456'",
+    "self.str.find('xyz') == ''",
+    "self.str.findAll('[0-9]+') == ['123', '456']",
+    "self.str.findAll('[0-9]+', 0) == []",
+    "self.str.findAll('[0-9]+', 1) == ['123']",
+    "self.str.findAll('[0-9]+', 2) == ['123', '456']",
+    "self.str.findAll('[0-9]+', 3) == ['123', '456']",
+    "self.str.findAll('[0-9]+', -1) == ['123', '456']",
+    "self.str.findAll('xyz') == []",
+    "self.str.findAll('xyz', 1) == []",
+  ],
+    // kube reports a bad constant pattern when the program is built (its regex
+    // optimization precompiles it); the Go error text is the same at runtime.
+    errors: {
+    "self.str.find(')') == ''": "error parsing regexp: unexpected ): `)`",
+    "self.str.findAll(')') == []": "error parsing regexp: unexpected ): `)`",
+    "self.str.findAll(')', 1) == []": "error parsing regexp: unexpected ): `)`",
+  },
+  },
+  {
+    name: 'URL parsing',
+    schema: { type: 'object', properties: { url: string } },
+    obj: { url: 'https://user:pass@kubernetes.io:80/docs/home?k1=a&k2=b&k2=c#anchor' },
+    valid: [
+    "url('/path').getScheme() == ''",
+    "url('https://example.com/').getScheme() == 'https'",
+    "url('https://example.com:80/').getHost() == 'example.com:80'",
+    "url('https://example.com/').getHost() == 'example.com'",
+    "url('https://[::1]:80/').getHost() == '[::1]:80'",
+    "url('https://[::1]/').getHost() == '[::1]'",
+    "url('/path').getHost() == ''",
+    "url('https://example.com:80/').getHostname() == 'example.com'",
+    "url('https://127.0.0.1/').getHostname() == '127.0.0.1'",
+    "url('https://[::1]/').getHostname() == '::1'",
+    "url('/path').getHostname() == ''",
+    "url('https://example.com:80/').getPort() == '80'",
+    "url('https://example.com/').getPort() == ''",
+    "url('/path').getPort() == ''",
+    "url('https://example.com/path').getEscapedPath() == '/path'",
+    "url('https://example.com/with space/').getEscapedPath() == '/with%20space/'",
+    "url('https://example.com').getEscapedPath() == ''",
+    "url('https://example.com/path?k1=a&k2=b&k2=c').getQuery() == { 'k1': ['a'], 'k2': ['b', 'c']}",
+    "url('https://example.com/path?key with spaces=value with spaces').getQuery() == { 'key with spaces': ['value with spaces']}",
+    "url('https://example.com/path?').getQuery() == {}",
+    "url('https://example.com/path').getQuery() == {}",
+    "url(self.url).getScheme() == 'https'",
+    "url(self.url).getHost() == 'kubernetes.io:80'",
+    "url(self.url).getHostname() == 'kubernetes.io'",
+    "url(self.url).getPort() == '80'",
+    "url(self.url).getEscapedPath() == '/docs/home'",
+    "url(self.url).getQuery() == {'k1': ['a'], 'k2': ['b', 'c']}",
+    "isURL('https://user:pass@example.com:80/path?query=val#fragment')",
+    "isURL('/path') == true",
+    "isURL('https://a:b:c/') == false",
+    "isURL('../relative-path') == false",
+  ],
+    errors: {},
+  },
+];
+
+test("kube's library expectations (validation_test.go v1.27)", () => {
+  let checked = 0;
+  for (const c of CASES) {
+    const self = schemaType(c.schema, { name: 'selfType0' })!;
+    for (const rule of c.valid) {
+      const p = compile(rule, self);
+      assert.ok(p instanceof Program, `${c.name}: ${rule}: ${String(p)}`);
+      let got: unknown;
+      try {
+        got = p.eval({ self: c.obj });
+      } catch (e) {
+        got = e;
+      }
+      assert.equal(got, true, `${c.name}: ${rule}`);
+      checked++;
+    }
+    for (const [rule, message] of Object.entries(c.errors)) {
+      const p = compile(rule, self);
+      if (typeof p === 'string') assert.ok(p.includes(message), `${c.name}: ${rule}: ${p}`);
+      else assert.throws(() => p.eval({ self: c.obj }), (e: unknown) => e instanceof CelError && e.message.includes(message), `${c.name}: ${rule}`);
+      checked++;
+    }
+  }
+  assert.equal(checked, 71 + 9 + 11 + 3 + 31);
+});
