@@ -1,7 +1,7 @@
 // Kubernetes' own expectations for its CEL libraries, as data
 // (apiextensions-apiserver pkg/apiserver/schema/cel/validation_test.go v1.27,
-// TestValidationExpressions: "stdlib list functions", "stdlib regex
-// functions", "URL parsing"): each valid rule evaluates to true on kube's
+// TestValidationExpressions: the formats, escaping, map keys, "stdlib list
+// functions", "stdlib regex functions", "URL parsing"): each valid rule evaluates to true on kube's
 // object and schema; each error case fails with kube's message.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -43,8 +43,98 @@ const number: Schema = { type: 'number' };
 const string: Schema = { type: 'string' };
 const duration: Schema = { type: 'string', format: 'duration' };
 const date: Schema = { type: 'string', format: 'date' };
+const dateTime: Schema = { type: 'string', format: 'date-time' };
+const vals = (schema: Schema): Schema => ({ type: 'object', properties: { val1: schema, val2: schema } });
+/** kube's ValsEqualThemselvesAndDataLiteral. */
+const valsEqual = (a: string, b: string, lit: string): string => `${a} == ${b} && ${b} == ${a} && ${a} == ${lit} && ${lit} == ${a} && ${b} == ${lit} && ${lit} == ${b}`;
+const ESCAPING_NAMES: [string, number | string][] = [
+  ['true', 1], ['false', 2], ['null', 3], ['in', 4], ['as', 5], ['break', 6], ['const', 7], ['continue', 8], ['else', 9],
+  ['for', 10], ['function', 11], ['if', 12], ['import', 13], ['let', 14], ['loop', 15], ['package', 16], ['namespace', 17],
+  ['return', 18], ['var', 19], ['void', 20], ['while', 21],
+  ['int', 101], ['uint', 102], ['double', 103], ['bool', 104], ['string', 105], ['bytes', 106], ['list', 107], ['map', 108],
+  ['null_type', 109], ['type', 110], ['self', 201], ['getDate', 202], ['all', 203], ['size', '204'], ['_true', 301],
+  ['dot.dot', 401], ['dash-dash', 402], ['slash/slash', 403], ['underscore_underscore', 404], ['doubleunderscore__doubleunderscore', 405],
+];
 
 const CASES: Case[] = [
+  {
+    name: 'duration format',
+    schema: vals(duration),
+    obj: { val1: '1h2m3s4ms', val2: '1h2m3s4ms' },
+    valid: [
+      valsEqual('self.val1', 'self.val2', "duration('1h2m3s4ms')"),
+      "self.val1 == duration('1h2m') + duration('3s4ms')",
+      'self.val1.getHours() == 1',
+      'self.val1.getMinutes() == 62',
+      'self.val1.getSeconds() == 3723',
+      'self.val1.getMilliseconds() == 3723004',
+      'type(self.val1) == google.protobuf.Duration',
+    ],
+    errors: {},
+  },
+  {
+    name: 'date format',
+    schema: vals(date),
+    obj: { val1: '1997-07-16', val2: '1997-07-16' },
+    valid: [
+      valsEqual('self.val1', 'self.val2', "timestamp('1997-07-16T00:00:00.000Z')"),
+      'self.val1.getDate() == 16',
+      'self.val1.getMonth() == 06',
+      'self.val1.getFullYear() == 1997',
+      'type(self.val1) == google.protobuf.Timestamp',
+    ],
+    errors: {},
+  },
+  {
+    name: 'date-time format',
+    schema: vals(dateTime),
+    obj: { val1: '2011-08-18T19:03:37.010000000+01:00', val2: '2011-08-18T19:03:37.010000000+01:00' },
+    valid: [
+      valsEqual('self.val1', 'self.val2', "timestamp('2011-08-18T19:03:37.010+01:00')"),
+      "self.val1 == timestamp('2011-08-18T00:00:00.000+01:00') + duration('19h3m37s10ms')",
+      "self.val1.getDate('01:00') == 18",
+      "self.val1.getMonth('01:00') == 7",
+      "self.val1.getFullYear('01:00') == 2011",
+      "self.val1.getHours('01:00') == 19",
+      "self.val1.getMinutes('01:00') == 03",
+      "self.val1.getSeconds('01:00') == 37",
+      "self.val1.getMilliseconds('01:00') == 10",
+      "self.val1.getHours('UTC') == 18",
+      'type(self.val1) == google.protobuf.Timestamp',
+    ],
+    errors: {},
+  },
+  {
+    name: 'escaping',
+    schema: { type: 'object', properties: Object.fromEntries(ESCAPING_NAMES.map(([k, v]) => [k, typeof v === 'string' ? string : integer])) },
+    obj: Object.fromEntries(ESCAPING_NAMES),
+    valid: [
+      'self.__true__ == 1', 'self.__false__ == 2', 'self.__null__ == 3', 'self.__in__ == 4', 'self.__as__ == 5',
+      'self.__break__ == 6', 'self.__const__ == 7', 'self.__continue__ == 8', 'self.__else__ == 9',
+      'self.__for__ == 10', 'self.__function__ == 11', 'self.__if__ == 12', 'self.__import__ == 13',
+      'self.__let__ == 14', 'self.__loop__ == 15', 'self.__package__ == 16', 'self.__namespace__ == 17',
+      'self.__return__ == 18', 'self.__var__ == 19', 'self.__void__ == 20', 'self.__while__ == 21',
+      'self.int == 101', 'self.uint == 102', 'self.double == 103', 'self.bool == 104',
+      'self.string == 105', 'self.bytes == 106', 'self.list == 107', 'self.map == 108',
+      'self.null_type == 109', 'self.type == 110',
+      'self.self == 201', 'self.getDate == 202', 'self.all == 203', "self.size == '204'",
+      'self._true == 301', 'self.__true__ != 301',
+      'self.dot__dot__dot == 401', 'self.dash__dash__dash == 402', 'self.slash__slash__slash == 403',
+      'self.underscore_underscore == 404', 'self.doubleunderscore__underscores__doubleunderscore == 405',
+    ],
+    errors: {
+      'self.true == 1': "mismatched input 'true' expecting IDENTIFIER",
+      'self == 201': "found no matching overload for '_==_'",
+      'self.__illegal__ == 301': "undefined field '__illegal__'",
+    },
+  },
+  {
+    name: 'map keys are not escaped',
+    schema: { type: 'object', properties: { m: { type: 'object', additionalProperties: integer } } },
+    obj: { m: { '@': 1, '9': 2, int: 3, './-': 4, '👑': 5 } },
+    valid: ["self.m['@'] == 1", "self.m['9'] == 2", "self.m['int'] == 3", "self.m['./-'] == 4", "self.m['👑'] == 5"],
+    errors: {},
+  },
   {
     name: 'stdlib list functions',
     schema: {
@@ -243,5 +333,5 @@ test("kube's library expectations (validation_test.go v1.27)", () => {
       checked++;
     }
   }
-  assert.equal(checked, 71 + 9 + 11 + 3 + 31);
+  assert.equal(checked, 7 + 5 + 11 + 42 + 3 + 5 + 71 + 9 + 11 + 3 + 31);
 });
