@@ -31,6 +31,8 @@ function compile(rule: string, self: Type): Program | string {
 
 interface Case {
   name: string;
+  /** The root of a resource (kube's isRoot). */
+  root?: boolean;
   schema: Schema;
   obj: unknown;
   valid: string[];
@@ -56,7 +58,93 @@ const ESCAPING_NAMES: [string, number | string][] = [
   ['dot.dot', 401], ['dash-dash', 402], ['slash/slash', 403], ['underscore_underscore', 404], ['doubleunderscore__doubleunderscore', 405],
 ];
 
+const POD = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'foo', generateName: 'pickItForMe', namespace: 'xyz' }, spec: { field1: 'a' } };
+const META_RULES = ["self.kind == 'Pod'", "self.apiVersion == 'v1'", "self.metadata.name == 'foo'", "self.metadata.generateName == 'pickItForMe'"];
+const embeddedRules = (more: string[] = []): string[] => [...META_RULES.map((r) => r.replace('self.', 'self.embedded.')), ...more];
+const intOrString: Schema = { 'x-kubernetes-int-or-string': true };
+
 const CASES: Case[] = [
+  {
+    name: 'typemeta and objectmeta access specified',
+    schema: { type: 'object', properties: { kind: string, apiVersion: string, metadata: { type: 'object', properties: { name: string, generateName: string } } } },
+    obj: { apiVersion: 'v1', kind: 'Pod', metadata: POD.metadata },
+    valid: META_RULES,
+    errors: { 'has(self.metadata.namespace)': "undefined field 'namespace'" },
+  },
+  {
+    name: 'typemeta and objectmeta access not specified',
+    root: true,
+    schema: { type: 'object', properties: { spec: { type: 'object', properties: { field1: string } } } },
+    obj: POD,
+    valid: [...META_RULES, "self.spec.field1 == 'a'"],
+    errors: { 'has(self.metadata.namespace)': "undefined field 'namespace'" },
+  },
+  {
+    name: 'embedded object',
+    schema: { type: 'object', properties: { embedded: { type: 'object', 'x-kubernetes-embedded-resource': true } } },
+    obj: { embedded: POD },
+    valid: embeddedRules(),
+    errors: { 'has(self.embedded.metadata.namespace)': "undefined field 'namespace'", 'has(self.embedded.spec)': "undefined field 'spec'" },
+  },
+  {
+    name: 'embedded object with properties',
+    schema: {
+      type: 'object',
+      properties: {
+        embedded: {
+          type: 'object',
+          'x-kubernetes-embedded-resource': true,
+          properties: {
+            kind: string, apiVersion: string,
+            metadata: { type: 'object', properties: { name: string, generateName: string } },
+            spec: { type: 'object', properties: { field1: string } },
+          },
+        },
+      },
+    },
+    obj: { embedded: POD },
+    valid: embeddedRules(["self.embedded.spec.field1 == 'a'"]),
+    errors: { 'has(self.embedded.metadata.namespace)': "undefined field 'namespace'" },
+  },
+  {
+    name: 'embedded object with preserve unknown',
+    schema: { type: 'object', properties: { embedded: { type: 'object', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true } } },
+    obj: { embedded: POD },
+    valid: embeddedRules(['has(self.embedded)']),
+    errors: { 'has(self.embedded.spec)': "undefined field 'spec'" },
+  },
+  {
+    name: 'string in intOrString',
+    schema: { type: 'object', properties: { something: intOrString } },
+    obj: { something: '25%' },
+    valid: [
+      "self.something == '25%'", 'self.something != 1', "self.something == 1 || self.something == '25%'", "self.something == '25%' || self.something == 1",
+      "type(self.something) == string && self.something == '25%'", "type(self.something) == int ? self.something == 1 : self.something == '25%'",
+      "self.something != ['anything']",
+    ],
+    errors: {},
+  },
+  {
+    name: 'int in intOrString',
+    schema: { type: 'object', properties: { something: intOrString } },
+    obj: { something: 1 },
+    valid: [
+      'self.something == 1', "self.something != 'some string'", "self.something == 1 || self.something == '25%'", "self.something == '25%' || self.something == 1",
+      'type(self.something) == int && self.something == 1', "type(self.something) == int ? self.something == 1 : self.something == '25%'",
+      "self.something != ['anything']",
+    ],
+    errors: {},
+  },
+  {
+    name: 'percent comparison using intOrString',
+    schema: { type: 'object', properties: { min: intOrString, current: integer, available: integer } },
+    obj: { min: '50%', current: 5, available: 10 },
+    valid: [
+      "type(self.min) == string && self.min.matches(r'(\\d+(\\.\\d+)?%)')",
+      "type(self.min) == int ? self.current <= self.min : double(self.current) / double(self.available) >= double(self.min.replace('%', '')) / 100.0",
+    ],
+    errors: {},
+  },
   {
     name: 'duration format',
     schema: vals(duration),
@@ -313,7 +401,7 @@ const CASES: Case[] = [
 test("kube's library expectations (validation_test.go v1.27)", () => {
   let checked = 0;
   for (const c of CASES) {
-    const self = schemaType(c.schema, { name: 'selfType0' })!;
+    const self = schemaType(c.schema, c.root ? { name: 'selfType0', resourceRoot: true } : { name: 'selfType0' })!;
     for (const rule of c.valid) {
       const p = compile(rule, self);
       assert.ok(p instanceof Program, `${c.name}: ${rule}: ${String(p)}`);
@@ -333,5 +421,5 @@ test("kube's library expectations (validation_test.go v1.27)", () => {
       checked++;
     }
   }
-  assert.equal(checked, 7 + 5 + 11 + 42 + 3 + 5 + 71 + 9 + 11 + 3 + 31);
+  assert.equal(checked, 5 + 6 + 6 + 6 + 6 + 7 + 7 + 2 + 7 + 5 + 11 + 42 + 3 + 5 + 71 + 9 + 11 + 3 + 31);
 });
