@@ -6,13 +6,15 @@
 // is correct, and our compile time (parse + check). Geometric means over the
 // cases every engine gets right, and ours over all 44.
 //
-//   node dist/bench/cel.js [case-substring]
+//   node dist/bench/cel.js [case-substring]      (the speed table)
+//   node dist/bench/cel.js --conformance         (conformance counts and failures)
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as celJsParse } from '@marcbachmann/cel-js';
 import { celEnv, celUint, isCelError, parse as bufParse, plan as bufPlan } from '@bufbuild/cel';
 import { strings as bufStrings } from '@bufbuild/cel/ext';
+import { runConformance } from '../src/cel/conformance/runner.js';
 import { Env } from '../src/cel/index.js';
 import { T } from '../src/cel/types.js';
 import { CelError, CelMap, Double, Uint } from '../src/cel/values.js';
@@ -261,5 +263,26 @@ export async function benchCel(filter?: string): Promise<string[]> {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  for (const l of await benchCel(process.argv[2])) console.log(l);
+  const lines = process.argv[2] === '--conformance' ? benchCelConformance() : await benchCel(process.argv[2]);
+  for (const l of lines) console.log(l);
+}
+
+/** The conformance figures for RESULTS.md: counts and every failing test with its reason. */
+export function benchCelConformance(): string[] {
+  const lines = ['## CEL conformance (@bufbuild/cel-spec suite; tests needing protobuf messages set aside, see src/cel/conformance/suite.ts)', ''];
+  for (const unchecked of [false, true]) {
+    const outcomes = runConformance({ unchecked });
+    const run = outcomes.filter((o) => o.status === 'pass' || o.status === 'fail');
+    const failed = run.filter((o) => o.status === 'fail');
+    const protobuf = outcomes.filter((o) => o.status === 'protobuf').length;
+    lines.push(
+      `${unchecked ? 'evaluated unchecked (runtime dispatch)' : 'parse → check → eval'}: passed ${run.length - failed.length} of ${run.length} (${protobuf} need protobuf messages)`,
+    );
+    if (!unchecked) {
+      lines.push('', 'Failing:', '');
+      for (const o of failed) lines.push(`- ${o.path}: ${(o.reason ?? '').split('\n')[0]}`);
+      lines.push('');
+    }
+  }
+  return lines;
 }

@@ -317,6 +317,12 @@ class Checker {
     return target === e.target && args === e.args ? e : { ...e, target, args };
   }
 
+  /** None of these names is bound (a generic declared identifier may use an overload's parameter name). */
+  private unbound(names: readonly string[]): boolean {
+    for (const n of names) if (this.subst.find(n) !== undefined) return false;
+    return true;
+  }
+
   get freeVarCount(): number {
     return this.freeVars;
   }
@@ -389,7 +395,7 @@ class Checker {
       let res = o.result;
       let r: Type = res;
       let done = false;
-      if (o.typeParams && ground) {
+      if (o.typeParams && ground && this.unbound(o.typeParams)) {
         const mark = this.subst.mark();
         if (!isAssignableList(this.subst, argTypes, params)) continue;
         r = substitute(this.subst, res, false);

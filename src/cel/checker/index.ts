@@ -16,7 +16,7 @@ export { declsFromPb, typeFromPb, UnsupportedTypeError } from './exprpb.js';
 export type { PbDecl, PbType } from './exprpb.js';
 export { parseTypeName } from './typename.js';
 export type { CheckedExpr, CheckIssue, CheckResult, Reference } from './checker.js';
-export { buildCheckEnv, candidateNames } from './env.js';
+export { buildCheckEnv, candidateNames, OverloadConflictError } from './env.js';
 export type { BuildEnvOptions, CheckEnv } from './env.js';
 export { formatType, formatArgs } from './format.js';
 export {

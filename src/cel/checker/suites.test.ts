@@ -19,13 +19,15 @@ import { stdlibFunctions, stdlibTypeIdents } from '../stdlib/decls.js';
 import { stringsFunctions } from '../ext/strings_decls.js';
 import { mathFunctions } from '../ext/math_decls.js';
 import { mathMacros } from '../stdlib/index.js';
+import { bindingsFunctions } from '../ext/bindings_decls.js';
+import { BLOCK_HARNESS_MACROS, blockIndexVariables } from '../ext/block_harness.js';
 import { encodersFunctions } from '../ext/encoders_decls.js';
 import { optionalFunctions, optionalTypeIdents } from '../ext/optional_decls.js';
-import { buildCheckEnv, check } from './index.js';
+import { buildCheckEnv, check, formatType } from './index.js';
 import type { CheckEnv } from './index.js';
 import { checkedAdorner } from './adorner.js';
-import { declsFromPb, UnsupportedTypeError } from './exprpb.js';
-import type { PbDecl } from './exprpb.js';
+import { declsFromPb, typeFromPb, UnsupportedTypeError } from './exprpb.js';
+import type { PbDecl, PbType } from './exprpb.js';
 import { global, member } from './declare.js';
 import { parseTypeName } from './typename.js';
 import { CONFORMANCE_KNOWN } from './known_mismatches.js';
@@ -137,11 +139,16 @@ test('checking suite (cel-go checker tests)', () => {
 
 /** The checked AST's debug string, or the issues as cel-go displays them. */
 function run(expr: string, env: CheckEnv, opts: ParseOptions, wantError: boolean): string {
+  return runTyped(expr, env, opts, wantError).text;
+}
+
+function runTyped(expr: string, env: CheckEnv, opts: ParseOptions, wantError: boolean): { text: string; type?: string } {
   const p = parse(expr, opts);
-  if (!p.parsed) return formatIssues(p.issues, expr);
+  if (!p.parsed) return { text: formatIssues(p.issues, expr) };
   const r = check(p.parsed, env);
-  if (!r.checked) return formatIssues(r.issues, expr);
-  return wantError ? `(no error) ${toDebugString(r.checked.expr, checkedAdorner(r.checked))}` : toDebugString(r.checked.expr, checkedAdorner(r.checked));
+  if (!r.checked) return { text: formatIssues(r.issues, expr) };
+  const text = toDebugString(r.checked.expr, checkedAdorner(r.checked));
+  return { text: wantError ? `(no error) ${text}` : text, type: formatType(r.checked.type) };
 }
 
 /** cel-go's test data indents with tabs and spaces inconsistently. */
@@ -161,6 +168,7 @@ const conformanceLibraries = [
   lib('math', mathFunctions),
   lib('encoders', encodersFunctions),
   optional,
+  lib('bindings', bindingsFunctions),
 ];
 
 test('conformance suite: checked ASTs and types', () => {
@@ -168,6 +176,7 @@ test('conformance suite: checked ASTs and types', () => {
   let passed = 0;
   let skipped = 0;
   let total = 0;
+  let deduced = 0;
   const failures: string[] = [];
   const stale: string[] = [];
   for (const [name, t] of cases) {
@@ -189,16 +198,25 @@ test('conformance suite: checked ASTs and types', () => {
     total++;
     const env = buildCheckEnv({
       libraries: [...conformanceLibraries, lib('test', decls.functions)],
-      variables: decls.variables,
+      variables: [...blockIndexVariables, ...decls.variables],
       container: t.original.container,
     });
-    const got = run(t.original.expr, env, conformanceParseOptions, false);
+    const { text: got, type } = runTyped(t.original.expr, env, conformanceParseOptions, false);
     const ok = got === t.checkedAst;
     if (ok) passed++;
     if (!ok && !(name in CONFORMANCE_KNOWN)) failures.push(`${name}: ${t.original.expr}\n  want: ${t.checkedAst}\n  got:  ${got}`);
     if (ok && name in CONFORMANCE_KNOWN) stale.push(name);
+    // the suite's own expected type, where it gives one, must hold whatever cel-go printed
+    const rm = t.original.resultMatcher;
+    if (rm.case === 'typedResult' && rm.value.deducedType) {
+      const want = formatType(typeFromPb(rm.value.deducedType as unknown as PbType));
+      deduced++;
+      if (type !== want) failures.push(`${name}: ${t.original.expr}\n  deduced type: ${want}\n  got: ${type ?? got}`);
+    }
   }
-  console.log(`conformance checked ASTs: ${passed} of ${total} passed (${Object.keys(CONFORMANCE_KNOWN).length} known mismatches), ${skipped} protobuf cases skipped`);
+  console.log(
+    `conformance checked ASTs: ${passed} of ${total} passed (${Object.keys(CONFORMANCE_KNOWN).length} known mismatches), ${skipped} protobuf cases skipped; ${deduced} deduced types checked`,
+  );
   for (const f of failures) console.log(`MISMATCH ${f}`);
   assert.equal(failures.length, 0, `${failures.length} unexpected mismatches (printed above)`);
   assert.deepEqual(stale, [], 'passing cases still listed as known mismatches');
@@ -209,5 +227,5 @@ const conformanceParseOptions: ParseOptions = {
   optionalSyntax: true,
   optionalMacros: true,
   twoVarComprehensions: true,
-  extraMacros: mathMacros,
+  extraMacros: [...mathMacros, ...BLOCK_HARNESS_MACROS],
 };

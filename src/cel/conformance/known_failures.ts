@@ -4,12 +4,6 @@
 //
 // block_ext/*: cel.block and cel.index (cel-go's common-subexpression block)
 //   are neither parsed as macros nor declared.
-// string_ext/value_errors/{index,lastindex}of_out_of_range: the strings
-//   implementations accept an out-of-range offset on an empty search string
-//   (newest cel-go errors; cel-runtime owns strings_impls).
-// type_deductions/legacy_nullable_types/null_assignable_to_abstract_parameter_candidate:
-//   the checker does not treat null as assignable to an optional parameter
-//   candidate (cel-checker owns it).
 export const KNOWN_FAILURES: readonly string[] = [
   'block_ext/basic/int_add',
   'block_ext/basic/size_1',
@@ -36,7 +30,4 @@ export const KNOWN_FAILURES: readonly string[] = [
   'block_ext/basic/optional_map',
   'block_ext/basic/optional_map_chained',
   'block_ext/basic/call',
-  'string_ext/value_errors/indexof_out_of_range',
-  'string_ext/value_errors/lastindexof_out_of_range',
-  'type_deductions/legacy_nullable_types/null_assignable_to_abstract_parameter_candidate',
 ];

@@ -1,8 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { FunctionDecl, Library } from '../decls.js';
+import type { Library } from '../decls.js';
+import { AUTHORIZER_TYPE, authzLibrary } from '../k8s/index.js';
 import type { ObjectType, Type } from '../types.js';
-import { T, listOf, mapOf, opaque } from '../types.js';
+import { T, listOf, mapOf } from '../types.js';
 import { estimateCost, type CallEstimator, type CostNode, type EstimateOptions, type SizeEstimator } from './estimate.js';
 import { kubeCallEstimate } from './kubeestimate.js';
 import { MAX_UINT64 } from './arith.js';
@@ -150,32 +151,7 @@ test('the default size estimator reads Type bounds only along variable paths', (
   for (const [expr, want] of table) assert.deepEqual(estimate(expr, vars, {}), want, expr);
 });
 
-// ---- Kubernetes' authorizer library (no declarations of it here yet: a stand-in with kube's ids) ----
-
-const Authorizer = opaque('kubernetes.authorization.Authorizer');
-const PathCheck = opaque('kubernetes.authorization.PathCheck');
-const GroupCheck = opaque('kubernetes.authorization.GroupCheck');
-const ResourceCheck = opaque('kubernetes.authorization.ResourceCheck');
-const Decision = opaque('kubernetes.authorization.Decision');
-const m = (name: string, id: string, params: Type[], result: Type): FunctionDecl => ({ name, overloads: [{ id, params, result, receiver: true }] });
-const authz: Library = {
-  name: 'authz stand-in',
-  impls: [],
-  functions: [
-    m('path', 'authorizer_path', [Authorizer, T.string], PathCheck),
-    m('group', 'authorizer_group', [Authorizer, T.string], GroupCheck),
-    m('resource', 'groupcheck_resource', [GroupCheck, T.string], ResourceCheck),
-    m('subresource', 'resourcecheck_subresource', [ResourceCheck, T.string], ResourceCheck),
-    m('namespace', 'resourcecheck_namespace', [ResourceCheck, T.string], ResourceCheck),
-    m('name', 'resourcecheck_name', [ResourceCheck, T.string], ResourceCheck),
-    { name: 'check', overloads: [
-      { id: 'pathcheck_check', params: [PathCheck, T.string], result: Decision, receiver: true },
-      { id: 'resourcecheck_check', params: [ResourceCheck, T.string], result: Decision, receiver: true },
-    ] },
-    m('allowed', 'decision_allowed', [Decision], T.bool),
-    m('reason', 'decision_reason', [Decision], T.string),
-  ],
-};
+// ---- Kubernetes' authorizer library (admission policies) ----
 
 test("Kubernetes' authorizer estimates (library/cost_test.go TestAuthzLibrary)", () => {
   const resource = `authorizer.group('apps').resource('deployments').subresource('status').namespace('test').name('backend')`;
@@ -186,9 +162,9 @@ test("Kubernetes' authorizer estimates (library/cost_test.go TestAuthzLibrary)",
     [`${resource}.check('create').allowed()`, [350007, 350007]],
     [`${resource}.check('create').reason()`, [350007, 350007]],
   ];
-  for (const [expr, want] of table) assert.deepEqual(estimate(expr, { authorizer: Authorizer }, {}, [authz]), want, expr);
+  for (const [expr, want] of table) assert.deepEqual(estimate(expr, { authorizer: AUTHORIZER_TYPE }, {}, [authzLibrary]), want, expr);
   // cel-go's model alone charges an authorizer check like any call
-  assert.deepEqual(estimate(`authorizer.path('/healthz').check('get').allowed()`, { authorizer: Authorizer }, { model: 'cel' }, [authz]), [4, 4]);
+  assert.deepEqual(estimate(`authorizer.path('/healthz').check('get').allowed()`, { authorizer: AUTHORIZER_TYPE }, { model: 'cel' }, [authzLibrary]), [4, 4]);
 });
 
 test("kube's replace result sizes (library/cost_test.go TestSize)", () => {

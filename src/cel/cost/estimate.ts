@@ -58,7 +58,7 @@ export interface CostNode {
    * when the node is not reached from a variable (or from the accumulator). */
   readonly path: readonly string[] | undefined;
   /** The Type reached by walking path from the variable's type (kube's
-   * sizeEstimator walk); absent when the walk fails. */
+   * sizeEstimator walk); absent when there is no path or the walk fails. */
   readonly pathType: Type | undefined;
   /** The size the expression itself shows (literals, call results). */
   readonly computedSize: SizeEstimate | undefined;
@@ -90,7 +90,7 @@ export interface EstimateOptions {
 
 /** Kubernetes' size estimator over Type bounds (see the module comment). */
 export const schemaSizes: SizeEstimator = (node) => {
-  if (node.path === undefined || node.path.length === 0) return undefined;
+  // pathType is set only on nodes with a path (reading path would build it)
   const t = node.pathType;
   return t === undefined ? undefined : est(0, boundOf(t));
 };

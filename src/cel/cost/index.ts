@@ -8,6 +8,8 @@
 //   runtime.ts       the actual cost of each call (constant costs resolved at plan time)
 //   size.ts          runtime sizes of values and kube's traversal cost
 //   limits.ts        kube's budgets, limits and messages
+//   crdcost.ts       a CRD's rules: cardinality, per-rule cost, the CRD total and its errors
+//   budget.ts        a runtime budget shared by several evaluations
 //
 //   checked AST ──estimateCost──▶ {min, max} ──× cardinality──▶ vs STATIC_ESTIMATED_COST_LIMIT
 //   evaluation ──Σ node costs + callCost──▶ actual ──▶ vs PER_CALL_LIMIT, then the budget
@@ -22,3 +24,6 @@ export { callCost, constantCallCost, kubeFunctionOf, sizeCallCost } from './runt
 export type { CallCostFn } from './runtime.js';
 export { actualSize, codePoints, traversalCost, utf8Length } from './size.js';
 export * from './limits.js';
+export { ROOT_CARDINALITY, TotalCost, childCardinality, ruleCost } from './crdcost.js';
+export type { CardinalitySchema, RuleCost } from './crdcost.js';
+export { CostBudget } from './budget.js';

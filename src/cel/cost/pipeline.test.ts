@@ -7,7 +7,8 @@ import { CelError } from '../values.js';
 import { estimateCost, type SizeEstimator } from './estimate.js';
 import { COST_LIMIT_EXCEEDED } from './limits.js';
 import { constantCallCost, sizeCallCost } from './runtime.js';
-import { compile, evalCost } from './testenv.js';
+import { compile, evalCost, evalCostOrError } from './testenv.js';
+import { AUTHORIZER_TYPE, AuthzSession, authorizerFor, authzLibrary } from '../k8s/index.js';
 
 // The whole pipeline (parser, checker, estimator, interpreter with cost
 // tracking) against cel-go's runtime cost table (interpreter/
@@ -287,5 +288,76 @@ test("Kubernetes' library costs, estimated and actual, through the pipeline", ()
     const { cost } = evalCost(compiled, {});
     if (cost !== c.actual) failures.push(`${c.expr}: cost ${cost}, kube ${c.actual}`);
   }
+  assert.deepEqual(failures, []);
+});
+
+test("Kubernetes' authorizer costs, estimated and actual (library/cost_test.go TestAuthzLibrary)", () => {
+  const allow = { name: 'allow', authorize: () => ({ decision: 'allow' as const, reason: '' }) };
+  const authorizer = authorizerFor(new AuthzSession(allow), { name: 'alice', groups: [] });
+  const resource = `authorizer.group('apps').resource('deployments').subresource('status').namespace('test').name('backend')`;
+  const table: [string, number][] = [
+    [`authorizer.path('/healthz')`, 2],
+    [resource, 6],
+    [`authorizer.path('/healthz').check('get').allowed()`, 350003],
+    [`${resource}.check('create').allowed()`, 350007],
+  ];
+  for (const [expr, want] of table) {
+    const c = compile(expr, { authorizer: AUTHORIZER_TYPE }, [authzLibrary]);
+    assert.deepEqual(estimateCost(c.checked), { min: want, max: want }, expr);
+    assert.equal(evalCost(c, { authorizer }).cost, want, expr);
+  }
+});
+
+// ---- What Kubernetes actually charges: programs built with cel.OptOptimize ----
+//
+// CRD validation rules and admission policies are planned with cel-go's
+// OptOptimize (v0.12 decorators.go decOptimize): list and map literals of
+// constants become constants (cost 0 instead of 10/30), `x in <constant
+// list of primitives>` becomes a set lookup that is not a call (cost 0; an
+// empty list folds the whole test to false), and a type conversion of a
+// constant (int('1'), duration('1s')…) is folded (0 instead of 1).
+// The first two rows are kube's own (schema/cel/validation_test.go
+// TestMessageExpression: budget 50, 46 and 47 remaining).
+
+const optimizedCases: { expr: string; want: number; error?: true }[] = [
+  { expr: `"str1 " + self.str`, want: 4 },
+  // fails (index out of range) after spending 3
+  { expr: `"str1 " + ["a", "b", "c", "d"][4]`, want: 3, error: true },
+  { expr: `2 in [1, 2, 3]`, want: 0 },
+  { expr: `[1, 2, 3].all(x, true)`, want: 10 },
+  { expr: `{"a": 1, "b": 2, "c": 3}`, want: 0 },
+  { expr: `[[1], [2]]`, want: 0 },
+  { expr: `self.str in ['a', 'b']`, want: 2 },
+  { expr: `self.str in []`, want: 0 },
+  { expr: `int('1') + 1`, want: 1 },
+  { expr: `duration('1s') < duration('2s')`, want: 1 },
+  { expr: `[self.str, 'a'].size()`, want: 13 },
+];
+
+/** Not yet planned by the interpreter (it has no OptOptimize): reported to
+ * cel-interp. A ratchet: a row outside this list that differs fails. */
+const KNOWN_UNOPTIMIZED = new Set([
+  `"str1 " + ["a", "b", "c", "d"][4]`,
+  `2 in [1, 2, 3]`,
+  `[1, 2, 3].all(x, true)`,
+  `{"a": 1, "b": 2, "c": 3}`,
+  `[[1], [2]]`,
+  `self.str in ['a', 'b']`,
+  `self.str in []`,
+  `int('1') + 1`,
+  `duration('1s') < duration('2s')`,
+]);
+
+test('actual costs as Kubernetes charges them (OptOptimize)', () => {
+  const self: ObjectType = { kind: 'object', name: 'self', fields: new Map([['str', { type: T.string, wireName: 'str' }]]) };
+  const failures: string[] = [];
+  const known: string[] = [];
+  for (const c of optimizedCases) {
+    const r = evalCostOrError(compile(c.expr, { self }), { self: { str: 'a string' } });
+    if ((c.error === true) !== (r.error !== undefined)) failures.push(`${c.expr}: error ${r.error ?? 'none'}`);
+    if (r.cost === c.want) continue;
+    (KNOWN_UNOPTIMIZED.has(c.expr) ? known : failures).push(`${c.expr}: cost ${r.cost}, kube ${c.want}`);
+  }
+  console.log(`OptOptimize costs: ${optimizedCases.length} cases, ${optimizedCases.length - known.length - failures.length} equal, ${known.length} known differences:\n  ${known.join('\n  ')}`);
   assert.deepEqual(failures, []);
 });

@@ -1,8 +1,9 @@
 // Parser options and cel-go's defaults (parser/options.go, parser.NewParser).
 
 import {
-  STANDARD_MACROS, BINDINGS_MACROS, TWO_VAR_COMPREHENSION_MACROS, OPTIONAL_MACROS, macroKey,
+  STANDARD_MACROS, BINDINGS_MACROS, TWO_VAR_COMPREHENSION_MACROS, OPTIONAL_MACROS, macroKey, LEGACY_ACCU_VAR,
 } from './macros.js';
+import { ACCU_VAR } from '../ast.js';
 import type { Macro } from './macros.js';
 
 export interface ParseOptions {
@@ -20,6 +21,8 @@ export interface ParseOptions {
   optionalSyntax?: boolean;
   /** a.`b-c`, T{`in`: 1}; default true (cel-go's parser default). */
   identEscapeSyntax?: boolean;
+  /** Name the macros' accumulator `@result` (cel-go's default since v0.22); false gives `__result__` (older cel-go, Kubernetes 1.27). Default true. */
+  hiddenAccumulatorName?: boolean;
   /** && and || as one call over every term instead of a balanced tree; default false. */
   variadicLogicalOperators?: boolean;
   /** Record each macro call as written in SourceInfo.macroCalls; default true. */
@@ -43,6 +46,7 @@ export interface ResolvedOptions {
   optionalSyntax: boolean;
   identEscapeSyntax: boolean;
   variadicLogicalOperators: boolean;
+  accuName: string;
   populateMacroCalls: boolean;
   maxRecursionDepth: number;
   errorRecoveryLimit: number;
@@ -90,6 +94,7 @@ function build(o: ParseOptions): ResolvedOptions {
     optionalSyntax: o.optionalSyntax ?? false,
     identEscapeSyntax: o.identEscapeSyntax ?? true,
     variadicLogicalOperators: o.variadicLogicalOperators ?? false,
+    accuName: o.hiddenAccumulatorName === false ? LEGACY_ACCU_VAR : ACCU_VAR,
     populateMacroCalls: o.populateMacroCalls ?? true,
     maxRecursionDepth: limit('max recursion depth', o.maxRecursionDepth, 250, -1),
     errorRecoveryLimit: limit('error recovery limit', o.errorRecoveryLimit, 30, -1),

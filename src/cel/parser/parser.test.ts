@@ -259,6 +259,33 @@ test('limits', () => {
   );
 });
 
+test('accumulator name: @result, or __result__ as older cel-go', () => {
+  assert.match(ast('m.all(x, x)'), /\/\/ Accumulator\n {2}@result,/);
+  const legacy = ast('m.all(x, x)', { hiddenAccumulatorName: false });
+  assert.match(legacy, /\/\/ Accumulator\n {2}__result__,/);
+  assert.match(legacy, /__result__\^#\d+:\*expr\.Expr_IdentExpr#\)\^#\d+:\*expr\.Expr_ComprehensionExpr#$/);
+  // Either name is refused as an iteration variable.
+  assert.match(errors('m.all(__result__, true)', { hiddenAccumulatorName: false }), /iteration variable overwrites accumulator variable/);
+});
+
+test('syntax errors count toward the reporting limit in the order the lexer meets them', () => {
+  // The parser looks ahead past `tru` to EOF, so both '^' lexer errors come before its own.
+  assert.equal(
+    errors(`'3# < 10" '& tru ^^`, { errorReportingLimit: 2 }),
+    [
+      "ERROR: <input>:1:12: Syntax error: token recognition error at: '& '",
+      ` | '3# < 10" '& tru ^^`,
+      ' | ...........^',
+      "ERROR: <input>:1:18: Syntax error: token recognition error at: '^'",
+      ` | '3# < 10" '& tru ^^`,
+      ' | .................^',
+      'ERROR: <input>:1:19: Syntax error: More than 2 syntax errors',
+      ` | '3# < 10" '& tru ^^`,
+      ' | ..................^',
+    ].join('\n'),
+  );
+});
+
 test('variadic logical operators', () => {
   assert.equal(
     ast('a && b && c', { variadicLogicalOperators: true }),
@@ -311,4 +338,18 @@ test('macro calls are recorded with nested expansions as references', () => {
     ].join('\n'),
   );
   assert.equal(parse('has(a.b)', { populateMacroCalls: false }).parsed?.sourceInfo.macroCalls.size, 0);
+});
+
+test('negation that cannot continue: ANTLR no viable alternative, then the minus read as binary', () => {
+  const expecting = "{'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}";
+  assert.equal(
+    errors('-'),
+    `ERROR: <input>:1:2: Syntax error: no viable alternative at input '-'\n | -\n | .^\nERROR: <input>:1:2: Syntax error: mismatched input '<EOF>' expecting ${expecting}\n | -\n | .^`,
+  );
+  assert.equal(
+    errors('a + -!b'),
+    `ERROR: <input>:1:6: Syntax error: no viable alternative at input '-!'\n | a + -!b\n | .....^`,
+  );
+  // `!` then `-` is fine when a number follows (a negative literal).
+  assert.equal(ast('!-2'), '!_(\n  -2^#2:*expr.Constant_Int64Value#\n)^#1:*expr.Expr_CallExpr#');
 });

@@ -22,11 +22,12 @@
 // nesting of operators/selections in the tree ("max recursion depth exceeded").
 
 import type { Expr, ListExpr, MapEntry, StructField, SourceInfo, ParsedExpr } from '../ast.js';
-import { lineOffsetsOf, hasSurrogates, type Issue } from '../issues.js';
+import { lineOffsetsOf, hasSurrogates, codePointMapper, type Issue } from '../issues.js';
+import { assembleIssues, type LexIssue } from './report.js';
 import { lex } from './lexer.js';
-import { T, expectingText, startsUnary, UNARY_START } from './tokens.js';
+import { T, expectingText, startsUnary, startsPrimary, UNARY_START } from './tokens.js';
 import { unescapeString, unescapeBytes, UnescapeError } from './unescape.js';
-import { MacroError, macroKey, copyExpr, type Macro, type MacroHelper } from './macros.js';
+import { MacroError, macroKey, copyExpr, macroCallOf, type Macro, type MacroHelper } from './macros.js';
 import type { ResolvedOptions } from './options.js';
 
 /** Identifiers the grammar accepts but cel-go rejects. */
@@ -95,10 +96,12 @@ class Parser implements MacroHelper {
   private readonly macroCalls = new Map<number, Expr>();
   /** Syntax errors and internal errors (the ANTLR phase). */
   private readonly issues: Issue[] = [];
+  /** For each of `issues`, how far the lexer had read (UTF-16) when it was reported. */
+  private readonly issueTimes: number[] = [];
   /** Errors found while building the AST (cel-go's visitor phase; dropped when the parse aborts). */
   private readonly semantic: Issue[] = [];
   /** Lexer errors, reported as far as the parser has read (ANTLR lexes lazily). */
-  private readonly lexErrors: { at: number; offset: number; text: string }[] = [];
+  private readonly lexErrors: LexIssue[] = [];
   /** The furthest token index the parser has looked at. */
   private seen = 0;
 
@@ -132,7 +135,7 @@ class Parser implements MacroHelper {
     this.starts = toks.starts;
     this.ends = toks.ends;
     if (hasSurrogates(text)) {
-      const map = codePointMap(text);
+      const map = codePointMapper(text);
       this.cps = toks.starts.map((s) => map(s));
       this.eofOffset = map(text.length);
       for (const e of toks.errors) this.lexErrors.push({ at: e.start, offset: map(e.start), text: e.text });
@@ -151,43 +154,44 @@ class Parser implements MacroHelper {
     } catch (e) {
       if (e instanceof RangeError && /call stack/i.test(e.message)) {
         // Only reachable with the recursion limit off: JavaScript's stack is the limit then.
-        this.issues.push({ message: 'max recursion depth exceeded', offset: -1, exprId: 0 });
+        this.pushIssue({ message: 'max recursion depth exceeded', offset: -1, exprId: 0 });
       } else if (!(e instanceof Abort)) throw e;
       aborted = true;
     }
-    // Syntax errors (the lexer's and the parser's, in input order) up to the reporting limit.
-    let syntax = this.lexErrors.filter((e) => !aborted || e.at < this.readUpTo()).map((e) => this.lexIssue(e));
-    if (syntax.length > 0) syntax = syntax.concat(this.issues).sort((a, b) => a.offset - b.offset);
-    else syntax = this.issues;
-    const limit = this.o.errorReportingLimit;
-    const reported = syntax.filter((i) => i.offset >= 0 || i.message.startsWith('Syntax error:'));
-    if (reported.length > limit) {
-      const over = reported[limit];
-      syntax = syntax.filter((i) => !reported.includes(i) || reported.indexOf(i) < limit);
-      syntax.push({ message: `Syntax error: More than ${limit} syntax errors`, offset: over.offset, exprId: 0 });
-      aborted = true;
+    if (!aborted && expr && this.issues.length === 0 && this.lexErrors.length === 0 && this.semantic.length === 0 && !this.depthExceeded) {
+      const sourceInfo: SourceInfo = {
+        text: this.text,
+        lineOffsets: lineOffsetsOf(this.text, this.cps !== undefined),
+        positions: this.positions,
+        macroCalls: this.macroCalls,
+      };
+      return { parsed: { expr, sourceInfo }, issues: [] };
     }
-    // No AST is built after an aborted parse, so no errors of that phase.
-    if (aborted) return { issues: syntax };
-    const issues = syntax.concat(this.semantic);
-    if (this.depthExceeded) issues.push({ message: 'max recursion depth exceeded', offset: -1, exprId: 0 });
-    if (issues.length > 0 || !expr) return { issues };
-    const sourceInfo: SourceInfo = {
-      text: this.text,
-      lineOffsets: lineOffsetsOf(this.text),
-      positions: this.positions,
-      macroCalls: this.macroCalls,
-    };
-    return { parsed: { expr, sourceInfo }, issues };
+    return { issues: this.report(aborted) };
+  }
+
+  /** The issues of a failed parse. */
+  private report(aborted: boolean): Issue[] {
+    return assembleIssues({
+      lexErrors: this.lexErrors,
+      syntax: this.issues,
+      syntaxTimes: this.issueTimes,
+      semantic: this.semantic,
+      depthExceeded: this.depthExceeded,
+      aborted,
+      readUpTo: aborted ? this.readUpTo() : this.text.length + 1,
+      reportingLimit: this.o.errorReportingLimit,
+    });
+  }
+
+  private pushIssue(issue: Issue): void {
+    this.issues.push(issue);
+    this.issueTimes.push(this.readUpTo());
   }
 
   /** UTF-16 index up to which the lexer has produced tokens for the parser. */
   private readUpTo(): number {
     return this.seen < this.kinds.length ? this.starts[this.seen] : this.text.length;
-  }
-
-  private lexIssue(e: { offset: number; text: string }): Issue {
-    return { message: `Syntax error: token recognition error at: '${e.text}'`, offset: e.offset, exprId: 0 };
   }
 
   // ---- tokens ------------------------------------------------------------------------------
@@ -222,6 +226,9 @@ class Parser implements MacroHelper {
     this.positions.delete(id);
     if (id === this.nextIdValue - 1) this.nextIdValue--;
   }
+  get accuName(): string {
+    return this.o.accuName;
+  }
   nextId(): number {
     return this.newId(this.macroOffset);
   }
@@ -242,14 +249,14 @@ class Parser implements MacroHelper {
       if (this.errorMode) return;
       this.errorMode = true;
     }
-    this.issues.push({ message: 'Syntax error: ' + message, offset, exprId: 0 });
+    this.pushIssue({ message: 'Syntax error: ' + message, offset, exprId: 0 });
   }
 
   private countRecovery(): void {
     if (this.recoveries === this.o.errorRecoveryLimit) {
       this.recoveries++;
       const msg = `error recovery attempt limit exceeded: ${this.o.errorRecoveryLimit}`;
-      this.issues.push({ message: 'Syntax error: ' + msg, offset: this.offset(), exprId: 0 });
+      this.pushIssue({ message: 'Syntax error: ' + msg, offset: this.offset(), exprId: 0 });
       throw ABORT;
     }
     this.recoveries++;
@@ -365,7 +372,7 @@ class Parser implements MacroHelper {
   }
 
   private lookaheadExceeded(): never {
-    this.issues.push({
+    this.pushIssue({
       message: `error recovery token lookahead limit exceeded: ${this.o.errorRecoveryLookaheadLimit}`,
       offset: -1,
       exprId: 0,
@@ -377,7 +384,7 @@ class Parser implements MacroHelper {
     if (d > this.o.maxRecursionDepth) this.depthExceeded = true;
   }
   private ruleDepthExceeded(): never {
-    this.issues.push({
+    this.pushIssue({
       message: `expression recursion limit exceeded: ${this.o.maxRecursionDepth}`,
       offset: -1,
       exprId: 0,
@@ -402,7 +409,7 @@ class Parser implements MacroHelper {
           return this.errorAt(at, out.message);
         }
         if (out) {
-          if (this.o.populateMacroCalls) this.recordMacroCall(out.id, fn, target, args);
+          if (this.o.populateMacroCalls) this.macroCalls.set(out.id, macroCallOf(this.macroCalls, fn, target, args));
           this.deleteId(id);
           return out;
         }
@@ -410,29 +417,6 @@ class Parser implements MacroHelper {
     }
     if (target) return { kind: 'call', id, fn, target, args };
     return { kind: 'call', id, fn, args };
-  }
-
-  private recordMacroCall(id: number, fn: string, target: Expr | undefined, args: Expr[]): void {
-    const margs = args.map((a) => this.macroArg(a));
-    if (!target) {
-      this.macroCalls.set(id, { kind: 'call', id: 0, fn, args: margs });
-      return;
-    }
-    this.macroCalls.set(id, { kind: 'call', id: 0, fn, target: this.macroArg(target), args: margs });
-  }
-
-  /** A macro call argument, with nested expansions replaced by references (ident '' with their id). */
-  private macroArg(e: Expr): Expr {
-    if (this.macroCalls.has(e.id)) return { kind: 'ident', id: e.id, name: '' };
-    if (e.kind === 'call') {
-      const args = e.args.map((a) => this.macroArg(a));
-      if (!e.target) return { kind: 'call', id: e.id, fn: e.fn, args };
-      return { kind: 'call', id: e.id, fn: e.fn, target: this.macroArg(e.target), args };
-    }
-    if (e.kind === 'list') {
-      return { kind: 'list', id: e.id, elements: e.elements.map((x) => this.macroArg(x)), optionalIndices: e.optionalIndices };
-    }
-    return e;
   }
 
   // ---- grammar -----------------------------------------------------------------------------
@@ -550,6 +534,16 @@ class Parser implements MacroHelper {
       const opOffset = this.offset();
       let count = 0;
       while (this.la() === k) {
+        // ANTLR's prediction for `-`: another `-` or a primary must follow, else
+        // "no viable alternative"; the input stays at this `-`, which the
+        // caller then reads as a binary minus.
+        if (k === T.MINUS && !startsPrimary(this.la(1))) {
+          this.noViable(this.pos, this.pos + 1);
+          const at = this.offset();
+          this.recover();
+          this.vd = 0;
+          return { kind: 'const', id: this.newId(at), value: { type: 'null' } };
+        }
         this.consume();
         count++;
       }
@@ -982,22 +976,4 @@ function balanced(fn: string, terms: Expr[], ops: number[], lo: number, hi: numb
   const left = mid === lo ? terms[mid] : balanced(fn, terms, ops, lo, mid - 1);
   const right = mid === hi ? terms[mid + 1] : balanced(fn, terms, ops, mid + 1, hi);
   return { kind: 'call', id: ops[mid], fn, args: [left, right] };
-}
-
-/** UTF-16 index → code point index, for increasing indexes. */
-function codePointMap(text: string): (unit: number) => number {
-  let unit = 0;
-  let cp = 0;
-  return (target: number) => {
-    if (target < unit) {
-      unit = 0;
-      cp = 0;
-    }
-    while (unit < target) {
-      const c = text.charCodeAt(unit);
-      unit += c >= 0xd800 && c <= 0xdbff && unit + 1 < text.length ? 2 : 1;
-      cp++;
-    }
-    return cp;
-  };
 }

@@ -33,10 +33,7 @@ const SUITE_OPTIONS: ParseOptions = {
 };
 
 /** Parsing-suite expressions whose result still differs from cel-go's (why, briefly). */
-const PARSING_KNOWN: ReadonlyMap<string, string> = new Map([
-  // ANTLR reports a failed prediction inside the `-`+ loop before the mismatch at EOF.
-  ['--', 'no viable alternative inside the negation loop'],
-]);
+const PARSING_KNOWN: ReadonlyMap<string, string> = new Map<string, string>([]);
 
 function render(expr: string, opts: ParseOptions, description: string): string {
   const r = parse(expr, opts);

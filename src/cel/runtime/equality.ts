@@ -91,6 +91,7 @@ export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
 }
 
 function mapsEqual(a: object, b: object): boolean {
+  if (!(a instanceof CelMap) && !(b instanceof CelMap)) return plainMapsEqual(a as Record<string, unknown>, b as Record<string, unknown>);
   if (mapSize(a) !== mapSize(b)) return false;
   let equal = true;
   mapForEach(a, (k, v) => {
@@ -98,4 +99,15 @@ function mapsEqual(a: object, b: object): boolean {
     if (!mapHas(b, k) || !celEquals(v, mapFind(b, k))) equal = false;
   });
   return equal;
+}
+
+/** Two plain-object maps (JSON data): no closures, no key normalisation. */
+function plainMapsEqual(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i];
+    if (!Object.hasOwn(b, k) || !celEquals(a[k], b[k])) return false;
+  }
+  return true;
 }

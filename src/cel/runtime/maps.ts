@@ -48,11 +48,7 @@ export function mapHas(m: object, key: unknown): boolean {
 }
 
 export function mapSize(m: object): number {
-  if (isPlain(m)) {
-    let n = 0;
-    for (const k in m) if (Object.hasOwn(m, k)) n++;
-    return n;
-  }
+  if (isPlain(m)) return Object.keys(m).length;
   return (m as CelMap).entries.size;
 }
 

@@ -3,9 +3,11 @@
 // startsWith, endsWith, matches with RE2 semantics via re2js) and the
 // strings extension (charAt, indexOf, lastIndexOf, lowerAscii, upperAscii,
 // replace, split, substring, trim, join, reverse, quote) with cel-go's errors.
+// RE2 matching lives in regex.ts (re-exported here).
 
-import { RE2JS } from 're2js';
 import { CelError } from '../values.js';
+
+export { compileRegex, matches } from './regex.js';
 
 type Int = number | bigint;
 
@@ -34,30 +36,6 @@ export function sizeString(s: string): number {
 
 /** The code points of s (only called when s has surrogates). */
 const codePoints = (s: string): string[] => Array.from(s);
-
-// --- regular expressions -----------------------------------------------------
-
-const MAX_PROGRAMS = 512;
-const programs = new Map<string, RE2JS>();
-
-/** The compiled RE2 program for a pattern (cached, bounded); a syntax error
- * becomes a CelError worded as Go's regexp package words it. */
-export function compileRegex(pattern: string): RE2JS {
-  let p = programs.get(pattern);
-  if (p === undefined) {
-    try {
-      p = RE2JS.compile(pattern);
-    } catch (e) {
-      throw new CelError(e instanceof Error ? e.message : String(e));
-    }
-    if (programs.size >= MAX_PROGRAMS) programs.delete(programs.keys().next().value as string);
-    programs.set(pattern, p);
-  }
-  return p;
-}
-
-/** matches(): whether the RE2 pattern matches anywhere in s. */
-export const matches = (s: string, pattern: string): boolean => compileRegex(pattern).test(s);
 
 // --- strings extension ---------------------------------------------------------
 
@@ -129,7 +107,8 @@ export function lastIndexOf(s: string, sub: string, offset?: Int): Int {
   if (offset < 0) throw outOfRange(offset);
   if (sub === '') return offset > cps.length ? cps.length : offset;
   if (offset >= cps.length) throw outOfRange(offset);
-  return lastIndexIn(cps, wide ? codePoints(sub) : sub, Number(offset));
+  if (!wide) return s.lastIndexOf(sub, Number(offset));
+  return lastIndexIn(cps, codePoints(sub), Number(offset));
 }
 
 const ASCII_UPPER = /[A-Z]+/g;

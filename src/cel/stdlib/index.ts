@@ -4,9 +4,8 @@
 import type { Expr } from '../ast.js';
 import type { Library } from '../decls.js';
 import { MacroError, type Macro } from '../parser/index.js';
-import { celMapInsert, mapForEach } from '../runtime/maps.js';
+import { comprehensionsImpls } from '../ext/comprehensions_impls.js';
 import { mapOf, typeParam } from '../types.js';
-import { CelMap } from '../values.js';
 import { encodersFunctions } from '../ext/encoders_decls.js';
 import { encodersImpls } from '../ext/encoders_impls.js';
 import { mathFunctions } from '../ext/math_decls.js';
@@ -100,13 +99,6 @@ const K = typeParam('K');
 const V = typeParam('V');
 const mapKV = mapOf(K, V);
 
-function mapInsert(m: unknown, k: unknown, v: unknown): CelMap {
-  const out = new CelMap();
-  mapForEach(m as object, (a, b) => celMapInsert(out, a, b));
-  celMapInsert(out, k, v);
-  return out;
-}
-
 /** cel-go ext.TwoVarComprehensions' runtime helper for transformMap and
  * transformMapEntry. */
 export const comprehensionsLibrary: Library = {
@@ -120,17 +112,5 @@ export const comprehensionsLibrary: Library = {
       ],
     },
   ],
-  impls: [
-    { id: '@mapInsert_map_key_value', call: (a) => mapInsert(a[0], a[1], a[2]) },
-    {
-      id: '@mapInsert_map_map',
-      binary: (m, n) => {
-        let out = m as object;
-        mapForEach(n as object, (k, v) => {
-          out = mapInsert(out, k, v);
-        });
-        return out;
-      },
-    },
-  ],
+  impls: comprehensionsImpls,
 };
