@@ -228,6 +228,9 @@ test('positions are code point offsets; line offsets', () => {
   assert.equal(positions.get(inner.args[1].id), 6);
   assert.equal(positions.get(e.args[1].id), 12);
   assert.deepEqual(locationOf(12, lineOffsets), { line: 2, column: 4 });
+  // Built on first use, then the same objects.
+  assert.equal(r.parsed.sourceInfo.positions, positions);
+  assert.equal(r.parsed.sourceInfo.lineOffsets, lineOffsets);
 });
 
 test('limits', () => {
