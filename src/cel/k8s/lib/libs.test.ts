@@ -127,6 +127,10 @@ test('urls: isURL as Go url.ParseRequestURI', () => {
     ['https://example.com/%zz', false],
     ['http://exa\u0001mple.com', false],
     ['http://us er@host/', false],
+    ['https://example.com/a#frag', true],
+    ['https://example.com/a#%zz', false],
+    ['https://a:b:c/', false],
+    ['../relative-path', false],
   ];
   for (const [s, want] of rows) assert.equal(call(urlsLibrary, 'is_url_string', s), want, s);
 });
@@ -162,6 +166,7 @@ test('urls: url() and its accessors', () => {
   assert.equal(get('https://example.com/%ff').path, '/%ff');
   assert.equal(get('https://example.com/x:y@z;a,b=c').path, '/x:y@z;a,b=c');
   assert.equal(get('https://example.com:/').port, '');
+  assert.equal(get('https://example.com/a#frag').path, '/a', 'the fragment is not part of the path');
   assert.deepEqual(get('https://example.com/path?').query, {});
   assert.deepEqual(get('https://example.com?a=1;b=2&c=3').query, { c: ['3'] });
   assert.deepEqual(get('https://example.com?a+b=c%20d&e&=f&g=%zz').query, { 'a b': ['c d'], e: [''], '': ['f'] });
