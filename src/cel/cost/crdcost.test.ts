@@ -56,3 +56,28 @@ test('TotalCost keeps the 4 most expensive rules over 1% of the CRD limit', () =
   small.observe('r2', MAX_UINT64);
   assert.equal(small.total, MAX_UINT64);
 });
+
+test("cardinality down a chain of schemas (kube's TestCostInfo)", () => {
+  const obj = { type: 'object', properties: {} };
+  const arr = (maxItems?: number) => ({ type: 'array', ...(maxItems === undefined ? {} : { maxItems }) });
+  const map = (maxProperties?: number) => ({ type: 'object', additionalProperties: {}, ...(maxProperties === undefined ? {} : { maxProperties }) });
+  const table: [string, object[], number | undefined][] = [
+    ['object', [obj], 1],
+    ['array', [arr(5)], 5],
+    ['unbounded array', [arr()], undefined],
+    ['map', [map(10)], 10],
+    ['unbounded map', [map()], undefined],
+    ['array inside map', [map(5), arr(5)], 25],
+    ['unbounded array inside bounded map', [map(5), arr()], undefined],
+    ['object inside array', [arr(3), obj], 3],
+    ['map inside object inside array', [arr(2), obj, map(4)], 8],
+  ];
+  for (const [name, chain, want] of table) {
+    // the cardinality of a leaf under the chain: each schema multiplies its children's
+    let c: number | undefined = ROOT_CARDINALITY;
+    for (const s of chain) c = childCardinality(c, s);
+    assert.equal(c, want, name);
+  }
+  // 'integer overflow bounds check': math.MaxInt items, then 100: saturates at uint64's maximum
+  assert.equal(childCardinality(childCardinality(1, arr(2 ** 63 - 1)), arr(100)), MAX_UINT64);
+});
