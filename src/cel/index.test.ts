@@ -33,7 +33,9 @@ const rows: Row[] = [
   ["'tickets ABC-1 and DEF-2'.findAll('[A-Z]+-[0-9]+')", ['ABC-1', 'DEF-2'], 'list(string)'],
   ["url('https://example.com:8443/x').getPort()", '8443', 'string'],
   ["self.labels[?'team'].orValue('none')", 'none', 'string'],
+  ['self.?max__dash__replicas.orValue(0)', 5, 'int'],
   ['self.replicas == oldSelf.replicas', true, 'bool'],
+  ['has(self.max__dash__replicas) && !has(self.labels.team)', true, 'bool'],
   ['n * 2', 84, 'int'],
   ['type(self.replicas) == int', true, 'bool'],
   ['self.ports.map(p, p * 2)', [160, 886], 'list(int)'],
@@ -153,4 +155,30 @@ test("runtime cost of literal-only expressions (folded when planned) as cel-go's
   // A literal call that fails is not folded: the error comes at evaluation.
   const bad = e.compile('1 / 0 == 1');
   assert.throws(() => e.program(bad.ast!).eval({}), /division by zero/);
+});
+
+test('Kubernetes set and map lists: order-free ==, union and merge on +', () => {
+  const setType = { ...listOf(T.string), k8sList: { listType: 'set' as const } };
+  const mapType = { ...listOf(mapOf(T.string, T.dyn)), k8sList: { listType: 'map' as const, mapKeys: ['name'] } };
+  const e = new Env({ variables: { s: setType, t: setType, m: mapType, n: mapType, plain: listOf(T.string) } });
+  const data = {
+    s: ['a', 'b'],
+    t: ['b', 'a'],
+    plain: ['b', 'a'],
+    m: [{ name: 'x', v: 1 }, { name: 'y', v: 2 }],
+    n: [{ name: 'y', v: 3 }, { name: 'z', v: 4 }],
+  };
+  const rows: [string, unknown][] = [
+    ['s == t', true],
+    ['s != t', false],
+    ["s + ['c', 'a']", ['a', 'b', 'c']],
+    ['plain == s', false],
+    ['m == [n[0], n[1]]', false],
+    ['m + n', [{ name: 'x', v: 1 }, { name: 'y', v: 3 }, { name: 'z', v: 4 }]],
+  ];
+  for (const [expr, want] of rows) {
+    const r = e.compile(expr);
+    assert.deepEqual(r.issues, [], expr);
+    assert.deepEqual(e.program(r.ast!).eval(data), want, expr);
+  }
 });

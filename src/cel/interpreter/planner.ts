@@ -8,6 +8,7 @@
 import type { CallExpr, ComprehensionExpr, Constant, Expr, ListExpr, MapExpr, SelectExpr } from '../ast.js';
 import type { FunctionDecl, OverloadDecl, OverloadImpl } from '../decls.js';
 import type { Type } from '../types.js';
+import { k8sListConcat, k8sListEquals, type K8sList } from '../k8s/lists.js';
 import { celEquals } from '../runtime/equality.js';
 import { TYPE_BY_NAME } from '../runtime/typeof.js';
 import { CelError, CelMap, Double, Optional, TypeValue, Uint, intOf } from '../values.js';
@@ -339,8 +340,14 @@ class Planner {
     const field = e.field;
     // A presence test costs its operand only (cel-go v0.12: evalTestOnly is
     // neither an attribute nor a call).
-    if (e.testOnly) return (f) => present(op(f), field);
-    if (e.optional) return this.withCost((f) => optionalSelect(op(f), field), SELECT_AND_IDENT_COST);
+    if (e.testOnly) {
+      const wire = this.wireName(e.operand, field);
+      return (f) => present(op(f), wire);
+    }
+    if (e.optional) {
+      const wire = this.wireName(e.operand, field);
+      return this.withCost((f) => optionalSelect(op(f), wire), SELECT_AND_IDENT_COST);
+    }
     const opType = this.types?.get(e.operand.id);
     if (opType?.kind === 'object') {
       const ft = opType.fields.get(field);
@@ -373,6 +380,13 @@ class Planner {
       }
       return select(o, field);
     };
+  }
+
+  /** The data's property name of a field of an object-typed operand (its
+   * CEL name may be escaped); the name itself for maps and dyn. */
+  private wireName(operand: Expr, field: string): string {
+    const t = this.types?.get(operand.id);
+    return t?.kind === 'object' ? (t.fields.get(field)?.wireName ?? field) : field;
   }
 
   private planStruct(typeName: string): Interp {
@@ -637,7 +651,7 @@ class Planner {
       case '_?._':
         if (e.args.length === 2 && e.args[1].kind === 'const' && e.args[1].value.type === 'string') {
           const op = this.plan(e.args[0]);
-          const field = e.args[1].value.value;
+          const field = this.wireName(e.args[0], e.args[1].value.value);
           return this.withCost((f) => optionalSelect(op(f), field), SELECT_AND_IDENT_COST);
         }
         break;
@@ -648,6 +662,25 @@ class Planner {
         if (e.args.length === 2) {
           const fast = this.planAppend(e);
           if (fast !== undefined) return fast;
+          const k = this.k8sListOf(e.args[0]);
+          if (k !== undefined)
+            return this.planK8sList(e, 'add_list', (x, y) => k8sListConcat(k, x, y), () => {
+              throw noSuchOverload('_+_');
+            });
+        }
+        break;
+      case '_==_':
+      case '_!=_':
+        if (e.args.length === 2) {
+          const k = this.k8sListOf(e.args[0]);
+          const ne = e.fn === '_!=_';
+          if (k !== undefined)
+            return this.planK8sList(
+              e,
+              ne ? 'not_equals' : 'equals',
+              (x, y) => k8sListEquals(k, x, y) !== ne,
+              (x, y) => celEquals(x, y) !== ne,
+            );
         }
         break;
     }
@@ -746,6 +779,35 @@ class Planner {
       }, SELECT_AND_IDENT_COST);
     }
     return this.withCost((f) => index(c(f), k(f)), SELECT_AND_IDENT_COST);
+  }
+
+  /** The x-kubernetes-list-type of a list-typed operand (set or map lists
+   * compare and concatenate by their own rules). */
+  private k8sListOf(e: Expr): K8sList | undefined {
+    const t = this.types?.get(e.id);
+    return t?.kind === 'list' ? t.k8sList : undefined;
+  }
+
+  /** `==`, `!=`, `+` whose left operand is a Kubernetes set or map list: two
+   * lists go through the list type's rule, anything else through the
+   * standard overloads. Costs as the standard overload's. */
+  private planK8sList(
+    e: CallExpr,
+    id: string,
+    onLists: (x: readonly unknown[], y: readonly unknown[]) => unknown,
+    otherwise: (x: unknown, y: unknown) => unknown,
+  ): Interp {
+    const a = this.plan(e.args[0]);
+    const b = this.plan(e.args[1]);
+    const cost = this.cost;
+    const sized = cost === undefined ? undefined : binarySizedCostOf(cost, id);
+    return (f) => {
+      const x = a(f);
+      const y = b(f);
+      const r = Array.isArray(x) && Array.isArray(y) ? onLists(x, y) : otherwise(x, y);
+      if (sized !== undefined) f.c += sized(x, y, r);
+      return r;
+    };
   }
 
   /** `x in c`: map keys, list elements by CEL equality. */

@@ -57,6 +57,10 @@ test('lists: isSorted, sum, min, max, indexOf, lastIndexOf', () => {
     ['list_double_sum_double', [[]], new Double(0)],
     ['list_duration_sum_duration', [[d(1n), d(2n)]], d(3n)],
     ['list_int_sum_int', [[2 ** 53, 2 ** 53]], 2n ** 54n],
+    // Without types the first element decides (cel-go's runtime dispatch on a dyn list).
+    ['list_int_sum_int', [[new Double(1), new Double(2)]], new Double(3)],
+    ['list_int_sum_int', [[new Double(-0)]], new Double(0)],
+    ['list_int_sum_int', [[d(1n)]], d(1n)],
     ['list_int_min_int', [[3, 1, 2]], 1],
     ['list_int_max_int', [[3, 1, 2]], 3],
     ['list_string_max_string', [['b', 'c', 'a']], 'c'],
