@@ -12,6 +12,7 @@ import { benchServiceAccountTokens } from './satokens.js';
 import { benchRbac } from './rbac.js';
 import { benchAdmission } from './admission.js';
 import { benchWebhooks } from './webhooks.js';
+import { benchCel, benchCelConformance } from './cel.js';
 
 const suites: Record<string, () => Promise<string[]>> = {
   storage: benchStorage, apiserver: benchApiServer, watch: benchWatch, apply: benchApply, validation: benchValidation, smd: async () => benchSmd(),
