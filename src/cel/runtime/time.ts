@@ -147,14 +147,43 @@ function atoi(s: string): number {
 
 const goQuote = (s: string): string => JSON.stringify(s);
 
+const MAX_CACHED_OFFSETS = 4096;
+/** Fixed offsets by argument (`+05:30`), and IANA offsets by zone and UTC hour. */
+const fixedOffsets = new Map<string, number>();
+const hourOffsets = new Map<string, number>();
+
+/** The offset of an IANA zone, memoised per UTC hour when the offset is the
+ * same at both ends of the hour (tzdb has no pair of transitions within one
+ * hour, so the whole hour then shares it). */
+function cachedIanaOffset(tz: string, seconds: number): number {
+  const hour = Math.floor(seconds / 3600);
+  const key = tz + '\u0000' + hour;
+  const hit = hourOffsets.get(key);
+  if (hit !== undefined) return hit;
+  const off = ianaOffset(tz, seconds);
+  if (ianaOffset(tz, hour * 3600) === off && ianaOffset(tz, hour * 3600 + 3599) === off) {
+    if (hourOffsets.size >= MAX_CACHED_OFFSETS) hourOffsets.clear();
+    hourOffsets.set(key, off);
+  }
+  return off;
+}
+
 /** The offset east of UTC in seconds for cel-go's time zone argument: an IANA
  * name (`America/New_York`, `UTC`) or a fixed offset `[+-]HH:MM`. */
 export function zoneOffset(tz: string, seconds: number): number {
+  if (tz === '' || tz === 'UTC') return 0;
+  const fixed = fixedOffsets.get(tz);
+  if (fixed !== undefined) return fixed;
   const colon = tz.indexOf(':');
-  if (colon === -1) {
-    if (tz === '' || tz === 'UTC') return 0;
-    return ianaOffset(tz, seconds);
-  }
+  if (colon === -1) return cachedIanaOffset(tz, seconds);
+  const off = parseFixedOffset(tz, colon);
+  if (fixedOffsets.size >= MAX_CACHED_OFFSETS) fixedOffsets.clear();
+  fixedOffsets.set(tz, off);
+  return off;
+}
+
+/** cel-go's `[+-]HH:MM` reading: Atoi on each side of the colon. */
+function parseFixedOffset(tz: string, colon: number): number {
   const hr = atoi(tz.slice(0, colon));
   const min = atoi(tz.slice(colon + 1));
   if (min < 0 || min > 59) throw new CelError(`timezone offset minutes out of range [0, 59]: ${tz}`);
