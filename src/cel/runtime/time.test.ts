@@ -70,6 +70,7 @@ test('calendar accessors in UTC, fixed offsets and IANA zones', () => {
     assert.equal(hm('2023-04-01T15:00:00Z', 'Australia/Lord_Howe'), '1:30:0');
   }
   throwsCel(() => T.civilIn(t, 'Mars/Olympus'), 'unknown time zone Mars/Olympus');
+  throwsCel(() => T.civilIn(t, 'america/new_york'), 'unknown time zone america/new_york');
   throwsCel(() => T.civilIn(t, '+01:60'), 'timezone offset minutes out of range [0, 59]: +01:60');
   throwsCel(() => T.civilIn(t, 'x:00'), 'strconv.Atoi: parsing "x": invalid syntax');
 });

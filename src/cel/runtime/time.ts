@@ -93,6 +93,9 @@ function zoneFormatter(name: string): Intl.DateTimeFormat {
     } catch {
       throw new CelError(`unknown time zone ${name}`);
     }
+    // Intl reads names case-insensitively; Go's tzdata lookup does not.
+    const resolved = f.resolvedOptions().timeZone;
+    if (resolved !== name && resolved.toLowerCase() === name.toLowerCase()) throw new CelError(`unknown time zone ${name}`);
     if (zoneFormatters.size >= MAX_ZONES) zoneFormatters.clear();
     zoneFormatters.set(name, f);
   }
