@@ -26,6 +26,7 @@ export const MIN_UNIX = -62135596800;
 export const MAX_UNIX = 253402300799;
 const NS = 1_000_000_000;
 const NS_BIG = 1_000_000_000n;
+const MAX_SAFE_BIG = BigInt(Number.MAX_SAFE_INTEGER);
 const INT64_MIN = -(2n ** 63n);
 
 /** A timestamp, or `timestamp overflow` outside year 1–9999. */
@@ -284,8 +285,18 @@ export function formatTimestamp(t: Timestamp): string {
 // --- timestamp arithmetic -------------------------------------------------------------
 
 export function addTimestampDuration(t: Timestamp, d: Duration): Timestamp {
-  let sec = t.seconds + Number(d.nanos / NS_BIG);
-  let nsec = t.nanos + Number(d.nanos % NS_BIG);
+  let sec: number;
+  let nsec: number;
+  const n = d.nanos;
+  if (n >= -MAX_SAFE_BIG && n <= MAX_SAFE_BIG) {
+    const x = Number(n);
+    const r = x % NS;
+    sec = t.seconds + (x - r) / NS;
+    nsec = t.nanos + r;
+  } else {
+    sec = t.seconds + Number(n / NS_BIG);
+    nsec = t.nanos + Number(n % NS_BIG);
+  }
   if (nsec >= NS) {
     sec += 1;
     nsec -= NS;
@@ -303,7 +314,11 @@ export function subTimestampDuration(t: Timestamp, d: Duration): Timestamp {
 
 /** timestamp - timestamp: a duration, or `integer overflow` beyond int64 ns. */
 export function subTimestamps(a: Timestamp, b: Timestamp): Duration {
-  return durationOf(BigInt(a.seconds - b.seconds) * NS_BIG + BigInt(a.nanos - b.nanos));
+  const ds = a.seconds - b.seconds;
+  const dn = a.nanos - b.nanos;
+  // Within ±104 days the nanoseconds are exact as a double.
+  if (ds > -9e6 && ds < 9e6) return new Duration(BigInt(ds * NS + dn));
+  return durationOf(BigInt(ds) * NS_BIG + BigInt(dn));
 }
 
 /** timestamp(int): seconds since the epoch. */
