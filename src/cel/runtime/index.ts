@@ -11,7 +11,8 @@
 //   convert     int() uint() double() string() bytes() bool() type() dyn()
 //   numfmt      Go's float formatting (%g, 'f', %.Nf, %.Ne; exact rounding)
 //   bytes       UTF-8 encoding and strict decoding
-//   time        timestamps, durations, RFC 3339, Go durations, time zones
+//   time        timestamps, RFC 3339, calendar accessors, time zones
+//   duration    durations: Go's syntax, printing, int64 arithmetic
 //   strings     code-point strings, the strings extension
 //   regex       RE2 matching: re2js programs cached per pattern, native RegExps
 //               for the linear RE2 ∩ JavaScript subset
@@ -28,6 +29,7 @@ export * as arith from './arith.js';
 export * as compare from './compare.js';
 export * as containers from './containers.js';
 export * as convert from './convert.js';
+export * as duration from './duration.js';
 export * as equality from './equality.js';
 export * as errors from './errors.js';
 export * as maps from './maps.js';

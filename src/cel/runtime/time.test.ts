@@ -56,7 +56,21 @@ test('calendar accessors in UTC, fixed offsets and IANA zones', () => {
   assert.equal(T.civilIn(ts('2023-07-01T12:00:00Z'), 'America/New_York').hours, 8);
   assert.equal(T.civilIn(ts('2023-01-01T12:00:00Z'), 'America/New_York').hours, 7);
   assert.equal(T.civilIn(ts('0001-01-01T00:00:00Z'), 'UTC').year, 1);
+  // Around transitions (offsets are memoised per UTC hour): New York springs
+  // forward at 07:00Z on 2023-03-12; Lord Howe falls back 30 minutes at 15:00Z on 2023-04-01.
+  const hm = (s: string, tz: string): string => {
+    const c = T.civilIn(ts(s), tz);
+    return `${c.hours}:${c.minutes}:${c.seconds}`;
+  };
+  for (let round = 0; round < 2; round++) {
+    assert.equal(hm('2023-03-12T07:30:00Z', 'America/New_York'), '3:30:0');
+    assert.equal(hm('2023-03-12T06:59:59Z', 'America/New_York'), '1:59:59');
+    assert.equal(hm('2023-03-12T07:00:00Z', 'America/New_York'), '3:0:0');
+    assert.equal(hm('2023-04-01T14:59:59Z', 'Australia/Lord_Howe'), '1:59:59');
+    assert.equal(hm('2023-04-01T15:00:00Z', 'Australia/Lord_Howe'), '1:30:0');
+  }
   throwsCel(() => T.civilIn(t, 'Mars/Olympus'), 'unknown time zone Mars/Olympus');
+  throwsCel(() => T.civilIn(t, 'america/new_york'), 'unknown time zone america/new_york');
   throwsCel(() => T.civilIn(t, '+01:60'), 'timezone offset minutes out of range [0, 59]: +01:60');
   throwsCel(() => T.civilIn(t, 'x:00'), 'strconv.Atoi: parsing "x": invalid syntax');
 });

@@ -1,20 +1,33 @@
-// Timestamps and durations as cel-go: timestamps from 0001-01-01T00:00:00Z
-// to 9999-12-31T23:59:59.999999999Z (else `timestamp overflow`), durations
-// as int64 nanoseconds (Go's time.Duration), RFC 3339 parsing and printing,
-// Go's duration syntax, and the calendar accessors in UTC, an IANA time zone
-// (through Intl, formatters cached) or a fixed `±HH:MM` offset.
+// Timestamps as cel-go: from 0001-01-01T00:00:00Z to
+// 9999-12-31T23:59:59.999999999Z (else `timestamp overflow`), RFC 3339
+// parsing and printing, arithmetic with durations, and the calendar
+// accessors in UTC, an IANA time zone (through Intl; formatters and offsets
+// cached) or a fixed `±HH:MM` offset. Durations live in duration.ts
+// (re-exported here).
 
-import { CelError, Duration, Timestamp, intOf } from '../values.js';
+import { CelError, Duration, Timestamp } from '../values.js';
 import { conversionError, errIntOverflow, errTimestampOverflow } from './errors.js';
-import { formatFloatF } from './numfmt.js';
+import { durationOf } from './duration.js';
+
+export {
+  addDurations,
+  durationHours,
+  durationMilliseconds,
+  durationMinutes,
+  durationOf,
+  durationSeconds,
+  formatDuration,
+  parseDuration,
+  subDurations,
+} from './duration.js';
 
 /** Seconds from the epoch of 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z. */
 export const MIN_UNIX = -62135596800;
 export const MAX_UNIX = 253402300799;
 const NS = 1_000_000_000;
 const NS_BIG = 1_000_000_000n;
+const MAX_SAFE_BIG = BigInt(Number.MAX_SAFE_INTEGER);
 const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
 
 /** A timestamp, or `timestamp overflow` outside year 1–9999. */
 export function timestampOf(seconds: number, nanos: number): Timestamp {
@@ -93,6 +106,9 @@ function zoneFormatter(name: string): Intl.DateTimeFormat {
     } catch {
       throw new CelError(`unknown time zone ${name}`);
     }
+    // Intl reads names case-insensitively; Go's tzdata lookup does not.
+    const resolved = f.resolvedOptions().timeZone;
+    if (resolved !== name && resolved.toLowerCase() === name.toLowerCase()) throw new CelError(`unknown time zone ${name}`);
     if (zoneFormatters.size >= MAX_ZONES) zoneFormatters.clear();
     zoneFormatters.set(name, f);
   }
@@ -147,14 +163,43 @@ function atoi(s: string): number {
 
 const goQuote = (s: string): string => JSON.stringify(s);
 
+const MAX_CACHED_OFFSETS = 4096;
+/** Fixed offsets by argument (`+05:30`), and IANA offsets by zone and UTC hour. */
+const fixedOffsets = new Map<string, number>();
+const hourOffsets = new Map<string, number>();
+
+/** The offset of an IANA zone, memoised per UTC hour when the offset is the
+ * same at both ends of the hour (tzdb has no pair of transitions within one
+ * hour, so the whole hour then shares it). */
+function cachedIanaOffset(tz: string, seconds: number): number {
+  const hour = Math.floor(seconds / 3600);
+  const key = tz + '\u0000' + hour;
+  const hit = hourOffsets.get(key);
+  if (hit !== undefined) return hit;
+  const off = ianaOffset(tz, seconds);
+  if (ianaOffset(tz, hour * 3600) === off && ianaOffset(tz, hour * 3600 + 3599) === off) {
+    if (hourOffsets.size >= MAX_CACHED_OFFSETS) hourOffsets.clear();
+    hourOffsets.set(key, off);
+  }
+  return off;
+}
+
 /** The offset east of UTC in seconds for cel-go's time zone argument: an IANA
  * name (`America/New_York`, `UTC`) or a fixed offset `[+-]HH:MM`. */
 export function zoneOffset(tz: string, seconds: number): number {
+  if (tz === '' || tz === 'UTC') return 0;
+  const fixed = fixedOffsets.get(tz);
+  if (fixed !== undefined) return fixed;
   const colon = tz.indexOf(':');
-  if (colon === -1) {
-    if (tz === '' || tz === 'UTC') return 0;
-    return ianaOffset(tz, seconds);
-  }
+  if (colon === -1) return cachedIanaOffset(tz, seconds);
+  const off = parseFixedOffset(tz, colon);
+  if (fixedOffsets.size >= MAX_CACHED_OFFSETS) fixedOffsets.clear();
+  fixedOffsets.set(tz, off);
+  return off;
+}
+
+/** cel-go's `[+-]HH:MM` reading: Atoi on each side of the colon. */
+function parseFixedOffset(tz: string, colon: number): number {
   const hr = atoi(tz.slice(0, colon));
   const min = atoi(tz.slice(colon + 1));
   if (min < 0 || min > 59) throw new CelError(`timezone offset minutes out of range [0, 59]: ${tz}`);
@@ -237,135 +282,21 @@ export function formatTimestamp(t: Timestamp): string {
   return s + 'Z';
 }
 
-// --- durations -------------------------------------------------------------------
-
-const UNITS: ReadonlyMap<string, bigint> = new Map([
-  ['ns', 1n],
-  ['us', 1000n],
-  ['µs', 1000n], // U+00B5
-  ['μs', 1000n], // U+03BC
-  ['ms', 1_000_000n],
-  ['s', NS_BIG],
-  ['m', 60n * NS_BIG],
-  ['h', 3600n * NS_BIG],
-]);
-
-const isDigit = (c: number): boolean => c >= 48 && c <= 57;
-
-const UNIT_NS: Readonly<Record<string, number>> = Object.assign(Object.create(null) as Record<string, number>, {
-  ns: 1,
-  us: 1e3,
-  'µs': 1e3,
-  'μs': 1e3,
-  ms: 1e6,
-  s: 1e9,
-  m: 6e10,
-  h: 3.6e12,
-});
-
-/** The common case without BigInt: integer components whose total stays
- * below 2^53 ns (about 104 days); undefined sends the input to the full parser. */
-function parseDurationFast(s: string): Duration | undefined {
-  let i = 0;
-  let neg = false;
-  if (s[0] === '-' || s[0] === '+') {
-    neg = s[0] === '-';
-    i = 1;
-  }
-  if (i >= s.length) return undefined;
-  let total = 0;
-  while (i < s.length) {
-    let v = 0;
-    const start = i;
-    while (i < s.length) {
-      const c = s.charCodeAt(i) - 48;
-      if (!(c >= 0 && c <= 9)) break;
-      v = v * 10 + c;
-      i++;
-    }
-    if (i === start || i - start > 15) return undefined;
-    const us = i;
-    while (i < s.length && s[i] !== '.' && !isDigit(s.charCodeAt(i))) i++;
-    if (s[i] === '.') return undefined;
-    const unit = UNIT_NS[s.slice(us, i)];
-    if (unit === undefined) return undefined;
-    total += v * unit;
-    if (!(total <= Number.MAX_SAFE_INTEGER)) return undefined;
-  }
-  return new Duration(BigInt(neg ? -total : total));
-}
-
-/** duration(string): Go's time.ParseDuration (`1h2m3.5s`, `-1.5h`, `300ms`). */
-export function parseDuration(input: string): Duration {
-  const fast = parseDurationFast(input);
-  if (fast !== undefined) return fast;
-  const fail = (): never => {
-    throw conversionError('string', 'google.protobuf.Duration');
-  };
-  let s = input;
-  let neg = false;
-  if (s !== '' && (s[0] === '-' || s[0] === '+')) {
-    neg = s[0] === '-';
-    s = s.slice(1);
-  }
-  if (s === '0') return new Duration(0n);
-  if (s === '') fail();
-  let total = 0n;
-  let i = 0;
-  while (i < s.length) {
-    const c = s.charCodeAt(i);
-    if (!(c === 46 || isDigit(c))) fail();
-    const intStart = i;
-    while (i < s.length && isDigit(s.charCodeAt(i))) i++;
-    const intDigits = s.slice(intStart, i);
-    let fracDigits = '';
-    if (i < s.length && s[i] === '.') {
-      i++;
-      const fs = i;
-      while (i < s.length && isDigit(s.charCodeAt(i))) i++;
-      fracDigits = s.slice(fs, i);
-    }
-    if (intDigits === '' && fracDigits === '') fail();
-    const us = i;
-    while (i < s.length && s[i] !== '.' && !isDigit(s.charCodeAt(i))) i++;
-    const unit = UNITS.get(s.slice(us, i));
-    if (unit === undefined) fail();
-    let v = intDigits === '' ? 0n : BigInt(intDigits);
-    if (v > 2n ** 63n / unit!) fail();
-    v *= unit!;
-    if (fracDigits !== '') {
-      // Go accumulates the fraction as a float64 scaled by the unit.
-      const f = Number('0.' + fracDigits) * Number(unit);
-      v += BigInt(Math.trunc(f));
-      if (v > 2n ** 63n) fail();
-    }
-    total += v;
-    if (total > 2n ** 63n) fail();
-  }
-  if (neg) return new Duration(-total);
-  if (total > INT64_MAX) fail();
-  return new Duration(total);
-}
-
-/** string(duration): seconds with Go's shortest 'f' format and an `s`. */
-export function formatDuration(d: Duration): string {
-  const sec = d.nanos / NS_BIG;
-  const nsec = d.nanos % NS_BIG;
-  return formatFloatF(Number(sec) + Number(nsec) / 1e9) + 's';
-}
-
-/** A duration from int64 nanoseconds, or `integer overflow`. */
-export function durationOf(nanos: bigint): Duration {
-  if (nanos < INT64_MIN || nanos > INT64_MAX) throw errIntOverflow;
-  return new Duration(nanos);
-}
-
-export const addDurations = (a: Duration, b: Duration): Duration => durationOf(a.nanos + b.nanos);
-export const subDurations = (a: Duration, b: Duration): Duration => durationOf(a.nanos - b.nanos);
+// --- timestamp arithmetic -------------------------------------------------------------
 
 export function addTimestampDuration(t: Timestamp, d: Duration): Timestamp {
-  let sec = t.seconds + Number(d.nanos / NS_BIG);
-  let nsec = t.nanos + Number(d.nanos % NS_BIG);
+  let sec: number;
+  let nsec: number;
+  const n = d.nanos;
+  if (n >= -MAX_SAFE_BIG && n <= MAX_SAFE_BIG) {
+    const x = Number(n);
+    const r = x % NS;
+    sec = t.seconds + (x - r) / NS;
+    nsec = t.nanos + r;
+  } else {
+    sec = t.seconds + Number(n / NS_BIG);
+    nsec = t.nanos + Number(n % NS_BIG);
+  }
   if (nsec >= NS) {
     sec += 1;
     nsec -= NS;
@@ -383,14 +314,12 @@ export function subTimestampDuration(t: Timestamp, d: Duration): Timestamp {
 
 /** timestamp - timestamp: a duration, or `integer overflow` beyond int64 ns. */
 export function subTimestamps(a: Timestamp, b: Timestamp): Duration {
-  return durationOf(BigInt(a.seconds - b.seconds) * NS_BIG + BigInt(a.nanos - b.nanos));
+  const ds = a.seconds - b.seconds;
+  const dn = a.nanos - b.nanos;
+  // Within ±104 days the nanoseconds are exact as a double.
+  if (ds > -9e6 && ds < 9e6) return new Duration(BigInt(ds * NS + dn));
+  return durationOf(BigInt(ds) * NS_BIG + BigInt(dn));
 }
-
-/** Duration accessors: whole hours, minutes, seconds, milliseconds (truncated). */
-export const durationHours = (d: Duration): number | bigint => intOf(d.nanos / (3600n * NS_BIG));
-export const durationMinutes = (d: Duration): number | bigint => intOf(d.nanos / (60n * NS_BIG));
-export const durationSeconds = (d: Duration): number | bigint => intOf(d.nanos / NS_BIG);
-export const durationMilliseconds = (d: Duration): number | bigint => intOf(d.nanos / 1_000_000n);
 
 /** timestamp(int): seconds since the epoch. */
 export function timestampFromSeconds(v: number | bigint): Timestamp {
