@@ -620,6 +620,8 @@ class Planner {
         if (f.c > f.limit) checkCost(f);
       }
       if (tracking) f.c += kResult;
+      s[it1] = undefined;
+      if (two) s[it2] = undefined;
       if (err !== undefined) throw err;
       return kind === 'existsOne' ? count === 1 : !decides;
     };
