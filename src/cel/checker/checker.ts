@@ -9,25 +9,24 @@
 // nodes are shared with the parsed AST.
 
 import type { CallExpr, ComprehensionExpr, Expr, ListExpr, MapExpr, ParsedExpr, SelectExpr, StructExpr } from '../ast.js';
-import type { FunctionDecl, OverloadDecl } from '../decls.js';
+import type { FunctionDecl } from '../decls.js';
 import type { Issue } from '../issues.js';
 import type { FieldType, Type } from '../types.js';
 import { T, listOf, mapOf, optionalOf, typeParam } from '../types.js';
 import {
   Substitution,
   isAssignable,
-  isAssignableList,
   isDyn,
   isDynOrError,
-  isExactType,
   mostGeneral,
   optionalElem,
   hasTypeParam,
   substitute,
 } from './assign.js';
 import type { CheckEnv } from './env.js';
-import { candidateNames, lookupGlobal, prepare } from './env.js';
-import { formatArgs, formatType } from './format.js';
+import { candidateNames, lookupGlobal } from './env.js';
+import { resolveOverload } from './overloads.js';
+import { formatType } from './format.js';
 
 /** What an identifier or call resolved to. */
 export interface Reference {
@@ -317,110 +316,39 @@ class Checker {
     return target === e.target && args === e.args ? e : { ...e, target, args };
   }
 
-  /** None of these names is bound (a generic declared identifier may use an overload's parameter name). */
-  private unbound(names: readonly string[]): boolean {
-    for (const n of names) if (this.subst.find(n) !== undefined) return false;
-    return true;
-  }
-
   get freeVarCount(): number {
     return this.freeVars;
   }
 
-  private newTypeVar(): Type {
+  newTypeVar(): Type {
     return typeParam(`_var${this.freeVars++}`);
   }
 
-  /** An overload's parameter and result types with its type parameters renamed to fresh variables. */
-  private instantiate(o: OverloadDecl): [Type[], Type] {
-    const names = o.typeParams!;
-    const fresh = names.map(() => this.newTypeVar());
-    const rename = (t: Type): Type => {
-      switch (t.kind) {
-        case 'typeParam': {
-          const i = names.indexOf(t.name);
-          return i >= 0 ? fresh[i]! : t;
-        }
-        case 'list':
-          return listOf(rename(t.elem));
-        case 'map':
-          return mapOf(rename(t.key), rename(t.value));
-        case 'type':
-          return t.param ? { kind: 'type', param: rename(t.param) } : t;
-        case 'opaque':
-          return { kind: 'opaque', name: t.name, params: t.params.map(rename) };
-        default:
-          return t;
-      }
-    };
-    return [o.params.map(rename), rename(o.result)];
-  }
-
-  private resolveOverload(id: number, f: FunctionDecl, target: Expr | undefined, args: Expr[]): void {
+  private resolveOverload(id: number, fn: FunctionDecl, target: Expr | undefined, args: Expr[]): void {
     const argTypes: Type[] = [];
-    if (target) argTypes.push(this.types.get(target.id)!);
-    for (const a of args) argTypes.push(this.types.get(a.id)!);
-    const p = prepare(f, this.env.crossTypeNumericComparisons === true);
-    const index = target ? p.member : p.global;
-
-    if ((f.name === '_&&_' || f.name === '_||_') && index.all.length > 0) {
-      let ok = true;
-      for (let i = 0; i < argTypes.length; i++) {
-        if (!isAssignable(this.subst, argTypes[i]!, T.bool)) {
-          this.report(args[i]!.id, `expected type 'bool' but found '${formatType(argTypes[i]!)}'`);
-          ok = false;
-        }
-      }
-      this.types.set(id, ok ? T.bool : T.error);
-      if (ok) this.refs.set(id, { overloadIds: [index.all[0]!.id] });
-      return;
+    const argIds: number[] = [];
+    if (target) {
+      argTypes.push(this.types.get(target.id)!);
+      argIds.push(target.id);
     }
-
-    // With ground argument types (no type parameters), an overload's own
-    // parameters can be bound directly and unbound again once its result is
-    // known: nothing else can refer to them. Otherwise they are renamed to
-    // fresh variables first, as cel-go does.
-    let ground = true;
-    for (const t of argTypes) {
-      if (hasTypeParam(t)) {
-        ground = false;
-        break;
-      }
+    for (const a of args) {
+      argTypes.push(this.types.get(a.id)!);
+      argIds.push(a.id);
     }
-    let result: Type | undefined;
-    let ids: string[] | undefined;
-    for (const o of index.candidates(argTypes[0])) {
-      if (o.params.length !== argTypes.length) continue;
-      let params = o.params;
-      let res = o.result;
-      let r: Type = res;
-      let done = false;
-      if (o.typeParams && ground && this.unbound(o.typeParams)) {
-        const mark = this.subst.mark();
-        if (!isAssignableList(this.subst, argTypes, params)) continue;
-        r = substitute(this.subst, res, false);
-        this.subst.rollback(mark);
-        // a result still generic (optional.none()) needs variables of its own
-        done = !hasTypeParam(r);
-      }
-      if (!done) {
-        if (o.typeParams) [params, res] = this.instantiate(o);
-        if (!isAssignableList(this.subst, argTypes, params)) continue;
-        r = substitute(this.subst, res, false);
-      }
-      if (ids) ids.push(o.id);
-      else ids = [o.id];
-      if (result === undefined) result = r;
-      else if (!isDyn(result) && !isExactType(r, result)) result = T.dyn;
-    }
-    if (result === undefined) {
-      const shown = argTypes.map((t) => substitute(this.subst, t, true));
-      this.report(id, `found no matching overload for '${f.name}' applied to '${formatArgs(shown, target !== undefined)}'`);
+    const r = resolveOverload(this, {
+      id,
+      fn,
+      argTypes,
+      argIds,
+      receiver: target !== undefined,
+      crossTypeNumeric: this.env.crossTypeNumericComparisons === true,
+    });
+    if (!r) {
       this.types.set(id, T.error);
       return;
     }
-    this.types.set(id, result);
-    this.refs.set(id, { overloadIds: ids! });
+    this.types.set(id, r.type);
+    this.refs.set(id, { overloadIds: r.overloadIds });
   }
 
   private checkOptSelect(e: CallExpr): Expr {
@@ -619,7 +547,7 @@ class Checker {
     }
   }
 
-  private report(id: number, message: string): void {
+  report(id: number, message: string): void {
     this.issues.push({ message, offset: this.parsed.sourceInfo.positions.get(id) ?? -1, exprId: id });
   }
 }

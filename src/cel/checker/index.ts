@@ -2,7 +2,8 @@
 // references by node id) or issues worded as cel-go words them.
 //
 //   env.ts     CheckEnv, buildCheckEnv (libraries + variables), name resolution
-//   checker.ts the walk: identifiers, selection, overload resolution, literals, comprehensions
+//   checker.ts the walk: identifiers, selection, calls, literals, comprehensions
+//   overloads.ts overload resolution (type parameters, common result type)
 //   assign.ts  assignability, unification with type parameters, substitution
 //   format.ts  types printed as cel-go prints them
 //   declare.ts builders for the declaration tables (stdlib/decls.ts, ext/*_decls.ts)

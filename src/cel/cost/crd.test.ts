@@ -36,7 +36,21 @@ const objectArray = (max?: number): Schema => ({
 const mapArray = (max?: number): Schema => ({ type: 'array', items: { type: 'object', additionalProperties: { type: 'number' } }, maxItems: max });
 const stringArray = (max?: number): Schema => ({ type: 'array', items: { type: 'string', maxLength: max }, maxItems: max });
 
+const objectForMap: Schema = { type: 'object', properties: { required: { type: 'string' }, optional: { type: 'string' } }, required: ['required'] };
+const mapOfItem = (item: Schema) => (max?: number): Schema => ({ type: 'object', additionalProperties: item, maxProperties: max });
+const nestedSpec = (max?: number): Schema => ({ type: 'object', additionalProperties: { type: 'string', maxLength: max }, maxProperties: max });
+const allMaxNested = (max?: number): Schema => ({
+  type: 'array',
+  items: { type: 'object', additionalProperties: { ...objectForMap, maxProperties: max }, maxProperties: max },
+  maxItems: max,
+});
+const oneMaxNested = (max?: number): Schema => ({
+  type: 'array',
+  items: { type: 'object', additionalProperties: objectForMap, maxProperties: max },
+});
+
 const selfAllTrue = 'self.all(x, true)';
+const selfHasX = 'has(self.x)';
 
 interface Case {
   name: string;
@@ -56,6 +70,36 @@ const cases: Case[] = [
   { name: 'array of number arrays with all', schema: arrayOfArrays, rule: selfAllTrue, calc: 3145727, max: 100, set: 302 },
   { name: 'array of objects with all', schema: objectArray, rule: selfAllTrue, calc: 555128, max: 50, set: 152 },
   { name: 'map of numbers with all', schema: mapOfElem('number'), rule: selfAllTrue, calc: 1348169, max: 10, set: 32 },
+  { name: 'map of strings with value length', schema: nestedSpec, rule: `self.all(x, x.contains(self[x]))`, calc: 2752507, max: 10, set: 72 },
+  {
+    name: 'nested types with root rule with all supporting maxLength',
+    schema: allMaxNested,
+    rule: `self.all(x, x["y"].required == "z")`,
+    calc: 7340027,
+    max: 10,
+    set: 72,
+  },
+  {
+    name: 'nested types with root rule with one supporting maxLength',
+    schema: oneMaxNested,
+    rule: `self.all(x, x["y"].required == "z")`,
+    calc: 7340027,
+    max: 10,
+    set: 7340027,
+  },
+  { name: 'map of objects with all', schema: mapOfItem(objectForMap), rule: selfAllTrue, calc: 428963, max: 20, set: 62 },
+  { name: 'map of objects with has', schema: mapOfItem(objectForMap), rule: selfHasX, calc: 0, max: 9001, set: 0 },
+  { name: 'map of number maps with all', schema: mapOfItem({ type: 'object', additionalProperties: { type: 'number' } }), rule: selfAllTrue, calc: 1179647, max: 10, set: 32 },
+  { name: 'map of number maps with has', schema: mapOfItem({ type: 'object', additionalProperties: { type: 'number' } }), rule: selfHasX, calc: 0, max: 101, set: 0 },
+  { name: 'map of number arrays with all', schema: mapOfItem({ type: 'array', items: { type: 'number' } }), rule: selfAllTrue, calc: 1179647, max: 25, set: 77 },
+  { name: 'map of number arrays with has', schema: mapOfItem({ type: 'array', items: { type: 'number' } }), rule: selfHasX, calc: 0, max: 40000, set: 0 },
+  { name: 'map of strings with has', schema: mapOfElem('string'), rule: selfHasX, calc: 0, max: 550, set: 0 },
+  { name: 'map of booleans with has', schema: mapOfElem('boolean'), rule: selfHasX, calc: 0, max: 1024, set: 0 },
+  { name: 'map of int-or-strings with has', schema: mapOfElem('int-or-string'), rule: selfHasX, calc: 0, max: 5000, set: 0 },
+  { name: 'map of durations with has', schema: mapOfElem('duration'), rule: selfHasX, calc: 0, max: 256, set: 0 },
+  { name: 'map of dates with has', schema: mapOfElem('date'), rule: selfHasX, calc: 0, max: 65536, set: 0 },
+  { name: 'map of date-times with has', schema: mapOfElem('date-time'), rule: selfHasX, calc: 0, max: 490, set: 0 },
+  { name: 'index of date-time array', schema: arrayOf('date-time'), rule: `self[2].getMinutes() == 45`, calc: 4, max: 99, set: 4 },
   { name: 'map of numbers with has', schema: mapOfElem('number'), rule: `has(self.x)`, calc: 0, max: 100, set: 0 },
   { name: 'map of strings with all', schema: mapOfElem('string'), rule: selfAllTrue, calc: 1179647, max: 3, set: 11 },
   { name: 'map of booleans with all', schema: mapOfElem('boolean'), rule: selfAllTrue, calc: 943718, max: 100, set: 302 },

@@ -198,6 +198,36 @@ test("actual costs match cel-go's runtime cost table and lie within the estimate
   assert.deepEqual(failures, []);
 });
 
+// cel-go's observer charges a step when it produces an error too (the
+// error is its value): a failed index, a call whose argument failed, a call
+// that failed. These evaluations all end in an error.
+const failingCases: { expr: string; want: number }[] = [
+  // list 10, relative attribute 1, index qualifier 1, the + over the error 1
+  { expr: `"str1 " + ["a", "b", "c", "d"][4]`, want: 13 },
+  { expr: `{'a': 1}['b'] + 1`, want: 33 },
+  { expr: `[1][2]`, want: 12 },
+  { expr: `1 / 0`, want: 1 },
+  { expr: `1 / 0 + 1`, want: 2 },
+  // dyn dispatch finds no size(int): the call is still charged
+  { expr: `x.size() + 1`, want: 3 },
+];
+/** The interpreter charges nothing for a step that throws (reported to
+ * cel-interp); a ratchet as above. */
+const KNOWN_UNCHARGED_ERRORS = new Set(failingCases.map((c) => c.expr));
+
+test("failing steps are charged as cel-go's observer charges them", () => {
+  const failures: string[] = [];
+  const known: string[] = [];
+  for (const c of failingCases) {
+    const r = evalCostOrError(compile(c.expr, { x: T.dyn }), { x: 5 }, 'cel');
+    if (r.error === undefined) failures.push(`${c.expr}: no error`);
+    if (r.cost === c.want) continue;
+    (KNOWN_UNCHARGED_ERRORS.has(c.expr) ? known : failures).push(`${c.expr}: cost ${r.cost}, cel-go ${c.want}`);
+  }
+  console.log(`failing steps: ${failingCases.length} cases, ${failingCases.length - known.length - failures.length} equal, ${known.length} known differences:\n  ${known.join('\n  ')}`);
+  assert.deepEqual(failures, []);
+});
+
 test('getFullYear through a custom call cost (cel-go: 8, estimate 8)', () => {
   const compiled = compile(`input.getFullYear()`, { input: T.timestamp });
   const est = estimateCost(compiled.checked, { model: 'cel', calls: (_f, id) => (id === 'timestamp_to_year' ? { cost: { min: 7, max: 7 } } : undefined) });

@@ -16,7 +16,17 @@
 // limit. Two quirks of cel-go v0.12's observer that Kubernetes inherits:
 // a variable used as an index key (`m[k]`) is read without being charged,
 // and when a branch of `?:` is an identifier or selection, the branch's
-// base identifier is not charged (its qualifiers are).
+// base identifier is not charged (its qualifiers are). A step that fails
+// is charged like one that succeeds (the error is its value), and a call
+// whose argument failed is still charged (sized over the error as 1).
+//
+// Kubernetes plans CRD rules and admission policies with cel-go's
+// OptOptimize, which changes what is charged: a list or map literal of
+// constants is a constant (0, not 10/30); `x in <constant list of
+// primitives>` is a set lookup that is not a call (0; over an empty list
+// the whole test is the constant false); a type conversion of a constant
+// (int('1'), duration('1s')…) is folded (0). pipeline.test.ts holds tables
+// of these.
 //
 // Most overloads cost a constant: resolve that once when planning a call
 // with constantCallCost(id) (1; 0 for logical_and/logical_or/conditional;

@@ -19,7 +19,7 @@ import { authzLibrary } from './lib/authz.js';
 export { schemaType, schemaTypeAndConverter, withTypeAndObjectMeta, MAX_REQUEST_SIZE_BYTES, type Schema, type SchemaTypeOptions } from './schema.js';
 export { converterOf, valueOf, type Converter } from './convert.js';
 export { escape, unescape } from './escaping.js';
-export { k8sListConcat, k8sListEquals, type K8sList } from './lists.js';
+export { k8sListConcat, k8sListEquals, listKindOf, needsTypedEquality, typedEquals, type K8sList } from './lists.js';
 export { listsLibrary, regexLibrary, urlsLibrary, authzLibrary };
 export { URLValue, URL_TYPE } from './lib/urls.js';
 export {

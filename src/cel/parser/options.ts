@@ -60,7 +60,9 @@ export class ParseOptionError extends Error {}
 function limit(name: string, v: number | undefined, dflt: number, min: number): number {
   if (v === undefined || v === 0) return dflt;
   if (!Number.isInteger(v) || v < min) {
-    throw new ParseOptionError(`${name} must be greater than or equal to ${min}: ${v}`);
+    // cel-go's wording (parser/options.go).
+    const bound = min === 1 ? 'at least 1' : `greater than or equal to ${min}`;
+    throw new ParseOptionError(`${name} must be ${bound}: ${v}`);
   }
   return v === -1 ? Infinity : v;
 }

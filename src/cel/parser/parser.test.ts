@@ -228,6 +228,9 @@ test('positions are code point offsets; line offsets', () => {
   assert.equal(positions.get(inner.args[1].id), 6);
   assert.equal(positions.get(e.args[1].id), 12);
   assert.deepEqual(locationOf(12, lineOffsets), { line: 2, column: 4 });
+  // Built on first use, then the same objects.
+  assert.equal(r.parsed.sourceInfo.positions, positions);
+  assert.equal(r.parsed.sourceInfo.lineOffsets, lineOffsets);
 });
 
 test('limits', () => {
@@ -247,9 +250,10 @@ test('limits', () => {
   // The default depth (250) admits 200 nested lists and refuses 300.
   assert.ok(parse('['.repeat(200) + ']'.repeat(200)).parsed);
   assert.match(errors('['.repeat(300) + ']'.repeat(300)), /expression recursion limit exceeded: 250/);
-  assert.throws(() => parse('a', { maxRecursionDepth: -2 }), ParseOptionError);
+  assert.throws(() => parse('a', { maxRecursionDepth: -2 }), new ParseOptionError('max recursion depth must be greater than or equal to -1: -2'));
+  assert.throws(() => parse('a', { errorRecoveryLookaheadLimit: -1 }), new ParseOptionError('error recovery lookahead token limit must be at least 1: -1'));
   // Without a limit, nesting deeper than JavaScript's stack is an issue, not a crash.
-  assert.equal(errors('('.repeat(100000) + ')'.repeat(100000), { maxRecursionDepth: -1, expressionSizeCodePointLimit: -1 }), 'ERROR: <input>:-1:0: max recursion depth exceeded');
+  assert.equal(errors('('.repeat(20000) + ')'.repeat(20000), { maxRecursionDepth: -1 }), 'ERROR: <input>:-1:0: max recursion depth exceeded');
   // Too many syntax errors: cel-go stops at the reporting limit.
   assert.equal(
     errors('$$$', { errorReportingLimit: 2 }),

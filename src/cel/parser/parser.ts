@@ -92,7 +92,8 @@ class Parser implements MacroHelper {
   private pos = 0;
 
   private nextIdValue = 1;
-  private readonly positions = new Map<number, number>();
+  /** Node id → code point offset (-1: none); SourceInfo's Map is built from it on first use. */
+  private readonly positions: number[] = [];
   private readonly macroCalls = new Map<number, Expr>();
   /** Syntax errors and internal errors (the ANTLR phase). */
   private readonly issues: Issue[] = [];
@@ -159,12 +160,7 @@ class Parser implements MacroHelper {
       aborted = true;
     }
     if (!aborted && expr && this.issues.length === 0 && this.lexErrors.length === 0 && this.semantic.length === 0 && !this.depthExceeded) {
-      const sourceInfo: SourceInfo = {
-        text: this.text,
-        lineOffsets: lineOffsetsOf(this.text, this.cps !== undefined),
-        positions: this.positions,
-        macroCalls: this.macroCalls,
-      };
+      const sourceInfo = new LazySourceInfo(this.text, this.cps !== undefined, this.positions, this.macroCalls);
       return { parsed: { expr, sourceInfo }, issues: [] };
     }
     return { issues: this.report(aborted) };
@@ -219,11 +215,15 @@ class Parser implements MacroHelper {
 
   private newId(offset: number): number {
     const id = this.nextIdValue++;
-    this.positions.set(id, offset);
+    this.positions[id] = offset;
     return id;
   }
+  private positionOf(id: number, otherwise: number): number {
+    const p = this.positions[id];
+    return p === undefined || p < 0 ? otherwise : p;
+  }
   private deleteId(id: number): void {
-    this.positions.delete(id);
+    this.positions[id] = -1;
     if (id === this.nextIdValue - 1) this.nextIdValue--;
   }
   get accuName(): string {
@@ -233,7 +233,7 @@ class Parser implements MacroHelper {
     return this.newId(this.macroOffset);
   }
   copy(e: Expr): Expr {
-    return copyExpr(e, (orig) => this.newId(this.positions.get(orig) ?? 0), () => this.nextId());
+    return copyExpr(e, (orig) => this.newId(this.positionOf(orig, 0)), () => this.nextId());
   }
 
   /** A semantic error at an offset; returns a placeholder node. */
@@ -243,12 +243,10 @@ class Parser implements MacroHelper {
     return { kind: 'const', id, value: { type: 'null' } };
   }
 
-  /** A syntax error (ANTLR listener): always counted; `force` ignores recovery mode. */
-  private syntaxError(offset: number, message: string, force = false): void {
-    if (!force) {
-      if (this.errorMode) return;
-      this.errorMode = true;
-    }
+  /** A syntax error from the error strategy: not reported again until a token is matched. */
+  private syntaxError(offset: number, message: string): void {
+    if (this.errorMode) return;
+    this.errorMode = true;
     this.pushIssue({ message: 'Syntax error: ' + message, offset, exprId: 0 });
   }
 
@@ -400,11 +398,11 @@ class Parser implements MacroHelper {
       const m: Macro | undefined = ms.get(macroKey(fn, args.length, target !== undefined)) ?? ms.get(macroKey(fn, -1, target !== undefined));
       if (m) {
         const saved = this.macroOffset;
-        this.macroOffset = this.positions.get(id) ?? 0;
+        this.macroOffset = this.positionOf(id, 0);
         const out = m.expand(this, target, args);
         this.macroOffset = saved;
         if (out instanceof MacroError) {
-          const at = this.positions.get(out.exprId) ?? this.positions.get(id) ?? -1;
+          const at = this.positionOf(out.exprId, this.positionOf(id, -1));
           this.deleteId(id);
           return this.errorAt(at, out.message);
         }
@@ -881,7 +879,7 @@ class Parser implements MacroHelper {
         const key = this.parseExpr();
         this.fColon--;
         if (this.vd > vd) vd = this.vd;
-        this.positions.set(entryId, this.offset());
+        this.positions[entryId] = this.offset();
         if (!this.match(T.COLON)) break;
         const value = this.parseExpr();
         if (this.vd > vd) vd = this.vd;
@@ -976,4 +974,38 @@ function balanced(fn: string, terms: Expr[], ops: number[], lo: number, hi: numb
   const left = mid === lo ? terms[mid] : balanced(fn, terms, ops, lo, mid - 1);
   const right = mid === hi ? terms[mid + 1] : balanced(fn, terms, ops, mid + 1, hi);
   return { kind: 'call', id: ops[mid], fn, args: [left, right] };
+}
+
+/**
+ * SourceInfo whose line offsets and id → position Map are built on first
+ * use: evaluating a parsed rule needs neither, only error reporting does.
+ * Both are accessors on the prototype: copy a SourceInfo field by field,
+ * not with a spread.
+ */
+class LazySourceInfo implements SourceInfo {
+  private lines: number[] | undefined;
+  private map: Map<number, number> | undefined;
+  constructor(
+    readonly text: string,
+    private readonly surrogates: boolean,
+    private readonly offsets: number[],
+    readonly macroCalls: Map<number, Expr>,
+  ) {}
+  get lineOffsets(): number[] {
+    return (this.lines ??= lineOffsetsOf(this.text, this.surrogates));
+  }
+  set lineOffsets(v: number[]) {
+    this.lines = v;
+  }
+  get positions(): Map<number, number> {
+    if (!this.map) {
+      this.map = new Map();
+      const o = this.offsets;
+      for (let id = 1; id < o.length; id++) if (o[id] !== undefined && o[id] >= 0) this.map.set(id, o[id]);
+    }
+    return this.map;
+  }
+  set positions(v: Map<number, number>) {
+    this.map = v;
+  }
 }

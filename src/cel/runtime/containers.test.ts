@@ -24,6 +24,7 @@ test('map indexing with heterogeneous numeric keys', () => {
   assert.equal(indexMap(m, 2), 'two');
   assert.equal(indexMap(m, 'k'), 'v');
   assert.equal(indexMap(m, true), 'yes');
+  assert.equal(indexMap(cm([2n ** 60n, 'big']), 2 ** 60), 'big'); // a JSON int beyond 2^53
   throwsCel(() => indexMap(m, d(1.5)), 'no such key: 1.5');
   throwsCel(() => indexMap(m, 'x'), 'no such key: x');
   const plain = { a: 1, toString: 2 };

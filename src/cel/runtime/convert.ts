@@ -107,7 +107,7 @@ export function toUint(v: unknown): Uint {
     case 'number':
       if (!Number.isInteger(v)) return doubleToUint(v);
       if (v < 0) throw errUintOverflow;
-      return new Uint(v);
+      return new Uint(Number.isSafeInteger(v) ? v : BigInt(v)); // JSON ints beyond 2^53
     case 'string': {
       const r = parseUint64(v);
       if (r === undefined) throw conversionError('string', 'uint');

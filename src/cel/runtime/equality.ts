@@ -33,7 +33,10 @@ function numEquals(a: number | bigint, aIsDouble: boolean, b: unknown): boolean 
   if (typeof a === 'number' && typeof bv === 'number') return a === bv;
   if (aIsDouble) return doubleEqualsInteger(a as number, bv);
   if (bIsDouble) return doubleEqualsInteger(bv as number, a);
-  return a === bv; // number vs bigint: normalised, so never equal
+  if (typeof a === typeof bv) return a === bv;
+  // number vs bigint: a computed int is normalised, but JSON may hold an
+  // integer beyond 2^53 as a number.
+  return typeof a === 'number' ? Number.isInteger(a) && !Number.isSafeInteger(a) && BigInt(a) === bv : Number.isInteger(bv) && !Number.isSafeInteger(bv) && BigInt(bv as number) === a;
 }
 
 export function celEquals(a: unknown, b: unknown): boolean {

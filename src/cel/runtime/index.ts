@@ -12,7 +12,9 @@
 //   numfmt      Go's float formatting (%g, 'f', %.Nf, %.Ne; exact rounding)
 //   bytes       UTF-8 encoding and strict decoding
 //   time        timestamps, durations, RFC 3339, Go durations, time zones
-//   strings     code-point strings, RE2 matching (re2js), the strings extension
+//   strings     code-point strings, the strings extension
+//   regex       RE2 matching: re2js programs cached per pattern, native RegExps
+//               for the linear RE2 ∩ JavaScript subset
 //   format      the strings extension's format()
 //   math        the math extension
 //   base64      the encoders extension
@@ -29,6 +31,7 @@ export * as convert from './convert.js';
 export * as equality from './equality.js';
 export * as errors from './errors.js';
 export * as maps from './maps.js';
+export * as regex from './regex.js';
 export * as strings from './strings.js';
 export * as time from './time.js';
 export * as typeOf from './typeof.js';

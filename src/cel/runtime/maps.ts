@@ -12,6 +12,7 @@ const TWO_64 = 2 ** 64;
 
 /** The normalised CelMap key for a CEL value. */
 export function mapKeyOf(k: unknown): unknown {
+  if (typeof k === 'number') return doubleKey(k); // JSON may hold an int beyond 2^53 as a number
   if (typeof k === 'object' && k !== null) {
     if (k instanceof Uint) return k.v;
     if (k instanceof Double) return doubleKey(k.v);

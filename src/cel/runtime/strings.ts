@@ -114,9 +114,14 @@ export function lastIndexOf(s: string, sub: string, offset?: Int): Int {
 const ASCII_UPPER = /[A-Z]+/g;
 const ASCII_LOWER = /[a-z]+/g;
 
-/** ASCII letters only (an ASCII run's toLowerCase is exactly that). */
-export const lowerAscii = (s: string): string => s.replace(ASCII_UPPER, (m) => m.toLowerCase());
-export const upperAscii = (s: string): string => s.replace(ASCII_LOWER, (m) => m.toUpperCase());
+const NON_ASCII = /[^\x00-\x7f]/;
+
+/** ASCII letters only: an ASCII string's toLowerCase is exactly that; other
+ * strings map their ASCII runs. */
+export const lowerAscii = (s: string): string =>
+  NON_ASCII.test(s) ? s.replace(ASCII_UPPER, (m) => m.toLowerCase()) : s.toLowerCase();
+export const upperAscii = (s: string): string =>
+  NON_ASCII.test(s) ? s.replace(ASCII_LOWER, (m) => m.toUpperCase()) : s.toUpperCase();
 
 /** Go's strings.Replace(s, old, new, n); n < 0 replaces all. */
 export function replace(s: string, old: string, rep: string, n: Int = -1): string {

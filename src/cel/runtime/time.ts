@@ -252,8 +252,53 @@ const UNITS: ReadonlyMap<string, bigint> = new Map([
 
 const isDigit = (c: number): boolean => c >= 48 && c <= 57;
 
+const UNIT_NS: Readonly<Record<string, number>> = Object.assign(Object.create(null) as Record<string, number>, {
+  ns: 1,
+  us: 1e3,
+  'µs': 1e3,
+  'μs': 1e3,
+  ms: 1e6,
+  s: 1e9,
+  m: 6e10,
+  h: 3.6e12,
+});
+
+/** The common case without BigInt: integer components whose total stays
+ * below 2^53 ns (about 104 days); undefined sends the input to the full parser. */
+function parseDurationFast(s: string): Duration | undefined {
+  let i = 0;
+  let neg = false;
+  if (s[0] === '-' || s[0] === '+') {
+    neg = s[0] === '-';
+    i = 1;
+  }
+  if (i >= s.length) return undefined;
+  let total = 0;
+  while (i < s.length) {
+    let v = 0;
+    const start = i;
+    while (i < s.length) {
+      const c = s.charCodeAt(i) - 48;
+      if (!(c >= 0 && c <= 9)) break;
+      v = v * 10 + c;
+      i++;
+    }
+    if (i === start || i - start > 15) return undefined;
+    const us = i;
+    while (i < s.length && s[i] !== '.' && !isDigit(s.charCodeAt(i))) i++;
+    if (s[i] === '.') return undefined;
+    const unit = UNIT_NS[s.slice(us, i)];
+    if (unit === undefined) return undefined;
+    total += v * unit;
+    if (!(total <= Number.MAX_SAFE_INTEGER)) return undefined;
+  }
+  return new Duration(BigInt(neg ? -total : total));
+}
+
 /** duration(string): Go's time.ParseDuration (`1h2m3.5s`, `-1.5h`, `300ms`). */
 export function parseDuration(input: string): Duration {
+  const fast = parseDurationFast(input);
+  if (fast !== undefined) return fast;
   const fail = (): never => {
     throw conversionError('string', 'google.protobuf.Duration');
   };
