@@ -17,6 +17,7 @@ import { benchCel, benchCelConformance } from './cel.js';
 const suites: Record<string, () => Promise<string[]>> = {
   storage: benchStorage, apiserver: benchApiServer, watch: benchWatch, apply: benchApply, validation: benchValidation, smd: async () => benchSmd(),
   authn: benchAuthn, satokens: () => benchServiceAccountTokens(), rbac: () => benchRbac(), admission: () => benchAdmission(), webhooks: () => benchWebhooks(),
+  cel: () => benchCel(), 'cel-conformance': async () => benchCelConformance(),
 };
 const wanted = process.argv.slice(2);
 const lines: string[] = [];

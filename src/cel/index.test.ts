@@ -182,3 +182,11 @@ test('Kubernetes set and map lists: order-free ==, union and merge on +', () => 
     assert.deepEqual(e.program(r.ast!).eval(data), want, expr);
   }
 });
+
+test('cel.block slots bind in order (with the block option only)', () => {
+  const e = new Env({ block: true });
+  const r = e.compile('cel.block([1, cel.index(0) + 1, [cel.index(1)].map(cel.iterVar(0, 0), cel.iterVar(0, 0) * 3)], cel.index(2))');
+  assert.deepEqual(r.issues, []);
+  assert.deepEqual(e.program(r.ast!).eval({}), [6]);
+  assert.ok(new Env().compile('cel.block([1], cel.index(0))').issues.length > 0);
+});

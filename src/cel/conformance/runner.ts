@@ -33,6 +33,7 @@ function envFor(t: ConformanceTest): Env {
       container: t.container || undefined,
       macros: !t.disableMacros,
       bindings: true,
+      block: true,
       twoVarComprehensions: true,
       optionalSyntax: true,
       crossTypeNumericComparisons: true,

@@ -24,11 +24,32 @@ export interface CallCosts {
 /** The call costs of a cost model ('kubernetes': cel-go's plus Kubernetes'
  * library estimator, as CRD validation uses; 'cel': cel-go's own). */
 export function callCostsOf(model: CostModel): CallCosts {
-  return {
-    constantCallCost: (id) => constantCallCost(id, model),
-    sizeCallCost: (id) => sizeCallCost(id, model),
-  };
+  let c = byModel.get(model);
+  if (c === undefined) {
+    // Memoised per overload id: planning asks for the same ids again and again.
+    const constants = new Map<string, number | undefined>();
+    const sized = new Map<string, SizedCost | undefined>();
+    c = {
+      constantCallCost: (id) => {
+        if (constants.has(id)) return constants.get(id);
+        const k = constantCallCost(id, model);
+        constants.set(id, k);
+        return k;
+      },
+      sizeCallCost: (id) => {
+        if (sized.has(id)) return sized.get(id);
+        const f = sizeCallCost(id, model);
+        sized.set(id, f);
+        return f;
+      },
+    };
+    byModel.set(model, c);
+  }
+  return c;
 }
+
+const byModel = new Map<CostModel, CallCosts>();
+const binaryByCosts = new WeakMap<CallCosts, Map<string, BinarySizedCost>>();
 
 const one: SizedCost = () => 1;
 
@@ -63,6 +84,14 @@ const scalar = (v: unknown): boolean => typeof v !== 'object' || v === null;
 /** A two-argument call site's cost function that does not allocate an
  * argument array on the common paths. */
 export function binarySizedCostOf(costs: CallCosts, id: string): BinarySizedCost {
+  let byId = binaryByCosts.get(costs);
+  if (byId === undefined) binaryByCosts.set(costs, (byId = new Map()));
+  let f = byId.get(id);
+  if (f === undefined) byId.set(id, (f = makeBinarySizedCost(costs, id)));
+  return f;
+}
+
+function makeBinarySizedCost(costs: CallCosts, id: string): BinarySizedCost {
   const k = costs.constantCallCost(id);
   if (k !== undefined) return () => k;
   const fn = costs.sizeCallCost(id) ?? one;

@@ -620,6 +620,8 @@ class Planner {
         if (f.c > f.limit) checkCost(f);
       }
       if (tracking) f.c += kResult;
+      s[it1] = undefined;
+      if (two) s[it2] = undefined;
       if (err !== undefined) throw err;
       return kind === 'existsOne' ? count === 1 : !decides;
     };
@@ -924,7 +926,7 @@ class Planner {
     if (ids !== undefined && ids.length > 0) {
       decls = [];
       for (const id of ids) {
-        const d = decl?.overloads.find((o) => o.id === id);
+        const d = decl === undefined ? undefined : overloadsById(decl).get(id);
         if (d !== undefined) decls.push(d);
         else {
           // The checker knows an overload this function table lacks: call it
@@ -1190,6 +1192,15 @@ class Planner {
 }
 
 type Quantifier = 'all' | 'exists' | 'existsOne';
+
+const byId = new WeakMap<FunctionDecl, Map<string, OverloadDecl>>();
+
+/** A function's overloads by id (built once per declaration). */
+function overloadsById(f: FunctionDecl): Map<string, OverloadDecl> {
+  let m = byId.get(f);
+  if (m === undefined) byId.set(f, (m = new Map(f.overloads.map((o) => [o.id, o]))));
+  return m;
+}
 
 /** The closures of literals, with their values (calls specialise on them). */
 const constants = new WeakMap<Interp, unknown>();

@@ -114,3 +114,70 @@ export const comprehensionsLibrary: Library = {
   ],
   impls: comprehensionsImpls,
 };
+
+// ---- cel.block (cel-go's common-subexpression form, ext.Bindings) ------------
+
+const celTarget = (t: Expr | undefined): boolean => t?.kind === 'ident' && t.name === 'cel';
+
+function intArg(e: Expr): number | undefined {
+  return e.kind === 'const' && e.value.type === 'int' ? Number(e.value.value) : undefined;
+}
+
+/** cel.block([e0, …, en], result): each slot is bound in order, so a slot
+ * sees the earlier ones — expanded as nested cel.bind folds over `@index<i>`
+ * (slots are evaluated when bound, cel-go evaluates them on first use: the
+ * results agree unless an unused slot fails). cel.index(i), cel.iterVar(i, j)
+ * and cel.accuVar(i, j) are the names cel-go's optimizer writes. */
+export const blockMacros: readonly Macro[] = [
+  {
+    name: 'block',
+    argCount: 2,
+    receiver: true,
+    expand: (h, target, args) => {
+      if (!celTarget(target)) return null;
+      const [slots, result] = args;
+      if (slots.kind !== 'list') return new MacroError(slots.id, 'cel.block requires the list of slot expressions as its first argument');
+      let body = result;
+      for (let i = slots.elements.length - 1; i >= 0; i--) {
+        const name = `@index${i}`;
+        body = {
+          kind: 'comprehension',
+          id: h.nextId(),
+          iterVar: '#unused',
+          iterRange: { kind: 'list', id: h.nextId(), elements: [], optionalIndices: [] },
+          accuVar: name,
+          accuInit: slots.elements[i],
+          loopCondition: { kind: 'const', id: h.nextId(), value: { type: 'bool', value: false } },
+          loopStep: { kind: 'ident', id: h.nextId(), name },
+          result: body,
+        };
+      }
+      return body;
+    },
+  },
+  {
+    name: 'index',
+    argCount: 1,
+    receiver: true,
+    expand: (h, target, args) => {
+      if (!celTarget(target)) return null;
+      const i = intArg(args[0]);
+      if (i === undefined) return new MacroError(args[0].id, 'cel.index requires an int literal');
+      return { kind: 'ident', id: h.nextId(), name: `@index${i}` };
+    },
+  },
+  ...(['iterVar', 'accuVar'] as const).map(
+    (name): Macro => ({
+      name,
+      argCount: 2,
+      receiver: true,
+      expand: (h, target, args) => {
+        if (!celTarget(target)) return null;
+        const i = intArg(args[0]);
+        const j = intArg(args[1]);
+        if (i === undefined || j === undefined) return new MacroError(args[0].id, `cel.${name} requires int literals`);
+        return { kind: 'ident', id: h.nextId(), name: `@${name === 'iterVar' ? 'it' : 'ac'}:${i}:${j}` };
+      },
+    }),
+  ),
+];
