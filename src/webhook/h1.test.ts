@@ -55,7 +55,7 @@ before(async () => {
 });
 after(() => new Promise<void>((r) => server.close(() => r())));
 
-const pool = () => new H1Connections({ host: '127.0.0.1', port, servername: 'localhost', context: tls.createSecureContext({ ca }), handshakeTimeoutMs: 5000, idleTimeoutMs: 60_000 });
+const pool = (idleTimeoutMs = 60_000) => new H1Connections({ host: '127.0.0.1', port, servername: 'localhost', context: tls.createSecureContext({ ca }), handshakeTimeoutMs: 5000, idleTimeoutMs });
 const exchange = (over: Partial<Exchange> = {}): Exchange => ({
   path: '/hook?timeout=10s', authority: `127.0.0.1:${port}`, headers: { 'Content-Type': 'application/json', Accept: 'application/json, */*' },
   body: Buffer.from('{"kind":"AdmissionReview"}'), maxResponseBytes: 1024, signal: new Deadline(5000, () => new Error('deadline')), ...over,
@@ -164,6 +164,20 @@ describe('H1Connections', () => {
     const p = pool();
     const d = new Deadline(100, () => new Error('context deadline exceeded'));
     await assert.rejects(p.send(exchange({ signal: d })), /^Error: context deadline exceeded$/);
+    assert.equal(p.idleCount, 0);
+    p.close();
+  });
+
+  it('does not reuse a connection idle past the timeout, and closes idle ones from one timer', async () => {
+    script = () => ({ bytes: 'HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}' });
+    const p = pool(50);
+    const before = connections;
+    await p.send(exchange());
+    await new Promise((r) => setTimeout(r, 80));
+    await p.send(exchange());
+    assert.equal(connections - before, 2, 'the expired connection was not taken');
+    assert.equal(p.idleCount, 1);
+    await new Promise((r) => setTimeout(r, 1100)); // the sweep runs at most once a second
     assert.equal(p.idleCount, 0);
     p.close();
   });

@@ -55,6 +55,7 @@ class ClosedIdleError extends Error {
 export class H1Connections {
   private readonly idle: Conn[] = [];
   private closed = false;
+  private sweeper?: NodeJS.Timeout;
   /** Calls in flight. */
   active = 0;
 
@@ -89,6 +90,8 @@ export class H1Connections {
 
   close(): void {
     this.closed = true;
+    if (this.sweeper) clearInterval(this.sweeper);
+    this.sweeper = undefined;
     for (const c of this.idle.splice(0)) c.destroy();
   }
 
@@ -96,12 +99,14 @@ export class H1Connections {
     return this.idle.length;
   }
 
+  /** The most recently parked connection that is still open and not idle too long. */
   private take(): Conn | undefined {
+    const now = Date.now();
     for (;;) {
       const c = this.idle.pop();
       if (!c) return undefined;
       c.unpark();
-      if (c.usable()) return c;
+      if (c.usable() && now - c.parkedAt < this.o.idleTimeoutMs) return c;
       c.destroy();
     }
   }
@@ -111,12 +116,22 @@ export class H1Connections {
       c.destroy();
       return;
     }
-    c.park(this.o.idleTimeoutMs, () => {
-      const i = this.idle.indexOf(c);
-      if (i >= 0) this.idle.splice(i, 1);
-      c.destroy();
-    });
+    c.park(Date.now());
     this.idle.push(c);
+    this.sweeper ??= setInterval(() => this.sweep(), Math.max(1000, this.o.idleTimeoutMs / 2)).unref();
+  }
+
+  /** One timer per pool, not one per parked connection: closes those idle past the timeout. */
+  private sweep(): void {
+    const now = Date.now();
+    // idle is oldest first: the expired ones are a prefix
+    let n = 0;
+    while (n < this.idle.length && now - this.idle[n]!.parkedAt >= this.o.idleTimeoutMs) this.idle[n++]!.destroy();
+    if (n > 0) this.idle.splice(0, n);
+    if (this.idle.length === 0 && this.sweeper) {
+      clearInterval(this.sweeper);
+      this.sweeper = undefined;
+    }
   }
 
   private dial(x: Exchange): Promise<tls.TLSSocket> {
@@ -151,7 +166,8 @@ const CRLF2 = Buffer.from('\r\n\r\n');
 class Conn {
   keepAlive = true;
   private used = false;
-  private idleTimer?: NodeJS.Timeout;
+  /** When it was last parked idle (ms since the epoch). */
+  parkedAt = 0;
   private current?: Reader;
 
   constructor(private readonly socket: tls.TLSSocket) {
@@ -165,20 +181,17 @@ class Conn {
     return !this.socket.destroyed && this.socket.readyState === 'open';
   }
 
-  park(ms: number, expire: () => void): void {
-    this.idleTimer = setTimeout(expire, ms);
-    this.idleTimer.unref();
+  /** Idle: it no longer holds the process open. */
+  park(now: number): void {
+    this.parkedAt = now;
     this.socket.unref();
   }
 
   unpark(): void {
-    if (this.idleTimer) clearTimeout(this.idleTimer);
-    this.idleTimer = undefined;
     this.socket.ref();
   }
 
   destroy(): void {
-    this.unpark();
     this.socket.destroy();
   }
 
@@ -202,10 +215,12 @@ class Conn {
       let head = `POST ${x.path} HTTP/1.1\r\nHost: ${x.authority}\r\n`;
       for (const k in x.headers) head += `${k}: ${x.headers[k]}\r\n`;
       head += `Content-Length: ${x.body.length}\r\n\r\n`;
-      this.socket.cork();
-      this.socket.write(head, 'latin1');
-      this.socket.write(x.body);
-      this.socket.uncork();
+      // one buffer, one TLS record, one write
+      const headLength = Buffer.byteLength(head, 'latin1');
+      const out = Buffer.allocUnsafe(headLength + x.body.length);
+      out.write(head, 0, 'latin1');
+      x.body.copy(out, headLength);
+      this.socket.write(out);
     });
   }
 }
