@@ -342,6 +342,14 @@ class Planner {
     // neither an attribute nor a call).
     if (e.testOnly) {
       const wire = this.wireName(e.operand, field);
+      // a null member of a schema object (one with properties) is absent, as
+      // Kubernetes' unstructuredMap.Find reads it; maps and dyn keep nulls
+      if (this.types?.get(e.operand.id)?.kind === 'object') {
+        return (f) => {
+          const o = op(f);
+          return present(o, wire) && (o as Record<string, unknown>)[wire] !== null;
+        };
+      }
       return (f) => present(op(f), wire);
     }
     if (e.optional) {
@@ -1319,7 +1327,9 @@ function dynSelect(op: Interp, field: string): Interp {
   };
 }
 
-/** Reads an object-typed field: the wire name, converted when the schema says so. */
+/** Reads an object-typed field: the wire name, converted when the schema says so.
+ * A null member is absent (Kubernetes' unstructuredMap.Find: a nullable
+ * field set to null reads as an unset optional field). */
 function objectField(
   op: Interp,
   field: string,
@@ -1330,6 +1340,7 @@ function objectField(
   if (inheritedName(wire)) {
     return (f) => {
       const o = op(f);
+      if (isPlainObject(o) && Object.prototype.hasOwnProperty.call(o, wire) && o[wire] === null) throw new CelError(missing);
       if (!isPlainObject(o) || !Object.prototype.hasOwnProperty.call(o, wire) || o[wire] === undefined) {
         return select(o, field);
       }
@@ -1341,7 +1352,7 @@ function objectField(
       const o = op(f) as Record<string, unknown>;
       if (typeof o === 'object' && o !== null) {
         const v = o[wire];
-        if (v !== undefined) return convert(v);
+        if (v !== undefined && v !== null) return convert(v);
         if (isPlainObject(o)) throw new CelError(missing);
       }
       return select(o, field);
@@ -1350,7 +1361,7 @@ function objectField(
     const o = op(f) as Record<string, unknown>;
     if (typeof o === 'object' && o !== null) {
       const v = o[wire];
-      if (v !== undefined) return v;
+      if (v !== undefined && v !== null) return v;
       if (isPlainObject(o)) throw new CelError(missing);
     }
     return select(o, field);
