@@ -795,7 +795,10 @@ class Planner {
    * compare and concatenate by their own rules). */
   private k8sListOf(e: Expr): K8sList | undefined {
     const t = this.types?.get(e.id);
-    return t?.kind === 'list' ? t.k8sList : undefined;
+    if (t?.kind === 'list' && t.k8sList !== undefined) return t.k8sList;
+    // the checker types `x + y` as a plain list; kube's result keeps x's list type
+    if (e.kind === 'call' && e.fn === '_+_' && e.target === undefined && e.args.length === 2) return this.k8sListOf(e.args[0]!);
+    return undefined;
   }
 
   /** `==`, `!=`, `+` whose left operand is a Kubernetes set or map list: two
