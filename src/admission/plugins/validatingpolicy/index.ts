@@ -1,0 +1,179 @@
+// ValidatingAdmissionPolicy (kube's pkg/admission/plugin/validatingadmissionpolicy,
+// v1.27): CEL validations of admitted requests, configured by
+// ValidatingAdmissionPolicy and ValidatingAdmissionPolicyBinding objects
+// (admissionregistration.svc.io/v1alpha1). One concept per file:
+//
+//   source.ts       policies and bindings read per request, each policy compiled once per stored version
+//   policy.ts       a compiled policy (src/admission/matchconditions does the compiling and evaluating)
+//   matching.ts     matchConstraints and a binding's matchResources (the webhooks' rules and selectors)
+//   params.ts       paramKind and a binding's paramRef
+//   validator.ts    one binding: matchConditions, validations, messages, audit annotations → decisions
+//   denial.ts       the 4xx a denial answers
+//   annotations.ts  audit annotations
+//   typecheck.ts    status.typeChecking (the policy status controller: ../../../controllers/)
+//
+// The plugin acts only with the ValidatingAdmissionPolicy gate on (it is in
+// the default-on set; kube's InspectFeatureGates); without
+// --runtime-config=admissionregistration.svc.io/v1alpha1=true there are no
+// policies to read. Writes of policies and bindings themselves are exempt.
+// For each policy that matches the request: a configuration error (its
+// paramKind names nothing served; a binding's missing param; a namespace that
+// does not exist) decides by failurePolicy; each matching binding's decisions
+// are enforced by its validationActions — Deny refuses (the first denial
+// answers), Warn adds a warning, Audit an audit annotation.
+import type { AdmissionAttributes, AdmissionPlugin } from '../../../registry/admission.js';
+import type { Authorizer } from '../../../authz/authorizer.js';
+import type { FeatureGates } from '../../../features/gates.js';
+import { canonicalGroup } from '../../../endpoints/requestinfo.js';
+import type { ServedResource } from '../../../registry/registry.js';
+import { admissionRequestOf } from '../../matchconditions/request.js';
+import type { AdmissionActivation, AuthorizerInput } from '../../matchconditions/engine.js';
+import { RUNTIME_CEL_COST_BUDGET } from '../../matchconditions/limits.js';
+import { requestView, type MatchDeps, type RequestView } from '../../webhooks/match.js';
+import { toWebhookVersion } from '../../webhooks/versioned.js';
+import { AuditAnnotationCollector, publishValidationFailure } from './annotations.js';
+import { denialError, type DeniedDecision } from './denial.js';
+import { matches } from './matching.js';
+import { ParamKindError, resolveParamKind } from './params.js';
+import type { Binding, PolicyEntry, PolicySource } from './source.js';
+import type { CompiledPolicy } from './policy.js';
+import { validate } from './validator.js';
+
+export const PLUGIN_NAME = 'ValidatingAdmissionPolicy';
+export const GATE = 'ValidatingAdmissionPolicy';
+const ADMISSIONREGISTRATION = 'admissionregistration.svc.io';
+
+export interface PolicyPluginDeps extends MatchDeps {
+  readonly source: PolicySource;
+  readonly gates: FeatureGates;
+  readonly authorizer: Authorizer;
+  /** The served resources (paramKind lookup). */
+  readonly resources: () => readonly ServedResource[];
+  /** A binding's param in its kind's version; rejects with kube's NotFound. */
+  readonly readParam: (r: ServedResource, ref: { name: string; namespace: string }) => Promise<Record<string, unknown>>;
+}
+
+const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+function isPolicyResource(a: AdmissionAttributes): boolean {
+  return canonicalGroup(a.resource.group) === ADMISSIONREGISTRATION
+    && (a.resource.resource === 'validatingadmissionpolicies' || a.resource.resource === 'validatingadmissionpolicybindings');
+}
+
+function gateOn(gates: FeatureGates): boolean {
+  try {
+    return gates.enabled(GATE);
+  } catch {
+    return false;
+  }
+}
+
+/** One request's evaluation: what is denied so far, the request variable made once. */
+class Evaluation {
+  readonly denied: DeniedDecision[] = [];
+  private request: Record<string, unknown> | undefined;
+  constructor(readonly a: AdmissionAttributes, readonly req: RequestView, private readonly deps: PolicyPluginDeps) {}
+
+  /** kube's addConfigError: per the policy's failurePolicy. */
+  configError(p: CompiledPolicy, b: Binding | undefined, err: string): void {
+    if (p.failurePolicy === 'Ignore') return;
+    const message = p.failurePolicy === 'Fail'
+      ? `${b ? 'failed to configure binding' : 'failed to configure policy'}: ${err}`
+      : `unrecognized failure policy: '${p.failurePolicy}'`;
+    this.denied.push({ policy: p.name, binding: b?.name, message, reason: undefined });
+  }
+
+  requestVar(): Record<string, unknown> {
+    return (this.request ??= admissionRequestOf(this.a, this.req));
+  }
+
+  authorizerInput(): AuthorizerInput {
+    const { a, req } = this;
+    return {
+      user: a.user ?? { name: '', groups: [] }, authorizer: this.deps.authorizer,
+      resource: { ...req.resource, subresource: req.subresource, namespace: a.namespace, name: a.name },
+    };
+  }
+}
+
+async function evaluatePolicy(ev: Evaluation, entry: PolicyEntry, deps: PolicyPluginDeps): Promise<void> {
+  const { a, req } = ev;
+  const p = entry.policy;
+  let definition;
+  try {
+    definition = await matches(p.matchConstraints, a, req, deps);
+  } catch (err) {
+    ev.configError(p, undefined, errorText(err));
+    return;
+  }
+  if (!definition.matches) return;
+  let paramResource: ServedResource | undefined;
+  if (p.paramKind) {
+    try {
+      paramResource = resolveParamKind(deps.resources(), p.paramKind);
+    } catch (err) {
+      if (!(err instanceof ParamKindError)) throw err;
+      ev.configError(p, undefined, err.message);
+      return;
+    }
+  }
+  const collector = new AuditAnnotationCollector();
+  let objects: { object: unknown; oldObject: unknown } | undefined;
+  for (const b of entry.bindings) {
+    if (b.matchResources) {
+      try {
+        if (!(await matches(b.matchResources, a, req, deps)).matches) continue;
+      } catch (err) {
+        ev.configError(p, b, errorText(err));
+        continue;
+      }
+    }
+    let params: unknown = null;
+    if (paramResource && b.paramRef) {
+      try {
+        params = await deps.readParam(paramResource, b.paramRef);
+      } catch (err) {
+        ev.configError(p, b, errorText(err));
+        continue;
+      }
+    }
+    if (!objects) {
+      try {
+        objects = { object: toWebhookVersion(a.object, definition.kind, false) ?? null, oldObject: toWebhookVersion(a.oldObject, definition.kind, false) ?? null };
+      } catch (err) {
+        ev.configError(p, b, `failed to convert object version: ${errorText(err)}`);
+        continue;
+      }
+    }
+    const vars: AdmissionActivation = { ...objects, params, request: ev.requestVar(), authorizer: ev.authorizerInput() };
+    const result = validate(p, vars, RUNTIME_CEL_COST_BUDGET);
+    result.decisions.forEach((d, i) => {
+      if (d.action !== 'deny') return;
+      for (const action of b.validationActions) {
+        if (action === 'Deny') ev.denied.push({ policy: p.name, binding: b.name, message: d.message, reason: d.reason });
+        else if (action === 'Audit') publishValidationFailure(a, { policy: b.policyName, binding: b.name, index: i, message: d.message, actions: b.validationActions });
+        else if (action === 'Warn') a.warn?.(`Validation failed for ValidatingAdmissionPolicy '${p.name}' with binding '${b.name}': ${d.message}`);
+      }
+    });
+    for (const r of result.auditAnnotations) {
+      if (r.action === 'publish') collector.add(r.key, r.value);
+      else if (r.action === 'error') ev.denied.push({ policy: p.name, binding: b.name, message: r.error, reason: undefined });
+    }
+  }
+  collector.publish(p.name, a);
+}
+
+export function validatingAdmissionPolicyPlugin(deps: PolicyPluginDeps): AdmissionPlugin {
+  return {
+    name: PLUGIN_NAME,
+    async admit(a) {
+      if (!gateOn(deps.gates) || isPolicyResource(a)) return;
+      const entries = await deps.source.load();
+      if (entries.length === 0) return;
+      const ev = new Evaluation(a, requestView(a, deps.equivalents), deps);
+      for (const entry of entries) await evaluatePolicy(ev, entry, deps);
+      const first = ev.denied[0];
+      if (first) throw denialError(a, first);
+    },
+  };
+}

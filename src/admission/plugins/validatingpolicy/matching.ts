@@ -1,0 +1,87 @@
+// Whether a policy (its matchConstraints) or a binding (its matchResources)
+// applies to a request (kube's validatingadmissionpolicy/matching): the
+// namespaceSelector, then the objectSelector, then excludeResourceRules
+// (an excluded request never matches), then resourceRules (none: every
+// request, with its own kind); a rule with resourceNames matches only those
+// names; with matchPolicy Equivalent, rules are tried against the request's
+// equivalent resources too, and the match answers the kind the rule named
+// (the version the policy sees the object in). Selector errors (a missing
+// namespace) count only when the rules matched. The pieces are the
+// webhooks': rules.ts, selectors.ts, equivalence.ts.
+import type { AdmissionAttributes } from '../../../registry/admission.js';
+import { ruleMatches } from '../../webhooks/rules.js';
+import { matchesNamespaceSelector, matchesObjectSelector } from '../../webhooks/selectors.js';
+import { target, type MatchDeps, type RequestView } from '../../webhooks/match.js';
+import { rule as ruleOf, type WebhookRule } from '../../webhooks/types.js';
+import type { GroupVersionKind } from '../../webhooks/equivalence.js';
+
+export interface NamedRule {
+  readonly rule: WebhookRule;
+  readonly resourceNames: readonly string[];
+}
+
+export interface MatchResources {
+  readonly namespaceSelector: unknown;
+  readonly objectSelector: unknown;
+  readonly resourceRules: readonly NamedRule[];
+  readonly excludeResourceRules: readonly NamedRule[];
+  /** Unset counts as Exact (the API defaults it to Equivalent). */
+  readonly matchPolicy: string | undefined;
+}
+
+type Obj = Record<string, unknown>;
+const obj = (v: unknown): Obj => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {});
+const namedRules = (v: unknown): NamedRule[] => (Array.isArray(v) ? v : []).map((r) => ({
+  rule: ruleOf(r),
+  resourceNames: (Array.isArray(obj(r).resourceNames) ? (obj(r).resourceNames as unknown[]) : []).filter((n): n is string => typeof n === 'string'),
+}));
+
+export function matchResourcesOf(v: unknown): MatchResources {
+  const m = obj(v);
+  return {
+    namespaceSelector: m.namespaceSelector ?? {},
+    objectSelector: m.objectSelector ?? {},
+    resourceRules: namedRules(m.resourceRules),
+    excludeResourceRules: namedRules(m.excludeResourceRules),
+    matchPolicy: typeof m.matchPolicy === 'string' ? m.matchPolicy : undefined,
+  };
+}
+
+export type MatchOutcome = { readonly matches: false } | { readonly matches: true; readonly kind: GroupVersionKind };
+
+const NO: MatchOutcome = { matches: false };
+
+function namesMatch(r: NamedRule, a: AdmissionAttributes): boolean {
+  return r.resourceNames.length === 0 || r.resourceNames.includes(a.name);
+}
+
+/** The rules against the request, then (Equivalent) against its equivalent resources. */
+function matchRules(rules: readonly NamedRule[], matchPolicy: string | undefined, a: AdmissionAttributes, req: RequestView, deps: MatchDeps): MatchOutcome {
+  const own = target(a, req.resource, req.subresource);
+  for (const r of rules) if (ruleMatches(r.rule, own) && namesMatch(r, a)) return { matches: true, kind: req.kind };
+  if (matchPolicy !== 'Equivalent') return NO;
+  const equivalents = deps.equivalents.equivalentsOf(req.resource, req.subresource);
+  for (const r of rules) {
+    for (const e of equivalents) {
+      if (e.resource.group === req.resource.group && e.resource.version === req.resource.version && e.resource.resource === req.resource.resource) continue;
+      if (ruleMatches(r.rule, target(a, e.resource, req.subresource)) && namesMatch(r, a)) return { matches: true, kind: e.kind };
+    }
+  }
+  return NO;
+}
+
+/** Rejects with the selector's error (a missing namespace) when the criteria match otherwise. */
+export async function matches(m: MatchResources, a: AdmissionAttributes, req: RequestView, deps: MatchDeps): Promise<MatchOutcome> {
+  let nsError: unknown;
+  try {
+    if (!(await matchesNamespaceSelector(m.namespaceSelector, a, deps.namespaceLabels))) return NO;
+  } catch (err) {
+    nsError = err;
+  }
+  if (!matchesObjectSelector(m.objectSelector, a)) return NO;
+  if (matchRules(m.excludeResourceRules, m.matchPolicy, a, req, deps).matches) return NO;
+  const outcome = m.resourceRules.length === 0 ? { matches: true as const, kind: req.kind } : matchRules(m.resourceRules, m.matchPolicy, a, req, deps);
+  if (!outcome.matches) return NO;
+  if (nsError !== undefined) throw nsError;
+  return outcome;
+}
