@@ -55,7 +55,8 @@ function validateResources(resources: string[], path: FieldPath): FieldError[] {
   return errs;
 }
 
-function validateRule(rule: Obj, path: FieldPath): FieldError[] {
+/** kube's validateRuleWithOperations (subresources allowed): also the rules of ValidatingAdmissionPolicy's match resources. */
+export function validateRule(rule: Obj, path: FieldPath): FieldError[] {
   const errs: FieldError[] = [];
   const ops = arr(rule.operations).map(str);
   if (ops.length === 0) errs.push(required(path.child('operations')));

@@ -1,0 +1,41 @@
+// For tests of the admission code around the expression language: an engine
+// that knows a fixed table of expressions (text → output type and a JS
+// function of the activation, with the cost each evaluation reports), and
+// answers any other text with a compile error. It lets the tables of
+// matcher, validator and plugin tests pin kube's decisions and texts
+// independently of src/cel.
+import type { AdmissionActivation, AdmissionCelEngine, CompileOutcome, EvalOutcome } from './engine.js';
+
+export interface TestExpression {
+  readonly type: string;
+  /** Returns the value, or throws a string (the CEL error text). */
+  readonly fn: (v: AdmissionActivation) => unknown;
+  readonly cost?: number;
+}
+
+export class TestEngine implements AdmissionCelEngine {
+  /** Every compile: text and whether params/authorizer were declared. */
+  readonly compiled: { expression: string; hasParams: boolean; hasAuthorizer: boolean }[] = [];
+  constructor(private readonly table: Readonly<Record<string, TestExpression>>) {}
+
+  compile(expression: string, vars: { hasParams: boolean; hasAuthorizer: boolean }): CompileOutcome {
+    this.compiled.push({ expression, ...vars });
+    const e = this.table[expression];
+    if (!e) return { ok: false, issues: `ERROR: <input>:1:1: undeclared reference to '${expression}'\n | ${expression}\n | ^` };
+    return {
+      ok: true, outputType: e.type,
+      program: {
+        eval(v, limit): EvalOutcome {
+          const cost = e.cost ?? 1;
+          if (cost > limit) return { ok: false, error: 'operation cancelled: actual cost limit exceeded', cost };
+          try {
+            return { ok: true, value: e.fn(v), cost };
+          } catch (err) {
+            if (typeof err === 'string') return { ok: false, error: err, cost };
+            throw err;
+          }
+        },
+      },
+    };
+  }
+}
