@@ -25,7 +25,10 @@ import type { AdmissionAttributes, AdmissionPlugin } from '../../../registry/adm
 import type { Authorizer } from '../../../authz/authorizer.js';
 import type { FeatureGates } from '../../../features/gates.js';
 import { canonicalGroup } from '../../../endpoints/requestinfo.js';
-import type { ServedResource } from '../../../registry/registry.js';
+import type { Registry, ServedResource } from '../../../registry/registry.js';
+import type { AdmissionCelEngine } from '../../matchconditions/engine.js';
+import { EquivalentResources } from '../../webhooks/equivalence.js';
+import { namespaceLabelsOf } from '../../webhooks/index.js';
 import { admissionRequestOf } from '../../matchconditions/request.js';
 import type { AdmissionActivation, AuthorizerInput } from '../../matchconditions/engine.js';
 import { RUNTIME_CEL_COST_BUDGET } from '../../matchconditions/limits.js';
@@ -34,8 +37,8 @@ import { toWebhookVersion } from '../../webhooks/versioned.js';
 import { AuditAnnotationCollector, publishValidationFailure } from './annotations.js';
 import { denialError, type DeniedDecision } from './denial.js';
 import { matches } from './matching.js';
-import { ParamKindError, resolveParamKind } from './params.js';
-import type { Binding, PolicyEntry, PolicySource } from './source.js';
+import { ParamKindError, readParam, resolveParamKind } from './params.js';
+import { PolicySource, type Binding, type PolicyEntry } from './source.js';
 import type { CompiledPolicy } from './policy.js';
 import { validate } from './validator.js';
 
@@ -176,4 +179,29 @@ export function validatingAdmissionPolicyPlugin(deps: PolicyPluginDeps): Admissi
       if (first) throw denialError(a, first);
     },
   };
+}
+
+export interface PolicyPluginContext {
+  readonly registry: Registry;
+  readonly gates: FeatureGates;
+  readonly authorizer: Authorizer;
+  readonly celEngine: AdmissionCelEngine;
+}
+
+/** The plugin over a server's registry: policies and bindings from the watch cache, namespaces' labels, params of any served kind. */
+export function validatingAdmissionPolicy(ctx: PolicyPluginContext): AdmissionPlugin {
+  const { registry } = ctx;
+  const lister = (resource: string) => async () => (registry.has(ADMISSIONREGISTRATION, resource) ? registry.store(ADMISSIONREGISTRATION, resource).listShared('', { kind: 'any' }) : []);
+  let equivalents: EquivalentResources | undefined;
+  return validatingAdmissionPolicyPlugin({
+    source: new PolicySource(lister('validatingadmissionpolicies'), lister('validatingadmissionpolicybindings'), ctx.celEngine),
+    gates: ctx.gates,
+    authorizer: ctx.authorizer,
+    namespaceLabels: namespaceLabelsOf(registry),
+    get equivalents() {
+      return (equivalents ??= new EquivalentResources(registry.resources()));
+    },
+    resources: () => registry.resources(),
+    readParam: (r, ref) => readParam(registry, r, ref),
+  });
 }

@@ -7,14 +7,15 @@
 //   spec.validations[0].expression: Invalid value: "<expr>": compilation failed: ERROR: <input>:1:24: …
 // On update, matchConditions are checked again only when they or the
 // paramKind changed (kube's ignoreValidatingAdmissionPolicyMatchConditions).
-import { type FieldError, type FieldPath, duplicate, fieldPath, invalid, notSupported, required, tooMany } from '../../meta/field.js';
+import { type FieldError, type FieldPath, duplicate, fieldPath, invalid, notSupported, required } from '../../meta/field.js';
 import { type Obj, arr, isObj, obj, semanticEqual, str, validateLabelSelector } from '../../meta/checks.js';
 import { dns1035LabelErrors, dns1123SubdomainErrors, pathSegmentNameErrors, qualifiedNameErrors } from '../../meta/validation.js';
 import { goStringSlice } from '../../meta/govalue.js';
 import type { KindValidator } from '../../core/v1/validation.js';
 import { validateRule } from '../v1/validation.js';
-import { BOOL, STRING, STRING_OR_NULL, compileExpression, type ReturnTypes } from '../../../admission/matchconditions/compile.js';
-import type { AdmissionCelEngine, VariableDeclarations } from '../../../admission/matchconditions/engine.js';
+import { BOOL, STRING, STRING_OR_NULL } from '../../../admission/matchconditions/compile.js';
+import type { AdmissionCelEngine } from '../../../admission/matchconditions/engine.js';
+import { expressionCheck, validateMatchConditions, type ExpressionCheck } from '../expressions.js';
 
 const FAILURE_POLICIES = ['Fail', 'Ignore'];
 const MATCH_POLICIES = ['Equivalent', 'Exact'];
@@ -22,19 +23,6 @@ const REASONS = ['Forbidden', 'Invalid', 'RequestEntityTooLarge'];
 const ACTIONS = ['Audit', 'Deny', 'Warn'];
 const MAX_AUDIT_ANNOTATIONS = 20;
 const MAX_AUDIT_ANNOTATION_VALUE_EXPRESSION_LENGTH = 5 * 1024;
-const MAX_MATCH_CONDITIONS = 64;
-
-/** Checks an expression; without an engine (none given) expressions are not compiled. */
-type ExpressionCheck = (expression: string, returns: ReturnTypes, vars: VariableDeclarations, path: FieldPath) => FieldError[];
-
-function expressionCheck(engine: AdmissionCelEngine | undefined): ExpressionCheck {
-  return (expression, returns, vars, path) => {
-    if (!engine) return [];
-    const c = compileExpression(engine, expression, returns, vars);
-    if (!c.error) return [];
-    return c.error.type === 'Invalid' ? [invalid(path, expression, c.error.detail)] : [{ type: 'Internal', field: String(path), detail: c.error.detail }];
-  };
-}
 
 function validateParamKind(pk: Obj, path: FieldPath): FieldError[] {
   const errs: FieldError[] = [];
@@ -86,28 +74,6 @@ function validateMatchResources(m: Obj, path: FieldPath): FieldError[] {
   else errs.push(...validateLabelSelector(m.objectSelector, path.child('objectSelector')));
   arr(m.resourceRules).forEach((r, i) => errs.push(...validateNamedRule(obj(r), path.child('resourceRules').index(i))));
   arr(m.excludeResourceRules).forEach((r, i) => errs.push(...validateNamedRule(obj(r), path.child('excludeResourceRules').index(i))));
-  return errs;
-}
-
-/** matchConditions of a policy or a webhook (also kube's webhook validation). */
-export function validateMatchConditions(list: unknown[], hasParams: boolean, check: ExpressionCheck, path: FieldPath): FieldError[] {
-  const errs: FieldError[] = [];
-  if (list.length > MAX_MATCH_CONDITIONS) errs.push(tooMany(path, list.length, MAX_MATCH_CONDITIONS));
-  const names = new Set<string>();
-  list.forEach((raw, i) => {
-    const c = obj(raw);
-    const p = path.index(i);
-    const expression = str(c.expression).trim();
-    if (expression === '') errs.push(required(p.child('expression')));
-    else errs.push(...check(expression, BOOL, { hasParams, hasAuthorizer: true }, p.child('expression')));
-    const name = str(c.name);
-    if (name === '') errs.push(required(p.child('name')));
-    else for (const m of qualifiedNameErrors(name)) errs.push(invalid(p.child('name'), name, m));
-    if (name !== '') {
-      if (names.has(name)) errs.push(duplicate(p.child('name'), name));
-      else names.add(name);
-    }
-  });
   return errs;
 }
 
