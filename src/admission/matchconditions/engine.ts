@@ -14,7 +14,11 @@ export interface VariableDeclarations {
   readonly hasAuthorizer: boolean;
 }
 
-/** What the authorizer variables check against: the request's user, the server's authorizer, the request's resource. */
+/**
+ * What the authorizer variables check against: the request's user, the
+ * server's authorizer, the request's resource. One object per request: the
+ * engine keeps the request's decisions with it.
+ */
 export interface AuthorizerInput {
   readonly user: UserInfo;
   readonly authorizer: Authorizer;
@@ -37,7 +41,13 @@ export interface AdmissionActivation {
 export type EvalOutcome =
   | { readonly ok: true; readonly value: unknown; readonly cost: number }
   /** `error`: cel-go's text of the evaluation error (`no such key: missing`, `operation cancelled: actual cost limit exceeded`). */
-  | { readonly ok: false; readonly error: string; readonly cost: number };
+  | { readonly ok: false; readonly error: string; readonly cost: number }
+  /**
+   * An authorizer check is waiting for an authorizer that answers
+   * asynchronously (a webhook): once `settled`, the caller evaluates again
+   * with the same AuthorizerInput, whose decisions are then known.
+   */
+  | { readonly ok: 'pending'; readonly settled: Promise<void> };
 
 /** A compiled expression: evaluated with runtime cost tracking, halting past `costLimit`. Never throws for CEL errors. */
 export interface CelProgram {

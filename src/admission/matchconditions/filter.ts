@@ -20,6 +20,8 @@ export interface FilterOutcome {
   readonly remainingBudget: number;
   /** Set when the budget ran out: no result counts. */
   readonly error?: string;
+  /** Set when an authorizer check waits: evaluate again once it settled (no result counts). */
+  readonly pending?: Promise<void>;
 }
 
 export const OUT_OF_BUDGET = 'validation failed due to running out of cost budget, no further validation rules will be run';
@@ -36,6 +38,7 @@ export function evaluateAll(list: readonly (Compiled | undefined)[], activation:
       continue;
     }
     const out = c.program!.eval(activation, PER_CALL_LIMIT);
+    if (out.ok === 'pending') return { results: [], remainingBudget: remaining, pending: out.settled };
     if (out.cost > remaining) return { results: [], remainingBudget: -1, error: OUT_OF_BUDGET };
     remaining -= out.cost;
     results[i] = out.ok ? { value: out.value } : { error: `expression '${c.expression}' resulted in error: ${out.error}` };

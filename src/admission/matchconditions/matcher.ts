@@ -18,7 +18,9 @@ export interface MatchCondition {
 export type MatchResult =
   | { readonly matches: true }
   | { readonly matches: false; readonly failedCondition?: string }
-  | { readonly error: string };
+  | { readonly error: string }
+  /** An authorizer check waits: match again once settled. */
+  | { readonly pending: Promise<void> };
 
 export class MatchConditionMatcher {
   private readonly compiled: readonly Compiled[];
@@ -33,6 +35,7 @@ export class MatchConditionMatcher {
 
   match(activation: AdmissionActivation): MatchResult {
     const out = evaluateAll(this.compiled, activation, RUNTIME_CEL_COST_BUDGET_MATCH_CONDITIONS);
+    if (out.pending) return { pending: out.pending };
     if (out.error !== undefined) return this.failurePolicy === 'Fail' ? { error: out.error } : { matches: false };
     const errors: string[] = [];
     for (let i = 0; i < out.results.length; i++) {

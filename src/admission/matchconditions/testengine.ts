@@ -11,21 +11,32 @@ export interface TestExpression {
   /** Returns the value, or throws a string (the CEL error text). */
   readonly fn: (v: AdmissionActivation) => unknown;
   readonly cost?: number;
+  /** Like an authorizer check on an asynchronous authorizer: the first evaluation per AuthorizerInput is pending. */
+  readonly waitsOnce?: boolean;
 }
 
 export class TestEngine implements AdmissionCelEngine {
   /** Every compile: text and whether params/authorizer were declared. */
   readonly compiled: { expression: string; hasParams: boolean; hasAuthorizer: boolean }[] = [];
+  /** Evaluations that were answered pending. */
+  pendings = 0;
+  private readonly settled = new WeakSet<object>();
   constructor(private readonly table: Readonly<Record<string, TestExpression>>) {}
 
   compile(expression: string, vars: { hasParams: boolean; hasAuthorizer: boolean }): CompileOutcome {
     this.compiled.push({ expression, ...vars });
     const e = this.table[expression];
+    const engine = this;
     if (!e) return { ok: false, issues: `ERROR: <input>:1:1: undeclared reference to '${expression}'\n | ${expression}\n | ^` };
     return {
       ok: true, outputType: e.type,
       program: {
         eval(v, limit): EvalOutcome {
+          if (e.waitsOnce && v.authorizer && !engine.settled.has(v.authorizer)) {
+            engine.pendings++;
+            const input = v.authorizer;
+            return { ok: 'pending', settled: Promise.resolve().then(() => { engine.settled.add(input); }) };
+          }
           const cost = e.cost ?? 1;
           if (cost > limit) return { ok: false, error: 'operation cancelled: actual cost limit exceeded', cost };
           try {

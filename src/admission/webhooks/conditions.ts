@@ -21,18 +21,23 @@ export class WebhookConditions {
   constructor(private readonly engine: AdmissionCelEngine, private readonly authorizer: Authorizer) {}
 
   /** Whether the webhook is called; throws the 403 of a failed evaluation under Fail. */
-  matches(inv: Invocation, a: AdmissionAttributes, req: RequestView, objects: Objects): boolean {
+  async matches(inv: Invocation, a: AdmissionAttributes, req: RequestView, objects: Objects): Promise<boolean> {
     const w = inv.webhook;
     let m = this.matchers.get(w);
     if (!m) this.matchers.set(w, (m = new MatchConditionMatcher(this.engine, matchConditionsOf(w.matchConditions), w.failurePolicy, { hasParams: false, hasAuthorizer: true })));
-    const r = m.match({
+    const vars = {
       object: objects.object ?? null, oldObject: objects.oldObject ?? null, params: null,
       request: admissionRequestOf(a, req),
       authorizer: {
         user: a.user ?? { name: '', groups: [] }, authorizer: this.authorizer,
         resource: { ...req.resource, subresource: req.subresource, namespace: a.namespace, name: a.name },
       },
-    });
+    };
+    let r = m.match(vars);
+    while ('pending' in r) {
+      await r.pending;
+      r = m.match(vars);
+    }
     if ('error' in r) throw newForbidden({ group: req.resource.group, resource: req.resource.resource }, a.name, r.error);
     return r.matches;
   }

@@ -52,7 +52,7 @@ export function matchConditionsError(w: Webhook, deps: Pick<DispatchDeps, 'gates
 export async function shouldInvoke(w: Webhook, a: AdmissionAttributes, req: RequestView, deps: DispatchDeps, versioned: VersionedObjects): Promise<Invocation | undefined> {
   const inv = await shouldCall(w, a, req, deps);
   if (!inv || !deps.conditions || w.matchConditions.length === 0 || !matchConditionsEnabled(deps.gates)) return inv;
-  return deps.conditions.matches(inv, a, req, versioned.for(inv)) ? inv : undefined;
+  return (await deps.conditions.matches(inv, a, req, versioned.for(inv))) ? inv : undefined;
 }
 
 /** An invocation and the request it is made for. */

@@ -75,6 +75,7 @@ function gateOn(gates: FeatureGates): boolean {
 class Evaluation {
   readonly denied: DeniedDecision[] = [];
   private request: Record<string, unknown> | undefined;
+  private authz: AuthorizerInput | undefined;
   constructor(readonly a: AdmissionAttributes, readonly req: RequestView, private readonly deps: PolicyPluginDeps) {}
 
   /** kube's addConfigError: per the policy's failurePolicy. */
@@ -90,12 +91,13 @@ class Evaluation {
     return (this.request ??= admissionRequestOf(this.a, this.req));
   }
 
+  /** One per request: the engine keeps the request's authorization decisions with it. */
   authorizerInput(): AuthorizerInput {
     const { a, req } = this;
-    return {
+    return (this.authz ??= {
       user: a.user ?? { name: '', groups: [] }, authorizer: this.deps.authorizer,
       resource: { ...req.resource, subresource: req.subresource, namespace: a.namespace, name: a.name },
-    };
+    });
   }
 }
 
@@ -149,7 +151,11 @@ async function evaluatePolicy(ev: Evaluation, entry: PolicyEntry, deps: PolicyPl
       }
     }
     const vars: AdmissionActivation = { ...objects, params, request: ev.requestVar(), authorizer: ev.authorizerInput() };
-    const result = validate(p, vars, RUNTIME_CEL_COST_BUDGET);
+    let result = validate(p, vars, RUNTIME_CEL_COST_BUDGET);
+    while (result.pending) {
+      await result.pending;
+      result = validate(p, vars, RUNTIME_CEL_COST_BUDGET);
+    }
     result.decisions.forEach((d, i) => {
       if (d.action !== 'deny') return;
       for (const action of b.validationActions) {

@@ -167,6 +167,17 @@ describe('ValidatingAdmissionPolicy plugin', () => {
     assert.deepEqual(req.rec.annotations, { 'p/user': 'alice', 'p/kind': 'ConfigMap' });
   });
 
+  it('an authorizer check that waits: evaluated again once decided, the request variable and decisions kept', async () => {
+    const e = new TestEngine({ 'authorizer.allowed': { type: 'bool', fn: () => false, waitsOnce: true } });
+    const p = validatingAdmissionPolicyPlugin({
+      source: new PolicySource(async () => [policy('p', { validations: [{ expression: 'authorizer.allowed', message: 'not allowed' }] })], async () => [binding('b', 'p')], e),
+      gates: FeatureGates.parse('ValidatingAdmissionPolicy=true'), authorizer: alwaysAllow, namespaceLabels: async () => ({}),
+      equivalents: new EquivalentResources(served), resources: () => served, readParam: async () => ({}),
+    });
+    assert.deepEqual(pick(await outcome(() => p.admit(request(configMap('c', {}))))), denial(422, 'Invalid', 'c', "ValidatingAdmissionPolicy 'p' with binding 'b' denied request: not allowed"));
+    assert.equal(e.pendings, 1);
+  });
+
   it('a policy is compiled once per stored version', async () => {
     const e = new TestEngine({ 'size(object.data) <= 2': { type: 'bool', fn: () => true } });
     let list = [policy('p', KEYS, '1')];

@@ -32,6 +32,8 @@ export type AuditAnnotationResult =
 export interface ValidateResult {
   readonly decisions: readonly Decision[];
   readonly auditAnnotations: readonly AuditAnnotationResult[];
+  /** An authorizer check waits: validate again once settled (nothing else counts). */
+  readonly pending?: Promise<void>;
 }
 
 const utf8Length = (s: string) => Buffer.byteLength(s, 'utf8');
@@ -50,11 +52,13 @@ export function validate(p: CompiledPolicy, vars: AdmissionActivation, budget: n
 
   if (p.matchConditions) {
     const m = p.matchConditions.match(vars);
+    if ('pending' in m) return { decisions: [], auditAnnotations: [], pending: m.pending };
     if ('error' in m) return failed(m.error);
     if (!m.matches) return { decisions: [], auditAnnotations: [] };
   }
 
   const checks = evaluateAll(p.validations.map((v) => v.compiled), vars, budget);
+  if (checks.pending) return { decisions: [], auditAnnotations: [], pending: checks.pending };
   if (checks.error !== undefined) return failed(checks.error);
   const noAuthorizer: AdmissionActivation = { object: vars.object, oldObject: vars.oldObject, params: vars.params, request: vars.request };
   const messages = evaluateAll(p.validations.map((v) => v.messageExpression), noAuthorizer, checks.remainingBudget);
