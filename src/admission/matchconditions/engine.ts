@@ -60,7 +60,17 @@ export type CompileOutcome =
   /** `issues`: cel-go's Issues.String() (`ERROR: <input>:1:24: Syntax error: …\n | …\n | …^`). */
   | { readonly ok: false; readonly issues: string };
 
+/** A structural OpenAPI v3 schema (JSON), inline (no $refs). */
+export type OpenAPISchema = Readonly<Record<string, unknown>>;
+
 /** Parses and checks an expression in the admission environment with the given optional variables. */
 export interface AdmissionCelEngine {
   compile(expression: string, vars: VariableDeclarations): CompileOutcome;
+  /**
+   * kube's TypeChecker environment (status.typeChecking): `request`, and
+   * `object`/`oldObject` typed by the resource's schema (dyn without one),
+   * `params` by the paramKind's schema when declared; no authorizer. The
+   * issues as cel-go prints them, or undefined when the expression checks.
+   */
+  typeCheck(expression: string, hasParams: boolean, schemas: { readonly object?: OpenAPISchema; readonly params?: OpenAPISchema }): string | undefined;
 }

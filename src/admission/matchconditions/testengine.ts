@@ -13,6 +13,8 @@ export interface TestExpression {
   readonly cost?: number;
   /** Like an authorizer check on an asynchronous authorizer: the first evaluation per AuthorizerInput is pending. */
   readonly waitsOnce?: boolean;
+  /** The issues of a type check against an object schema (given the schema's `title`); none: it checks. */
+  readonly typeIssues?: (schemaTitle: string) => string | undefined;
 }
 
 export class TestEngine implements AdmissionCelEngine {
@@ -22,6 +24,17 @@ export class TestEngine implements AdmissionCelEngine {
   pendings = 0;
   private readonly settled = new WeakSet<object>();
   constructor(private readonly table: Readonly<Record<string, TestExpression>>) {}
+
+  /** Type checks: the expression and whether each schema was given. */
+  readonly typeChecked: { expression: string; hasParams: boolean; object: boolean; params: boolean }[] = [];
+
+  /** Expressions the table marks `typeIssues` fail type checking against an object schema with that text. */
+  typeCheck(expression: string, hasParams: boolean, schemas: { object?: unknown; params?: unknown }): string | undefined {
+    this.typeChecked.push({ expression, hasParams, object: schemas.object !== undefined, params: schemas.params !== undefined });
+    const e = this.table[expression];
+    if (!e) return `ERROR: <input>:1:1: undeclared reference to '${expression}'`;
+    return schemas.object !== undefined && e.typeIssues ? e.typeIssues((schemas.object as { title?: string }).title ?? '') : undefined;
+  }
 
   compile(expression: string, vars: { hasParams: boolean; hasAuthorizer: boolean }): CompileOutcome {
     this.compiled.push({ expression, ...vars });
