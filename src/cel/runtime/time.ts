@@ -1,0 +1,329 @@
+// Timestamps and durations as cel-go: timestamps from 0001-01-01T00:00:00Z
+// to 9999-12-31T23:59:59.999999999Z (else `timestamp overflow`), durations
+// as int64 nanoseconds (Go's time.Duration), RFC 3339 parsing and printing,
+// Go's duration syntax, and the calendar accessors in UTC, an IANA time zone
+// (through Intl, formatters cached) or a fixed `±HH:MM` offset.
+
+import { CelError, Duration, Timestamp, intOf } from '../values.js';
+import { conversionError, errIntOverflow, errTimestampOverflow } from './errors.js';
+import { formatFloatF } from './numfmt.js';
+
+/** Seconds from the epoch of 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z. */
+export const MIN_UNIX = -62135596800;
+export const MAX_UNIX = 253402300799;
+const NS = 1_000_000_000;
+const NS_BIG = 1_000_000_000n;
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+/** A timestamp, or `timestamp overflow` outside year 1–9999. */
+export function timestampOf(seconds: number, nanos: number): Timestamp {
+  if (seconds < MIN_UNIX || seconds > MAX_UNIX) throw errTimestampOverflow;
+  return new Timestamp(seconds, nanos);
+}
+
+// --- civil calendar (proleptic Gregorian, days since 1970-01-01) ------------
+
+export function daysFromCivil(y: number, m: number, d: number): number {
+  y -= m <= 2 ? 1 : 0;
+  const era = Math.floor(y / 400);
+  const yoe = y - era * 400;
+  const doy = Math.floor((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1;
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+  return era * 146097 + doe - 719468;
+}
+
+/** Civil fields of a point in time given as seconds since the epoch (already
+ * shifted by the zone offset). */
+export interface Civil {
+  year: number;
+  month: number; // 1–12
+  day: number; // 1–31
+  dayOfYear: number; // 0-based
+  dayOfWeek: number; // 0 = Sunday
+  hours: number;
+  minutes: number;
+  seconds: number;
+}
+
+export function civilOf(localSeconds: number): Civil {
+  const days = Math.floor(localSeconds / 86400);
+  const secOfDay = localSeconds - days * 86400;
+  const z = days + 719468;
+  const era = Math.floor(z / 146097);
+  const doe = z - era * 146097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const month = mp < 10 ? mp + 3 : mp - 9;
+  const year = yoe + era * 400 + (month <= 2 ? 1 : 0);
+  return {
+    year,
+    month,
+    day,
+    dayOfYear: days - daysFromCivil(year, 1, 1),
+    dayOfWeek: (((days + 4) % 7) + 7) % 7,
+    hours: Math.floor(secOfDay / 3600),
+    minutes: Math.floor(secOfDay / 60) % 60,
+    seconds: secOfDay % 60,
+  };
+}
+
+// --- time zones --------------------------------------------------------------
+
+const MAX_ZONES = 256;
+const zoneFormatters = new Map<string, Intl.DateTimeFormat>();
+
+function zoneFormatter(name: string): Intl.DateTimeFormat {
+  let f = zoneFormatters.get(name);
+  if (f === undefined) {
+    try {
+      f = new Intl.DateTimeFormat('en-US', {
+        timeZone: name,
+        hourCycle: 'h23',
+        year: 'numeric',
+        month: 'numeric',
+        day: 'numeric',
+        hour: 'numeric',
+        minute: 'numeric',
+        second: 'numeric',
+        era: 'short',
+      });
+    } catch {
+      throw new CelError(`unknown time zone ${name}`);
+    }
+    if (zoneFormatters.size >= MAX_ZONES) zoneFormatters.clear();
+    zoneFormatters.set(name, f);
+  }
+  return f;
+}
+
+/** The offset east of UTC, in seconds, of the IANA zone at the instant. */
+function ianaOffset(name: string, seconds: number): number {
+  const parts = zoneFormatter(name).formatToParts(new Date(seconds * 1000));
+  let y = 0;
+  let mo = 0;
+  let d = 0;
+  let h = 0;
+  let mi = 0;
+  let s = 0;
+  let bc = false;
+  for (const p of parts) {
+    switch (p.type) {
+      case 'year':
+        y = Number(p.value);
+        break;
+      case 'month':
+        mo = Number(p.value);
+        break;
+      case 'day':
+        d = Number(p.value);
+        break;
+      case 'hour':
+        h = Number(p.value);
+        break;
+      case 'minute':
+        mi = Number(p.value);
+        break;
+      case 'second':
+        s = Number(p.value);
+        break;
+      case 'era':
+        bc = p.value === 'BC' || p.value === 'B';
+        break;
+    }
+  }
+  if (bc) y = 1 - y;
+  const local = daysFromCivil(y, mo, d) * 86400 + h * 3600 + mi * 60 + s;
+  return local - seconds;
+}
+
+/** Go's strconv.Atoi, with its error text. */
+function atoi(s: string): number {
+  if (!/^[+-]?[0-9]+$/.test(s)) throw new CelError(`strconv.Atoi: parsing ${goQuote(s)}: invalid syntax`);
+  return Number(s);
+}
+
+const goQuote = (s: string): string => JSON.stringify(s);
+
+/** The offset east of UTC in seconds for cel-go's time zone argument: an IANA
+ * name (`America/New_York`, `UTC`) or a fixed offset `[+-]HH:MM`. */
+export function zoneOffset(tz: string, seconds: number): number {
+  const colon = tz.indexOf(':');
+  if (colon === -1) {
+    if (tz === '' || tz === 'UTC') return 0;
+    return ianaOffset(tz, seconds);
+  }
+  const hr = atoi(tz.slice(0, colon));
+  const min = atoi(tz.slice(colon + 1));
+  if (min < 0 || min > 59) throw new CelError(`timezone offset minutes out of range [0, 59]: ${tz}`);
+  const offset = tz[0] === '-' ? hr * 60 - min : hr * 60 + min;
+  return offset * 60;
+}
+
+/** Civil fields of a timestamp in a time zone (UTC when tz is undefined). */
+export function civilIn(t: Timestamp, tz?: string): Civil {
+  const off = tz === undefined ? 0 : zoneOffset(tz, t.seconds);
+  return civilOf(t.seconds + off);
+}
+
+// --- RFC 3339 ------------------------------------------------------------------
+
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:[.,](\d+))?(?:(Z)|([+-])(\d{2}):(\d{2}))$/;
+
+const daysInMonth = (y: number, m: number): number =>
+  m === 2 ? (y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0) ? 29 : 28) : [31, 0, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1];
+
+/** timestamp(string): RFC 3339 as Go's time.Parse(time.RFC3339) reads it. */
+export function parseTimestamp(s: string): Timestamp {
+  const m = RFC3339.exec(s);
+  if (m === null) throw conversionError('string', 'google.protobuf.Timestamp');
+  const y = Number(m[1]);
+  const mo = Number(m[2]);
+  const d = Number(m[3]);
+  const h = Number(m[4]);
+  const mi = Number(m[5]);
+  const sec = Number(m[6]);
+  if (mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo) || h > 23 || mi > 59 || sec > 59) {
+    throw conversionError('string', 'google.protobuf.Timestamp');
+  }
+  let nanos = 0;
+  if (m[7] !== undefined) nanos = Number((m[7] + '00000000').slice(0, 9));
+  let offset = 0;
+  if (m[8] === undefined) {
+    const oh = Number(m[10]);
+    const om = Number(m[11]);
+    if (oh > 23 || om > 59) throw conversionError('string', 'google.protobuf.Timestamp');
+    offset = (oh * 3600 + om * 60) * (m[9] === '-' ? -1 : 1);
+  }
+  const seconds = daysFromCivil(y, mo, d) * 86400 + h * 3600 + mi * 60 + sec - offset;
+  return timestampOf(seconds, nanos);
+}
+
+const pad = (n: number, w: number): string => String(n).padStart(w, '0');
+
+/** RFC 3339 in UTC with trailing zeros of the nanoseconds trimmed (Go's
+ * time.RFC3339Nano), as string(timestamp) prints it. */
+export function formatTimestamp(t: Timestamp): string {
+  const c = civilOf(t.seconds);
+  let s = `${pad(c.year, 4)}-${pad(c.month, 2)}-${pad(c.day, 2)}T${pad(c.hours, 2)}:${pad(c.minutes, 2)}:${pad(c.seconds, 2)}`;
+  if (t.nanos !== 0) s += '.' + pad(t.nanos, 9).replace(/0+$/, '');
+  return s + 'Z';
+}
+
+// --- durations -------------------------------------------------------------------
+
+const UNITS: ReadonlyMap<string, bigint> = new Map([
+  ['ns', 1n],
+  ['us', 1000n],
+  ['µs', 1000n], // U+00B5
+  ['μs', 1000n], // U+03BC
+  ['ms', 1_000_000n],
+  ['s', NS_BIG],
+  ['m', 60n * NS_BIG],
+  ['h', 3600n * NS_BIG],
+]);
+
+const isDigit = (c: number): boolean => c >= 48 && c <= 57;
+
+/** duration(string): Go's time.ParseDuration (`1h2m3.5s`, `-1.5h`, `300ms`). */
+export function parseDuration(input: string): Duration {
+  const fail = (): never => {
+    throw conversionError('string', 'google.protobuf.Duration');
+  };
+  let s = input;
+  let neg = false;
+  if (s !== '' && (s[0] === '-' || s[0] === '+')) {
+    neg = s[0] === '-';
+    s = s.slice(1);
+  }
+  if (s === '0') return new Duration(0n);
+  if (s === '') fail();
+  let total = 0n;
+  let i = 0;
+  while (i < s.length) {
+    const c = s.charCodeAt(i);
+    if (!(c === 46 || isDigit(c))) fail();
+    const intStart = i;
+    while (i < s.length && isDigit(s.charCodeAt(i))) i++;
+    const intDigits = s.slice(intStart, i);
+    let fracDigits = '';
+    if (i < s.length && s[i] === '.') {
+      i++;
+      const fs = i;
+      while (i < s.length && isDigit(s.charCodeAt(i))) i++;
+      fracDigits = s.slice(fs, i);
+    }
+    if (intDigits === '' && fracDigits === '') fail();
+    const us = i;
+    while (i < s.length && s[i] !== '.' && !isDigit(s.charCodeAt(i))) i++;
+    const unit = UNITS.get(s.slice(us, i));
+    if (unit === undefined) fail();
+    let v = intDigits === '' ? 0n : BigInt(intDigits);
+    if (v > 2n ** 63n / unit!) fail();
+    v *= unit!;
+    if (fracDigits !== '') {
+      // Go accumulates the fraction as a float64 scaled by the unit.
+      const f = Number('0.' + fracDigits) * Number(unit);
+      v += BigInt(Math.trunc(f));
+      if (v > 2n ** 63n) fail();
+    }
+    total += v;
+    if (total > 2n ** 63n) fail();
+  }
+  if (neg) return new Duration(-total);
+  if (total > INT64_MAX) fail();
+  return new Duration(total);
+}
+
+/** string(duration): seconds with Go's shortest 'f' format and an `s`. */
+export function formatDuration(d: Duration): string {
+  const sec = d.nanos / NS_BIG;
+  const nsec = d.nanos % NS_BIG;
+  return formatFloatF(Number(sec) + Number(nsec) / 1e9) + 's';
+}
+
+/** A duration from int64 nanoseconds, or `integer overflow`. */
+export function durationOf(nanos: bigint): Duration {
+  if (nanos < INT64_MIN || nanos > INT64_MAX) throw errIntOverflow;
+  return new Duration(nanos);
+}
+
+export const addDurations = (a: Duration, b: Duration): Duration => durationOf(a.nanos + b.nanos);
+export const subDurations = (a: Duration, b: Duration): Duration => durationOf(a.nanos - b.nanos);
+
+export function addTimestampDuration(t: Timestamp, d: Duration): Timestamp {
+  let sec = t.seconds + Number(d.nanos / NS_BIG);
+  let nsec = t.nanos + Number(d.nanos % NS_BIG);
+  if (nsec >= NS) {
+    sec += 1;
+    nsec -= NS;
+  } else if (nsec < 0) {
+    sec -= 1;
+    nsec += NS;
+  }
+  return timestampOf(sec, nsec);
+}
+
+export function subTimestampDuration(t: Timestamp, d: Duration): Timestamp {
+  if (d.nanos === INT64_MIN) throw errIntOverflow;
+  return addTimestampDuration(t, new Duration(-d.nanos));
+}
+
+/** timestamp - timestamp: a duration, or `integer overflow` beyond int64 ns. */
+export function subTimestamps(a: Timestamp, b: Timestamp): Duration {
+  return durationOf(BigInt(a.seconds - b.seconds) * NS_BIG + BigInt(a.nanos - b.nanos));
+}
+
+/** Duration accessors: whole hours, minutes, seconds, milliseconds (truncated). */
+export const durationHours = (d: Duration): number | bigint => intOf(d.nanos / (3600n * NS_BIG));
+export const durationMinutes = (d: Duration): number | bigint => intOf(d.nanos / (60n * NS_BIG));
+export const durationSeconds = (d: Duration): number | bigint => intOf(d.nanos / NS_BIG);
+export const durationMilliseconds = (d: Duration): number | bigint => intOf(d.nanos / 1_000_000n);
+
+/** timestamp(int): seconds since the epoch. */
+export function timestampFromSeconds(v: number | bigint): Timestamp {
+  if (typeof v === 'bigint') throw errTimestampOverflow;
+  return timestampOf(v, 0);
+}
