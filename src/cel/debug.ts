@@ -312,10 +312,13 @@ function kindName(node: Expr | MapEntry | StructField): string {
 /** `^#*expr.Expr_IdentExpr#` — the cel-spec parsing suite's `ast` strings. */
 export const kindAdorner: Adorner = (node) => `^#${kindName(node)}#`;
 
-/** `^#3:*expr.Expr_IdentExpr#`, macro expansions as `^#3:has#` — cel-go's parser tests. */
-export function idKindAdorner(info: SourceInfo): Adorner {
+/**
+ * `^#3:*expr.Expr_IdentExpr#` — cel-go's parser tests. With the source info,
+ * macro expansions print as `^#3:has#` (cel-go's rendering of macro calls).
+ */
+export function idKindAdorner(info?: SourceInfo): Adorner {
   return (node) => {
-    if ('kind' in node) {
+    if (info && 'kind' in node) {
       const call = info.macroCalls.get(node.id);
       if (call && call.kind === 'call') return `^#${node.id}:${call.fn}#`;
     }

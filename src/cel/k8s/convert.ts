@@ -1,5 +1,6 @@
 // JSON data → CEL runtime values, for the schema types whose JSON value is
-// not already the runtime value (values.ts): number → Double, string formats
+// not always the runtime value (values.ts): number → Double, integer → bigint
+// past 2^53 (and an error for a fraction), string formats
 // byte/date/date-time/duration → Uint8Array/Timestamp/Duration, and lists and
 // maps holding them. Objects need no conversion: their fields convert on
 // access (FieldType.convert). Errors are kube's UnstructuredToVal texts,
@@ -29,6 +30,19 @@ const toDouble: Converter = (raw) => {
   if (typeof raw === 'number') return new Double(raw);
   if (typeof raw === 'bigint') return new Double(Number(raw));
   throw new CelError(`invalid data, expected float, got ${goJsonType(raw)}`);
+};
+
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+/** Integers: JSON numbers past 2^53 become bigints (values.ts keeps safe ints as numbers). */
+const toInt: Converter = (raw) => {
+  if (typeof raw !== 'number' || Number.isSafeInteger(raw)) return raw;
+  if (Number.isInteger(raw)) {
+    const b = BigInt(raw);
+    if (b >= INT64_MIN && b <= INT64_MAX) return b;
+  }
+  throw new CelError(`invalid data, expected int, got float64`);
 };
 
 function stringConverter(parse: (s: string) => unknown, fail: (s: string, err: string) => string): Converter {
@@ -99,6 +113,8 @@ function mapConverter(value: Converter): Converter {
  */
 export function converterOf(type: Type, format?: string, inner?: Converter): Converter | undefined {
   switch (type.kind) {
+    case 'int':
+      return toInt;
     case 'double':
       return toDouble;
     case 'bytes':

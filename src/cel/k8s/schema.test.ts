@@ -211,7 +211,12 @@ test('FieldType.convert and valueOf: JSON values that are not runtime values', (
     const c = t.fields.get(f)!.convert;
     return c ? c(raw) : raw;
   };
-  for (const f of ['count', 'name', 'names', 'objs']) assert.equal(t.fields.get(f)!.convert, undefined, f);
+  for (const f of ['name', 'names', 'objs']) assert.equal(t.fields.get(f)!.convert, undefined, f);
+  assert.equal(conv('count', 3), 3);
+  assert.equal(conv('count', 2 ** 62), 2n ** 62n);
+  assert.equal(conv('count', -(2 ** 63)), -(2n ** 63n));
+  assert.throws(() => conv('count', 2 ** 63), (e: unknown) => e instanceof CelError && e.message === 'invalid data, expected int, got float64');
+  assert.throws(() => conv('count', 1.5), (e: unknown) => e instanceof CelError && e.message === 'invalid data, expected int, got float64');
   assert.deepEqual(conv('ratio', 1), new Double(1));
   assert.deepEqual(conv('ratio', 0.5), new Double(0.5));
   assert.equal(conv('ratio', null), null);
@@ -243,6 +248,7 @@ test('FieldType.convert and valueOf: JSON values that are not runtime values', (
   assert.deepEqual(valueOf({ type: 'string', format: 'date-time' }, '1970-01-01T00:00:00Z'), new Timestamp(0, 0));
   assert.deepEqual(valueOf({ type: 'number' }, 3), new Double(3));
   assert.equal(valueOf({ type: 'integer' }, 3), 3);
+  assert.equal(valueOf({ type: 'integer' }, 2 ** 60), 2n ** 60n);
   assert.deepEqual(valueOf({ kind: 'list', elem: { kind: 'duration' } }, ['1m']), [new Duration(60000000000n)]);
   assert.deepEqual(valueOf({ kind: 'timestamp' }, '2024-03-01'), new Timestamp(1709251200, 0));
   assert.deepEqual(schemaTypeAndConverter({ type: 'string' }, { name: 'x' }), { type: { kind: 'string', maxLength: 3145726 } });

@@ -118,7 +118,7 @@ function map(s: Schema, resourceRoot: boolean, name: string): Mapped | undefined
     case 'number':
       return { type: T.double, minSize: MIN_NUMBER_SIZE, convert: converterOf(T.double, s.format) };
     case 'integer':
-      return { type: T.int, minSize: MIN_NUMBER_SIZE };
+      return { type: T.int, minSize: MIN_NUMBER_SIZE, convert: converterOf(T.int) };
   }
   return undefined;
 }

@@ -93,7 +93,14 @@ class Parser implements MacroHelper {
   private nextIdValue = 1;
   private readonly positions = new Map<number, number>();
   private readonly macroCalls = new Map<number, Expr>();
+  /** Syntax errors and internal errors (the ANTLR phase). */
   private readonly issues: Issue[] = [];
+  /** Errors found while building the AST (cel-go's visitor phase; dropped when the parse aborts). */
+  private readonly semantic: Issue[] = [];
+  /** Lexer errors, reported as far as the parser has read (ANTLR lexes lazily). */
+  private readonly lexErrors: { at: number; offset: number; text: string }[] = [];
+  /** The furthest token index the parser has looked at. */
+  private seen = 0;
 
   // Error strategy state.
   private errorMode = false;
@@ -124,37 +131,52 @@ class Parser implements MacroHelper {
       const map = codePointMap(text);
       this.cps = toks.starts.map((s) => map(s));
       this.eofOffset = map(text.length);
-      for (const e of toks.errors) this.syntaxError(map(e.start), `token recognition error at: '${e.text}'`, true);
+      for (const e of toks.errors) this.lexErrors.push({ at: e.start, offset: map(e.start), text: e.text });
     } else {
       this.eofOffset = text.length;
-      for (const e of toks.errors) this.syntaxError(e.start, `token recognition error at: '${e.text}'`, true);
+      for (const e of toks.errors) this.lexErrors.push({ at: e.start, offset: e.start, text: e.text });
     }
+    // Lexer errors count toward the reporting limit like the parser's.
+    this.syntaxReports = toks.errors.length;
   }
 
   run(): ParseResult {
     let expr: Expr | undefined;
+    let aborted = false;
     try {
       expr = this.parseExpr();
       if (this.kinds.length > this.pos) this.matchEnd();
     } catch (e) {
       if (!(e instanceof Abort)) throw e;
-      expr = undefined;
+      aborted = true;
     }
-    if (this.depthExceeded) this.issues.push({ message: 'max recursion depth exceeded', offset: -1, exprId: 0 });
-    if (this.issues.length > 0 || !expr) return { issues: this.issues };
+    if (aborted) {
+      // Only the part of the input the parser read was lexed; no AST was built.
+      const upTo = this.seen < this.kinds.length ? this.starts[this.seen] : this.text.length;
+      const lexed = this.lexErrors.filter((e) => e.at < upTo).map((e) => this.lexIssue(e));
+      return { issues: [...lexed, ...this.issues] };
+    }
+    const issues = this.lexErrors.map((e) => this.lexIssue(e)).concat(this.issues, this.semantic);
+    if (this.depthExceeded) issues.push({ message: 'max recursion depth exceeded', offset: -1, exprId: 0 });
+    if (issues.length > 0 || !expr) return { issues };
     const sourceInfo: SourceInfo = {
       text: this.text,
       lineOffsets: lineOffsetsOf(this.text),
       positions: this.positions,
       macroCalls: this.macroCalls,
     };
-    return { parsed: { expr, sourceInfo }, issues: this.issues };
+    return { parsed: { expr, sourceInfo }, issues };
+  }
+
+  private lexIssue(e: { offset: number; text: string }): Issue {
+    return { message: `Syntax error: token recognition error at: '${e.text}'`, offset: e.offset, exprId: 0 };
   }
 
   // ---- tokens ------------------------------------------------------------------------------
 
   private la(k = 0): T {
     const i = this.pos + k;
+    if (i > this.seen) this.seen = i;
     return i < this.kinds.length ? this.kinds[i] : T.EOF;
   }
   private offset(i = this.pos): number {
@@ -192,7 +214,7 @@ class Parser implements MacroHelper {
   /** A semantic error at an offset; returns a placeholder node. */
   private errorAt(offset: number, message: string): Expr {
     const id = this.newId(offset);
-    this.issues.push({ message, offset, exprId: id });
+    this.semantic.push({ message, offset, exprId: id });
     return { kind: 'const', id, value: { type: 'null' } };
   }
 
@@ -320,6 +342,7 @@ class Parser implements MacroHelper {
     while (this.pos < this.kinds.length) {
       if (++skipped > this.o.errorRecoveryLookaheadLimit) this.lookaheadExceeded();
       this.pos++;
+      if (this.pos > this.seen) this.seen = this.pos;
     }
   }
 
