@@ -11,6 +11,10 @@ import { Informer } from '../../../controllers/informer.js';
 import { trackWrite } from '../../../endpoints/fieldmanager.js';
 import { schemaFor } from '../../../api/schemas.js';
 import type { AdmissionCelEngine } from '../../matchconditions/engine.js';
+import { admissionCelEngine } from '../../matchconditions/celengine.js';
+import type { FeatureGates } from '../../../features/gates.js';
+import { canonicalGroup } from '../../../endpoints/requestinfo.js';
+import { toOpenAPI } from '../../../schema/openapi.js';
 import { typeCheckPolicy, type TypeCheckDeps } from './typecheck.js';
 
 const GROUP = 'admissionregistration.svc.io';
@@ -72,4 +76,28 @@ export class PolicyStatusController {
       track: (live, n) => trackWrite({ manager: 'svc-apiserver', apiVersion: `${GROUP}/${version}`, kind: 'ValidatingAdmissionPolicy', schema: schemaFor(GROUP, version, 'ValidatingAdmissionPolicy'), subresource: 'status' }, live, n),
     });
   }
+}
+
+/** Whether a server runs the status writer: the plugin enabled, its gate on, policies served. */
+export function policyStatusWanted(plugins: readonly string[], registry: Registry, gates: FeatureGates): boolean {
+  return plugins.includes('ValidatingAdmissionPolicy') && gates.enabled('ValidatingAdmissionPolicy') && registry.has(GROUP, RESOURCE);
+}
+
+/** The status writer over a server's registry: kinds from the served resources, schemas from ours (api/schemas.ts). */
+export function policyStatusController(registry: Registry, storage: Store): PolicyStatusController {
+  const schemas = new Map<string, Readonly<Record<string, unknown>> | undefined>();
+  return new PolicyStatusController(registry, storage, admissionCelEngine(), {
+    kindsFor: (group, version, resource) => {
+      const r = registry.lookup(group, version, resource);
+      return r ? [{ group: r.group, version: r.version, kind: r.kind }] : [];
+    },
+    schemaOf: (gvk) => {
+      const key = `${canonicalGroup(gvk.group)}/${gvk.version}/${gvk.kind}`;
+      if (!schemas.has(key)) {
+        const s = schemaFor(canonicalGroup(gvk.group), gvk.version, gvk.kind);
+        schemas.set(key, s ? (toOpenAPI(s) as Readonly<Record<string, unknown>>) : undefined);
+      }
+      return schemas.get(key);
+    },
+  });
 }
