@@ -12,10 +12,12 @@ import { benchServiceAccountTokens } from './satokens.js';
 import { benchRbac } from './rbac.js';
 import { benchAdmission } from './admission.js';
 import { benchWebhooks } from './webhooks.js';
+import { benchVap } from './vap.js';
 
 const suites: Record<string, () => Promise<string[]>> = {
   storage: benchStorage, apiserver: benchApiServer, watch: benchWatch, apply: benchApply, validation: benchValidation, smd: async () => benchSmd(),
   authn: benchAuthn, satokens: () => benchServiceAccountTokens(), rbac: () => benchRbac(), admission: () => benchAdmission(), webhooks: async () => [...(await benchWebhooks()), '', ...(await benchWebhooks({ http1: true }))],
+  vap: () => benchVap(),
 };
 const wanted = process.argv.slice(2);
 const lines: string[] = [];

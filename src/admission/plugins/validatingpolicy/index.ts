@@ -36,11 +36,12 @@ import { requestView, type MatchDeps, type RequestView } from '../../webhooks/ma
 import { toWebhookVersion } from '../../webhooks/versioned.js';
 import { AuditAnnotationCollector, publishValidationFailure } from './annotations.js';
 import { denialError, type DeniedDecision } from './denial.js';
-import { matches } from './matching.js';
+import { matches, type MatchOutcome, type MatchResources, type NamespaceLookup } from './matching.js';
+import type { GroupVersionKind } from '../../webhooks/equivalence.js';
 import { ParamKindError, readParam, resolveParamKind } from './params.js';
 import { PolicySource, type Binding, type PolicyEntry } from './source.js';
 import type { CompiledPolicy } from './policy.js';
-import { validate } from './validator.js';
+import { validate, type ValidateResult } from './validator.js';
 
 export const PLUGIN_NAME = 'ValidatingAdmissionPolicy';
 export const GATE = 'ValidatingAdmissionPolicy';
@@ -71,12 +72,19 @@ function gateOn(gates: FeatureGates): boolean {
   }
 }
 
-/** One request's evaluation: what is denied so far, the request variable made once. */
+/**
+ * One request's evaluation: what is denied so far; the request variable, the
+ * namespace's labels and the object in each kind made once. Matching and
+ * evaluating are synchronous; a request waits only to look up its namespace
+ * (once), a binding's param, or an authorizer that answers asynchronously.
+ */
 class Evaluation {
   readonly denied: DeniedDecision[] = [];
+  namespace: NamespaceLookup | undefined;
   private request: Record<string, unknown> | undefined;
   private authz: AuthorizerInput | undefined;
-  constructor(readonly a: AdmissionAttributes, readonly req: RequestView, private readonly deps: PolicyPluginDeps) {}
+  private readonly objects = new Map<string, { object: unknown; oldObject: unknown }>();
+  constructor(readonly a: AdmissionAttributes, readonly req: RequestView, readonly deps: PolicyPluginDeps) {}
 
   /** kube's addConfigError: per the policy's failurePolicy. */
   configError(p: CompiledPolicy, b: Binding | undefined, err: string): void {
@@ -85,6 +93,23 @@ class Evaluation {
       ? `${b ? 'failed to configure binding' : 'failed to configure policy'}: ${err}`
       : `unrecognized failure policy: '${p.failurePolicy}'`;
     this.denied.push({ policy: p.name, binding: b?.name, message, reason: undefined });
+  }
+
+  /** Looks the request's namespace up (once). */
+  async lookUpNamespace(): Promise<void> {
+    if (this.namespace) return;
+    const { a } = this;
+    const name = a.resource.group === '' && a.resource.resource === 'namespaces' ? a.name : a.namespace;
+    try {
+      this.namespace = { labels: await this.deps.namespaceLabels(name) };
+    } catch (err) {
+      this.namespace = { error: err };
+    }
+  }
+
+  /** Matching (matching.ts) with this request's namespace lookup. */
+  matches(m: MatchResources): MatchOutcome | 'lookup' {
+    return matches(m, this.a, this.req, this.deps, this.namespace);
   }
 
   requestVar(): Record<string, unknown> {
@@ -99,77 +124,118 @@ class Evaluation {
       resource: { ...req.resource, subresource: req.subresource, namespace: a.namespace, name: a.name },
     });
   }
+
+  /** The object and old object in the kind a policy matched (kube's VersionedAttributes); throws when a conversion fails. */
+  versioned(kind: { group: string; version: string; kind: string }): { object: unknown; oldObject: unknown } {
+    const key = `${kind.group}/${kind.version}/${kind.kind}`;
+    let o = this.objects.get(key);
+    if (!o) {
+      o = { object: toWebhookVersion(this.a.object, kind, false) ?? null, oldObject: toWebhookVersion(this.a.oldObject, kind, false) ?? null };
+      this.objects.set(key, o);
+    }
+    return o;
+  }
 }
 
-async function evaluatePolicy(ev: Evaluation, entry: PolicyEntry, deps: PolicyPluginDeps): Promise<void> {
-  const { a, req } = ev;
-  const p = entry.policy;
-  let definition;
-  try {
-    definition = await matches(p.matchConstraints, a, req, deps);
-  } catch (err) {
-    ev.configError(p, undefined, errorText(err));
-    return;
-  }
-  if (!definition.matches) return;
-  let paramResource: ServedResource | undefined;
-  if (p.paramKind) {
+/** What one policy decides: its own match and configuration, then each binding (bindingStep). */
+class PolicyRun {
+  private readonly collector = new AuditAnnotationCollector();
+  private paramResource: ServedResource | undefined;
+  private kind!: GroupVersionKind;
+  constructor(private readonly ev: Evaluation, private readonly entry: PolicyEntry) {}
+
+  /** Synchronous unless a binding waits (then the rest of the bindings follow in the promise). */
+  run(): void | Promise<void> {
+    const { ev } = this;
+    const p = this.entry.policy;
+    let definition;
     try {
-      paramResource = resolveParamKind(deps.resources(), p.paramKind);
+      definition = ev.matches(p.matchConstraints);
     } catch (err) {
-      if (!(err instanceof ParamKindError)) throw err;
-      ev.configError(p, undefined, err.message);
+      ev.configError(p, undefined, errorText(err));
       return;
     }
+    if (definition === 'lookup') return ev.lookUpNamespace().then(() => this.run());
+    if (!definition.matches) return;
+    this.kind = definition.kind;
+    if (p.paramKind) {
+      try {
+        this.paramResource = resolveParamKind(ev.deps.resources(), p.paramKind);
+      } catch (err) {
+        if (!(err instanceof ParamKindError)) throw err;
+        ev.configError(p, undefined, err.message);
+        return;
+      }
+    }
+    return this.bindingsFrom(0);
   }
-  const collector = new AuditAnnotationCollector();
-  let objects: { object: unknown; oldObject: unknown } | undefined;
-  for (const b of entry.bindings) {
+
+  private bindingsFrom(start: number): void | Promise<void> {
+    const bindings = this.entry.bindings;
+    for (let i = start; i < bindings.length; i++) {
+      const waiting = this.binding(bindings[i]!);
+      if (waiting) return waiting.then(() => this.bindingsFrom(i + 1));
+    }
+    this.collector.publish(this.entry.policy.name, this.ev.a);
+  }
+
+  private binding(b: Binding, params: unknown = null): void | Promise<void> {
+    const { ev } = this;
+    const p = this.entry.policy;
     if (b.matchResources) {
+      let m;
       try {
-        if (!(await matches(b.matchResources, a, req, deps)).matches) continue;
+        m = ev.matches(b.matchResources);
       } catch (err) {
         ev.configError(p, b, errorText(err));
-        continue;
+        return;
       }
+      if (m === 'lookup') return ev.lookUpNamespace().then(() => this.binding(b, params));
+      if (!m.matches) return;
     }
-    let params: unknown = null;
-    if (paramResource && b.paramRef) {
-      try {
-        params = await deps.readParam(paramResource, b.paramRef);
-      } catch (err) {
-        ev.configError(p, b, errorText(err));
-        continue;
-      }
+    if (this.paramResource && b.paramRef && params === null) {
+      return ev.deps.readParam(this.paramResource, b.paramRef).then(
+        (param) => this.evaluate(b, param),
+        (err) => ev.configError(p, b, errorText(err)),
+      );
     }
-    if (!objects) {
-      try {
-        objects = { object: toWebhookVersion(a.object, definition.kind, false) ?? null, oldObject: toWebhookVersion(a.oldObject, definition.kind, false) ?? null };
-      } catch (err) {
-        ev.configError(p, b, `failed to convert object version: ${errorText(err)}`);
-        continue;
-      }
+    return this.evaluate(b, params);
+  }
+
+  private evaluate(b: Binding, params: unknown): void | Promise<void> {
+    const { ev } = this;
+    const p = this.entry.policy;
+    let objects;
+    try {
+      objects = ev.versioned(this.kind);
+    } catch (err) {
+      ev.configError(p, b, `failed to convert object version: ${errorText(err)}`);
+      return;
     }
-    const vars: AdmissionActivation = { ...objects, params, request: ev.requestVar(), authorizer: ev.authorizerInput() };
-    let result = validate(p, vars, RUNTIME_CEL_COST_BUDGET);
-    while (result.pending) {
-      await result.pending;
-      result = validate(p, vars, RUNTIME_CEL_COST_BUDGET);
-    }
-    result.decisions.forEach((d, i) => {
-      if (d.action !== 'deny') return;
+    const vars: AdmissionActivation = { object: objects.object, oldObject: objects.oldObject, params, request: ev.requestVar(), authorizer: ev.authorizerInput() };
+    const result = validate(p, vars, RUNTIME_CEL_COST_BUDGET);
+    if (result.pending) return result.pending.then(() => this.evaluate(b, params));
+    this.enforce(b, result);
+  }
+
+  private enforce(b: Binding, result: ValidateResult): void {
+    const { ev } = this;
+    const p = this.entry.policy;
+    const decisions = result.decisions;
+    for (let i = 0; i < decisions.length; i++) {
+      const d = decisions[i]!;
+      if (d.action !== 'deny') continue;
       for (const action of b.validationActions) {
         if (action === 'Deny') ev.denied.push({ policy: p.name, binding: b.name, message: d.message, reason: d.reason });
-        else if (action === 'Audit') publishValidationFailure(a, { policy: b.policyName, binding: b.name, index: i, message: d.message, actions: b.validationActions });
-        else if (action === 'Warn') a.warn?.(`Validation failed for ValidatingAdmissionPolicy '${p.name}' with binding '${b.name}': ${d.message}`);
+        else if (action === 'Audit') publishValidationFailure(ev.a, { policy: b.policyName, binding: b.name, index: i, message: d.message, actions: b.validationActions });
+        else if (action === 'Warn') ev.a.warn?.(`Validation failed for ValidatingAdmissionPolicy '${p.name}' with binding '${b.name}': ${d.message}`);
       }
-    });
+    }
     for (const r of result.auditAnnotations) {
-      if (r.action === 'publish') collector.add(r.key, r.value);
+      if (r.action === 'publish') this.collector.add(r.key, r.value);
       else if (r.action === 'error') ev.denied.push({ policy: p.name, binding: b.name, message: r.error, reason: undefined });
     }
   }
-  collector.publish(p.name, a);
 }
 
 export function validatingAdmissionPolicyPlugin(deps: PolicyPluginDeps): AdmissionPlugin {
@@ -180,7 +246,10 @@ export function validatingAdmissionPolicyPlugin(deps: PolicyPluginDeps): Admissi
       const entries = await deps.source.load();
       if (entries.length === 0) return;
       const ev = new Evaluation(a, requestView(a, deps.equivalents), deps);
-      for (const entry of entries) await evaluatePolicy(ev, entry, deps);
+      for (const entry of entries) {
+        const waiting = new PolicyRun(ev, entry).run();
+        if (waiting) await waiting;
+      }
       const first = ev.denied[0];
       if (first) throw denialError(a, first);
     },

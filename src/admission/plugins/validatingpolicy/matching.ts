@@ -10,7 +10,8 @@
 // webhooks': rules.ts, selectors.ts, equivalence.ts.
 import type { AdmissionAttributes } from '../../../registry/admission.js';
 import { ruleMatches } from '../../webhooks/rules.js';
-import { matchesNamespaceSelector, matchesObjectSelector } from '../../webhooks/selectors.js';
+import { matchesObjectSelector, namespaceSelectorDecision } from '../../webhooks/selectors.js';
+import { selectorMatches } from '../../../api/meta/checks.js';
 import { target, type MatchDeps, type RequestView } from '../../webhooks/match.js';
 import { rule as ruleOf, type WebhookRule } from '../../webhooks/types.js';
 import type { GroupVersionKind } from '../../webhooks/equivalence.js';
@@ -56,7 +57,8 @@ function namesMatch(r: NamedRule, a: AdmissionAttributes): boolean {
 }
 
 /** The rules against the request, then (Equivalent) against its equivalent resources. */
-function matchRules(rules: readonly NamedRule[], matchPolicy: string | undefined, a: AdmissionAttributes, req: RequestView, deps: MatchDeps): MatchOutcome {
+function matchRules(rules: readonly NamedRule[], matchPolicy: string | undefined, a: AdmissionAttributes, req: RequestView, deps: Pick<MatchDeps, 'equivalents'>): MatchOutcome {
+  if (rules.length === 0) return NO;
   const own = target(a, req.resource, req.subresource);
   for (const r of rules) if (ruleMatches(r.rule, own) && namesMatch(r, a)) return { matches: true, kind: req.kind };
   if (matchPolicy !== 'Equivalent') return NO;
@@ -70,13 +72,23 @@ function matchRules(rules: readonly NamedRule[], matchPolicy: string | undefined
   return NO;
 }
 
-/** Rejects with the selector's error (a missing namespace) when the criteria match otherwise. */
-export async function matches(m: MatchResources, a: AdmissionAttributes, req: RequestView, deps: MatchDeps): Promise<MatchOutcome> {
+/** The request's namespace labels as looked up once per request (or the lookup's error). */
+export type NamespaceLookup = { readonly labels: Readonly<Record<string, string>> } | { readonly error: unknown };
+
+/**
+ * Whether the criteria match; `namespace` answers the namespace's labels when
+ * the namespaceSelector needs them ('lookup': they are not known yet — the
+ * caller looks them up and asks again). Throws the selector's error (a
+ * missing namespace) when the criteria match otherwise.
+ */
+export function matches(m: MatchResources, a: AdmissionAttributes, req: RequestView, deps: Pick<MatchDeps, 'equivalents'>, namespace: NamespaceLookup | undefined): MatchOutcome | 'lookup' {
   let nsError: unknown;
-  try {
-    if (!(await matchesNamespaceSelector(m.namespaceSelector, a, deps.namespaceLabels))) return NO;
-  } catch (err) {
-    nsError = err;
+  const d = namespaceSelectorDecision(m.namespaceSelector, a);
+  if (d === false) return NO;
+  if (d !== true) {
+    if (!namespace) return 'lookup';
+    if ('error' in namespace) nsError = namespace.error;
+    else if (!selectorMatches(m.namespaceSelector, namespace.labels as Record<string, string>)) return NO;
   }
   if (!matchesObjectSelector(m.objectSelector, a)) return NO;
   if (matchRules(m.excludeResourceRules, m.matchPolicy, a, req, deps).matches) return NO;

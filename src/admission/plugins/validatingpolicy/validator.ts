@@ -11,7 +11,7 @@
 //                                  → deny under Fail, admit under Ignore, with the error
 // An audit annotation is published when its value is a non-empty string,
 // left out when null or empty, and an error (a denial under Fail) otherwise.
-import { evaluateAll, OUT_OF_BUDGET } from '../../matchconditions/filter.js';
+import { evaluateAll, OUT_OF_BUDGET, type FilterOutcome } from '../../matchconditions/filter.js';
 import type { AdmissionActivation } from '../../matchconditions/engine.js';
 import { MAX_EVALUATED_MESSAGE_EXPRESSION_SIZE_BYTES } from '../../matchconditions/limits.js';
 import type { CompiledPolicy } from './policy.js';
@@ -35,6 +35,8 @@ export interface ValidateResult {
   /** An authorizer check waits: validate again once settled (nothing else counts). */
   readonly pending?: Promise<void>;
 }
+
+const NO_MESSAGES: FilterOutcome = { results: [], remainingBudget: 0 };
 
 const utf8Length = (s: string) => Buffer.byteLength(s, 'utf8');
 
@@ -61,7 +63,11 @@ export function validate(p: CompiledPolicy, vars: AdmissionActivation, budget: n
   if (checks.pending) return { decisions: [], auditAnnotations: [], pending: checks.pending };
   if (checks.error !== undefined) return failed(checks.error);
   const noAuthorizer: AdmissionActivation = { object: vars.object, oldObject: vars.oldObject, params: vars.params, request: vars.request };
-  const messages = evaluateAll(p.validations.map((v) => v.messageExpression), noAuthorizer, checks.remainingBudget);
+  // kube evaluates every messageExpression; only a failed validation shows its message, so they are
+  // evaluated only when one failed (a passing validation whose messageExpression would exhaust the
+  // remaining budget is not reported as "failed messageExpression" here, as it would be in kube)
+  const anyFailed = checks.results.some((r) => r !== undefined && r.error === undefined && r.value !== true);
+  const messages = anyFailed ? evaluateAll(p.validations.map((v) => v.messageExpression), noAuthorizer, checks.remainingBudget) : NO_MESSAGES;
 
   const decisions: Decision[] = p.validations.map((v, i): Decision => {
     const r = checks.results[i]!;
@@ -79,6 +85,7 @@ export function validate(p: CompiledPolicy, vars: AdmissionActivation, budget: n
     return { action: 'deny', evaluation: 'deny', message, reason: v.reason ?? 'Invalid' };
   });
 
+  if (p.auditAnnotations.length === 0) return { decisions, auditAnnotations: [] };
   const annotations = evaluateAll(p.auditAnnotations.map((a) => a.compiled), noAuthorizer, budget);
   if (annotations.error !== undefined) return failed(annotations.error);
   const auditAnnotations = p.auditAnnotations.map((a, i): AuditAnnotationResult => {
