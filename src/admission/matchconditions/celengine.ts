@@ -50,21 +50,35 @@ const printedType = (t: Type | undefined): string => (t === undefined ? 'dyn' : 
 
 interface Bound { readonly session: AuthzSession; readonly values: { readonly authorizer: unknown; readonly requestResource: unknown } }
 
+/** The activation record of the variables (one per AdmissionActivation: a request's bindings share them). */
+const records = new WeakMap<AdmissionActivation, Record<string, unknown>>();
+
+/** The outcome of a successful evaluation, reused (engine.ts: read before the next evaluation). */
+interface Ok { ok: true; value: unknown; cost: number }
+
 class CelProgramOver {
+  private readonly ok: Ok = { ok: true, value: undefined, cost: 0 };
   constructor(private readonly program: Program, private readonly bind: (input: AuthorizerInput) => Bound) {}
 
   eval(v: AdmissionActivation, costLimit: number): EvalOutcome {
     if (costLimit !== this.program.costLimit) throw new Error(`admission programs are planned for the per-call limit ${this.program.costLimit}`);
     const bound = v.authorizer ? this.bind(v.authorizer) : undefined;
-    const activation: Record<string, unknown> = { object: v.object, oldObject: v.oldObject, params: v.params, request: v.request };
-    if (bound) {
-      activation.authorizer = bound.values.authorizer;
-      activation['authorizer.requestResource'] = bound.values.requestResource;
+    let activation = records.get(v);
+    if (!activation) {
+      activation = { object: v.object, oldObject: v.oldObject, params: v.params, request: v.request };
+      if (bound) {
+        activation.authorizer = bound.values.authorizer;
+        activation['authorizer.requestResource'] = bound.values.requestResource;
+      }
+      records.set(v, activation);
     }
     try {
       const value = this.program.eval(activation);
       if (bound?.session.pending) return { ok: 'pending', settled: bound.session.settle() };
-      return { ok: true, value, cost: this.program.actualCost };
+      const ok = this.ok;
+      ok.value = value;
+      ok.cost = this.program.actualCost;
+      return ok;
     } catch (err) {
       if (bound?.session.pending) return { ok: 'pending', settled: bound.session.settle() };
       if (err instanceof CelError) return { ok: false, error: err.message, cost: this.program.actualCost };

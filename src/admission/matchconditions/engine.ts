@@ -49,7 +49,11 @@ export type EvalOutcome =
    */
   | { readonly ok: 'pending'; readonly settled: Promise<void> };
 
-/** A compiled expression: evaluated with runtime cost tracking, halting past `costLimit`. Never throws for CEL errors. */
+/**
+ * A compiled expression: evaluated with runtime cost tracking, halting past
+ * `costLimit`. Never throws for CEL errors. The outcome may be reused by the
+ * program: read it before the program's next evaluation.
+ */
 export interface CelProgram {
   eval(activation: AdmissionActivation, costLimit: number): EvalOutcome;
 }

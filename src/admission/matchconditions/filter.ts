@@ -26,6 +26,9 @@ export interface FilterOutcome {
 
 export const OUT_OF_BUDGET = 'validation failed due to running out of cost budget, no further validation rules will be run';
 
+const TRUE: EvaluationResult = Object.freeze({ value: true });
+const FALSE: EvaluationResult = Object.freeze({ value: false });
+
 /** Evaluates each expression (undefined entries are placeholders and stay undefined). */
 export function evaluateAll(list: readonly (Compiled | undefined)[], activation: AdmissionActivation, budget: number): FilterOutcome {
   const results: (EvaluationResult | undefined)[] = new Array(list.length);
@@ -41,7 +44,7 @@ export function evaluateAll(list: readonly (Compiled | undefined)[], activation:
     if (out.ok === 'pending') return { results: [], remainingBudget: remaining, pending: out.settled };
     if (out.cost > remaining) return { results: [], remainingBudget: -1, error: OUT_OF_BUDGET };
     remaining -= out.cost;
-    results[i] = out.ok ? { value: out.value } : { error: `expression '${c.expression}' resulted in error: ${out.error}` };
+    results[i] = out.ok ? (out.value === true ? TRUE : out.value === false ? FALSE : { value: out.value }) : { error: `expression '${c.expression}' resulted in error: ${out.error}` };
   }
   return { results, remainingBudget: remaining };
 }

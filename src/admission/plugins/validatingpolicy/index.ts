@@ -84,6 +84,9 @@ class Evaluation {
   private request: Record<string, unknown> | undefined;
   private authz: AuthorizerInput | undefined;
   private readonly objects = new Map<string, { object: unknown; oldObject: unknown }>();
+  private lastKind: unknown;
+  private lastObjects: { object: unknown; oldObject: unknown } | undefined;
+  private readonly plainVars = new Map<object, AdmissionActivation>();
   constructor(readonly a: AdmissionAttributes, readonly req: RequestView, readonly deps: PolicyPluginDeps) {}
 
   /** kube's addConfigError: per the policy's failurePolicy. */
@@ -127,19 +130,30 @@ class Evaluation {
 
   /** The object and old object in the kind a policy matched (kube's VersionedAttributes); throws when a conversion fails. */
   versioned(kind: { group: string; version: string; kind: string }): { object: unknown; oldObject: unknown } {
+    if (kind === this.lastKind) return this.lastObjects!;
     const key = `${kind.group}/${kind.version}/${kind.kind}`;
     let o = this.objects.get(key);
     if (!o) {
       o = { object: toWebhookVersion(this.a.object, kind, false) ?? null, oldObject: toWebhookVersion(this.a.oldObject, kind, false) ?? null };
       this.objects.set(key, o);
     }
+    this.lastKind = kind;
+    this.lastObjects = o;
     return o;
+  }
+
+  /** The variables of a binding without params, made once per kind. */
+  varsFor(objects: { object: unknown; oldObject: unknown }, params: unknown): AdmissionActivation {
+    if (params !== null) return { object: objects.object, oldObject: objects.oldObject, params, request: this.requestVar(), authorizer: this.authorizerInput() };
+    let v = this.plainVars.get(objects);
+    if (!v) this.plainVars.set(objects, (v = { object: objects.object, oldObject: objects.oldObject, params: null, request: this.requestVar(), authorizer: this.authorizerInput() }));
+    return v;
   }
 }
 
 /** What one policy decides: its own match and configuration, then each binding (bindingStep). */
 class PolicyRun {
-  private readonly collector = new AuditAnnotationCollector();
+  private collector: AuditAnnotationCollector | undefined;
   private paramResource: ServedResource | undefined;
   private kind!: GroupVersionKind;
   constructor(private readonly ev: Evaluation, private readonly entry: PolicyEntry) {}
@@ -176,7 +190,7 @@ class PolicyRun {
       const waiting = this.binding(bindings[i]!);
       if (waiting) return waiting.then(() => this.bindingsFrom(i + 1));
     }
-    this.collector.publish(this.entry.policy.name, this.ev.a);
+    this.collector?.publish(this.entry.policy.name, this.ev.a);
   }
 
   private binding(b: Binding, params: unknown = null): void | Promise<void> {
@@ -212,7 +226,7 @@ class PolicyRun {
       ev.configError(p, b, `failed to convert object version: ${errorText(err)}`);
       return;
     }
-    const vars: AdmissionActivation = { object: objects.object, oldObject: objects.oldObject, params, request: ev.requestVar(), authorizer: ev.authorizerInput() };
+    const vars = ev.varsFor(objects, params);
     const result = validate(p, vars, RUNTIME_CEL_COST_BUDGET);
     if (result.pending) return result.pending.then(() => this.evaluate(b, params));
     this.enforce(b, result);
@@ -232,7 +246,7 @@ class PolicyRun {
       }
     }
     for (const r of result.auditAnnotations) {
-      if (r.action === 'publish') this.collector.add(r.key, r.value);
+      if (r.action === 'publish') (this.collector ??= new AuditAnnotationCollector()).add(r.key, r.value);
       else if (r.action === 'error') ev.denied.push({ policy: p.name, binding: b.name, message: r.error, reason: undefined });
     }
   }

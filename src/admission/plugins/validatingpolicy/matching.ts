@@ -11,7 +11,7 @@
 import type { AdmissionAttributes } from '../../../registry/admission.js';
 import { ruleMatches } from '../../webhooks/rules.js';
 import { matchesObjectSelector, namespaceSelectorDecision } from '../../webhooks/selectors.js';
-import { selectorMatches } from '../../../api/meta/checks.js';
+import { selectorIsEmpty, selectorMatches } from '../../../api/meta/checks.js';
 import { target, type MatchDeps, type RequestView } from '../../webhooks/match.js';
 import { rule as ruleOf, type WebhookRule } from '../../webhooks/types.js';
 import type { GroupVersionKind } from '../../webhooks/equivalence.js';
@@ -24,6 +24,9 @@ export interface NamedRule {
 export interface MatchResources {
   readonly namespaceSelector: unknown;
   readonly objectSelector: unknown;
+  /** Empty selectors match everything: decided once, when the object is read. */
+  readonly namespaceSelectorEmpty: boolean;
+  readonly objectSelectorEmpty: boolean;
   readonly resourceRules: readonly NamedRule[];
   readonly excludeResourceRules: readonly NamedRule[];
   /** Unset counts as Exact (the API defaults it to Equivalent). */
@@ -42,6 +45,8 @@ export function matchResourcesOf(v: unknown): MatchResources {
   return {
     namespaceSelector: m.namespaceSelector ?? {},
     objectSelector: m.objectSelector ?? {},
+    namespaceSelectorEmpty: selectorIsEmpty(m.namespaceSelector ?? {}),
+    objectSelectorEmpty: selectorIsEmpty(m.objectSelector ?? {}),
     resourceRules: namedRules(m.resourceRules),
     excludeResourceRules: namedRules(m.excludeResourceRules),
     matchPolicy: typeof m.matchPolicy === 'string' ? m.matchPolicy : undefined,
@@ -83,14 +88,14 @@ export type NamespaceLookup = { readonly labels: Readonly<Record<string, string>
  */
 export function matches(m: MatchResources, a: AdmissionAttributes, req: RequestView, deps: Pick<MatchDeps, 'equivalents'>, namespace: NamespaceLookup | undefined): MatchOutcome | 'lookup' {
   let nsError: unknown;
-  const d = namespaceSelectorDecision(m.namespaceSelector, a);
+  const d = m.namespaceSelectorEmpty ? true : namespaceSelectorDecision(m.namespaceSelector, a);
   if (d === false) return NO;
   if (d !== true) {
     if (!namespace) return 'lookup';
     if ('error' in namespace) nsError = namespace.error;
     else if (!selectorMatches(m.namespaceSelector, namespace.labels as Record<string, string>)) return NO;
   }
-  if (!matchesObjectSelector(m.objectSelector, a)) return NO;
+  if (!m.objectSelectorEmpty && !matchesObjectSelector(m.objectSelector, a)) return NO;
   if (matchRules(m.excludeResourceRules, m.matchPolicy, a, req, deps).matches) return NO;
   const outcome = m.resourceRules.length === 0 ? { matches: true as const, kind: req.kind } : matchRules(m.resourceRules, m.matchPolicy, a, req, deps);
   if (!outcome.matches) return NO;

@@ -44,6 +44,10 @@ export interface CompiledPolicy {
   readonly matchConditions: MatchConditionMatcher | undefined;
   readonly validations: readonly Validation[];
   readonly auditAnnotations: readonly AuditAnnotation[];
+  /** The compiled expressions in order, as the evaluator takes them. */
+  readonly validationPrograms: readonly Compiled[];
+  readonly messagePrograms: readonly (Compiled | undefined)[];
+  readonly annotationPrograms: readonly Compiled[];
 }
 
 export function compilePolicy(engine: AdmissionCelEngine, policy: Obj): CompiledPolicy {
@@ -54,6 +58,23 @@ export function compilePolicy(engine: AdmissionCelEngine, policy: Obj): Compiled
   const failurePolicy = typeof spec.failurePolicy === 'string' ? spec.failurePolicy : 'Fail';
   const conditions = matchConditionsOf(list(spec.matchConditions));
   const pk = obj(spec.paramKind);
+  const validations = list(spec.validations).map((v): Validation => {
+    const o = obj(v);
+    const expression = str(o.expression);
+    const messageExpression = str(o.messageExpression);
+    return {
+      expression,
+      message: str(o.message),
+      reason: typeof o.reason === 'string' ? o.reason : undefined,
+      compiled: compileExpression(engine, expression, BOOL, withAuthorizer),
+      messageExpression: messageExpression !== '' ? compileExpression(engine, messageExpression, STRING, { hasParams, hasAuthorizer: false }) : undefined,
+    };
+  });
+  const auditAnnotations = list(spec.auditAnnotations).map((v): AuditAnnotation => {
+    const o = obj(v);
+    const valueExpression = str(o.valueExpression);
+    return { key: str(o.key), valueExpression, compiled: compileExpression(engine, valueExpression, STRING_OR_NULL, withAuthorizer) };
+  });
   return {
     name,
     failurePolicy,
@@ -62,22 +83,10 @@ export function compilePolicy(engine: AdmissionCelEngine, policy: Obj): Compiled
     matchConditions: conditions.length > 0
       ? new MatchConditionMatcher(engine, conditions, failurePolicy === 'Ignore' ? 'Ignore' : 'Fail', withAuthorizer)
       : undefined,
-    validations: list(spec.validations).map((v) => {
-      const o = obj(v);
-      const expression = str(o.expression);
-      const messageExpression = str(o.messageExpression);
-      return {
-        expression,
-        message: str(o.message),
-        reason: typeof o.reason === 'string' ? o.reason : undefined,
-        compiled: compileExpression(engine, expression, BOOL, withAuthorizer),
-        messageExpression: messageExpression !== '' ? compileExpression(engine, messageExpression, STRING, { hasParams, hasAuthorizer: false }) : undefined,
-      };
-    }),
-    auditAnnotations: list(spec.auditAnnotations).map((v) => {
-      const o = obj(v);
-      const valueExpression = str(o.valueExpression);
-      return { key: str(o.key), valueExpression, compiled: compileExpression(engine, valueExpression, STRING_OR_NULL, withAuthorizer) };
-    }),
+    validations,
+    auditAnnotations,
+    validationPrograms: validations.map((v) => v.compiled),
+    messagePrograms: validations.map((v) => v.messageExpression),
+    annotationPrograms: auditAnnotations.map((a) => a.compiled),
   };
 }

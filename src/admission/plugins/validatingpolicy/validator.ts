@@ -37,6 +37,8 @@ export interface ValidateResult {
 }
 
 const NO_MESSAGES: FilterOutcome = { results: [], remainingBudget: 0 };
+/** Every validation passed and there are no audit annotations: nothing to enforce (admissions are left out). */
+const ALL_ADMITTED: ValidateResult = { decisions: [], auditAnnotations: [] };
 
 const utf8Length = (s: string) => Buffer.byteLength(s, 'utf8');
 
@@ -59,7 +61,7 @@ export function validate(p: CompiledPolicy, vars: AdmissionActivation, budget: n
     if (!m.matches) return { decisions: [], auditAnnotations: [] };
   }
 
-  const checks = evaluateAll(p.validations.map((v) => v.compiled), vars, budget);
+  const checks = evaluateAll(p.validationPrograms, vars, budget);
   if (checks.pending) return { decisions: [], auditAnnotations: [], pending: checks.pending };
   if (checks.error !== undefined) return failed(checks.error);
   const noAuthorizer: AdmissionActivation = { object: vars.object, oldObject: vars.oldObject, params: vars.params, request: vars.request };
@@ -67,7 +69,8 @@ export function validate(p: CompiledPolicy, vars: AdmissionActivation, budget: n
   // evaluated only when one failed (a passing validation whose messageExpression would exhaust the
   // remaining budget is not reported as "failed messageExpression" here, as it would be in kube)
   const anyFailed = checks.results.some((r) => r !== undefined && r.error === undefined && r.value !== true);
-  const messages = anyFailed ? evaluateAll(p.validations.map((v) => v.messageExpression), noAuthorizer, checks.remainingBudget) : NO_MESSAGES;
+  if (!anyFailed && p.auditAnnotations.length === 0 && checks.results.every((r) => r !== undefined && r.error === undefined)) return ALL_ADMITTED;
+  const messages = anyFailed ? evaluateAll(p.messagePrograms, noAuthorizer, checks.remainingBudget) : NO_MESSAGES;
 
   const decisions: Decision[] = p.validations.map((v, i): Decision => {
     const r = checks.results[i]!;
@@ -86,7 +89,7 @@ export function validate(p: CompiledPolicy, vars: AdmissionActivation, budget: n
   });
 
   if (p.auditAnnotations.length === 0) return { decisions, auditAnnotations: [] };
-  const annotations = evaluateAll(p.auditAnnotations.map((a) => a.compiled), noAuthorizer, budget);
+  const annotations = evaluateAll(p.annotationPrograms, noAuthorizer, budget);
   if (annotations.error !== undefined) return failed(annotations.error);
   const auditAnnotations = p.auditAnnotations.map((a, i): AuditAnnotationResult => {
     const r = annotations.results[i]!;
