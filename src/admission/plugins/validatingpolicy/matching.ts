@@ -26,6 +26,8 @@ export interface MatchResources {
   readonly objectSelector: unknown;
   /** Empty selectors match everything: decided once, when the object is read. */
   readonly namespaceSelectorEmpty: boolean;
+  /** The namespaceSelector against a namespace's labels (matchLabels alone compared directly). */
+  readonly namespaceLabelsMatch: (labels: Readonly<Record<string, string>>) => boolean;
   readonly objectSelectorEmpty: boolean;
   readonly resourceRules: readonly NamedRule[];
   readonly excludeResourceRules: readonly NamedRule[];
@@ -40,12 +42,25 @@ const namedRules = (v: unknown): NamedRule[] => (Array.isArray(v) ? v : []).map(
   resourceNames: (Array.isArray(obj(r).resourceNames) ? (obj(r).resourceNames as unknown[]) : []).filter((n): n is string => typeof n === 'string'),
 }));
 
+/** A selector as a predicate over labels, made once. */
+function labelsPredicate(sel: unknown): (labels: Readonly<Record<string, string>>) => boolean {
+  const s = obj(sel);
+  const expressions = Array.isArray(s.matchExpressions) ? s.matchExpressions : [];
+  if (expressions.length > 0) return (labels) => selectorMatches(sel, labels as Record<string, string>);
+  const pairs = Object.entries(obj(s.matchLabels));
+  return (labels) => {
+    for (let i = 0; i < pairs.length; i++) if (labels[pairs[i]![0]] !== pairs[i]![1]) return false;
+    return true;
+  };
+}
+
 export function matchResourcesOf(v: unknown): MatchResources {
   const m = obj(v);
   return {
     namespaceSelector: m.namespaceSelector ?? {},
     objectSelector: m.objectSelector ?? {},
     namespaceSelectorEmpty: selectorIsEmpty(m.namespaceSelector ?? {}),
+    namespaceLabelsMatch: labelsPredicate(m.namespaceSelector ?? {}),
     objectSelectorEmpty: selectorIsEmpty(m.objectSelector ?? {}),
     resourceRules: namedRules(m.resourceRules),
     excludeResourceRules: namedRules(m.excludeResourceRules),
@@ -93,7 +108,7 @@ export function matches(m: MatchResources, a: AdmissionAttributes, req: RequestV
   if (d !== true) {
     if (!namespace) return 'lookup';
     if ('error' in namespace) nsError = namespace.error;
-    else if (!selectorMatches(m.namespaceSelector, namespace.labels as Record<string, string>)) return NO;
+    else if (!m.namespaceLabelsMatch(namespace.labels)) return NO;
   }
   if (!m.objectSelectorEmpty && !matchesObjectSelector(m.objectSelector, a)) return NO;
   if (matchRules(m.excludeResourceRules, m.matchPolicy, a, req, deps).matches) return NO;

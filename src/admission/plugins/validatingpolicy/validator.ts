@@ -13,7 +13,7 @@
 // left out when null or empty, and an error (a denial under Fail) otherwise.
 import { evaluateAll, OUT_OF_BUDGET, type FilterOutcome } from '../../matchconditions/filter.js';
 import type { AdmissionActivation } from '../../matchconditions/engine.js';
-import { MAX_EVALUATED_MESSAGE_EXPRESSION_SIZE_BYTES } from '../../matchconditions/limits.js';
+import { MAX_EVALUATED_MESSAGE_EXPRESSION_SIZE_BYTES, PER_CALL_LIMIT } from '../../matchconditions/limits.js';
 import type { CompiledPolicy } from './policy.js';
 
 export interface Decision {
@@ -50,6 +50,25 @@ function typeNameOf(v: unknown): string {
   return typeof v === 'object' ? 'map' : typeof v;
 }
 
+/**
+ * The common case without allocating: every validation compiles, evaluates
+ * to true, within the budget. Otherwise (false) the caller evaluates in full
+ * (the evaluation is deterministic; an authorizer's decisions are kept).
+ */
+function allPass(p: CompiledPolicy, vars: AdmissionActivation, budget: number): boolean | Promise<void> {
+  const list = p.validationPrograms;
+  let remaining = budget;
+  for (let i = 0; i < list.length; i++) {
+    const c = list[i]!;
+    if (c.error) return false;
+    const out = c.program!.eval(vars, PER_CALL_LIMIT);
+    if (out.ok === 'pending') return out.settled;
+    if (out.ok !== true || out.value !== true || out.cost > remaining) return false;
+    remaining -= out.cost;
+  }
+  return true;
+}
+
 export function validate(p: CompiledPolicy, vars: AdmissionActivation, budget: number): ValidateResult {
   const onError: Decision['action'] = p.failurePolicy === 'Ignore' ? 'admit' : 'deny';
   const failed = (message: string): ValidateResult => ({ decisions: [{ action: onError, evaluation: 'error', message }], auditAnnotations: [] });
@@ -61,6 +80,11 @@ export function validate(p: CompiledPolicy, vars: AdmissionActivation, budget: n
     if (!m.matches) return { decisions: [], auditAnnotations: [] };
   }
 
+  if (p.auditAnnotations.length === 0) {
+    const pass = allPass(p, vars, budget);
+    if (pass === true) return ALL_ADMITTED;
+    if (pass !== false) return { decisions: [], auditAnnotations: [], pending: pass };
+  }
   const checks = evaluateAll(p.validationPrograms, vars, budget);
   if (checks.pending) return { decisions: [], auditAnnotations: [], pending: checks.pending };
   if (checks.error !== undefined) return failed(checks.error);
