@@ -50,28 +50,35 @@ const printedType = (t: Type | undefined): string => (t === undefined ? 'dyn' : 
 
 interface Bound { readonly session: AuthzSession; readonly values: { readonly authorizer: unknown; readonly requestResource: unknown } }
 
-/** The activation record of the variables (one per AdmissionActivation: a request's bindings share them). */
-const records = new WeakMap<AdmissionActivation, Record<string, unknown>>();
+/**
+ * What an AdmissionActivation carries for this engine: its activation record
+ * and, once an expression that names the authorizer runs, its session.
+ */
+interface State { readonly record: Record<string, unknown>; bound: Bound | undefined }
 
 /** The outcome of a successful evaluation, reused (engine.ts: read before the next evaluation). */
 interface Ok { ok: true; value: unknown; cost: number }
 
 class CelProgramOver {
   private readonly ok: Ok = { ok: true, value: undefined, cost: 0 };
-  constructor(private readonly program: Program, private readonly bind: (input: AuthorizerInput) => Bound) {}
+  constructor(
+    private readonly program: Program,
+    private readonly bind: (input: AuthorizerInput) => Bound,
+    /** Whether the expression can name the authorizer variables (its text mentions them). */
+    private readonly usesAuthorizer: boolean,
+  ) {}
 
   eval(v: AdmissionActivation, costLimit: number): EvalOutcome {
     if (costLimit !== this.program.costLimit) throw new Error(`admission programs are planned for the per-call limit ${this.program.costLimit}`);
-    const bound = v.authorizer ? this.bind(v.authorizer) : undefined;
-    let activation = records.get(v);
-    if (!activation) {
-      activation = { object: v.object, oldObject: v.oldObject, params: v.params, request: v.request };
-      if (bound) {
-        activation.authorizer = bound.values.authorizer;
-        activation['authorizer.requestResource'] = bound.values.requestResource;
-      }
-      records.set(v, activation);
+    let state = v.engineState as State | undefined;
+    if (state === undefined) v.engineState = state = { record: { object: v.object, oldObject: v.oldObject, params: v.params, request: v.request }, bound: undefined };
+    if (this.usesAuthorizer && state.bound === undefined && v.authorizer) {
+      const bound = (state.bound = this.bind(v.authorizer));
+      state.record.authorizer = bound.values.authorizer;
+      state.record['authorizer.requestResource'] = bound.values.requestResource;
     }
+    const activation = state.record;
+    const bound = this.usesAuthorizer ? state.bound : undefined;
     try {
       const value = this.program.eval(activation);
       if (bound?.session.pending) return { ok: 'pending', settled: bound.session.settle() };
@@ -121,7 +128,8 @@ export class CelAdmissionEngine implements AdmissionCelEngine {
     const env = this.env(vars);
     const c = env.compile(expression);
     if (!c.ast || c.issues.length > 0) return { ok: false, issues: formatIssues(c.issues, expression) };
-    return { ok: true, outputType: printedType(c.type), program: new CelProgramOver(env.program(c.ast, { costLimit: PER_CALL_LIMIT }), this.bind) };
+    const program = env.program(c.ast, { costLimit: PER_CALL_LIMIT });
+    return { ok: true, outputType: printedType(c.type), program: new CelProgramOver(program, this.bind, vars.hasAuthorizer && expression.includes('authorizer')) };
   }
 
   typeCheck(expression: string, hasParams: boolean, schemas: { object?: OpenAPISchema; params?: OpenAPISchema }): string | undefined {

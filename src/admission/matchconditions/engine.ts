@@ -36,6 +36,8 @@ export interface AdmissionActivation {
   readonly request: unknown;
   /** Absent: no authorizer variables (messageExpression, audit annotations). */
   readonly authorizer?: AuthorizerInput;
+  /** The engine's own state for these variables (set at the first evaluation; one object serves many programs). */
+  engineState?: unknown;
 }
 
 export type EvalOutcome =

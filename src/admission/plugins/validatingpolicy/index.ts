@@ -32,7 +32,8 @@ import { namespaceLabelsOf } from '../../webhooks/index.js';
 import { admissionRequestOf } from '../../matchconditions/request.js';
 import type { AdmissionActivation, AuthorizerInput } from '../../matchconditions/engine.js';
 import { RUNTIME_CEL_COST_BUDGET } from '../../matchconditions/limits.js';
-import { requestView, type MatchDeps, type RequestView } from '../../webhooks/match.js';
+import { requestView, target, type MatchDeps, type RequestView } from '../../webhooks/match.js';
+import type { RuleTarget } from '../../webhooks/rules.js';
 import { toWebhookVersion } from '../../webhooks/versioned.js';
 import { AuditAnnotationCollector, publishValidationFailure } from './annotations.js';
 import { denialError, type DeniedDecision } from './denial.js';
@@ -85,6 +86,7 @@ class Evaluation {
   private authz: AuthorizerInput | undefined;
   private readonly objects = new Map<string, { object: unknown; oldObject: unknown }>();
   private lastKind: unknown;
+  private own: RuleTarget | undefined;
   private lastObjects: { object: unknown; oldObject: unknown } | undefined;
   private readonly plainVars = new Map<object, AdmissionActivation>();
   constructor(readonly a: AdmissionAttributes, readonly req: RequestView, readonly deps: PolicyPluginDeps) {}
@@ -112,7 +114,7 @@ class Evaluation {
 
   /** Matching (matching.ts) with this request's namespace lookup. */
   matches(m: MatchResources): MatchOutcome | 'lookup' {
-    return matches(m, this.a, this.req, this.deps, this.namespace);
+    return matches(m, this.a, this.req, this.deps, this.namespace, (this.own ??= target(this.a, this.req.resource, this.req.subresource)));
   }
 
   requestVar(): Record<string, unknown> {
@@ -253,10 +255,11 @@ class PolicyRun {
 }
 
 export function validatingAdmissionPolicyPlugin(deps: PolicyPluginDeps): AdmissionPlugin {
+  const enabled = gateOn(deps.gates);
   return {
     name: PLUGIN_NAME,
     async admit(a) {
-      if (!gateOn(deps.gates) || isPolicyResource(a)) return;
+      if (!enabled || isPolicyResource(a)) return;
       const entries = await deps.source.load();
       if (entries.length === 0) return;
       const ev = new Evaluation(a, requestView(a, deps.equivalents), deps);
@@ -280,7 +283,13 @@ export interface PolicyPluginContext {
 /** The plugin over a server's registry: policies and bindings from the watch cache, namespaces' labels, params of any served kind. */
 export function validatingAdmissionPolicy(ctx: PolicyPluginContext): AdmissionPlugin {
   const { registry } = ctx;
-  const lister = (resource: string) => async () => (registry.has(ADMISSIONREGISTRATION, resource) ? registry.store(ADMISSIONREGISTRATION, resource).listShared('', { kind: 'any' }) : []);
+  const lister = (resource: string) => {
+    let store: ReturnType<Registry['store']> | null | undefined;
+    return async () => {
+      if (store === undefined) store = registry.has(ADMISSIONREGISTRATION, resource) ? registry.store(ADMISSIONREGISTRATION, resource) : null;
+      return store ? store.listShared('', { kind: 'any' }) : [];
+    };
+  };
   let equivalents: EquivalentResources | undefined;
   return validatingAdmissionPolicyPlugin({
     source: new PolicySource(lister('validatingadmissionpolicies'), lister('validatingadmissionpolicybindings'), ctx.celEngine),

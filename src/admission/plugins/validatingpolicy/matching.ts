@@ -9,7 +9,7 @@
 // namespace) count only when the rules matched. The pieces are the
 // webhooks': rules.ts, selectors.ts, equivalence.ts.
 import type { AdmissionAttributes } from '../../../registry/admission.js';
-import { ruleMatches } from '../../webhooks/rules.js';
+import { ruleMatches, type RuleTarget } from '../../webhooks/rules.js';
 import { matchesObjectSelector, namespaceSelectorDecision } from '../../webhooks/selectors.js';
 import { selectorIsEmpty, selectorMatches } from '../../../api/meta/checks.js';
 import { target, type MatchDeps, type RequestView } from '../../webhooks/match.js';
@@ -77,9 +77,8 @@ function namesMatch(r: NamedRule, a: AdmissionAttributes): boolean {
 }
 
 /** The rules against the request, then (Equivalent) against its equivalent resources. */
-function matchRules(rules: readonly NamedRule[], matchPolicy: string | undefined, a: AdmissionAttributes, req: RequestView, deps: Pick<MatchDeps, 'equivalents'>): MatchOutcome {
+function matchRules(rules: readonly NamedRule[], matchPolicy: string | undefined, a: AdmissionAttributes, req: RequestView, deps: Pick<MatchDeps, 'equivalents'>, own: RuleTarget): MatchOutcome {
   if (rules.length === 0) return NO;
-  const own = target(a, req.resource, req.subresource);
   for (const r of rules) if (ruleMatches(r.rule, own) && namesMatch(r, a)) return { matches: true, kind: req.kind };
   if (matchPolicy !== 'Equivalent') return NO;
   const equivalents = deps.equivalents.equivalentsOf(req.resource, req.subresource);
@@ -101,7 +100,10 @@ export type NamespaceLookup = { readonly labels: Readonly<Record<string, string>
  * caller looks them up and asks again). Throws the selector's error (a
  * missing namespace) when the criteria match otherwise.
  */
-export function matches(m: MatchResources, a: AdmissionAttributes, req: RequestView, deps: Pick<MatchDeps, 'equivalents'>, namespace: NamespaceLookup | undefined): MatchOutcome | 'lookup' {
+export function matches(
+  m: MatchResources, a: AdmissionAttributes, req: RequestView, deps: Pick<MatchDeps, 'equivalents'>, namespace: NamespaceLookup | undefined,
+  own: RuleTarget = target(a, req.resource, req.subresource),
+): MatchOutcome | 'lookup' {
   let nsError: unknown;
   const d = m.namespaceSelectorEmpty ? true : namespaceSelectorDecision(m.namespaceSelector, a);
   if (d === false) return NO;
@@ -111,8 +113,8 @@ export function matches(m: MatchResources, a: AdmissionAttributes, req: RequestV
     else if (!m.namespaceLabelsMatch(namespace.labels)) return NO;
   }
   if (!m.objectSelectorEmpty && !matchesObjectSelector(m.objectSelector, a)) return NO;
-  if (matchRules(m.excludeResourceRules, m.matchPolicy, a, req, deps).matches) return NO;
-  const outcome = m.resourceRules.length === 0 ? { matches: true as const, kind: req.kind } : matchRules(m.resourceRules, m.matchPolicy, a, req, deps);
+  if (matchRules(m.excludeResourceRules, m.matchPolicy, a, req, deps, own).matches) return NO;
+  const outcome = m.resourceRules.length === 0 ? { matches: true as const, kind: req.kind } : matchRules(m.resourceRules, m.matchPolicy, a, req, deps, own);
   if (!outcome.matches) return NO;
   if (nsError !== undefined) throw nsError;
   return outcome;
