@@ -13,11 +13,13 @@ import { benchRbac } from './rbac.js';
 import { benchAdmission } from './admission.js';
 import { benchWebhooks } from './webhooks.js';
 import { benchVap } from './vap.js';
+import { benchCel, benchCelConformance } from './cel.js';
 
 const suites: Record<string, () => Promise<string[]>> = {
   storage: benchStorage, apiserver: benchApiServer, watch: benchWatch, apply: benchApply, validation: benchValidation, smd: async () => benchSmd(),
   authn: benchAuthn, satokens: () => benchServiceAccountTokens(), rbac: () => benchRbac(), admission: () => benchAdmission(), webhooks: async () => [...(await benchWebhooks()), '', ...(await benchWebhooks({ http1: true }))],
   vap: () => benchVap(),
+  cel: () => benchCel(), 'cel-conformance': async () => benchCelConformance(),
 };
 const wanted = process.argv.slice(2);
 const lines: string[] = [];

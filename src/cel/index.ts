@@ -18,7 +18,7 @@ import { plan, type PlanEnv } from './interpreter/planner.js';
 import { Program } from './interpreter/program.js';
 import type { Issue } from './issues.js';
 import { parse, type ParseOptions } from './parser/index.js';
-import { comprehensionsLibrary, extensionLibraries, mathMacros, standardLibrary } from './stdlib/index.js';
+import { blockMacros, comprehensionsLibrary, extensionLibraries, mathMacros, standardLibrary } from './stdlib/index.js';
 import type { Type } from './types.js';
 
 export { Program } from './interpreter/program.js';
@@ -45,6 +45,9 @@ export interface EnvOptions {
   macros?: boolean;
   /** cel.bind (default false). */
   bindings?: boolean;
+  /** cel.block / cel.index / cel.iterVar / cel.accuVar, the form cel-go's
+   * common-subexpression optimizer writes (default false). */
+  block?: boolean;
   /** Two-variable comprehension macros (default false). */
   twoVarComprehensions?: boolean;
   /** `a.?b`, `a[?b]`, `[?x]`, `{?k: v}` (default: on when the optional library is enabled). */
@@ -122,7 +125,11 @@ export class Env {
       optionalMacros: optional,
       optionalSyntax: opts.optionalSyntax ?? optional,
     };
-    if (libs.some((l) => l.name === 'math')) this.parseOptions.extraMacros = mathMacros;
+    const extra = [
+      ...(libs.some((l) => l.name === 'math') ? mathMacros : []),
+      ...(opts.block ? blockMacros : []),
+    ];
+    if (extra.length > 0) this.parseOptions.extraMacros = extra;
     this.costs = callCostsOf(opts.costModel ?? 'kubernetes');
   }
 

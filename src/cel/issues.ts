@@ -22,9 +22,9 @@ export interface Issue {
 export const MAX_REPORTED_ISSUES = 100;
 
 /** Where lines start, in code points; [0] is 0. */
-export function lineOffsetsOf(text: string): number[] {
+export function lineOffsetsOf(text: string, surrogates = hasSurrogates(text)): number[] {
   const out = [0];
-  const pairs = hasSurrogates(text);
+  const pairs = surrogates;
   let i = text.indexOf('\n');
   while (i >= 0) {
     out.push(pairs ? codePointIndex(text, i + 1) : i + 1);
@@ -50,6 +50,24 @@ export function codePointIndex(text: string, unitIndex: number): number {
     cp++;
   }
   return cp;
+}
+
+/** UTF-16 index → code point index, fastest for increasing indexes. */
+export function codePointMapper(text: string): (unitIndex: number) => number {
+  let unit = 0;
+  let cp = 0;
+  return (target: number) => {
+    if (target < unit) {
+      unit = 0;
+      cp = 0;
+    }
+    while (unit < target) {
+      const c = text.charCodeAt(unit);
+      unit += c >= 0xd800 && c <= 0xdbff && unit + 1 < text.length ? 2 : 1;
+      cp++;
+    }
+    return cp;
+  };
 }
 
 export interface Location {

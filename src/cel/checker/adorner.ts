@@ -13,7 +13,8 @@ export function checkedAdorner(checked: CheckedExpr): (node: { id: number; kind?
     const t = checked.types.get(node.id);
     if (t) out += `~${formatType(t)}`;
     const r = checked.refs.get(node.id);
-    if (r) out += r.overloadIds ? `^${r.overloadIds.join('|')}` : `^${r.name}`;
+    // cel-go's printer sorts the overload ids
+    if (r) out += r.overloadIds ? `^${[...r.overloadIds].sort().join('|')}` : `^${r.name}`;
     return out;
   };
 }

@@ -73,6 +73,9 @@ export function isExactType(a: Type, b: Type): boolean {
 function isEqualOrLessSpecific(t1: Type, t2: Type): boolean {
   if (isDyn(t1) || t1.kind === 'typeParam') return true;
   if (isDyn(t2) || t2.kind === 'typeParam') return false;
+  // null is more specific than the types it may be assigned to (the
+  // conformance suite's legacy_nullable_types; cel-go itself skips those)
+  if (t2.kind === 'null' && t1.kind !== 'null') return isNullable(t1);
   if (t1.kind !== t2.kind) return false;
   switch (t1.kind) {
     case 'opaque': {

@@ -9,7 +9,7 @@ import { stringsFunctions } from '../ext/strings_decls.js';
 import { mathFunctions } from '../ext/math_decls.js';
 import { encodersFunctions } from '../ext/encoders_decls.js';
 import { optionalFunctions, optionalTypeIdents } from '../ext/optional_decls.js';
-import { buildCheckEnv, check, formatType } from './index.js';
+import { OverloadConflictError, buildCheckEnv, check, formatType } from './index.js';
 
 // Hand-built ASTs (as the parser produces them after macro expansion).
 let nextId = 1;
@@ -102,6 +102,8 @@ const variables: Record<string, Type> = {
   'a.b.c': T.string,
   'ns.v': T.int,
   o: optionalOf(T.int),
+  /** A generic declared identifier using the stdlib's parameter name. */
+  ga: listOf({ kind: 'typeParam', name: 'A' }),
 };
 const env = buildCheckEnv({ libraries, variables });
 const nsEnv = buildCheckEnv({ libraries, variables, container: 'ns.sub' });
@@ -302,6 +304,23 @@ const rows: Row[] = [
     expr: call('_+_', ident('i'), ident('u')),
     error: "found no matching overload for '_+_' applied to '(int, uint)'",
   },
+  {
+    name: 'null joins to the nullable element type',
+    expr: list(mcall(ident('optional'), 'of', int(1)), nul()),
+    type: 'list(optional_type(int))',
+  },
+  { name: 'null first joins the same way', expr: list(nul(), call('timestamp', str('t'))), type: 'list(timestamp)' },
+  { name: 'null and int do not join', expr: list(int(1), nul()), type: 'list(dyn)' },
+  {
+    name: "a generic identifier's binding does not leak into overloads with the same parameter name",
+    expr: list(call('_+_', ident('ga'), list(int(1))), call('_+_', list(str('a')), list(str('b')))),
+    type: 'list(dyn)',
+  },
+  {
+    name: 'a generic identifier unifies across uses',
+    expr: call('_==_', call('_+_', ident('ga'), list(int(1))), ident('ga')),
+    type: 'bool',
+  },
   { name: 'null equality with an object', expr: call('_==_', sel(ident('self'), 'spec'), nul()), type: 'bool' },
 ];
 
@@ -382,4 +401,24 @@ test('formatType prints as cel-go', () => {
     [self, 'Object'],
   ];
   for (const [t, s] of cases) assert.equal(formatType(t), s);
+});
+
+test('buildCheckEnv merges overloads by function name and refuses a conflicting redeclaration', () => {
+  const a = lib('a', [{ name: 'f', overloads: [{ id: 'f_int', params: [T.int], result: T.int, receiver: false }] }]);
+  const b = lib('b', [
+    {
+      name: 'f',
+      overloads: [
+        { id: 'f_int', params: [T.int], result: T.int, receiver: false },
+        { id: 'f_string', params: [T.string], result: T.string, receiver: false },
+      ],
+    },
+  ]);
+  const merged = buildCheckEnv({ libraries: [a, b] });
+  assert.deepEqual(
+    merged.functions.get('f')!.overloads.map((o) => o.id),
+    ['f_int', 'f_string'],
+  );
+  const c = lib('c', [{ name: 'f', overloads: [{ id: 'f_int', params: [T.string], result: T.int, receiver: false }] }]);
+  assert.throws(() => buildCheckEnv({ libraries: [a, c] }), OverloadConflictError);
 });

@@ -9,24 +9,24 @@
 // nodes are shared with the parsed AST.
 
 import type { CallExpr, ComprehensionExpr, Expr, ListExpr, MapExpr, ParsedExpr, SelectExpr, StructExpr } from '../ast.js';
-import type { FunctionDecl, OverloadDecl } from '../decls.js';
-import type { Type } from '../types.js';
+import type { FunctionDecl } from '../decls.js';
+import type { Issue } from '../issues.js';
+import type { FieldType, Type } from '../types.js';
 import { T, listOf, mapOf, optionalOf, typeParam } from '../types.js';
 import {
   Substitution,
   isAssignable,
-  isAssignableList,
   isDyn,
   isDynOrError,
-  isExactType,
   mostGeneral,
   optionalElem,
   hasTypeParam,
   substitute,
 } from './assign.js';
 import type { CheckEnv } from './env.js';
-import { candidateNames, lookupGlobal, prepare } from './env.js';
-import { formatArgs, formatType } from './format.js';
+import { candidateNames, lookupGlobal } from './env.js';
+import { resolveOverload } from './overloads.js';
+import { formatType } from './format.js';
 
 /** What an identifier or call resolved to. */
 export interface Reference {
@@ -44,27 +44,34 @@ export type CheckedExpr = ParsedExpr & {
   type: Type;
 };
 
-/** A type-checking error (the shape of issues.ts's Issue): offset in code
- * points, -1 when the node has no position. */
-export interface CheckIssue {
-  message: string;
-  offset: number;
-  exprId: number;
-}
+/** A type-checking error: issues.ts's Issue (format with formatIssues). */
+export type CheckIssue = Issue;
 
 export interface CheckResult {
   checked?: CheckedExpr;
   issues: CheckIssue[];
 }
 
+/** The schema field a checked select reads (for its wire name and value
+ * conversion), or undefined when the operand is not an object type. */
+export function selectedField(checked: CheckedExpr, e: SelectExpr): FieldType | undefined {
+  const t = checked.types.get(e.operand.id);
+  const target = t && (optionalElem(t) ?? t);
+  return target?.kind === 'object' ? target.fields.get(e.field) : undefined;
+}
+
 export function check(parsed: ParsedExpr, env: CheckEnv): CheckResult {
   const c = new Checker(env, parsed);
   const expr = c.check(parsed.expr);
   const types = c.types;
-  for (const [id, t] of types) {
-    if (t.kind === 'list' || t.kind === 'map' || t.kind === 'type' || t.kind === 'opaque' || t.kind === 'typeParam') {
-      const s = substitute(c.subst, t, true);
-      if (s !== t) types.set(id, s);
+  // Type parameters enter through fresh variables and generic declared
+  // identifiers only; without either, every type is final already.
+  if (c.generic || c.freeVarCount > 0) {
+    for (const [id, t] of types) {
+      if (t.kind === 'list' || t.kind === 'map' || t.kind === 'type' || t.kind === 'opaque' || t.kind === 'typeParam') {
+        const s = substitute(c.subst, t, true);
+        if (s !== t) types.set(id, s);
+      }
     }
   }
   if (c.issues.length > 0) return { issues: c.issues };
@@ -99,6 +106,8 @@ class Checker {
   readonly issues: CheckIssue[] = [];
   readonly subst = new Substitution();
   private freeVars = 0;
+  /** Set when a declared identifier's type has type parameters. */
+  generic = false;
   /** Comprehension variables in scope, innermost last. */
   private readonly locals: Resolved[] = [];
   private readonly container: string;
@@ -155,6 +164,7 @@ class Checker {
     if (local === undefined && !this.container && name.charCodeAt(0) !== 46) {
       const t = lookupGlobal(this.env, name);
       if (t !== undefined) {
+        if (t.kind !== 'object' && hasTypeParam(t)) this.generic = true;
         this.types.set(id, t);
         this.refs.set(id, { name });
         return e;
@@ -168,6 +178,7 @@ class Checker {
       this.report(id, `undeclared reference to '${name}' (in container '${this.container}')`);
       return e;
     }
+    if (hasTypeParam(r.type)) this.generic = true;
     this.types.set(id, r.type);
     this.refs.set(id, { name: r.name });
     return e.kind === 'ident' && e.name === r.name ? e : { kind: 'ident', id, name: r.name };
@@ -202,8 +213,16 @@ class Checker {
   }
 
   private checkSelect(e: SelectExpr): Expr {
+    if (e.optional) {
+      // operand.?field written as a select rather than cel-go's `_?._` call
+      const [operand, t] = this.checkSelectField(e.id, e.operand, e.field, true);
+      this.types.set(e.id, substitute(this.subst, t, false));
+      this.refs.set(e.id, { overloadIds: ['select_optional_field'] });
+      return operand === e.operand ? e : { ...e, operand };
+    }
     const q = this.maybeQualifiedIdent(e);
     if (q) {
+      if (hasTypeParam(q.type)) this.generic = true;
       this.types.set(e.id, q.type);
       this.refs.set(e.id, { name: q.name });
       return { kind: 'ident', id: e.id, name: q.name };
@@ -297,100 +316,39 @@ class Checker {
     return target === e.target && args === e.args ? e : { ...e, target, args };
   }
 
-  private newTypeVar(): Type {
+  get freeVarCount(): number {
+    return this.freeVars;
+  }
+
+  newTypeVar(): Type {
     return typeParam(`_var${this.freeVars++}`);
   }
 
-  /** An overload's parameter and result types with its type parameters renamed to fresh variables. */
-  private instantiate(o: OverloadDecl): [Type[], Type] {
-    const names = o.typeParams!;
-    const fresh = names.map(() => this.newTypeVar());
-    const rename = (t: Type): Type => {
-      switch (t.kind) {
-        case 'typeParam': {
-          const i = names.indexOf(t.name);
-          return i >= 0 ? fresh[i]! : t;
-        }
-        case 'list':
-          return listOf(rename(t.elem));
-        case 'map':
-          return mapOf(rename(t.key), rename(t.value));
-        case 'type':
-          return t.param ? { kind: 'type', param: rename(t.param) } : t;
-        case 'opaque':
-          return { kind: 'opaque', name: t.name, params: t.params.map(rename) };
-        default:
-          return t;
-      }
-    };
-    return [o.params.map(rename), rename(o.result)];
-  }
-
-  private resolveOverload(id: number, f: FunctionDecl, target: Expr | undefined, args: Expr[]): void {
+  private resolveOverload(id: number, fn: FunctionDecl, target: Expr | undefined, args: Expr[]): void {
     const argTypes: Type[] = [];
-    if (target) argTypes.push(this.types.get(target.id)!);
-    for (const a of args) argTypes.push(this.types.get(a.id)!);
-    const p = prepare(f, this.env.crossTypeNumericComparisons === true);
-    const index = target ? p.member : p.global;
-
-    if ((f.name === '_&&_' || f.name === '_||_') && index.all.length > 0) {
-      let ok = true;
-      for (let i = 0; i < argTypes.length; i++) {
-        if (!isAssignable(this.subst, argTypes[i]!, T.bool)) {
-          this.report(args[i]!.id, `expected type 'bool' but found '${formatType(argTypes[i]!)}'`);
-          ok = false;
-        }
-      }
-      this.types.set(id, ok ? T.bool : T.error);
-      if (ok) this.refs.set(id, { overloadIds: [index.all[0]!.id] });
-      return;
+    const argIds: number[] = [];
+    if (target) {
+      argTypes.push(this.types.get(target.id)!);
+      argIds.push(target.id);
     }
-
-    // With ground argument types (no type parameters), an overload's own
-    // parameters can be bound directly and unbound again once its result is
-    // known: nothing else can refer to them. Otherwise they are renamed to
-    // fresh variables first, as cel-go does.
-    let ground = true;
-    for (const t of argTypes) {
-      if (hasTypeParam(t)) {
-        ground = false;
-        break;
-      }
+    for (const a of args) {
+      argTypes.push(this.types.get(a.id)!);
+      argIds.push(a.id);
     }
-    let result: Type | undefined;
-    let ids: string[] | undefined;
-    for (const o of index.candidates(argTypes[0])) {
-      if (o.params.length !== argTypes.length) continue;
-      let params = o.params;
-      let res = o.result;
-      let r: Type = res;
-      let done = false;
-      if (o.typeParams && ground) {
-        const mark = this.subst.mark();
-        if (!isAssignableList(this.subst, argTypes, params)) continue;
-        r = substitute(this.subst, res, false);
-        this.subst.rollback(mark);
-        // a result still generic (optional.none()) needs variables of its own
-        done = !hasTypeParam(r);
-      }
-      if (!done) {
-        if (o.typeParams) [params, res] = this.instantiate(o);
-        if (!isAssignableList(this.subst, argTypes, params)) continue;
-        r = substitute(this.subst, res, false);
-      }
-      if (ids) ids.push(o.id);
-      else ids = [o.id];
-      if (result === undefined) result = r;
-      else if (!isDyn(result) && !isExactType(r, result)) result = T.dyn;
-    }
-    if (result === undefined) {
-      const shown = argTypes.map((t) => substitute(this.subst, t, true));
-      this.report(id, `found no matching overload for '${f.name}' applied to '${formatArgs(shown, target !== undefined)}'`);
+    const r = resolveOverload(this, {
+      id,
+      fn,
+      argTypes,
+      argIds,
+      receiver: target !== undefined,
+      crossTypeNumeric: this.env.crossTypeNumericComparisons === true,
+    });
+    if (!r) {
       this.types.set(id, T.error);
       return;
     }
-    this.types.set(id, result);
-    this.refs.set(id, { overloadIds: ids! });
+    this.types.set(id, r.type);
+    this.refs.set(id, { overloadIds: r.overloadIds });
   }
 
   private checkOptSelect(e: CallExpr): Expr {
@@ -485,6 +443,7 @@ class Checker {
       return e;
     }
     this.refs.set(e.id, { name: resolved.name });
+    if (hasTypeParam(resolved.type)) this.generic = true;
     let objType: Type = T.error;
     const rt = resolved.type;
     if (rt.kind !== 'error') {
@@ -588,7 +547,7 @@ class Checker {
     }
   }
 
-  private report(id: number, message: string): void {
+  report(id: number, message: string): void {
     this.issues.push({ message, offset: this.parsed.sourceInfo.positions.get(id) ?? -1, exprId: id });
   }
 }

@@ -7,6 +7,7 @@
 import type { FunctionDecl, Library, OverloadDecl } from '../decls.js';
 import type { Type } from '../types.js';
 import { typeOf } from '../types.js';
+import { isExactType } from './assign.js';
 
 export interface CheckEnv {
   variables: ReadonlyMap<string, Type>;
@@ -34,9 +35,22 @@ export interface BuildEnvOptions {
   homogeneousAggregateLiterals?: boolean;
 }
 
+/** A library declares an overload id again with another signature. */
+export class OverloadConflictError extends Error {}
+
+function sameSignature(a: OverloadDecl, b: OverloadDecl): boolean {
+  return (
+    a.receiver === b.receiver &&
+    a.params.length === b.params.length &&
+    a.params.every((p, i) => isExactType(p, b.params[i]!)) &&
+    isExactType(a.result, b.result)
+  );
+}
+
 /** Joins libraries (functions of the same name merge their overloads, as
- * cel-go does; a duplicate overload id with the same name is dropped) and
- * variables into a CheckEnv. Build it once per environment. */
+ * cel-go does; an overload declared again identically is kept once, with
+ * another signature it is an OverloadConflictError) and variables into a
+ * CheckEnv. Build it once per environment. */
 export function buildCheckEnv(opts: BuildEnvOptions): CheckEnv {
   const functions = new Map<string, FunctionDecl>();
   const variables = new Map<string, Type>();
@@ -47,8 +61,15 @@ export function buildCheckEnv(opts: BuildEnvOptions): CheckEnv {
         functions.set(f.name, f);
         continue;
       }
-      const ids = new Set(prev.overloads.map((o) => o.id));
-      functions.set(f.name, { name: f.name, overloads: [...prev.overloads, ...f.overloads.filter((o) => !ids.has(o.id))] });
+      const merged = [...prev.overloads];
+      for (const o of f.overloads) {
+        const same = merged.find((m) => m.id === o.id);
+        if (!same) merged.push(o);
+        else if (!sameSignature(same, o)) {
+          throw new OverloadConflictError(`overload '${o.id}' of '${f.name}' is declared twice with different signatures (library '${lib.name}')`);
+        }
+      }
+      functions.set(f.name, { name: f.name, overloads: merged });
     }
     for (const v of lib.variables ?? []) variables.set(v.name, v.type);
   }

@@ -33,6 +33,15 @@ export class UnsupportedTypeError {
 
 const PRIMITIVES: Record<number, Type> = { 1: T.bool, 2: T.int, 3: T.uint, 4: T.double, 5: T.string, 6: T.bytes };
 const WELL_KNOWN: Record<number, Type> = { 1: T.any, 2: T.timestamp, 3: T.duration };
+/** The protobuf messages CEL reads as its own types. */
+const WELL_KNOWN_MESSAGES: Record<string, Type> = {
+  'google.protobuf.Any': T.any,
+  'google.protobuf.Timestamp': T.timestamp,
+  'google.protobuf.Duration': T.duration,
+  'google.protobuf.Value': T.dyn,
+  'google.protobuf.ListValue': listOf(T.dyn),
+  'google.protobuf.Struct': mapOf(T.string, T.dyn),
+};
 
 /** A cel.expr.Type as a checker type. Message types become objects without
  * fields (no protobuf descriptors are served); wrappers are unsupported. */
@@ -66,7 +75,7 @@ export function typeFromPb(t: PbType | undefined): Type {
       return opaque(a.name, ...a.parameterTypes.map(typeFromPb));
     }
     case 'messageType':
-      return { kind: 'object', name: k.value as string, fields: new Map() };
+      return WELL_KNOWN_MESSAGES[k.value as string] ?? { kind: 'object', name: k.value as string, fields: new Map() };
     default:
       throw new UnsupportedTypeError(`unsupported type kind '${k?.case ?? 'unset'}'`);
   }

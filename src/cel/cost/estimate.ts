@@ -21,8 +21,8 @@
 // value of kube's DeclType.MaxElements, which the schema mapping puts there:
 // for a string with a schema maxLength that is 4 × maxLength (kube counts
 // a code point as up to 4 bytes), otherwise kube's per-request estimate
-// (limits.ts maxStringLength…); a fixed-size scalar or object without a
-// bound has size [0, 0], exactly as kube's zero MaxElements gives.
+// (see k8s/schema.ts); a type without a bound (scalars, objects, map keys)
+// has size [0, 0], exactly as kube's zero MaxElements gives.
 
 import { ACCU_VAR, type Expr, type CallExpr, type ComprehensionExpr } from '../ast.js';
 import type { Type } from '../types.js';
@@ -37,7 +37,7 @@ import {
   type CostModel,
 } from './constants.js';
 import { type CostEstimate, type SizeEstimate, MAX_UINT64, ONE, UNBOUNDED, ZERO, addE, est, factorE, mulE, unionE } from './arith.js';
-import { kubeCallEstimate } from './kubeestimate.js';
+import { KUBE_ESTIMATED, kubeCallEstimate } from './kubeestimate.js';
 
 export type { CostEstimate, SizeEstimate } from './arith.js';
 
@@ -58,7 +58,7 @@ export interface CostNode {
    * when the node is not reached from a variable (or from the accumulator). */
   readonly path: readonly string[] | undefined;
   /** The Type reached by walking path from the variable's type (kube's
-   * sizeEstimator walk); absent when the walk fails. */
+   * sizeEstimator walk); absent when there is no path or the walk fails. */
   readonly pathType: Type | undefined;
   /** The size the expression itself shows (literals, call results). */
   readonly computedSize: SizeEstimate | undefined;
@@ -90,36 +90,25 @@ export interface EstimateOptions {
 
 /** Kubernetes' size estimator over Type bounds (see the module comment). */
 export const schemaSizes: SizeEstimator = (node) => {
-  if (node.path === undefined || node.path.length === 0) return undefined;
+  // pathType is set only on nodes with a path (reading path would build it)
   const t = node.pathType;
-  if (t === undefined) return undefined;
-  const bound = boundOf(t);
-  return bound === undefined ? undefined : est(0, bound);
+  return t === undefined ? undefined : est(0, boundOf(t));
 };
 
-function boundOf(t: Type): number | undefined {
+/** kube's DeclType.MaxElements: 0 where no bound was set (scalars,
+ * objects, map keys — kube's shared StringType). */
+function boundOf(t: Type): number {
   switch (t.kind) {
     case 'list':
     case 'map':
-      return t.maxElements;
     case 'object':
       return t.maxElements ?? 0;
-    case 'string':
-    case 'bytes':
-    case 'dyn':
-    case 'any':
-    case 'timestamp':
-    case 'duration':
-      return t.maxLength;
-    case 'bool':
-    case 'int':
-    case 'uint':
-    case 'double':
-    case 'null':
-    case 'error':
-      return t.maxLength ?? 0;
-    default:
+    case 'typeParam':
+    case 'type':
+    case 'opaque':
       return 0;
+    default:
+      return t.maxLength ?? 0;
   }
 }
 
@@ -145,16 +134,53 @@ export function estimateCost(checked: CheckedForCost, options: EstimateOptions =
   return new Coster(checked, options).cost(checked.expr);
 }
 
-interface PathInfo {
-  path: string[];
-  type: Type | undefined;
+/** A field path as a linked list (materialised only when an estimator
+ * reads CostNode.path): the root variable, then segments. */
+class PathInfo {
+  constructor(
+    readonly parent: PathInfo | undefined,
+    readonly seg: string,
+    /** The Type kube's walk reaches (pathType). */
+    readonly type: Type | undefined,
+  ) {}
+  get root(): string {
+    let p: PathInfo = this;
+    while (p.parent !== undefined) p = p.parent;
+    return p.seg;
+  }
+  toArray(): string[] {
+    const out: string[] = [];
+    for (let p: PathInfo | undefined = this; p !== undefined; p = p.parent) out.push(p.seg);
+    return out.reverse();
+  }
 }
 
+/** cel-go's AstNode for one expression node. */
+class Node implements CostNode {
+  private p: string[] | undefined;
+  constructor(
+    readonly expr: Expr,
+    readonly type: Type | undefined,
+    private readonly info: PathInfo | undefined,
+    readonly computedSize: SizeEstimate | undefined,
+  ) {}
+  get path(): readonly string[] | undefined {
+    if (this.info === undefined) return undefined;
+    return (this.p ??= this.info.toArray());
+  }
+  get pathType(): Type | undefined {
+    return this.info?.type;
+  }
+}
+
+const ACCU_NAMES = new Set([ACCU_VAR, '__result__']);
+
 class Coster {
-  private readonly paths = new Map<number, PathInfo>();
+  /** By node id (ids are small and dense). */
+  private readonly paths: (PathInfo | undefined)[] = [];
+  private readonly computedSizes: (SizeEstimate | undefined)[] = [];
   /** iterVar → stack of the iterRange nodes (shadowing). */
-  private readonly iterRanges = new Map<string, Expr[]>();
-  private readonly computedSizes = new Map<number, SizeEstimate>();
+  private iterRanges: Map<string, Expr[]> | undefined;
   private readonly sizes: SizeEstimator;
   private readonly calls: CallEstimator | undefined;
   private readonly kube: boolean;
@@ -171,21 +197,17 @@ class Coster {
   cost(e: Expr): CostEstimate {
     switch (e.kind) {
       case 'const':
-        return est(CONST_COST, CONST_COST);
+        return CONST;
       case 'ident':
         return this.costIdent(e.id, e.name);
       case 'select': {
         if (e.testOnly) return ZERO;
         let sum = this.cost(e.operand);
         const k = this.typeOf(e.operand)?.kind;
-        if (k === 'map' || k === 'object' || k === 'typeParam') {
-          sum = addE(sum, est(SELECT_AND_IDENT_COST, SELECT_AND_IDENT_COST));
-        }
-        const op = this.paths.get(e.operand.id);
-        this.paths.set(e.id, {
-          path: [...(op?.path ?? []), e.field],
-          type: op?.type?.kind === 'object' ? op.type.fields.get(e.field)?.type : undefined,
-        });
+        if (k === 'map' || k === 'object' || k === 'typeParam') sum = addE(sum, SELECT);
+        const op = this.paths[e.operand.id];
+        const ot = op?.type;
+        this.paths[e.id] = new PathInfo(op, e.field, ot?.kind === 'object' ? ot.fields.get(e.field)?.type : undefined);
         return sum;
       }
       case 'call':
@@ -215,22 +237,21 @@ class Coster {
   }
 
   private costIdent(id: number, name: string): CostEstimate {
-    const stack = this.iterRanges.get(name);
+    const stack = this.iterRanges?.get(name);
     if (stack !== undefined && stack.length > 0) {
       const range = stack[stack.length - 1];
       const rt = this.typeOf(range);
-      const rp = this.paths.get(range.id);
+      const rp = this.paths[range.id];
+      const pt = rp?.type;
       if (rt?.kind === 'list') {
-        const pt = rp?.type;
-        this.paths.set(id, { path: [...(rp?.path ?? []), '@items'], type: pt?.kind === 'list' || pt?.kind === 'map' ? elemOf(pt) : undefined });
+        this.paths[id] = new PathInfo(rp, '@items', pt?.kind === 'list' || pt?.kind === 'map' ? elemOf(pt) : undefined);
       } else if (rt?.kind === 'map') {
-        const pt = rp?.type;
-        this.paths.set(id, { path: [...(rp?.path ?? []), '@keys'], type: pt?.kind === 'map' ? pt.key : undefined });
+        this.paths[id] = new PathInfo(rp, '@keys', pt?.kind === 'map' ? pt.key : undefined);
       }
     } else {
-      this.paths.set(id, { path: [name], type: this.checked.types.get(id) });
+      this.paths[id] = new PathInfo(undefined, name, this.checked.types.get(id));
     }
-    return est(SELECT_AND_IDENT_COST, SELECT_AND_IDENT_COST);
+    return SELECT;
   }
 
   private costCall(e: CallExpr): CostEstimate {
@@ -252,28 +273,28 @@ class Coster {
     // A range covering every candidate overload.
     let fnCost = est(MAX_UINT64, 0);
     let resultSize: SizeEstimate | undefined;
+    let argTotal = ZERO;
+    for (let i = 0; i < argCosts.length; i++) argTotal = addE(argTotal, argCosts[i]);
     for (const id of overloadIds) {
-      const c = this.functionCost(e.fn, id, target, argNodes, argCosts);
+      const c = this.functionCost(e.fn, id, target, argNodes, argCosts, argTotal);
       fnCost = unionE(fnCost, c.cost);
       if (c.resultSize !== undefined) resultSize = resultSize === undefined ? c.resultSize : unionE(resultSize, c.resultSize);
       // field paths through index operations
       if (args.length > 0 && (id === 'index_list' || id === 'index_map')) {
-        const base = this.paths.get(args[0].id);
+        const base = this.paths[args[0].id];
         const bt = base?.type;
-        this.paths.set(e.id, {
-          path: [...(base?.path ?? []), id === 'index_list' ? '@items' : '@values'],
-          type: bt?.kind === 'list' || bt?.kind === 'map' ? elemOf(bt) : undefined,
-        });
+        this.paths[e.id] = new PathInfo(base, id === 'index_list' ? '@items' : '@values', bt?.kind === 'list' || bt?.kind === 'map' ? elemOf(bt) : undefined);
       }
     }
-    if (resultSize !== undefined) this.computedSizes.set(e.id, resultSize);
+    if (resultSize !== undefined) this.computedSizes[e.id] = resultSize;
     return addE(sum, fnCost);
   }
 
   private costComprehension(e: ComprehensionExpr): CostEstimate {
     let sum = addE(this.cost(e.iterRange), this.cost(e.accuInit));
-    let stack = this.iterRanges.get(e.iterVar);
-    if (stack === undefined) this.iterRanges.set(e.iterVar, (stack = []));
+    const ranges = (this.iterRanges ??= new Map());
+    let stack = ranges.get(e.iterVar);
+    if (stack === undefined) ranges.set(e.iterVar, (stack = []));
     stack.push(e.iterRange);
     const loopCost = this.cost(e.loopCondition);
     const stepCost = this.cost(e.loopStep);
@@ -292,15 +313,10 @@ class Coster {
   }
 
   node(e: Expr): CostNode {
-    let p = this.paths.get(e.id);
-    if (p !== undefined && (p.path[0] === ACCU_VAR || p.path[0] === '__result__')) p = undefined;
-    return {
-      expr: e,
-      type: this.typeOf(e),
-      path: p?.path,
-      pathType: p?.type,
-      computedSize: this.computedSizes.get(e.id) ?? literalSize(e),
-    };
+    let p = this.paths[e.id];
+    // only paths from variables: not from the accumulator
+    if (p !== undefined && ACCU_NAMES.has(p.root)) p = undefined;
+    return new Node(e, this.typeOf(e), p, this.computedSizes[e.id] ?? literalSize(e));
   }
 
   private functionCost(
@@ -309,14 +325,14 @@ class Coster {
     target: CostNode | undefined,
     args: readonly CostNode[],
     argCosts: readonly CostEstimate[],
+    argTotal: CostEstimate,
   ): CallEstimate {
-    const argSum = (): CostEstimate => {
-      let s = ZERO;
-      for (const c of argCosts) s = addE(s, c);
-      return s;
-    };
-    const custom = this.calls?.(fn, id, target, args) ?? (this.kube ? kubeCallEstimate(fn, target, args, this.sizes) : undefined);
-    if (custom !== undefined) return { cost: addE(custom.cost, argSum()), resultSize: custom.resultSize };
+    const argSum = (): CostEstimate => argTotal;
+    const custom =
+      this.calls?.(fn, id, target, args) ?? (this.kube && KUBE_ESTIMATED.has(fn) ? kubeCallEstimate(fn, target, args, this.sizes) : undefined);
+    if (custom !== undefined) return { cost: addE(custom.cost, argTotal), resultSize: custom.resultSize };
+    // O(1) functions: everything cel-go does not size
+    if (!SIZED.has(id)) return { cost: addE(ONE, argTotal) };
     switch (id) {
       case 'string_to_bytes':
         if (args.length === 1) {
@@ -393,6 +409,17 @@ class Coster {
     return { cost: addE(ONE, argSum()) };
   }
 }
+
+/** The overloads cel-go's coster sizes (functionCost's switch). */
+const SIZED = new Set([
+  'string_to_bytes', 'bytes_to_string', 'starts_with_string', 'ends_with_string', 'in_list', 'matches_string',
+  'contains_string', 'logical_or', 'logical_and', 'conditional', 'add_string', 'add_bytes', 'add_list',
+  'less_string', 'greater_string', 'less_equals_string', 'greater_equals_string',
+  'less_bytes', 'greater_bytes', 'less_equals_bytes', 'greater_equals_bytes', 'equals', 'not_equals',
+]);
+
+const CONST: Readonly<CostEstimate> = Object.freeze(est(CONST_COST, CONST_COST));
+const SELECT: Readonly<CostEstimate> = Object.freeze(est(SELECT_AND_IDENT_COST, SELECT_AND_IDENT_COST));
 
 const mulNum = (x: number, y: number): number => {
   const p = x * y;

@@ -27,6 +27,23 @@ const AUTHZ_NOMINAL = new Set([
 ]);
 const LIST_TRAVERSALS = new Set(['isSorted', 'sum', 'max', 'min', 'indexOf', 'lastIndexOf']);
 
+/** Every function kube estimates (a cheap gate before kubeCallEstimate). */
+export const KUBE_ESTIMATED: ReadonlySet<string> = new Set([
+  'check',
+  ...AUTHZ_NOMINAL,
+  ...LIST_TRAVERSALS,
+  'url',
+  'lowerAscii',
+  'upperAscii',
+  'substring',
+  'trim',
+  'replace',
+  'split',
+  'join',
+  'find',
+  'findAll',
+]);
+
 /** kube's estimate for a call of fn, or undefined when kube has none. */
 export function kubeCallEstimate(
   fn: string,

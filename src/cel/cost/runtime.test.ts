@@ -42,6 +42,11 @@ const cases: Case[] = [
   { name: 'string equality by the shorter (total 2)', id: 'equals', args: [s(20), s(30)], want: 2 },
   { name: 'scalar equality', id: 'equals', args: [1, 2], want: 1 },
   { name: 'empty strings compare for free', id: 'equals', args: ['', ''], want: 0 },
+  { name: 'an empty string against a scalar', id: 'equals', args: ['', 5], want: 0 },
+  { name: 'a string against a scalar', id: 'not_equals', args: [true, 'abc'], want: 1 },
+  { name: 'null against a list', id: 'equals', args: [null, []], want: 0 },
+  { name: 'long vs short strings', id: 'equals', args: [s(1000), '😀'.repeat(15)], want: 2 },
+  { name: 'surrogate-heavy longer string is the smaller', id: 'equals', args: ['😀'.repeat(30), s(35)], want: 3 },
   { name: 'list equality', id: 'not_equals', args: [[1, 2], [1, 2, 3]], want: 1 },
   { name: 'object equality counts keys', id: 'equals', args: [{ a: 1, b: 2, c: 3 }, celMap(25)], want: 1 },
   { name: 'less_string', id: 'less_string', args: [s(100), s(200)], want: 10 },
@@ -114,6 +119,11 @@ test('constantCallCost: 1 for fixed-cost and unknown overloads, undefined for si
     ['equals', undefined],
     ['list_double_sum_double', undefined],
     ['resourcecheck_check', 350000],
+    ['logical_and', 0],
+    ['logical_or', 0],
+    ['conditional', 0],
+    ['logical_not', 1],
+    ['not_strictly_false', 1],
   ];
   for (const [id, want] of table) assert.equal(constantCallCost(id), want, id);
 });

@@ -13,10 +13,24 @@
 //   `&&`, `||`, `?:`                 nothing themselves (only their operands)
 //   comprehension                    its parts, as evaluated, per iteration
 // and halts with COST_LIMIT_EXCEEDED (limits.ts) once the total passes the
-// limit.
+// limit. Two quirks of cel-go v0.12's observer that Kubernetes inherits:
+// a variable used as an index key (`m[k]`) is read without being charged,
+// and when a branch of `?:` is an identifier or selection, the branch's
+// base identifier is not charged (its qualifiers are). A step that fails
+// is charged like one that succeeds (the error is its value), and a call
+// whose argument failed is still charged (sized over the error as 1).
+//
+// Kubernetes plans CRD rules and admission policies with cel-go's
+// OptOptimize, which changes what is charged: a list or map literal of
+// constants is a constant (0, not 10/30); `x in <constant list of
+// primitives>` is a set lookup that is not a call (0; over an empty list
+// the whole test is the constant false); a type conversion of a constant
+// (int('1'), duration('1s')…) is folded (0). pipeline.test.ts holds tables
+// of these.
 //
 // Most overloads cost a constant: resolve that once when planning a call
-// with constantCallCost(id); it is undefined only for size-dependent
+// with constantCallCost(id) (1; 0 for logical_and/logical_or/conditional;
+// 350000 for the authorizer check); it is undefined only for size-dependent
 // overloads, whose cost function sizeCallCost(id) returns.
 
 import type { CostModel } from './constants.js';
@@ -26,7 +40,7 @@ import {
   REGEX_STRING_LENGTH_COST_FACTOR as REGEX_FACTOR,
   STRING_TRAVERSAL_COST_FACTOR as STR_FACTOR,
 } from './constants.js';
-import { actualSize, traversalCost } from './size.js';
+import { actualSize, codePoints, traversalCost } from './size.js';
 
 export {
   CONST_COST,
@@ -67,7 +81,27 @@ const celSized: Record<string, CallCostFn> = {
 };
 /** O(min(m, n)): comparisons and (in)equality. Sizes of scalars are 1, so
  * comparing two scalars costs ⌈0.1⌉ = 1. */
-const minSizeCost: CallCostFn = (a) => ceil(Math.min(actualSize(a[0]), actualSize(a[1])) * STR_FACTOR);
+const minSizeCost: CallCostFn = (a) => {
+  const x = a[0];
+  const y = a[1];
+  const tx = typeof x;
+  const ty = typeof y;
+  // two scalars (numbers, bigints, booleans): sizes 1 and 1
+  if (tx !== 'object' && tx !== 'string' && ty !== 'object' && ty !== 'string') return 1;
+  if (tx === 'string' && ty === 'string') return ceil(minCodePoints(x as string, y as string) * STR_FACTOR);
+  return ceil(Math.min(actualSize(x), actualSize(y)) * STR_FACTOR);
+};
+
+/** The smaller code point count of two strings, counting the longer one
+ * only when it could be the smaller (it has at least half its UTF-16
+ * length in code points). */
+function minCodePoints(x: string, y: string): number {
+  const swap = x.length > y.length;
+  const s = swap ? y : x;
+  const l = swap ? x : y;
+  const cs = codePoints(s);
+  return cs <= (l.length + 1) >> 1 ? cs : Math.min(cs, codePoints(l));
+}
 for (const id of [
   'less_string',
   'less_equals_string',
@@ -188,8 +222,13 @@ export function constantCallCost(overloadId: string, model: CostModel = 'kuberne
       if (kubeSized[fn] !== undefined) return undefined;
     }
   }
-  return celSized[overloadId] === undefined ? DEFAULT_CALL_COST : undefined;
+  if (celSized[overloadId] !== undefined) return undefined;
+  return FREE.has(overloadId) ? 0 : DEFAULT_CALL_COST;
 }
+
+/** `&&`, `||` and `?:` are not calls at runtime in cel-go (and cost their
+ * operands only in the estimate): nothing of their own. */
+const FREE = new Set(['logical_and', 'logical_or', 'conditional']);
 
 /** The cost function of a size-dependent overload (those for which
  * constantCallCost is undefined); undefined for constant-cost ones. */

@@ -6,7 +6,7 @@
 
 import type { FunctionDecl } from '../decls.js';
 import type { Type } from '../types.js';
-import { T, listOf, mapOf, optionalOf, typeOf } from '../types.js';
+import { T, listOf, mapOf, opaque, optionalOf, typeOf } from '../types.js';
 import { K, V, fn, global, member } from '../checker/declare.js';
 
 const optV = optionalOf(V);
@@ -42,5 +42,5 @@ export const optionalFunctions: FunctionDecl[] = [
 
 /** The type identifier the library declares: `optional_type`. */
 export const optionalTypeIdents: { name: string; type: Type }[] = [
-  { name: 'optional_type', type: typeOf(optionalOf(V)) },
+  { name: 'optional_type', type: typeOf(opaque('optional_type')) },
 ];

@@ -34,7 +34,7 @@ export function mapGet(m: object, k: unknown): unknown {
   if (typeof k !== 'string') return MISSING;
   const o = m as Record<string, unknown>;
   const v = o[k];
-  if (v === undefined || (inheritedName(k) && !hasOwn.call(o, k))) return MISSING;
+  if (v === undefined || (typeof v === 'function' || (typeof v === 'object' && v === Object.prototype)) && !hasOwn.call(o, k)) return MISSING;
   return v;
 }
 

@@ -75,8 +75,17 @@ export interface Candidate {
   preds: Pred[];
 }
 
+const candidates = new WeakMap<OverloadDecl, Candidate>();
+
+/** An overload with its implementation and argument predicates (built once
+ * per declaration: planning a call reuses them). */
 export function candidate(decl: OverloadDecl, impl: OverloadImpl): Candidate {
-  return { decl, impl, preds: decl.params.map(predicateOf) };
+  let c = candidates.get(decl);
+  if (c === undefined || c.impl !== impl) {
+    c = { decl, impl, preds: decl.params.map(predicateOf) };
+    candidates.set(decl, c);
+  }
+  return c;
 }
 
 /** The first candidate whose parameters match the arguments. */

@@ -92,6 +92,15 @@ const all = (r: Expr, v: string, p: Expr): Expr =>
   fold(r, v, bool(true), call('@not_strictly_false', ident('@result')), call('_&&_', ident('@result'), p));
 const exists = (r: Expr, v: string, p: Expr): Expr =>
   fold(r, v, bool(false), call('@not_strictly_false', call('!_', ident('@result'))), call('_||_', ident('@result'), p));
+const existsOne = (r: Expr, v: string, p: Expr): Expr =>
+  fold(
+    r,
+    v,
+    int(0),
+    bool(true),
+    call('_?_:_', p, call('_+_', ident('@result'), int(1)), ident('@result')),
+    call('_==_', ident('@result'), int(1)),
+  );
 const mapM = (r: Expr, v: string, f: Expr): Expr =>
   fold(r, v, list(), bool(true), call('_+_', ident('@result'), list(f)));
 const filter = (r: Expr, v: string, p: Expr): Expr =>
@@ -133,6 +142,8 @@ const rows: Row[] = [
   ['all false', all(ident('l'), 'e', call('_<_', ident('e'), int(2))), false],
   ['exists', exists(ident('l'), 'e', call('_==_', ident('e'), int(3))), true],
   ['exists over map keys', exists(ident('m'), 'k', call('_==_', ident('k'), str('b'))), true],
+  ['exists_one', existsOne(ident('l'), 'e', call('_==_', ident('e'), int(2))), true],
+  ['exists_one with two matches', existsOne(ident('l'), 'e', call('_>_', ident('e'), int(1))), false],
   ['map macro', mapM(ident('l'), 'e', call('_+_', ident('e'), int(1))), [2, 3, 4]],
   ['filter', filter(ident('l'), 'e', call('_>_', ident('e'), int(1))), [2, 3]],
   ['nested shadowing', all(ident('l'), 'x', all(list(ident('x')), 'y', call('_==_', ident('x'), ident('y')))), true],
@@ -194,6 +205,28 @@ test('exists absorbs an error when another element decides', () => {
   assert.equal(compile(e, true).eval({}), true);
   const none = exists(list(int(0), int(2)), 'e', call('_==_', call('_/_', int(10), ident('e')), int(10)));
   assert.throws(() => compile(none, true).eval({}), /division by zero/);
+});
+
+test('quantifier costs match the fold cel-go evaluates', () => {
+  // all over [1, 2, 3] with a false at the second element: two iterations
+  // (3 each), the stopping condition (2), the result (1), the literal (10),
+  // and the predicate's ident + call per iteration (2 each).
+  const p = compile(all(list(int(1), int(2), int(3)), 'e', call('_<_', ident('e'), int(2))), true);
+  assert.equal(p.eval({}), false);
+  assert.equal(p.actualCost, 10 + 2 * 3 + 2 * 2 + 2 + 1);
+  // exists over [1, 2]: no match: 2 iterations of (3 + 1) + 2 predicate costs each + result.
+  const q = compile(exists(list(int(1), int(2)), 'e', call('_==_', ident('e'), int(5))), true);
+  assert.equal(q.eval({}), false);
+  assert.equal(q.actualCost, 10 + 2 * 4 + 2 * 2 + 1);
+  // exists_one over [1, 2]: one match: (1 + add 1) + 1, predicates 2 each, result 1 + equals 1.
+  const r = compile(existsOne(list(int(1), int(2)), 'e', call('_==_', ident('e'), int(2))), true);
+  assert.equal(r.eval({}), true);
+  assert.equal(r.actualCost, 10 + 1 + 2 + 2 * 2 + 2);
+});
+
+test('exists_one: an error in any element is the result', () => {
+  const e = existsOne(list(int(0), int(1)), 'e', call('_==_', call('_/_', int(10), ident('e')), int(10)));
+  assert.throws(() => compile(e, true).eval({}), /division by zero/);
 });
 
 test('runtime cost as cel-go counts it, and the limit halts evaluation', () => {

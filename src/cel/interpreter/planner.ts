@@ -8,6 +8,7 @@
 import type { CallExpr, ComprehensionExpr, Constant, Expr, ListExpr, MapExpr, SelectExpr } from '../ast.js';
 import type { FunctionDecl, OverloadDecl, OverloadImpl } from '../decls.js';
 import type { Type } from '../types.js';
+import { k8sListConcat, k8sListEquals, type K8sList } from '../k8s/lists.js';
 import { celEquals } from '../runtime/equality.js';
 import { TYPE_BY_NAME } from '../runtime/typeof.js';
 import { CelError, CelMap, Double, Optional, TypeValue, Uint, intOf } from '../values.js';
@@ -23,7 +24,7 @@ import {
   select,
   typeName,
 } from './access.js';
-import { type CallCosts, LIST_CREATE_COST, MAP_CREATE_COST, SELECT_AND_IDENT_COST, type SizedCost, sizedCostOf } from './cost.js';
+import { type CallCosts, LIST_CREATE_COST, MAP_CREATE_COST, SELECT_AND_IDENT_COST, type SizedCost, sizedCostOf, type BinarySizedCost, binarySizedCostOf } from './cost.js';
 import { type Candidate, candidate, needsGuard, predicateOf, type Pred } from './dispatch.js';
 import { absorbable, checkCost, type Frame, type Interp, noSuchOverload } from './frame.js';
 
@@ -144,7 +145,9 @@ class Planner {
     switch (e.kind) {
       case 'const': {
         const v = constantValue(e.value);
-        return () => v;
+        const c = (): unknown => v;
+        constants.set(c, v);
+        return c;
       }
       case 'ident':
         return this.planIdent(e.id, e.name);
@@ -337,14 +340,53 @@ class Planner {
     const field = e.field;
     // A presence test costs its operand only (cel-go v0.12: evalTestOnly is
     // neither an attribute nor a call).
-    if (e.testOnly) return (f) => present(op(f), field);
-    if (e.optional) return this.withCost((f) => optionalSelect(op(f), field), SELECT_AND_IDENT_COST);
+    if (e.testOnly) {
+      const wire = this.wireName(e.operand, field);
+      return (f) => present(op(f), wire);
+    }
+    if (e.optional) {
+      const wire = this.wireName(e.operand, field);
+      return this.withCost((f) => optionalSelect(op(f), wire), SELECT_AND_IDENT_COST);
+    }
     const opType = this.types?.get(e.operand.id);
     if (opType?.kind === 'object') {
       const ft = opType.fields.get(field);
       if (ft !== undefined) return this.withCost(objectField(op, field, ft.wireName, ft.convert), SELECT_AND_IDENT_COST);
     }
-    return this.withCost((f) => select(op(f), field), SELECT_AND_IDENT_COST);
+    const tracking = this.cost !== undefined;
+    if (inheritedName(field)) return this.withCost((f) => select(op(f), field), SELECT_AND_IDENT_COST);
+    // `x.f` on a comprehension variable: one closure reads the slot.
+    const operand = e.operand;
+    const loc = operand.kind === 'ident' ? this.local(operand.name) : undefined;
+    if (loc !== undefined && !this.accuSet.has(loc.slot)) {
+      const slot = loc.slot;
+      const both = 2 * SELECT_AND_IDENT_COST;
+      return (f) => {
+        const o = f.s[slot] as Record<string, unknown>;
+        if (tracking) f.c += both;
+        if (typeof o === 'object' && o !== null && o.constructor === Object) {
+          const v = o[field];
+          if (v !== undefined) return v;
+        }
+        return select(o, field);
+      };
+    }
+    return (f) => {
+      const o = op(f) as Record<string, unknown>;
+      if (tracking) f.c += SELECT_AND_IDENT_COST;
+      if (typeof o === 'object' && o !== null && o.constructor === Object) {
+        const v = o[field];
+        if (v !== undefined) return v;
+      }
+      return select(o, field);
+    };
+  }
+
+  /** The data's property name of a field of an object-typed operand (its
+   * CEL name may be escaped); the name itself for maps and dyn. */
+  private wireName(operand: Expr, field: string): string {
+    const t = this.types?.get(operand.id);
+    return t?.kind === 'object' ? (t.fields.get(field)?.wireName ?? field) : field;
   }
 
   private planStruct(typeName: string): Interp {
@@ -412,6 +454,8 @@ class Planner {
   }
 
   private planComprehension(e: ComprehensionExpr): Interp {
+    const q = quantifierOf(e);
+    if (q !== undefined) return this.planQuantifier(e, q.kind, q.pred);
     const range = this.plan(e.iterRange);
     const init = this.plan(e.accuInit);
     const accu = this.newLocal();
@@ -488,6 +532,101 @@ class Planner {
     };
   }
 
+  /** all / exists / exists_one as one loop over the predicate, with the
+   * fold's semantics (errors absorbed when another element decides) and its
+   * exact cost (the condition and accumulator reads the fold would make). */
+  private planQuantifier(e: ComprehensionExpr, kind: Quantifier, predExpr: Expr): Interp {
+    const range = this.plan(e.iterRange);
+    const it1 = this.newLocal();
+    const it2 = e.iterVar2 !== undefined ? this.newLocal() : -1;
+    this.locals.push({ name: e.iterVar, slot: it1 });
+    if (e.iterVar2 !== undefined) this.locals.push({ name: e.iterVar2, slot: it2 });
+    const pred = this.plan(predExpr);
+    this.locals.length -= e.iterVar2 !== undefined ? 2 : 1;
+    const two = e.iterVar2 !== undefined;
+    const tracking = this.cost !== undefined;
+    const A = SELECT_AND_IDENT_COST;
+    // Per iteration: the condition (all: @not_strictly_false(accu); exists:
+    // @not_strictly_false(!accu); exists_one: `true`) and the step's read of
+    // the accumulator; then the result's read (exists_one: accu == 1).
+    const kCond =
+      kind === 'all'
+        ? A + this.constCost('not_strictly_false')
+        : kind === 'exists'
+          ? A + this.constCost('logical_not') + this.constCost('not_strictly_false')
+          : 0;
+    const kIter = kCond + A;
+    const kCount = this.constCost('add_int64');
+    const kResult = kind === 'existsOne' ? A + this.constCost('equals') : A;
+    const decides = kind === 'all' ? false : true;
+    const op = kind === 'all' ? '_&&_' : kind === 'exists' ? '_||_' : '_?_:_';
+    const rangeError = (r: unknown): CelError =>
+      new CelError(`expression of type '${typeName(r)}' cannot be range of a comprehension (must be list, map, or dynamic)`);
+    return (f) => {
+      const r = range(f);
+      const s = f.s;
+      let keys: readonly unknown[];
+      let vals: readonly unknown[] | undefined;
+      if (Array.isArray(r)) keys = r;
+      else if (r instanceof CelMap) {
+        const ks: unknown[] = [];
+        const vs: unknown[] = [];
+        for (const [k, v] of r.entries.values()) {
+          ks.push(k);
+          vs.push(v);
+        }
+        keys = ks;
+        vals = vs;
+      } else if (isPlainObject(r)) {
+        keys = Object.keys(r);
+        if (two) vals = (keys as string[]).map((k) => r[k]);
+      } else throw rangeError(r);
+      const n = keys.length;
+      const list = vals === undefined;
+      let err: CelError | undefined;
+      let count = 0;
+      for (let i = 0; i < n; i++) {
+        if (two) {
+          s[it1] = list ? i : keys[i];
+          s[it2] = list ? keys[i] : (vals as unknown[])[i];
+        } else s[it1] = keys[i];
+        let v: unknown;
+        try {
+          v = pred(f);
+        } catch (x) {
+          v = absorbable(x);
+        }
+        if (kind === 'existsOne') {
+          if (v === true) {
+            count++;
+            if (tracking) f.c += A + kCount;
+          } else {
+            if (v !== false) err = v instanceof CelError ? v : noSuchOverload(op);
+            if (tracking) f.c += A;
+          }
+        } else {
+          if (tracking) f.c += kIter;
+          if (v === decides) {
+            // The next condition sees the decided accumulator and stops.
+            if (tracking) {
+              if (i + 1 < n) f.c += kCond;
+              f.c += kResult;
+              checkCost(f);
+            }
+            return decides;
+          }
+          if (v !== !decides && err === undefined) err = v instanceof CelError ? v : noSuchOverload(op);
+        }
+        if (f.c > f.limit) checkCost(f);
+      }
+      if (tracking) f.c += kResult;
+      s[it1] = undefined;
+      if (two) s[it2] = undefined;
+      if (err !== undefined) throw err;
+      return kind === 'existsOne' ? count === 1 : !decides;
+    };
+  }
+
   // ---- calls ----------------------------------------------------------------
 
   private planCall(e: CallExpr): Interp {
@@ -514,7 +653,7 @@ class Planner {
       case '_?._':
         if (e.args.length === 2 && e.args[1].kind === 'const' && e.args[1].value.type === 'string') {
           const op = this.plan(e.args[0]);
-          const field = e.args[1].value.value;
+          const field = this.wireName(e.args[0], e.args[1].value.value);
           return this.withCost((f) => optionalSelect(op(f), field), SELECT_AND_IDENT_COST);
         }
         break;
@@ -525,6 +664,25 @@ class Planner {
         if (e.args.length === 2) {
           const fast = this.planAppend(e);
           if (fast !== undefined) return fast;
+          const k = this.k8sListOf(e.args[0]);
+          if (k !== undefined)
+            return this.planK8sList(e, 'add_list', (x, y) => k8sListConcat(k, x, y), () => {
+              throw noSuchOverload('_+_');
+            });
+        }
+        break;
+      case '_==_':
+      case '_!=_':
+        if (e.args.length === 2) {
+          const k = this.k8sListOf(e.args[0]);
+          const ne = e.fn === '_!=_';
+          if (k !== undefined)
+            return this.planK8sList(
+              e,
+              ne ? 'not_equals' : 'equals',
+              (x, y) => k8sListEquals(k, x, y) !== ne,
+              (x, y) => celEquals(x, y) !== ne,
+            );
         }
         break;
     }
@@ -612,10 +770,10 @@ class Planner {
     const kc = e.args[1].kind === 'const' ? constantValue(e.args[1].value) : undefined;
     if (typeof kc === 'string') {
       // m['key'] on a map of strings, the common case.
-      const inherited = inheritedName(kc);
+      if (inheritedName(kc)) return this.withCost((f) => index(c(f), kc), SELECT_AND_IDENT_COST);
       return this.withCost((f) => {
-        const m = c(f);
-        if (!inherited && isPlainObject(m)) {
+        const m = c(f) as Record<string, unknown>;
+        if (typeof m === 'object' && m !== null && m.constructor === Object) {
           const v = m[kc];
           if (v !== undefined) return v;
         }
@@ -623,6 +781,35 @@ class Planner {
       }, SELECT_AND_IDENT_COST);
     }
     return this.withCost((f) => index(c(f), k(f)), SELECT_AND_IDENT_COST);
+  }
+
+  /** The x-kubernetes-list-type of a list-typed operand (set or map lists
+   * compare and concatenate by their own rules). */
+  private k8sListOf(e: Expr): K8sList | undefined {
+    const t = this.types?.get(e.id);
+    return t?.kind === 'list' ? t.k8sList : undefined;
+  }
+
+  /** `==`, `!=`, `+` whose left operand is a Kubernetes set or map list: two
+   * lists go through the list type's rule, anything else through the
+   * standard overloads. Costs as the standard overload's. */
+  private planK8sList(
+    e: CallExpr,
+    id: string,
+    onLists: (x: readonly unknown[], y: readonly unknown[]) => unknown,
+    otherwise: (x: unknown, y: unknown) => unknown,
+  ): Interp {
+    const a = this.plan(e.args[0]);
+    const b = this.plan(e.args[1]);
+    const cost = this.cost;
+    const sized = cost === undefined ? undefined : binarySizedCostOf(cost, id);
+    return (f) => {
+      const x = a(f);
+      const y = b(f);
+      const r = Array.isArray(x) && Array.isArray(y) ? onLists(x, y) : otherwise(x, y);
+      if (sized !== undefined) f.c += sized(x, y, r);
+      return r;
+    };
   }
 
   /** `x in c`: map keys, list elements by CEL equality. */
@@ -723,6 +910,8 @@ class Planner {
     }
     const guard = !this.checked || cands.length > 1 || argExprs.some((a) => needsGuard(this.types?.get(a.id)));
     if (cands.some((c) => c.impl.nonStrict)) return this.planNonStrict(fnName, args, cands);
+    const folded = this.fold(args, cands);
+    if (folded !== undefined) return folded;
     if (!guard) return this.planDirect(cands[0], args);
     return this.planDispatch(fnName, args, cands);
   }
@@ -737,7 +926,7 @@ class Planner {
     if (ids !== undefined && ids.length > 0) {
       decls = [];
       for (const id of ids) {
-        const d = decl?.overloads.find((o) => o.id === id);
+        const d = decl === undefined ? undefined : overloadsById(decl).get(id);
         if (d !== undefined) decls.push(d);
         else {
           // The checker knows an overload this function table lacks: call it
@@ -761,6 +950,36 @@ class Planner {
 
   private callCostOf(id: string): number | undefined {
     return this.cost === undefined ? 0 : this.cost.constantCallCost(id);
+  }
+
+  /** A call whose arguments are all literals (or folded calls) is evaluated
+   * once, when planning: CEL functions are pure. The result is a constant
+   * whose evaluation still adds the cost cel-go would count for the calls. */
+  private fold(args: Interp[], cands: Candidate[]): Interp | undefined {
+    if (args.length === 0 || !args.every((a) => constants.has(a))) return undefined;
+    const vals = args.map((a) => constants.get(a));
+    let argCost = 0;
+    for (const a of args) argCost += foldedCost.get(a) ?? 0;
+    const c = cands.find((x) => x.preds.every((p, i) => p(vals[i])));
+    if (c === undefined) return undefined;
+    let v: unknown;
+    try {
+      v = callOf(c.impl)(vals);
+    } catch (e) {
+      if (e instanceof CelError) return undefined; // raised at evaluation
+      throw e;
+    }
+    const k = this.cost === undefined ? 0 : argCost + sizedCostOf(this.cost, c.decl.id)(vals, v);
+    const out: Interp =
+      k === 0
+        ? () => v
+        : (f) => {
+            f.c += k;
+            return v;
+          };
+    constants.set(out, v);
+    foldedCost.set(out, k);
+    return out;
   }
 
   /** One overload, argument types known: call it. */
@@ -790,6 +1009,17 @@ class Planner {
       const fn = binaryOf(c.impl);
       const a = args[0];
       const b = args[1];
+      if (costFree(b) && (cost === undefined || k !== undefined)) {
+        const y = constants.get(b);
+        const kk = k ?? 0;
+        return cost === undefined
+          ? (f) => fn(a(f), y)
+          : (f) => {
+              const r = fn(a(f), y);
+              f.c += kk;
+              return r;
+            };
+      }
       if (cost === undefined) return (f) => fn(a(f), b(f));
       if (k !== undefined)
         return (f) => {
@@ -797,12 +1027,12 @@ class Planner {
           f.c += k;
           return r;
         };
-      const sized = sizedCostOf(cost, id);
+      const sized = binarySizedCostOf(cost, id);
       return (f) => {
         const x = a(f);
         const y = b(f);
         const r = fn(x, y);
-        f.c += sized([x, y], r);
+        f.c += sized(x, y, r);
         return r;
       };
     }
@@ -828,15 +1058,64 @@ class Planner {
       const fns = cands.map((c) => unaryOf(c.impl));
       const ps = cands.map((c) => c.preds[0]);
       const n = cands.length;
+      let last = 0;
       return (f) => {
         const x = a(f);
-        for (let i = 0; i < n; i++) {
-          if (!ps[i](x)) continue;
-          const r = fns[i](x);
-          if (cost !== undefined) f.c += (ks[i] as SizedCost)([x], r);
-          return r;
+        let i = last;
+        if (!ps[i](x)) {
+          for (i = 0; i < n; i++) if (ps[i](x)) break;
+          if (i === n) throw new CelError(err);
+          last = i;
         }
-        throw new CelError(err);
+        const r = fns[i](x);
+        if (cost !== undefined) f.c += (ks[i] as SizedCost)([x], r);
+        return r;
+      };
+    }
+    if (args.length === 2 && costFree(args[1])) {
+      // `x op literal`: only the overloads taking the literal remain.
+      const y = constants.get(args[1]);
+      const kept = cands.filter((c) => c.preds[1](y));
+      const a = args[0];
+      const fns = kept.map((c) => binaryOf(c.impl));
+      const p0 = kept.map((c) => c.preds[0]);
+      const bks = kept.map((c) => (cost === undefined ? undefined : binarySizedCostOf(cost, c.decl.id)));
+      const n = kept.length;
+      if (n === 1) {
+        const p = p0[0];
+        const fn = fns[0];
+        const bk = bks[0];
+        const k = cost === undefined ? 0 : cost.constantCallCost(kept[0].decl.id);
+        if (k !== undefined) {
+          // A constant cost (0 without tracking) is added, never a call.
+          return (f) => {
+            const x = a(f);
+            if (!p(x)) throw new CelError(err);
+            const r = fn(x, y);
+            f.c += k;
+            return r;
+          };
+        }
+        return (f) => {
+          const x = a(f);
+          if (!p(x)) throw new CelError(err);
+          const r = fn(x, y);
+          if (bk !== undefined) f.c += bk(x, y, r);
+          return r;
+        };
+      }
+      let last = 0;
+      return (f) => {
+        const x = a(f);
+        let i = last;
+        if (n === 0 || !p0[i](x)) {
+          for (i = 0; i < n; i++) if (p0[i](x)) break;
+          if (i === n) throw new CelError(err);
+          last = i;
+        }
+        const r = fns[i](x, y);
+        if (cost !== undefined) f.c += (bks[i] as BinarySizedCost)(x, y, r);
+        return r;
       };
     }
     if (args.length === 2) {
@@ -845,17 +1124,26 @@ class Planner {
       const fns = cands.map((c) => binaryOf(c.impl));
       const p0 = cands.map((c) => c.preds[0]);
       const p1 = cands.map((c) => c.preds[1]);
+      const bks = cands.map((c) => (cost === undefined ? undefined : binarySizedCostOf(cost, c.decl.id)));
+      // Constant costs as numbers (-1: ask the cost function).
+      const kn = cands.map((c) => (cost === undefined ? 0 : (cost.constantCallCost(c.decl.id) ?? -1)));
       const n = cands.length;
+      // The overload the last call took is tried first (a call site mostly
+      // sees one kind of argument).
+      let last = 0;
       return (f) => {
         const x = a(f);
         const y = b(f);
-        for (let i = 0; i < n; i++) {
-          if (!p0[i](x) || !p1[i](y)) continue;
-          const r = fns[i](x, y);
-          if (cost !== undefined) f.c += (ks[i] as SizedCost)([x, y], r);
-          return r;
+        let i = last;
+        if (!p0[i](x) || !p1[i](y)) {
+          for (i = 0; i < n; i++) if (p0[i](x) && p1[i](y)) break;
+          if (i === n) throw new CelError(err);
+          last = i;
         }
-        throw new CelError(err);
+        const r = fns[i](x, y);
+        const k = kn[i];
+        f.c += k >= 0 ? k : (bks[i] as BinarySizedCost)(x, y, r);
+        return r;
       };
     }
     const fns = cands.map((c) => callOf(c.impl));
@@ -903,6 +1191,98 @@ class Planner {
   }
 }
 
+type Quantifier = 'all' | 'exists' | 'existsOne';
+
+const byId = new WeakMap<FunctionDecl, Map<string, OverloadDecl>>();
+
+/** A function's overloads by id (built once per declaration). */
+function overloadsById(f: FunctionDecl): Map<string, OverloadDecl> {
+  let m = byId.get(f);
+  if (m === undefined) byId.set(f, (m = new Map(f.overloads.map((o) => [o.id, o]))));
+  return m;
+}
+
+/** The closures of literals, with their values (calls specialise on them). */
+const constants = new WeakMap<Interp, unknown>();
+/** The cost a folded call's closure adds (its calls' costs as cel-go counts them). */
+const foldedCost = new WeakMap<Interp, number>();
+/** A constant whose closure adds no cost: callers may use its value instead. */
+const costFree = (a: Interp): boolean => constants.has(a) && (foldedCost.get(a) ?? 0) === 0;
+
+const isIdent = (e: Expr, name: string): boolean => e.kind === 'ident' && e.name === name;
+const isCall = (e: Expr, fn: string, n: number): e is CallExpr =>
+  e.kind === 'call' && e.fn === fn && e.target === undefined && e.args.length === n;
+const isConst = (e: Expr, type: string, value: unknown): boolean =>
+  e.kind === 'const' && e.value.type === type && (e.value as { value?: unknown }).value === value;
+
+function mentions(e: Expr, name: string): boolean {
+  switch (e.kind) {
+    case 'ident':
+      return e.name === name;
+    case 'select':
+      return mentions(e.operand, name);
+    case 'call':
+      return (e.target !== undefined && mentions(e.target, name)) || e.args.some((a) => mentions(a, name));
+    case 'list':
+      return e.elements.some((x) => mentions(x, name));
+    case 'map':
+      return e.entries.some((x) => mentions(x.key, name) || mentions(x.value, name));
+    case 'struct':
+      return e.fields.some((x) => mentions(x.value, name));
+    case 'comprehension':
+      return [e.iterRange, e.accuInit, e.loopCondition, e.loopStep, e.result].some((x) => mentions(x, name));
+    default:
+      return false;
+  }
+}
+
+/** The all/exists/exists_one expansions (as cel-go's macros write them). */
+function quantifierOf(e: ComprehensionExpr): { kind: Quantifier; pred: Expr } | undefined {
+  const a = e.accuVar;
+  const { accuInit: init, loopCondition: cond, loopStep: step, result } = e;
+  let kind: Quantifier | undefined;
+  let pred: Expr | undefined;
+  if (
+    isConst(init, 'bool', true) &&
+    isCall(cond, '@not_strictly_false', 1) &&
+    isIdent(cond.args[0], a) &&
+    isCall(step, '_&&_', 2) &&
+    isIdent(step.args[0], a) &&
+    isIdent(result, a)
+  ) {
+    kind = 'all';
+    pred = step.args[1];
+  } else if (
+    isConst(init, 'bool', false) &&
+    isCall(cond, '@not_strictly_false', 1) &&
+    isCall(cond.args[0], '!_', 1) &&
+    isIdent(cond.args[0].args[0], a) &&
+    isCall(step, '_||_', 2) &&
+    isIdent(step.args[0], a) &&
+    isIdent(result, a)
+  ) {
+    kind = 'exists';
+    pred = step.args[1];
+  } else if (
+    isConst(init, 'int', 0n) &&
+    isConst(cond, 'bool', true) &&
+    isCall(step, '_?_:_', 3) &&
+    isCall(step.args[1], '_+_', 2) &&
+    isIdent(step.args[1].args[0], a) &&
+    isConst(step.args[1].args[1], 'int', 1n) &&
+    isIdent(step.args[2], a) &&
+    isCall(result, '_==_', 2) &&
+    isIdent(result.args[0], a) &&
+    isConst(result.args[1], 'int', 1n)
+  ) {
+    kind = 'existsOne';
+    pred = step.args[0];
+  }
+  if (kind === undefined || pred === undefined || mentions(pred, a)) return undefined;
+  if (e.iterVar === a || e.iterVar2 === a) return undefined;
+  return { kind, pred };
+}
+
 function isTrueConst(e: Expr): boolean {
   return e.kind === 'const' && e.value.type === 'bool' && e.value.value === true;
 }
@@ -923,6 +1303,20 @@ export function constantValue(c: Constant): unknown {
     case 'double':
       return new Double(c.value);
   }
+}
+
+/** `o.field` on a value of unknown type: JSON objects (whose constructor is
+ * Object — an own `constructor` key makes it anything else) read directly. */
+function dynSelect(op: Interp, field: string): Interp {
+  if (inheritedName(field)) return (f) => select(op(f), field);
+  return (f) => {
+    const o = op(f) as Record<string, unknown>;
+    if (typeof o === 'object' && o !== null && o.constructor === Object) {
+      const v = o[field];
+      if (v !== undefined) return v;
+    }
+    return select(o, field);
+  };
 }
 
 /** Reads an object-typed field: the wire name, converted when the schema says so. */

@@ -45,6 +45,16 @@ const toInt: Converter = (raw) => {
   throw new CelError(`invalid data, expected int, got float64`);
 };
 
+/** x-kubernetes-int-or-string: a string or an integer (bigint past 2^53). */
+export const toIntOrString: Converter = (raw) => {
+  if (typeof raw === 'string' || raw === null || (typeof raw === 'number' && Number.isSafeInteger(raw)) || typeof raw === 'bigint') return raw;
+  if (typeof raw === 'number' && Number.isInteger(raw)) {
+    const b = BigInt(raw);
+    if (b >= INT64_MIN && b <= INT64_MAX) return b;
+  }
+  throw new CelError('invalid data, expected XIntOrString value to be either a string or integer');
+};
+
 function stringConverter(parse: (s: string) => unknown, fail: (s: string, err: string) => string): Converter {
   return (raw) => {
     if (raw === null) return raw;
@@ -84,7 +94,15 @@ function listConverter(elem: Converter): Converter {
     if (!Array.isArray(raw)) return raw;
     let out = memo.get(raw);
     if (out === undefined) {
-      out = raw.map(elem);
+      // Copied only from the first element that changes (ints rarely do).
+      let copy: unknown[] | undefined;
+      for (let i = 0; i < raw.length; i++) {
+        const e: unknown = raw[i];
+        const c = elem(e);
+        if (copy === undefined && c !== e) copy = raw.slice(0, i);
+        if (copy !== undefined) copy.push(c);
+      }
+      out = copy ?? raw;
       memo.set(raw, out);
     }
     return out;
@@ -92,13 +110,22 @@ function listConverter(elem: Converter): Converter {
 }
 
 function mapConverter(value: Converter): Converter {
-  const memo = new WeakMap<object, Record<string, unknown>>();
+  const memo = new WeakMap<object, object>();
   return (raw) => {
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return raw;
     let out = memo.get(raw);
     if (out === undefined) {
-      out = {};
-      for (const [k, v] of Object.entries(raw)) out[k] = value(v);
+      // Rebuilt (Object.fromEntries: a `__proto__` key stays a key) only when a value changes.
+      const entries = Object.entries(raw);
+      let changed = false;
+      for (const e of entries) {
+        const c = value(e[1]);
+        if (c !== e[1]) {
+          e[1] = c;
+          changed = true;
+        }
+      }
+      out = changed ? Object.fromEntries(entries) : raw;
       memo.set(raw, out);
     }
     return out;

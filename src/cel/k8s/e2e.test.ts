@@ -17,7 +17,8 @@ import { standardImpls } from '../stdlib/impls.js';
 import { stringsFunctions } from '../ext/strings_decls.js';
 import { stringsImpls } from '../ext/strings_impls.js';
 import { schemaType, type Schema } from './schema.js';
-import { k8sLibraries, authzLibrary, AUTHORIZER_TYPE, AuthzSession, authorizerFor, evaluateWithAuthorizer } from './index.js';
+import { estimateCost } from '../cost/estimate.js';
+import { k8sLibraries, authzLibrary, AUTHORIZER_TYPE, RESOURCE_CHECK_TYPE, AuthzSession, authorizerFor, evaluateWithAuthorizer, requestResourceCheck } from './index.js';
 import type { Authorizer } from '../../authz/authorizer.js';
 
 interface Case {
@@ -196,6 +197,85 @@ test('e2e: the authorizer library in an admission-style rule', async () => {
   assert.equal(await evaluateWithAuthorizer(session, () => p.eval({ authorizer })), true);
   const reason = compile("authorizer.path('/metrics').check('get').reason() + authorizer.group('apps').resource('deployments').check('list').reason()", { authorizer: AUTHORIZER_TYPE }, libs);
   assert.equal(await evaluateWithAuthorizer(session, () => reason.eval({ authorizer })), 'asked about deployments');
+  // kube declares the request's own resource as the variable `authorizer.requestResource`.
+  const own = compile(
+    "authorizer.requestResource.check('get').allowed() && authorizer.requestResource.subresource('status').check('get').reason() == 'asked about secrets'",
+    { authorizer: AUTHORIZER_TYPE, 'authorizer.requestResource': RESOURCE_CHECK_TYPE },
+    libs,
+  );
+  const requestResource = requestResourceCheck(authorizer, { group: '', resource: 'secrets', namespace: 'ns', name: 's1' });
+  assert.equal(await evaluateWithAuthorizer(session, () => own.eval({ authorizer, 'authorizer.requestResource': requestResource })), true);
   const bad = compile("authorizer.serviceAccount('ns', 'Not Valid').path('/x').check('get').allowed()", { authorizer: AUTHORIZER_TYPE }, libs);
   await assert.rejects(evaluateWithAuthorizer(session, () => bad.eval({ authorizer })), (e: unknown) => e instanceof CelError && e.message === 'Invalid service account name');
+});
+
+// The x-kubernetes-validations rules of real CRDs, each checked with `self`
+// typed by the schema it sits on (as kube compiles CRD rules), and evaluated
+// on data that satisfies / breaks it.
+const CRD_FILES = [
+  'cert-manager/cert-manager.io_issuers.yaml',
+  'prometheus-operator/monitoring.coreos.com_scrapeconfigs.yaml',
+  'prometheus-operator/monitoring.coreos.com_alertmanagerconfigs.yaml',
+];
+
+test('e2e: real CRD rules type-check against their schemas', async () => {
+  const { parse: parseYaml } = await import('yaml');
+  const found: { rule: string; schema: Schema; path: string }[] = [];
+  const walk = (s: Schema, path: string): void => {
+    for (const v of (s['x-kubernetes-validations'] as { rule: string }[] | undefined) ?? []) found.push({ rule: v.rule, schema: s, path });
+    for (const [k, p] of Object.entries(s.properties ?? {})) walk(p, `${path}.${k}`);
+    if (s.items) walk(s.items, `${path}[]`);
+    if (typeof s.additionalProperties === 'object') walk(s.additionalProperties, `${path}{}`);
+  };
+  for (const f of CRD_FILES) {
+    const doc = parseYaml(readFileSync(`../shared/reference/crds/${f}`, 'utf8'), { maxAliasCount: -1 }) as { spec: { versions: { schema: { openAPIV3Schema: Schema } }[] } };
+    walk(doc.spec.versions[0]!.schema.openAPIV3Schema, f);
+  }
+  assert.equal(found.length, 3);
+  for (const { rule, schema, path } of found) {
+    const selfType = schemaType(schema, { name: 'selfType0' });
+    assert.ok(selfType, path);
+    compile(rule, { self: selfType, oldSelf: selfType });
+  }
+  // cert-manager's Venafi issuer: exactly one of tpp, cloud or ngts.
+  const venafi = found.find((x) => x.rule.includes('has(self.tpp)'))!;
+  const p = compile(venafi.rule, { self: schemaType(venafi.schema, { name: 'selfType0' })! });
+  assert.equal(p.eval({ self: { zone: 'z', tpp: { url: 'https://tpp' } } }), true);
+  assert.equal(p.eval({ self: { zone: 'z', tpp: { url: 'https://tpp' }, cloud: {} } }), false);
+  assert.equal(p.eval({ self: { zone: 'z' } }), false);
+});
+
+// Kubernetes' CRD rule cost estimates (apiextensions-apiserver compilation_test.go
+// TestCostEstimation, v1.27) over Types from schemaType: without bounds (kube's
+// per-request estimates) and with maxItems/maxProperties/maxLength set.
+test('e2e: estimated costs of rules over schema types match kube', () => {
+  const item = (type: string, format?: string): Schema => (type === 'int-or-string' ? { 'x-kubernetes-int-or-string': true } : format ? { type, format } : { type });
+  const array = (items: Schema) => (max?: number): Schema => ({ type: 'array', items, ...(max !== undefined ? { maxItems: max } : {}) });
+  const map = (values: Schema) => (max?: number): Schema => ({ type: 'object', additionalProperties: values, ...(max !== undefined ? { maxProperties: max } : {}) });
+  const string = (max?: number): Schema => ({ type: 'string', ...(max !== undefined ? { maxLength: max } : {}) });
+  const objects = array({ type: 'object', required: ['required'], properties: { required: { type: 'string' }, optional: { type: 'string' } } });
+  const rows: [name: string, schema: (max?: number) => Schema, rule: string, calc: number, max: number, set: number][] = [
+    ['number array with all', array(item('number')), 'self.all(x, true)', 4718591, 10, 32],
+    ['string array with all', array(item('string')), 'self.all(x, true)', 3145727, 20, 62],
+    ['boolean array with all', array(item('boolean')), 'self.all(x, true)', 1887437, 5, 17],
+    ['array of number arrays with all', array({ type: 'array', items: item('number') }), 'self.all(x, true)', 3145727, 100, 302],
+    ['array of objects with all', objects, 'self.all(x, true)', 555128, 50, 152],
+    ['map of numbers with all', map(item('number')), 'self.all(x, true)', 1348169, 10, 32],
+    ['map of strings with all', map(item('string')), 'self.all(x, true)', 1179647, 3, 11],
+    ['map of booleans with all', map(item('boolean')), 'self.all(x, true)', 943718, 100, 302],
+    ['string with contains', string, "self.contains('test')", 314574, 10, 5],
+    ['concat string', string, "size(self + 'hello') > size('hello')", 314578, 4, 7],
+    ['regex matches simple', string, "self.matches('x')", 314574, 50, 22],
+    ['int-or-string array with all', array(item('int-or-string')), 'self.all(x, true)', 4718591, 10, 32],
+    ['set maxLength greater than estimated maxLength', array(item('number')), 'self.all(x, x == 0.0)', 6291454, 3 * 1024 * 2048, 25165826],
+  ];
+  for (const [name, schema, rule, calc, max, set] of rows) {
+    for (const [s, want] of [[schema(), calc], [schema(max), set]] as const) {
+      const t = schemaType(s, { name: 'selfType0' })!;
+      const env = buildCheckEnv({ libraries: LIBRARIES, variables: { self: t, oldSelf: t }, homogeneousAggregateLiterals: true });
+      const r = check(parse(rule).parsed!, env);
+      assert.ok(r.checked, name);
+      assert.equal(estimateCost(r.checked).max, want, `${name} (${s === undefined ? '' : JSON.stringify(s).slice(0, 60)})`);
+    }
+  }
 });

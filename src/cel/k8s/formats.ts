@@ -150,9 +150,12 @@ export function parseDateTime(s: string): Timestamp | string {
   const m = DATE_TIME.exec(s);
   if (m) {
     const [, y, mo, d, h, mi, sec, frac, zone] = m;
-    // Minute precision is only a layout with Z or no zone; seconds are needed with a numeric offset.
+    // Minute precision is only a layout with Z or no zone; an offset without
+    // a colon only follows exactly 3 or 6 fraction digits (the *NoColon layouts).
     const minuteOnly = sec === undefined;
-    if (!(minuteOnly && zone !== undefined && zone !== 'Z')) {
+    const numeric = zone !== undefined && zone !== 'Z';
+    const noColon = numeric && zone.length === 5;
+    if (!(minuteOnly && numeric) && !(noColon && frac?.length !== 3 && frac?.length !== 6)) {
       let offset = 0;
       if (zone !== undefined && zone !== 'Z') {
         const sign = zone[0] === '-' ? -1 : 1;
@@ -171,34 +174,48 @@ const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 const B64_INDEX = new Int16Array(128).fill(-1);
 for (let i = 0; i < B64.length; i++) B64_INDEX[B64.charCodeAt(i)] = i;
 
-/** Go's base64.StdEncoding.DecodeString (strict padding; \r and \n skipped). */
+/** Go's base64.StdEncoding.DecodeString (strict padding; \r and \n skipped),
+ * with its CorruptInputError offsets. */
 export function parseBase64(s: string): Uint8Array | string {
   const out: number[] = [];
-  const quad: number[] = [];
-  let pad = 0;
-  let i = 0;
-  for (; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c === 0x0a || c === 0x0d) continue;
-    if (c === 0x3d) {
-      // '=' is only valid as the padding of the last quantum.
-      if (quad.length < 2) return `illegal base64 data at input byte ${i}`;
-      pad++;
-      if (quad.length + pad > 4) return `illegal base64 data at input byte ${i}`;
-      continue;
+  const bad = (at: number): string => `illegal base64 data at input byte ${at}`;
+  const skipNewlines = (at: number): number => {
+    while (at < s.length && (s.charCodeAt(at) === 0x0a || s.charCodeAt(at) === 0x0d)) at++;
+    return at;
+  };
+  let si = 0;
+  for (;;) {
+    const q: number[] = [];
+    let ended = false;
+    while (q.length < 4) {
+      if (si === s.length) {
+        if (q.length === 0) return Uint8Array.from(out);
+        return bad(si - q.length);
+      }
+      const c = s.charCodeAt(si++);
+      const v = c < 128 ? B64_INDEX[c]! : -1;
+      if (v >= 0) {
+        q.push(v);
+        continue;
+      }
+      if (c === 0x0a || c === 0x0d) continue;
+      if (c !== 0x3d) return bad(si - 1);
+      // Padding: only after 2 or 3 characters of the quantum.
+      if (q.length < 2) return bad(si - 1);
+      if (q.length === 2) {
+        si = skipNewlines(si);
+        if (si === s.length) return bad(s.length);
+        if (s.charCodeAt(si) !== 0x3d) return bad(si - 1);
+        si++;
+      }
+      si = skipNewlines(si);
+      if (si < s.length) return bad(si);
+      ended = true;
+      break;
     }
-    if (pad > 0) return `illegal base64 data at input byte ${i}`;
-    const v = c < 128 ? B64_INDEX[c]! : -1;
-    if (v < 0) return `illegal base64 data at input byte ${i}`;
-    quad.push(v);
-    if (quad.length === 4) {
-      out.push((quad[0]! << 2) | (quad[1]! >> 4), ((quad[1]! & 15) << 4) | (quad[2]! >> 2), ((quad[2]! & 3) << 6) | quad[3]!);
-      quad.length = 0;
-    }
+    out.push((q[0]! << 2) | (q[1]! >> 4));
+    if (q.length >= 3) out.push(((q[1]! & 15) << 4) | (q[2]! >> 2));
+    if (q.length === 4) out.push(((q[2]! & 3) << 6) | q[3]!);
+    if (ended) return Uint8Array.from(out);
   }
-  if (quad.length === 0 && pad === 0) return Uint8Array.from(out);
-  if (quad.length === 1 || quad.length + pad !== 4) return `illegal base64 data at input byte ${s.length}`;
-  out.push((quad[0]! << 2) | (quad[1]! >> 4));
-  if (quad.length === 3) out.push(((quad[1]! & 15) << 4) | (quad[2]! >> 2));
-  return Uint8Array.from(out);
 }

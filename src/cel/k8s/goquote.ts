@@ -1,4 +1,5 @@
-// Go's strconv.Quote, for error texts that quote input with %q.
+// Go's strconv.Quote, for error texts that quote input with %q: printable
+// runes as they are, the rest escaped (\n, \x01, \u200b, \U0001f000).
 const PRINTABLE = /[\p{L}\p{M}\p{N}\p{P}\p{S} ]/u;
 
 export function goQuote(s: string): string {
@@ -15,7 +16,7 @@ export function goQuote(s: string): string {
     else if (c === 9) out += '\\t';
     else if (c === 11) out += '\\v';
     else if (c < 0x80) out += '\\x' + c.toString(16).padStart(2, '0');
-    else if (c >= 0xd800 && c <= 0xdfff) out += '\\ufffd';
+    else if (c >= 0xd800 && c <= 0xdfff) out += '\ufffd'; // Go reads a lone surrogate as U+FFFD, which it prints
     else if (c < 0x10000) out += '\\u' + c.toString(16).padStart(4, '0');
     else out += '\\U' + c.toString(16).padStart(8, '0');
   }

@@ -5,7 +5,10 @@
 //   escaping.ts  property-name escaping
 //   lists.ts     set/map list-type equality and concatenation (called by the interpreter)
 //   gourl.ts     Go's net/url for the URL library
-//   lib/         the libraries: lists, regex, urls, authz (declarations and implementations)
+//   goquote.ts   Go's %q for error texts
+//   lib/         the libraries: lists, regex, urls, authz (declarations and
+//                implementations); authzsession.ts bridges synchronous evaluation
+//                and src/authz's (possibly asynchronous) Authorizer
 
 import type { Library } from '../decls.js';
 import { listsLibrary } from './lib/lists.js';
@@ -16,7 +19,7 @@ import { authzLibrary } from './lib/authz.js';
 export { schemaType, schemaTypeAndConverter, withTypeAndObjectMeta, MAX_REQUEST_SIZE_BYTES, type Schema, type SchemaTypeOptions } from './schema.js';
 export { converterOf, valueOf, type Converter } from './convert.js';
 export { escape, unescape } from './escaping.js';
-export { k8sListConcat, k8sListEquals, type K8sList } from './lists.js';
+export { k8sListConcat, k8sListEquals, listKindOf, needsTypedEquality, typedEquals, type K8sList } from './lists.js';
 export { listsLibrary, regexLibrary, urlsLibrary, authzLibrary };
 export { URLValue, URL_TYPE } from './lib/urls.js';
 export {

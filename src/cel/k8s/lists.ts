@@ -1,6 +1,9 @@
 // List-type semantics of Kubernetes schemas (x-kubernetes-list-type), as
 // kube's unstructured set and map lists give them to `==` and `+`. The
-// interpreter calls these when the left operand's ListType has k8sList:
+// interpreter calls these when the left operand's static ListType has
+// k8sList, or the left operand is the result of such a `+` (listKindOf); and
+// typedEquals for `==` on a type that holds set/map lists deeper
+// (needsTypedEquality), e.g. `self == oldSelf`:
 //
 //   set  X == Y  same size, every element of X is in Y (order-free)
 //        X + Y   X, then Y's elements not already present (in Y's order, once)
@@ -14,12 +17,20 @@
 // names, so a key property whose name needs escaping is always absent there;
 // we read the property's own name (the data's real key).
 
-import type { ListType } from '../types.js';
+import type { ListType, Type } from '../types.js';
 import { Double, Uint } from '../values.js';
 import { celEquals } from '../runtime/equality.js';
 import { mapFind } from '../runtime/maps.js';
 
 export type K8sList = NonNullable<ListType['k8sList']>;
+
+// Results of `+` keep their list type (as kube's set and map list values do):
+// they are registered here, so `(X + Y) == Z` compares as a set/map list
+// although the checker types `X + Y` as a plain list.
+const resultKinds = new WeakMap<readonly unknown[], K8sList>();
+
+/** The list type a concatenation result carries (undefined for other lists). */
+export const listKindOf = (list: readonly unknown[]): K8sList | undefined => resultKinds.get(list);
 
 /** `==` of two lists under the left operand's list type. */
 export function k8sListEquals(kind: K8sList, x: readonly unknown[], y: readonly unknown[]): boolean {
@@ -40,8 +51,8 @@ export function k8sListEquals(kind: K8sList, x: readonly unknown[], y: readonly 
 
 /** `+` of two lists under the left operand's list type. */
 export function k8sListConcat(kind: K8sList, x: readonly unknown[], y: readonly unknown[]): readonly unknown[] {
-  if (y.length === 0) return x;
   const out = x.slice();
+  resultKinds.set(out, kind);
   if (kind.listType === 'set') {
     const seen = new ValueSet(x);
     for (const e of y) {
@@ -123,4 +134,103 @@ function primitiveKey(e: unknown): unknown {
   if (e instanceof Double) return Number.isNaN(e.v) ? undefined : e.v;
   if (e instanceof Uint && typeof e.v === 'number') return e.v;
   return undefined;
+}
+
+// --- typed equality --------------------------------------------------------------
+
+const typedMemo = new WeakMap<object, boolean>();
+
+/** Whether `==` on values of this type differs from plain CEL equality: a set
+ * or map list occurs in it (then the interpreter compares with typedEquals). */
+export function needsTypedEquality(t: Type): boolean {
+  let v = typedMemo.get(t);
+  if (v === undefined) {
+    typedMemo.set(t, false); // recursion guard
+    switch (t.kind) {
+      case 'list':
+        v = t.k8sList !== undefined || needsTypedEquality(t.elem);
+        break;
+      case 'map':
+        v = needsTypedEquality(t.value);
+        break;
+      case 'object':
+        v = false;
+        for (const f of t.fields.values()) if (needsTypedEquality(f.type)) v = true;
+        break;
+      default:
+        v = false;
+    }
+    typedMemo.set(t, v);
+  }
+  return v;
+}
+
+const isPlain = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && (Object.getPrototypeOf(v) === Object.prototype || Object.getPrototypeOf(v) === null);
+
+/**
+ * `==` of two values of a schema type, as kube's unstructured values compare:
+ * set and map lists order-free at any depth, object fields by their schema
+ * (converted: timestamps, durations… compare as values), unknown fields of
+ * preserve-unknown-fields objects as JSON. Other values: CEL equality.
+ */
+export function typedEquals(t: Type, a: unknown, b: unknown): boolean {
+  switch (t.kind) {
+    case 'list': {
+      if (!Array.isArray(a) || !Array.isArray(b)) break;
+      if (a.length !== b.length) return false;
+      const elem = t.elem;
+      if (t.k8sList === undefined) {
+        for (let i = 0; i < a.length; i++) if (!typedEquals(elem, a[i], b[i])) return false;
+        return true;
+      }
+      if (t.k8sList.listType === 'set') return k8sListEquals(t.k8sList, a, b);
+      const keys = t.k8sList.mapKeys;
+      const byKey = new Map<string, unknown>();
+      for (const e of a) byKey.set(mapListKey(e, keys), e);
+      for (const e of b) {
+        const k = mapListKey(e, keys);
+        if (!byKey.has(k) || !typedEquals(elem, byKey.get(k), e)) return false;
+      }
+      return true;
+    }
+    case 'map': {
+      if (!isPlain(a) || !isPlain(b)) break;
+      const ka = Object.keys(a);
+      if (ka.length !== Object.keys(b).length) return false;
+      for (const k of ka) if (!Object.prototype.hasOwnProperty.call(b, k) || !typedEquals(t.value, a[k], b[k])) return false;
+      return true;
+    }
+    case 'object': {
+      if (!isPlain(a) || !isPlain(b)) break;
+      const ka = Object.keys(a);
+      if (ka.length !== Object.keys(b).length) return false;
+      const byWire = wireFields(t);
+      for (const k of ka) {
+        if (!Object.prototype.hasOwnProperty.call(b, k)) return false;
+        const f = byWire.get(k);
+        if (f === undefined) {
+          if (!celEquals(a[k], b[k])) return false;
+          continue;
+        }
+        const va = f.convert ? f.convert(a[k]) : a[k];
+        const vb = f.convert ? f.convert(b[k]) : b[k];
+        if (!typedEquals(f.type, va, vb)) return false;
+      }
+      return true;
+    }
+  }
+  return celEquals(a, b);
+}
+
+type Field = { type: Type; convert?: (raw: unknown) => unknown };
+const wireMemo = new WeakMap<object, Map<string, Field>>();
+function wireFields(t: Extract<Type, { kind: 'object' }>): Map<string, Field> {
+  let m = wireMemo.get(t);
+  if (m === undefined) {
+    m = new Map();
+    for (const f of t.fields.values()) m.set(f.wireName, f);
+    wireMemo.set(t, m);
+  }
+  return m;
 }

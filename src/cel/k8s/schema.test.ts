@@ -161,6 +161,10 @@ test('schemaType: resource roots and embedded resources declare apiVersion, kind
   assert.deepEqual([...tmpl.fields.keys()].sort(), ['apiVersion', 'kind', 'metadata']);
   assert.equal(obj(field(tmpl, 'metadata')).name, 'Object.spec.template.metadata');
   assert.equal(obj(field(spec, 'plain')).fields.size, 0);
+  // A rule's root on an embedded resource is a resource root by default.
+  const embedded = schemaType(s.properties!['spec']!.properties!['template']!, { name: 'T' });
+  assert.deepEqual([...obj(embedded).fields.keys()].sort(), ['apiVersion', 'kind', 'metadata']);
+  assert.equal(obj(schemaType(s.properties!['spec']!.properties!['template']!, { name: 'T', resourceRoot: false })).fields.size, 0);
   // Not a resource root: only what the schema says.
   assert.deepEqual([...obj(typeOf(s)).fields.keys()].sort(), ['metadata', 'spec']);
   // A schema that already declares them is kept as is (metadata keeps its other properties).
@@ -200,6 +204,8 @@ test('FieldType.convert and valueOf: JSON values that are not runtime values', (
       day: { type: 'string', format: 'date' },
       every: { type: 'string', format: 'duration' },
       ratios: { type: 'array', items: { type: 'number' } },
+      counts: { type: 'array', items: { type: 'integer' } },
+      port: { 'x-kubernetes-int-or-string': true },
       names: { type: 'array', items: { type: 'string' } },
       deadlines: { type: 'object', additionalProperties: { type: 'string', format: 'date-time' } },
       nested: { type: 'array', items: { type: 'array', items: { type: 'string', format: 'duration' } } },
@@ -213,6 +219,11 @@ test('FieldType.convert and valueOf: JSON values that are not runtime values', (
   };
   for (const f of ['name', 'names', 'objs']) assert.equal(t.fields.get(f)!.convert, undefined, f);
   assert.equal(conv('count', 3), 3);
+  assert.equal(conv('port', 'http'), 'http');
+  assert.equal(conv('port', 8080), 8080);
+  assert.equal(conv('port', 2 ** 60), 2n ** 60n);
+  assert.throws(() => conv('port', 1.5), (e: unknown) => e instanceof CelError && e.message === 'invalid data, expected XIntOrString value to be either a string or integer');
+  assert.throws(() => conv('port', true), (e: unknown) => e instanceof CelError && e.message === 'invalid data, expected XIntOrString value to be either a string or integer');
   assert.equal(conv('count', 2 ** 62), 2n ** 62n);
   assert.equal(conv('count', -(2 ** 63)), -(2n ** 63n));
   assert.throws(() => conv('count', 2 ** 63), (e: unknown) => e instanceof CelError && e.message === 'invalid data, expected int, got float64');
@@ -229,13 +240,18 @@ test('FieldType.convert and valueOf: JSON values that are not runtime values', (
   assert.deepEqual(conv('ratios', [1, 2.5]), [new Double(1), new Double(2.5)]);
   const raw = [1];
   assert.equal(conv('ratios', raw), conv('ratios', raw), 'converted once per JSON list');
+  const ints = [1, 2, 3];
+  assert.equal(t.fields.get('counts')!.convert!(ints), ints, 'a list whose elements need no conversion is not copied');
+  assert.deepEqual(t.fields.get('counts')!.convert!([1, 2 ** 60]), [1, 2n ** 60n]);
   assert.deepEqual(conv('deadlines', { a: '1970-01-01T00:00:01Z' }), { a: new Timestamp(1, 0) });
+  const tricky = conv('deadlines', JSON.parse('{"__proto__": "1970-01-01T00:00:02Z"}')) as Record<string, unknown>;
+  assert.deepEqual(Object.entries(tricky), [['__proto__', new Timestamp(2, 0)]]);
   assert.deepEqual(conv('nested', [['1s'], []]), [[new Duration(1000000000n)], []]);
   const errors: [string, unknown, string][] = [
     ['ratio', 'x', 'invalid data, expected float, got string'],
-    ['data', 'a', 'Invalid byte formatted string a: illegal base64 data at input byte 1'],
+    ['data', 'a', 'Invalid byte formatted string a: illegal base64 data at input byte 0'],
     ['data', 'a===', 'Invalid byte formatted string a===: illegal base64 data at input byte 1'],
-    ['data', 'aGVsbG8', 'Invalid byte formatted string aGVsbG8: illegal base64 data at input byte 7'],
+    ['data', 'aGVsbG8', 'Invalid byte formatted string aGVsbG8: illegal base64 data at input byte 4'],
     ['every', 'soon', 'Invalid duration soon: unable to parse soon as duration'],
     ['at', 'yesterday', 'Invalid date-time formatted string yesterday: parsing time "yesterday" as "2006-01-02T15:04": cannot parse "yesterday" as "2006-01-02T15:04"'],
     ['day', '2024-02-30', 'Invalid date formatted string 2024-02-30: parsing time "2024-02-30" as "2006-01-02": cannot parse "2024-02-30" as "2006-01-02"'],

@@ -27,7 +27,7 @@
 import type { FieldType, ListType, MapType, ObjectType, PrimitiveType, Type } from '../types.js';
 import { T } from '../types.js';
 import { escape } from './escaping.js';
-import { converterOf, type Converter } from './convert.js';
+import { converterOf, toIntOrString, type Converter } from './convert.js';
 
 /** A structural schema as found in a CRD's openAPIV3Schema. */
 export interface Schema {
@@ -58,7 +58,9 @@ export interface SchemaTypeOptions {
    * named from it. */
   name: string;
   /** The root of a resource: apiVersion, kind, metadata.name and
-   * metadata.generateName are declared even when the schema omits them. */
+   * metadata.generateName are declared even when the schema omits them.
+   * Default: whether the schema is an embedded resource (as kube compiles the
+   * rules of a nested schema); a CRD's root passes true. */
   resourceRoot?: boolean;
 }
 
@@ -84,13 +86,16 @@ interface Mapped {
 
 /** The CEL type of a schema, or undefined when it is not exposed to CEL. */
 export function schemaType(schema: Schema, opts: SchemaTypeOptions): Type | undefined {
-  return map(schema, opts.resourceRoot === true, opts.name)?.type;
+  return map(schema, isResourceRoot(schema, opts), opts.name)?.type;
 }
+
+const isResourceRoot = (s: Schema, opts: SchemaTypeOptions): boolean =>
+  opts.resourceRoot ?? s['x-kubernetes-embedded-resource'] === true;
 
 /** The type and the JSON-to-runtime converter of a schema (for a root value,
  * e.g. `self` of a rule on a string with a format). */
 export function schemaTypeAndConverter(schema: Schema, opts: SchemaTypeOptions): { type: Type; convert?: Converter } | undefined {
-  const m = map(schema, opts.resourceRoot === true, opts.name);
+  const m = map(schema, isResourceRoot(schema, opts), opts.name);
   if (!m) return undefined;
   return m.convert ? { type: m.type, convert: m.convert } : { type: m.type };
 }
@@ -100,7 +105,7 @@ const zeroIfNegative = (v: number): number => (v < 0 ? 0 : v);
 
 function map(s: Schema, resourceRoot: boolean, name: string): Mapped | undefined {
   if (s['x-kubernetes-int-or-string'] === true) {
-    return { type: bounded('dyn', MAX_REQUEST_SIZE_BYTES - 2), minSize: 1 };
+    return { type: bounded('dyn', MAX_REQUEST_SIZE_BYTES - 2), minSize: 1, convert: toIntOrString };
   }
   if (resourceRoot) s = withTypeAndObjectMeta(s);
   switch (s.type) {
@@ -159,7 +164,7 @@ function mapObject(s: Schema, name: string): Mapped {
       fields.set(escaped, field);
     }
     // Required properties without a default are always serialized.
-    if (required.has(prop) && ps.default === undefined) minSize += Buffer.byteLength(prop) + m.minSize + 4;
+    if (required.has(prop) && (ps.default === undefined || ps.default === null)) minSize += Buffer.byteLength(prop) + m.minSize + 4;
   }
   const type: ObjectType = { kind: 'object', name, fields };
   return { type, minSize };

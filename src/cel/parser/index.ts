@@ -1,11 +1,13 @@
 // The CEL parser (cel-go semantics): text → ParsedExpr (AST after macro
 // expansion + SourceInfo) or issues with cel-go's messages and positions.
 //
+//   tokens.ts    token kinds (ANTLR's numbering and names for messages)
 //   lexer.ts     tokens over char codes (ANTLR's lexical rules and errors)
 //   parser.ts    recursive descent, ids in cel-go's order, error recovery
 //   unescape.ts  string/bytes literal values
 //   macros.ts    has/all/exists/…, cel.bind, two-variable folds, optMap
 //   options.ts   options and cel-go's defaults
+//   report.ts    the issues of a failed parse, in cel-go's order and limits
 //
 // `parsed` is present exactly when there are no issues.
 

@@ -31,6 +31,8 @@ export class MacroError {
 
 /** What an expander gets from the parser: ids at the call's position, copies, errors. */
 export interface MacroHelper {
+  /** The accumulator variable's name: `@result`, or `__result__` when the hidden name is off. */
+  readonly accuName: string;
   nextId(): number;
   /** A deep copy with fresh ids (positions of the originals). */
   copy(e: Expr): Expr;
@@ -59,7 +61,7 @@ function member(h: MacroHelper, fn: string, target: Expr, ...args: Expr[]): Expr
   return { kind: 'call', id: h.nextId(), fn, target, args };
 }
 function accu(h: MacroHelper): Expr {
-  return { kind: 'ident', id: h.nextId(), name: ACCU_VAR };
+  return { kind: 'ident', id: h.nextId(), name: h.accuName };
 }
 function ident(h: MacroHelper, name: string): Expr {
   return { kind: 'ident', id: h.nextId(), name };
@@ -124,19 +126,19 @@ function quantifierFold(h: MacroHelper, kind: Quantifier, target: Expr, v1: stri
     const init = bool(h, true);
     const cond = call(h, '@not_strictly_false', accu(h));
     const step = call(h, '_&&_', accu(h), p);
-    return fold(h, target, v1, v2, ACCU_VAR, init, cond, step, accu(h));
+    return fold(h, target, v1, v2, h.accuName, init, cond, step, accu(h));
   }
   if (kind === 'exists') {
     const init = bool(h, false);
     const cond = call(h, '@not_strictly_false', call(h, '!_', accu(h)));
     const step = call(h, '_||_', accu(h), p);
-    return fold(h, target, v1, v2, ACCU_VAR, init, cond, step, accu(h));
+    return fold(h, target, v1, v2, h.accuName, init, cond, step, accu(h));
   }
   const init = int(h, 0);
   const cond = bool(h, true);
   const step = call(h, '_?_:_', p, call(h, '_+_', accu(h), int(h, 1)), accu(h));
   const result = call(h, '_==_', accu(h), int(h, 1));
-  return fold(h, target, v1, v2, ACCU_VAR, init, cond, step, result);
+  return fold(h, target, v1, v2, h.accuName, init, cond, step, result);
 }
 
 const map: Expander = (h, target, args) => {
@@ -149,7 +151,7 @@ const map: Expander = (h, target, args) => {
   const cond = bool(h, true);
   let step = call(h, '_+_', accu(h), list(h, fn));
   if (filter) step = call(h, '_?_:_', filter, step, accu(h));
-  return fold(h, target as Expr, v.name, undefined, ACCU_VAR, init, cond, step, accu(h));
+  return fold(h, target as Expr, v.name, undefined, h.accuName, init, cond, step, accu(h));
 };
 
 const filter: Expander = (h, target, args) => {
@@ -160,7 +162,7 @@ const filter: Expander = (h, target, args) => {
   const cond = bool(h, true);
   let step = call(h, '_+_', accu(h), list(h, v));
   step = call(h, '_?_:_', args[1], step, accu(h));
-  return fold(h, target as Expr, v.name, undefined, ACCU_VAR, init, cond, step, accu(h));
+  return fold(h, target as Expr, v.name, undefined, h.accuName, init, cond, step, accu(h));
 };
 
 /** cel-go parser.AllMacros: has, all, exists, exists_one, existsOne, map (2 and 3), filter. */
@@ -224,7 +226,7 @@ function transform(kind: Transform): Expander {
     if (filterExpr) step = call(h, '_?_:_', filterExpr, step, accu(h));
     const init = kind === 'list' ? list(h) : emptyMap(h);
     const cond = bool(h, true);
-    return fold(h, target as Expr, vs[0], vs[1], ACCU_VAR, init, cond, step, accu(h));
+    return fold(h, target as Expr, vs[0], vs[1], h.accuName, init, cond, step, accu(h));
   };
 }
 
@@ -266,6 +268,28 @@ export const OPTIONAL_MACROS: readonly Macro[] = [
   { name: 'optMap', argCount: 2, receiver: true, expand: optMacro(false) },
   { name: 'optFlatMap', argCount: 2, receiver: true, expand: optMacro(true) },
 ];
+
+/**
+ * The call a macro expansion replaced, as SourceInfo.macroCalls records it
+ * (cel-go addMacroCall): id 0, arguments as written, except that nested
+ * expansions become references — an ident with an empty name and the
+ * nested expansion's id (cel-go's unspecified expression).
+ */
+export function macroCallOf(recorded: ReadonlyMap<number, Expr>, fn: string, target: Expr | undefined, args: Expr[]): Expr {
+  const arg = (e: Expr): Expr => {
+    if (recorded.has(e.id)) return { kind: 'ident', id: e.id, name: '' };
+    if (e.kind === 'call') {
+      const a = e.args.map(arg);
+      if (!e.target) return { kind: 'call', id: e.id, fn: e.fn, args: a };
+      return { kind: 'call', id: e.id, fn: e.fn, target: arg(e.target), args: a };
+    }
+    if (e.kind === 'list') return { kind: 'list', id: e.id, elements: e.elements.map(arg), optionalIndices: e.optionalIndices };
+    return e;
+  };
+  const margs = args.map(arg);
+  if (!target) return { kind: 'call', id: 0, fn, args: margs };
+  return { kind: 'call', id: 0, fn, target: arg(target), args: margs };
+}
 
 /** A deep copy with ids from next(): the copy's id first, then its children's (cel-go exprHelper.Copy). */
 export function copyExpr(e: Expr, newId: (orig: number) => number, entryId: () => number): Expr {

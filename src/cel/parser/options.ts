@@ -1,8 +1,9 @@
 // Parser options and cel-go's defaults (parser/options.go, parser.NewParser).
 
 import {
-  STANDARD_MACROS, BINDINGS_MACROS, TWO_VAR_COMPREHENSION_MACROS, OPTIONAL_MACROS, macroKey,
+  STANDARD_MACROS, BINDINGS_MACROS, TWO_VAR_COMPREHENSION_MACROS, OPTIONAL_MACROS, macroKey, LEGACY_ACCU_VAR,
 } from './macros.js';
+import { ACCU_VAR } from '../ast.js';
 import type { Macro } from './macros.js';
 
 export interface ParseOptions {
@@ -20,6 +21,8 @@ export interface ParseOptions {
   optionalSyntax?: boolean;
   /** a.`b-c`, T{`in`: 1}; default true (cel-go's parser default). */
   identEscapeSyntax?: boolean;
+  /** Name the macros' accumulator `@result` (cel-go's default since v0.22); false gives `__result__` (older cel-go, Kubernetes 1.27). Default true. */
+  hiddenAccumulatorName?: boolean;
   /** && and || as one call over every term instead of a balanced tree; default false. */
   variadicLogicalOperators?: boolean;
   /** Record each macro call as written in SourceInfo.macroCalls; default true. */
@@ -38,9 +41,12 @@ export interface ParseOptions {
 
 export interface ResolvedOptions {
   macros: Map<string, Macro>;
+  /** Names of the macros, to skip the lookup for ordinary calls. */
+  macroNames: Set<string>;
   optionalSyntax: boolean;
   identEscapeSyntax: boolean;
   variadicLogicalOperators: boolean;
+  accuName: string;
   populateMacroCalls: boolean;
   maxRecursionDepth: number;
   errorRecoveryLimit: number;
@@ -54,7 +60,9 @@ export class ParseOptionError extends Error {}
 function limit(name: string, v: number | undefined, dflt: number, min: number): number {
   if (v === undefined || v === 0) return dflt;
   if (!Number.isInteger(v) || v < min) {
-    throw new ParseOptionError(`${name} must be greater than or equal to ${min}: ${v}`);
+    // cel-go's wording (parser/options.go).
+    const bound = min === 1 ? 'at least 1' : `greater than or equal to ${min}`;
+    throw new ParseOptionError(`${name} must be ${bound}: ${v}`);
   }
   return v === -1 ? Infinity : v;
 }
@@ -84,9 +92,11 @@ function build(o: ParseOptions): ResolvedOptions {
   if (o.extraMacros) add(o.extraMacros);
   return {
     macros,
+    macroNames: new Set([...macros.values()].map((m) => m.name)),
     optionalSyntax: o.optionalSyntax ?? false,
     identEscapeSyntax: o.identEscapeSyntax ?? true,
     variadicLogicalOperators: o.variadicLogicalOperators ?? false,
+    accuName: o.hiddenAccumulatorName === false ? LEGACY_ACCU_VAR : ACCU_VAR,
     populateMacroCalls: o.populateMacroCalls ?? true,
     maxRecursionDepth: limit('max recursion depth', o.maxRecursionDepth, 250, -1),
     errorRecoveryLimit: limit('error recovery limit', o.errorRecoveryLimit, 30, -1),

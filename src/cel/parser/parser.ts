@@ -22,11 +22,12 @@
 // nesting of operators/selections in the tree ("max recursion depth exceeded").
 
 import type { Expr, ListExpr, MapEntry, StructField, SourceInfo, ParsedExpr } from '../ast.js';
-import { lineOffsetsOf, hasSurrogates, type Issue } from '../issues.js';
+import { lineOffsetsOf, hasSurrogates, codePointMapper, type Issue } from '../issues.js';
+import { assembleIssues, type LexIssue } from './report.js';
 import { lex } from './lexer.js';
-import { T, expectingText, startsUnary, UNARY_START } from './tokens.js';
+import { T, expectingText, startsUnary, startsPrimary, UNARY_START } from './tokens.js';
 import { unescapeString, unescapeBytes, UnescapeError } from './unescape.js';
-import { MacroError, macroKey, copyExpr, type Macro, type MacroHelper } from './macros.js';
+import { MacroError, macroKey, copyExpr, macroCallOf, type Macro, type MacroHelper } from './macros.js';
 import type { ResolvedOptions } from './options.js';
 
 /** Identifiers the grammar accepts but cel-go rejects. */
@@ -91,22 +92,29 @@ class Parser implements MacroHelper {
   private pos = 0;
 
   private nextIdValue = 1;
-  private readonly positions = new Map<number, number>();
+  /** Node id → code point offset (-1: none); SourceInfo's Map is built from it on first use. */
+  private readonly positions: number[] = [];
   private readonly macroCalls = new Map<number, Expr>();
   /** Syntax errors and internal errors (the ANTLR phase). */
   private readonly issues: Issue[] = [];
+  /** For each of `issues`, how far the lexer had read (UTF-16) when it was reported. */
+  private readonly issueTimes: number[] = [];
   /** Errors found while building the AST (cel-go's visitor phase; dropped when the parse aborts). */
   private readonly semantic: Issue[] = [];
   /** Lexer errors, reported as far as the parser has read (ANTLR lexes lazily). */
-  private readonly lexErrors: { at: number; offset: number; text: string }[] = [];
+  private readonly lexErrors: LexIssue[] = [];
   /** The furthest token index the parser has looked at. */
   private seen = 0;
 
   // Error strategy state.
   private errorMode = false;
   private recoveries = 0;
-  private syntaxReports = 0;
-  private readonly follow = new Int32Array(40);
+  // How many enclosing constructs each closing token would end (part of the recovery set).
+  private fParen = 0;
+  private fBracket = 0;
+  private fBrace = 0;
+  private fComma = 0;
+  private fColon = 0;
 
   // Depth limits: rule nesting (expr, relation, calc) and the tree's operator depth.
   private exprDepth = 0;
@@ -128,7 +136,7 @@ class Parser implements MacroHelper {
     this.starts = toks.starts;
     this.ends = toks.ends;
     if (hasSurrogates(text)) {
-      const map = codePointMap(text);
+      const map = codePointMapper(text);
       this.cps = toks.starts.map((s) => map(s));
       this.eofOffset = map(text.length);
       for (const e of toks.errors) this.lexErrors.push({ at: e.start, offset: map(e.start), text: e.text });
@@ -136,8 +144,6 @@ class Parser implements MacroHelper {
       this.eofOffset = text.length;
       for (const e of toks.errors) this.lexErrors.push({ at: e.start, offset: e.start, text: e.text });
     }
-    // Lexer errors count toward the reporting limit like the parser's.
-    this.syntaxReports = toks.errors.length;
   }
 
   run(): ParseResult {
@@ -147,29 +153,41 @@ class Parser implements MacroHelper {
       expr = this.parseExpr();
       if (this.kinds.length > this.pos) this.matchEnd();
     } catch (e) {
-      if (!(e instanceof Abort)) throw e;
+      if (e instanceof RangeError && /call stack/i.test(e.message)) {
+        // Only reachable with the recursion limit off: JavaScript's stack is the limit then.
+        this.pushIssue({ message: 'max recursion depth exceeded', offset: -1, exprId: 0 });
+      } else if (!(e instanceof Abort)) throw e;
       aborted = true;
     }
-    if (aborted) {
-      // Only the part of the input the parser read was lexed; no AST was built.
-      const upTo = this.seen < this.kinds.length ? this.starts[this.seen] : this.text.length;
-      const lexed = this.lexErrors.filter((e) => e.at < upTo).map((e) => this.lexIssue(e));
-      return { issues: [...lexed, ...this.issues] };
+    if (!aborted && expr && this.issues.length === 0 && this.lexErrors.length === 0 && this.semantic.length === 0 && !this.depthExceeded) {
+      const sourceInfo = new LazySourceInfo(this.text, this.cps !== undefined, this.positions, this.macroCalls);
+      return { parsed: { expr, sourceInfo }, issues: [] };
     }
-    const issues = this.lexErrors.map((e) => this.lexIssue(e)).concat(this.issues, this.semantic);
-    if (this.depthExceeded) issues.push({ message: 'max recursion depth exceeded', offset: -1, exprId: 0 });
-    if (issues.length > 0 || !expr) return { issues };
-    const sourceInfo: SourceInfo = {
-      text: this.text,
-      lineOffsets: lineOffsetsOf(this.text),
-      positions: this.positions,
-      macroCalls: this.macroCalls,
-    };
-    return { parsed: { expr, sourceInfo }, issues };
+    return { issues: this.report(aborted) };
   }
 
-  private lexIssue(e: { offset: number; text: string }): Issue {
-    return { message: `Syntax error: token recognition error at: '${e.text}'`, offset: e.offset, exprId: 0 };
+  /** The issues of a failed parse. */
+  private report(aborted: boolean): Issue[] {
+    return assembleIssues({
+      lexErrors: this.lexErrors,
+      syntax: this.issues,
+      syntaxTimes: this.issueTimes,
+      semantic: this.semantic,
+      depthExceeded: this.depthExceeded,
+      aborted,
+      readUpTo: aborted ? this.readUpTo() : this.text.length + 1,
+      reportingLimit: this.o.errorReportingLimit,
+    });
+  }
+
+  private pushIssue(issue: Issue): void {
+    this.issues.push(issue);
+    this.issueTimes.push(this.readUpTo());
+  }
+
+  /** UTF-16 index up to which the lexer has produced tokens for the parser. */
+  private readUpTo(): number {
+    return this.seen < this.kinds.length ? this.starts[this.seen] : this.text.length;
   }
 
   // ---- tokens ------------------------------------------------------------------------------
@@ -197,18 +215,25 @@ class Parser implements MacroHelper {
 
   private newId(offset: number): number {
     const id = this.nextIdValue++;
-    this.positions.set(id, offset);
+    this.positions[id] = offset;
     return id;
   }
+  private positionOf(id: number, otherwise: number): number {
+    const p = this.positions[id];
+    return p === undefined || p < 0 ? otherwise : p;
+  }
   private deleteId(id: number): void {
-    this.positions.delete(id);
+    this.positions[id] = -1;
     if (id === this.nextIdValue - 1) this.nextIdValue--;
+  }
+  get accuName(): string {
+    return this.o.accuName;
   }
   nextId(): number {
     return this.newId(this.macroOffset);
   }
   copy(e: Expr): Expr {
-    return copyExpr(e, (orig) => this.newId(this.positions.get(orig) ?? 0), () => this.nextId());
+    return copyExpr(e, (orig) => this.newId(this.positionOf(orig, 0)), () => this.nextId());
   }
 
   /** A semantic error at an offset; returns a placeholder node. */
@@ -218,26 +243,18 @@ class Parser implements MacroHelper {
     return { kind: 'const', id, value: { type: 'null' } };
   }
 
-  /** A syntax error (ANTLR listener): always counted; `force` ignores recovery mode. */
-  private syntaxError(offset: number, message: string, force = false): void {
-    if (!force) {
-      if (this.errorMode) return;
-      this.errorMode = true;
-    }
-    if (this.syntaxReports >= this.o.errorReportingLimit) {
-      this.issues.push({ message: `Syntax error: More than ${this.o.errorReportingLimit} syntax errors`, offset, exprId: 0 });
-      throw ABORT;
-    }
-    this.syntaxReports++;
-    this.issues.push({ message: 'Syntax error: ' + message, offset, exprId: 0 });
+  /** A syntax error from the error strategy: not reported again until a token is matched. */
+  private syntaxError(offset: number, message: string): void {
+    if (this.errorMode) return;
+    this.errorMode = true;
+    this.pushIssue({ message: 'Syntax error: ' + message, offset, exprId: 0 });
   }
 
   private countRecovery(): void {
     if (this.recoveries === this.o.errorRecoveryLimit) {
       this.recoveries++;
       const msg = `error recovery attempt limit exceeded: ${this.o.errorRecoveryLimit}`;
-      this.syntaxReports++;
-      this.issues.push({ message: 'Syntax error: ' + msg, offset: this.offset(), exprId: 0 });
+      this.pushIssue({ message: 'Syntax error: ' + msg, offset: this.offset(), exprId: 0 });
       throw ABORT;
     }
     this.recoveries++;
@@ -245,7 +262,13 @@ class Parser implements MacroHelper {
 
   private inFollow(k: T): boolean {
     if (k === T.EOF) return true;
-    if (this.follow[k] > 0) return true;
+    switch (k) {
+      case T.RPAREN: if (this.fParen > 0) return true; break;
+      case T.RBRACKET: if (this.fBracket > 0) return true; break;
+      case T.RBRACE: if (this.fBrace > 0) return true; break;
+      case T.COMMA: if (this.fComma > 0) return true; break;
+      case T.COLON: if (this.fColon > 0) return true; break;
+    }
     return FOLLOW_ANY.includes(k);
   }
 
@@ -347,7 +370,7 @@ class Parser implements MacroHelper {
   }
 
   private lookaheadExceeded(): never {
-    this.issues.push({
+    this.pushIssue({
       message: `error recovery token lookahead limit exceeded: ${this.o.errorRecoveryLookaheadLimit}`,
       offset: -1,
       exprId: 0,
@@ -359,7 +382,7 @@ class Parser implements MacroHelper {
     if (d > this.o.maxRecursionDepth) this.depthExceeded = true;
   }
   private ruleDepthExceeded(): never {
-    this.issues.push({
+    this.pushIssue({
       message: `expression recursion limit exceeded: ${this.o.maxRecursionDepth}`,
       offset: -1,
       exprId: 0,
@@ -371,20 +394,20 @@ class Parser implements MacroHelper {
 
   private callOrMacro(id: number, fn: string, target: Expr | undefined, args: Expr[]): Expr {
     const ms = this.o.macros;
-    if (ms.size > 0) {
+    if (this.o.macroNames.has(fn)) {
       const m: Macro | undefined = ms.get(macroKey(fn, args.length, target !== undefined)) ?? ms.get(macroKey(fn, -1, target !== undefined));
       if (m) {
         const saved = this.macroOffset;
-        this.macroOffset = this.positions.get(id) ?? 0;
+        this.macroOffset = this.positionOf(id, 0);
         const out = m.expand(this, target, args);
         this.macroOffset = saved;
         if (out instanceof MacroError) {
-          const at = this.positions.get(out.exprId) ?? this.positions.get(id) ?? -1;
+          const at = this.positionOf(out.exprId, this.positionOf(id, -1));
           this.deleteId(id);
           return this.errorAt(at, out.message);
         }
         if (out) {
-          if (this.o.populateMacroCalls) this.recordMacroCall(out.id, fn, target, args);
+          if (this.o.populateMacroCalls) this.macroCalls.set(out.id, macroCallOf(this.macroCalls, fn, target, args));
           this.deleteId(id);
           return out;
         }
@@ -392,29 +415,6 @@ class Parser implements MacroHelper {
     }
     if (target) return { kind: 'call', id, fn, target, args };
     return { kind: 'call', id, fn, args };
-  }
-
-  private recordMacroCall(id: number, fn: string, target: Expr | undefined, args: Expr[]): void {
-    const margs = args.map((a) => this.macroArg(a));
-    if (!target) {
-      this.macroCalls.set(id, { kind: 'call', id: 0, fn, args: margs });
-      return;
-    }
-    this.macroCalls.set(id, { kind: 'call', id: 0, fn, target: this.macroArg(target), args: margs });
-  }
-
-  /** A macro call argument, with nested expansions replaced by references (ident '' with their id). */
-  private macroArg(e: Expr): Expr {
-    if (this.macroCalls.has(e.id)) return { kind: 'ident', id: e.id, name: '' };
-    if (e.kind === 'call') {
-      const args = e.args.map((a) => this.macroArg(a));
-      if (!e.target) return { kind: 'call', id: e.id, fn: e.fn, args };
-      return { kind: 'call', id: e.id, fn: e.fn, target: this.macroArg(e.target), args };
-    }
-    if (e.kind === 'list') {
-      return { kind: 'list', id: e.id, elements: e.elements.map((x) => this.macroArg(x)), optionalIndices: e.optionalIndices };
-    }
-    return e;
   }
 
   // ---- grammar -----------------------------------------------------------------------------
@@ -430,9 +430,9 @@ class Parser implements MacroHelper {
     const opOffset = this.offset();
     this.consume();
     const opId = this.newId(opOffset);
-    this.follow[T.COLON]++;
+    this.fColon++;
     const e1 = this.parseOr();
-    this.follow[T.COLON]--;
+    this.fColon--;
     if (this.vd > vd) vd = this.vd;
     if (!this.match(T.COLON)) {
       this.exprDepth--;
@@ -532,6 +532,16 @@ class Parser implements MacroHelper {
       const opOffset = this.offset();
       let count = 0;
       while (this.la() === k) {
+        // ANTLR's prediction for `-`: another `-` or a primary must follow, else
+        // "no viable alternative"; the input stays at this `-`, which the
+        // caller then reads as a binary minus.
+        if (k === T.MINUS && !startsPrimary(this.la(1))) {
+          this.noViable(this.pos, this.pos + 1);
+          const at = this.offset();
+          this.recover();
+          this.vd = 0;
+          return { kind: 'const', id: this.newId(at), value: { type: 'null' } };
+        }
         this.consume();
         count++;
       }
@@ -614,9 +624,9 @@ class Parser implements MacroHelper {
         }
         const lvd = this.vd;
         const opId = this.newId(opOffset);
-        this.follow[T.RBRACKET]++;
+        this.fBracket++;
         const index = this.parseExpr();
-        this.follow[T.RBRACKET]--;
+        this.fBracket--;
         const vd = (lvd > this.vd ? lvd : this.vd) + 1;
         this.match(T.RBRACKET);
         if (optional && !this.o.optionalSyntax) {
@@ -663,8 +673,8 @@ class Parser implements MacroHelper {
         if (this.la() === T.RPAREN) this.consume();
         return args;
       }
-      this.follow[T.RPAREN]++;
-      this.follow[T.COMMA]++;
+      this.fParen++;
+      this.fComma++;
       if (this.la() !== T.RPAREN) {
         for (;;) {
           args.push(this.parseExpr());
@@ -673,8 +683,8 @@ class Parser implements MacroHelper {
           this.consume();
         }
       }
-      this.follow[T.RPAREN]--;
-      this.follow[T.COMMA]--;
+      this.fParen--;
+      this.fComma--;
     }
     this.match(T.RPAREN);
     this.vd = vd;
@@ -693,9 +703,9 @@ class Parser implements MacroHelper {
         return this.recoverQuiet();
       case T.LPAREN: {
         this.consume();
-        this.follow[T.RPAREN]++;
+        this.fParen++;
         const e = this.parseExpr();
-        this.follow[T.RPAREN]--;
+        this.fParen--;
         const vd = this.vd;
         this.match(T.RPAREN);
         this.vd = vd;
@@ -764,8 +774,8 @@ class Parser implements MacroHelper {
       this.mismatch(FIELDS_START);
       ok = false;
     }
-    this.follow[T.RBRACE]++;
-    this.follow[T.COMMA]++;
+    this.fBrace++;
+    this.fComma++;
     while (ok && this.la() !== T.RBRACE && this.la() !== T.COMMA) {
       const fieldStart = this.offset();
       let optional = false;
@@ -782,24 +792,27 @@ class Parser implements MacroHelper {
         this.mismatch(FIELD_NAME);
       }
       const colonOffset = this.offset();
-      this.follow[T.COLON]++;
+      this.fColon++;
       const matched = this.match(T.COLON);
-      this.follow[T.COLON]--;
+      this.fColon--;
       if (!matched) break;
       const fid = this.newId(colonOffset);
-      if (optional && !this.o.optionalSyntax) {
-        this.errorAt(fieldStart, "unsupported syntax '?'");
-      }
+      const mark = this.semantic.length;
       const name = nameIndex >= 0 ? this.fieldName(nameIndex, listStart) : '';
       const value = this.parseExpr();
+      if (optional && !this.o.optionalSyntax) {
+        // cel-go skips the whole field: nothing inside it is reported.
+        this.semantic.length = mark;
+        this.errorAt(fieldStart, "unsupported syntax '?'");
+      }
       if (this.vd > vd) vd = this.vd;
       fields.push({ id: fid, name, value, optional });
       if (this.la() !== T.COMMA) break;
       if (this.la(1) === T.RBRACE) break;
       this.consume();
     }
-    this.follow[T.RBRACE]--;
-    this.follow[T.COMMA]--;
+    this.fBrace--;
+    this.fComma--;
     if (this.la() === T.COMMA) this.consume();
     this.match(T.RBRACE);
     this.vd = vd;
@@ -815,8 +828,8 @@ class Parser implements MacroHelper {
     if (this.la() !== T.RBRACKET && !startsUnary(this.la()) && !this.sync(LIST_START)) {
       this.mismatch(LIST_START);
     } else {
-      this.follow[T.RBRACKET]++;
-      this.follow[T.COMMA]++;
+      this.fBracket++;
+      this.fComma++;
       while (this.la() !== T.RBRACKET && this.la() !== T.COMMA) {
         let optOffset = -1;
         if (this.la() === T.QUESTIONMARK) {
@@ -833,8 +846,8 @@ class Parser implements MacroHelper {
         if (this.la() !== T.COMMA || this.la(1) === T.RBRACKET) break;
         this.consume();
       }
-      this.follow[T.RBRACKET]--;
-      this.follow[T.COMMA]--;
+      this.fBracket--;
+      this.fComma--;
       if (this.la() === T.COMMA) this.consume();
     }
     this.match(T.RBRACKET);
@@ -851,8 +864,8 @@ class Parser implements MacroHelper {
     if (this.la() !== T.RBRACE && !startsUnary(this.la()) && !this.sync(MAP_START)) {
       this.mismatch(MAP_START);
     } else {
-      this.follow[T.RBRACE]++;
-      this.follow[T.COMMA]++;
+      this.fBrace++;
+      this.fComma++;
       while (this.la() !== T.RBRACE && this.la() !== T.COMMA) {
         let optOffset = -1;
         if (this.la() === T.QUESTIONMARK) {
@@ -861,21 +874,26 @@ class Parser implements MacroHelper {
         }
         // cel-go allocates the entry's id (at its ':') before visiting the key.
         const entryId = this.newId(0);
-        this.follow[T.COLON]++;
+        const mark = this.semantic.length;
+        this.fColon++;
         const key = this.parseExpr();
-        this.follow[T.COLON]--;
+        this.fColon--;
         if (this.vd > vd) vd = this.vd;
-        this.positions.set(entryId, this.offset());
+        this.positions[entryId] = this.offset();
         if (!this.match(T.COLON)) break;
         const value = this.parseExpr();
         if (this.vd > vd) vd = this.vd;
-        if (optOffset >= 0 && !this.o.optionalSyntax) this.errorAt(optOffset, "unsupported syntax '?'");
+        if (optOffset >= 0 && !this.o.optionalSyntax) {
+          // cel-go skips the whole entry: nothing inside it is reported.
+          this.semantic.length = mark;
+          this.errorAt(optOffset, "unsupported syntax '?'");
+        }
         entries.push({ id: entryId, key, value, optional: optOffset >= 0 });
         if (this.la() !== T.COMMA || this.la(1) === T.RBRACE) break;
         this.consume();
       }
-      this.follow[T.RBRACE]--;
-      this.follow[T.COMMA]--;
+      this.fBrace--;
+      this.fComma--;
       if (this.la() === T.COMMA) this.consume();
     }
     this.match(T.RBRACE);
@@ -958,20 +976,36 @@ function balanced(fn: string, terms: Expr[], ops: number[], lo: number, hi: numb
   return { kind: 'call', id: ops[mid], fn, args: [left, right] };
 }
 
-/** UTF-16 index → code point index, for increasing indexes. */
-function codePointMap(text: string): (unit: number) => number {
-  let unit = 0;
-  let cp = 0;
-  return (target: number) => {
-    if (target < unit) {
-      unit = 0;
-      cp = 0;
+/**
+ * SourceInfo whose line offsets and id → position Map are built on first
+ * use: evaluating a parsed rule needs neither, only error reporting does.
+ * Both are accessors on the prototype: copy a SourceInfo field by field,
+ * not with a spread.
+ */
+class LazySourceInfo implements SourceInfo {
+  private lines: number[] | undefined;
+  private map: Map<number, number> | undefined;
+  constructor(
+    readonly text: string,
+    private readonly surrogates: boolean,
+    private readonly offsets: number[],
+    readonly macroCalls: Map<number, Expr>,
+  ) {}
+  get lineOffsets(): number[] {
+    return (this.lines ??= lineOffsetsOf(this.text, this.surrogates));
+  }
+  set lineOffsets(v: number[]) {
+    this.lines = v;
+  }
+  get positions(): Map<number, number> {
+    if (!this.map) {
+      this.map = new Map();
+      const o = this.offsets;
+      for (let id = 1; id < o.length; id++) if (o[id] !== undefined && o[id] >= 0) this.map.set(id, o[id]);
     }
-    while (unit < target) {
-      const c = text.charCodeAt(unit);
-      unit += c >= 0xd800 && c <= 0xdbff && unit + 1 < text.length ? 2 : 1;
-      cp++;
-    }
-    return cp;
-  };
+    return this.map;
+  }
+  set positions(v: Map<number, number>) {
+    this.map = v;
+  }
 }

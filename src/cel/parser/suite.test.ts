@@ -9,7 +9,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { getParsingSuite, getConformanceSuite } from '@bufbuild/cel-spec/testdata/tests.js';
+import { getParsingSuite, getConformanceSuite, getCheckingSuite, getComprehensionSuite } from '@bufbuild/cel-spec/testdata/tests.js';
 import { parse, type ParseOptions } from './index.js';
 import { toDebugString, kindAdorner } from '../debug.js';
 import { formatIssues } from '../issues.js';
@@ -33,10 +33,7 @@ const SUITE_OPTIONS: ParseOptions = {
 };
 
 /** Parsing-suite expressions whose result still differs from cel-go's (why, briefly). */
-const PARSING_KNOWN: ReadonlyMap<string, string> = new Map([
-  // ANTLR reports a failed prediction inside the `-`+ loop before the mismatch at EOF.
-  ['--', 'no viable alternative inside the negation loop'],
-]);
+const PARSING_KNOWN: ReadonlyMap<string, string> = new Map<string, string>([]);
 
 function render(expr: string, opts: ParseOptions, description: string): string {
   const r = parse(expr, opts);
@@ -112,4 +109,41 @@ test('cel-spec conformance suite: every expression parses, or fails exactly as i
   assert.ok(total > 2000, 'the conformance data is present');
   assert.deepEqual(failures, [], 'new mismatches');
   assert.deepEqual(fixed, [], 'known mismatches that now match: remove them from CONFORMANCE_KNOWN');
+});
+
+/** Walks a suite: each expression must give cel-go's AST (when recorded) or cel-go's parse errors. */
+function checkRecorded(root: Suite, opts: ParseOptions): { total: number; failures: string[] } {
+  const failures: string[] = [];
+  let total = 0;
+  const walk = (suite: Suite, path: string) => {
+    for (const t of suite.tests ?? []) {
+      total++;
+      const o = t.original;
+      const r = parse(o.expr, o.disableMacros ? { ...opts, macros: false, bindings: false, twoVarComprehensions: false, optionalMacros: false } : opts);
+      if (r.parsed) {
+        const got = toDebugString(r.parsed.expr, kindAdorner);
+        if (t.ast && got !== t.ast) failures.push(`${path}/${o.name}: ${JSON.stringify(o.expr)}\n want: ${t.ast}\n got:  ${got}`);
+      } else {
+        const got = formatIssues(r.issues, o.expr, o.name);
+        if (got !== t.error) failures.push(`${path}/${o.name}: ${JSON.stringify(o.expr)}\n want: ${t.error ?? '(a parse)'}\n got:  ${got}`);
+      }
+    }
+    for (const s of suite.suites ?? []) walk(s, `${path}/${s.name}`);
+  };
+  walk(root, root.name);
+  return { total, failures };
+}
+
+test('cel-spec checking suite: every expression parses to the recorded AST', () => {
+  const { total, failures } = checkRecorded(getCheckingSuite() as Suite, CONFORMANCE_OPTIONS);
+  console.log(`checking suite: ${total - failures.length}/${total} match cel-go`);
+  assert.ok(total > 100);
+  assert.deepEqual(failures, []);
+});
+
+test('cel-spec comprehension suite (recorded with the standard macros only): ASTs and parse errors', () => {
+  const { total, failures } = checkRecorded(getComprehensionSuite() as Suite, {});
+  console.log(`comprehension suite: ${total - failures.length}/${total} match cel-go`);
+  assert.ok(total > 50);
+  assert.deepEqual(failures, []);
 });

@@ -98,3 +98,8 @@ for (const k of UNARY_START) unaryStart[k] = 1;
 export function startsUnary(k: T): boolean {
   return k > 0 && unaryStart[k] === 1;
 }
+
+/** Tokens that can start a primary (a unary start other than `!`; `-` signs a number). */
+export function startsPrimary(k: T): boolean {
+  return k !== T.EXCLAM && startsUnary(k);
+}

@@ -85,9 +85,17 @@ export function compareTimestamps(a: Timestamp, b: Timestamp): number {
 /** -1, 0 or 1; throws `no such overload` for values without an ordering
  * between them, and `NaN values cannot be ordered`. */
 export function celCompare(a: unknown, b: unknown): number {
-  // Fast path: two ints held as safe numbers.
-  if (typeof a === 'number' && typeof b === 'number' && Number.isInteger(a) && Number.isInteger(b)) {
-    return a < b ? -1 : a > b ? 1 : 0;
+  // Fast path: two JavaScript numbers (ints and JSON doubles compare exactly
+  // as doubles), or a number and a Double box.
+  const x = typeof a === 'number' ? a : a instanceof Double ? a.v : undefined;
+  if (x !== undefined) {
+    const y = typeof b === 'number' ? b : b instanceof Double ? b.v : undefined;
+    if (y !== undefined) {
+      if (x < y) return -1;
+      if (x > y) return 1;
+      if (x === y) return 0;
+      throw errNaNOrder;
+    }
   }
   const ak = numKind(a);
   if (ak !== K.None) {

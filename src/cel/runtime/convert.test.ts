@@ -73,6 +73,8 @@ test('double()', () => {
     ['5.', 5],
     ['inf', Infinity],
     ['-Infinity', -Infinity],
+    ['0x1.8p1', 3],
+    ['-0x10p-4', -1],
   ];
   for (const [v, want] of rows) assert.deepEqual(C.toDouble(v), new Double(want), String(v));
   assert.ok(Number.isNaN(C.toDouble('NaN').v));

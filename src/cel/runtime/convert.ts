@@ -52,6 +52,17 @@ export function parseUint64(s: string): Int | undefined {
 
 const FLOAT = /^[+-]?(?:[0-9]+(?:_[0-9]+)*\.?(?:[0-9]+(?:_[0-9]+)*)?|\.[0-9]+(?:_[0-9]+)*)(?:[eE][+-]?[0-9]+)?$/;
 const INF = /^[+-]?(?:inf|infinity)$/i;
+const HEX_FLOAT = /^([+-]?)0[xX]([0-9a-fA-F]*)(?:\.([0-9a-fA-F]*))?[pP]([+-]?[0-9]+)$/;
+
+/** A hexadecimal float (`0x1.8p1`), which Go's ParseFloat also reads. */
+function parseHexFloat(s: string): number | undefined {
+  const m = HEX_FLOAT.exec(s);
+  if (m === null || (m[2] === '' && (m[3] ?? '') === '')) return undefined;
+  const digits = m[2] + (m[3] ?? '');
+  const v = Number(BigInt('0x' + digits)) * 2 ** (Number(m[4]) - 4 * (m[3] ?? '').length);
+  if (!Number.isFinite(v)) return undefined;
+  return m[1] === '-' ? -v : v;
+}
 
 /** Go's strconv.ParseFloat(s, 64) for decimal input, infinities and NaN;
  * undefined when it fails (including out-of-range magnitudes). */
@@ -62,7 +73,7 @@ export function parseFloat64(s: string): number | undefined {
   }
   if (INF.test(s)) return s[0] === '-' ? -Infinity : Infinity;
   if (/^nan$/i.test(s)) return NaN;
-  return undefined;
+  return parseHexFloat(s);
 }
 
 export function toInt(v: unknown): Int {
@@ -96,7 +107,7 @@ export function toUint(v: unknown): Uint {
     case 'number':
       if (!Number.isInteger(v)) return doubleToUint(v);
       if (v < 0) throw errUintOverflow;
-      return new Uint(v);
+      return new Uint(Number.isSafeInteger(v) ? v : BigInt(v)); // JSON ints beyond 2^53
     case 'string': {
       const r = parseUint64(v);
       if (r === undefined) throw conversionError('string', 'uint');

@@ -33,7 +33,10 @@ function numEquals(a: number | bigint, aIsDouble: boolean, b: unknown): boolean 
   if (typeof a === 'number' && typeof bv === 'number') return a === bv;
   if (aIsDouble) return doubleEqualsInteger(a as number, bv);
   if (bIsDouble) return doubleEqualsInteger(bv as number, a);
-  return a === bv; // number vs bigint: normalised, so never equal
+  if (typeof a === typeof bv) return a === bv;
+  // number vs bigint: a computed int is normalised, but JSON may hold an
+  // integer beyond 2^53 as a number.
+  return typeof a === 'number' ? Number.isInteger(a) && !Number.isSafeInteger(a) && BigInt(a) === bv : Number.isInteger(bv) && !Number.isSafeInteger(bv) && BigInt(bv as number) === a;
 }
 
 export function celEquals(a: unknown, b: unknown): boolean {
@@ -91,6 +94,7 @@ export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
 }
 
 function mapsEqual(a: object, b: object): boolean {
+  if (!(a instanceof CelMap) && !(b instanceof CelMap)) return plainMapsEqual(a as Record<string, unknown>, b as Record<string, unknown>);
   if (mapSize(a) !== mapSize(b)) return false;
   let equal = true;
   mapForEach(a, (k, v) => {
@@ -98,4 +102,15 @@ function mapsEqual(a: object, b: object): boolean {
     if (!mapHas(b, k) || !celEquals(v, mapFind(b, k))) equal = false;
   });
   return equal;
+}
+
+/** Two plain-object maps (JSON data): no closures, no key normalisation. */
+function plainMapsEqual(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i];
+    if (!Object.hasOwn(b, k) || !celEquals(a[k], b[k])) return false;
+  }
+  return true;
 }

@@ -10,6 +10,8 @@ import { formatDuration, formatTimestamp } from './time.js';
 import { typeOfValue } from './typeof.js';
 
 const DEFAULT_PRECISION = 6;
+/** %s of bytes appends them as they are; invalid UTF-8 shows as U+FFFD. */
+const lenientUtf8 = new TextDecoder();
 
 class FormatError {
   constructor(readonly message: string) {}
@@ -49,7 +51,7 @@ export function formatValue(v: unknown): string {
   if (v === null) return 'null';
   if (v instanceof Double) return doubleOrNonFinite(v.v) ?? formatFloatF(v.v);
   if (v instanceof Uint) return String(v.v);
-  if (v instanceof Uint8Array) return new TextDecoder().decode(v);
+  if (v instanceof Uint8Array) return lenientUtf8.decode(v);
   if (v instanceof Timestamp) return formatTimestamp(v);
   if (v instanceof Duration) return formatDuration(v);
   if (v instanceof TypeValue) return v.name;

@@ -12,6 +12,7 @@ const TWO_64 = 2 ** 64;
 
 /** The normalised CelMap key for a CEL value. */
 export function mapKeyOf(k: unknown): unknown {
+  if (typeof k === 'number') return doubleKey(k); // JSON may hold an int beyond 2^53 as a number
   if (typeof k === 'object' && k !== null) {
     if (k instanceof Uint) return k.v;
     if (k instanceof Double) return doubleKey(k.v);
@@ -48,11 +49,7 @@ export function mapHas(m: object, key: unknown): boolean {
 }
 
 export function mapSize(m: object): number {
-  if (isPlain(m)) {
-    let n = 0;
-    for (const k in m) if (Object.hasOwn(m, k)) n++;
-    return n;
-  }
+  if (isPlain(m)) return Object.keys(m).length;
   return (m as CelMap).entries.size;
 }
 
@@ -109,4 +106,24 @@ export function formatKey(k: unknown): string {
   if (k instanceof Double) return formatFloatG(k.v);
   if (typeof k === 'number' && !Number.isInteger(k)) return formatFloatG(k);
   return String(k);
+}
+
+/** A copy of m with k → v added (cel-go's InsertMapKeyValue, as the
+ * two-variable comprehensions' `cel.@mapInsert` uses it): `insert failed: key
+ * k already exists` when present. */
+export function mapWith(m: object, k: unknown, v: unknown): CelMap {
+  if (mapHas(m, k)) throw new CelError(`insert failed: key ${formatKey(k)} already exists`);
+  const out = new CelMap();
+  if (m instanceof CelMap) for (const [nk, e] of m.entries) out.entries.set(nk, e);
+  else mapForEach(m, (key, val) => out.entries.set(key, [key, val]));
+  celMapInsert(out, k, v);
+  return out;
+}
+
+/** A copy of m with every entry of update added (duplicates are errors). */
+export function mapWithAll(m: object, update: object): CelMap {
+  const out = new CelMap();
+  mapForEach(m, (k, v) => celMapInsert(out, k, v));
+  mapForEach(update, (k, v) => celMapInsert(out, k, v));
+  return out;
 }

@@ -46,11 +46,12 @@ test('strings extension: charAt, indexOf, lastIndexOf', () => {
     ['tacocat', 'at', 3, 5],
     ['ta©o©αT', '©', 3, 4],
     ['a😀b😀', '😀', 2, 3],
-    ['tacocat', 'a', 30, -1],
     ['abc', '', 10, 3],
   ];
   for (const [s, sub, off, want] of idx) assert.equal(S.indexOf(s, sub, off), want, `${s}.indexOf(${sub}, ${off})`);
   throwsCel(() => S.indexOf('tacocat', 'a', -1), 'index out of range: -1');
+  throwsCel(() => S.indexOf('tacocat', 'a', 30), 'index out of range: 30');
+  throwsCel(() => S.indexOf('tacocat', 'a', 7), 'index out of range: 7');
   const last: [string, string, number | undefined, number][] = [
     ['tacocat', '', undefined, 7],
     ['tacocat', 'at', undefined, 5],
@@ -59,12 +60,13 @@ test('strings extension: charAt, indexOf, lastIndexOf', () => {
     ['tacocat', 'a', 3, 1],
     ['ta©o©αT', '©', 3, 2],
     ['a😀b😀', '😀', 3, 3],
-    ['a😀b😀', '😀', 4, -1], // an offset at or past the end finds nothing (cel-go)
     ['hello wello', 'hello', 6, 0],
     ['', 'a', undefined, -1],
   ];
   for (const [s, sub, off, want] of last) assert.equal(S.lastIndexOf(s, sub, off), want, `${s}.lastIndexOf(${sub}, ${off})`);
   throwsCel(() => S.lastIndexOf('tacocat', 'a', -1), 'index out of range: -1');
+  throwsCel(() => S.lastIndexOf('tacocat', 'a', 30), 'index out of range: 30');
+  throwsCel(() => S.lastIndexOf('a😀b😀', '😀', 4), 'index out of range: 4');
 });
 
 test('strings extension: case, replace, split, substring, trim, join, reverse, quote', () => {

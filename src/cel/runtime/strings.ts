@@ -3,23 +3,23 @@
 // startsWith, endsWith, matches with RE2 semantics via re2js) and the
 // strings extension (charAt, indexOf, lastIndexOf, lowerAscii, upperAscii,
 // replace, split, substring, trim, join, reverse, quote) with cel-go's errors.
+// RE2 matching lives in regex.ts (re-exported here).
 
-import { RE2JS } from 're2js';
 import { CelError } from '../values.js';
+
+export { compileRegex, matches } from './regex.js';
 
 type Int = number | bigint;
 
-/** Whether s has a surrogate (a code point above U+FFFF). */
-function hasSurrogate(s: string): boolean {
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdfff) return true;
-  }
-  return false;
-}
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+/** Whether s has a surrogate (a code point above U+FFFF). The regular
+ * expression scan is native and far faster than a character loop. */
+const hasSurrogate = (s: string): boolean => SURROGATE.test(s);
 
 /** size(string): the number of code points. */
 export function sizeString(s: string): number {
+  if (!SURROGATE.test(s)) return s.length;
   let n = s.length;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
@@ -36,30 +36,6 @@ export function sizeString(s: string): number {
 
 /** The code points of s (only called when s has surrogates). */
 const codePoints = (s: string): string[] => Array.from(s);
-
-// --- regular expressions -----------------------------------------------------
-
-const MAX_PROGRAMS = 512;
-const programs = new Map<string, RE2JS>();
-
-/** The compiled RE2 program for a pattern (cached, bounded); a syntax error
- * becomes a CelError worded as Go's regexp package words it. */
-export function compileRegex(pattern: string): RE2JS {
-  let p = programs.get(pattern);
-  if (p === undefined) {
-    try {
-      p = RE2JS.compile(pattern);
-    } catch (e) {
-      throw new CelError(e instanceof Error ? e.message : String(e));
-    }
-    if (programs.size >= MAX_PROGRAMS) programs.delete(programs.keys().next().value as string);
-    programs.set(pattern, p);
-  }
-  return p;
-}
-
-/** matches(): whether the RE2 pattern matches anywhere in s. */
-export const matches = (s: string, pattern: string): boolean => compileRegex(pattern).test(s);
 
 // --- strings extension ---------------------------------------------------------
 
@@ -90,12 +66,17 @@ function indexIn(cps: ArrayLike<string>, sub: ArrayLike<string>, off: number): n
   return -1;
 }
 
+// Offsets: a negative one is an error; with an empty substring the offset is
+// clamped to the length (newest cel-go); otherwise an offset at or past the
+// end is `index out of range` as in the cel-go Kubernetes v1.27 vendors and
+// the conformance suite (newest cel-go returns -1 there).
+
 export function indexOf(s: string, sub: string, offset: Int = 0): Int {
   if (offset < 0) throw outOfRange(offset);
   const wide = hasSurrogate(s) || hasSurrogate(sub);
   const cps: ArrayLike<string> = wide ? codePoints(s) : s;
   if (sub === '') return offset > cps.length ? cps.length : offset;
-  if (offset >= cps.length) return -1;
+  if (offset >= cps.length) throw outOfRange(offset);
   if (!wide) return s.indexOf(sub, Number(offset));
   return indexIn(cps, codePoints(sub), Number(offset));
 }
@@ -125,35 +106,22 @@ export function lastIndexOf(s: string, sub: string, offset?: Int): Int {
   }
   if (offset < 0) throw outOfRange(offset);
   if (sub === '') return offset > cps.length ? cps.length : offset;
-  if (offset >= cps.length) return -1;
-  return lastIndexIn(cps, wide ? codePoints(sub) : sub, Number(offset));
+  if (offset >= cps.length) throw outOfRange(offset);
+  if (!wide) return s.lastIndexOf(sub, Number(offset));
+  return lastIndexIn(cps, codePoints(sub), Number(offset));
 }
 
-export function lowerAscii(s: string): string {
-  let out = '';
-  let start = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 65 && c <= 90) {
-      out += s.slice(start, i) + String.fromCharCode(c + 32);
-      start = i + 1;
-    }
-  }
-  return start === 0 ? s : out + s.slice(start);
-}
+const ASCII_UPPER = /[A-Z]+/g;
+const ASCII_LOWER = /[a-z]+/g;
 
-export function upperAscii(s: string): string {
-  let out = '';
-  let start = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 97 && c <= 122) {
-      out += s.slice(start, i) + String.fromCharCode(c - 32);
-      start = i + 1;
-    }
-  }
-  return start === 0 ? s : out + s.slice(start);
-}
+const NON_ASCII = /[^\x00-\x7f]/;
+
+/** ASCII letters only: an ASCII string's toLowerCase is exactly that; other
+ * strings map their ASCII runs. */
+export const lowerAscii = (s: string): string =>
+  NON_ASCII.test(s) ? s.replace(ASCII_UPPER, (m) => m.toLowerCase()) : s.toLowerCase();
+export const upperAscii = (s: string): string =>
+  NON_ASCII.test(s) ? s.replace(ASCII_LOWER, (m) => m.toUpperCase()) : s.toUpperCase();
 
 /** Go's strings.Replace(s, old, new, n); n < 0 replaces all. */
 export function replace(s: string, old: string, rep: string, n: Int = -1): string {

@@ -77,10 +77,13 @@ test('parseDuration (Go syntax)', () => {
     ['1.s', 1_000_000_000n],
     ['2562047h47m16.854775807s', 2n ** 63n - 1n],
     ['-2562047h47m16.854775808s', -(2n ** 63n)],
+    ['200000h', 200000n * 3600n * 1_000_000_000n], // beyond 2^53 ns: the BigInt path
+    ['-0s', 0n],
+    ['1h1h', 7200_000_000_000n],
   ];
   for (const [s, ns] of rows) assert.deepEqual(dur(s), new Duration(ns), s);
   const bad = "type conversion error from 'string' to 'google.protobuf.Duration'";
-  for (const s of ['', '1', 's', '1d', '.s', '-', '1h 2m', '320000000000s', '2562047h47m16.854775808s']) throwsCel(() => dur(s), bad);
+  for (const s of ['', '1', 's', '1d', '.s', '-', '1h 2m', '1h-2m', '1constructor', '320000000000s', '2562047h47m16.854775808s']) throwsCel(() => dur(s), bad);
 });
 
 test('duration arithmetic, accessors and printing', () => {

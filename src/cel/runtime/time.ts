@@ -170,33 +170,58 @@ export function civilIn(t: Timestamp, tz?: string): Civil {
 
 // --- RFC 3339 ------------------------------------------------------------------
 
-const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:[.,](\d+))?(?:(Z)|([+-])(\d{2}):(\d{2}))$/;
-
 const daysInMonth = (y: number, m: number): number =>
   m === 2 ? (y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0) ? 29 : 28) : [31, 0, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1];
 
-/** timestamp(string): RFC 3339 as Go's time.Parse(time.RFC3339) reads it. */
+/** The value of the n ASCII digits of s at i, or -1 when one is not a digit. */
+function digits(s: string, i: number, n: number): number {
+  let v = 0;
+  for (let k = 0; k < n; k++) {
+    const c = s.charCodeAt(i + k) - 48;
+    if (!(c >= 0 && c <= 9)) return -1;
+    v = v * 10 + c;
+  }
+  return v;
+}
+
+/** timestamp(string): RFC 3339 as Go's time.Parse(time.RFC3339) reads it
+ * (`2006-01-02T15:04:05[.999999999](Z|±07:00)`), by a character scan. */
 export function parseTimestamp(s: string): Timestamp {
-  const m = RFC3339.exec(s);
-  if (m === null) throw conversionError('string', 'google.protobuf.Timestamp');
-  const y = Number(m[1]);
-  const mo = Number(m[2]);
-  const d = Number(m[3]);
-  const h = Number(m[4]);
-  const mi = Number(m[5]);
-  const sec = Number(m[6]);
-  if (mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo) || h > 23 || mi > 59 || sec > 59) {
+  const bad = (): never => {
     throw conversionError('string', 'google.protobuf.Timestamp');
-  }
+  };
+  if (s.length < 20 || s[4] !== '-' || s[7] !== '-' || s[10] !== 'T' || s[13] !== ':' || s[16] !== ':') bad();
+  const y = digits(s, 0, 4);
+  const mo = digits(s, 5, 2);
+  const d = digits(s, 8, 2);
+  const h = digits(s, 11, 2);
+  const mi = digits(s, 14, 2);
+  const sec = digits(s, 17, 2);
+  if (y < 0 || mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo) || h < 0 || h > 23 || mi < 0 || mi > 59 || sec < 0 || sec > 59) bad();
+  let i = 19;
   let nanos = 0;
-  if (m[7] !== undefined) nanos = Number((m[7] + '00000000').slice(0, 9));
-  let offset = 0;
-  if (m[8] === undefined) {
-    const oh = Number(m[10]);
-    const om = Number(m[11]);
-    if (oh > 23 || om > 59) throw conversionError('string', 'google.protobuf.Timestamp');
-    offset = (oh * 3600 + om * 60) * (m[9] === '-' ? -1 : 1);
+  if (s[i] === '.' || s[i] === ',') {
+    i++;
+    const start = i;
+    let scale = 100_000_000;
+    while (i < s.length) {
+      const c = s.charCodeAt(i) - 48;
+      if (!(c >= 0 && c <= 9)) break;
+      if (scale >= 1) nanos += c * scale;
+      scale /= 10;
+      i++;
+    }
+    if (i === start) bad();
   }
+  let offset = 0;
+  if (s[i] === 'Z' && i + 1 === s.length) {
+    // UTC
+  } else if ((s[i] === '+' || s[i] === '-') && i + 6 === s.length && s[i + 3] === ':') {
+    const oh = digits(s, i + 1, 2);
+    const om = digits(s, i + 4, 2);
+    if (oh < 0 || om < 0 || oh > 23 || om > 59) bad();
+    offset = (oh * 3600 + om * 60) * (s[i] === '-' ? -1 : 1);
+  } else bad();
   const seconds = daysFromCivil(y, mo, d) * 86400 + h * 3600 + mi * 60 + sec - offset;
   return timestampOf(seconds, nanos);
 }
@@ -227,8 +252,53 @@ const UNITS: ReadonlyMap<string, bigint> = new Map([
 
 const isDigit = (c: number): boolean => c >= 48 && c <= 57;
 
+const UNIT_NS: Readonly<Record<string, number>> = Object.assign(Object.create(null) as Record<string, number>, {
+  ns: 1,
+  us: 1e3,
+  'µs': 1e3,
+  'μs': 1e3,
+  ms: 1e6,
+  s: 1e9,
+  m: 6e10,
+  h: 3.6e12,
+});
+
+/** The common case without BigInt: integer components whose total stays
+ * below 2^53 ns (about 104 days); undefined sends the input to the full parser. */
+function parseDurationFast(s: string): Duration | undefined {
+  let i = 0;
+  let neg = false;
+  if (s[0] === '-' || s[0] === '+') {
+    neg = s[0] === '-';
+    i = 1;
+  }
+  if (i >= s.length) return undefined;
+  let total = 0;
+  while (i < s.length) {
+    let v = 0;
+    const start = i;
+    while (i < s.length) {
+      const c = s.charCodeAt(i) - 48;
+      if (!(c >= 0 && c <= 9)) break;
+      v = v * 10 + c;
+      i++;
+    }
+    if (i === start || i - start > 15) return undefined;
+    const us = i;
+    while (i < s.length && s[i] !== '.' && !isDigit(s.charCodeAt(i))) i++;
+    if (s[i] === '.') return undefined;
+    const unit = UNIT_NS[s.slice(us, i)];
+    if (unit === undefined) return undefined;
+    total += v * unit;
+    if (!(total <= Number.MAX_SAFE_INTEGER)) return undefined;
+  }
+  return new Duration(BigInt(neg ? -total : total));
+}
+
 /** duration(string): Go's time.ParseDuration (`1h2m3.5s`, `-1.5h`, `300ms`). */
 export function parseDuration(input: string): Duration {
+  const fast = parseDurationFast(input);
+  if (fast !== undefined) return fast;
   const fail = (): never => {
     throw conversionError('string', 'google.protobuf.Duration');
   };

@@ -8,6 +8,7 @@ import { celGreater, celGreaterEquals, celLess, celLessEquals } from '../runtime
 import { inList, inMap, indexList, indexMap, size } from '../runtime/containers.js';
 import * as C from '../runtime/convert.js';
 import { celEquals } from '../runtime/equality.js';
+import { errNoSuchOverload } from '../runtime/errors.js';
 import { binaries, binary, unaries, unary } from '../runtime/impl.js';
 import { matches } from '../runtime/strings.js';
 import * as T from '../runtime/time.js';
@@ -53,13 +54,16 @@ const isBool = (v: unknown): v is boolean => v === true || v === false;
 function logicalAnd(a: unknown, b: unknown): unknown {
   if (a === false || b === false) return false;
   if (a === true && b === true) return true;
-  throw isBool(a) ? b : a;
+  throw firstError(a, b);
 }
 function logicalOr(a: unknown, b: unknown): unknown {
   if (a === true || b === true) return true;
   if (a === false && b === false) return false;
-  throw isBool(a) ? b : a;
+  throw firstError(a, b);
 }
+/** The error an undecided `&&`/`||` yields: an operand's error, else no such overload. */
+const firstError = (a: unknown, b: unknown): CelError =>
+  a instanceof CelError ? a : b instanceof CelError ? b : errNoSuchOverload;
 
 export const standardImpls: OverloadImpl[] = [
   // logic
@@ -73,7 +77,7 @@ export const standardImpls: OverloadImpl[] = [
     call: (args) => {
       const c = args[0];
       if (c instanceof CelError) throw c;
-      if (!isBool(c)) throw new CelError('no such overload');
+      if (!isBool(c)) throw errNoSuchOverload;
       const r = c ? args[1] : args[2];
       if (r instanceof CelError) throw r;
       return r;

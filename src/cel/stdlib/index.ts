@@ -4,9 +4,8 @@
 import type { Expr } from '../ast.js';
 import type { Library } from '../decls.js';
 import { MacroError, type Macro } from '../parser/index.js';
-import { celMapInsert, mapForEach } from '../runtime/maps.js';
+import { comprehensionsImpls } from '../ext/comprehensions_impls.js';
 import { mapOf, typeParam } from '../types.js';
-import { CelMap } from '../values.js';
 import { encodersFunctions } from '../ext/encoders_decls.js';
 import { encodersImpls } from '../ext/encoders_impls.js';
 import { mathFunctions } from '../ext/math_decls.js';
@@ -15,6 +14,9 @@ import { optionalFunctions, optionalTypeIdents } from '../ext/optional_decls.js'
 import { optionalImpls } from '../ext/optional_impls.js';
 import { stringsFunctions } from '../ext/strings_decls.js';
 import { stringsImpls } from '../ext/strings_impls.js';
+import { listsLibrary } from '../k8s/lib/lists.js';
+import { regexLibrary } from '../k8s/lib/regex.js';
+import { urlsLibrary } from '../k8s/lib/urls.js';
 import { stdlibFunctions, stdlibTypeIdents } from './decls.js';
 import { standardImpls } from './impls.js';
 
@@ -43,9 +45,14 @@ export const optionalLibrary: Library = {
   variables: optionalTypeIdents,
 };
 
-/** The extension libraries by the name an environment asks for them. */
+/** The extension libraries by the name an environment asks for them:
+ * cel-go's (`strings`, `math`, `encoders`, `optional`) and Kubernetes'
+ * (`k8s.lists`, `k8s.regex`, `k8s.urls`). */
 export const extensionLibraries: ReadonlyMap<string, Library> = new Map(
-  [stringsLibrary, mathLibrary, encodersLibrary, optionalLibrary].map((l) => [l.name, l]),
+  [stringsLibrary, mathLibrary, encodersLibrary, optionalLibrary, listsLibrary, regexLibrary, urlsLibrary].map((l) => [
+    l.name,
+    l,
+  ]),
 );
 
 // ---- math.greatest / math.least (cel-go ext.Math macros) -----------------------
@@ -92,13 +99,6 @@ const K = typeParam('K');
 const V = typeParam('V');
 const mapKV = mapOf(K, V);
 
-function mapInsert(m: unknown, k: unknown, v: unknown): CelMap {
-  const out = new CelMap();
-  mapForEach(m as object, (a, b) => celMapInsert(out, a, b));
-  celMapInsert(out, k, v);
-  return out;
-}
-
 /** cel-go ext.TwoVarComprehensions' runtime helper for transformMap and
  * transformMapEntry. */
 export const comprehensionsLibrary: Library = {
@@ -112,17 +112,72 @@ export const comprehensionsLibrary: Library = {
       ],
     },
   ],
-  impls: [
-    { id: '@mapInsert_map_key_value', call: (a) => mapInsert(a[0], a[1], a[2]) },
-    {
-      id: '@mapInsert_map_map',
-      binary: (m, n) => {
-        let out = m as object;
-        mapForEach(n as object, (k, v) => {
-          out = mapInsert(out, k, v);
-        });
-        return out;
-      },
-    },
-  ],
+  impls: comprehensionsImpls,
 };
+
+// ---- cel.block (cel-go's common-subexpression form, ext.Bindings) ------------
+
+const celTarget = (t: Expr | undefined): boolean => t?.kind === 'ident' && t.name === 'cel';
+
+function intArg(e: Expr): number | undefined {
+  return e.kind === 'const' && e.value.type === 'int' ? Number(e.value.value) : undefined;
+}
+
+/** cel.block([e0, …, en], result): each slot is bound in order, so a slot
+ * sees the earlier ones — expanded as nested cel.bind folds over `@index<i>`
+ * (slots are evaluated when bound, cel-go evaluates them on first use: the
+ * results agree unless an unused slot fails). cel.index(i), cel.iterVar(i, j)
+ * and cel.accuVar(i, j) are the names cel-go's optimizer writes. */
+export const blockMacros: readonly Macro[] = [
+  {
+    name: 'block',
+    argCount: 2,
+    receiver: true,
+    expand: (h, target, args) => {
+      if (!celTarget(target)) return null;
+      const [slots, result] = args;
+      if (slots.kind !== 'list') return new MacroError(slots.id, 'cel.block requires the list of slot expressions as its first argument');
+      let body = result;
+      for (let i = slots.elements.length - 1; i >= 0; i--) {
+        const name = `@index${i}`;
+        body = {
+          kind: 'comprehension',
+          id: h.nextId(),
+          iterVar: '#unused',
+          iterRange: { kind: 'list', id: h.nextId(), elements: [], optionalIndices: [] },
+          accuVar: name,
+          accuInit: slots.elements[i],
+          loopCondition: { kind: 'const', id: h.nextId(), value: { type: 'bool', value: false } },
+          loopStep: { kind: 'ident', id: h.nextId(), name },
+          result: body,
+        };
+      }
+      return body;
+    },
+  },
+  {
+    name: 'index',
+    argCount: 1,
+    receiver: true,
+    expand: (h, target, args) => {
+      if (!celTarget(target)) return null;
+      const i = intArg(args[0]);
+      if (i === undefined) return new MacroError(args[0].id, 'cel.index requires an int literal');
+      return { kind: 'ident', id: h.nextId(), name: `@index${i}` };
+    },
+  },
+  ...(['iterVar', 'accuVar'] as const).map(
+    (name): Macro => ({
+      name,
+      argCount: 2,
+      receiver: true,
+      expand: (h, target, args) => {
+        if (!celTarget(target)) return null;
+        const i = intArg(args[0]);
+        const j = intArg(args[1]);
+        if (i === undefined || j === undefined) return new MacroError(args[0].id, `cel.${name} requires int literals`);
+        return { kind: 'ident', id: h.nextId(), name: `@${name === 'iterVar' ? 'it' : 'ac'}:${i}:${j}` };
+      },
+    }),
+  ),
+];

@@ -57,6 +57,10 @@ test('lists: isSorted, sum, min, max, indexOf, lastIndexOf', () => {
     ['list_double_sum_double', [[]], new Double(0)],
     ['list_duration_sum_duration', [[d(1n), d(2n)]], d(3n)],
     ['list_int_sum_int', [[2 ** 53, 2 ** 53]], 2n ** 54n],
+    // Without types the first element decides (cel-go's runtime dispatch on a dyn list).
+    ['list_int_sum_int', [[new Double(1), new Double(2)]], new Double(3)],
+    ['list_int_sum_int', [[new Double(-0)]], new Double(0)],
+    ['list_int_sum_int', [[d(1n)]], d(1n)],
     ['list_int_min_int', [[3, 1, 2]], 1],
     ['list_int_max_int', [[3, 1, 2]], 3],
     ['list_string_max_string', [['b', 'c', 'a']], 'c'],
@@ -123,6 +127,10 @@ test('urls: isURL as Go url.ParseRequestURI', () => {
     ['https://example.com/%zz', false],
     ['http://exa\u0001mple.com', false],
     ['http://us er@host/', false],
+    ['https://example.com/a#frag', true],
+    ['https://example.com/a#%zz', false],
+    ['https://a:b:c/', false],
+    ['../relative-path', false],
   ];
   for (const [s, want] of rows) assert.equal(call(urlsLibrary, 'is_url_string', s), want, s);
 });
@@ -158,6 +166,7 @@ test('urls: url() and its accessors', () => {
   assert.equal(get('https://example.com/%ff').path, '/%ff');
   assert.equal(get('https://example.com/x:y@z;a,b=c').path, '/x:y@z;a,b=c');
   assert.equal(get('https://example.com:/').port, '');
+  assert.equal(get('https://example.com/a#frag').path, '/a', 'the fragment is not part of the path');
   assert.deepEqual(get('https://example.com/path?').query, {});
   assert.deepEqual(get('https://example.com?a=1;b=2&c=3').query, { c: ['3'] });
   assert.deepEqual(get('https://example.com?a+b=c%20d&e&=f&g=%zz').query, { 'a b': ['c d'], e: [''], '': ['f'] });

@@ -52,9 +52,22 @@ function add(acc: unknown, next: unknown): unknown {
   throw errNoSuchOverload;
 }
 
+/** The zero a sum over this element starts from (cel-go dispatches a dyn
+ * list's sum by its first element, so the element decides). */
+function zeroLike(e: unknown): unknown {
+  if (e instanceof Duration) return ZERO['duration'];
+  if (e instanceof Uint) return ZERO['uint'];
+  if (e instanceof Double || (typeof e === 'number' && !Number.isInteger(e))) return ZERO['double'];
+  return ZERO['int'];
+}
+
+/** sum(): the overload's zero for an empty list (an int 0 for `[].sum()`),
+ * else the zero of the elements' type plus every element. */
 const sum = (zero: unknown) => (v: unknown): unknown => {
-  let acc = zero;
-  for (const e of asList(v)) acc = add(acc, e);
+  const l = asList(v);
+  if (l.length === 0) return zero;
+  let acc = zeroLike(l[0]);
+  for (const e of l) acc = add(acc, e);
   return acc;
 };
 
