@@ -12,11 +12,13 @@ import { benchServiceAccountTokens } from './satokens.js';
 import { benchRbac } from './rbac.js';
 import { benchAdmission } from './admission.js';
 import { benchWebhooks } from './webhooks.js';
+import { benchVap } from './vap.js';
 import { benchCel, benchCelConformance } from './cel.js';
 
 const suites: Record<string, () => Promise<string[]>> = {
   storage: benchStorage, apiserver: benchApiServer, watch: benchWatch, apply: benchApply, validation: benchValidation, smd: async () => benchSmd(),
   authn: benchAuthn, satokens: () => benchServiceAccountTokens(), rbac: () => benchRbac(), admission: () => benchAdmission(), webhooks: () => benchWebhooks(),
+  vap: () => benchVap(),
   cel: () => benchCel(), 'cel-conformance': async () => benchCelConformance(),
 };
 const wanted = process.argv.slice(2);

@@ -32,14 +32,14 @@ describe('admission chain: names', () => {
     for (const n of PLUGIN_FACTORIES.keys()) assert.ok(ALL_ORDERED_PLUGINS.includes(n), n);
   });
   it("the server's default is the implemented default-on plugins, in order", () => {
-    assert.deepEqual(serverDefaultPlugins(), ['NamespaceLifecycle', 'LimitRanger', 'ServiceAccount', 'TaintNodesByCondition', 'PodSecurity', 'Priority', 'DefaultTolerationSeconds', 'DefaultStorageClass', 'StorageObjectInUseProtection', 'PersistentVolumeClaimResize', 'RuntimeClass', 'CertificateApproval', 'CertificateSigning', 'ClusterTrustBundleAttest', 'CertificateSubjectRestriction', 'DefaultIngressClass', 'MutatingAdmissionWebhook', 'ValidatingAdmissionWebhook', 'ResourceQuota']);
+    assert.deepEqual(serverDefaultPlugins(), ['NamespaceLifecycle', 'LimitRanger', 'ServiceAccount', 'TaintNodesByCondition', 'PodSecurity', 'Priority', 'DefaultTolerationSeconds', 'DefaultStorageClass', 'StorageObjectInUseProtection', 'PersistentVolumeClaimResize', 'RuntimeClass', 'CertificateApproval', 'CertificateSigning', 'ClusterTrustBundleAttest', 'CertificateSubjectRestriction', 'DefaultIngressClass', 'MutatingAdmissionWebhook', 'ValidatingAdmissionPolicy', 'ValidatingAdmissionWebhook', 'ResourceQuota']);
     const all = new Map<string, PluginFactory>(ALL_ORDERED_PLUGINS.map((n) => [n, () => ({ name: n, admit() {} })]));
     assert.deepEqual(serverDefaultPlugins(all), ALL_ORDERED_PLUGINS.filter((n) => DEFAULT_ON_PLUGINS.has(n)), 'grows to kube\'s default when all exist');
   });
 });
 
 describe('admission chain: enabled plugins', () => {
-  const defaults = ['NamespaceLifecycle', 'LimitRanger', 'ServiceAccount', 'TaintNodesByCondition', 'PodSecurity', 'Priority', 'DefaultTolerationSeconds', 'DefaultStorageClass', 'StorageObjectInUseProtection', 'PersistentVolumeClaimResize', 'RuntimeClass', 'CertificateApproval', 'CertificateSigning', 'ClusterTrustBundleAttest', 'CertificateSubjectRestriction', 'DefaultIngressClass', 'MutatingAdmissionWebhook', 'ValidatingAdmissionWebhook', 'ResourceQuota'];
+  const defaults = ['NamespaceLifecycle', 'LimitRanger', 'ServiceAccount', 'TaintNodesByCondition', 'PodSecurity', 'Priority', 'DefaultTolerationSeconds', 'DefaultStorageClass', 'StorageObjectInUseProtection', 'PersistentVolumeClaimResize', 'RuntimeClass', 'CertificateApproval', 'CertificateSigning', 'ClusterTrustBundleAttest', 'CertificateSubjectRestriction', 'DefaultIngressClass', 'MutatingAdmissionWebhook', 'ValidatingAdmissionPolicy', 'ValidatingAdmissionWebhook', 'ResourceQuota'];
   const without = (...names: string[]) => defaults.filter((n) => !names.includes(n));
   const rows: [string, AdmissionFlags, string[]][] = [
     ['no flags: the defaults', {}, defaults],
@@ -49,7 +49,7 @@ describe('admission chain: enabled plugins', () => {
     ['disable several, any order', { disable: ['StorageObjectInUseProtection', 'Priority'] }, without('Priority', 'StorageObjectInUseProtection')],
     ['enabling a default changes nothing', { enable: ['Priority'] }, defaults],
     ['disabling an off plugin changes nothing', { disable: ['AlwaysDeny'] }, defaults],
-    ['disabling an unimplemented default-on plugin is accepted', { disable: ['ValidatingAdmissionPolicy'] }, defaults],
+    ['disable ValidatingAdmissionPolicy', { disable: ['ValidatingAdmissionPolicy'] }, without('ValidatingAdmissionPolicy')],
     ['duplicates count once', { enable: ['AlwaysDeny', 'AlwaysDeny'] }, [...defaults, 'AlwaysDeny']],
   ];
   for (const [what, flags, want] of rows) {
@@ -78,8 +78,6 @@ describe('admission chain: refused flags (kube\'s messages)', () => {
     assert.deepEqual(validateAdmissionFlags({ enable: ['A'], disable: ['B'] }), ['enable-admission-plugins plugin "A" is unknown', 'disable-admission-plugins plugin "B" is unknown']);
   });
   it('a known plugin that is not implemented yet fails the start', () => {
-    // ValidatingAdmissionPolicy comes with the expression language (issue 22)
-    assert.throws(() => planAdmission({ enable: ['ValidatingAdmissionPolicy'] }), /^AdmissionChainError: admission plugin "ValidatingAdmissionPolicy" is not available yet$/);
     const none = new Map<string, PluginFactory>();
     assert.throws(() => planAdmission({ enable: ['ValidatingAdmissionPolicy', 'ImagePolicyWebhook'], disable: [...DEFAULT_ON_PLUGINS].filter((n) => n !== 'ValidatingAdmissionPolicy') }, none),
       (e: unknown) => (e as Error).message === 'admission plugin "ImagePolicyWebhook" is not available yet; admission plugin "ValidatingAdmissionPolicy" is not available yet');
@@ -100,7 +98,7 @@ describe('admission chain: configuration handed to the factories', () => {
     const spy = new Map<string, PluginFactory>([...PLUGIN_FACTORIES].map(([n, f]) => [n, (ctx: PluginContext) => (seen.set(n, ctx.config), f(ctx))]));
     const plan = planAdmission({ enable: ['AlwaysDeny', 'AlwaysAdmit'], disable: ['NamespaceLifecycle', 'Priority'], configFile: join(dir, 'admission.yaml') }, spy);
     const plugins = buildAdmissionPlugins(plan, deps, spy);
-    assert.deepEqual(plugins.map((p) => p.name), ['AlwaysAdmit', 'LimitRanger', 'ServiceAccount', 'TaintNodesByCondition', 'PodSecurity', 'DefaultTolerationSeconds', 'DefaultStorageClass', 'StorageObjectInUseProtection', 'PersistentVolumeClaimResize', 'RuntimeClass', 'CertificateApproval', 'CertificateSigning', 'ClusterTrustBundleAttest', 'CertificateSubjectRestriction', 'DefaultIngressClass', 'MutatingAdmissionWebhook', 'ValidatingAdmissionWebhook', 'ResourceQuota', 'AlwaysDeny']);
+    assert.deepEqual(plugins.map((p) => p.name), ['AlwaysAdmit', 'LimitRanger', 'ServiceAccount', 'TaintNodesByCondition', 'PodSecurity', 'DefaultTolerationSeconds', 'DefaultStorageClass', 'StorageObjectInUseProtection', 'PersistentVolumeClaimResize', 'RuntimeClass', 'CertificateApproval', 'CertificateSigning', 'ClusterTrustBundleAttest', 'CertificateSubjectRestriction', 'DefaultIngressClass', 'MutatingAdmissionWebhook', 'ValidatingAdmissionPolicy', 'ValidatingAdmissionWebhook', 'ResourceQuota', 'AlwaysDeny']);
     assert.deepEqual(seen.get('AlwaysDeny'), { apiVersion: 'example/v1', kind: 'DenyConfig', reason: 'x' });
     assert.deepEqual(seen.get('AlwaysAdmit'), { apiVersion: 'example/v1', kind: 'AdmitConfig' });
     assert.equal(seen.get('DefaultTolerationSeconds'), undefined);

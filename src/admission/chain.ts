@@ -8,9 +8,8 @@
 // do not silently exist: enabling one fails the start with
 // `admission plugin "X" is not available yet`. So that the server starts with
 // no flags, the server's default is kube's default-on set restricted to the
-// implemented plugins (today NamespaceLifecycle, Priority,
-// DefaultTolerationSeconds, StorageObjectInUseProtection); it grows to kube's
-// full default as plugins are added to PLUGIN_FACTORIES, with no change here.
+// implemented plugins (today every plugin of v1.27 is, so it is kube's full
+// default set), with no change here as PLUGIN_FACTORIES grows.
 // Disabling an unimplemented default-on plugin is accepted (it is off anyway).
 import type { AdmissionPlugin } from '../registry/admission.js';
 import { AdmissionConfigError, pluginConfiguration, readAdmissionConfiguration, type AdmissionConfiguration } from './config.js';

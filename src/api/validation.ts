@@ -9,6 +9,8 @@ import { appsValidators } from './apps/v1/validation.js';
 import { batchValidators } from './batch/v1/validation.js';
 import { rbacValidators } from './rbac/v1/validation.js';
 import { admissionregistrationValidators } from './admissionregistration/v1/validation.js';
+import { admissionregistrationV1alpha1Validators } from './admissionregistration/v1alpha1/validation.js';
+import { admissionCelEngine } from '../admission/matchconditions/celengine.js';
 import { coordinationValidators } from './coordination/v1/validation.js';
 import { eventsValidators } from './events/v1/validation.js';
 import { certificatesV1Validators } from './certificates/v1/validation.js';
@@ -61,7 +63,8 @@ export function buildValidators(opts: ValidationOptions = DEFAULT_VALIDATION_OPT
   r.registerGroup('apps', appsValidators());
   r.registerGroup('batch', batchValidators());
   r.registerGroup('rbac.authorization.svc.io', rbacValidators());
-  r.registerGroup('admissionregistration.svc.io', admissionregistrationValidators());
+  // policy and matchConditions expressions must compile (kube's registration-time CEL checks)
+  r.registerGroup('admissionregistration.svc.io', { ...admissionregistrationValidators(admissionCelEngine()), ...admissionregistrationV1alpha1Validators(admissionCelEngine()) });
   r.registerGroup('coordination.svc.io', coordinationValidators());
   r.registerGroup('events.svc.io', eventsValidators());
   r.registerGroup('certificates.svc.io', { ...certificatesV1Validators(), ...certificatesV1alpha1Validators() });

@@ -31,6 +31,7 @@ import { Registry, type ServedResource } from '../registry/registry.js';
 import { Admission } from '../registry/admission.js';
 import { SYSTEM_NAMESPACES } from '../admission/plugins/namespacelifecycle.js';
 import { buildAdmissionPlugins, planAdmission, type AdmissionFlags, type AdmissionPlan } from '../admission/chain.js';
+import { policyStatusController, policyStatusWanted } from '../admission/plugins/validatingpolicy/status.js';
 import { NamespaceController } from '../controllers/namespace.js';
 import { StorageProtectionController } from '../controllers/storageprotection.js';
 import { ClusterRoleAggregationController } from '../controllers/clusterroleaggregation.js';
@@ -353,6 +354,8 @@ async function assemble(opts: ApiServerOptions, store: Store, admissionPlan: Adm
     cachesReady.done();
     await start(new StartupWrite(systemNamespaces, () => ensureSystemNamespaces(registry)));
     if (rbacServed) await start(new StartupWrite(rbacBootstrap, () => reconcileBootstrapPolicy(registry, gates)));
+    // ValidatingAdmissionPolicy writes its policies' status.typeChecking from inside the server, as kube's plugin does
+    if (policyStatusWanted(admissionPlan.names, registry, gates)) await start(policyStatusController(registry, store));
     if (opts.controllers) {
       await start(new TokenCleaner(registry, store));
       await start(new NamespaceController(registry, store));

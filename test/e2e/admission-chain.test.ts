@@ -112,7 +112,6 @@ describe('admission start-up errors exit 1', () => {
     [['--enable-admission-plugins=Foo'], /Error: enable-admission-plugins plugin "Foo" is unknown/],
     [['--disable-admission-plugins=NamespaceLifecycle,Bar'], /Error: disable-admission-plugins plugin "Bar" is unknown/],
     [['--enable-admission-plugins=AlwaysDeny', '--disable-admission-plugins=AlwaysDeny'], /\[AlwaysDeny\] in enable-admission-plugins and disable-admission-plugins overlapped/],
-    [['--enable-admission-plugins=ValidatingAdmissionPolicy'], /Error: admission plugin "ValidatingAdmissionPolicy" is not available yet/],
     [[`--admission-control-config-file=${join(dir, 'missing.yaml')}`], /Error: failed to read plugin config: unable to read admission control configuration from ".*missing\.yaml"/],
     [[`--admission-control-config-file=${bad}`], /Error: failed to read plugin config: .*admission\.yaml: plugins\[0\]\.name: Required value/],
   ];

@@ -7,13 +7,14 @@
 // recorded ones were.
 import assert from 'node:assert/strict';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { startTestServer, type TestServer } from './harness.js';
 import { tempDir } from '../../src/testing/tempdir.js';
 import { compareCallbacks } from './goldencallbacks.js';
+import { FeatureGates } from '../../src/features/gates.js';
 
 const shared = fileURLToPath(new URL('../../../../shared/', import.meta.url));
 const tool = join(shared, 'tools/scenario/run.mjs');
@@ -108,7 +109,8 @@ async function startSecondSetServer(): Promise<TestServer> {
     // no controller manager, as the recorded server: no quota controller (admission-03 writes quota status
     // itself), no token cleaner, no namespace controller
     controllers: false,
-    // the recorded server's --enable-admission-plugins, less ValidatingAdmissionPolicy (issue 22); with the
+    // the recorded server's --enable-admission-plugins, less ValidatingAdmissionPolicy (its scenarios run on
+    // their own server below, with its gate and API version as recorded); with the
     // default-on ServiceAccount plugin and, like it, no controller manager: no `default` ServiceAccount
     // appears (admission-06 creates one itself after a pod is refused for want of it)
     admission: { enable: ['ServiceAccount', 'NodeRestriction', 'PodNodeSelector', 'PodTolerationRestriction', 'DenyServiceExternalIPs', 'AlwaysPullImages', 'OwnerReferencesPermissionEnforcement'] },
@@ -162,14 +164,71 @@ describe('golden transcripts: authentication, impersonation, reviews (second set
   });
 });
 
+/**
+ * The vap-* scenarios (README "Second set": recorded on v1.26.1 with the
+ * ValidatingAdmissionPolicy gate on and admissionregistration v1alpha1
+ * enabled). v1.27 requires a binding's validationActions, which v1.26 did not
+ * have: the scenarios are replayed with `validationActions: [Deny]` added to
+ * every binding they create (what a v1.26 binding did), and the differences
+ * v1.27 makes are listed.
+ */
+const VAP_SCENARIOS = ['vap-01-deny', 'vap-03-match-resources', 'vap-04-failure-policy-and-validation'];
+const V127 = 'deliberate (v1.27): ';
+const VAP_GAPS: Record<string, string> = {
+  'vap-01-deny / create-policy': `${V127}the policy has a status (its subresource is new in 1.27): status {} in the create response`,
+  'vap-01-deny / create-binding': `${V127}validationActions (added to the request, see VAP_SCENARIOS) is in the binding`,
+  'vap-03-match-resources / create-policy': `${V127}status {} (see vap-01-deny / create-policy)`,
+  'vap-03-match-resources / create-binding': `${V127}validationActions in the binding (see vap-01-deny / create-binding)`,
+  'vap-04-failure-policy-and-validation / create-fail-policy': `${V127}status {} (see vap-01-deny / create-policy)`,
+  'vap-04-failure-policy-and-validation / create-ignore-policy': `${V127}status {} (see vap-01-deny / create-policy)`,
+  'vap-04-failure-policy-and-validation / bind-fail': `${V127}validationActions in the binding (see vap-01-deny / create-binding)`,
+  'vap-04-failure-policy-and-validation / bind-ignore': `${V127}validationActions in the binding (see vap-01-deny / create-binding)`,
+  'vap-04-failure-policy-and-validation / bind-missing-policy': `${V127}validationActions in the binding (see vap-01-deny / create-binding)`,
+  'vap-04-failure-policy-and-validation / binding-without-policy-name': `${V127}a binding without validationActions is refused for that too (the binding of this step has no policyName, so none was added)`,
+  'vap-04-failure-policy-and-validation / no-validations': `${V127}validations or auditAnnotations are required, each with that detail (auditAnnotations are new in 1.27)`,
+};
+
+/** The vap-* scenarios with validationActions [Deny] in every binding they create, in a temporary folder. */
+function vapScenarios(): string {
+  const dir = tempDir('svc-golden-vap-');
+  for (const name of VAP_SCENARIOS) {
+    const scenario = JSON.parse(readFileSync(join(shared, `reference/transcripts/scenarios/${name}.json`), 'utf8')) as { steps: { method?: string; path: string; body?: { spec?: Record<string, unknown> } }[] };
+    for (const step of scenario.steps) {
+      if (step.method === 'POST' && step.path.endsWith('/validatingadmissionpolicybindings') && step.body?.spec?.policyName !== undefined) step.body.spec.validationActions = ['Deny'];
+    }
+    writeFileSync(join(dir, `${name}.json`), JSON.stringify(scenario));
+  }
+  return dir;
+}
+
+describe('golden transcripts: ValidatingAdmissionPolicy (second set, recorded on v1.26.1)', { skip: missing }, () => {
+  let t: TestServer;
+  before(async () => {
+    const dir = tempDir('svc-golden-vap-server-');
+    const tokens = join(dir, 'tokens.csv');
+    writeFileSync(tokens, 'scenario-token,admin,uid-admin,system:masters\n');
+    t = await startTestServer({
+      tokenAuthFile: tokens, controllers: false,
+      featureGates: FeatureGates.parse('ValidatingAdmissionPolicy=true'),
+      runtimeConfig: { 'admissionregistration.svc.io/v1alpha1': true },
+      admission: { enable: ['ServiceAccount', 'NodeRestriction', 'PodNodeSelector', 'PodTolerationRestriction', 'DenyServiceExternalIPs', 'AlwaysPullImages', 'OwnerReferencesPermissionEnforcement', 'ValidatingAdmissionPolicy'] },
+    });
+  });
+  after(async () => t?.stop());
+
+  it('every step passes or fails only for a known reason', async () => {
+    await replay(t, 'scenario-token', VAP_SCENARIOS, SECOND_SET_MAPS, VAP_GAPS, vapScenarios());
+  });
+});
+
 /** The spellings every replay maps (k8s.io → svc.io). */
 const BASE_MAPS = ['k8s.io=svc.io', 'kubernetes.io/metadata.name=svc.io/metadata.name'];
 
 /** Replays scenarios with the scenario tool; every failing step must be a known gap, and every non-timing gap must still fail. */
-async function replay(t: TestServer, token: string, scenarios: readonly string[], maps: readonly string[], gaps: Record<string, string>): Promise<void> {
+async function replay(t: TestServer, token: string, scenarios: readonly string[], maps: readonly string[], gaps: Record<string, string>, dir = join(shared, 'reference/transcripts/scenarios')): Promise<void> {
   const args = [tool, 'compare', '--verbose', '--server', t.url, '--token', token, '--golden', join(shared, 'reference/transcripts/golden'),
     ...[...BASE_MAPS, ...maps].flatMap((m) => ['--map', m]),
-    ...scenarios.map((s) => join(shared, `reference/transcripts/scenarios/${s}.json`))];
+    ...scenarios.map((s) => join(dir, `${s}.json`))];
   const out = await new Promise<string>((resolve, reject) =>
     execFile(process.execPath, args, { maxBuffer: 16 << 20, timeout: 120_000 }, (err, stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(stdout))),
   );

@@ -47,6 +47,9 @@ import { defaulterFor } from '../../api/defaults.js';
 import { DEFAULT_GATES } from '../../features/gates.js';
 import { isStatusError, newNotFound } from '../../api/meta/index.js';
 import { mutatingAdmissionWebhook, validatingAdmissionWebhook, type CallbackCaller } from '../webhooks/index.js';
+import { validatingAdmissionPolicy } from './validatingpolicy/index.js';
+import type { AdmissionCelEngine } from '../matchconditions/engine.js';
+import { admissionCelEngine } from '../matchconditions/celengine.js';
 
 export interface PluginContext {
   /** The plugin's own configuration (embedded or from its `path`), parsed; undefined without one. */
@@ -56,6 +59,8 @@ export interface PluginContext {
   readonly gates: FeatureGates;
   /** The transport of admission webhook calls (src/webhook/callback.ts); absent: the webhook plugins' calls fail per failurePolicy. */
   readonly webhookCaller?: CallbackCaller;
+  /** The expression engine of ValidatingAdmissionPolicy and webhook matchConditions (tests); else src/cel's. */
+  readonly celEngine?: AdmissionCelEngine;
 }
 
 export type PluginFactory = (ctx: PluginContext) => AdmissionPlugin;
@@ -141,6 +146,7 @@ export const PLUGIN_FACTORIES: ReadonlyMap<string, PluginFactory> = new Map<stri
     pods: async (ns) => (await registry.store('', 'pods').list(ns)).items,
     ...(config !== undefined ? { config: parsePodSecurityConfiguration(config) } : {}),
   })],
-  ['MutatingAdmissionWebhook', (ctx) => mutatingAdmissionWebhook(ctx)],
-  ['ValidatingAdmissionWebhook', (ctx) => validatingAdmissionWebhook(ctx)],
+  ['MutatingAdmissionWebhook', (ctx) => mutatingAdmissionWebhook({ ...ctx, celEngine: ctx.celEngine ?? admissionCelEngine() })],
+  ['ValidatingAdmissionWebhook', (ctx) => validatingAdmissionWebhook({ ...ctx, celEngine: ctx.celEngine ?? admissionCelEngine() })],
+  ['ValidatingAdmissionPolicy', (ctx) => validatingAdmissionPolicy({ ...ctx, celEngine: ctx.celEngine ?? admissionCelEngine() })],
 ]);

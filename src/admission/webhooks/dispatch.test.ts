@@ -13,6 +13,9 @@ import { WebhookSource } from './source.js';
 import { mutatingWebhookPlugin } from './mutating.js';
 import { validatingWebhookPlugin } from './validating.js';
 import type { DispatchDeps } from './dispatch.js';
+import { WebhookConditions } from './conditions.js';
+import { TestEngine } from '../matchconditions/testengine.js';
+import { alwaysAllow } from '../../authz/authorizer.js';
 
 type Obj = Record<string, unknown>;
 type Handler = (request: Obj, review: Obj, call: CallbackCall) => unknown;
@@ -244,7 +247,7 @@ describe('ValidatingAdmissionWebhook', () => {
     });
   }
 
-  it('matchConditions with the gate on fail per failurePolicy (no expression engine yet); ignored with it off', async () => {
+  it('matchConditions with the gate on and no expression engine fail per failurePolicy; ignored with it off', async () => {
     const { caller, calls } = fakeCaller({ 'https://hook/v': allow() });
     const h = hook('v', { matchConditions: [{ name: 'x', expression: 'true' }] });
     await validatingWebhookPlugin(deps('validating', [config('ValidatingWebhookConfiguration', 'c', [h])], caller)).admit(attributes({}).attrs);
@@ -254,6 +257,45 @@ describe('ValidatingAdmissionWebhook', () => {
     assert.equal(s?.code, 500);
     assert.match(s?.message ?? '', /matchConditions cannot be evaluated/);
   });
+});
+
+describe('webhook matchConditions (AdmissionWebhookMatchConditions on)', () => {
+  const engine = new TestEngine({
+    "object.metadata.name == 'cm'": { type: 'bool', fn: (v) => ((v.object as Obj).metadata as Obj).name === 'cm' },
+    "object.metadata.name == 'other'": { type: 'bool', fn: (v) => ((v.object as Obj).metadata as Obj).name === 'other' },
+    "request.userInfo.username == 'admin'": { type: 'bool', fn: (v) => ((v.request as Obj).userInfo as Obj).username === 'admin' },
+    "object.kind == 'ConfigMap' && object.apiVersion == 'v1'": { type: 'bool', fn: (v) => (v.object as Obj).kind === 'ConfigMap' && (v.object as Obj).apiVersion === 'v1' },
+    'object.data.missing': { type: 'bool', fn: () => { throw 'no such key: missing'; } },
+  });
+  const on = FeatureGates.parse('AdmissionWebhookMatchConditions=true');
+  const rows: [name: string, conditions: string[], failurePolicy: string, gates: FeatureGates, want: boolean | string][] = [
+    ['all true: called', ["object.metadata.name == 'cm'", "request.userInfo.username == 'admin'"], 'Fail', on, true],
+    ['the object in the webhook\'s version, with its kind', ["object.kind == 'ConfigMap' && object.apiVersion == 'v1'"], 'Fail', on, true],
+    ['one false: skipped', ["request.userInfo.username == 'admin'", "object.metadata.name == 'other'"], 'Fail', on, false],
+    ['an error under Fail: 403', ['object.data.missing'], 'Fail', on, `configmaps "cm" is forbidden: expression 'object.data.missing' resulted in error: no such key: missing`],
+    ['an error under Ignore: skipped', ['object.data.missing'], 'Ignore', on, false],
+    ['a compile error under Fail: 403', ['nope'], 'Fail', on, `configmaps "cm" is forbidden: compilation error: compilation failed: ERROR: <input>:1:1: undeclared reference to 'nope'\n | nope\n | ^`],
+    ['the gate off: conditions ignored', ['object.data.missing'], 'Fail', DEFAULT_GATES, true],
+  ];
+  for (const kind of ['validating', 'mutating'] as const) {
+    for (const [name, conditions, failurePolicy, gates, want] of rows) {
+      it(`${kind}: ${name}`, async () => {
+        const { caller, calls } = fakeCaller({ 'https://hook/h': allow() });
+        const h = hook('h', { failurePolicy, matchConditions: conditions.map((expression, i) => ({ name: `c${i}`, expression })) });
+        const d = { ...deps(kind, [config(kind === 'mutating' ? 'MutatingWebhookConfiguration' : 'ValidatingWebhookConfiguration', 'c', [h])], caller, gates), conditions: new WebhookConditions(engine, alwaysAllow) };
+        const plugin = kind === 'mutating' ? mutatingWebhookPlugin(d) : validatingWebhookPlugin(d);
+        const s = await outcome(() => plugin.admit(attributes({ object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm', namespace: 'ns' } } as ApiObject }).attrs));
+        if (typeof want === 'string') {
+          assert.equal(s?.code, 403);
+          assert.equal(s?.message, want);
+          assert.equal(calls.length, 0);
+        } else {
+          assert.equal(s, undefined);
+          assert.equal(calls.length, want ? 1 : 0);
+        }
+      });
+    }
+  }
 });
 
 describe('webhook selection', () => {

@@ -11,6 +11,7 @@ import type { WebhookSource } from './source.js';
 import type { CallInput } from './call.js';
 import { toWebhookVersion } from './versioned.js';
 import type { Webhook } from './types.js';
+import type { WebhookConditions } from './conditions.js';
 
 export const MATCH_CONDITIONS_GATE = 'AdmissionWebhookMatchConditions';
 
@@ -18,6 +19,8 @@ export interface DispatchDeps extends MatchDeps {
   readonly source: WebhookSource;
   readonly caller: CallbackCaller;
   readonly gates: FeatureGates;
+  /** matchConditions' evaluation; absent when the server has no expression engine (see matchConditionsError). */
+  readonly conditions?: WebhookConditions;
 }
 
 /** Whether the matchConditions gate is on (a gate this build does not know counts as off). */
@@ -30,15 +33,26 @@ export function matchConditionsEnabled(gates: FeatureGates): boolean {
 }
 
 /**
- * With AdmissionWebhookMatchConditions on, a webhook with matchConditions
- * cannot be evaluated: the expression language is not built in this server
- * yet, so such a webhook's call fails (failurePolicy decides) with this
- * error instead of being called or skipped silently. With the gate off,
- * kube ignores matchConditions, and so do we.
+ * With AdmissionWebhookMatchConditions on and no expression engine given to
+ * the dispatcher (deps.conditions), a webhook with matchConditions cannot be
+ * evaluated: its call fails (failurePolicy decides) with this error instead
+ * of being called or skipped silently. With the gate off, kube ignores
+ * matchConditions, and so do we.
  */
-export function matchConditionsError(w: Webhook, gates: FeatureGates): CallingWebhookError | undefined {
-  if (w.matchConditions.length === 0 || !matchConditionsEnabled(gates)) return undefined;
+export function matchConditionsError(w: Webhook, deps: Pick<DispatchDeps, 'gates' | 'conditions'>): CallingWebhookError | undefined {
+  if (deps.conditions || w.matchConditions.length === 0 || !matchConditionsEnabled(deps.gates)) return undefined;
   return new CallingWebhookError(w.name, 'matchConditions cannot be evaluated: the expression language is not available in this server');
+}
+
+/**
+ * kube's ShouldCallHook: the rules and selectors (match.ts), then, with the
+ * gate on, the webhook's matchConditions against the object in the
+ * invocation's version (conditions.ts; a failed evaluation throws its 403).
+ */
+export async function shouldInvoke(w: Webhook, a: AdmissionAttributes, req: RequestView, deps: DispatchDeps, versioned: VersionedObjects): Promise<Invocation | undefined> {
+  const inv = await shouldCall(w, a, req, deps);
+  if (!inv || !deps.conditions || w.matchConditions.length === 0 || !matchConditionsEnabled(deps.gates)) return inv;
+  return (await deps.conditions.matches(inv, a, req, versioned.for(inv))) ? inv : undefined;
 }
 
 /** An invocation and the request it is made for. */
@@ -91,12 +105,12 @@ export class VersionedObjects {
 }
 
 /** The webhooks that apply, each with its invocation, in order; `index` is the webhook's position in the source. */
-export async function invocations(a: AdmissionAttributes, deps: DispatchDeps): Promise<{ req: RequestView; list: { index: number; inv: Invocation }[] }> {
+export async function invocations(a: AdmissionAttributes, deps: DispatchDeps, versioned: VersionedObjects): Promise<{ req: RequestView; list: { index: number; inv: Invocation }[] }> {
   const hooks = await deps.source.webhooks();
   const req = requestView(a, deps.equivalents);
   const list: { index: number; inv: Invocation }[] = [];
   for (let i = 0; i < hooks.length; i++) {
-    const inv = await shouldCall(hooks[i]!, a, req, deps);
+    const inv = await shouldInvoke(hooks[i]!, a, req, deps, versioned);
     if (inv) list.push({ index: i, inv });
   }
   return { req, list };

@@ -13,6 +13,7 @@
 //   call.ts         one call through the CallbackCaller (caller.ts; network in src/webhook/)
 //   errors.ts       call errors, denials, dry run
 //   annotations.ts  audit annotations
+//   conditions.ts   matchConditions (src/admission/matchconditions)
 //   dispatch.ts     what both dispatchers share
 //   mutating.ts     one after another, JSON patches, reinvocation
 //   simplepatch.ts  the common add/replace patches applied directly (else src/patch)
@@ -30,6 +31,9 @@ import { mutatingWebhookPlugin } from './mutating.js';
 import type { NamespaceLabels } from './selectors.js';
 import { WebhookSource } from './source.js';
 import { validatingWebhookPlugin } from './validating.js';
+import { WebhookConditions } from './conditions.js';
+import { alwaysDeny, type Authorizer } from '../../authz/authorizer.js';
+import type { AdmissionCelEngine } from '../matchconditions/engine.js';
 
 export { mutatingWebhookPlugin, MUTATING_PLUGIN } from './mutating.js';
 export { validatingWebhookPlugin, VALIDATING_PLUGIN } from './validating.js';
@@ -42,6 +46,10 @@ export interface WebhookPluginContext {
   readonly gates: FeatureGates;
   /** The caller to use (tests); else the server's HTTPS client for the configuration's credentials. */
   readonly webhookCaller?: CallbackCaller;
+  /** What matchConditions' authorizer variables ask. */
+  readonly authorizer?: Authorizer;
+  /** The expression engine for matchConditions; absent: webhooks with matchConditions fail per failurePolicy (gate on). */
+  readonly celEngine?: AdmissionCelEngine;
 }
 
 const ADMISSIONREGISTRATION = 'admissionregistration.svc.io';
@@ -68,7 +76,7 @@ function callerFor(registry: Registry, config: WebhookAdmissionConfig): Callback
 }
 
 /** A namespace's labels: the watch cache's copy, else storage (kube: the lister, then the client). */
-function namespaceLabelsOf(registry: Registry): NamespaceLabels {
+export function namespaceLabelsOf(registry: Registry): NamespaceLabels {
   return async (name) => {
     const store = registry.store('', 'namespaces');
     let ns;
@@ -93,6 +101,7 @@ function build(kind: 'mutating' | 'validating', ctx: WebhookPluginContext): Admi
     source: new WebhookSource(list, kind),
     caller,
     gates: ctx.gates,
+    ...(ctx.celEngine ? { conditions: new WebhookConditions(ctx.celEngine, ctx.authorizer ?? alwaysDeny) } : {}),
     namespaceLabels: namespaceLabelsOf(registry),
     get equivalents() {
       return (equivalents ??= new EquivalentResources(registry.resources()));

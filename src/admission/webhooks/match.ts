@@ -42,7 +42,8 @@ export function requestView(a: AdmissionAttributes, equivalents: EquivalentResou
   return { resource, subresource, kind };
 }
 
-function target(a: AdmissionAttributes, resource: GroupVersionResource, subresource: string): RuleTarget {
+/** What a rule is matched against: the request (or an equivalent resource) with its operation and namespace. */
+export function target(a: AdmissionAttributes, resource: GroupVersionResource, subresource: string): RuleTarget {
   const isNamespace = resource.group === '' && resource.resource === 'namespaces';
   // kube's attributes carry a Namespace's own name as its namespace
   return { operation: a.operation, group: resource.group, version: resource.version, resource: resource.resource, subresource, namespace: isNamespace ? a.name : a.namespace };

@@ -20,9 +20,9 @@ import { applyJsonPatch, decodeJsonPatch, isPatchError, type JsonValue } from '.
 import { applySimplePatch } from './simplepatch.js';
 import { annotateFailedOpen, annotateFromAnswer, annotateMutation, annotatePatch } from './annotations.js';
 import { callWebhook } from './call.js';
-import { asStatus, callInput, matchConditionsError, VersionedObjects, type DispatchDeps } from './dispatch.js';
+import { asStatus, callInput, matchConditionsError, shouldInvoke, VersionedObjects, type DispatchDeps } from './dispatch.js';
 import { CallingWebhookError, failedClosed, toStatusError } from './errors.js';
-import { requestView, shouldCall, type Invocation, type RequestView } from './match.js';
+import { requestView, type Invocation, type RequestView } from './match.js';
 import { writeBack } from './versioned.js';
 
 export const MUTATING_PLUGIN = 'MutatingAdmissionWebhook';
@@ -68,7 +68,7 @@ async function callMutating(a: AdmissionAttributes, req: RequestView, inv: Invoc
   const w = inv.webhook;
   let changed = false;
   try {
-    const mc = matchConditionsError(w, deps.gates);
+    const mc = matchConditionsError(w, deps);
     if (mc) throw mc;
     const { object, oldObject } = versioned.for(inv);
     if (a.operation === 'CREATE' && object) asBeforeCreate(object);
@@ -125,7 +125,7 @@ export function mutatingWebhookPlugin(deps: DispatchDeps): AdmissionPlugin {
       try {
         for (let i = 0; i < hooks.length; i++) {
           const w = hooks[i]!;
-          const inv = await shouldCall(w, a, req, deps);
+          const inv = await shouldInvoke(w, a, req, deps, versioned);
           if (!inv) continue;
           if (reinvoking && !state.reinvoke.has(w.uid)) continue;
           let changed: boolean;

@@ -22,14 +22,21 @@ const labelsOf = (o: ApiObject | undefined): Record<string, string> | undefined 
 
 const isNamespace = (a: AdmissionAttributes) => a.resource.group === '' && a.resource.resource === 'namespaces';
 
-export async function matchesNamespaceSelector(selector: unknown, a: AdmissionAttributes, namespaceLabels: NamespaceLabels): Promise<boolean> {
+/** The namespaceSelector's answer when it needs no lookup; else the namespace whose labels decide. */
+export function namespaceSelectorDecision(selector: unknown, a: AdmissionAttributes): boolean | { readonly lookup: string } {
   const namespace = isNamespace(a) ? a.name : a.namespace;
   if (namespace === '' && !isNamespace(a)) return true;
   if (selectorIsEmpty(selector)) return true;
   if (isNamespace(a) && !a.subresource && (a.operation === 'CREATE' || a.operation === 'UPDATE')) {
     return selectorMatches(selector, labelsOf(a.object) ?? {});
   }
-  return selectorMatches(selector, { ...(await namespaceLabels(namespace)) });
+  return { lookup: namespace };
+}
+
+export async function matchesNamespaceSelector(selector: unknown, a: AdmissionAttributes, namespaceLabels: NamespaceLabels): Promise<boolean> {
+  const d = namespaceSelectorDecision(selector, a);
+  if (typeof d === 'boolean') return d;
+  return selectorMatches(selector, { ...(await namespaceLabels(d.lookup)) });
 }
 
 export function matchesObjectSelector(selector: unknown, a: AdmissionAttributes): boolean {

@@ -39,7 +39,8 @@ const obj = (v: unknown): Obj => (v !== null && typeof v === 'object' && !Array.
 const strs = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
-function rule(v: unknown): WebhookRule {
+/** One stored rule (RuleWithOperations) with scope's default; also ValidatingAdmissionPolicy's resource rules. */
+export function rule(v: unknown): WebhookRule {
   const r = obj(v);
   return { operations: strs(r.operations), apiGroups: strs(r.apiGroups), apiVersions: strs(r.apiVersions), resources: strs(r.resources), scope: str(r.scope) ?? '*' };
 }

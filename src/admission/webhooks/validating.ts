@@ -21,13 +21,13 @@ export function validatingWebhookPlugin(deps: DispatchDeps): AdmissionPlugin {
     async admit(a) {
       const hooks = await deps.source.webhooks();
       if (hooks.length === 0) return;
-      const { req, list } = await invocations(a, deps);
-      if (list.length === 0) return;
       const versioned = new VersionedObjects(a, false);
+      const { req, list } = await invocations(a, deps, versioned);
+      if (list.length === 0) return;
       const results = await Promise.all(list.map(async ({ inv }, idx): Promise<StatusError | undefined> => {
         const w = inv.webhook;
         try {
-          const mc = matchConditionsError(w, deps.gates);
+          const mc = matchConditionsError(w, deps);
           if (mc) throw mc;
           const { object, oldObject } = versioned.for(inv);
           const answer = await callWebhook(deps.caller, w, callInput(a, req, inv, object, oldObject));

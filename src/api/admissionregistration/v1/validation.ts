@@ -5,7 +5,9 @@
 // names unique. On update each rule is relaxed when the old object already
 // broke it, as Kubernetes does, so old objects stay updatable.
 import { type FieldError, type FieldPath, fieldPath, duplicate, invalid, notSupported, required } from '../../meta/field.js';
-import { type Obj, arr, fullyQualifiedName, isObj, num, obj, portNumErrors, str, validateLabelSelector } from '../../meta/checks.js';
+import { type Obj, arr, fullyQualifiedName, isObj, num, obj, portNumErrors, semanticEqual, str, validateLabelSelector } from '../../meta/checks.js';
+import type { AdmissionCelEngine } from '../../../admission/matchconditions/engine.js';
+import { expressionCheck, validateMatchConditions, type ExpressionCheck } from '../expressions.js';
 import { dns1123SubdomainErrors as dns1123SubdomainErrorsFor } from '../../meta/validation.js';
 import { goStringSlice } from '../../meta/govalue.js';
 import type { KindValidator } from '../../core/v1/validation.js';
@@ -16,6 +18,8 @@ const SCOPES = ['*', 'Cluster', 'Namespaced'];
 const SIDE_EFFECTS = ['None', 'NoneOnDryRun'];
 
 interface Options {
+  /** An update that leaves every webhook's matchConditions as they were does not check them again. */
+  ignoreMatchConditions?: boolean;
   requireRecognizedReviewVersion: boolean;
   requireUniqueNames: boolean;
   requireNoSideEffects: boolean;
@@ -55,7 +59,8 @@ function validateResources(resources: string[], path: FieldPath): FieldError[] {
   return errs;
 }
 
-function validateRule(rule: Obj, path: FieldPath): FieldError[] {
+/** kube's validateRuleWithOperations (subresources allowed): also the rules of ValidatingAdmissionPolicy's match resources. */
+export function validateRule(rule: Obj, path: FieldPath): FieldError[] {
   const errs: FieldError[] = [];
   const ops = arr(rule.operations).map(str);
   if (ops.length === 0) errs.push(required(path.child('operations')));
@@ -120,7 +125,7 @@ function validateService(svc: Obj, path: FieldPath): FieldError[] {
   return errs;
 }
 
-function validateWebhook(hook: Obj, mutating: boolean, opts: Options, path: FieldPath): FieldError[] {
+function validateWebhook(hook: Obj, mutating: boolean, opts: Options, check: ExpressionCheck, path: FieldPath): FieldError[] {
   const errs = fullyQualifiedName(path.child('name'), str(hook.name));
   arr(hook.rules).forEach((r, i) => errs.push(...validateRule(obj(r), path.child('rules').index(i))));
   if (typeof hook.failurePolicy === 'string' && !['Fail', 'Ignore'].includes(hook.failurePolicy)) errs.push(notSupported(path.child('failurePolicy'), hook.failurePolicy, ['Fail', 'Ignore']));
@@ -143,6 +148,7 @@ function validateWebhook(hook: Obj, mutating: boolean, opts: Options, path: Fiel
   if (hasURL === hasSvc) errs.push(required(cp, 'exactly one of url or service is required'));
   else if (hasURL) errs.push(...validateURL(cc.url as string, cp.child('url')));
   else errs.push(...validateService(obj(cc.service), cp.child('service')));
+  if (!opts.ignoreMatchConditions) errs.push(...validateMatchConditions(arr(hook.matchConditions), false, check, path.child('matchConditions')));
   return errs;
 }
 
@@ -166,13 +172,13 @@ function validateReviewVersions(versions: string[], requireRecognized: boolean, 
   return errs;
 }
 
-function validateConfiguration(cfg: Obj, mutating: boolean, opts: Options): FieldError[] {
+function validateConfiguration(cfg: Obj, mutating: boolean, opts: Options, check: ExpressionCheck): FieldError[] {
   const errs: FieldError[] = [];
   const names = new Set<string>();
   arr(cfg.webhooks).forEach((raw, i) => {
     const hook = obj(raw);
     const p = fieldPath('webhooks').index(i);
-    errs.push(...validateWebhook(hook, mutating, opts, p));
+    errs.push(...validateWebhook(hook, mutating, opts, check, p));
     errs.push(...validateReviewVersions(arr(hook.admissionReviewVersions).map(str), opts.requireRecognizedReviewVersion, p.child('admissionReviewVersions')));
     const name = str(hook.name);
     if (opts.requireUniqueNames && name) {
@@ -184,22 +190,26 @@ function validateConfiguration(cfg: Obj, mutating: boolean, opts: Options): Fiel
 }
 
 /** The options an update is held to: each v1 rule only when the old object already kept it. */
-function updateOptions(old: Obj): Options {
+function updateOptions(cfg: Obj, old: Obj): Options {
   const hooks = arr(old.webhooks).map(obj);
+  const now = arr(cfg.webhooks).map(obj);
   const names = hooks.map((h) => str(h.name));
   return {
+    ignoreMatchConditions: now.length === hooks.length && now.every((h, i) => semanticEqual(h.matchConditions, hooks[i]!.matchConditions)),
     requireRecognizedReviewVersion: hooks.every((h) => arr(h.admissionReviewVersions).some((v) => ACCEPTED_REVIEW_VERSIONS.includes(str(v)))),
     requireUniqueNames: new Set(names).size === names.length,
     requireNoSideEffects: hooks.every((h) => SIDE_EFFECTS.includes(str(h.sideEffects))),
   };
 }
 
-export const validateValidatingWebhookConfiguration = (cfg: Obj) => validateConfiguration(cfg, false, STRICT);
-export const validateMutatingWebhookConfiguration = (cfg: Obj) => validateConfiguration(cfg, true, STRICT);
+export const validateValidatingWebhookConfiguration = (cfg: Obj, engine?: AdmissionCelEngine) => validateConfiguration(cfg, false, STRICT, expressionCheck(engine));
+export const validateMutatingWebhookConfiguration = (cfg: Obj, engine?: AdmissionCelEngine) => validateConfiguration(cfg, true, STRICT, expressionCheck(engine));
 
-export function admissionregistrationValidators(): Record<string, KindValidator> {
+/** The validators; matchConditions' expressions are compiled with `engine` (none: not compiled). */
+export function admissionregistrationValidators(engine?: AdmissionCelEngine): Record<string, KindValidator> {
+  const check = expressionCheck(engine);
   return {
-    ValidatingWebhookConfiguration: { validate: validateValidatingWebhookConfiguration, validateUpdate: (o, old) => validateConfiguration(o, false, updateOptions(old)) },
-    MutatingWebhookConfiguration: { validate: validateMutatingWebhookConfiguration, validateUpdate: (o, old) => validateConfiguration(o, true, updateOptions(old)) },
+    ValidatingWebhookConfiguration: { validate: (o) => validateConfiguration(o, false, STRICT, check), validateUpdate: (o, old) => validateConfiguration(o, false, updateOptions(o, old), check) },
+    MutatingWebhookConfiguration: { validate: (o) => validateConfiguration(o, true, STRICT, check), validateUpdate: (o, old) => validateConfiguration(o, true, updateOptions(o, old), check) },
   };
 }
