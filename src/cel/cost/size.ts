@@ -4,24 +4,12 @@
 // (library/cost.go traversalCost: a walk over the whole data tree).
 
 import { CelMap, Optional } from '../values.js';
+import { sizeString } from '../runtime/strings.js';
+
+/** Code points of a string (the runtime's size()). */
+export const codePoints = sizeString;
 import { STRING_TRAVERSAL_COST_FACTOR } from './constants.js';
 
-/** Code points of a string, without allocating. */
-export function codePoints(s: string): number {
-  let n = s.length;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    // A high surrogate followed by a low one is one code point.
-    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
-      const d = s.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) {
-        n--;
-        i++;
-      }
-    }
-  }
-  return n;
-}
 
 /** UTF-8 length of a string (Go's len(string)). */
 export function utf8Length(s: string): number {
@@ -48,7 +36,7 @@ const isPlainObject = (v: object): boolean => {
 
 /** cel-go's CostTracker.actualSize: the CEL size() of a sized value, else 1. */
 export function actualSize(v: unknown): number {
-  if (typeof v === 'string') return codePoints(v);
+  if (typeof v === 'string') return sizeString(v);
   if (typeof v !== 'object' || v === null) return 1;
   if (Array.isArray(v)) return v.length;
   if (v instanceof Uint8Array) return v.length;
