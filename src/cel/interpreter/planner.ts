@@ -26,7 +26,7 @@ import {
 } from './access.js';
 import { type CallCosts, LIST_CREATE_COST, MAP_CREATE_COST, SELECT_AND_IDENT_COST, type SizedCost, sizedCostOf, type BinarySizedCost, binarySizedCostOf } from './cost.js';
 import { type Candidate, candidate, needsGuard, predicateOf, type Pred } from './dispatch.js';
-import { absorbable, checkCost, type Frame, type Interp, noSuchOverload } from './frame.js';
+import { absorbable, checkCost, CostLimitExceeded, type Frame, type Interp, noSuchOverload } from './frame.js';
 
 /** What the checker says about a node (the checker's Reference). */
 export interface PlanReference {
@@ -172,6 +172,22 @@ class Planner {
       const v = f(fr);
       fr.c += k;
       return v;
+    };
+  }
+
+  /** A step cel-go charges whether it succeeds or fails (an index: its
+   * error is its value). */
+  private withCostEvenOnError(f: Interp, k: number): Interp {
+    if (this.cost === undefined || k === 0) return f;
+    return (fr) => {
+      try {
+        const v = f(fr);
+        fr.c += k;
+        return v;
+      } catch (e) {
+        if (e instanceof CelError && !(e instanceof CostLimitExceeded)) fr.c += k;
+        throw e;
+      }
     };
   }
 
@@ -774,21 +790,25 @@ class Planner {
   private planIndex(e: CallExpr, optional: boolean): Interp {
     const c = this.plan(e.args[0]);
     const k = this.plan(e.args[1]);
-    if (optional) return this.withCost((f) => optionalIndex(c(f), k(f)), SELECT_AND_IDENT_COST);
+    // cel-go: an index over a value that is not a variable or a selection is
+    // a relative attribute, charged once more than its qualifier.
+    const op = e.args[0].kind;
+    const k0 = op === 'ident' || op === 'select' || (op === 'call' && (e.args[0].fn === '_[_]' || e.args[0].fn === '_[?_]')) ? SELECT_AND_IDENT_COST : 2 * SELECT_AND_IDENT_COST;
+    if (optional) return this.withCostEvenOnError((f) => optionalIndex(c(f), k(f)), k0);
     const kc = e.args[1].kind === 'const' ? constantValue(e.args[1].value) : undefined;
     if (typeof kc === 'string') {
       // m['key'] on a map of strings, the common case.
-      if (inheritedName(kc)) return this.withCost((f) => index(c(f), kc), SELECT_AND_IDENT_COST);
-      return this.withCost((f) => {
+      if (inheritedName(kc)) return this.withCostEvenOnError((f) => index(c(f), kc), k0);
+      return this.withCostEvenOnError((f) => {
         const m = c(f) as Record<string, unknown>;
         if (typeof m === 'object' && m !== null && m.constructor === Object) {
           const v = m[kc];
           if (v !== undefined) return v;
         }
         return index(m, kc);
-      }, SELECT_AND_IDENT_COST);
+      }, k0);
     }
-    return this.withCost((f) => index(c(f), k(f)), SELECT_AND_IDENT_COST);
+    return this.withCostEvenOnError((f) => index(c(f), k(f)), k0);
   }
 
   /** The x-kubernetes-list-type of a list-typed operand (set or map lists
@@ -923,8 +943,69 @@ class Planner {
     if (cands.some((c) => c.impl.nonStrict)) return this.planNonStrict(fnName, args, cands);
     const folded = this.fold(args, cands);
     if (folded !== undefined) return folded;
-    if (!guard) return this.planDirect(cands[0], args);
-    return this.planDispatch(fnName, args, cands);
+    if (!guard) return this.chargeFailures(this.planDirect(cands[0], args), fnName, args, cands, false);
+    return this.chargeFailures(this.planDispatch(fnName, args, cands), fnName, args, cands, true);
+  }
+
+  /** cel-go evaluates every argument of a call and charges the call even
+   * when an argument or the call failed (the error is a value, sized 1).
+   * The fast closure runs first; when it throws, its cost is undone and the
+   * call is evaluated again argument by argument (nested call sites then go
+   * straight to this careful path: linear, not exponential). */
+  private chargeFailures(fast: Interp, fnName: string, args: Interp[], cands: Candidate[], guarded: boolean): Interp {
+    const cost = this.cost;
+    if (cost === undefined) return fast;
+    const ks = cands.map((c) => sizedCostOf(cost, c.decl.id));
+    const fns = cands.map((c) => callOf(c.impl));
+    const n = args.length;
+    const noMatch = `no matching overload for '${fnName}'`;
+    const careful = (f: Frame): unknown => {
+      f.e++;
+      try {
+        const vs = new Array<unknown>(n);
+        let first: CelError | undefined;
+        for (let i = 0; i < n; i++) {
+          try {
+            vs[i] = args[i](f);
+          } catch (e) {
+            vs[i] = absorbable(e);
+            first ??= vs[i] as CelError;
+          }
+        }
+        if (first !== undefined) {
+          f.c += cands.length === 1 ? ks[0](vs, first) : 1;
+          throw first;
+        }
+        for (let i = 0; i < cands.length; i++) {
+          if (guarded && !cands[i].preds.every((p, j) => p(vs[j]))) continue;
+          let r: unknown;
+          try {
+            r = fns[i](vs);
+          } catch (e) {
+            r = absorbable(e);
+          }
+          f.c += ks[i](vs, r);
+          if (r instanceof CelError) throw r;
+          return r;
+        }
+        f.c += 1;
+        throw new CelError(noMatch);
+      } finally {
+        f.e--;
+      }
+    };
+    return (f) => {
+      if (f.e === 0) {
+        const c0 = f.c;
+        try {
+          return fast(f);
+        } catch (e) {
+          if (!(e instanceof CelError) || e instanceof CostLimitExceeded) throw e;
+          f.c = c0;
+        }
+      }
+      return careful(f);
+    };
   }
 
   private candidatesFor(
