@@ -141,7 +141,10 @@ class Planner {
 
   // ---- nodes ----------------------------------------------------------------
 
-  private plan(e: Expr): Interp {
+  /** Plans e; with drop, an attribute's base charge is left out (cel-go
+   * resolves the attributes of `?:` branches and of index keys without
+   * observing them: only their qualifiers and operands are charged). */
+  private plan(e: Expr, drop = false): Interp {
     switch (e.kind) {
       case 'const': {
         const v = constantValue(e.value);
@@ -150,11 +153,11 @@ class Planner {
         return c;
       }
       case 'ident':
-        return this.planIdent(e.id, e.name);
+        return this.planIdent(e.id, e.name, drop);
       case 'select':
-        return this.planSelect(e);
+        return this.planSelect(e, drop);
       case 'call':
-        return this.planCall(e);
+        return this.planCall(e, drop);
       case 'list':
         return this.planList(e);
       case 'map':
@@ -175,24 +178,18 @@ class Planner {
     };
   }
 
-  /** A step cel-go charges whether it succeeds or fails (an index: its
-   * error is its value). */
-  private withCostEvenOnError(f: Interp, k: number): Interp {
+  /** A step charged before it runs: also when it fails (cel-go observes a
+   * failed qualifier like a successful one). */
+  private chargeFirst(f: Interp, k: number): Interp {
     if (this.cost === undefined || k === 0) return f;
     return (fr) => {
-      try {
-        const v = f(fr);
-        fr.c += k;
-        return v;
-      } catch (e) {
-        if (e instanceof CelError && !(e instanceof CostLimitExceeded)) fr.c += k;
-        throw e;
-      }
+      fr.c += k;
+      return f(fr);
     };
   }
 
-  private readSlot(slot: number, name: string): Interp {
-    const tracking = this.cost !== undefined;
+  private readSlot(slot: number, name: string, drop = false): Interp {
+    const tracking = this.cost !== undefined && !drop;
     if (this.accuSet.has(slot)) {
       // An accumulator may hold the error a step produced: reading it raises it.
       return tracking
@@ -232,18 +229,18 @@ class Planner {
         };
   }
 
-  private planIdent(id: number, name: string): Interp {
+  private planIdent(id: number, name: string, drop = false): Interp {
     const loc = this.local(name);
-    if (loc !== undefined) return this.readSlot(loc.slot, name);
+    if (loc !== undefined) return this.readSlot(loc.slot, name, drop);
     if (this.checked) {
       const resolved = this.refs?.get(id)?.name ?? name;
-      return this.planResolvedName(resolved, id);
+      return this.planResolvedName(resolved, id, drop);
     }
-    return this.planMaybeName(name, []);
+    return this.planMaybeName(name, [], drop);
   }
 
   /** A name the checker resolved: a declared variable or a type. */
-  private planResolvedName(name: string, id: number): Interp {
+  private planResolvedName(name: string, id: number, drop = false): Interp {
     const abs = name.startsWith('.') ? name.slice(1) : name;
     const declared = this.env.variables.get(abs);
     // Type identifiers (`int`, `list`, a schema's object types) are declared
@@ -252,9 +249,9 @@ class Planner {
       const tv = this.typeValue(abs, declared === undefined ? id : undefined);
       if (tv !== undefined) return () => tv;
     }
-    if (declared !== undefined) return this.readSlot(this.nameSlot(abs), abs);
+    if (declared !== undefined) return this.readSlot(this.nameSlot(abs), abs, drop);
     // Declared by no one the planner knows: read it from the activation.
-    return this.readSlot(this.nameSlot(abs), abs);
+    return this.readSlot(this.nameSlot(abs), abs, drop);
   }
 
   private typeValue(name: string, id?: number): TypeValue | undefined {
@@ -286,7 +283,7 @@ class Planner {
   /** Unchecked: `a.b.c` may be the variable `a.b.c`, or `a.b` with field c,
    * or `a` with fields b, c — the longest name bound in the activation wins;
    * a type name is a type value; else the attribute is missing. */
-  private planMaybeName(name: string, fields: string[]): Interp {
+  private planMaybeName(name: string, fields: string[], drop = false): Interp {
     interface Alt {
       slot: number;
       fields: string[];
@@ -310,13 +307,14 @@ class Planner {
     }
     const tracking = this.cost !== undefined;
     const missing = `no such attribute(s): ${typeNames.join(', ')}`;
-    if (alts.length === 1 && alts[0].fields.length === 0 && tv === undefined) return this.readSlot(alts[0].slot, name);
+    if (alts.length === 1 && alts[0].fields.length === 0 && tv === undefined) return this.readSlot(alts[0].slot, name, drop);
+    const base = drop ? 0 : SELECT_AND_IDENT_COST;
     return (f) => {
       for (let i = 0; i < alts.length; i++) {
         const a = alts[i];
         let v = f.s[a.slot];
         if (v === UNBOUND) continue;
-        if (tracking) f.c += SELECT_AND_IDENT_COST;
+        if (tracking) f.c += base;
         for (let j = 0; j < a.fields.length; j++) {
           v = select(v, a.fields[j]);
           if (tracking) f.c += SELECT_AND_IDENT_COST;
@@ -338,10 +336,10 @@ class Planner {
     return undefined;
   }
 
-  private planSelect(e: SelectExpr): Interp {
+  private planSelect(e: SelectExpr, drop = false): Interp {
     if (this.checked) {
       const ref = this.refs?.get(e.id);
-      if (ref?.name !== undefined && !e.testOnly) return this.planResolvedName(ref.name, e.id);
+      if (ref?.name !== undefined && !e.testOnly) return this.planResolvedName(ref.name, e.id, drop);
     } else if (!e.testOnly && !e.optional) {
       // A chain of selects over an identifier: a maybe-qualified name.
       const fields: string[] = [];
@@ -350,9 +348,13 @@ class Planner {
         fields.unshift(cur.field);
         cur = cur.operand;
       }
-      if (cur.kind === 'ident' && this.local(cur.name) === undefined) return this.planMaybeName(cur.name, fields);
+      if (cur.kind === 'ident' && this.local(cur.name) === undefined) return this.planMaybeName(cur.name, fields, drop);
     }
-    const op = this.plan(e.operand);
+    // The operand of a selection is an attribute (its base charge dropped
+    // with this one's), or a value that becomes a relative attribute (1 more).
+    const opAttr = isAttribute(e.operand);
+    const op = this.plan(e.operand, drop && opAttr && !e.testOnly);
+    const selCost = e.testOnly ? 0 : SELECT_AND_IDENT_COST + (opAttr || drop ? 0 : SELECT_AND_IDENT_COST);
     const field = e.field;
     // A presence test costs its operand only (cel-go v0.12: evalTestOnly is
     // neither an attribute nor a call).
@@ -370,21 +372,21 @@ class Planner {
     }
     if (e.optional) {
       const wire = this.wireName(e.operand, field);
-      return this.withCost((f) => optionalSelect(op(f), wire), SELECT_AND_IDENT_COST);
+      return this.chargeFirst((f) => optionalSelect(op(f), wire), selCost);
     }
     const opType = this.types?.get(e.operand.id);
     if (opType?.kind === 'object') {
       const ft = opType.fields.get(field);
-      if (ft !== undefined) return this.withCost(objectField(op, field, ft.wireName, ft.convert), SELECT_AND_IDENT_COST);
+      if (ft !== undefined) return this.chargeFirst(objectField(op, field, ft.wireName, ft.convert), selCost);
     }
     const tracking = this.cost !== undefined;
-    if (inheritedName(field)) return this.withCost((f) => select(op(f), field), SELECT_AND_IDENT_COST);
+    if (inheritedName(field)) return this.chargeFirst((f) => select(op(f), field), selCost);
     // `x.f` on a comprehension variable: one closure reads the slot.
     const operand = e.operand;
     const loc = operand.kind === 'ident' ? this.local(operand.name) : undefined;
     if (loc !== undefined && !this.accuSet.has(loc.slot)) {
       const slot = loc.slot;
-      const both = 2 * SELECT_AND_IDENT_COST;
+      const both = selCost + (drop ? 0 : SELECT_AND_IDENT_COST);
       return (f) => {
         const o = f.s[slot] as Record<string, unknown>;
         if (tracking) f.c += both;
@@ -397,7 +399,7 @@ class Planner {
     }
     return (f) => {
       const o = op(f) as Record<string, unknown>;
-      if (tracking) f.c += SELECT_AND_IDENT_COST;
+      if (tracking) f.c += selCost;
       if (typeof o === 'object' && o !== null && o.constructor === Object) {
         const v = o[field];
         if (v !== undefined) return v;
@@ -653,7 +655,7 @@ class Planner {
 
   // ---- calls ----------------------------------------------------------------
 
-  private planCall(e: CallExpr): Interp {
+  private planCall(e: CallExpr, drop = false): Interp {
     switch (e.fn) {
       case '_&&_':
         if (e.args.length === 2) return this.planAnd(this.plan(e.args[0]), this.plan(e.args[1]));
@@ -669,16 +671,18 @@ class Planner {
         if (e.args.length === 1) return this.planNotStrictlyFalse(this.plan(e.args[0]));
         break;
       case '_[_]':
-        if (e.args.length === 2) return this.planIndex(e, false);
+        if (e.args.length === 2) return this.planIndex(e, false, drop);
         break;
       case '_[?_]':
-        if (e.args.length === 2) return this.planIndex(e, true);
+        if (e.args.length === 2) return this.planIndex(e, true, drop);
         break;
       case '_?._':
         if (e.args.length === 2 && e.args[1].kind === 'const' && e.args[1].value.type === 'string') {
-          const op = this.plan(e.args[0]);
+          const opAttr = isAttribute(e.args[0]);
+          const op = this.plan(e.args[0], drop && opAttr);
           const field = this.wireName(e.args[0], e.args[1].value.value);
-          return this.withCost((f) => optionalSelect(op(f), field), SELECT_AND_IDENT_COST);
+          const k = SELECT_AND_IDENT_COST + (opAttr || drop ? 0 : SELECT_AND_IDENT_COST);
+          return this.chargeFirst((f) => optionalSelect(op(f), field), k);
         }
         break;
       case '@in':
@@ -759,10 +763,13 @@ class Planner {
     };
   }
 
+  /** cel-go v0.12 plans `?:` as a conditional attribute: it costs nothing
+   * itself, and a branch that is an attribute is resolved without its base
+   * charge (its qualifiers and operands are charged). */
   private planConditional(e: CallExpr): Interp {
     const c = this.plan(e.args[0]);
-    const t = this.plan(e.args[1]);
-    const o = this.plan(e.args[2]);
+    const t = this.plan(e.args[1], isAttribute(e.args[1]));
+    const o = this.plan(e.args[2], isAttribute(e.args[2]));
     return (f) => {
       const v = c(f);
       if (v === true) return t(f);
@@ -787,19 +794,21 @@ class Planner {
     };
   }
 
-  private planIndex(e: CallExpr, optional: boolean): Interp {
-    const c = this.plan(e.args[0]);
-    const k = this.plan(e.args[1]);
-    // cel-go: an index over a value that is not a variable or a selection is
-    // a relative attribute, charged once more than its qualifier.
-    const op = e.args[0].kind;
-    const k0 = op === 'ident' || op === 'select' || (op === 'call' && (e.args[0].fn === '_[_]' || e.args[0].fn === '_[?_]')) ? SELECT_AND_IDENT_COST : 2 * SELECT_AND_IDENT_COST;
-    if (optional) return this.withCostEvenOnError((f) => optionalIndex(c(f), k(f)), k0);
+  private planIndex(e: CallExpr, optional: boolean, drop = false): Interp {
+    // cel-go: the operand is an attribute (its base charge dropped with
+    // this one's) or a value that becomes a relative attribute (charged 1
+    // more); a key that is an attribute is resolved as a qualifier, without
+    // its base charge.
+    const opAttr = isAttribute(e.args[0]);
+    const c = this.plan(e.args[0], drop && opAttr);
+    const k = this.plan(e.args[1], isAttribute(e.args[1]));
+    const k0 = SELECT_AND_IDENT_COST + (opAttr || drop ? 0 : SELECT_AND_IDENT_COST);
+    if (optional) return this.chargeFirst((f) => optionalIndex(c(f), k(f)), k0);
     const kc = e.args[1].kind === 'const' ? constantValue(e.args[1].value) : undefined;
     if (typeof kc === 'string') {
       // m['key'] on a map of strings, the common case.
-      if (inheritedName(kc)) return this.withCostEvenOnError((f) => index(c(f), kc), k0);
-      return this.withCostEvenOnError((f) => {
+      if (inheritedName(kc)) return this.chargeFirst((f) => index(c(f), kc), k0);
+      return this.chargeFirst((f) => {
         const m = c(f) as Record<string, unknown>;
         if (typeof m === 'object' && m !== null && m.constructor === Object) {
           const v = m[kc];
@@ -808,7 +817,7 @@ class Planner {
         return index(m, kc);
       }, k0);
     }
-    return this.withCostEvenOnError((f) => index(c(f), k(f)), k0);
+    return this.chargeFirst((f) => index(c(f), k(f)), k0);
   }
 
   /** The x-kubernetes-list-type of a list-typed operand (set or map lists
@@ -1300,6 +1309,15 @@ const constants = new WeakMap<Interp, unknown>();
 const foldedCost = new WeakMap<Interp, number>();
 /** A constant whose closure adds no cost: callers may use its value instead. */
 const costFree = (a: Interp): boolean => constants.has(a) && (foldedCost.get(a) ?? 0) === 0;
+
+/** Whether cel-go v0.12 plans e as an attribute: a name, a selection, an
+ * index (over an attribute or, relative, over any value) or a `?:`. */
+function isAttribute(e: Expr): boolean {
+  if (e.kind === 'ident') return true;
+  if (e.kind === 'select') return !e.testOnly;
+  if (e.kind !== 'call' || e.target !== undefined) return false;
+  return ((e.fn === '_[_]' || e.fn === '_[?_]' || e.fn === '_?._') && e.args.length === 2) || (e.fn === '_?_:_' && e.args.length === 3);
+}
 
 const isIdent = (e: Expr, name: string): boolean => e.kind === 'ident' && e.name === name;
 const isCall = (e: Expr, fn: string, n: number): e is CallExpr =>
