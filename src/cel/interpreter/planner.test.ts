@@ -287,3 +287,21 @@ test('a comprehension range that is not a list or map is an error', () => {
   const p = compile(all(ident('d'), 'e', bool(true)), false);
   assert.throws(() => p.eval(vars), /cannot be range of a comprehension/);
 });
+
+test('optimize: folded literals are shared constants, yet every evaluation sees fresh accumulators', () => {
+  const table: [name: string, e: Expr, want: unknown, cost: number][] = [
+    ['map over a literal', mapM(list(int(1), int(2)), 'e', ident('e')), [1, 2], 27],
+    // per element: e and > (2); e = 2 appends (accumulator 1, [e] 11, + 1); the ?: branch @result is free; the result 1
+    ['filter over a literal', filter(list(int(1), int(2)), 'e', call('_>_', ident('e'), int(1))), [2], 18],
+    ['nested literal', list(list(int(1)), list()), [[1], []], 0],
+    ['set membership', call('@in', ident('x'), list(int(7), int(8))), true, 1],
+    ['empty set membership skips its operand', call('@in', ident('nope'), list()), false, 0],
+  ];
+  for (const [name, e, want, cost] of table) {
+    const p = new Program(plan({ expr: e }, planEnv, { cost: callCostsOf('cel'), optimize: true }));
+    for (let i = 0; i < 3; i++) {
+      assert.deepEqual(p.eval(vars), want, name);
+      assert.equal(p.actualCost, cost, name);
+    }
+  }
+});

@@ -56,6 +56,12 @@ export interface PlanInput {
 export interface PlanOptions {
   /** Per-call costs; cost tracking is planned in only when given. */
   cost?: CallCosts;
+  /** cel-go's OptOptimize, as Kubernetes plans CRD rules and admission
+   * programs: list and map literals of constants are constants (cost 0),
+   * `x in <constant list of primitives>` is a set lookup that is not a call
+   * (cost 0; false without evaluating x when the list is empty), and a type
+   * conversion of a constant is folded (cost 0). */
+  optimize?: boolean;
 }
 
 export interface Plan {
@@ -85,6 +91,7 @@ class Planner {
   private readonly refs?: ReadonlyMap<number, PlanReference>;
   private readonly checked: boolean;
   private readonly cost?: CallCosts;
+  private readonly optimize: boolean;
   private readonly names: string[] = [];
   private readonly nameSlots = new Map<string, number>();
   private readonly locals: Scope[] = [];
@@ -103,6 +110,7 @@ class Planner {
     this.refs = input.refs;
     this.checked = input.refs !== undefined;
     this.cost = opts.cost;
+    this.optimize = opts.optimize === true;
   }
 
   run(): Plan {
@@ -425,6 +433,11 @@ class Planner {
   private planList(e: ListExpr): Interp {
     const elems = e.elements.map((x) => this.plan(x));
     const n = elems.length;
+    if (this.optimize && e.optionalIndices.length === 0 && elems.every(costFree)) {
+      // A fresh empty list each time (a comprehension may append to it in place).
+      if (n === 0) return () => [];
+      return constantOf(elems.map((x) => constants.get(x)));
+    }
     let f: Interp;
     if (e.optionalIndices.length > 0) {
       const opt = new Set(e.optionalIndices);
@@ -463,6 +476,15 @@ class Planner {
     const vals = e.entries.map((x) => this.plan(x.value));
     const opt = e.entries.map((x) => x.optional);
     const n = keys.length;
+    if (this.optimize && !opt.includes(true) && keys.every(costFree) && vals.every(costFree)) {
+      const m = new CelMap();
+      try {
+        for (let i = 0; i < n; i++) mapSet(m, constants.get(keys[i]), constants.get(vals[i]));
+        return constantOf(m);
+      } catch (x) {
+        absorbable(x); // a duplicate or invalid key: raised at evaluation
+      }
+    }
     return this.withCost((fr) => {
       const m = new CelMap();
       for (let i = 0; i < n; i++) {
@@ -856,6 +878,20 @@ class Planner {
   private planIn(e: CallExpr): Interp {
     const x = this.plan(e.args[0]);
     const c = this.plan(e.args[1]);
+    const emptyLiteral = e.args[1].kind === 'list' && e.args[1].elements.length === 0;
+    if (this.optimize && (costFree(c) || emptyLiteral)) {
+      const list = emptyLiteral ? [] : constants.get(c);
+      if (Array.isArray(list) && list.every(isPrimitive)) {
+        // cel-go's set membership: not a call, so not charged.
+        if (list.length === 0) return constantOf(false);
+        const n = list.length;
+        return (f) => {
+          const v = x(f);
+          for (let i = 0; i < n; i++) if (celEquals(v, list[i])) return true;
+          return false;
+        };
+      }
+    }
     const kMap = this.constCost('in_map');
     const cost = this.cost;
     const inListCost = cost === undefined ? undefined : sizedCostOf(cost, 'in_list');
@@ -950,7 +986,7 @@ class Planner {
     }
     const guard = !this.checked || cands.length > 1 || argExprs.some((a) => needsGuard(this.types?.get(a.id)));
     if (cands.some((c) => c.impl.nonStrict)) return this.planNonStrict(fnName, args, cands);
-    const folded = this.fold(args, cands);
+    const folded = this.fold(args, cands, this.optimize && args.length === 1 && CONVERSIONS.has(fnName) && costFree(args[0]));
     if (folded !== undefined) return folded;
     if (!guard) return this.chargeFailures(this.planDirect(cands[0], args), fnName, args, cands, false);
     return this.chargeFailures(this.planDispatch(fnName, args, cands), fnName, args, cands, true);
@@ -1056,7 +1092,7 @@ class Planner {
   /** A call whose arguments are all literals (or folded calls) is evaluated
    * once, when planning: CEL functions are pure. The result is a constant
    * whose evaluation still adds the cost cel-go would count for the calls. */
-  private fold(args: Interp[], cands: Candidate[]): Interp | undefined {
+  private fold(args: Interp[], cands: Candidate[], free = false): Interp | undefined {
     if (args.length === 0 || !args.every((a) => constants.has(a))) return undefined;
     const vals = args.map((a) => constants.get(a));
     let argCost = 0;
@@ -1070,7 +1106,7 @@ class Planner {
       if (e instanceof CelError) return undefined; // raised at evaluation
       throw e;
     }
-    const k = this.cost === undefined ? 0 : argCost + sizedCostOf(this.cost, c.decl.id)(vals, v);
+    const k = this.cost === undefined || free ? 0 : argCost + sizedCostOf(this.cost, c.decl.id)(vals, v);
     const out: Interp =
       k === 0
         ? () => v
@@ -1307,6 +1343,20 @@ function overloadsById(f: FunctionDecl): Map<string, OverloadDecl> {
 const constants = new WeakMap<Interp, unknown>();
 /** The cost a folded call's closure adds (its calls' costs as cel-go counts them). */
 const foldedCost = new WeakMap<Interp, number>();
+/** A cost-free constant closure. */
+function constantOf(v: unknown): Interp {
+  const c = (): unknown => v;
+  constants.set(c, v);
+  return c;
+}
+
+/** cel-go's type conversion functions (OptOptimize folds them over constants). */
+const CONVERSIONS = new Set(['bool', 'bytes', 'double', 'duration', 'dyn', 'int', 'string', 'timestamp', 'type', 'uint']);
+
+/** cel-go's primitive values (set membership folds lists of these only). */
+const isPrimitive = (v: unknown): boolean =>
+  typeof v === 'boolean' || typeof v === 'string' || typeof v === 'number' || typeof v === 'bigint' || v instanceof Uint8Array || v instanceof Uint || v instanceof Double;
+
 /** A constant whose closure adds no cost: callers may use its value instead. */
 const costFree = (a: Interp): boolean => constants.has(a) && (foldedCost.get(a) ?? 0) === 0;
 
