@@ -434,8 +434,6 @@ class Planner {
     const elems = e.elements.map((x) => this.plan(x));
     const n = elems.length;
     if (this.optimize && e.optionalIndices.length === 0 && elems.every(costFree)) {
-      // A fresh empty list each time (a comprehension may append to it in place).
-      if (n === 0) return () => [];
       return constantOf(elems.map((x) => constants.get(x)));
     }
     let f: Interp;
@@ -505,14 +503,15 @@ class Planner {
     const q = quantifierOf(e);
     if (q !== undefined) return this.planQuantifier(e, q.kind, q.pred);
     const range = this.plan(e.iterRange);
-    const init = this.plan(e.accuInit);
+    // A fresh empty list accumulator may be appended to in place (cel-go's
+    // mutable accumulator): `accu + [x]` then costs O(1).
+    const freshList = e.accuInit.kind === 'list' && e.accuInit.elements.length === 0;
+    // Optimized, `[]` is a shared constant: the accumulator gets its own.
+    const init = freshList && this.optimize ? () => [] : this.plan(e.accuInit);
     const accu = this.newLocal();
     this.accuSet.add(accu);
     const it1 = this.newLocal();
     const it2 = e.iterVar2 !== undefined ? this.newLocal() : -1;
-    // A fresh empty list accumulator may be appended to in place (cel-go's
-    // mutable accumulator): `accu + [x]` then costs O(1).
-    const freshList = e.accuInit.kind === 'list' && e.accuInit.elements.length === 0;
     this.locals.push({ name: e.accuVar, slot: accu });
     this.locals.push({ name: e.iterVar, slot: it1 });
     if (e.iterVar2 !== undefined) this.locals.push({ name: e.iterVar2, slot: it2 });
