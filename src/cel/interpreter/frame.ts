@@ -9,9 +9,6 @@ export class Frame {
   readonly s: unknown[];
   /** Cost so far (only counted by programs planned with cost tracking). */
   c = 0;
-  /** Depth of call sites re-evaluating their arguments one by one after a
-   * failure, to charge what cel-go charges (0 on the fast path). */
-  e = 0;
   /** Cost limit; Infinity when none. */
   limit = Infinity;
   /** Whether an evaluation is using this frame (re-entrancy guard). */

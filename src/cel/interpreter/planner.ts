@@ -987,70 +987,10 @@ class Planner {
     if (cands.some((c) => c.impl.nonStrict)) return this.planNonStrict(fnName, args, cands);
     const folded = this.fold(args, cands, this.optimize && args.length === 1 && CONVERSIONS.has(fnName) && costFree(args[0]));
     if (folded !== undefined) return folded;
-    if (!guard) return this.chargeFailures(this.planDirect(cands[0], args), fnName, args, cands, false);
-    return this.chargeFailures(this.planDispatch(fnName, args, cands), fnName, args, cands, true);
+    if (!guard) return this.planDirect(cands[0], args);
+    return this.planDispatch(fnName, args, cands);
   }
 
-  /** cel-go evaluates every argument of a call and charges the call even
-   * when an argument or the call failed (the error is a value, sized 1).
-   * The fast closure runs first; when it throws, its cost is undone and the
-   * call is evaluated again argument by argument (nested call sites then go
-   * straight to this careful path: linear, not exponential). */
-  private chargeFailures(fast: Interp, fnName: string, args: Interp[], cands: Candidate[], guarded: boolean): Interp {
-    const cost = this.cost;
-    if (cost === undefined) return fast;
-    const ks = cands.map((c) => sizedCostOf(cost, c.decl.id));
-    const fns = cands.map((c) => callOf(c.impl));
-    const n = args.length;
-    const noMatch = `no matching overload for '${fnName}'`;
-    const careful = (f: Frame): unknown => {
-      f.e++;
-      try {
-        const vs = new Array<unknown>(n);
-        let first: CelError | undefined;
-        for (let i = 0; i < n; i++) {
-          try {
-            vs[i] = args[i](f);
-          } catch (e) {
-            vs[i] = absorbable(e);
-            first ??= vs[i] as CelError;
-          }
-        }
-        if (first !== undefined) {
-          f.c += cands.length === 1 ? ks[0](vs, first) : 1;
-          throw first;
-        }
-        for (let i = 0; i < cands.length; i++) {
-          if (guarded && !cands[i].preds.every((p, j) => p(vs[j]))) continue;
-          let r: unknown;
-          try {
-            r = fns[i](vs);
-          } catch (e) {
-            r = absorbable(e);
-          }
-          f.c += ks[i](vs, r);
-          if (r instanceof CelError) throw r;
-          return r;
-        }
-        f.c += 1;
-        throw new CelError(noMatch);
-      } finally {
-        f.e--;
-      }
-    };
-    return (f) => {
-      if (f.e === 0) {
-        const c0 = f.c;
-        try {
-          return fast(f);
-        } catch (e) {
-          if (!(e instanceof CelError) || e instanceof CostLimitExceeded) throw e;
-          f.c = c0;
-        }
-      }
-      return careful(f);
-    };
-  }
 
   private candidatesFor(
     decl: FunctionDecl | undefined,
@@ -1127,11 +1067,12 @@ class Planner {
       const fn = unaryOf(c.impl);
       const a = args[0];
       if (cost === undefined) return (f) => fn(a(f));
+      // A constant cost is charged first: cel-go charges a call that fails,
+      // or whose argument failed, as one that succeeds.
       if (k !== undefined)
         return (f) => {
-          const r = fn(a(f));
           f.c += k;
-          return r;
+          return fn(a(f));
         };
       const sized = sizedCostOf(cost, id);
       return (f) => {
@@ -1151,17 +1092,15 @@ class Planner {
         return cost === undefined
           ? (f) => fn(a(f), y)
           : (f) => {
-              const r = fn(a(f), y);
               f.c += kk;
-              return r;
+              return fn(a(f), y);
             };
       }
       if (cost === undefined) return (f) => fn(a(f), b(f));
       if (k !== undefined)
         return (f) => {
-          const r = fn(a(f), b(f));
           f.c += k;
-          return r;
+          return fn(a(f), b(f));
         };
       const sized = binarySizedCostOf(cost, id);
       return (f) => {
@@ -1200,7 +1139,10 @@ class Planner {
         let i = last;
         if (!ps[i](x)) {
           for (i = 0; i < n; i++) if (ps[i](x)) break;
-          if (i === n) throw new CelError(err);
+          if (i === n) {
+            if (cost !== undefined) f.c += 1;
+            throw new CelError(err);
+          }
           last = i;
         }
         const r = fns[i](x);
@@ -1225,16 +1167,18 @@ class Planner {
         if (k !== undefined) {
           // A constant cost (0 without tracking) is added, never a call.
           return (f) => {
+            f.c += k;
             const x = a(f);
             if (!p(x)) throw new CelError(err);
-            const r = fn(x, y);
-            f.c += k;
-            return r;
+            return fn(x, y);
           };
         }
         return (f) => {
           const x = a(f);
-          if (!p(x)) throw new CelError(err);
+          if (!p(x)) {
+            if (bk !== undefined) f.c += 1;
+            throw new CelError(err);
+          }
           const r = fn(x, y);
           if (bk !== undefined) f.c += bk(x, y, r);
           return r;
@@ -1246,7 +1190,10 @@ class Planner {
         let i = last;
         if (n === 0 || !p0[i](x)) {
           for (i = 0; i < n; i++) if (p0[i](x)) break;
-          if (i === n) throw new CelError(err);
+          if (i === n) {
+            if (cost !== undefined) f.c += 1;
+            throw new CelError(err);
+          }
           last = i;
         }
         const r = fns[i](x, y);
@@ -1273,7 +1220,10 @@ class Planner {
         let i = last;
         if (!p0[i](x) || !p1[i](y)) {
           for (i = 0; i < n; i++) if (p0[i](x) && p1[i](y)) break;
-          if (i === n) throw new CelError(err);
+          if (i === n) {
+            if (cost !== undefined) f.c += 1;
+            throw new CelError(err);
+          }
           last = i;
         }
         const r = fns[i](x, y);
@@ -1294,6 +1244,7 @@ class Planner {
         if (cost !== undefined) f.c += (ks[i] as SizedCost)(vs, r);
         return r;
       }
+      if (cost !== undefined) f.c += 1;
       throw new CelError(err);
     };
   }

@@ -50,7 +50,6 @@ export class Program {
       for (let i = 0; i < names.length; i++) s[nameSlots[i]] = activation[names[i]];
     }
     f.c = 0;
-    f.e = 0;
     f.limit = this.costLimit;
     f.busy = true;
     try {
