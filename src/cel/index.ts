@@ -79,6 +79,10 @@ export interface ProgramOptions {
   costLimit?: number;
   /** Count the runtime cost (Program.actualCost) without a limit. */
   trackCost?: boolean;
+  /** cel-go's OptOptimize (Kubernetes plans CRD rules and admission
+   * expressions with it): constant list/map literals, set membership in a
+   * constant list and conversions of constants are folded, at cost 0. */
+  optimize?: boolean;
 }
 
 export class UnknownLibraryError extends Error {}
@@ -156,7 +160,7 @@ export class Env {
     const p = plan(
       checked ? { expr: checked.expr, types: checked.types, refs: checked.refs } : { expr: ast.expr },
       this.planEnv,
-      tracking ? { cost: this.costs } : {},
+      { cost: tracking ? this.costs : undefined, optimize: opts.optimize === true },
     );
     return new Program(p, opts.costLimit ?? Infinity);
   }

@@ -128,7 +128,7 @@ export class CelAdmissionEngine implements AdmissionCelEngine {
     const env = this.env(vars);
     const c = env.compile(expression);
     if (!c.ast || c.issues.length > 0) return { ok: false, issues: formatIssues(c.issues, expression) };
-    const program = env.program(c.ast, { costLimit: PER_CALL_LIMIT });
+    const program = env.program(c.ast, { costLimit: PER_CALL_LIMIT, optimize: true });
     return { ok: true, outputType: printedType(c.type), program: new CelProgramOver(program, this.bind, vars.hasAuthorizer && expression.includes('authorizer')) };
   }
 

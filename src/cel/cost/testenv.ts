@@ -65,11 +65,16 @@ export function evalCost(
 
 /** Evaluates with cost tracking, also when evaluation fails: the cost
  * spent, and the error message if any. */
-export function evalCostOrError(c: Compiled, activation: Activation, model: CostModel = 'kubernetes'): { cost: number; error?: string } {
+export function evalCostOrError(
+  c: Compiled,
+  activation: Activation,
+  model: CostModel = 'kubernetes',
+  optimize = false,
+): { cost: number; error?: string } {
   const pl = plan(
     { expr: c.checked.expr, types: c.checked.types, refs: c.checked.refs },
     { functions: c.env.functions, impls: c.impls, variables: c.env.variables },
-    { cost: callCostsOf(model) },
+    { cost: callCostsOf(model), optimize },
   );
   const prg = new Program(pl);
   try {

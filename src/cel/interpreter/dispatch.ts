@@ -10,6 +10,7 @@ import { isPlainObject } from './access.js';
 export type Pred = (v: unknown) => boolean;
 
 const any: Pred = () => true;
+const isMapValue: Pred = (v) => v instanceof CelMap || isPlainObject(v);
 const KNOWN = [Uint, Double, Timestamp, Duration, TypeValue, Optional, CelMap, Uint8Array];
 
 /** A predicate for runtime values of a declared parameter type. */
@@ -38,11 +39,29 @@ export function predicateOf(t: Type): Pred {
       return (v) => v instanceof Timestamp;
     case 'duration':
       return (v) => v instanceof Duration;
-    case 'list':
-      return Array.isArray;
-    case 'map':
+    case 'list': {
+      // cel-go (IsAssignableRuntimeType) judges a list by its first element.
+      const ep = predicateOf(t.elem);
+      if (ep === any) return Array.isArray;
+      return (v) => Array.isArray(v) && (v.length === 0 || ep(v[0]));
+    }
+    case 'map': {
+      // … and a map by its first entry.
+      const kp = predicateOf(t.key);
+      const vp = predicateOf(t.value);
+      if (kp === any && vp === any) return isMapValue;
+      return (v) => {
+        if (v instanceof CelMap) {
+          for (const [k, x] of v.entries.values()) return kp(k) && vp(x);
+          return true;
+        }
+        if (!isPlainObject(v)) return false;
+        for (const k in v) return kp(k) && vp((v as Record<string, unknown>)[k]);
+        return true;
+      };
+    }
     case 'object':
-      return (v) => v instanceof CelMap || isPlainObject(v);
+      return isMapValue;
     case 'type':
       return (v) => v instanceof TypeValue;
     case 'opaque':

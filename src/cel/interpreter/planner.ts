@@ -26,7 +26,7 @@ import {
 } from './access.js';
 import { type CallCosts, LIST_CREATE_COST, MAP_CREATE_COST, SELECT_AND_IDENT_COST, type SizedCost, sizedCostOf, type BinarySizedCost, binarySizedCostOf } from './cost.js';
 import { type Candidate, candidate, needsGuard, predicateOf, type Pred } from './dispatch.js';
-import { absorbable, checkCost, type Frame, type Interp, noSuchOverload } from './frame.js';
+import { absorbable, checkCost, CostLimitExceeded, type Frame, type Interp, noSuchOverload } from './frame.js';
 
 /** What the checker says about a node (the checker's Reference). */
 export interface PlanReference {
@@ -56,6 +56,12 @@ export interface PlanInput {
 export interface PlanOptions {
   /** Per-call costs; cost tracking is planned in only when given. */
   cost?: CallCosts;
+  /** cel-go's OptOptimize, as Kubernetes plans CRD rules and admission
+   * programs: list and map literals of constants are constants (cost 0),
+   * `x in <constant list of primitives>` is a set lookup that is not a call
+   * (cost 0; false without evaluating x when the list is empty), and a type
+   * conversion of a constant is folded (cost 0). */
+  optimize?: boolean;
 }
 
 export interface Plan {
@@ -85,6 +91,7 @@ class Planner {
   private readonly refs?: ReadonlyMap<number, PlanReference>;
   private readonly checked: boolean;
   private readonly cost?: CallCosts;
+  private readonly optimize: boolean;
   private readonly names: string[] = [];
   private readonly nameSlots = new Map<string, number>();
   private readonly locals: Scope[] = [];
@@ -103,6 +110,7 @@ class Planner {
     this.refs = input.refs;
     this.checked = input.refs !== undefined;
     this.cost = opts.cost;
+    this.optimize = opts.optimize === true;
   }
 
   run(): Plan {
@@ -141,7 +149,10 @@ class Planner {
 
   // ---- nodes ----------------------------------------------------------------
 
-  private plan(e: Expr): Interp {
+  /** Plans e; with drop, an attribute's base charge is left out (cel-go
+   * resolves the attributes of `?:` branches and of index keys without
+   * observing them: only their qualifiers and operands are charged). */
+  private plan(e: Expr, drop = false): Interp {
     switch (e.kind) {
       case 'const': {
         const v = constantValue(e.value);
@@ -150,11 +161,11 @@ class Planner {
         return c;
       }
       case 'ident':
-        return this.planIdent(e.id, e.name);
+        return this.planIdent(e.id, e.name, drop);
       case 'select':
-        return this.planSelect(e);
+        return this.planSelect(e, drop);
       case 'call':
-        return this.planCall(e);
+        return this.planCall(e, drop);
       case 'list':
         return this.planList(e);
       case 'map':
@@ -175,8 +186,18 @@ class Planner {
     };
   }
 
-  private readSlot(slot: number, name: string): Interp {
-    const tracking = this.cost !== undefined;
+  /** A step charged before it runs: also when it fails (cel-go observes a
+   * failed qualifier like a successful one). */
+  private chargeFirst(f: Interp, k: number): Interp {
+    if (this.cost === undefined || k === 0) return f;
+    return (fr) => {
+      fr.c += k;
+      return f(fr);
+    };
+  }
+
+  private readSlot(slot: number, name: string, drop = false): Interp {
+    const tracking = this.cost !== undefined && !drop;
     if (this.accuSet.has(slot)) {
       // An accumulator may hold the error a step produced: reading it raises it.
       return tracking
@@ -216,18 +237,18 @@ class Planner {
         };
   }
 
-  private planIdent(id: number, name: string): Interp {
+  private planIdent(id: number, name: string, drop = false): Interp {
     const loc = this.local(name);
-    if (loc !== undefined) return this.readSlot(loc.slot, name);
+    if (loc !== undefined) return this.readSlot(loc.slot, name, drop);
     if (this.checked) {
       const resolved = this.refs?.get(id)?.name ?? name;
-      return this.planResolvedName(resolved, id);
+      return this.planResolvedName(resolved, id, drop);
     }
-    return this.planMaybeName(name, []);
+    return this.planMaybeName(name, [], drop);
   }
 
   /** A name the checker resolved: a declared variable or a type. */
-  private planResolvedName(name: string, id: number): Interp {
+  private planResolvedName(name: string, id: number, drop = false): Interp {
     const abs = name.startsWith('.') ? name.slice(1) : name;
     const declared = this.env.variables.get(abs);
     // Type identifiers (`int`, `list`, a schema's object types) are declared
@@ -236,9 +257,9 @@ class Planner {
       const tv = this.typeValue(abs, declared === undefined ? id : undefined);
       if (tv !== undefined) return () => tv;
     }
-    if (declared !== undefined) return this.readSlot(this.nameSlot(abs), abs);
+    if (declared !== undefined) return this.readSlot(this.nameSlot(abs), abs, drop);
     // Declared by no one the planner knows: read it from the activation.
-    return this.readSlot(this.nameSlot(abs), abs);
+    return this.readSlot(this.nameSlot(abs), abs, drop);
   }
 
   private typeValue(name: string, id?: number): TypeValue | undefined {
@@ -270,7 +291,7 @@ class Planner {
   /** Unchecked: `a.b.c` may be the variable `a.b.c`, or `a.b` with field c,
    * or `a` with fields b, c — the longest name bound in the activation wins;
    * a type name is a type value; else the attribute is missing. */
-  private planMaybeName(name: string, fields: string[]): Interp {
+  private planMaybeName(name: string, fields: string[], drop = false): Interp {
     interface Alt {
       slot: number;
       fields: string[];
@@ -294,13 +315,14 @@ class Planner {
     }
     const tracking = this.cost !== undefined;
     const missing = `no such attribute(s): ${typeNames.join(', ')}`;
-    if (alts.length === 1 && alts[0].fields.length === 0 && tv === undefined) return this.readSlot(alts[0].slot, name);
+    if (alts.length === 1 && alts[0].fields.length === 0 && tv === undefined) return this.readSlot(alts[0].slot, name, drop);
+    const base = drop ? 0 : SELECT_AND_IDENT_COST;
     return (f) => {
       for (let i = 0; i < alts.length; i++) {
         const a = alts[i];
         let v = f.s[a.slot];
         if (v === UNBOUND) continue;
-        if (tracking) f.c += SELECT_AND_IDENT_COST;
+        if (tracking) f.c += base;
         for (let j = 0; j < a.fields.length; j++) {
           v = select(v, a.fields[j]);
           if (tracking) f.c += SELECT_AND_IDENT_COST;
@@ -322,10 +344,10 @@ class Planner {
     return undefined;
   }
 
-  private planSelect(e: SelectExpr): Interp {
+  private planSelect(e: SelectExpr, drop = false): Interp {
     if (this.checked) {
       const ref = this.refs?.get(e.id);
-      if (ref?.name !== undefined && !e.testOnly) return this.planResolvedName(ref.name, e.id);
+      if (ref?.name !== undefined && !e.testOnly) return this.planResolvedName(ref.name, e.id, drop);
     } else if (!e.testOnly && !e.optional) {
       // A chain of selects over an identifier: a maybe-qualified name.
       const fields: string[] = [];
@@ -334,9 +356,13 @@ class Planner {
         fields.unshift(cur.field);
         cur = cur.operand;
       }
-      if (cur.kind === 'ident' && this.local(cur.name) === undefined) return this.planMaybeName(cur.name, fields);
+      if (cur.kind === 'ident' && this.local(cur.name) === undefined) return this.planMaybeName(cur.name, fields, drop);
     }
-    const op = this.plan(e.operand);
+    // The operand of a selection is an attribute (its base charge dropped
+    // with this one's), or a value that becomes a relative attribute (1 more).
+    const opAttr = isAttribute(e.operand);
+    const op = this.plan(e.operand, drop && opAttr && !e.testOnly);
+    const selCost = e.testOnly ? 0 : SELECT_AND_IDENT_COST + (opAttr || drop ? 0 : SELECT_AND_IDENT_COST);
     const field = e.field;
     // A presence test costs its operand only (cel-go v0.12: evalTestOnly is
     // neither an attribute nor a call).
@@ -354,21 +380,21 @@ class Planner {
     }
     if (e.optional) {
       const wire = this.wireName(e.operand, field);
-      return this.withCost((f) => optionalSelect(op(f), wire), SELECT_AND_IDENT_COST);
+      return this.chargeFirst((f) => optionalSelect(op(f), wire), selCost);
     }
     const opType = this.types?.get(e.operand.id);
     if (opType?.kind === 'object') {
       const ft = opType.fields.get(field);
-      if (ft !== undefined) return this.withCost(objectField(op, field, ft.wireName, ft.convert), SELECT_AND_IDENT_COST);
+      if (ft !== undefined) return this.chargeFirst(objectField(op, field, ft.wireName, ft.convert), selCost);
     }
     const tracking = this.cost !== undefined;
-    if (inheritedName(field)) return this.withCost((f) => select(op(f), field), SELECT_AND_IDENT_COST);
+    if (inheritedName(field)) return this.chargeFirst((f) => select(op(f), field), selCost);
     // `x.f` on a comprehension variable: one closure reads the slot.
     const operand = e.operand;
     const loc = operand.kind === 'ident' ? this.local(operand.name) : undefined;
     if (loc !== undefined && !this.accuSet.has(loc.slot)) {
       const slot = loc.slot;
-      const both = 2 * SELECT_AND_IDENT_COST;
+      const both = selCost + (drop ? 0 : SELECT_AND_IDENT_COST);
       return (f) => {
         const o = f.s[slot] as Record<string, unknown>;
         if (tracking) f.c += both;
@@ -381,7 +407,7 @@ class Planner {
     }
     return (f) => {
       const o = op(f) as Record<string, unknown>;
-      if (tracking) f.c += SELECT_AND_IDENT_COST;
+      if (tracking) f.c += selCost;
       if (typeof o === 'object' && o !== null && o.constructor === Object) {
         const v = o[field];
         if (v !== undefined) return v;
@@ -407,6 +433,9 @@ class Planner {
   private planList(e: ListExpr): Interp {
     const elems = e.elements.map((x) => this.plan(x));
     const n = elems.length;
+    if (this.optimize && e.optionalIndices.length === 0 && elems.every(costFree)) {
+      return constantOf(elems.map((x) => constants.get(x)));
+    }
     let f: Interp;
     if (e.optionalIndices.length > 0) {
       const opt = new Set(e.optionalIndices);
@@ -445,6 +474,15 @@ class Planner {
     const vals = e.entries.map((x) => this.plan(x.value));
     const opt = e.entries.map((x) => x.optional);
     const n = keys.length;
+    if (this.optimize && !opt.includes(true) && keys.every(costFree) && vals.every(costFree)) {
+      const m = new CelMap();
+      try {
+        for (let i = 0; i < n; i++) mapSet(m, constants.get(keys[i]), constants.get(vals[i]));
+        return constantOf(m);
+      } catch (x) {
+        absorbable(x); // a duplicate or invalid key: raised at evaluation
+      }
+    }
     return this.withCost((fr) => {
       const m = new CelMap();
       for (let i = 0; i < n; i++) {
@@ -465,14 +503,15 @@ class Planner {
     const q = quantifierOf(e);
     if (q !== undefined) return this.planQuantifier(e, q.kind, q.pred);
     const range = this.plan(e.iterRange);
-    const init = this.plan(e.accuInit);
+    // A fresh empty list accumulator may be appended to in place (cel-go's
+    // mutable accumulator): `accu + [x]` then costs O(1).
+    const freshList = e.accuInit.kind === 'list' && e.accuInit.elements.length === 0;
+    // Optimized, `[]` is a shared constant: the accumulator gets its own.
+    const init = freshList && this.optimize ? () => [] : this.plan(e.accuInit);
     const accu = this.newLocal();
     this.accuSet.add(accu);
     const it1 = this.newLocal();
     const it2 = e.iterVar2 !== undefined ? this.newLocal() : -1;
-    // A fresh empty list accumulator may be appended to in place (cel-go's
-    // mutable accumulator): `accu + [x]` then costs O(1).
-    const freshList = e.accuInit.kind === 'list' && e.accuInit.elements.length === 0;
     this.locals.push({ name: e.accuVar, slot: accu });
     this.locals.push({ name: e.iterVar, slot: it1 });
     if (e.iterVar2 !== undefined) this.locals.push({ name: e.iterVar2, slot: it2 });
@@ -637,7 +676,7 @@ class Planner {
 
   // ---- calls ----------------------------------------------------------------
 
-  private planCall(e: CallExpr): Interp {
+  private planCall(e: CallExpr, drop = false): Interp {
     switch (e.fn) {
       case '_&&_':
         if (e.args.length === 2) return this.planAnd(this.plan(e.args[0]), this.plan(e.args[1]));
@@ -653,16 +692,18 @@ class Planner {
         if (e.args.length === 1) return this.planNotStrictlyFalse(this.plan(e.args[0]));
         break;
       case '_[_]':
-        if (e.args.length === 2) return this.planIndex(e, false);
+        if (e.args.length === 2) return this.planIndex(e, false, drop);
         break;
       case '_[?_]':
-        if (e.args.length === 2) return this.planIndex(e, true);
+        if (e.args.length === 2) return this.planIndex(e, true, drop);
         break;
       case '_?._':
         if (e.args.length === 2 && e.args[1].kind === 'const' && e.args[1].value.type === 'string') {
-          const op = this.plan(e.args[0]);
+          const opAttr = isAttribute(e.args[0]);
+          const op = this.plan(e.args[0], drop && opAttr);
           const field = this.wireName(e.args[0], e.args[1].value.value);
-          return this.withCost((f) => optionalSelect(op(f), field), SELECT_AND_IDENT_COST);
+          const k = SELECT_AND_IDENT_COST + (opAttr || drop ? 0 : SELECT_AND_IDENT_COST);
+          return this.chargeFirst((f) => optionalSelect(op(f), field), k);
         }
         break;
       case '@in':
@@ -743,10 +784,13 @@ class Planner {
     };
   }
 
+  /** cel-go v0.12 plans `?:` as a conditional attribute: it costs nothing
+   * itself, and a branch that is an attribute is resolved without its base
+   * charge (its qualifiers and operands are charged). */
   private planConditional(e: CallExpr): Interp {
     const c = this.plan(e.args[0]);
-    const t = this.plan(e.args[1]);
-    const o = this.plan(e.args[2]);
+    const t = this.plan(e.args[1], isAttribute(e.args[1]));
+    const o = this.plan(e.args[2], isAttribute(e.args[2]));
     return (f) => {
       const v = c(f);
       if (v === true) return t(f);
@@ -771,24 +815,30 @@ class Planner {
     };
   }
 
-  private planIndex(e: CallExpr, optional: boolean): Interp {
-    const c = this.plan(e.args[0]);
-    const k = this.plan(e.args[1]);
-    if (optional) return this.withCost((f) => optionalIndex(c(f), k(f)), SELECT_AND_IDENT_COST);
+  private planIndex(e: CallExpr, optional: boolean, drop = false): Interp {
+    // cel-go: the operand is an attribute (its base charge dropped with
+    // this one's) or a value that becomes a relative attribute (charged 1
+    // more); a key that is an attribute is resolved as a qualifier, without
+    // its base charge.
+    const opAttr = isAttribute(e.args[0]);
+    const c = this.plan(e.args[0], drop && opAttr);
+    const k = this.plan(e.args[1], isAttribute(e.args[1]));
+    const k0 = SELECT_AND_IDENT_COST + (opAttr || drop ? 0 : SELECT_AND_IDENT_COST);
+    if (optional) return this.chargeFirst((f) => optionalIndex(c(f), k(f)), k0);
     const kc = e.args[1].kind === 'const' ? constantValue(e.args[1].value) : undefined;
     if (typeof kc === 'string') {
       // m['key'] on a map of strings, the common case.
-      if (inheritedName(kc)) return this.withCost((f) => index(c(f), kc), SELECT_AND_IDENT_COST);
-      return this.withCost((f) => {
+      if (inheritedName(kc)) return this.chargeFirst((f) => index(c(f), kc), k0);
+      return this.chargeFirst((f) => {
         const m = c(f) as Record<string, unknown>;
         if (typeof m === 'object' && m !== null && m.constructor === Object) {
           const v = m[kc];
           if (v !== undefined) return v;
         }
         return index(m, kc);
-      }, SELECT_AND_IDENT_COST);
+      }, k0);
     }
-    return this.withCost((f) => index(c(f), k(f)), SELECT_AND_IDENT_COST);
+    return this.chargeFirst((f) => index(c(f), k(f)), k0);
   }
 
   /** The x-kubernetes-list-type of a list-typed operand (set or map lists
@@ -827,6 +877,20 @@ class Planner {
   private planIn(e: CallExpr): Interp {
     const x = this.plan(e.args[0]);
     const c = this.plan(e.args[1]);
+    const emptyLiteral = e.args[1].kind === 'list' && e.args[1].elements.length === 0;
+    if (this.optimize && (costFree(c) || emptyLiteral)) {
+      const list = emptyLiteral ? [] : constants.get(c);
+      if (Array.isArray(list) && list.every(isPrimitive)) {
+        // cel-go's set membership: not a call, so not charged.
+        if (list.length === 0) return constantOf(false);
+        const n = list.length;
+        return (f) => {
+          const v = x(f);
+          for (let i = 0; i < n; i++) if (celEquals(v, list[i])) return true;
+          return false;
+        };
+      }
+    }
     const kMap = this.constCost('in_map');
     const cost = this.cost;
     const inListCost = cost === undefined ? undefined : sizedCostOf(cost, 'in_list');
@@ -921,11 +985,12 @@ class Planner {
     }
     const guard = !this.checked || cands.length > 1 || argExprs.some((a) => needsGuard(this.types?.get(a.id)));
     if (cands.some((c) => c.impl.nonStrict)) return this.planNonStrict(fnName, args, cands);
-    const folded = this.fold(args, cands);
+    const folded = this.fold(args, cands, this.optimize && args.length === 1 && CONVERSIONS.has(fnName) && costFree(args[0]));
     if (folded !== undefined) return folded;
     if (!guard) return this.planDirect(cands[0], args);
     return this.planDispatch(fnName, args, cands);
   }
+
 
   private candidatesFor(
     decl: FunctionDecl | undefined,
@@ -966,7 +1031,7 @@ class Planner {
   /** A call whose arguments are all literals (or folded calls) is evaluated
    * once, when planning: CEL functions are pure. The result is a constant
    * whose evaluation still adds the cost cel-go would count for the calls. */
-  private fold(args: Interp[], cands: Candidate[]): Interp | undefined {
+  private fold(args: Interp[], cands: Candidate[], free = false): Interp | undefined {
     if (args.length === 0 || !args.every((a) => constants.has(a))) return undefined;
     const vals = args.map((a) => constants.get(a));
     let argCost = 0;
@@ -980,7 +1045,7 @@ class Planner {
       if (e instanceof CelError) return undefined; // raised at evaluation
       throw e;
     }
-    const k = this.cost === undefined ? 0 : argCost + sizedCostOf(this.cost, c.decl.id)(vals, v);
+    const k = this.cost === undefined || free ? 0 : argCost + sizedCostOf(this.cost, c.decl.id)(vals, v);
     const out: Interp =
       k === 0
         ? () => v
@@ -1002,11 +1067,12 @@ class Planner {
       const fn = unaryOf(c.impl);
       const a = args[0];
       if (cost === undefined) return (f) => fn(a(f));
+      // A constant cost is charged first: cel-go charges a call that fails,
+      // or whose argument failed, as one that succeeds.
       if (k !== undefined)
         return (f) => {
-          const r = fn(a(f));
           f.c += k;
-          return r;
+          return fn(a(f));
         };
       const sized = sizedCostOf(cost, id);
       return (f) => {
@@ -1026,17 +1092,15 @@ class Planner {
         return cost === undefined
           ? (f) => fn(a(f), y)
           : (f) => {
-              const r = fn(a(f), y);
               f.c += kk;
-              return r;
+              return fn(a(f), y);
             };
       }
       if (cost === undefined) return (f) => fn(a(f), b(f));
       if (k !== undefined)
         return (f) => {
-          const r = fn(a(f), b(f));
           f.c += k;
-          return r;
+          return fn(a(f), b(f));
         };
       const sized = binarySizedCostOf(cost, id);
       return (f) => {
@@ -1075,7 +1139,10 @@ class Planner {
         let i = last;
         if (!ps[i](x)) {
           for (i = 0; i < n; i++) if (ps[i](x)) break;
-          if (i === n) throw new CelError(err);
+          if (i === n) {
+            if (cost !== undefined) f.c += 1;
+            throw new CelError(err);
+          }
           last = i;
         }
         const r = fns[i](x);
@@ -1100,16 +1167,18 @@ class Planner {
         if (k !== undefined) {
           // A constant cost (0 without tracking) is added, never a call.
           return (f) => {
+            f.c += k;
             const x = a(f);
             if (!p(x)) throw new CelError(err);
-            const r = fn(x, y);
-            f.c += k;
-            return r;
+            return fn(x, y);
           };
         }
         return (f) => {
           const x = a(f);
-          if (!p(x)) throw new CelError(err);
+          if (!p(x)) {
+            if (bk !== undefined) f.c += 1;
+            throw new CelError(err);
+          }
           const r = fn(x, y);
           if (bk !== undefined) f.c += bk(x, y, r);
           return r;
@@ -1121,7 +1190,10 @@ class Planner {
         let i = last;
         if (n === 0 || !p0[i](x)) {
           for (i = 0; i < n; i++) if (p0[i](x)) break;
-          if (i === n) throw new CelError(err);
+          if (i === n) {
+            if (cost !== undefined) f.c += 1;
+            throw new CelError(err);
+          }
           last = i;
         }
         const r = fns[i](x, y);
@@ -1148,7 +1220,10 @@ class Planner {
         let i = last;
         if (!p0[i](x) || !p1[i](y)) {
           for (i = 0; i < n; i++) if (p0[i](x) && p1[i](y)) break;
-          if (i === n) throw new CelError(err);
+          if (i === n) {
+            if (cost !== undefined) f.c += 1;
+            throw new CelError(err);
+          }
           last = i;
         }
         const r = fns[i](x, y);
@@ -1169,6 +1244,7 @@ class Planner {
         if (cost !== undefined) f.c += (ks[i] as SizedCost)(vs, r);
         return r;
       }
+      if (cost !== undefined) f.c += 1;
       throw new CelError(err);
     };
   }
@@ -1217,8 +1293,31 @@ function overloadsById(f: FunctionDecl): Map<string, OverloadDecl> {
 const constants = new WeakMap<Interp, unknown>();
 /** The cost a folded call's closure adds (its calls' costs as cel-go counts them). */
 const foldedCost = new WeakMap<Interp, number>();
+/** A cost-free constant closure. */
+function constantOf(v: unknown): Interp {
+  const c = (): unknown => v;
+  constants.set(c, v);
+  return c;
+}
+
+/** cel-go's type conversion functions (OptOptimize folds them over constants). */
+const CONVERSIONS = new Set(['bool', 'bytes', 'double', 'duration', 'dyn', 'int', 'string', 'timestamp', 'type', 'uint']);
+
+/** cel-go's primitive values (set membership folds lists of these only). */
+const isPrimitive = (v: unknown): boolean =>
+  typeof v === 'boolean' || typeof v === 'string' || typeof v === 'number' || typeof v === 'bigint' || v instanceof Uint8Array || v instanceof Uint || v instanceof Double;
+
 /** A constant whose closure adds no cost: callers may use its value instead. */
 const costFree = (a: Interp): boolean => constants.has(a) && (foldedCost.get(a) ?? 0) === 0;
+
+/** Whether cel-go v0.12 plans e as an attribute: a name, a selection, an
+ * index (over an attribute or, relative, over any value) or a `?:`. */
+function isAttribute(e: Expr): boolean {
+  if (e.kind === 'ident') return true;
+  if (e.kind === 'select') return !e.testOnly;
+  if (e.kind !== 'call' || e.target !== undefined) return false;
+  return ((e.fn === '_[_]' || e.fn === '_[?_]' || e.fn === '_?._') && e.args.length === 2) || (e.fn === '_?_:_' && e.args.length === 3);
+}
 
 const isIdent = (e: Expr, name: string): boolean => e.kind === 'ident' && e.name === name;
 const isCall = (e: Expr, fn: string, n: number): e is CallExpr =>
