@@ -2,6 +2,9 @@
 // them (apiserver pkg/apis/cel/config.go, pkg/cel/limits.go; apiextensions
 // pkg/apis/apiextensions/validation/validation.go, pkg/apiserver/schema/cel/
 // validation.go; apiserver pkg/admission/plugin/cel/filter.go).
+import { goQuote } from '../goquote.js';
+
+export { goQuote };
 
 /** Runtime cost limit of one evaluation (about 0.1 s). */
 export const PER_CALL_LIMIT = 1_000_000;
@@ -83,44 +86,3 @@ export const ESTIMATED_TOTAL_COST = 'x-kubernetes-validations estimated rule cos
 export const CONTRIBUTED_TO_TOTAL =
   'contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema';
 
-/** Go's %q of a string (strconv.Quote): the escapes Go uses, \u/\U for
- * non-printable code points. */
-export function goQuote(s: string): string {
-  let out = '"';
-  for (const ch of s) {
-    const c = ch.codePointAt(0) as number;
-    switch (ch) {
-      case '"':
-        out += '\\"';
-        continue;
-      case '\\':
-        out += '\\\\';
-        continue;
-      case '\n':
-        out += '\\n';
-        continue;
-      case '\t':
-        out += '\\t';
-        continue;
-      case '\r':
-        out += '\\r';
-        continue;
-      case '\x07':
-        out += '\\a';
-        continue;
-      case '\b':
-        out += '\\b';
-        continue;
-      case '\f':
-        out += '\\f';
-        continue;
-      case '\v':
-        out += '\\v';
-        continue;
-    }
-    if (c < 0x20 || c === 0x7f) out += '\\x' + c.toString(16).padStart(2, '0');
-    else if ((c >= 0x80 && c < 0xa0) || c === 0xad) out += '\\u' + c.toString(16).padStart(4, '0');
-    else out += ch;
-  }
-  return out + '"';
-}

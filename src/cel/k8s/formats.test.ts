@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Timestamp } from '../values.js';
 import { parseBase64, parseDate, parseDateTime, parseGoDuration, parseStrfmtDuration } from './formats.js';
-import { goQuote } from './goquote.js';
+import { goQuote } from '../goquote.js';
 
 test('parseGoDuration: Go time.ParseDuration', () => {
   const ok: [string, bigint][] = [

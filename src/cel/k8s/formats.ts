@@ -9,7 +9,7 @@
 // know it).
 
 import { Timestamp } from '../values.js';
-import { goQuote } from './goquote.js';
+import { goQuote } from '../goquote.js';
 
 const INT64_MAX = (1n << 63n) - 1n;
 

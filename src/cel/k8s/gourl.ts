@@ -6,7 +6,7 @@
 //
 // Errors are Go's texts, wrapped as url.Error: `parse "<input>": <reason>`.
 
-import { goQuote } from './goquote.js';
+import { goQuote } from '../goquote.js';
 
 const enum Mode {
   Path,

@@ -5,7 +5,6 @@
 //   escaping.ts  property-name escaping
 //   lists.ts     set/map list-type equality and concatenation (called by the interpreter)
 //   gourl.ts     Go's net/url for the URL library
-//   goquote.ts   Go's %q for error texts
 //   lib/         the libraries: lists, regex, urls, authz (declarations and
 //                implementations); authzsession.ts bridges synchronous evaluation
 //                and src/authz's (possibly asynchronous) Authorizer

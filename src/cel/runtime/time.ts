@@ -8,6 +8,7 @@
 import { CelError, Duration, Timestamp } from '../values.js';
 import { conversionError, errIntOverflow, errTimestampOverflow } from './errors.js';
 import { durationOf } from './duration.js';
+import { goQuote } from '../goquote.js';
 
 export {
   addDurations,
@@ -161,7 +162,6 @@ function atoi(s: string): number {
   return Number(s);
 }
 
-const goQuote = (s: string): string => JSON.stringify(s);
 
 const MAX_CACHED_OFFSETS = 4096;
 /** Fixed offsets by argument (`+05:30`), and IANA offsets by zone and UTC hour. */
