@@ -9,9 +9,8 @@
 // are built once per entry, bodies read as they stream in.
 import tls from 'node:tls';
 import type { Cancel } from './deadline.js';
-import { H1Connections } from './h1.js';
+import { H1Connections, type Answer, type Exchange } from './h1.js';
 
-import type { Answer, Exchange } from './h1.js';
 export { BodyTooLargeError, type Answer, type Exchange } from './h1.js';
 
 /** Where and how to connect. */

@@ -679,10 +679,10 @@ class Planner {
   private planCall(e: CallExpr, drop = false): Interp {
     switch (e.fn) {
       case '_&&_':
-        if (e.args.length === 2) return this.planAnd(this.plan(e.args[0]), this.plan(e.args[1]));
+        if (e.args.length === 2) return this.planLogical(this.plan(e.args[0]), this.plan(e.args[1]), false, '_&&_');
         break;
       case '_||_':
-        if (e.args.length === 2) return this.planOr(this.plan(e.args[0]), this.plan(e.args[1]));
+        if (e.args.length === 2) return this.planLogical(this.plan(e.args[0]), this.plan(e.args[1]), true, '_||_');
         break;
       case '_?_:_':
         if (e.args.length === 3) return this.planConditional(e);
@@ -738,49 +738,29 @@ class Planner {
     return this.planFunction(e);
   }
 
-  private planAnd(a: Interp, b: Interp): Interp {
+  /** `&&` (decides on false) and `||` (decides on true): either side that
+   * decides wins, errors and non-bools on either side absorbed by it (CEL's
+   * commutative logic); otherwise the first error, else the other value. */
+  private planLogical(a: Interp, b: Interp, decides: boolean, op: '_&&_' | '_||_'): Interp {
     return (f) => {
       let err: CelError | undefined;
       try {
         const l = a(f);
-        if (l === false) return false;
-        if (l !== true) err = noSuchOverload('_&&_');
+        if (l === decides) return decides;
+        if (l !== !decides) err = noSuchOverload(op);
       } catch (e) {
         err = absorbable(e);
       }
       try {
         const r = b(f);
-        if (r === false) return false;
-        if (r !== true && err === undefined) err = noSuchOverload('_&&_');
+        if (r === decides) return decides;
+        if (r !== !decides && err === undefined) err = noSuchOverload(op);
       } catch (e) {
         const x = absorbable(e);
         if (err === undefined) err = x;
       }
       if (err !== undefined) throw err;
-      return true;
-    };
-  }
-
-  private planOr(a: Interp, b: Interp): Interp {
-    return (f) => {
-      let err: CelError | undefined;
-      try {
-        const l = a(f);
-        if (l === true) return true;
-        if (l !== false) err = noSuchOverload('_||_');
-      } catch (e) {
-        err = absorbable(e);
-      }
-      try {
-        const r = b(f);
-        if (r === true) return true;
-        if (r !== false && err === undefined) err = noSuchOverload('_||_');
-      } catch (e) {
-        const x = absorbable(e);
-        if (err === undefined) err = x;
-      }
-      if (err !== undefined) throw err;
-      return false;
+      return !decides;
     };
   }
 
