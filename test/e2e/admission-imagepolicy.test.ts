@@ -7,7 +7,7 @@
 // refused with the error); the configuration embedded and by path; a bad one
 // stops the start.
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -31,13 +31,19 @@ function policy(review: Review) {
     : { allowed: true };
 }
 
-/** A port nothing listens on. */
+/**
+ * A port nothing listens on. It is taken below the kernel's ephemeral range, so the servers and
+ * clients this run starts (all on port 0) cannot be handed it while the test relies on it being
+ * closed (a reused ephemeral port once made this test see another server's certificate).
+ */
 async function closedPort(): Promise<number> {
-  const s = net.createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const port = (s.address() as net.AddressInfo).port;
-  await new Promise((r) => s.close(r));
-  return port;
+  const [low] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
+  for (let port = low - 1 - Math.floor(Math.random() * 5000); port > 1024; port--) {
+    const s = net.createServer();
+    const free = await new Promise<boolean>((r) => { s.once('error', () => r(false)); s.listen(port, '127.0.0.1', () => r(true)); });
+    if (free) { await new Promise((r) => s.close(r)); return port; }
+  }
+  throw new Error('no free port below the ephemeral range');
 }
 
 const enable = { enable: ['ImagePolicyWebhook'] };
