@@ -19,6 +19,7 @@ import { applyPatch, decodePatch, patchedObject, patchInvalid, patchTypeOf, requ
 import type { JsonObject } from '../patch/index.js';
 import { decodeTyped, fieldValidationOf } from './fieldvalidation.js';
 import { schemaFor } from '../api/schemas.js';
+import { kindSchema } from './kindschema.js';
 import { DEFAULT_GATES, type FeatureGates } from '../features/gates.js';
 import { acceptsAny, BODY_TYPES, contentTypeOf, negotiate, negotiateTarget, protobufMediaType } from './negotiate.js';
 import { watchContentType } from '../protobuf/index.js';
@@ -61,7 +62,7 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
     /** What write bodies decode as: the resource's kind, or the subresource's (autoscaling/v1 Scale). */
     const endpoint: EndpointKind = sub?.group !== undefined
       ? { group: sub.group, version: sub.version ?? served.version, kind: sub.kind, spelledGroup: spellGroup(sub.group, spelling) }
-      : { group: served.group, version: served.version, kind: sub?.kind ?? served.kind, spelledGroup: info.apiGroup };
+      : { group: served.group, version: served.version, kind: sub?.kind ?? served.kind, spelledGroup: info.apiGroup, ...(served.custom ? { custom: true } : {}) };
     if (served.virtual) {
       const apiVersion = spellApiVersion(served.group === '' ? served.version : `${served.group}/${served.version}`, spelling);
       const body = info.verb === 'create' ? await kindedBody(ctx, endpoint) : undefined;
@@ -89,10 +90,11 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
       manager: fieldManagerOf(q, ctx.req.headers['user-agent'], optionsKind, apply),
       apiVersion: served.group === '' ? served.version : `${served.group}/${served.version}`,
       kind: served.kind,
-      schema: schemaFor(served.group, served.version, served.kind),
+      schema: kindSchema(served),
       ...(info.subresource ? { subresource: info.subresource } : {}),
       ignored: resetFields(served.group, served.resource, store.strategy.hasStatus, info.subresource || undefined),
       converter: managedFieldsConverter(served),
+      ...(served.custom ? { unstructured: true } : {}),
     });
     /** managedFields kept in the request's version; what the store gets is in the storage version. */
     const track = (t: FieldTracking): TrackFields => (live, next) => versions.toStorage(trackWrite(t, live && view(live), next));
@@ -111,15 +113,16 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
     if (info.subresource === 'scale') {
       // kube's ScaleREST answers a missing parent as the subresource: `deployments/scale.apps "d" not found`.
       try {
-        if (info.verb === 'get') return writeObject(ctx, 200, getScale(await store.get(info.namespace, info.name)));
+        const scale = served.custom?.scale;
+        if (info.verb === 'get') return writeObject(ctx, 200, getScale(await store.get(info.namespace, info.name), undefined, scale?.paths));
         // The Scale's field manager runs on the Scale; the parent's entries follow it (scalefields.ts).
-        const paths = replicasPathsOf(served.group, served.resource);
-        const scaleCtx = { dryRun, user, ...(paths ? { ownership: { groupVersion: served.group === '' ? served.version : `${served.group}/${served.version}`, paths } } : {}) };
+        const paths = scale ? scale.replicasByApiVersion : replicasPathsOf(served.group, served.resource);
+        const scaleCtx = { dryRun, user, ...(scale ? { paths: scale.paths } : {}), ...(paths ? { ownership: { groupVersion: served.group === '' ? served.version : `${served.group}/${served.version}`, paths } } : {}) };
         if (info.verb === 'update') {
           const body = await kindedBody(ctx, endpoint);
           checkPutTarget(body, info, served);
           const writes = scaleWrites(fieldManagerOf(q, ctx.req.headers['user-agent'], 'UpdateOptions'));
-          return writeObject(ctx, 200, getScale(await writeScale(store, info, writes.update(body), scaleCtx)));
+          return writeObject(ctx, 200, getScale(await writeScale(store, info, writes.update(body), scaleCtx), undefined, scale?.paths));
         }
         if (info.verb === 'patch') {
           const type = patchTypeOf(ctx.req.headers['content-type'], true);
@@ -129,7 +132,7 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
             const req = decodeApply(text, q, fieldValidationOf(q, 'PatchOptions'));
             const r = await writeScale(store, info, writes.apply(req), scaleCtx);
             for (const w of req.warnings) addWarning(ctx, w);
-            return writeObject(ctx, 200, getScale(r));
+            return writeObject(ctx, 200, getScale(r, undefined, scale?.paths));
           }
           const mode = fieldValidationOf(q, 'PatchOptions');
           const patch = decodePatch(type, text, mode);
@@ -147,11 +150,12 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
           };
           const scaled = await writeScale(store, info, writes.patch(apply), scaleCtx);
           for (const w of warnings) addWarning(ctx, w);
-          return writeObject(ctx, 200, getScale(scaled));
+          return writeObject(ctx, 200, getScale(scaled, undefined, scale?.paths));
         }
         throw newMethodNotSupported({ group: served.group, resource: `${served.resource}/scale` }, info.verb);
       } catch (err) {
-        if (isStatusError(err) && err.status.code === 404 && err.status.details?.kind === served.resource) {
+        // A custom resource's scale answers as its parent (kube's CR scale storage).
+        if (isStatusError(err) && err.status.code === 404 && err.status.details?.kind === served.resource && !served.custom) {
           throw newNotFound({ group: served.group, resource: `${served.resource}/scale` }, info.name);
         }
         throw err;
@@ -166,7 +170,7 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
         }
         const obj = view(await store.get(info.namespace, info.name, planGet(q)));
         if (target.as === 'object') return out(200, obj);
-        const converted = convertObject(target, withTypeMeta(obj, apiVersion, served.kind), { group: served.group, resource: served.resource, includeObject: includeObjectOf(q) });
+        const converted = convertObject(target, withTypeMeta(obj, apiVersion, served.kind), { group: served.group, resource: served.resource, includeObject: includeObjectOf(q), printer: served.custom?.printer });
         return writeObject(ctx, 200, converted, target.encoding, contentTypeOf(target));
       }
       case 'list': {
@@ -174,15 +178,17 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
         const plan = planList(q, store.collectionPrefix(info.namespace));
         const predicate = listPredicate(served, q);
         if (target.as === 'object' && target.encoding === 'json') {
-          return serveListJSON(ctx, { store, namespace: info.namespace, plan, predicate, kind: `${served.kind}List`, apiVersion, ...(versions.converts ? { convert: view } : {}) });
+          return serveListJSON(ctx, { store, namespace: info.namespace, plan, predicate, kind: `${served.kind}List`, apiVersion, ...(versions.converts ? { convert: view } : {}), ...(served.custom ? { unstructured: { kind: served.kind } } : {}) });
         }
         const r = await store.list(info.namespace, { predicate, plan });
         const metadata = { resourceVersion: r.resourceVersion, ...(r.continue ? { continue: r.continue } : {}), ...(r.remainingItemCount ? { remainingItemCount: r.remainingItemCount } : {}) };
         if (target.as !== 'object') {
           const items = r.items.map((o) => withTypeMeta(view(o), apiVersion, served.kind));
-          return writeObject(ctx, 200, convertList(target, items, metadata, { group: served.group, resource: served.resource, includeObject: includeObjectOf(q) }), target.encoding, contentTypeOf(target));
+          return writeObject(ctx, 200, convertList(target, items, metadata, { group: served.group, resource: served.resource, includeObject: includeObjectOf(q), printer: served.custom?.printer }), target.encoding, contentTypeOf(target));
         }
-        return writeObject(ctx, 200, { kind: `${served.kind}List`, apiVersion, metadata, items: r.items.map((o) => withoutTypeMeta(view(o))) });
+        // Custom resources list as unstructured lists: items keep their kind and apiVersion.
+        const items = served.custom ? r.items.map((o) => withTypeMeta(view(o), apiVersion, served.kind)) : r.items.map((o) => withoutTypeMeta(view(o)));
+        return writeObject(ctx, 200, { kind: `${served.kind}List`, apiVersion, metadata: served.custom ? { continue: '', ...metadata } : metadata, items });
       }
       case 'create': {
         if (info.subresource) throw newMethodNotSupported({ group: served.group, resource: `${served.resource}/${info.subresource}` }, 'create');
@@ -222,7 +228,7 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
         const byName = info.name ? (o: ApiObject) => o.metadata.name === info.name : undefined;
         const predicate = selected && byName ? (o: ApiObject) => byName(o) && selected(o) : (selected ?? byName);
         const target = negotiateTarget(ctx.req.headers.accept, true)!;
-        const render = target.as === 'object' ? undefined : watchConverter(target, { group: served.group, resource: served.resource, includeObject: includeObjectOf(q) });
+        const render = target.as === 'object' ? undefined : watchConverter(target, { group: served.group, resource: served.resource, includeObject: includeObjectOf(q), printer: served.custom?.printer });
         const protobuf = target.encoding === 'protobuf';
         const contentType = protobuf ? watchContentType(protobufMediaType(ctx.req.headers.accept)) : contentTypeOf({ ...target, encoding: 'json' });
         return serveWatch(ctx, { store, namespace: info.namespace, apiVersion, kind: served.kind, predicate, settings: watchSettings, render, contentType, protobuf, ...(versions.converts ? { convert: view } : {}) });

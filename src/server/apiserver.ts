@@ -33,6 +33,8 @@ import { SYSTEM_NAMESPACES } from '../admission/plugins/namespacelifecycle.js';
 import { buildAdmissionPlugins, planAdmission, type AdmissionFlags, type AdmissionPlan } from '../admission/chain.js';
 import { policyStatusController, policyStatusWanted } from '../admission/plugins/validatingpolicy/status.js';
 import { NamespaceController } from '../controllers/namespace.js';
+import { CRD_GROUP, CRD_RESOURCE } from '../apiextensions/serve/controller.js';
+import { customResources } from '../apiextensions/serve/index.js';
 import { StorageProtectionController } from '../controllers/storageprotection.js';
 import { ClusterRoleAggregationController } from '../controllers/clusterroleaggregation.js';
 import { ControllerClient, controllerUser } from '../controllers/client.js';
@@ -351,6 +353,8 @@ async function assemble(opts: ApiServerOptions, store: Store, admissionPlan: Adm
     kubeconfigPath = generated ? await writeAdminKubeconfig({ dataDir: opts.dataDir, port, host: hostFor(opts.bindAddress), pki: generated }) : undefined;
 
     await registry.startCaches();
+    // Custom resources: the Established CRDs are served before the server is ready; then their changes.
+    if (registry.has(CRD_GROUP, CRD_RESOURCE)) await start(customResources(registry, store, discovery));
     cachesReady.done();
     await start(new StartupWrite(systemNamespaces, () => ensureSystemNamespaces(registry)));
     if (rbacServed) await start(new StartupWrite(rbacBootstrap, () => reconcileBootstrapPolicy(registry, gates)));
