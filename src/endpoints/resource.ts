@@ -121,12 +121,12 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
         if (info.verb === 'update') {
           const body = await kindedBody(ctx, endpoint);
           checkPutTarget(body, info, served);
-          const writes = scaleWrites(fieldManagerOf(q, ctx.req.headers['user-agent'], 'UpdateOptions'));
+          const writes = scaleWrites(fieldManagerOf(q, ctx.req.headers['user-agent'], 'UpdateOptions'), Boolean(scale));
           return writeObject(ctx, 200, getScale(await writeScale(store, info, writes.update(body), scaleCtx), undefined, scale?.paths));
         }
         if (info.verb === 'patch') {
           const type = patchTypeOf(ctx.req.headers['content-type'], true);
-          const writes = scaleWrites(fieldManagerOf(q, ctx.req.headers['user-agent'], 'PatchOptions', type === 'apply'));
+          const writes = scaleWrites(fieldManagerOf(q, ctx.req.headers['user-agent'], 'PatchOptions', type === 'apply'), Boolean(scale));
           const text = (await readBody(ctx.req)).toString('utf8');
           if (type === 'apply') {
             const req = decodeApply(text, q, fieldValidationOf(q, 'PatchOptions'));
