@@ -124,6 +124,9 @@ describe('setCustomResources: /openapi/v3', () => {
     assert.deepEqual(doc.components.schemas[WIDGET].properties.spec.properties.color, { type: 'string', enum: ['red', 'blue'], nullable: true });
     const patch = doc.paths[`${P}/namespaces/{namespace}/widgets/{name}`].patch;
     assert.deepEqual(Object.keys(patch.requestBody.content), ['application/json-patch+json', 'application/merge-patch+json', 'application/apply-patch+yaml']);
+    // kubectl 1.27 looks for fieldValidation on the kind's PATCH to leave field validation to the server.
+    assert.ok(patch.parameters.some((p: Doc) => p.name === 'fieldValidation' && p.in === 'query'));
+    assert.deepEqual(patch['x-kubernetes-group-version-kind'], { group: 'crd01.example.com', kind: 'Widget', version: 'v1' });
   });
 
   it('serves the document over HTTP with its ETag', () => {
