@@ -24,6 +24,23 @@ const webhook = (c: CustomResourceDefinition, w: NonNullable<CustomResourceDefin
 
 const rows: Row[] = [
   { name: 'a valid CRD', mutate: () => {}, want: [] },
+  {
+    name: 'an empty spec gives errors, not a crash',
+    mutate: (c) => {
+      c.spec = {} as CustomResourceDefinition['spec'];
+      c.status = {};
+    },
+    want: [
+      'spec.group: Required value',
+      'spec.scope: Required value',
+      'spec.versions: Invalid value: []apiextensions.CustomResourceDefinitionVersion(nil): must have exactly one version marked as storage version',
+      'spec.names.plural: Required value',
+      'spec.names.singular: Required value',
+      'spec.names.kind: Required value',
+      'spec.names.listKind: Required value',
+      'status.storedVersions: Invalid value: []string(nil): must have at least one stored version',
+    ],
+  },
   // group
   { name: 'group missing', mutate: (c) => (c.spec.group = ''), want: ['spec.group: Required value'] },
   { name: 'group without a dot', mutate: (c) => (c.spec.group = 'example'), want: ['spec.group: Invalid value: "example": should be a domain with at least one dot'] },

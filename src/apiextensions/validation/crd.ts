@@ -67,7 +67,7 @@ function validateSpec(spec: InternalSpec, base: ValidationOptions, deps: SchemaD
     if (seen.has(v.name)) unique = false;
     else seen.add(v.name);
     const nameErrs = dns1035LabelErrors(v.name ?? '');
-    if (nameErrs.length) errs.push(invalid(vp.child('name'), v.name, nameErrs.join(',')));
+    if (nameErrs.length) errs.push(invalid(vp.child('name'), v.name ?? '', nameErrs.join(',')));
     for (const m of deprecationWarningErrors(v.deprecated, v.deprecationWarning)) errs.push(invalid(vp.child('deprecationWarning'), v.deprecationWarning ?? null, m));
     errs.push(...validateSchemaOf(v.schema, hasStatus(subresourcesFor(spec, v.name)), opts, deps, vp.child('schema')));
     errs.push(...validateSubresources(v.subresources, vp.child('subresources')));
@@ -75,8 +75,8 @@ function validateSpec(spec: InternalSpec, base: ValidationOptions, deps: SchemaD
   });
   // (the v1 → internal conversion never leaves both top-level and per-version
   // values, nor identical per-version values, so kube's checks of those cannot fire)
-  if (!unique) errs.push(invalid(versionsPath, goVersions(spec.versions), 'must contain unique version names'));
-  if (storage !== 1) errs.push(invalid(versionsPath, goVersions(spec.versions), 'must have exactly one version marked as storage version'));
+  if (!unique) errs.push(invalid(versionsPath, goVersions(spec.versions, spec.versionsAbsent), 'must contain unique version names'));
+  if (storage !== 1) errs.push(invalid(versionsPath, goVersions(spec.versions, spec.versionsAbsent), 'must have exactly one version marked as storage version'));
   if (spec.version) {
     const msgs = dns1035LabelErrors(spec.version);
     if (msgs.length) errs.push(invalid(path.child('version'), spec.version, msgs.join(',')));
@@ -93,6 +93,13 @@ function validateSpec(spec: InternalSpec, base: ValidationOptions, deps: SchemaD
   return errs;
 }
 
+/** A body without spec (or names, versions) is validated as Go sees it: zero values, not a crash. */
+function withSpec(crd: CustomResourceDefinition): CustomResourceDefinition {
+  const spec = (crd.spec ?? {}) as Partial<CustomResourceDefinition['spec']>;
+  if (crd.spec && crd.spec.names) return crd;
+  return { ...crd, spec: { ...spec, names: spec.names ?? ({} as CustomResourceDefinition['spec']['names']) } as CustomResourceDefinition['spec'] };
+}
+
 function validateRest(crd: CustomResourceDefinition, spec: InternalSpec, old: CustomResourceDefinition | undefined): FieldError[] {
   return [
     ...validateStatus(crd.status),
@@ -104,12 +111,15 @@ function validateRest(crd: CustomResourceDefinition, spec: InternalSpec, old: Cu
 
 /** ValidateCustomResourceDefinition without ValidateObjectMeta (the store's). */
 export function validateCrdCreate(crd: CustomResourceDefinition, deps: CrdValidationDeps): FieldError[] {
+  crd = withSpec(crd);
   const spec = toInternalSpec(crd.spec);
   return [...validateSpec(spec, createOptions(), deps, fieldPath('spec')), ...validateRest(crd, spec, undefined)];
 }
 
 /** ValidateCustomResourceDefinitionUpdate without ValidateObjectMetaUpdate (the store's). */
 export function validateCrdUpdate(crd: CustomResourceDefinition, old: CustomResourceDefinition, deps: CrdValidationDeps): FieldError[] {
+  crd = withSpec(crd);
+  old = withSpec(old);
   const opts = updateOptions(old, deps);
   const spec = toInternalSpec(crd.spec);
   const path = fieldPath('spec');

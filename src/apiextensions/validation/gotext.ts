@@ -131,5 +131,6 @@ export function goVersionText(v: InternalVersion): string {
 }
 
 export const goVersion = (v: InternalVersion): GoValue => new GoValue(v, goVersionText(v));
-export const goVersions = (vs: readonly InternalVersion[]): GoValue => new GoValue(vs, slice(`[]${PKG}.CustomResourceDefinitionVersion`, vs, goVersionText));
+export const goVersions = (vs: readonly InternalVersion[], absent = false): GoValue =>
+  new GoValue(vs, slice(`[]${PKG}.CustomResourceDefinitionVersion`, absent ? undefined : vs, goVersionText));
 export const goSchemaValue = (s: JSONSchemaProps): GoValue => new GoValue(s, goSchema(s));

@@ -40,6 +40,8 @@ export interface InternalSpec {
   validation?: InternalValidation;
   subresources?: CustomResourceSubresources;
   versions: InternalVersion[];
+  /** spec.versions was absent (Go: a nil slice, printed `(nil)`). */
+  versionsAbsent: boolean;
   additionalPrinterColumns?: CustomResourceColumnDefinition[];
   conversion?: CustomResourceConversion;
   preserveUnknownFields: boolean;
@@ -110,6 +112,7 @@ export function toInternalSpec(spec: CustomResourceDefinitionSpec): InternalSpec
     names: spec.names ?? ({} as CustomResourceDefinitionNames),
     scope: spec.scope ?? '',
     versions,
+    versionsAbsent: !Array.isArray(spec.versions),
     conversion: spec.conversion,
     preserveUnknownFields: spec.preserveUnknownFields === true,
   };
