@@ -5,12 +5,13 @@
 // sorted keys; an address differs on every run in Go, so ours is one fixed
 // placeholder (the only part of these texts that cannot match byte for byte).
 import { GoValue } from '../../api/meta/govalue.js';
+import { goQuote } from '../../cel/goquote.js';
 import type { JSONSchemaProps } from '../types.js';
 import type { InternalVersion } from './internal.js';
 
 const PKG = 'apiextensions';
 const ADDRESS = '0xc000000000';
-const q = (s: string) => JSON.stringify(s);
+const q = goQuote;
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -5,6 +5,7 @@
 import { type FieldError, type FieldPath, invalid, required } from '../../api/meta/field.js';
 import { portNumErrors } from '../../api/meta/checks.js';
 import { dns1123SubdomainErrors } from '../../api/meta/validation.js';
+import { goQuote } from '../../cel/goquote.js';
 
 interface GoURL {
   scheme: string;
@@ -16,7 +17,7 @@ interface GoURL {
 
 /** net/url.Parse: the parts kube looks at, or Go's error text. */
 export function parseGoURL(raw: string): GoURL | { error: string } {
-  const fail = (why: string) => ({ error: `parse ${JSON.stringify(raw)}: ${why}` });
+  const fail = (why: string) => ({ error: `parse ${goQuote(raw)}: ${why}` });
   if ([...raw].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f)) return fail('net/url: invalid control character in URL');
   let rest = raw;
   let fragment = '';
@@ -52,10 +53,10 @@ export function parseGoURL(raw: string): GoURL | { error: string } {
     const close = host.indexOf(']');
     if (close < 0) return fail("missing ']' in host");
     const port = host.slice(close + 1);
-    if (port && !/^:\d*$/.test(port)) return fail(`invalid port ${JSON.stringify(port)} after host`);
+    if (port && !/^:\d*$/.test(port)) return fail(`invalid port ${goQuote(port)} after host`);
   } else {
     const colon = host.lastIndexOf(':');
-    if (colon >= 0 && !/^\d*$/.test(host.slice(colon + 1))) return fail(`invalid port ${JSON.stringify(host.slice(colon))} after host`);
+    if (colon >= 0 && !/^\d*$/.test(host.slice(colon + 1))) return fail(`invalid port ${goQuote(host.slice(colon))} after host`);
   }
   return { scheme, user, host, rawQuery, fragment };
 }
