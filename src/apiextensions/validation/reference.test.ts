@@ -45,3 +45,31 @@ describe('reference CRDs pass CRD validation', () => {
     assert.deepEqual(validateCrdCreate(withV1Defaults(baseCrd()), fakeDeps().deps), []);
   });
 });
+
+// The CRDs the golden transcripts create: a real kube-apiserver accepted
+// each (201), or refused it only for its x-kubernetes-validations (crd-cel's
+// part, a pass-through callback here).
+const goldens = fileURLToPath(new URL('../../../../../shared/reference/transcripts/golden/', import.meta.url));
+interface Step { name: string; request: { method: string; path: string; body?: unknown }; response: { status: number } }
+const crdSteps = existsSync(goldens)
+  ? readdirSync(goldens)
+      .filter((f) => /^(crd|celrules)-.*\.json$/.test(f))
+      .sort()
+      .flatMap((f) =>
+        (JSON.parse(readFileSync(join(goldens, f), 'utf8')) as { steps: Step[] }).steps
+          .filter((s) => s.request.method === 'POST' && s.request.path.endsWith('/customresourcedefinitions'))
+          .map((s) => ({ file: f, step: s })),
+      )
+  : [];
+
+describe('golden transcripts: the CRDs kube-apiserver was sent', () => {
+  it('finds them', () => assert.ok(crdSteps.length >= 10, `expected CRD creates under ${goldens}`));
+  for (const { file, step } of crdSteps) {
+    it(`${file} ${step.name} (${step.response.status})`, () => {
+      assert.ok(step.response.status === 201 || (step.response.status === 422 && file.startsWith('celrules-03')), 'only rule refusals are expected');
+      const crd = withV1Defaults(structuredClone(step.request.body) as CustomResourceDefinition);
+      assert.deepEqual(crdNameErrors(crd.metadata.name, false, crd.spec), []);
+      assert.deepEqual(validateCrdCreate(crd, fakeDeps().deps), []);
+    });
+  }
+});
