@@ -264,6 +264,7 @@ async function assemble(opts: ApiServerOptions, store: Store, admissionPlan: Adm
   });
 
   let port = opts.securePort;
+  const openapi = new OpenAPIService(resources);
   const discovery = new Discovery({ resources, groups: servedGroups(resources), serverAddress: () => `${opts.bindAddress}:${port}`, aggregated: gates.enabled('AggregatedDiscoveryEndpoint') });
   let issuerDocs: Promise<IssuerDiscoveryDocuments | undefined> | undefined;
   const issuerDocuments = () => (issuerDocs ??= issuerDiscovery({
@@ -274,7 +275,7 @@ async function assemble(opts: ApiServerOptions, store: Store, admissionPlan: Adm
     return undefined;
   }));
   const router = buildRouter({
-    health, discovery, knowsGroup: (g) => registry.servesGroup(g), openapi: new OpenAPIService(resources),
+    health, discovery, knowsGroup: (g) => registry.servesGroup(g), openapi,
     resources: resourceHandler(registry, { authenticator, authorizer, tokenAuthenticator, apiAudiences }, { ...DEFAULT_WATCH_SETTINGS, watchList: gates.enabled('WatchList'), ...opts.watch }, gates, tokenRequestHandler(registry, serviceAccounts)),
     issuerDiscovery: async (path) => {
       if (path !== OPENID_CONFIGURATION_PATH && path !== JWKS_PATH) return undefined;
@@ -354,7 +355,7 @@ async function assemble(opts: ApiServerOptions, store: Store, admissionPlan: Adm
 
     await registry.startCaches();
     // Custom resources: the Established CRDs are served before the server is ready; then their changes.
-    if (registry.has(CRD_GROUP, CRD_RESOURCE)) await start(customResources(registry, store, discovery));
+    if (registry.has(CRD_GROUP, CRD_RESOURCE)) await start(customResources(registry, store, { discovery, openapi }));
     cachesReady.done();
     await start(new StartupWrite(systemNamespaces, () => ensureSystemNamespaces(registry)));
     if (rbacServed) await start(new StartupWrite(rbacBootstrap, () => reconcileBootstrapPolicy(registry, gates)));

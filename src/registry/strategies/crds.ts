@@ -5,7 +5,8 @@
 // (src/apiextensions/serve/controller.ts) removes every custom resource before
 // the definition goes. Kube's delete leaves the generation as it is.
 import { baseStrategy, type Strategy } from '../strategy.js';
-import { subdomainName } from './names.js';
+import { crdNameErrors } from '../../apiextensions/validation/index.js';
+import { validateDefinition, validateDefinitionUpdate } from '../../apiextensions/definition.js';
 import { isObject, type ApiObject } from '../object.js';
 import { CLEANUP_FINALIZER, type CustomResourceDefinition, type CustomResourceDefinitionCondition } from '../../apiextensions/types.js';
 import { setCondition } from '../../apiextensions/serve/conditions.js';
@@ -18,7 +19,9 @@ function storageVersion(obj: ApiObject): string | undefined {
 
 export const customResourceDefinitions: Strategy = baseStrategy({
   namespaced: false,
-  validateName: subdomainName,
+  validateName: (name, prefix, obj) => crdNameErrors(name, prefix, obj?.spec as CustomResourceDefinition['spec'] | undefined),
+  validate: validateDefinition,
+  validateUpdate: validateDefinitionUpdate,
   tracksGeneration: true,
   hasStatus: true,
   returnDeletedObject: true,
@@ -26,7 +29,7 @@ export const customResourceDefinitions: Strategy = baseStrategy({
   marksDeletionOnly: true,
   prepareForCreate(obj) {
     const v = storageVersion(obj);
-    obj.status = { storedVersions: v ? [v] : [] };
+    obj.status = { storedVersions: v ? [v] : null };
   },
   prepareForUpdate(obj, _old, subresource) {
     if (subresource === 'status') return;
