@@ -7,7 +7,7 @@ import { fieldPath, isStatusError, newBadRequest, newInvalid, newMethodNotAllowe
 import { resourceInfoOf, type RequestContext } from '../server/context.js';
 import { addWarning, writeJSONText, writeObject } from '../server/respond.js';
 import { addAuditAnnotation } from '../server/auditannotations.js';
-import type { Registry, ServedResource } from '../registry/registry.js';
+import type { CustomKind, Registry, ServedResource } from '../registry/registry.js';
 import type { DeleteOptions, GenericStore, TrackFields } from '../registry/store.js';
 import { type ApiObject, isObject, withTypeMeta } from '../registry/object.js';
 import { applyFinalize } from '../registry/strategies/namespaces.js';
@@ -21,7 +21,9 @@ import { decodeTyped, fieldValidationOf } from './fieldvalidation.js';
 import { schemaFor } from '../api/schemas.js';
 import { kindSchema } from './kindschema.js';
 import { DEFAULT_GATES, type FeatureGates } from '../features/gates.js';
-import { acceptsAny, BODY_TYPES, contentTypeOf, negotiate, negotiateTarget, protobufMediaType } from './negotiate.js';
+import { acceptsAny, BODY_TYPES, contentTypeOf, negotiate, negotiateTarget, protobufMediaType, type Capabilities } from './negotiate.js';
+
+const TEXT_BODY_TYPES = BODY_TYPES.filter((t) => !t.includes('protobuf'));
 import { watchContentType } from '../protobuf/index.js';
 import { convertList, convertObject, includeObjectOf, watchConverter } from './convert.js';
 import { listPredicate } from './selectors.js';
@@ -55,7 +57,9 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
     }
     const served = match.route.resource;
     const sub = match.route.subresource;
-    checkAcceptable(ctx, info);
+    const caps = { protobuf: !served.custom }; // custom resources: JSON and YAML only, as kube serves them
+    checkAcceptable(ctx, info, caps);
+    if (served.custom) checkCustom(ctx, info, served.custom);
     // A list route with ?watch on a kind that cannot be watched.
     if (info.verb === 'watch' && !served.verbs.includes('watch')) throw newMethodNotSupported({ group: served.group, resource: served.resource }, 'watch');
     const spelling = groupSpelling(info.apiGroup);
@@ -78,7 +82,7 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
     const apiVersion = spellApiVersion(served.group === '' ? served.version : `${served.group}/${served.version}`, groupSpelling(info.apiGroup));
     const out = (code: number, obj: ApiObject) => {
       // An object the store just wrote (or kept): its stored JSON with the resourceVersion spliced in.
-      const stored = !versions.converts && (negotiate(ctx.req.headers.accept) ?? 'json') === 'json' ? store.writtenJSON(obj, apiVersion) : null;
+      const stored = !versions.converts && (negotiate(ctx.req.headers.accept, caps) ?? 'json') === 'json' ? store.writtenJSON(obj, apiVersion) : null;
       if (stored) return writeJSONText(ctx, code, stored);
       return writeObject(ctx, code, withTypeMeta(view(obj), apiVersion, served.kind));
     };
@@ -164,7 +168,7 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
 
     switch (info.verb) {
       case 'get': {
-        const target = negotiateTarget(ctx.req.headers.accept, false)!;
+        const target = negotiateTarget(ctx.req.headers.accept, false, caps)!;
         if (target.as === 'object' && target.encoding === 'json' && !info.subresource) {
           return writeJSONText(ctx, 200, await store.getJSON(info.namespace, info.name, planGet(q), apiVersion, view));
         }
@@ -174,7 +178,7 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
         return writeObject(ctx, 200, converted, target.encoding, contentTypeOf(target));
       }
       case 'list': {
-        const target = negotiateTarget(ctx.req.headers.accept, true)!;
+        const target = negotiateTarget(ctx.req.headers.accept, true, caps)!;
         const plan = planList(q, store.collectionPrefix(info.namespace));
         const predicate = listPredicate(served, q);
         if (target.as === 'object' && target.encoding === 'json') {
@@ -227,7 +231,7 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
         const selected = listPredicate(served, q);
         const byName = info.name ? (o: ApiObject) => o.metadata.name === info.name : undefined;
         const predicate = selected && byName ? (o: ApiObject) => byName(o) && selected(o) : (selected ?? byName);
-        const target = negotiateTarget(ctx.req.headers.accept, true)!;
+        const target = negotiateTarget(ctx.req.headers.accept, true, caps)!;
         const render = target.as === 'object' ? undefined : watchConverter(target, { group: served.group, resource: served.resource, includeObject: includeObjectOf(q), printer: served.custom?.printer });
         const protobuf = target.encoding === 'protobuf';
         const contentType = protobuf ? watchContentType(protobufMediaType(ctx.req.headers.accept)) : contentTypeOf({ ...target, encoding: 'json' });
@@ -240,13 +244,24 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
 }
 
 /** Whether the request accepts something the verb can answer in; 406 otherwise. */
-function checkAcceptable(ctx: RequestContext, info: ResourceRequestInfo): void {
+/** kube's CRD handler: a deprecated version warns on every request; a terminating CRD takes no creates. */
+function checkCustom(ctx: RequestContext, info: ResourceRequestInfo, custom: CustomKind): void {
+  if (custom.deprecationWarning) addWarning(ctx, custom.deprecationWarning);
+  if (custom.terminating && info.verb === 'create') {
+    const err = newMethodNotSupported({ group: info.apiGroup, resource: info.resource }, info.verb);
+    err.status.message = `${info.verb} not allowed while custom resource definition is terminating`;
+    throw err;
+  }
+}
+
+function checkAcceptable(ctx: RequestContext, info: ResourceRequestInfo, caps: Capabilities): void {
   const read = info.verb === 'get' || info.verb === 'list' || info.verb === 'watch';
   // go-restful first matches the Accept's bare types against the route's Produces (406 in its
   // words), then the handler negotiates the parameters (as=Table…) and answers its own 406.
-  if (!acceptsAny(ctx.req.headers.accept, BODY_TYPES)) throw newRouteNotAcceptable(BODY_TYPES);
-  const acceptable = read ? negotiateTarget(ctx.req.headers.accept, info.verb !== 'get') !== null : negotiate(ctx.req.headers.accept) !== null;
-  if (!acceptable) throw newNotAcceptable(BODY_TYPES);
+  const types = caps.protobuf === false ? TEXT_BODY_TYPES : BODY_TYPES;
+  if (!acceptsAny(ctx.req.headers.accept, types)) throw newRouteNotAcceptable(types);
+  const acceptable = read ? negotiateTarget(ctx.req.headers.accept, info.verb !== 'get', caps) !== null : negotiate(ctx.req.headers.accept, caps) !== null;
+  if (!acceptable) throw newNotAcceptable(types);
 }
 
 /** The kind a PATCH on /scale decodes its result as. */

@@ -17,7 +17,7 @@ import { type FeatureGates } from '../features/gates.js';
 
 /** The body of a create or update, which must be of the endpoint's kind (src/endpoints/bodykind.ts); an empty body is none. */
 export async function readKindedBody(ctx: RequestContext, endpoint: EndpointKind): Promise<{ body: ObjectBody; decoded: DecodedKind }> {
-  const body = (await readObjectBody(ctx.req, endpoint.kind)) ?? emptyBody(ctx, endpoint);
+  const body = (await readObjectBody(ctx.req, endpoint.kind, endpoint.custom)) ?? emptyBody(ctx, endpoint);
   return { body, decoded: decodeBodyKind(body.value, body.raw, endpoint) };
 }
 
