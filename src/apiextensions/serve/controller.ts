@@ -131,6 +131,9 @@ export class CrdController {
     const next = namingStatus(crd, usedNames(others, builtin));
     const status = crd.status ?? {};
     if (JSON.stringify(next.acceptedNames) === JSON.stringify(status.acceptedNames) && JSON.stringify(next.conditions) === JSON.stringify(status.conditions ?? [])) return false;
+    // Served before the status says Established, so a client that waits for the condition finds the resource.
+    const after: CustomResourceDefinition = { ...crd, status: { ...status, acceptedNames: next.acceptedNames, conditions: next.conditions } };
+    if (isConditionTrue(after, 'Established')) await this.serve(after);
     await this.writeStatus(crd.metadata.name, (s) => ({ ...s, conditions: next.conditions, acceptedNames: next.acceptedNames }));
     return true;
   }
