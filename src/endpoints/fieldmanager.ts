@@ -9,7 +9,7 @@ import type { ApiObject } from '../registry/object.js';
 import type { Schema } from '../schema/model.js';
 import { ApplyBadRequestError, ApplyConflictError, applyObject, FieldSet, TypedError, updateObject, type VersionConverter } from '../smd/index.js';
 import type { JsonObject } from '../smd/typed.js';
-import { queryBool, spellApiVersion } from './requestinfo.js';
+import { canonicalGroup, queryBool, spellApiVersion } from './requestinfo.js';
 import { goZeroObject } from '../schema/gozero.js';
 import { decodeJson, type Decoded } from '../schema/json.js';
 
@@ -194,7 +194,9 @@ function applyError(err: unknown, t: FieldTracking, config: JsonObject): unknown
   }
   if (err instanceof ApplyBadRequestError) return newBadRequest(err.message);
   if (err instanceof TypedError) {
-    const [group, version] = t.apiVersion.includes('/') ? t.apiVersion.split('/') : ['', t.apiVersion];
+    // The group as the applied object spells it (k8s.io for a stock client).
+    const sent = typeof config.apiVersion === 'string' && config.apiVersion.includes('/') && canonicalGroup(config.apiVersion.split('/')[0]!) === t.apiVersion.split('/')[0] ? config.apiVersion : t.apiVersion;
+    const [group, version] = sent.includes('/') ? sent.split('/') : ['', sent];
     const meta = (typeof config.metadata === 'object' && config.metadata !== null ? config.metadata : {}) as JsonObject;
     const id = `${typeof meta.namespace === 'string' ? meta.namespace : ''}/${typeof meta.name === 'string' ? meta.name : ''}`;
     const message = `failed to create typed patch object (${id}; ${group}/${version}, Kind=${t.kind}): ${err.message}`;

@@ -8,7 +8,7 @@
 // current path on one stack for error messages.
 import type { JsonValue, Schema } from '../schema/model.js';
 import { isObject } from '../schema/model.js';
-import { fieldEntry, FieldSet, pathToString, type PathElement } from './fieldpath.js';
+import { fieldEntry, FieldSet, index, pathToString, type PathElement } from './fieldpath.js';
 import type { JsonObject } from './json.js';
 import { childNode, declared, duplicate, elementNode, framePath, isAtomicContainer, isLeaf, isNamedField, itemKey, ItemFrame, itemNode, nodeOfChild, resolve, topology, TypedError, type Frame, type MapNode, type Node } from './topology.js';
 
@@ -45,12 +45,29 @@ export function fieldSetOf(value: JsonValue, schema: Schema | undefined, strict:
     const n = resolve(t, v);
     if (isLeaf(n)) {
       parent.memberAt(key, pe);
+      if (strict) declaredWithin(v, n, framePath(stack)); // an atomic value is one member, but its fields are typed too
       return true;
     }
     if (n.kind === 'list' ? !Array.isArray(v) || v.length === 0 : !isObject(v)) return false;
     children(n, v, parent.childAt(key, pe));
     parent.settle(key);
     return false;
+  };
+  /** The undeclared fields anywhere inside an atomic value (SMD validates the whole typed value); items by index. */
+  const declaredWithin = (v: JsonValue, n: Node, path: PathElement[]): void => {
+    if (n.kind === 'list') {
+      if (Array.isArray(v)) v.forEach((item, i) => declaredWithin(item, resolve(itemNode(n), item), [...path, index(i)]));
+      return;
+    }
+    if (n.kind !== 'map' || !isObject(v)) return;
+    for (const k in v) {
+      const d = declared(n, k);
+      if ((n as MapNode).strict && d === undefined) {
+        errors.push(`${pathToString([...path, fieldEntry(k).pe])}: field not declared in schema`);
+        continue;
+      }
+      declaredWithin(v[k]!, resolve(d ? d.node : elementNode(n), v[k]!), [...path, fieldEntry(k).pe]);
+    }
   };
   const children = (n: Node, v: JsonValue, node: FieldSet): void => {
     if (n.kind === 'list') {
