@@ -1,0 +1,103 @@
+// ObjectMeta read from a custom resource's JSON as apiextensions-apiserver
+// reads it (pkg/apiserver/schema/objectmeta coerce.go): the metadata value is
+// decoded into Go's metav1.ObjectMeta — a value of the wrong type fails with
+// encoding/json's message, or, when malformed fields are dropped, each field
+// that does not decode on its own is left out — and written back as the
+// struct serializes: unknown fields (and keys in another case) gone, empty
+// fields omitted, keys in the struct's order, times in UTC with whole seconds, a zero
+// creationTimestamp removed.
+import { ObjectMeta } from '../../schema/common.js';
+import { goDecodeError } from '../../schema/gotypes.js';
+import { isObject } from '../../schema/model.js';
+import { timeText } from '../../conversion/gojson.js';
+
+type Obj = Record<string, unknown>;
+
+type FieldKind = 'string' | 'int64' | 'time' | 'ptrTime' | 'ptrInt64' | 'stringMap' | 'stringList' | 'ownerRefs' | 'managedFields';
+
+/** metav1.ObjectMeta's JSON fields in struct order, with how each serializes. */
+const META_FIELDS: readonly (readonly [string, FieldKind])[] = [
+  ['name', 'string'], ['generateName', 'string'], ['namespace', 'string'], ['selfLink', 'string'], ['uid', 'string'],
+  ['resourceVersion', 'string'], ['generation', 'int64'], ['creationTimestamp', 'time'], ['deletionTimestamp', 'ptrTime'],
+  ['deletionGracePeriodSeconds', 'ptrInt64'], ['labels', 'stringMap'], ['annotations', 'stringMap'], ['ownerReferences', 'ownerRefs'],
+  ['finalizers', 'stringList'], ['managedFields', 'managedFields'],
+];
+
+/** Kubernetes decodes JSON case-sensitively (sigs.k8s.io/json): a key is its field's only spelling. */
+function fieldValue(o: Obj, name: string): unknown {
+  return Object.prototype.hasOwnProperty.call(o, name) ? o[name] : undefined;
+}
+
+const nonEmptyString = (v: unknown): v is string => typeof v === 'string' && v !== '';
+
+function ownerReference(v: unknown): Obj {
+  const r = isObject(v) ? v : {};
+  const out: Obj = {};
+  for (const k of ['apiVersion', 'kind', 'name', 'uid']) {
+    const s = fieldValue(r, k);
+    out[k] = typeof s === 'string' ? s : '';
+  }
+  for (const k of ['controller', 'blockOwnerDeletion']) {
+    const b = fieldValue(r, k);
+    if (typeof b === 'boolean') out[k] = b;
+  }
+  return out;
+}
+
+function managedFieldsEntry(v: unknown): Obj {
+  const e = isObject(v) ? v : {};
+  const out: Obj = {};
+  for (const k of ['manager', 'operation', 'apiVersion']) {
+    const s = fieldValue(e, k);
+    if (nonEmptyString(s)) out[k] = s;
+  }
+  const time = timeText(fieldValue(e, 'time'));
+  if (time !== null) out.time = time;
+  const fieldsType = fieldValue(e, 'fieldsType');
+  if (nonEmptyString(fieldsType)) out.fieldsType = fieldsType;
+  const fieldsV1 = fieldValue(e, 'fieldsV1');
+  if (fieldsV1 !== undefined && fieldsV1 !== null) out.fieldsV1 = fieldsV1;
+  const sub = fieldValue(e, 'subresource');
+  if (nonEmptyString(sub)) out.subresource = sub;
+  return out;
+}
+
+/** One field's serialized value, or undefined when the struct omits it. */
+function serialize(kind: FieldKind, v: unknown): unknown {
+  if (v === undefined || v === null) return undefined;
+  switch (kind) {
+    case 'string': return nonEmptyString(v) ? v : undefined;
+    case 'int64': return v === 0 ? undefined : v;
+    case 'time': case 'ptrTime': return timeText(v) ?? undefined;
+    case 'ptrInt64': return v;
+    case 'stringMap': return Object.keys(v as Obj).length === 0 ? undefined : { ...(v as Obj) };
+    case 'stringList': return (v as unknown[]).length === 0 ? undefined : [...(v as unknown[])];
+    case 'ownerRefs': return (v as unknown[]).length === 0 ? undefined : (v as unknown[]).map(ownerReference);
+    case 'managedFields': return (v as unknown[]).length === 0 ? undefined : (v as unknown[]).map(managedFieldsEntry);
+  }
+}
+
+/** The ObjectMeta struct serialized back (SetObjectMeta), from metadata that decodes. The zero creationTimestamp is left out. */
+export function typedObjectMeta(metadata: unknown): Obj {
+  const m = isObject(metadata) ? metadata : {};
+  const out: Obj = {};
+  for (const [name, kind] of META_FIELDS) {
+    const v = serialize(kind, fieldValue(m, name));
+    if (v !== undefined) out[name] = v;
+  }
+  return out;
+}
+
+/** encoding/json's error decoding the value into metav1.ObjectMeta, or undefined when it decodes. */
+export function objectMetaDecodeError(metadata: unknown): string | undefined {
+  if (metadata === null) return undefined;
+  return goDecodeError(ObjectMeta.schema, metadata, 'ObjectMeta');
+}
+
+/** Best effort (DropMalformedFields): the fields that decode one by one, the others dropped. Undefined when metadata is not an object. */
+export function droppingMalformed(metadata: unknown): Obj | undefined {
+  if (!isObject(metadata)) return undefined;
+  const kept: Obj = {};
+  for (const k of Object.keys(metadata)) if (objectMetaDecodeError({ [k]: metadata[k] }) === undefined) kept[k] = metadata[k];
+  return kept;
+}
