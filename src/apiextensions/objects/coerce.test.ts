@@ -1,0 +1,96 @@
+// objectmeta.Coerce / GetObjectMetaWithOptions: kube's coerce_test and
+// algorithm_test cases.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { renderCause } from '../../api/meta/govalue.js';
+import type { Schema } from '../../schema/model.js';
+import { coerceObjectMeta, type CoerceOptions } from './coerce.js';
+
+const meta = (m: Record<string, unknown>) => ({ kind: 'Pod', apiVersion: 'v1', metadata: m });
+const unknownAndMalformed = () => meta({ name: 'my-meta', unknownField: 'foo', generateName: null, generation: null, labels: { foo: 'bar' }, annotations: 11 });
+const unknownOnly = () => meta({ name: 'my-meta', unknownField: 'foo', generateName: null, generation: null, labels: { foo: 'bar' } });
+const malformedOnly = () => meta({ name: 'my-meta', generateName: null, generation: null, labels: { foo: 'bar' }, annotations: 11 });
+
+const ANNOTATIONS_ERROR = 'metadata: Invalid value: map[string]interface {}{"annotations":11, "generateName":interface {}(nil), "generation":interface {}(nil), "labels":map[string]interface {}{"foo":"bar"}, "name":"my-meta"}: json: cannot unmarshal number into Go struct field ObjectMeta.annotations of type map[string]string';
+const ANNOTATIONS_ERROR_UNKNOWN = ANNOTATIONS_ERROR.replace('"name":"my-meta"}', '"name":"my-meta", "unknownField":"foo"}');
+
+describe('coerceObjectMeta at the root (kube coerce_test)', () => {
+  const typed = { name: 'my-meta', labels: { foo: 'bar' } };
+  const rows: [string, () => Record<string, unknown>, CoerceOptions, { error?: string; metadata?: unknown; unknown?: string[] }][] = [
+    ['unknown and malformed', unknownAndMalformed, {}, { error: ANNOTATIONS_ERROR_UNKNOWN }],
+    ['unknown and malformed, dropping', unknownAndMalformed, { dropInvalidFields: true }, { metadata: typed }],
+    ['unknown and malformed, unknown paths', unknownAndMalformed, { returnUnknownFieldPaths: true }, { error: ANNOTATIONS_ERROR_UNKNOWN }],
+    ['unknown and malformed, both', unknownAndMalformed, { dropInvalidFields: true, returnUnknownFieldPaths: true }, { metadata: typed, unknown: ['metadata.unknownField'] }],
+    ['unknown only', unknownOnly, {}, { metadata: typed }],
+    ['unknown only, dropping', unknownOnly, { dropInvalidFields: true }, { metadata: typed }],
+    ['unknown only, unknown paths', unknownOnly, { returnUnknownFieldPaths: true }, { metadata: typed, unknown: ['metadata.unknownField'] }],
+    ['malformed only', malformedOnly, {}, { error: ANNOTATIONS_ERROR }],
+    ['malformed only, dropping', malformedOnly, { dropInvalidFields: true, returnUnknownFieldPaths: true }, { metadata: typed }],
+  ];
+  for (const [name, make, opts, want] of rows) {
+    it(name, () => {
+      const o = make();
+      const r = coerceObjectMeta(undefined, o, { root: true, ...opts });
+      assert.equal(r.error ? renderCause(r.error) : undefined, want.error);
+      if (want.metadata) assert.deepEqual(o.metadata, want.metadata);
+      assert.deepEqual(r.unknownFieldPaths, want.unknown ?? (opts.returnUnknownFieldPaths && !want.error ? [] : r.unknownFieldPaths));
+      if (!opts.returnUnknownFieldPaths) assert.deepEqual(r.unknownFieldPaths, []);
+    });
+  }
+});
+
+describe('coerceObjectMeta: typing ObjectMeta as Go serializes it', () => {
+  const rows: [string, unknown, unknown][] = [
+    ['empty and zero fields are omitted, a null creationTimestamp removed', { name: 'a', namespace: '', generation: 0, labels: {}, finalizers: [], creationTimestamp: null }, { name: 'a' }],
+    ['null metadata becomes empty', null, {}],
+    ['times in UTC, whole seconds', { creationTimestamp: '2020-01-01T01:00:00.75+01:00', deletionTimestamp: '2020-01-02T00:00:00Z' }, { creationTimestamp: '2020-01-01T00:00:00Z', deletionTimestamp: '2020-01-02T00:00:00Z' }],
+    ['struct order; a zero grace period kept (a pointer)', { labels: { a: 'b' }, deletionGracePeriodSeconds: 0, uid: 'u', name: 'n' }, { name: 'n', uid: 'u', deletionGracePeriodSeconds: 0, labels: { a: 'b' } }],
+    ['keys in another case are unknown (case-sensitive decoding)', { Name: 'x', name: 'y' }, { name: 'y' }],
+    ['owner references keep their required fields', { ownerReferences: [{ name: 'o', controller: true, bogus: 1 }] }, { ownerReferences: [{ apiVersion: '', kind: '', name: 'o', uid: '', controller: true }] }],
+    ['managed fields', { managedFields: [{ manager: 'm', operation: 'Apply', time: '2020-01-01T00:00:00.5Z', fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': {} }, subresource: '' }] },
+      { managedFields: [{ manager: 'm', operation: 'Apply', time: '2020-01-01T00:00:00Z', fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': {} } }] }],
+  ];
+  for (const [name, m, want] of rows) {
+    it(name, () => {
+      const o = { apiVersion: 'v1', kind: 'X', metadata: m };
+      assert.equal(coerceObjectMeta(undefined, o, { root: true }).error, undefined);
+      assert.deepEqual(o.metadata, want);
+      assert.deepEqual(Object.keys(o.metadata as object), Object.keys(want as object));
+    });
+  }
+});
+
+describe('coerceObjectMeta: embedded resources (kube algorithm_test)', () => {
+  const embedded: Schema = { type: 'object', 'x-kubernetes-embedded-resource': true, properties: { spec: { type: 'object' } } };
+  const schema: Schema = { type: 'object', properties: { pruned: embedded, preserving: { type: 'object', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true }, list: { type: 'array', items: embedded } } };
+  const inner = () => ({ apiVersion: 'foo/v1', kind: 'Foo', unspecified: 'bar', metadata: { name: 'instance', unspecified: 'bar' }, spec: { unspecified: 'bar' } });
+
+  it('types every embedded metadata and the root\'s, leaving other fields to pruning', () => {
+    const o = { apiVersion: 'foo/v1', kind: 'Foo', metadata: { name: 'instance', unspecified: 'bar' }, unspecified: 'bar', pruned: inner(), preserving: inner(), list: [inner()] };
+    const r = coerceObjectMeta(schema, o, { root: true, returnUnknownFieldPaths: true });
+    assert.equal(r.error, undefined);
+    const typed = { apiVersion: 'foo/v1', kind: 'Foo', unspecified: 'bar', metadata: { name: 'instance' }, spec: { unspecified: 'bar' } };
+    assert.deepEqual(o, { apiVersion: 'foo/v1', kind: 'Foo', metadata: { name: 'instance' }, unspecified: 'bar', pruned: typed, preserving: typed, list: [typed] });
+    assert.deepEqual(r.unknownFieldPaths, ['list[0].metadata.unspecified', 'metadata.unspecified', 'preserving.metadata.unspecified', 'pruned.metadata.unspecified']);
+  });
+
+  const errors: [string, unknown, string][] = [
+    ['kind not a string', { pruned: { apiVersion: 'foo/v1', kind: 1 } }, 'pruned.kind: Invalid value: 1: must be a string'],
+    ['apiVersion not a string', { list: [{ apiVersion: ['x'] }] }, 'list[0].apiVersion: Invalid value: []interface {}{"x"}: must be a string'],
+    ['metadata of the wrong type', { pruned: { metadata: { labels: { a: 1 } } } }, 'pruned.metadata: Invalid value: map[string]interface {}{"labels":map[string]interface {}{"a":1}}: json: cannot unmarshal number into Go struct field ObjectMeta.labels of type string'],
+    ['a bad time', { pruned: { metadata: { creationTimestamp: 'yesterday' } } }, 'pruned.metadata: Invalid value: map[string]interface {}{"creationTimestamp":"yesterday"}: parsing time "yesterday" as "2006-01-02T15:04:05Z07:00": cannot parse "yesterday" as "2006"'],
+  ];
+  for (const [name, o, want] of errors) {
+    it(name, () => {
+      const r = coerceObjectMeta(schema, o, {});
+      assert.ok(r.error, 'an error');
+      assert.equal(renderCause(r.error), want);
+    });
+  }
+
+  it('dropping: wrong-typed kind removed, malformed metadata fields dropped, metadata that is not an object left', () => {
+    const o = { pruned: { apiVersion: 'foo/v1', kind: 1, metadata: { name: 'n', labels: { a: 1 } } }, list: [{ metadata: 'x' }] };
+    assert.equal(coerceObjectMeta(schema, o, { dropInvalidFields: true }).error, undefined);
+    assert.deepEqual(o, { pruned: { apiVersion: 'foo/v1', metadata: { name: 'n' } }, list: [{ metadata: 'x' }] });
+  });
+});
