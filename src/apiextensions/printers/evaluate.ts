@@ -3,8 +3,8 @@
 // list of results. Values keep Go's types in mind: JSON whole numbers are
 // int64, other numbers float64, and a float literal (`1.0`) stays a float —
 // comparisons between ints and floats fail as Go's template package makes
-// them fail ("incompatible types for comparison"). Map keys are visited in
-// sorted order (Go's order is random). `range … end` is not evaluated (an
+// them fail ("incompatible types for comparison"). Map values are visited in
+// document order (Go's order is random; printed maps sort their keys). `range … end` is not evaluated (an
 // error), which a printer column shows as an empty cell.
 import { goJSON } from '../../conversion/gojson.js';
 import { isObject } from '../../schema/model.js';
@@ -42,7 +42,7 @@ const utf8 = new TextEncoder();
 /** Children of a map, slice or string (wildcard and recursive descent); undefined for other values. */
 function children(v: unknown): unknown[] | undefined {
   if (Array.isArray(v)) return v;
-  if (isObject(v)) return keysOf(v).map((k) => v[k]);
+  if (isObject(v)) return Object.values(v);
   if (typeof v === 'string') return [...utf8.encode(v)];
   return undefined;
 }
@@ -215,4 +215,9 @@ export function printValue(v: unknown): string {
   if (v instanceof FloatLiteral) return goFloat(v.value);
   if (typeof v === 'number') return goNumberText(v);
   return String(v);
+}
+
+/** JSONPath.Execute for templates without range: each node's results printed, separated by spaces. */
+export function executeTemplate(root: ListNode, data: unknown, opts: EvalOptions = {}): string {
+  return findResults(root, data, opts).map((rs) => rs.map(printValue).join(' ')).join('');
 }

@@ -8,5 +8,5 @@
 //   validateSimpleJSONPath / columnJSONPathError   checks for CRD validation
 export { tableConvertor, columnsForVersion, scaleColumnsForVersion, cellFor, dateCell, NAME_DESCRIPTION, CREATION_TIMESTAMP_DESCRIPTION, type CustomResourcePrinter } from './convertor.js';
 export { parseJSONPath, unquoteExtend, JSONPathParseError, type ListNode, type Node, type ParamsEntry } from './jsonpath.js';
-export { findResults, printValue, FloatLiteral, JSONPathEvalError, type EvalOptions } from './evaluate.js';
+export { executeTemplate, findResults, printValue, FloatLiteral, JSONPathEvalError, type EvalOptions } from './evaluate.js';
 export { validateSimpleJSONPath, columnJSONPathError } from './validity.js';
