@@ -12,7 +12,7 @@ const set = (items: Schema = {}): Schema => ({ type: 'array', 'x-kubernetes-list
 const map = (keys: string[], items: Schema = { type: 'object' }): Schema => ({ type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': keys, items });
 const obj = (properties: Record<string, Schema>): Schema => ({ type: 'object', properties });
 
-const causes = (s: Schema | undefined, o: unknown, root?: string) => validateListTypes(s, o, root === undefined ? undefined : new FieldPath(root)).map(renderCause);
+const causes = (s: Schema | undefined, o: unknown, root?: string) => validateListTypes(s, o, root === undefined ? {} : { path: new FieldPath(root) }).map(renderCause);
 
 describe('validateListTypes: golden crd-07', () => {
   const schema = obj({ spec: obj({ ports: map(['name']), tags: set({ type: 'string' }), args: { type: 'array', items: { type: 'string' } } }) });
@@ -85,5 +85,16 @@ describe('validateListTypes: maps (kube validation_test "map list with compound 
   });
   it('an item that is not an object stops the list\'s check', () => {
     assert.deepEqual(causes(obj({ l: map(['name']) }), { l: [{ name: 'x' }, 5, { name: 'x' }] }), ['l[1]: Invalid value: 5: must be an object for an array of list-type map']);
+  });
+});
+
+describe('validateListTypes: ratcheting on update', () => {
+  const schema = obj({ tags: set() });
+  const dup = { tags: ['a', 'a'] };
+  it('an old object without duplicates: the new one is checked', () => {
+    assert.deepEqual(validateListTypes(schema, dup, { old: { tags: ['a'] } }).map(renderCause), ['tags[1]: Duplicate value: "a"']);
+  });
+  it('an old object with duplicates: the new one is not checked', () => {
+    assert.deepEqual(validateListTypes(schema, { tags: ['b', 'b'] }, { old: dup }), []);
   });
 });

@@ -16,9 +16,17 @@ import { goValue } from './gofmt.js';
 
 /**
  * The list-type errors of `obj` (the whole object, or any object value) under
- * the structural schema `s`; `path` is obj's path (the root: empty).
+ * the structural schema `s`; `path` is obj's path (the root: empty). On an
+ * update pass the old object: the check ratchets — when the old object already
+ * breaks the invariants, the new one is not checked (customResourceStrategy.ValidateUpdate).
  */
-export function validateListTypes(s: Schema | undefined, obj: unknown, path: FieldPath = new FieldPath('')): FieldError[] {
+export function validateListTypes(s: Schema | undefined, obj: unknown, opts: { old?: unknown; path?: FieldPath } = {}): FieldError[] {
+  const path = opts.path ?? new FieldPath('');
+  if (opts.old !== undefined && collect(s, opts.old, path).length > 0) return [];
+  return collect(s, obj, path);
+}
+
+function collect(s: Schema | undefined, obj: unknown, path: FieldPath): FieldError[] {
   if (s === undefined || !isObject(obj)) return [];
   const errs: FieldError[] = [];
   visitObject(s, obj, path, errs);
