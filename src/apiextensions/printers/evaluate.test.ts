@@ -98,6 +98,8 @@ describe('executeTemplate: errors', () => {
     ['filter over a map', '{[?(@.a)]}', { a: 1 }, 'map[a:1] is not array or slice and cannot be filtered'],
     ['comparing a map', '{[?(@.a==1)]}', [{ a: { b: 1 } }], 'invalid type for comparison'],
     ['end outside a range', '{end}', {}, 'not in range, nothing to end'],
+    ['redundant end', '{range .Labels.*}{@}{end}{end}', store, 'not in range, nothing to end'],
+    ['an empty range still walks its body', '{range .items[*]}{.metadata.name}{end}', { items: [] }, 'metadata is not found'],
     ['regexp over a number', '{[?(@.a=~"x")]}', [{ a: 1 }], 'regexp search only support string now but getting pattern: "x", data: 1'],
   ];
   for (const [name, t, data, want] of rows) {
@@ -115,4 +117,30 @@ describe('findResults', () => {
   it('printValue of a string wildcard gives its UTF-8 bytes', () => {
     assert.deepEqual(findResults(parseJSONPath('{.s.*}'), { s: 'hé' })[0]!.map(printValue), ['104', '195', '169']);
   });
+});
+
+const pods = {
+  items: [
+    { metadata: { name: 'pod1' }, spec: { containers: [{ name: 'foo', another: [{ name: 'value1' }, { name: 'value2' }] }, { name: 'bar', another: [{ name: 'value1' }, { name: 'value2' }] }] } },
+    { metadata: { name: 'pod2' }, spec: { containers: [{ name: 'baz', another: [{ name: 'value1' }, { name: 'value2' }] }] } },
+  ],
+};
+
+describe('executeTemplate: range … end (client-go cases)', () => {
+  const rows: [string, string, unknown, string, boolean?][] = [
+    ['range item', '{range .items[*]}{.metadata.name}, {end}{.kind}', nodes, '127.0.0.1, 127.0.0.2, List'],
+    ['range item with quote', '{range .items[*]}{.metadata.name}{"\\t"}{end}', nodes, '127.0.0.1\t127.0.0.2\t'],
+    ['double range', '{range .items[*]}{range .status.addresses[*]}{.address}, {end}{end}', nodes, '127.0.0.1, 127.0.0.2, 127.0.0.3, '],
+    ['range nodes capacity', '{range .items[*]}[{.metadata.name}, {.status.capacity}] {end}', nodes, '[127.0.0.1, {"cpu":"4"}] [127.0.0.2, {"cpu":"8"}] '],
+    ['allfields', '{range .Bicycle[*]}{ "{" }{ @.* }{ "} " }{end}', store, '{red 19.95 true} {green 20.01 false} '],
+    ['allstructs', '{range .Bicycle[*]}{ @ }{ " " }{end}', store, '{"Color":"red","IsNew":true,"Price":19.95} {"Color":"green","IsNew":false,"Price":20.01} '],
+    ['empty range', '{range .items[*]}{.metadata.name}{end}', { items: [] }, '', true],
+    ['empty nested range', '{range .items[*]}{.metadata.name}{":"}{range @.spec.containers[*]}{.name}{","}{end}{"+"}{end}', { items: [] }, '', true],
+    ['nested ranges', '{range .items[*]}{.metadata.name}{":"}{range @.spec.containers[*]}{.name}{","}{end}{"+"}{end}', pods, 'pod1:foo,bar,+pod2:baz,+'],
+    ['three levels', '{range .items[*]}{.metadata.name}{"~"}{range @.spec.containers[*]}{.name}{":"}{range @.another[*]}{.name}{","}{end}{"+"}{end}{"#"}{end}', pods,
+      'pod1~foo:value1,value2,+bar:value1,value2,+#pod2~baz:value1,value2,+#'],
+    ['two ranges at one level', '{range .items[*]}{.metadata.name}{"\\t"}{range @.spec.containers[*]}{.name}{" "}{end}{"\\t"}{range @.spec.containers[*]}{.name}{" "}{end}{"\\n"}{end}', pods,
+      'pod1\tfoo bar \tfoo bar \npod2\tbaz \tbaz \n'],
+  ];
+  for (const [name, t, data, want, allow] of rows) it(name, () => assert.equal(run(t, data, allow === true), want));
 });

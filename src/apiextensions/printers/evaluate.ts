@@ -4,8 +4,8 @@
 // int64, other numbers float64, and a float literal (`1.0`) stays a float —
 // comparisons between ints and floats fail as Go's template package makes
 // them fail ("incompatible types for comparison"). Map values are visited in
-// document order (Go's order is random; printed maps sort their keys). `range … end` is not evaluated (an
-// error), which a printer column shows as an empty cell.
+// document order (Go's order is random; printed maps sort their keys).
+// `{range …}…{end}` repeats its body for each value the range walks.
 import { goJSON } from '../../conversion/gojson.js';
 import { isObject } from '../../schema/model.js';
 import { goFloat, goNumberText, goPlainV, goSharpV, goTypeOf } from '../objects/gofmt.js';
@@ -30,10 +30,51 @@ export interface EvalOptions {
   readonly allowMissingKeys?: boolean;
 }
 
-/** The results of each top-level node of the template. */
+/** A template's top-level nodes with `{range …}` … `{end}` blocks gathered. */
+type Item = { readonly kind: 'node'; readonly node: Node } | { readonly kind: 'range'; readonly head: ListNode; readonly body: Item[] };
+
+const hasIdentifier = (n: Node, name: string): boolean => n.type === 'list' && n.nodes.some((c) => c.type === 'identifier' && c.name === name);
+
+/** Groups range blocks; an `end` outside any range stays a node (its evaluation fails as client-go's does). */
+function blocks(nodes: readonly Node[]): Item[] {
+  const top: Item[] = [];
+  const stack: Item[][] = [top];
+  for (const n of nodes) {
+    const cur = stack[stack.length - 1]!;
+    if (hasIdentifier(n, 'range')) {
+      const body: Item[] = [];
+      cur.push({ kind: 'range', head: n as ListNode, body });
+      stack.push(body);
+    } else if (hasIdentifier(n, 'end') && stack.length > 1) {
+      stack.pop();
+    } else {
+      cur.push({ kind: 'node', node: n });
+    }
+  }
+  return top;
+}
+
+/**
+ * The results of each top-level node of the template; a range block gives
+ * its body's results once per value the range walks (FindResults).
+ */
 export function findResults(root: ListNode, data: unknown, opts: EvalOptions = {}): unknown[][] {
   const ev = new Evaluator(opts.allowMissingKeys === true);
-  return root.nodes.map((n) => ev.walk([data], n));
+  const run = (items: readonly Item[], value: unknown): unknown[][] => {
+    const out: unknown[][] = [];
+    for (const item of items) {
+      if (item.kind === 'node') {
+        out.push(ev.walk([value], item.node));
+        continue;
+      }
+      const values = ev.walk([value], { type: 'list', nodes: item.head.nodes.filter((c) => !(c.type === 'identifier' && c.name === 'range')) });
+      // An empty range still walks its body (with no value), so its errors surface; the output is dropped.
+      if (values.length === 0) run(item.body, null);
+      for (const v of values) out.push(...run(item.body, v));
+    }
+    return out;
+  };
+  return run(blocks(root.nodes), data);
 }
 
 const keysOf = (o: Record<string, unknown>): string[] => Object.keys(o).sort();
@@ -65,7 +106,7 @@ class Evaluator {
       case 'union': return node.nodes.flatMap((l) => this.list(input, l));
       case 'identifier':
         if (node.name === 'end') return fail('not in range, nothing to end');
-        return fail(node.name === 'range' ? 'range is not supported here' : `unrecognized identifier ${node.name}`);
+        return fail(node.name === 'range' ? 'range is only supported at the start of an action' : `unrecognized identifier ${node.name}`);
     }
   }
 
@@ -217,7 +258,7 @@ export function printValue(v: unknown): string {
   return String(v);
 }
 
-/** JSONPath.Execute for templates without range: each node's results printed, separated by spaces. */
+/** JSONPath.Execute: each node's results printed, separated by spaces. */
 export function executeTemplate(root: ListNode, data: unknown, opts: EvalOptions = {}): string {
   return findResults(root, data, opts).map((rs) => rs.map(printValue).join(' ')).join('');
 }
