@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { renderCause } from '../../api/meta/govalue.js';
 import type { Schema } from '../../schema/model.js';
-import { coerceObjectMeta, type CoerceOptions } from './coerce.js';
+import { coerceObjectMeta, coerceResource, type CoerceOptions } from './coerce.js';
 
 const meta = (m: Record<string, unknown>) => ({ kind: 'Pod', apiVersion: 'v1', metadata: m });
 const unknownAndMalformed = () => meta({ name: 'my-meta', unknownField: 'foo', generateName: null, generation: null, labels: { foo: 'bar' }, annotations: 11 });
@@ -92,5 +92,54 @@ describe('coerceObjectMeta: embedded resources (kube algorithm_test)', () => {
     const o = { pruned: { apiVersion: 'foo/v1', kind: 1, metadata: { name: 'n', labels: { a: 1 } } }, list: [{ metadata: 'x' }] };
     assert.equal(coerceObjectMeta(schema, o, { dropInvalidFields: true }).error, undefined);
     assert.deepEqual(o, { pruned: { apiVersion: 'foo/v1', metadata: { name: 'n' } }, list: [{ metadata: 'x' }] });
+  });
+});
+
+describe('coerceResource (the CRD handler\'s decoder)', () => {
+  const embedded: Schema = { type: 'object', 'x-kubernetes-embedded-resource': true };
+  const schema: Schema = { type: 'object', properties: { spec: { type: 'object', properties: { template: embedded } } } };
+  const base = { group: 'g.example.com', kind: 'Widget', schemaFor: (v: string) => (v === 'v1' ? schema : undefined) };
+  const widget = (extra: Record<string, unknown> = {}): Record<string, unknown> => ({ apiVersion: 'g.example.com/v1', kind: 'Widget', metadata: { name: 'w' }, ...extra });
+
+  const errors: [string, Record<string, unknown>, { dropInvalidMetadata?: boolean }, string][] = [
+    ['kind not a string', widget({ kind: 5 }), {}, '.kind accessor error: 5 is of the type int64, expected string'],
+    ['kind null', widget({ kind: null }), {}, '.kind accessor error: <nil> is of the type <nil>, expected string'],
+    ['apiVersion not a string', widget({ apiVersion: ['x'] }), {}, '.apiVersion accessor error: [x] is of the type []interface {}, expected string'],
+    ['root metadata of the wrong type', widget({ metadata: { name: 5 } }), {}, 'json: cannot unmarshal number into Go struct field ObjectMeta.name of type string'],
+    ['root metadata not an object, dropping', widget({ metadata: 'x' }), { dropInvalidMetadata: true }, 'invalid metadata: expected object, got string'],
+    ['a bad group version', widget({ apiVersion: 'a/b/c' }), {}, 'unexpected GroupVersion string: a/b/c'],
+    ['embedded metadata of the wrong type', widget({ spec: { template: { metadata: { labels: 'x' } } } }), {},
+      'spec.template.metadata: Invalid value: map[string]interface {}{"labels":"x"}: json: cannot unmarshal string into Go struct field ObjectMeta.labels of type map[string]string'],
+  ];
+  for (const [name, o, opts, want] of errors) it(name, () => assert.equal(coerceResource(o, { ...base, ...opts }).error, want));
+
+  it('types the root metadata (creationTimestamp null when unset), prunes, then coerces embedded resources; unknown paths in that order', () => {
+    const o = widget({ metadata: { name: 'w', zzz: 1, labels: {} }, spec: { template: { metadata: { name: 't', bogus: true } }, extra: 1 } });
+    const pruned: unknown[] = [];
+    const r = coerceResource(o, {
+      ...base,
+      returnUnknownFieldPaths: true,
+      prune: (obj, s) => {
+        pruned.push(s);
+        delete (obj.spec as Record<string, unknown>).extra;
+        return ['spec.extra'];
+      },
+    });
+    assert.deepEqual(r, { unknownFieldPaths: ['metadata.zzz', 'spec.extra', 'spec.template.metadata.bogus'] });
+    assert.deepEqual(pruned, [schema]);
+    assert.deepEqual(o, { apiVersion: 'g.example.com/v1', kind: 'Widget', metadata: { name: 'w', creationTimestamp: null }, spec: { template: { metadata: { name: 't' } } } });
+  });
+
+  it('another group or kind (DeleteOptions passing through) is neither pruned nor coerced below the root', () => {
+    const o = { apiVersion: 'other/v1', kind: 'Widget', spec: { template: { metadata: { labels: 'x' } } } };
+    const r = coerceResource(o, { ...base, prune: () => assert.fail('not pruned') });
+    assert.deepEqual(r, { unknownFieldPaths: [] });
+    assert.deepEqual(o.spec, { template: { metadata: { labels: 'x' } } });
+  });
+
+  it('dropping malformed root metadata fields when reading storage', () => {
+    const o = widget({ metadata: { name: 'w', labels: { a: 1 }, generation: 'x' } });
+    assert.deepEqual(coerceResource(o, { ...base, dropInvalidMetadata: true }), { unknownFieldPaths: [] });
+    assert.deepEqual(o.metadata, { name: 'w', creationTimestamp: null });
   });
 });

@@ -16,7 +16,9 @@ import { type FieldError, FieldPath, invalid } from '../../api/meta/field.js';
 import { ObjectMeta } from '../../schema/common.js';
 import { isObject, type Schema } from '../../schema/model.js';
 import { unknownFields } from '../../schema/unknown.js';
-import { goValue } from './gofmt.js';
+import { renderCause } from '../../api/meta/govalue.js';
+import { groupVersionError } from './embedded.js';
+import { goPlainV, goTypeOf, goValue } from './gofmt.js';
 import { droppingMalformed, objectMetaDecodeError, typedObjectMeta } from './objectmeta.js';
 
 export interface CoerceOptions {
@@ -91,6 +93,85 @@ function coerceTypeMeta(x: Record<string, unknown>, k: string, path: FieldPath, 
     if (source === undefined) return undefined;
   }
   if (opts.returnUnknownFieldPaths && isObject(source)) unknown.push(...unknownFields(ObjectMeta.schema, source, { path: String(metaPath) }));
-  x.metadata = typedObjectMeta(source);
+  x.metadata = typedObjectMeta(source, { dropZeroCreationTimestamp: true });
   return undefined;
+}
+
+export interface ResourceCoerceOptions {
+  /** The CRD's group and kind: only an object of that group and kind is pruned and has its embedded resources coerced. */
+  readonly group: string;
+  readonly kind: string;
+  /** The structural schema of a served version, or undefined. */
+  readonly schemaFor: (version: string) => Schema | undefined;
+  /** Storage reads drop malformed metadata fields; requests fail on them. */
+  readonly dropInvalidMetadata?: boolean;
+  /** Collect unknown field paths (fieldValidation Warn / Strict). */
+  readonly returnUnknownFieldPaths?: boolean;
+  /**
+   * The caller's pruning of a matching object (unknown fields, and nulls of
+   * non-nullable fields without defaults), run between the metadata and the
+   * embedded resources as Kubernetes does; returns the pruned paths. Left out
+   * when the CRD preserves unknown fields.
+   */
+  readonly prune?: (obj: Record<string, unknown>, schema: Schema | undefined) => string[];
+}
+
+export interface ResourceCoerceResult {
+  /** The decoding error's text (Kubernetes wraps it: `X in version "v" cannot be handled as a X: <error>`). */
+  readonly error?: string;
+  readonly unknownFieldPaths: string[];
+}
+
+/** unstructured.NestedString's reading of a top-level field. */
+function topString(obj: Record<string, unknown>, k: string): { found: boolean; value: string; error?: string } {
+  if (!Object.prototype.hasOwnProperty.call(obj, k)) return { found: false, value: '' };
+  const v = obj[k];
+  if (typeof v === 'string') return { found: true, value: v };
+  return { found: false, value: '', error: `.${k} accessor error: ${goPlainV(v)} is of the type ${goTypeOf(v)}, expected string` };
+}
+
+/**
+ * A custom resource as the CRD handler's decoder types it (unstructuredSchemaCoercer.apply):
+ * kind and apiVersion must be strings, the root metadata decodes as ObjectMeta
+ * (dropping malformed fields when reading storage) and is written back typed,
+ * the apiVersion must parse; then, for the CRD's own group and kind, pruning
+ * (the caller's) and the embedded resources' coercion. Modifies `obj` in place.
+ */
+export function coerceResource(obj: Record<string, unknown>, opts: ResourceCoerceOptions): ResourceCoerceResult {
+  const kind = topString(obj, 'kind');
+  if (kind.error) return { error: kind.error, unknownFieldPaths: [] };
+  const apiVersion = topString(obj, 'apiVersion');
+  if (apiVersion.error) return { error: apiVersion.error, unknownFieldPaths: [] };
+
+  const unknown: string[] = [];
+  const foundMeta = Object.prototype.hasOwnProperty.call(obj, 'metadata');
+  let meta: unknown = obj.metadata;
+  if (foundMeta) {
+    const decodeError = objectMetaDecodeError(meta);
+    if (decodeError !== undefined) {
+      if (!opts.dropInvalidMetadata) return { error: decodeError, unknownFieldPaths: [] };
+      meta = droppingMalformed(meta);
+      if (meta === undefined) return { error: `invalid metadata: expected object, got ${goTypeOf(obj.metadata)}`, unknownFieldPaths: [] };
+    }
+    if (opts.returnUnknownFieldPaths && isObject(meta)) unknown.push(...unknownFields(ObjectMeta.schema, meta, { path: 'metadata' }));
+  }
+
+  const gvError = groupVersionError(apiVersion.value);
+  if (gvError) return { error: gvError, unknownFieldPaths: [] };
+  const slash = apiVersion.value.indexOf('/');
+  const group = slash < 0 ? '' : apiVersion.value.slice(0, slash);
+  const version = slash < 0 ? apiVersion.value : apiVersion.value.slice(slash + 1);
+
+  if (group === opts.group && kind.value === opts.kind) {
+    const schema = opts.schemaFor(version);
+    if (opts.prune) unknown.push(...opts.prune(obj, schema));
+    const r = coerceObjectMeta(schema, obj, { dropInvalidFields: opts.dropInvalidMetadata === true, returnUnknownFieldPaths: opts.returnUnknownFieldPaths === true });
+    if (r.error) return { error: renderCause(r.error), unknownFieldPaths: [] };
+    unknown.push(...r.unknownFieldPaths);
+  }
+
+  if (kind.found) obj.kind = kind.value;
+  if (apiVersion.found) obj.apiVersion = apiVersion.value;
+  if (foundMeta) obj.metadata = typedObjectMeta(meta);
+  return { unknownFieldPaths: unknown };
 }

@@ -82,7 +82,7 @@ function embeddedResourceErrors(x: Record<string, unknown>, path: FieldPath): Fi
 function embeddedMetadataErrors(v: unknown, path: FieldPath): FieldError[] {
   const decodeError = objectMetaDecodeError(v);
   if (decodeError !== undefined) return [invalid(path, goValue(v), decodeError)];
-  const meta = typedObjectMeta(v) as MetaLike;
+  const meta = typedObjectMeta(v, { dropZeroCreationTimestamp: true }) as MetaLike;
   // A name is not required of an embedded object: validated as if it had one.
   if (!meta.name) meta.name = 'fakename';
   const errs = validateObjectMeta(meta, { namespaced: Boolean(meta.namespace), validateName: pathSegmentNameErrors });

@@ -8,7 +8,8 @@ import { reasonOf } from '../../api/meta/field.js';
 import { renderBody } from '../../api/meta/govalue.js';
 import type { Schema } from '../../schema/model.js';
 import type { CustomResourceDefinition } from '../types.js';
-import { coerceObjectMeta } from './coerce.js';
+import { prune } from '../../schema/prune.js';
+import { coerceObjectMeta, coerceResource } from './coerce.js';
 import { validateEmbedded } from './embedded.js';
 import { validateListTypes } from './listtype.js';
 
@@ -35,6 +36,18 @@ describe('golden crd-03-pruning-and-defaults', () => {
     const stored = s.response.body as { spec: { template: unknown } };
     assert.deepEqual((body.spec as { template: unknown }).template, stored.spec.template);
     assert.deepEqual(validateEmbedded(schema, body, { root: true }), []);
+  });
+
+  it('embedded-resource through the whole decoder step (with src/schema pruning): the same body and warning', () => {
+    const s = steps.get('embedded-resource')!;
+    const body = copy(s.request.body!);
+    const r = coerceResource(body, {
+      group: 'crd03.example.com', kind: 'Gadget', schemaFor: () => schema, returnUnknownFieldPaths: true,
+      prune: (o, sch) => prune({ ...sch, 'x-kubernetes-embedded-resource': true }, o),
+    });
+    assert.equal(r.error, undefined);
+    assert.deepEqual(r.unknownFieldPaths.map((p) => `299 - "unknown field \\"${p}\\""`), s.response.headers.warning);
+    assert.deepEqual((body.spec as { template: unknown }).template, (s.response.body as { spec: { template: unknown } }).spec.template);
   });
 
   it('embedded-resource-no-kind: apiVersion and kind required', () => {

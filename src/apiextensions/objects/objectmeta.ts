@@ -5,7 +5,7 @@
 // that does not decode on its own is left out — and written back as the
 // struct serializes: unknown fields (and keys in another case) gone, empty
 // fields omitted, keys in the struct's order, times in UTC with whole seconds, a zero
-// creationTimestamp removed.
+// creationTimestamp null (removed in embedded resources).
 import { ObjectMeta } from '../../schema/common.js';
 import { goDecodeError } from '../../schema/gotypes.js';
 import { isObject } from '../../schema/model.js';
@@ -77,13 +77,18 @@ function serialize(kind: FieldKind, v: unknown): unknown {
   }
 }
 
-/** The ObjectMeta struct serialized back (SetObjectMeta), from metadata that decodes. The zero creationTimestamp is left out. */
-export function typedObjectMeta(metadata: unknown): Obj {
+/**
+ * The ObjectMeta struct serialized back (SetObjectMeta), from metadata that
+ * decodes. A zero creationTimestamp is written as null (a struct held by
+ * value) unless `dropZeroCreationTimestamp` (embedded resources remove it).
+ */
+export function typedObjectMeta(metadata: unknown, opts: { dropZeroCreationTimestamp?: boolean } = {}): Obj {
   const m = isObject(metadata) ? metadata : {};
   const out: Obj = {};
   for (const [name, kind] of META_FIELDS) {
     const v = serialize(kind, fieldValue(m, name));
     if (v !== undefined) out[name] = v;
+    else if (name === 'creationTimestamp' && opts.dropZeroCreationTimestamp !== true) out[name] = null;
   }
   return out;
 }
