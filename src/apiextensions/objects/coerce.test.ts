@@ -5,6 +5,7 @@ import { describe, it } from 'node:test';
 import { renderCause } from '../../api/meta/govalue.js';
 import type { Schema } from '../../schema/model.js';
 import { coerceObjectMeta, coerceResource, type CoerceOptions } from './coerce.js';
+import { objectMetaDecodeError } from './objectmeta.js';
 
 const meta = (m: Record<string, unknown>) => ({ kind: 'Pod', apiVersion: 'v1', metadata: m });
 const unknownAndMalformed = () => meta({ name: 'my-meta', unknownField: 'foo', generateName: null, generation: null, labels: { foo: 'bar' }, annotations: 11 });
@@ -142,4 +143,23 @@ describe('coerceResource (the CRD handler\'s decoder)', () => {
     assert.deepEqual(coerceResource(o, { ...base, dropInvalidMetadata: true }), { unknownFieldPaths: [] });
     assert.deepEqual(o.metadata, { name: 'w', creationTimestamp: null });
   });
+});
+
+describe('objectMetaDecodeError: encoding/json into metav1.ObjectMeta', () => {
+  const rows: [unknown, string | undefined][] = [
+    [{ name: 'x', labels: { a: 'b' } }, undefined],
+    [null, undefined],
+    [{ deletionGracePeriodSeconds: 1.5 }, 'json: cannot unmarshal number 1.5 into Go struct field ObjectMeta.deletionGracePeriodSeconds of type int64'],
+    [{ generation: '1' }, 'json: cannot unmarshal string into Go struct field ObjectMeta.generation of type int64'],
+    [{ finalizers: 'x' }, 'json: cannot unmarshal string into Go struct field ObjectMeta.finalizers of type []string'],
+    [{ uid: 1 }, 'json: cannot unmarshal number into Go struct field ObjectMeta.uid of type types.UID'],
+    [{ ownerReferences: [{ uid: 5 }] }, 'json: cannot unmarshal number into Go struct field OwnerReference.ownerReferences.uid of type types.UID'],
+    [{ managedFields: [{ fieldsV1: 'any JSON' }] }, undefined],
+    // metav1.Time decodes itself: its error is a Go string's, and it stops decoding, so it wins over an earlier type error.
+    [{ name: 5, creationTimestamp: 5 }, 'json: cannot unmarshal number into Go value of type string'],
+    [{ managedFields: [{ time: 'noon' }] }, 'parsing time "noon" as "2006-01-02T15:04:05Z07:00": cannot parse "noon" as "2006"'],
+    [5, 'json: cannot unmarshal number into Go value of type v1.ObjectMeta'],
+    [[], 'json: cannot unmarshal array into Go value of type v1.ObjectMeta'],
+  ];
+  for (const [m, want] of rows) it(JSON.stringify(m), () => assert.equal(objectMetaDecodeError(m), want));
 });

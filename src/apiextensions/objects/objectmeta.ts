@@ -1,13 +1,14 @@
 // ObjectMeta read from a custom resource's JSON as apiextensions-apiserver
 // reads it (pkg/apiserver/schema/objectmeta coerce.go): the metadata value is
 // decoded into Go's metav1.ObjectMeta — a value of the wrong type fails with
-// encoding/json's message, or, when malformed fields are dropped, each field
+// encoding/json's message (metav1.Time and FieldsV1 decode themselves, uids
+// are types.UID), or, when malformed fields are dropped, each field
 // that does not decode on its own is left out — and written back as the
 // struct serializes: unknown fields (and keys in another case) gone, empty
 // fields omitted, keys in the struct's order, times in UTC with whole seconds, a zero
 // creationTimestamp null (removed in embedded resources).
 import { ObjectMeta } from '../../schema/common.js';
-import { goDecodeError } from '../../schema/gotypes.js';
+import { goDecodeError, goJsonKind } from '../../schema/gotypes.js';
 import { isObject } from '../../schema/model.js';
 import { timeText } from '../../conversion/gojson.js';
 
@@ -93,10 +94,61 @@ export function typedObjectMeta(metadata: unknown, opts: { dropZeroCreationTimes
   return out;
 }
 
+/**
+ * metav1.Time's own UnmarshalJSON: a value that is not a string fails as
+ * decoding a Go string does, a string that is not RFC 3339 with the time
+ * parser's text. Undefined when it decodes.
+ */
+function timeError(v: unknown): string | undefined {
+  if (v === null || v === undefined) return undefined;
+  if (typeof v !== 'string') return `json: cannot unmarshal ${goJsonKind(v)} into Go value of type string`;
+  return goDecodeError(ObjectMeta.schema, { creationTimestamp: v }, 'ObjectMeta');
+}
+
+/** The first failing Time in document order: an unmarshaler's error stops decoding, so it wins over type errors. */
+function firstTimeError(m: Obj): string | undefined {
+  for (const k of Object.keys(m)) {
+    if (k === 'creationTimestamp' || k === 'deletionTimestamp') {
+      const e = timeError(m[k]);
+      if (e) return e;
+    } else if (k === 'managedFields' && Array.isArray(m[k])) {
+      for (const entry of m[k] as unknown[]) {
+        const e = isObject(entry) ? timeError(entry.time) : undefined;
+        if (e) return e;
+      }
+    }
+  }
+  return undefined;
+}
+
+/** Times are checked on their own; FieldsV1 takes any JSON (its UnmarshalJSON keeps the bytes). */
+function withoutSelfDecoded(m: Obj): Obj {
+  const out: Obj = { ...m };
+  delete out.creationTimestamp;
+  delete out.deletionTimestamp;
+  if (Array.isArray(m.managedFields)) {
+    out.managedFields = m.managedFields.map((e) => {
+      if (!isObject(e)) return e;
+      const copy: Obj = { ...e };
+      delete copy.time;
+      delete copy.fieldsV1;
+      return copy;
+    });
+  }
+  return out;
+}
+
+/** Fields whose Go type is types.UID (a string kind with its own name). */
+const UID_FIELD = /Go struct field (ObjectMeta\.uid|OwnerReference\.ownerReferences\.uid) of type string$/;
+
 /** encoding/json's error decoding the value into metav1.ObjectMeta, or undefined when it decodes. */
 export function objectMetaDecodeError(metadata: unknown): string | undefined {
   if (metadata === null) return undefined;
-  return goDecodeError(ObjectMeta.schema, metadata, 'ObjectMeta');
+  if (!isObject(metadata)) return goDecodeError(ObjectMeta.schema, metadata, 'ObjectMeta');
+  const t = firstTimeError(metadata);
+  if (t !== undefined) return t;
+  const e = goDecodeError(ObjectMeta.schema, withoutSelfDecoded(metadata), 'ObjectMeta');
+  return e?.replace(UID_FIELD, (_m, f: string) => `Go struct field ${f} of type types.UID`);
 }
 
 /** Best effort (DropMalformedFields): the fields that decode one by one, the others dropped. Undefined when metadata is not an object. */
