@@ -12,7 +12,7 @@ describe('goFloat (strconv.FormatFloat g, -1)', () => {
 });
 
 describe('goQuote (strconv.Quote)', () => {
-  const rows: [string, string][] = [['a', '"a"'], ['a"b', '"a\\"b"'], ['\n\t', '"\\n\\t"'], ['\u0001', '"\\x01"'], ['\u0007\u000b', '"\\a\\v"'], ['é', '"é"'], ['\u2028', '"\\u2028"']];
+  const rows: [string, string][] = [['a', '"a"'], ['a"b', '"a\\"b"'], ['\n\t', '"\\n\\t"'], ['\u0001', '"\\x01"'], ['\u0007\u000b', '"\\a\\v"'], ['é', '"é"'], ['\u2028', '"\\u2028"'], ['\u00a0', '"\\u00a0"'], ['😀', '"😀"'], ['\u{e0001}', '"\\U000e0001"']];
   for (const [s, want] of rows) it(JSON.stringify(s), () => assert.equal(goQuote(s), want));
 });
 

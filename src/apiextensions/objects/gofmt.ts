@@ -18,6 +18,9 @@ const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
 
 const hex = (n: number, width: number): string => n.toString(16).padStart(width, '0');
 
+/** unicode.IsPrint: letters, marks, numbers, punctuation and symbols (and the ASCII space). */
+const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u;
+
 /** strconv.Quote: printable runes kept, the rest escaped as Go escapes them. */
 export function goQuote(s: string): string {
   let out = '"';
@@ -29,8 +32,8 @@ export function goQuote(s: string): string {
     }
     const cp = ch.codePointAt(0)!;
     if (cp < 0x20 || cp === 0x7f) out += `\\x${hex(cp, 2)}`;
-    else if ((cp >= 0x80 && cp < 0xa0) || cp === 0xad || cp === 0x2028 || cp === 0x2029 || cp === 0xfeff || (cp >= 0xd800 && cp < 0xe000)) out += cp > 0xffff ? `\\U${hex(cp, 8)}` : `\\u${hex(cp, 4)}`;
-    else out += ch;
+    else if (ch === ' ' || PRINTABLE.test(ch)) out += ch;
+    else out += cp > 0xffff ? `\\U${hex(cp, 8)}` : `\\u${hex(cp, 4)}`;
   }
   return `${out}"`;
 }
