@@ -6,14 +6,14 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { renderCause } from '../api/meta/govalue.js';
-import { parseGoYaml } from '../endpoints/yaml.js';
-import type { Schema } from '../schema/model.js';
-import { validateListTypes } from './objects/index.js';
-import { columnsForVersion, tableConvertor } from './printers/index.js';
-import type { CustomResourceDefinition } from './types.js';
+import { renderCause } from '../../api/meta/govalue.js';
+import { parseGoYaml } from '../../endpoints/yaml.js';
+import type { Schema } from '../../schema/model.js';
+import { validateListTypes } from './index.js';
+import { columnsForVersion, tableConvertor } from '../printers/index.js';
+import type { CustomResourceDefinition } from '../types.js';
 
-const dir = fileURLToPath(new URL('../../../../shared/reference/crds/', import.meta.url));
+const dir = fileURLToPath(new URL('../../../../../shared/reference/crds/', import.meta.url));
 const crds = new Map<string, CustomResourceDefinition>();
 for (const sub of ['cert-manager', 'prometheus-operator']) {
   for (const f of readdirSync(join(dir, sub)).filter((n) => n.endsWith('.yaml'))) crds.set(f, parseGoYaml(readFileSync(join(dir, sub, f), 'utf8')) as CustomResourceDefinition);
