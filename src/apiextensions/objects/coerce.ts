@@ -12,6 +12,10 @@
 // objects read from storage with dropping. The walk stops at the first error.
 // It also names the metadata fields Go's strict decoding would report
 // unknown (fieldValidation), as `metadata.bogus` / `spec.template.metadata.bogus`.
+//
+// coerceResource is the CRD handler's whole decoder step around it
+// (unstructuredSchemaCoercer.apply): the root's TypeMeta and ObjectMeta, the
+// caller's pruning, then coerceObjectMeta for the embedded resources.
 import { type FieldError, FieldPath, invalid } from '../../api/meta/field.js';
 import { ObjectMeta } from '../../schema/common.js';
 import { isObject, type Schema } from '../../schema/model.js';
