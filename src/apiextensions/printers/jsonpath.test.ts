@@ -54,6 +54,16 @@ describe('parseJSONPath: client-go parser_test', () => {
   for (const [name, t, want] of rows) it(name, () => assert.deepEqual(nodes(t), want));
 });
 
+describe('parseJSONPath: long templates', () => {
+  it('a path of 100000 fields parses without exhausting the stack', () => {
+    const root = parseJSONPath(`{${'.a'.repeat(100000)}}`);
+    assert.equal((root.nodes[0] as ListNode).nodes.length, 100000);
+  });
+  it('20000 actions in a row', () => {
+    assert.equal(parseJSONPath('{.a}x'.repeat(20000)).nodes.length, 40000);
+  });
+});
+
 describe('parseJSONPath: errors', () => {
   const rows: [string, string][] = [
     ['{.hello', 'unclosed action'],

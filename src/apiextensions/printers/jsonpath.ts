@@ -118,9 +118,16 @@ class Parser {
 
   constructor(private readonly input: string) {}
 
+  /**
+   * Text and actions alternate: client-go's parser recurses from one node to
+   * the next; this one loops, so a long path cannot exhaust the stack.
+   */
   parse(): ListNode {
-    this.parseText(this.root);
-    return this.root;
+    for (;;) {
+      const action = this.parseText();
+      if (action === undefined) return this.root;
+      this.parseInsideAction(action);
+    }
   }
 
   private consumeText(): string {
@@ -154,58 +161,59 @@ class Parser {
     return this.input.slice(this.pos);
   }
 
-  private parseText(cur: ListNode): void {
+  /** Text up to the next `{` (added to the root); the new action's list, or undefined at the end. */
+  private parseText(): ListNode | undefined {
+    const cur = this.root;
     for (;;) {
       if (this.rest().startsWith('{')) {
         if (this.pos > this.start) cur.nodes.push({ type: 'text', text: this.consumeText() });
-        this.parseLeftDelim(cur);
-        return;
+        return this.parseLeftDelim(cur);
       }
       if (this.next() === EOF) break;
     }
     if (this.pos > this.start) cur.nodes.push({ type: 'text', text: this.consumeText() });
+    return undefined;
   }
 
-  private parseLeftDelim(cur: ListNode): void {
+  private parseLeftDelim(cur: ListNode): ListNode {
     this.pos += 1;
     this.consumeText();
     const node = newList();
     cur.nodes.push(node);
-    this.parseInsideAction(node);
+    return node;
   }
 
+  /** The nodes of one action, up to and including its `}`. */
   private parseInsideAction(cur: ListNode): void {
-    // Each step either returns (the action ended, or a sub-parser continues) or loops.
     for (;;) {
       const rest = this.rest();
-      if (rest.startsWith('}')) return this.parseRightDelim();
-      if (rest.startsWith('[?(')) return this.parseFilter(cur);
-      if (rest.startsWith('..')) return this.parseRecursive(cur);
-      const r = this.next();
-      if (r === EOF || isEndOfLine(r)) throw new JSONPathParseError('unclosed action');
-      if (r === 0x20 || r === 0x40 /* @ */ || r === 0x24 /* $ */) {
+      if (rest.startsWith('}')) {
+        this.pos += 1;
         this.consumeText();
+        return;
+      }
+      if (rest.startsWith('[?(')) {
+        this.parseFilter(cur);
         continue;
       }
-      if (r === 0x5b /* [ */) return this.parseArray(cur);
-      if (r === 0x22 || r === 0x27) return this.parseQuote(cur, r);
-      if (r === 0x2e /* . */) return this.parseField(cur);
-      if (r === 0x2b || r === 0x2d || isDigit(r)) {
-        this.backup();
-        return this.parseNumber(cur);
+      if (rest.startsWith('..')) {
+        this.parseRecursive(cur);
+        continue;
       }
-      if (isAlphaNumeric(r)) {
+      const r = this.next();
+      if (r === EOF || isEndOfLine(r)) throw new JSONPathParseError('unclosed action');
+      if (r === 0x20 || r === 0x40 /* @ */ || r === 0x24 /* $ */) this.consumeText();
+      else if (r === 0x5b /* [ */) this.parseArray(cur);
+      else if (r === 0x22 || r === 0x27) this.parseQuote(cur, r);
+      else if (r === 0x2e /* . */) this.parseField(cur);
+      else if (r === 0x2b || r === 0x2d || isDigit(r)) {
         this.backup();
-        return this.parseIdentifier(cur);
-      }
-      throw new JSONPathParseError(`unrecognized character in action: ${sharpU(r)}`);
+        this.parseNumber(cur);
+      } else if (isAlphaNumeric(r)) {
+        this.backup();
+        this.parseIdentifier(cur);
+      } else throw new JSONPathParseError(`unrecognized character in action: ${sharpU(r)}`);
     }
-  }
-
-  private parseRightDelim(): void {
-    this.pos += 1;
-    this.consumeText();
-    this.parseText(this.root);
   }
 
   private parseIdentifier(cur: ListNode): void {
@@ -219,7 +227,6 @@ class Parser {
     const value = this.consumeText();
     if (value === 'true' || value === 'false') cur.nodes.push({ type: 'bool', value: value === 'true' });
     else cur.nodes.push({ type: 'identifier', name: value });
-    this.parseInsideAction(cur);
   }
 
   private parseRecursive(cur: ListNode): void {
@@ -228,8 +235,7 @@ class Parser {
     this.pos += 2;
     this.consumeText();
     cur.nodes.push({ type: 'recursive' });
-    if (isAlphaNumeric(this.peek())) return this.parseField(cur);
-    this.parseInsideAction(cur);
+    if (isAlphaNumeric(this.peek())) this.parseField(cur);
   }
 
   private parseNumber(cur: ListNode): void {
@@ -250,7 +256,6 @@ class Parser {
       if (f === undefined) throw new JSONPathParseError(`cannot parse number ${value}`);
       cur.nodes.push({ type: 'float', value: f });
     }
-    this.parseInsideAction(cur);
   }
 
   private parseArray(cur: ListNode): void {
@@ -267,13 +272,13 @@ class Parser {
     if (parts.length > 1) {
       const union = parts.map((p) => parseAction(`[${p.replace(/^ +| +$/g, '')}]`));
       cur.nodes.push({ type: 'union', nodes: union });
-      return this.parseInsideAction(cur);
+      return;
     }
 
     const dict = DICT_KEY.exec(text);
     if (dict) {
       for (const n of parseAction(`.${dict[1]}`).nodes) cur.nodes.push(n);
-      return this.parseInsideAction(cur);
+      return;
     }
 
     const m = SLICE.exec(text);
@@ -297,7 +302,6 @@ class Parser {
       }
     }
     cur.nodes.push({ type: 'array', params });
-    this.parseInsideAction(cur);
   }
 
   private parseFilter(cur: ListNode): void {
@@ -324,7 +328,6 @@ class Parser {
     const m = FILTER.exec(text);
     if (!m) cur.nodes.push({ type: 'filter', left: parseAction(text), right: newList(), operator: 'exists' });
     else cur.nodes.push({ type: 'filter', left: parseAction(m[1]!), right: parseAction(m[3]!), operator: m[2]! });
-    this.parseInsideAction(cur);
   }
 
   private parseQuote(cur: ListNode, end: number): void {
@@ -341,7 +344,6 @@ class Parser {
       throw new JSONPathParseError(`unquote string ${value} error ${(e as Error).message}`);
     }
     cur.nodes.push({ type: 'text', text: s });
-    this.parseInsideAction(cur);
   }
 
   private parseField(cur: ListNode): void {
@@ -350,7 +352,6 @@ class Parser {
     const value = this.consumeText();
     if (value === '*') cur.nodes.push({ type: 'wildcard' });
     else cur.nodes.push({ type: 'field', name: value.replaceAll('\\', '') });
-    this.parseInsideAction(cur);
   }
 
   private advance(): boolean {
