@@ -16,8 +16,11 @@
 // `null` afterwards (the watch handler flips TableOptions.noHeaders after the
 // first object) — watchEventTable takes that flag.
 
-/** A JSON value in a cell; cells follow the column types but may also be strings (`<none>`, `<unset>`). */
-export type Cell = string | number | boolean;
+/**
+ * A JSON value in a cell; cells follow the column types but may also be strings (`<none>`, `<unset>`).
+ * Custom resources' columns leave a cell null when their JSONPath finds nothing.
+ */
+export type Cell = string | number | boolean | null;
 
 export type ColumnType = 'string' | 'integer' | 'number' | 'boolean' | 'date';
 
