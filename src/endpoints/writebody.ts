@@ -1,7 +1,7 @@
 // Write bodies as kube's create and update handlers read them: decoded as the
 // endpoint's kind (bodykind.ts), typed and field-validated, defaulted, with
 // Go's always-written values; PUT's namespace and name checks.
-import { newBadRequest } from '../api/meta/index.js';
+import { newBadRequest, newInvalid } from '../api/meta/index.js';
 import { type RequestContext } from '../server/context.js';
 import { addWarning } from '../server/respond.js';
 import type { ServedResource } from '../registry/registry.js';
@@ -60,6 +60,11 @@ export type PatchDecoding = Pick<Parameters<typeof decodeTyped>[0], 'strictError
 export function decodeAsKind(served: KindRef, value: Record<string, unknown>, duplicates: readonly string[], mode: FieldValidation, gates: FeatureGates, patch: PatchDecoding = {}): string[] {
   const custom = served.custom;
   if (custom) {
+    const typeMeta = custom.typeMetaErrors(value);
+    if (typeMeta.length > 0) {
+      const name = isObject(value.metadata) && typeof value.metadata.name === 'string' ? value.metadata.name : '';
+      throw newInvalid({ group: served.group, kind: served.kind }, name, typeMeta);
+    }
     // A custom resource decodes as unstructured JSON: no Go types; unknown fields are those pruning removes, after defaulting.
     return decodeTyped({ body: value, duplicates, schema: undefined, prune: (body) => custom.decode(body), kind: served.kind, version: served.version, mode, ...patch });
   }

@@ -11,6 +11,7 @@ import { Cacher } from '../storage/cacher/cacher.js';
 import { collectionPrefix } from './keys.js';
 import type { Strategy } from './strategy.js';
 import type { Schema } from '../schema/model.js';
+import type { FieldError } from '../api/meta/index.js';
 import type { Printer } from '../printers/table.js';
 import type { ScalePaths } from '../endpoints/scale.js';
 import type { ReplicasPaths } from '../endpoints/scalefields.js';
@@ -62,6 +63,8 @@ export interface CustomKind {
   readonly schema: Schema;
   /** The schema of another version of the same definition (managedFields entries recorded in it). */
   versionSchema(version: string): Schema | undefined;
+  /** kube's ValidateTypeMeta of a decoded body (a kind or apiVersion other than this version's is 422); empty when fine. */
+  typeMetaErrors(obj: Record<string, unknown>): FieldError[];
   /** Prunes and defaults a decoded object of this version in place (kube's decoding of a custom resource); returns the pruned paths. */
   decode(obj: Record<string, unknown>): string[];
   /** Applies this version's defaults to an object read from storage (undefined when the schema has none). */

@@ -139,14 +139,20 @@ for (const backend of BACKENDS) {
       await t.req('POST', CRDS, widgetCrd(g));
       await established(t, `widgets.${g}`);
       const base = `/apis/${g}/v1/namespaces/cr/widgets`;
-      const typed = await t.req('POST', base, { apiVersion: `${g}/v1`, kind: 'Widget', metadata: { name: 'i1' }, spec: { size: 'big' } });
+      const typed = await t.req('POST', base, { apiVersion: `${g}/v1`, kind: 'Widget', metadata: { name: 'i1' }, spec: { mode: 5 } });
       assert.equal(typed.status, 422);
-      assert.equal(typed.body.message, 'Widget.invalid.example.com "i1" is invalid: spec.size: Invalid value: "string": spec.size in body must be of type integer: "string"');
+      assert.equal(typed.body.message, 'Widget.invalid.example.com "i1" is invalid: spec.mode: Invalid value: "integer": spec.mode in body must be of type string: "integer"');
       assert.deepEqual(typed.body.details.causes.map((c: { reason: string }) => c.reason), ['FieldValueTypeInvalid']);
       const bounds = await t.req('POST', base, { apiVersion: `${g}/v1`, kind: 'Widget', metadata: { name: 'i2' }, spec: { size: -1, mode: 'c' } });
       assert.equal(bounds.status, 422);
       assert.match(bounds.body.message, /spec\.size: Invalid value: -1: spec\.size in body should be greater than or equal to 0/);
       assert.match(bounds.body.message, /spec\.mode: Unsupported value: "c": supported values: "a", "b"/);
+      // The scale subresource's path is checked too (kube's ValidateScaleSpec), after the schema.
+      const scaled = await t.req('POST', base, { apiVersion: `${g}/v1`, kind: 'Widget', metadata: { name: 'i3' }, spec: { size: 'big' } });
+      assert.deepEqual(scaled.body.details.causes.map((c: { field: string }) => c.field), ['spec.size', '.spec.size']);
+      const wrongKind = await t.req('POST', base, { apiVersion: `${g}/v1`, kind: 'Gadget', metadata: { name: 'i4' } });
+      assert.equal(wrongKind.status, 422);
+      assert.match(wrongKind.body.message, /kind: Invalid value: "Gadget": must be Widget/);
     });
 
     it('status and scale subresources: the main resource ignores status, /scale reads and writes the CRD\'s paths', async () => {

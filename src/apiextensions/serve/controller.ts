@@ -21,7 +21,8 @@ import { canonicalGroup } from '../../endpoints/requestinfo.js';
 import { CLEANUP_FINALIZER, CLEANUP_FINALIZER_K8S, type CustomResourceDefinition, type CustomResourceDefinitionVersion } from '../types.js';
 import { findCondition, isConditionTrue, setCondition } from './conditions.js';
 import { namingStatus, usedNames } from './names.js';
-import { servedResources, storageVersionOf, type KindDeps } from './kind.js';
+import { runtimeSchema, servedResources, storageVersionOf, type KindDeps } from './kind.js';
+import type { Schema } from '../../schema/model.js';
 import { customResourceStrategy, type VersionValidator } from './strategy.js';
 
 export const CRD_GROUP = 'apiextensions.svc.io';
@@ -31,7 +32,7 @@ export interface CrdControllerDeps extends KindDeps {
   readonly registry: Registry;
   readonly storage: Store;
   /** The validator of one version of a CRD (schema, structure, rules). */
-  validator(crd: CustomResourceDefinition, version: CustomResourceDefinitionVersion): VersionValidator;
+  validator(crd: CustomResourceDefinition, version: CustomResourceDefinitionVersion, structural: Schema): VersionValidator;
   /** Told every time the served custom resources change (discovery). */
   onServedChanged(resources: readonly ServedResource[], established: readonly CustomResourceDefinition[]): void;
   readonly retryMs?: number;
@@ -161,7 +162,7 @@ export class CrdController {
       return this.changed();
     }
     const storageVersion = storageVersionOf(crd);
-    const validators = new Map(crd.spec.versions.map((v) => [v.name, this.deps.validator(crd, v)] as const));
+    const validators = new Map(crd.spec.versions.map((v) => [v.name, this.deps.validator(crd, v, runtimeSchema(v.schema?.openAPIV3Schema))] as const));
     const storage = crd.spec.versions.find((v) => v.name === storageVersion);
     const strategy = customResourceStrategy({ namespaced: crd.spec.scope === 'Namespaced', hasStatus: Boolean(storage?.subresources?.status), validators, storageVersion });
     await this.deps.registry.serveCustom(resources, strategy);

@@ -5,7 +5,7 @@ import type { Store } from '../../storage/interface.js';
 import type { Registry } from '../../registry/registry.js';
 import type { Discovery } from '../../endpoints/discovery.js';
 import type { OpenAPIService } from '../../openapi/service.js';
-import { DEFAULT_PRINTER } from '../../printers/index.js';
+import { columnsForVersion, tableConvertor } from '../printers/index.js';
 import { CrdController } from './controller.js';
 import { versionValidator } from './validation.js';
 
@@ -15,8 +15,11 @@ export function customResources(registry: Registry, storage: Store, out: { disco
   return new CrdController({
     registry,
     storage,
-    validator: (_crd, v) => versionValidator(v.schema?.openAPIV3Schema),
-    printer: () => DEFAULT_PRINTER,
+    validator: (crd, v, structural) => versionValidator({
+      group: crd.spec.group, version: v.name, kind: (crd.status?.acceptedNames ?? crd.spec.names).kind,
+      schema: v.schema?.openAPIV3Schema, structural, ...(v.subresources?.scale ? { scale: v.subresources.scale } : {}),
+    }),
+    printer: (v) => tableConvertor(columnsForVersion(v)),
     onServedChanged: (resources, established) => {
       out.discovery.setCustomResources(resources);
       out.openapi.setCustomResources(established);

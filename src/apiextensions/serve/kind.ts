@@ -12,6 +12,7 @@ import type { CustomKind, ServedResource, ServedSubresource } from '../../regist
 import type { Printer } from '../../printers/index.js';
 import type { CustomResourceDefinition, CustomResourceDefinitionVersion, CustomResourceSubresourceScale, JSONSchemaProps } from '../types.js';
 import { scalePathOf } from '../../endpoints/scale.js';
+import { validateTypeMeta } from '../objects/index.js';
 import { field, type Path } from '../../smd/fieldpath.js';
 
 /** The verbs of a custom resource, in the order kube's discovery lists them. */
@@ -46,6 +47,7 @@ export function servedResources(crd: CustomResourceDefinition, deps: KindDeps): 
       spelledGroup: crd.spec.group,
       schema,
       versionSchema: (version) => schemas.get(version),
+      typeMetaErrors: (obj) => validateTypeMeta({ ...obj, apiVersion: obj.apiVersion ?? `${crd.spec.group}/${v.name}`, kind: obj.kind ?? names.kind }, { group: crd.spec.group, version: v.name, kind: names.kind }),
       decode: (obj) => {
         const removed = prune(schema, obj);
         applyDefaults(schema, obj);
@@ -97,6 +99,15 @@ function scaleOf(crd: CustomResourceDefinition, s: CustomResourceSubresourceScal
  * types the root of a custom resource. Without a schema everything is kept.
  */
 export function runtimeSchema(s: JSONSchemaProps | undefined): Schema {
+  if (!s) return runtimeOf(undefined);
+  let r = runtimeSchemas.get(s);
+  if (!r) runtimeSchemas.set(s, (r = runtimeOf(s)));
+  return r;
+}
+
+const runtimeSchemas = new WeakMap<JSONSchemaProps, Schema>();
+
+function runtimeOf(s: JSONSchemaProps | undefined): Schema {
   const root = (s ?? { type: 'object', 'x-kubernetes-preserve-unknown-fields': true }) as Schema;
   return {
     ...root,

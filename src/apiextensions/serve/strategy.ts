@@ -8,8 +8,11 @@ import { baseStrategy, type Strategy } from '../../registry/strategy.js';
 import { subdomainName } from '../../registry/strategies/names.js';
 import type { ApiObject } from '../../registry/object.js';
 
+/** create, update of the main resource, or a /status write (kube's separate status strategy). */
+export type ValidationOperation = 'create' | 'update' | 'status';
+
 /** Validates an object (with the live one on updates) against one version of the definition. */
-export type VersionValidator = (obj: ApiObject, old: ApiObject | undefined) => FieldError[];
+export type VersionValidator = (obj: ApiObject, old: ApiObject | undefined, operation: ValidationOperation) => FieldError[];
 
 export interface CustomStrategyOptions {
   readonly namespaced: boolean;
@@ -35,7 +38,7 @@ export function customResourceStrategy(o: CustomStrategyOptions): Strategy {
     prepareForCreate(obj) {
       if (o.hasStatus) delete obj.status;
     },
-    validate: (obj) => validatorOf(obj)?.(obj, undefined) ?? [],
-    validateUpdate: (obj, old) => validatorOf(obj)?.(obj, old) ?? [],
+    validate: (obj) => validatorOf(obj)?.(obj, undefined, 'create') ?? [],
+    validateUpdate: (obj, old, subresource) => validatorOf(obj)?.(obj, old, subresource === 'status' ? 'status' : 'update') ?? [],
   });
 }

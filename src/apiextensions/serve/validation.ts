@@ -1,29 +1,44 @@
 // What a custom resource is checked against, in kube's order
-// (customResourceStrategy.Validate): the version's OpenAPI schema, then the
-// list types and embedded resources, then the CEL rules — which run only when
-// everything before passed, as kube says with its "some validation rules were
-// not checked" error.
+// (customResourceStrategy.Validate/ValidateUpdate, statusStrategy): type meta,
+// the version's OpenAPI schema, scale paths, embedded resources and list types
+// (objects/), then the CEL rules — which run only when everything before
+// passed, as kube says with its "some validation rules were not checked" error.
 import type { FieldError } from '../../api/meta/index.js';
 import { validate } from '../../schema/validate.js';
 import type { Schema } from '../../schema/model.js';
 import type { ApiObject } from '../../registry/object.js';
-import type { JSONSchemaProps } from '../types.js';
-import type { VersionValidator } from './strategy.js';
+import { customResourceErrors } from '../objects/index.js';
+import type { CustomResourceSubresourceScale, JSONSchemaProps } from '../types.js';
+import type { ValidationOperation, VersionValidator } from './strategy.js';
 
 export interface VersionChecks {
-  /** Structural checks beyond the schema walk (list types, embedded resources); none when absent. */
-  readonly structural?: (obj: ApiObject, old: ApiObject | undefined) => FieldError[];
   /** The CEL rules of the version; none when absent. */
   readonly rules?: (obj: ApiObject, old: ApiObject | undefined) => FieldError[];
   /** The error kube adds instead of running the rules over an invalid object. */
   readonly rulesSkipped?: () => FieldError;
 }
 
-export function versionValidator(schema: JSONSchemaProps | undefined, checks: VersionChecks = {}): VersionValidator {
-  const s = schema as Schema | undefined;
-  return (obj, old) => {
-    const errs = s ? validate(s, obj) : [];
-    if (checks.structural) errs.push(...checks.structural(obj, old));
+export interface VersionFacts {
+  readonly group: string;
+  readonly version: string;
+  readonly kind: string;
+  /** The version's schema as the CRD wrote it (validation), and its structural form (list types, embedded resources). */
+  readonly schema: JSONSchemaProps | undefined;
+  readonly structural: Schema;
+  readonly scale?: CustomResourceSubresourceScale;
+}
+
+export function versionValidator(v: VersionFacts, checks: VersionChecks = {}): VersionValidator {
+  const s = v.schema as Schema | undefined;
+  const kind = { group: v.group, version: v.version, kind: v.kind };
+  const apiVersion = `${v.group}/${v.version}`;
+  return (input, old, operation: ValidationOperation) => {
+    // The decoder fills in a type meta the body left out.
+    const obj = { ...input, apiVersion: input.apiVersion ?? apiVersion, kind: input.kind ?? v.kind } as ApiObject;
+    const errs = customResourceErrors({
+      operation, obj, ...(old ? { old } : {}), kind, schema: v.structural, ...(v.scale ? { scale: v.scale } : {}),
+      metaAndSchemaErrors: () => (s ? validate(s, obj) : []),
+    });
     if (checks.rules) {
       if (errs.length > 0) {
         if (checks.rulesSkipped) errs.push(checks.rulesSkipped());
