@@ -3,20 +3,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { CustomResourceDefinition } from '../types.js';
+import { crontabs } from './testcrd.js';
 import type { CallbackCaller } from '../../webhook/callback.js';
 import { converterFor, CrConversionError } from './index.js';
 
-export function crontabs(conversion?: CustomResourceDefinition['spec']['conversion'], versions = ['v1', 'v2']): CustomResourceDefinition {
-  return {
-    metadata: { name: 'crontabs.stable.example.com' },
-    spec: {
-      group: 'stable.example.com', scope: 'Namespaced',
-      names: { plural: 'crontabs', singular: 'crontab', kind: 'CronTab', listKind: 'CronTabList' },
-      versions: versions.map((name, i) => ({ name, served: true, storage: i === 0 })),
-      ...(conversion ? { conversion } : {}),
-    },
-  };
-}
 
 const tab = (apiVersion: string, name = 'a', extra: Record<string, unknown> = {}) => ({ apiVersion, kind: 'CronTab', metadata: { name, namespace: 'ns' }, spec: { cron: '*' }, ...extra });
 const failing: CallbackCaller = { call: () => Promise.reject(new Error('no call expected')) };
