@@ -5,14 +5,12 @@
 // values only, and valid ones when they changed). The result is a new object;
 // neither input is modified.
 import { aggregateErrors } from '../../api/meta/aggregate.js';
-import { errorBody } from '../../api/meta/field.js';
-import { fieldPath } from '../../api/meta/field.js';
+import { errorBody, fieldPath } from '../../api/meta/field.js';
 import { validateAnnotations, validateLabels } from '../../api/meta/validation.js';
 import { stringField } from './versions.js';
+import { isObject } from '../../registry/object.js';
 
 type Json = Record<string, unknown>;
-
-const isMap = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** Go's %T of a value as unstructured JSON holds it. */
 export function goTypeOf(v: unknown): string {
@@ -38,10 +36,10 @@ export function restoreObjectMeta(original: object, converted: object): Json {
   const out: Json = { ...(converted as Json) };
   if (!('metadata' in out)) throw new Error('missing metadata in converted object');
   const answered = out.metadata;
-  if (!isMap(answered)) throw new Error(`invalid metadata of type ${goTypeOf(answered)} in converted object`);
+  if (!isObject(answered)) throw new Error(`invalid metadata of type ${goTypeOf(answered)} in converted object`);
   const kept = (original as Json).metadata;
   const meta: Json = kept === undefined ? {} : structuredClone(kept) as Json;
-  if (!isMap(meta)) throw new Error(`invalid metadata of type ${goTypeOf(meta)} in input object`);
+  if (!isObject(meta)) throw new Error(`invalid metadata of type ${goTypeOf(meta)} in input object`);
   out.metadata = meta;
   for (const field of ['labels', 'annotations'] as const) {
     const theirs = answered[field];
@@ -49,10 +47,10 @@ export function restoreObjectMeta(original: object, converted: object): Json {
       delete meta[field];
       continue;
     }
-    if (!isMap(theirs)) throw new Error(`invalid metadata.${field} of type ${goTypeOf(theirs)} in converted object`);
+    if (!isObject(theirs)) throw new Error(`invalid metadata.${field} of type ${goTypeOf(theirs)} in converted object`);
     const ours = meta[field];
-    if (!isMap(ours) && ours !== undefined && ours !== null) throw new Error(`invalid metadata.${field} of type ${goTypeOf(ours)} in original object`);
-    const before: Json = isMap(ours) ? ours : {};
+    if (!isObject(ours) && ours !== undefined && ours !== null) throw new Error(`invalid metadata.${field} of type ${goTypeOf(ours)} in original object`);
+    const before: Json = isObject(ours) ? ours : {};
     let changed = Object.keys(before).length !== Object.keys(theirs).length;
     for (const [k, v] of Object.entries(theirs)) {
       if (typeof v !== 'string') throw new Error(`metadata.${field}[${k}] must be a string, but is ${goTypeOf(v)} in converted object`);

@@ -15,6 +15,7 @@
 // the uid; v1beta1 needs only a response. A result whose status is not Success
 // fails with its message.
 import { kubernetesGroup } from '../../endpoints/requestinfo.js';
+import { isObject } from '../../registry/object.js';
 
 export const SUPPORTED_CONVERSION_REVIEW_VERSIONS = ['v1', 'v1beta1'] as const;
 export type ConversionReviewVersion = (typeof SUPPORTED_CONVERSION_REVIEW_VERSIONS)[number];
@@ -47,8 +48,6 @@ export function buildReview(version: ConversionReviewVersion, uid: string, desir
 
 type Json = Record<string, unknown>;
 
-const isMap = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
-
 /** encoding/json's name for a JSON value's type in an UnmarshalTypeError. */
 function jsonType(v: unknown): string {
   if (Array.isArray(v)) return 'array';
@@ -66,7 +65,7 @@ function typeError(v: unknown, struct: string, field: string, goType: string): R
  * that decoded to nothing), or a ReviewAnswerError with kube's text.
  */
 export function convertedObjectsOf(version: ConversionReviewVersion, uid: string, answer: unknown): unknown[] {
-  const review: Json = isMap(answer) ? answer : {};
+  const review: Json = isObject(answer) ? answer : {};
   const kind = typeof review.kind === 'string' ? review.kind : '';
   const written = writtenGroupVersion(review.apiVersion);
   // The Go type the answer decodes to: its own kind and version, defaulted from the type sent.
@@ -111,14 +110,13 @@ interface DecodedResponse {
 /** The response's fields as Go's decoder reads them into the review type (the first type mismatch fails). */
 function decodeResponse(version: ConversionReviewVersion, r: unknown): DecodedResponse | undefined {
   if (r === null || r === undefined) return undefined;
-  const pkg = version;
-  if (!isMap(r)) throw typeError(r, 'ConversionReview', 'response', `${pkg}.ConversionResponse`);
+  if (!isObject(r)) throw typeError(r, 'ConversionReview', 'response', `${version}.ConversionResponse`);
   const uid = r.uid ?? '';
   if (typeof uid !== 'string') throw typeError(uid, 'ConversionResponse', 'response.uid', 'types.UID');
   const objects = r.convertedObjects ?? [];
   if (!Array.isArray(objects)) throw typeError(objects, 'ConversionResponse', 'response.convertedObjects', '[]runtime.RawExtension');
   const result = r.result ?? {};
-  if (!isMap(result)) throw typeError(result, 'ConversionResponse', 'response.result', 'v1.Status');
+  if (!isObject(result)) throw typeError(result, 'ConversionResponse', 'response.result', 'v1.Status');
   const status = result.status ?? '';
   if (typeof status !== 'string') throw typeError(status, 'Status', 'response.result.status', 'string');
   const message = result.message ?? '';
