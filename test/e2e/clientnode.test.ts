@@ -7,7 +7,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import {
   ApiException,
+  ApiextensionsV1Api,
   AppsV1Api,
+  CustomObjectsApi,
   CoreV1Api,
   KubeConfig,
   KubernetesObjectApi,
@@ -208,6 +210,34 @@ for (const backend of BACKENDS) {
       await api.delete(role);
       await api.delete({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'js-obj-web', namespace: 'default' } });
       assert.equal((await apiError(api.read({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'js-obj', namespace: 'default' } }))).code, 404);
+    });
+
+    it('custom resources: a CRD through ApiextensionsV1Api, CustomObjectsApi CRUD and 422, KubernetesObjectApi by discovery', async () => {
+      const ext = kc.makeApiClient(ApiextensionsV1Api);
+      await ext.createCustomResourceDefinition({ body: {
+        apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'crontabs.js.example.com' },
+        spec: {
+          group: 'js.example.com', scope: 'Namespaced', names: { plural: 'crontabs', singular: 'crontab', kind: 'CronTab' },
+          versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { cronSpec: { type: 'string' }, replicas: { type: 'integer', minimum: 1, _default: 1 } } } } } } }],
+        },
+      } });
+      await eventually(async () => ((await ext.readCustomResourceDefinition({ name: 'crontabs.js.example.com' })).status?.conditions ?? []).some((c) => c.type === 'Established' && c.status === 'True'));
+      const co = kc.makeApiClient(CustomObjectsApi);
+      const at = { group: 'js.example.com', version: 'v1', namespace: 'default', plural: 'crontabs' };
+      const made = await co.createNamespacedCustomObject({ ...at, body: { apiVersion: 'js.example.com/v1', kind: 'CronTab', metadata: { name: 'nightly' }, spec: { cronSpec: '0 0 * * *' } } }) as { spec: { replicas: number } };
+      assert.equal(made.spec.replicas, 1, 'the schema default is applied');
+      const listed = await co.listNamespacedCustomObject(at) as { items: { metadata: { name: string } }[] };
+      assert.deepEqual(listed.items.map((i) => i.metadata.name), ['nightly']);
+      const patched = await co.patchNamespacedCustomObject({ ...at, name: 'nightly', body: [{ op: 'replace', path: '/spec/replicas', value: 2 }] }) as { spec: { replicas: number } };
+      assert.equal(patched.spec.replicas, 2);
+      const bad = await apiError(co.createNamespacedCustomObject({ ...at, body: { apiVersion: 'js.example.com/v1', kind: 'CronTab', metadata: { name: 'bad' }, spec: { replicas: 0 } } }));
+      assert.equal(bad.code, 422);
+      assert.match(String(bad.body), /spec\.replicas in body should be greater than or equal to 1/);
+      const api = KubernetesObjectApi.makeApiClient(kc);
+      const read = await api.read({ apiVersion: 'js.example.com/v1', kind: 'CronTab', metadata: { name: 'nightly', namespace: 'default' } }) as KubernetesObject & { spec: { replicas: number } };
+      assert.equal(read.spec.replicas, 2);
+      await co.deleteNamespacedCustomObject({ ...at, name: 'nightly' });
+      await ext.deleteCustomResourceDefinition({ name: 'crontabs.js.example.com' });
     });
 
     it('KubernetesObjectApi server-side apply: create, update, conflict, force', async () => {

@@ -66,5 +66,6 @@ for (const backend of BACKENDS) {
     it('watch with timeout_seconds: initial ADDED events, changes after a list, and the stream ends', () => passes(t, 'watches'));
     it('dynamic client: discovery (both group spellings), create, get, list, watch', () => passes(t, 'dynamic'));
     it('dynamic client server_side_apply: create, conflict, force, field removal', () => passes(t, 'server_side_apply'));
+    it('custom resources: a CRD through ApiextensionsV1Api, CustomObjectsApi CRUD, status, 422, the dynamic client', () => passes(t, 'custom_objects'));
   });
 }

@@ -281,7 +281,50 @@ def server_side_apply(api_client):
     cms.delete(name="py-ssa", namespace="default")
 
 
-CASES = {f.__name__: f for f in [configmaps, namespaces, deployments, scale_patch, watches, dynamic, server_side_apply]}
+def custom_objects(api_client):
+    """A CRD made with ApiextensionsV1Api, its resources through CustomObjectsApi and the dynamic client."""
+    ext = client.ApiextensionsV1Api(api_client)
+    crd = {
+        "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+        "metadata": {"name": "crontabs.py.example.com"},
+        "spec": {"group": "py.example.com", "scope": "Namespaced",
+                 "names": {"plural": "crontabs", "singular": "crontab", "kind": "CronTab", "shortNames": ["ct"]},
+                 "versions": [{"name": "v1", "served": True, "storage": True,
+                               "schema": {"openAPIV3Schema": {"type": "object", "properties": {"spec": {"type": "object", "properties": {
+                                   "cronSpec": {"type": "string"}, "replicas": {"type": "integer", "minimum": 1, "default": 1}}}}}},
+                               "subresources": {"status": {}}}]}}
+    ext.create_custom_resource_definition(body=crd)
+    for _ in range(100):
+        got = ext.read_custom_resource_definition(name="crontabs.py.example.com")
+        if any(c.type == "Established" and c.status == "True" for c in (got.status.conditions or [])):
+            break
+        time.sleep(0.1)
+    else:
+        raise AssertionError("the CRD did not become Established")
+    co = client.CustomObjectsApi(api_client)
+    body = {"apiVersion": "py.example.com/v1", "kind": "CronTab", "metadata": {"name": "nightly"}, "spec": {"cronSpec": "0 0 * * *"}}
+    made = co.create_namespaced_custom_object("py.example.com", "v1", "default", "crontabs", body)
+    check(made["spec"]["replicas"] == 1, "the default is applied: %s" % made)
+    got = co.get_namespaced_custom_object("py.example.com", "v1", "default", "crontabs", "nightly")
+    check(got["spec"]["cronSpec"] == "0 0 * * *", "get: %s" % got)
+    listed = co.list_namespaced_custom_object("py.example.com", "v1", "default", "crontabs")
+    check([i["metadata"]["name"] for i in listed["items"]] == ["nightly"], "list: %s" % listed)
+    patched = co.patch_namespaced_custom_object("py.example.com", "v1", "default", "crontabs", "nightly", {"spec": {"replicas": 3}})
+    check(patched["spec"]["replicas"] == 3 and patched["metadata"]["generation"] == 2, "merge patch: %s" % patched)
+    status = co.patch_namespaced_custom_object_status("py.example.com", "v1", "default", "crontabs", "nightly", {"status": {"ok": True}})
+    check(status["metadata"]["generation"] == 2, "a status write keeps the generation")
+    bad = dict(body, metadata={"name": "bad"}, spec={"replicas": 0})
+    st = expect_status(lambda: co.create_namespaced_custom_object("py.example.com", "v1", "default", "crontabs", bad), 422, "Invalid")
+    check("spec.replicas in body should be greater than or equal to 1" in st["message"], st["message"])
+    dyn = DynamicClient(api_client, cache_file=cache_file())
+    crontabs = dyn.resources.get(api_version="py.example.com/v1", kind="CronTab")
+    check(crontabs.name == "crontabs" and crontabs.short_names == ["ct"], "the dynamic client discovers the custom resource")
+    check([i.metadata.name for i in crontabs.get(namespace="default").items] == ["nightly"], "dynamic list")
+    co.delete_namespaced_custom_object("py.example.com", "v1", "default", "crontabs", "nightly")
+    ext.delete_custom_resource_definition(name="crontabs.py.example.com")
+
+
+CASES = {f.__name__: f for f in [configmaps, namespaces, deployments, scale_patch, watches, dynamic, server_side_apply, custom_objects]}
 
 
 def main():
