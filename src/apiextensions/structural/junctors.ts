@@ -1,0 +1,135 @@
+// Request-time checks of what a CRD schema says beyond src/schema/validate.ts:
+// the logical junctors (allOf, anyOf, oneOf, not) and multipleOf, with
+// kube-openapi's messages as apiextensions converts them. A junctor's failure
+// is a composite error, reported as kube does at the root of the validated
+// value (field `path` of the call, value ""): `"spec.x" must validate all the
+// schemas (allOf)`; the failing branches' own errors follow it (all of them for
+// allOf, the first failing branch for anyOf and oneOf: kube keeps the branch
+// that matched most, which for value validations is the first one tried).
+// Junctor branches are value validations only (structural schemas forbid
+// types and fields there), so a branch is checked with validate.ts on the
+// branch itself plus this walk for its own junctors.
+import { invalid, type FieldError } from '../../api/meta/field.js';
+import { isObject, type Schema } from '../../schema/model.js';
+import { goNumber, validate } from '../../schema/validate.js';
+import type { JSONSchemaProps } from '../types.js';
+import { toStructuralNode } from './runtime.js';
+
+/** Checks a value against the junctors and multipleOf of a schema; `path` names the value (as validate()'s path). */
+export type JunctorValidator = (value: unknown, path?: string) => FieldError[];
+
+/** A validator for the junctors and multipleOf under `schema`, or undefined when it has none (most CRDs): skip the walk then. */
+export function junctorValidator(schema: JSONSchemaProps | undefined): JunctorValidator | undefined {
+  if (schema === undefined || !needsWalk(schema, new Set())) return undefined;
+  return (value, path = '') => validateJunctors(schema, value, path);
+}
+
+/** The errors of `value` against the junctors and multipleOf anywhere under `schema`. */
+export function validateJunctors(schema: JSONSchemaProps, value: unknown, path = ''): FieldError[] {
+  const errs: FieldError[] = [];
+  walk(schema, value, path, path, errs);
+  return dedupe(errs);
+}
+
+const has = (o: object, k: string) => Object.prototype.hasOwnProperty.call(o, k);
+const child = (path: string, k: string) => (path ? `${path}.${k}` : k);
+
+function needsWalk(s: JSONSchemaProps, seen: Set<JSONSchemaProps>): boolean {
+  if (seen.has(s)) return false;
+  seen.add(s);
+  if (s.allOf?.length || s.anyOf?.length || s.oneOf?.length || s.not || s.multipleOf !== undefined) return true;
+  const subs = [...Object.values(s.properties ?? {}), typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined, Array.isArray(s.items) ? undefined : s.items];
+  return subs.some((x) => x !== undefined && x !== null && needsWalk(x, seen));
+}
+
+/** `root` is the path composite errors are reported at (the validated value's own path). */
+function walk(s: JSONSchemaProps, v: unknown, path: string, root: string, errs: FieldError[]): void {
+  if (v === null || v === undefined) return;
+  junctors(s, v, path, root, errs);
+  if (s.multipleOf !== undefined && typeof v === 'number' && !isMultiple(v, s.multipleOf)) {
+    errs.push(invalid(path, v, `${path} in body should be a multiple of ${goNumber(s.multipleOf, Number.isInteger(v))}`));
+  }
+  if (Array.isArray(v)) {
+    const items = Array.isArray(s.items) ? undefined : s.items;
+    if (items) v.forEach((x, i) => walk(items, x, `${path}[${i}]`, root, errs));
+    return;
+  }
+  if (!isObject(v)) return;
+  const extra = typeof s.additionalProperties === 'object' && s.additionalProperties !== null ? s.additionalProperties : undefined;
+  for (const k of Object.keys(v)) {
+    const sub = s.properties && has(s.properties, k) ? s.properties[k] : extra;
+    if (sub) walk(sub, v[k], child(path, k), root, errs);
+  }
+}
+
+function isMultiple(v: number, factor: number): boolean {
+  if (factor === 0) return true;
+  const q = v / factor;
+  return Math.abs(q - Math.round(q)) < 1e-9 * Math.max(1, Math.abs(q));
+}
+
+const branches = new WeakMap<JSONSchemaProps, Schema>();
+
+/** All errors of `v` against a junctor branch (validate.ts for the branch, this walk for its junctors). */
+function branchErrors(s: JSONSchemaProps, v: unknown, path: string, root: string): FieldError[] {
+  let branch = branches.get(s);
+  if (branch === undefined) branches.set(s, (branch = toStructuralNode(s)));
+  const errs = validate(branch, v, { path });
+  walk(s, v, path, root, errs);
+  return errs;
+}
+
+function junctors(s: JSONSchemaProps, v: unknown, path: string, root: string, errs: FieldError[]): void {
+  const composite = (msg: string) => errs.push(invalid(root, '', msg));
+  const name = JSON.stringify(path);
+  if (s.anyOf?.length) {
+    let firstFailure: FieldError[] | undefined;
+    let ok = false;
+    for (const b of s.anyOf) {
+      const r = branchErrors(b, v, path, root);
+      if (r.length === 0) {
+        ok = true;
+        break;
+      }
+      firstFailure ??= r;
+    }
+    if (!ok) {
+      composite(`${name} must validate at least one schema (anyOf)`);
+      errs.push(...firstFailure!);
+    }
+  }
+  if (s.oneOf?.length) {
+    let valid = 0;
+    let firstFailure: FieldError[] | undefined;
+    for (const b of s.oneOf) {
+      const r = branchErrors(b, v, path, root);
+      if (r.length === 0) valid++;
+      else if (valid === 0) firstFailure ??= r;
+    }
+    if (valid !== 1) {
+      composite(`${name} must validate one and only one schema (oneOf). ${valid === 0 ? 'Found none valid' : `Found ${valid} valid alternatives`}`);
+      if (valid === 0 && firstFailure) errs.push(...firstFailure);
+    }
+  }
+  if (s.allOf?.length) {
+    let valid = 0;
+    for (const b of s.allOf) {
+      const r = branchErrors(b, v, path, root);
+      if (r.length === 0) valid++;
+      errs.push(...r);
+    }
+    if (valid !== s.allOf.length) composite(`${name} must validate all the schemas (allOf)${valid === 0 ? '. None validated' : ''}`);
+  }
+  if (s.not && branchErrors(s.not, v, path, root).length === 0) composite(`${name} must not validate the schema (not)`);
+}
+
+/** kube-openapi reports an error once (same field, same text). */
+function dedupe(errs: FieldError[]): FieldError[] {
+  const seen = new Set<string>();
+  return errs.filter((e) => {
+    const key = `${e.type}\0${e.field}\0${e.detail}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
