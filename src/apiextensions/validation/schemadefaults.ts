@@ -6,7 +6,8 @@
 // checked inside a surrounding object built from the resource root down to it
 // (kind "Validation", apiVersion "validation/v1" filled in), as kube does.
 // additionalProperties and junctors are not followed (defaults are refused there).
-import { errorBody, invalid, type FieldError } from '../../api/meta/field.js';
+import { invalid, type FieldError } from '../../api/meta/field.js';
+import { renderCause } from '../../api/meta/govalue.js';
 import { isObject, type JsonValue } from '../../schema/model.js';
 import { prune } from '../../schema/prune.js';
 import { validate } from '../../schema/validate.js';
@@ -14,6 +15,7 @@ import { validateJunctors } from '../structural/junctors.js';
 import { toStructural, toStructuralNode } from '../structural/runtime.js';
 import type { JSONSchemaProps } from '../types.js';
 import type { CelSchemaHooks } from './schemaoptions.js';
+import { goJson } from './schemagovalue.js';
 import { coerceError, embeddedMetaErrors } from './schemametadata.js';
 
 /** Wraps a value in the object around it, from the nearest resource root. */
@@ -40,7 +42,7 @@ export function validateDefaults(schema: JSONSchemaProps, path: string, opts: De
 }
 
 const clone = (v: unknown): unknown => (v === undefined ? undefined : JSON.parse(JSON.stringify(v)));
-const text = (e: FieldError) => `${e.field}: ${errorBody(e)}`;
+const text = renderCause;
 /** Go's utilerrors aggregate text. */
 const aggregate = (errs: FieldError[]) => (errs.length === 1 ? text(errs[0]!) : `[${errs.map(text).join(', ')}]`);
 const under = (base: string, e: FieldError): FieldError => ({ ...e, field: e.field ? `${base}.${e.field}` : base });
@@ -64,13 +66,13 @@ function walk(s: JSONSchemaProps, path: string, resourceRoot: JSONSchemaProps, f
       const obj = f(clone(d));
       const coerce = coerceError('', obj, resourceRoot, true);
       const metaErrs = coerce ? [] : embeddedMetaErrors('', obj, resourceRoot, true);
-      if (coerce) errs.push(invalid(at, d, `must result in valid metadata: ${text(coerce)}`));
-      else if (metaErrs.length) errs.push(invalid(at, d, `must result in valid metadata: ${aggregate(metaErrs)}`));
+      if (coerce) errs.push(invalid(at, goJson(d), `must result in valid metadata: ${text(coerce)}`));
+      else if (metaErrs.length) errs.push(invalid(at, goJson(d), `must result in valid metadata: ${aggregate(metaErrs)}`));
       else pushFirst(errs, valueErrors, celErrors);
     } else {
       if (opts.requirePrunedDefaults) {
         const pruned = clone(d);
-        if (prune(isResourceRoot ? toStructural(s) : toStructuralNode(s), pruned).length > 0) errs.push(invalid(at, d, 'must not have unknown fields'));
+        if (prune(isResourceRoot ? toStructural(s) : toStructuralNode(s), pruned).length > 0) errs.push(invalid(at, goJson(d), 'must not have unknown fields'));
       }
       const embedded = s['x-kubernetes-embedded-resource'] === true;
       const coerce = coerceError(at, clone(d), s, embedded);
