@@ -8,6 +8,8 @@
 // - keywords our Schema has no slot for (title, example, externalDocs,
 //   multipleOf, uniqueItems, x-kubernetes-validations) are left out; CEL rules
 //   are read from the JSONSchemaProps by the CEL code;
+// - `additionalProperties: true` becomes an empty schema: kube keeps any map
+//   key but prunes the fields of object values (it has no schema for them);
 // - the resource root and every x-kubernetes-embedded-resource object know
 //   apiVersion and kind (strings) and metadata (ObjectMeta, with the CRD's own
 //   restrictions of name and generateName kept), so pruning keeps them and
@@ -49,7 +51,10 @@ function convert(s: JSONSchemaProps): Schema {
     out.properties = props;
   }
   const ap = s.additionalProperties;
-  if (typeof ap === 'boolean') out.additionalProperties = ap;
+  // kube keeps `true` as a map without a value schema, and prunes every field of
+  // the objects in it (pruning with no schema); an empty schema does the same here
+  if (ap === true) out.additionalProperties = {};
+  else if (ap === false) out.additionalProperties = false;
   else if (ap !== undefined && ap !== null) out.additionalProperties = convert(ap);
   if (s.items !== undefined && s.items !== null && !Array.isArray(s.items)) out.items = convert(s.items);
   return out['x-kubernetes-embedded-resource'] ? withTypeAndObjectMeta(out) : out;
