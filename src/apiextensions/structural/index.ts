@@ -6,6 +6,6 @@
 // multipleOf — at request time (junctors.ts). The CRD-write checks of a
 // schema live in ../validation/schema*.ts.
 export { structuralError } from './convert.js';
-export { toStructural, toStructuralNode } from './runtime.js';
+export { toStructural, toStructuralNode, type MetaMode } from './runtime.js';
 export { re2ToJs } from './re2.js';
 export { junctorValidator, validateJunctors, type JunctorValidator } from './junctors.js';

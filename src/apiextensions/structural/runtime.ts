@@ -19,15 +19,29 @@ import { ObjectMeta } from '../../schema/common.js';
 import type { Schema } from '../../schema/model.js';
 import type { JSONSchemaProps } from '../types.js';
 
+/**
+ * How resources' apiVersion/kind/metadata are typed: `resource` as the request path knows them
+ * (ObjectMeta); `plain` as the CRD writes them (kube's ToKubeOpenAPI, used to validate defaults);
+ * `opaque` kept whole (kube's pruning skips them: used to check that defaults are pruned).
+ */
+export type MetaMode = 'resource' | 'plain' | 'opaque';
+
 /** The runtime structural schema of a CRD version's openAPIV3Schema (the resource root). */
-export function toStructural(schema: JSONSchemaProps | undefined): Schema {
-  const root = convert(schema ?? {});
-  return withTypeAndObjectMeta(root);
+export function toStructural(schema: JSONSchemaProps | undefined, mode: MetaMode = 'resource'): Schema {
+  const root = convert(schema ?? {}, mode);
+  return resourceMeta(root, mode);
 }
 
-/** The structural schema of any node (not a resource root: no apiVersion/kind/metadata unless embedded). */
-export function toStructuralNode(schema: JSONSchemaProps): Schema {
-  return convert(schema);
+/** The structural schema of any node (not a resource root: apiVersion/kind/metadata are only added for embedded resources). */
+export function toStructuralNode(schema: JSONSchemaProps, mode: MetaMode = 'resource'): Schema {
+  return convert(schema, mode);
+}
+
+function resourceMeta(s: Schema, mode: MetaMode): Schema {
+  if (mode === 'plain') return s;
+  if (mode === 'resource') return withTypeAndObjectMeta(s);
+  const props = s.properties ?? {};
+  return { ...s, properties: { ...props, apiVersion: {}, kind: {}, metadata: { 'x-kubernetes-preserve-unknown-fields': true } } };
 }
 
 const COPIED = [
@@ -38,7 +52,7 @@ const COPIED = [
   'x-kubernetes-list-type', 'x-kubernetes-list-map-keys', 'x-kubernetes-map-type',
 ] as const satisfies readonly (keyof Schema & keyof JSONSchemaProps)[];
 
-function convert(s: JSONSchemaProps): Schema {
+function convert(s: JSONSchemaProps, mode: MetaMode): Schema {
   const out: Schema = {};
   const o = out as Record<string, unknown>;
   for (const k of COPIED) {
@@ -47,7 +61,7 @@ function convert(s: JSONSchemaProps): Schema {
   }
   if (s.properties !== undefined && s.properties !== null) {
     const props: { [name: string]: Schema } = {};
-    for (const [k, p] of Object.entries(s.properties)) props[k] = convert(p);
+    for (const [k, p] of Object.entries(s.properties)) props[k] = convert(p, mode);
     out.properties = props;
   }
   const ap = s.additionalProperties;
@@ -55,9 +69,9 @@ function convert(s: JSONSchemaProps): Schema {
   // the objects in it (pruning with no schema); an empty schema does the same here
   if (ap === true) out.additionalProperties = {};
   else if (ap === false) out.additionalProperties = false;
-  else if (ap !== undefined && ap !== null) out.additionalProperties = convert(ap);
-  if (s.items !== undefined && s.items !== null && !Array.isArray(s.items)) out.items = convert(s.items);
-  return out['x-kubernetes-embedded-resource'] ? withTypeAndObjectMeta(out) : out;
+  else if (ap !== undefined && ap !== null) out.additionalProperties = convert(ap, mode);
+  if (s.items !== undefined && s.items !== null && !Array.isArray(s.items)) out.items = convert(s.items, mode);
+  return out['x-kubernetes-embedded-resource'] ? resourceMeta(out, mode) : out;
 }
 
 /** apiVersion, kind and metadata as a resource knows them, over what the CRD says of them. */

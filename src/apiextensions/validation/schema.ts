@@ -155,7 +155,7 @@ export function schemaHasUnprunedDefaults(s: JSONSchemaProps | undefined): boole
     if (found) return;
     if (x.default !== undefined && x.default !== null) {
       const copy = JSON.parse(JSON.stringify(x.default));
-      if (prune(isRoot ? toStructural(x) : toStructuralNode(x), copy).length > 0) found = true;
+      if (prune(isRoot ? toStructural(x, 'opaque') : toStructuralNode(x, 'opaque'), copy).length > 0) found = true;
     }
     if (x.items && !Array.isArray(x.items)) visit(x.items, false);
     for (const p of Object.values(x.properties ?? {})) visit(p, false);

@@ -58,7 +58,7 @@ function walk(s: JSONSchemaProps, path: string, resourceRoot: JSONSchemaProps, f
   if (d !== undefined && d !== null) {
     const at = `${path}.default`;
     const valueErrors = () => {
-      const node = isResourceRoot ? toStructural(s) : toStructuralNode(s);
+      const node = toStructuralNode(s, 'plain');
       return [...validate(node, d, { path: '' }), ...validateJunctors(s, d, '')].map((e) => under(at, e));
     };
     const celErrors = () => opts.cel?.defaultRules?.({ schema: s, path: at, value: d, isResourceRoot }) ?? [];
@@ -72,7 +72,7 @@ function walk(s: JSONSchemaProps, path: string, resourceRoot: JSONSchemaProps, f
     } else {
       if (opts.requirePrunedDefaults) {
         const pruned = clone(d);
-        if (prune(isResourceRoot ? toStructural(s) : toStructuralNode(s), pruned).length > 0) errs.push(invalid(at, goJson(d), 'must not have unknown fields'));
+        if (prune(isResourceRoot ? toStructural(s, 'opaque') : toStructuralNode(s, 'opaque'), pruned).length > 0) errs.push(invalid(at, goJson(d), 'must not have unknown fields'));
       }
       const embedded = s['x-kubernetes-embedded-resource'] === true;
       const coerce = coerceError(at, clone(d), s, embedded);

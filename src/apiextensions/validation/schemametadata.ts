@@ -10,6 +10,7 @@ import { ObjectMeta } from '../../schema/common.js';
 import { goDecodeError } from '../../schema/gotypes.js';
 import { isObject } from '../../schema/model.js';
 import type { JSONSchemaProps } from '../types.js';
+import { goJson } from './schemagovalue.js';
 
 const join = (path: string, k: string) => (path ? `${path}.${k}` : k);
 const has = (o: object, k: string) => Object.prototype.hasOwnProperty.call(o, k);
@@ -44,7 +45,7 @@ function coerce(path: string, x: unknown, s: JSONSchemaProps): FieldError | unde
       if ((k === 'apiVersion' || k === 'kind') && typeof v !== 'string') return invalid(join(path, k), v, 'must be a string');
       if (k === 'metadata') {
         const err = goDecodeError(ObjectMeta.schema, v, 'ObjectMeta');
-        if (err !== undefined) return invalid(join(path, 'metadata'), v, err);
+        if (err !== undefined) return invalid(join(path, 'metadata'), goJson(v), err);
       }
     }
     const [sub, known] = childSchema(s, k);
@@ -98,7 +99,7 @@ function resource(path: string, x: { [k: string]: unknown }): FieldError[] {
     } else if (k === 'metadata') {
       const decodeErr = goDecodeError(ObjectMeta.schema, v, 'ObjectMeta');
       if (decodeErr !== undefined) {
-        errs.push(invalid(join(path, 'metadata'), v, decodeErr));
+        errs.push(invalid(join(path, 'metadata'), goJson(v), decodeErr));
         continue;
       }
       const meta = { ...(isObject(v) ? v : {}) } as MetaLike;
