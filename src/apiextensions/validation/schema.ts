@@ -41,14 +41,13 @@ function isZero(k: string, v: unknown): boolean {
 /** Every error of a version's openAPIV3Schema (at `path`), in kube's order. */
 export function validateSchema(schema: JSONSchemaProps, path: string, opts: SchemaValidationOptions): FieldError[] {
   const errs: FieldError[] = [];
-  const parent = path.endsWith('.openAPIV3Schema') ? path.slice(0, -'.openAPIV3Schema'.length) : path;
   if (opts.statusSubresourceEnabled) {
     for (const k of GO_FIELD_ORDER) {
       const v = (schema as Record<string, unknown>)[k];
       if (isZero(k, v)) continue;
       if (k === 'type') {
         if (v !== 'object') {
-          errs.push(invalid(`${parent}.openAPIV3Schema.type`, v, 'only "object" is allowed as the type at the root of the schema if the status subresource is enabled'));
+          errs.push(invalid(`${path}.type`, v, 'only "object" is allowed as the type at the root of the schema if the status subresource is enabled'));
           break;
         }
         continue;
@@ -59,7 +58,7 @@ export function validateSchema(schema: JSONSchemaProps, path: string, opts: Sche
       }
     }
   }
-  if (schema.nullable === true) errs.push(forbidden(`${parent}.openAPIV3Schema.nullable`, 'nullable cannot be true at the root'));
+  if (schema.nullable === true) errs.push(forbidden(`${path}.nullable`, 'nullable cannot be true at the root'));
 
   let celEnabled = false;
   let conversionError: string | undefined;

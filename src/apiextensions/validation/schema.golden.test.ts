@@ -1,0 +1,55 @@
+// The CRDs of the golden transcripts (crd-*, celrules-*: what kube-apiserver
+// v1.26.1 answered): every CRD it accepted passes validateSchema, and where it
+// refused one for a schema reason ours gives its message. Refusals for CEL
+// compilation and cost are the CEL code's (src/apiextensions/cel/) and are
+// only checked to produce no schema error here.
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { renderCause } from '../../api/meta/govalue.js';
+import type { CustomResourceDefinitionVersion } from '../types.js';
+import { createSchemaOptions, validateSchema } from './schema.js';
+
+const dir = fileURLToPath(new URL('../../../../../shared/reference/transcripts/golden/', import.meta.url));
+const files = existsSync(dir) ? readdirSync(dir).filter((f) => /^(crd|celrules)-.*\.json$/.test(f)) : [];
+
+interface Step {
+  name?: string;
+  request?: { method?: string; path?: string; body?: { spec?: { versions?: CustomResourceDefinitionVersion[] } } };
+  response?: { status?: number; body?: { message?: string; details?: { causes?: { reason: string; message: string; field: string }[] } } };
+}
+
+/** kube reports a schema every version shares at spec.validation (its internal form). */
+function ours(versions: CustomResourceDefinitionVersion[]): string[] {
+  const same = versions.every((v) => JSON.stringify(v.schema) === JSON.stringify(versions[0]!.schema));
+  return versions.flatMap((v, i) => {
+    const s = v.schema?.openAPIV3Schema;
+    if (!s) return [];
+    const path = same ? 'spec.validation.openAPIV3Schema' : `spec.versions[${i}].schema.openAPIV3Schema`;
+    return validateSchema(s, path, createSchemaOptions({ statusSubresourceEnabled: v.subresources?.status !== undefined })).map(renderCause);
+  });
+}
+
+const SCHEMA_REASONS = /rule is not specified|must be specified|must not be empty|not supported|must be structural|mutual exclusive|must not be set|x-kubernetes-list|x-kubernetes-map/;
+
+describe('golden CRD writes', () => {
+  it('finds the golden transcripts', () => assert.ok(files.length >= 5, `only ${files.length} under ${dir}`));
+  let checked = 0;
+  for (const f of files) {
+    const steps = JSON.parse(readFileSync(`${dir}${f}`, 'utf8')) as Step[] | { steps: Step[] };
+    for (const st of Array.isArray(steps) ? steps : steps.steps) {
+      const req = st.request;
+      const versions = req?.body?.spec?.versions;
+      if (!req || !/customresourcedefinitions/.test(req.path ?? '') || !['POST', 'PUT'].includes(req.method ?? '') || !versions) continue;
+      checked++;
+      const status = st.response?.status ?? 0;
+      it(`${f} ${st.name ?? ''} (${status})`, () => {
+        const causes = (st.response?.body?.details?.causes ?? []).map((c) => `${c.field}: ${c.message}`);
+        const schemaCauses = status === 422 ? causes.filter((c) => SCHEMA_REASONS.test(c)) : [];
+        assert.deepEqual(ours(versions), schemaCauses);
+      });
+    }
+  }
+  it('checked CRD writes', () => assert.ok(checked > 5 || files.length === 0, `only ${checked}`));
+});
