@@ -128,6 +128,10 @@ describe('validateSchema: structural rules (sorted as kube sorts them)', () => {
   it('a schema that does not convert is reported alone, last', () => {
     // $ref is refused by the walk; NewStructural's own error is then not shown
     assert.deepEqual(check(withSpec({ type: 'object', $ref: '#/x' })), [`${S}.$ref: Forbidden: $ref is not supported`]);
+    // $schema is not refused by the walk: NewStructural's error is the only one
+    assert.deepEqual(check(withSpec({ type: 'object', $schema: 'http://json-schema.org/draft-04/schema#' })), [`${P}: Invalid value: "": OpenAPIV3Schema 'schema' is not supported`]);
+    // and the structural rules are not checked when the schema does not convert
+    assert.deepEqual(check({ properties: { a: { $schema: 'x' } } }), [`${P}: Invalid value: "": OpenAPIV3Schema 'schema' is not supported`]);
   });
 });
 
