@@ -34,10 +34,23 @@ export function validateJunctors(schema: JSONSchemaProps, value: unknown, path =
 const has = (o: object, k: string) => Object.prototype.hasOwnProperty.call(o, k);
 const child = (path: string, k: string) => (path ? `${path}.${k}` : k);
 
+/**
+ * `anyOf: [{type: integer}, {type: string}]` on an int-or-string (what generators write for
+ * IntOrString and Quantity) says no more than the int-or-string type check of validate.ts.
+ */
+function intOrStringAnyOf(s: JSONSchemaProps, anyOf: JSONSchemaProps[] | undefined): boolean {
+  if (s['x-kubernetes-int-or-string'] !== true || anyOf?.length !== 2) return false;
+  const only = (x: JSONSchemaProps, t: string) => x.type === t && Object.keys(x).length === 1;
+  return only(anyOf[0]!, 'integer') && only(anyOf[1]!, 'string');
+}
+
+/** The anyOf to check: none when it is the int-or-string pattern. */
+const anyOfOf = (s: JSONSchemaProps) => (intOrStringAnyOf(s, s.anyOf) ? undefined : s.anyOf);
+
 function needsWalk(s: JSONSchemaProps, seen: Set<JSONSchemaProps>): boolean {
   if (seen.has(s)) return false;
   seen.add(s);
-  if (s.allOf?.length || s.anyOf?.length || s.oneOf?.length || s.not || s.multipleOf !== undefined) return true;
+  if (s.allOf?.length || anyOfOf(s)?.length || s.oneOf?.length || s.not || s.multipleOf !== undefined) return true;
   const subs = [...Object.values(s.properties ?? {}), typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined, Array.isArray(s.items) ? undefined : s.items];
   return subs.some((x) => x !== undefined && x !== null && needsWalk(x, seen));
 }
@@ -82,10 +95,11 @@ function branchErrors(s: JSONSchemaProps, v: unknown, path: string, root: string
 function junctors(s: JSONSchemaProps, v: unknown, path: string, root: string, errs: FieldError[]): void {
   const composite = (msg: string) => errs.push(invalid(root, '', msg));
   const name = JSON.stringify(path);
-  if (s.anyOf?.length) {
+  const anyOf = anyOfOf(s);
+  if (anyOf?.length) {
     let firstFailure: FieldError[] | undefined;
     let ok = false;
-    for (const b of s.anyOf) {
+    for (const b of anyOf) {
       const r = branchErrors(b, v, path, root);
       if (r.length === 0) {
         ok = true;

@@ -100,6 +100,8 @@ describe('validateJunctors', () => {
 
   it('junctorValidator is undefined without junctors, and reports at the given root path', () => {
     assert.equal(junctorValidator({ type: 'object', properties: { a: { type: 'string' } } }), undefined);
+    // the int-or-string pattern says nothing validate.ts does not check
+    assert.equal(junctorValidator({ type: 'object', properties: { p: { 'x-kubernetes-int-or-string': true, anyOf: [{ type: 'integer' }, { type: 'string' }] } } }), undefined);
     const v = junctorValidator({ type: 'object', properties: { d: { type: 'string', not: { enum: ['bad'] } } } })!;
     assert.deepEqual(msgs(v({ d: 'bad' }, 'spec')), ['spec: Invalid value: "": "spec.d" must not validate the schema (not)']);
   });
