@@ -19,6 +19,7 @@
 import { DEFAULT_GATES } from '../features/gates.js';
 import * as admissionregistrationV1 from './admissionregistration/v1/defaults.js';
 import * as admissionregistrationV1alpha1 from './admissionregistration/v1alpha1/defaults.js';
+import * as apiextensionsV1 from './apiextensions/v1/defaults.js';
 import * as appsV1 from './apps/v1/defaults.js';
 import * as autoscalingV1 from './autoscaling/v1/defaults.js';
 import * as autoscalingV2 from './autoscaling/v2/defaults.js';
@@ -40,6 +41,7 @@ const GROUPS: readonly [group: string, version: string, defaulters: Readonly<Rec
   ['', 'v1', coreV1.defaulters],
   ['admissionregistration.svc.io', 'v1', admissionregistrationV1.defaulters],
   ['admissionregistration.svc.io', 'v1alpha1', admissionregistrationV1alpha1.defaulters],
+  ['apiextensions.svc.io', 'v1', apiextensionsV1.defaulters],
   ['apps', 'v1', appsV1.defaulters],
   ['autoscaling', 'v1', autoscalingV1.defaulters],
   ['autoscaling', 'v2', autoscalingV2.defaulters],

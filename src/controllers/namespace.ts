@@ -55,6 +55,16 @@ export class NamespaceController {
     this.queue.add(name, name);
   }
 
+  /** Every namespaced resource with a store of its own, once (custom resources included, whichever versions are served). */
+  private storedResources(): { group: string; resource: string }[] {
+    const seen = new Map<string, { group: string; resource: string }>();
+    for (const r of this.registry.resources()) {
+      if (!r.namespaced || r.virtual || r.sharesStorageWith) continue;
+      seen.set(`${r.group}/${r.resource}`, r);
+    }
+    return [...seen.values()];
+  }
+
   /** One pass over a terminating namespace; true when nothing is left to do. */
   private async sync(name: string): Promise<boolean> {
     const namespaces = this.registry.store('', 'namespaces');
@@ -66,16 +76,14 @@ export class NamespaceController {
     }
     if (!ns.metadata.deletionTimestamp) return true;
     let remaining = 0;
-    for (const r of this.registry.resources()) {
-      if (!r.namespaced || r.virtual || r.sharesStorageWith || r.version !== r.storageVersion) continue;
+    for (const r of this.storedResources()) {
       const store = this.registry.store(r.group, r.resource);
       const left = await store.deleteCollection(name, {}, { dryRun: false, propagationPolicy: 'Background' });
       remaining += left.items.length;
     }
     if (remaining > 0) {
       // Deleted objects may linger (finalizers, grace periods): check again before finalizing.
-      for (const r of this.registry.resources()) {
-        if (!r.namespaced || r.virtual || r.sharesStorageWith || r.version !== r.storageVersion) continue;
+      for (const r of this.storedResources()) {
         if ((await this.registry.store(r.group, r.resource).list(name)).items.length > 0) return false;
       }
     }

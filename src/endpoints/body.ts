@@ -2,7 +2,7 @@
 // (JSON, YAML, or the protobuf envelope, which becomes the same JSON object).
 import { newBadRequest, newRequestEntityTooLarge, newUnsupportedMediaType } from '../api/meta/index.js';
 import type { Request } from '../server/context.js';
-import { hasMagic, MAGIC, UnknownKindError } from '../protobuf/index.js';
+import { hasMagic, isProtobufType, MAGIC, UnknownKindError } from '../protobuf/index.js';
 import { BODY_TYPES, decodeBody } from './negotiate.js';
 import { summarizeBody } from './bodykind.js';
 
@@ -30,10 +30,12 @@ export interface ObjectBody {
 }
 
 /** Reads and decodes an object body; an empty body is undefined. `kind` (the URL's) names the type in decode errors. */
-export async function readObjectBody(req: Request, kind?: string): Promise<ObjectBody | undefined> {
+export async function readObjectBody(req: Request, kind?: string, textOnly = false): Promise<ObjectBody | undefined> {
   const body = await readBody(req);
   if (body.length === 0) return undefined;
   const contentType = req.headers['content-type'];
+  // Custom resources take JSON and YAML only (kube's unstructured codecs).
+  if (textOnly && contentType !== undefined && isProtobufType(contentType.split(';')[0]!.trim().toLowerCase())) throw newUnsupportedMediaType(BODY_TYPES.filter((t) => !isProtobufType(t)));
   let decoded;
   try {
     decoded = decodeBody(body, contentType);

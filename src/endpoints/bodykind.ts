@@ -47,6 +47,11 @@ export interface GroupVersionKind {
 /** The kind an endpoint decodes bodies as: group in svc.io spelling ('' for core); `spelledGroup` as the request spelled it. */
 export interface EndpointKind extends GroupVersionKind {
   readonly spelledGroup: string;
+  /**
+   * A custom resource's endpoint: bodies decode as unstructured objects (any kind; the CRD's
+   * validation refuses another kind or apiVersion), not through a scheme.
+   */
+  readonly custom?: boolean;
 }
 
 /** Kubernetes' schema.ParseGroupVersion: '' and '/' are empty, no slash is a core version, one splits, more is an error. */
@@ -225,6 +230,7 @@ function resolveKind(body: Record<string, unknown>, raw: Uint8Array, endpoint: E
   }
   if (version === '') return { error: `Object 'apiVersion' is missing in '${Buffer.from(raw).toString('utf8')}'`, kind, version };
   const canonical = canonicalGroup(group);
+  if (endpoint.custom) return { decoded: { group, version, kind, canonicalGroup: canonical, sameVersion: canonical !== endpoint.group || version === endpoint.version } };
   const scheme = allSchemes().get(schemeNameOf(endpoint.group))!;
   const found = registered(scheme, canonical, version, kind);
   if (!found) {

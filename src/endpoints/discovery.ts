@@ -47,8 +47,30 @@ export function storageVersionHash(group: string, version: string, kind: string)
 export class Discovery {
   /** Encoded aggregated documents by `<path> <spelling> <encoding>`: they change only with the served resources. */
   private readonly encoded = new Map<string, EncodedDocument>();
+  /** Custom resources (src/apiextensions/serve/) and their groups, after the built-in ones. */
+  private custom: { resources: readonly ServedResource[]; groups: { spelled: string; canonical: string; versions: readonly string[] }[] } = { resources: [], groups: [] };
 
   constructor(private readonly deps: DiscoveryDeps) {}
+
+  /**
+   * The served custom resources changed: their groups are listed after the built-in ones, by
+   * name, each spelled as its CRD registered it, versions in kube's version priority.
+   */
+  setCustomResources(resources: readonly ServedResource[]): void {
+    const groups = new Map<string, { spelled: string; canonical: string; versions: Set<string> }>();
+    for (const r of resources) {
+      const spelled = r.custom?.spelledGroup ?? r.group;
+      let g = groups.get(spelled);
+      if (!g) groups.set(spelled, (g = { spelled, canonical: r.group, versions: new Set() }));
+      g.versions.add(r.version);
+    }
+    this.custom = {
+      resources,
+      groups: [...groups.values()].sort((a, b) => (a.spelled < b.spelled ? -1 : a.spelled > b.spelled ? 1 : 0))
+        .map((g) => ({ spelled: g.spelled, canonical: g.canonical, versions: [...g.versions].sort(compareKubeAwareVersions) })),
+    };
+    this.encoded.clear();
+  }
 
   /** Writes the answer to a discovery request; false when the path is not a discovery path. */
   serve(ctx: RequestContext, path: string): boolean {
@@ -119,7 +141,7 @@ export class Discovery {
 
   /** The resources of a group-version (svc.io spelling), sorted by name as discovery lists them. */
   private served(group: string, version: string): ServedResource[] {
-    return this.deps.resources.filter((r) => r.group === group && r.version === version).sort((a, b) => a.resource.localeCompare(b.resource));
+    return [...this.deps.resources, ...this.custom.resources].filter((r) => r.group === group && r.version === version).sort((a, b) => a.resource.localeCompare(b.resource));
   }
 
   private allGroups(): { spelled: string; canonical: string; versions: readonly string[] }[] {
@@ -130,6 +152,7 @@ export class Discovery {
       const k8s = kubernetesGroup(g.name);
       if (k8s !== g.name) out.push({ spelled: k8s, canonical: g.name, versions: g.versions });
     }
+    out.push(...this.custom.groups);
     return out;
   }
 
@@ -164,4 +187,26 @@ export class Discovery {
     }
     return group === '' ? { kind: 'APIResourceList', groupVersion, resources } : { kind: 'APIResourceList', apiVersion: 'v1', groupVersion, resources };
   }
+}
+
+/**
+ * Kubernetes' version priority (CompareKubeAwareVersionStrings) as a sort comparator, highest
+ * first: names like v2, v1beta1 before others; GA before beta before alpha; larger numbers first;
+ * other names alphabetically.
+ */
+export function compareKubeAwareVersions(a: string, b: string): number {
+  const parse = (v: string) => {
+    const m = /^v(\d+)(?:(alpha|beta)(\d+))?$/.exec(v);
+    return m ? { major: Number(m[1]), stage: m[2] === 'alpha' ? 0 : m[2] === 'beta' ? 1 : 2, minor: m[3] ? Number(m[3]) : 0 } : undefined;
+  };
+  const x = parse(a);
+  const y = parse(b);
+  if (x && y) {
+    if (x.stage !== y.stage) return y.stage - x.stage;
+    if (x.major !== y.major) return y.major - x.major;
+    return y.minor - x.minor;
+  }
+  if (x) return -1;
+  if (y) return 1;
+  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -28,6 +28,8 @@ export interface FieldTracking {
   readonly ignored?: FieldSet;
   /** The kind's other versions, for entries recorded in one (src/endpoints/versioning.ts managedFieldsConverter). */
   readonly converter?: VersionConverter;
+  /** A custom resource: unstructured, so a create starts from {} rather than a Go zero object (its new objects are owned, with "."). */
+  readonly unstructured?: boolean;
 }
 
 const printable = (ch: string): boolean => /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u.test(ch);
@@ -90,7 +92,7 @@ function emptyOf(schema: Schema | undefined): JsonObject {
 /** What both engine calls (update and apply) take from a request's tracking. */
 function engineOptions(t: FieldTracking) {
   return {
-    manager: t.manager, apiVersion: t.apiVersion, schema: t.schema, now, empty: emptyOf(t.schema),
+    manager: t.manager, apiVersion: t.apiVersion, schema: t.schema, now, empty: t.unstructured ? {} : emptyOf(t.schema),
     ...(t.subresource ? { subresource: t.subresource } : {}), ...(t.ignored ? { ignored: t.ignored } : {}),
     ...(t.converter ? { converter: t.converter } : {}),
   };

@@ -38,18 +38,23 @@ export interface TypedDecodeInput {
   readonly typeError?: (detail: string) => Error;
   /** Strict problems found before the object (a JSON patch body's own), reported first. */
   readonly leading?: readonly string[];
+  /** Instead of a schema's typed walk (custom resources): prunes the body in place and returns the removed paths. */
+  readonly prune?: (body: Record<string, unknown>) => string[];
 }
 
 /** Checks and prunes `body`; returns the warnings to send (Warn mode). */
 export function decodeTyped(input: TypedDecodeInput): string[] {
   const { body, schema, kind, version, mode } = input;
   const cannot = () => `${kind} in version ${JSON.stringify(version)} cannot be handled as a ${kind}`;
-  const { typeError, unknown } = schema ? checkAndPrune(schema, body, kind) : { typeError: undefined, unknown: [] }; // one walk: types, then unknown fields pruned
+  const { typeError, unknown } = input.prune ? { typeError: undefined, unknown: input.prune(body) } : schema ? checkAndPrune(schema, body, kind) : { typeError: undefined, unknown: [] }; // one walk: types, then unknown fields pruned
   if (typeError !== undefined) throw input.typeError ? input.typeError(typeError) : newBadRequest(`${cannot()}: ${typeError}`);
   const leading = input.leading ?? [];
-  if (!schema && leading.length === 0) return []; // without a schema the body is taken as sent
+  if (!schema && !input.prune && leading.length === 0) return []; // without a schema the body is taken as sent
   if (mode === 'Ignore' || (unknown.length === 0 && input.duplicates.length === 0 && leading.length === 0)) return [];
-  const problems = [...leading, ...unknown.map(unknownFieldMessage), ...input.duplicates.map(duplicateFieldMessage)];
+  // A custom resource (kube's unstructured decoding) reports duplicates first, then the pruned fields sorted.
+  const problems = input.prune
+    ? [...leading, ...input.duplicates.map(duplicateFieldMessage), ...[...unknown].sort().map(unknownFieldMessage)]
+    : [...leading, ...unknown.map(unknownFieldMessage), ...input.duplicates.map(duplicateFieldMessage)];
   const detail = `strict decoding error: ${problems.join(', ')}`;
   if (mode === 'Strict') throw input.strictError ? input.strictError(detail) : newBadRequest(`${cannot()}: ${detail}`);
   return problems;

@@ -25,6 +25,11 @@ export interface ListJSONRequest {
   readonly apiVersion: string;
   /** Storage version → the request's version, for kinds served in several; absent: items are written as stored. */
   readonly convert?: (obj: ApiObject) => ApiObject;
+  /**
+   * Custom resources list as unstructured lists do: each item with its kind and apiVersion, and
+   * the list's metadata with `continue` even when empty.
+   */
+  readonly unstructured?: { readonly kind: string };
 }
 
 /** The size of the pieces the body is written in. */
@@ -33,7 +38,7 @@ export const PIECE_BYTES = 64 * 1024;
 /** Answers a list request whose response is JSON objects (the common case: kubectl, client-go, informers). */
 export async function serveListJSON(ctx: RequestContext, r: ListJSONRequest): Promise<void> {
   const item = itemWriter(r);
-  const head = (metadata: Record<string, unknown>) => `{"kind":${JSON.stringify(r.kind)},"apiVersion":${JSON.stringify(r.apiVersion)},"metadata":${JSON.stringify(metadata)},"items":[`;
+  const head = (metadata: Record<string, unknown>) => `{"kind":${JSON.stringify(r.kind)},"apiVersion":${JSON.stringify(r.apiVersion)},"metadata":${JSON.stringify(r.unstructured ? { continue: '', ...metadata } : metadata)},"items":[`;
   if (r.plan.limit > 0) {
     const page = await r.store.listEntries(r.namespace, { predicate: r.predicate, plan: r.plan });
     const out = new BodyWriter(ctx);
@@ -68,14 +73,16 @@ export async function serveListJSON(ctx: RequestContext, r: ListJSONRequest): Pr
 /** Writes an entry's JSON as a list item (no kind or apiVersion), spliced from its stored bytes when nothing converts it. */
 function itemWriter(r: ListJSONRequest): (out: BodyWriter, e: ListEntry) => void {
   const convert = r.convert;
+  const typeMeta = r.unstructured ? { kind: r.unstructured.kind, apiVersion: r.apiVersion } : undefined;
   const slow = (out: BodyWriter, e: ListEntry) => {
     const obj = e.obj ?? r.store.decode(e.kv);
     const { apiVersion: _a, kind: _k, ...rest } = convert ? convert(obj) : obj;
-    out.text(JSON.stringify(rest));
+    out.text(JSON.stringify(typeMeta ? { ...typeMeta, ...rest } : rest));
   };
   if (convert) return slow;
+  const form = typeMeta ? { typeMeta } : {};
   return (out, e) => {
-    if (!writeServedJSON(out, e.kv.value, String(e.kv.modRevision))) slow(out, e);
+    if (!writeServedJSON(out, e.kv.value, String(e.kv.modRevision), form)) slow(out, e);
   };
 }
 

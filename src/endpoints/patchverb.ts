@@ -16,7 +16,7 @@ import { applyPatch, decodePatch, patchedObject, patchInvalid, patchTypeOf, requ
 import type { JsonObject } from '../patch/index.js';
 import { fieldValidationOf } from './fieldvalidation.js';
 import { writeOptions } from './writeoptions.js';
-import { schemaFor } from '../api/schemas.js';
+import { kindSchema } from './kindschema.js';
 import { type FeatureGates } from '../features/gates.js';
 import { applyTo, decodeApply, type FieldTracking } from './fieldmanager.js';
 import { type Versioner } from './versioning.js';
@@ -30,8 +30,8 @@ export async function servePatch(
   p: { store: GenericStore; served: ServedResource; endpoint: EndpointKind; info: ResourceRequestInfo; apiVersion: string; dryRun: boolean; gates: FeatureGates; tracking: (kind: 'PatchOptions', apply: boolean) => FieldTracking; track: (t: FieldTracking) => TrackFields; versions: Versioner },
 ): Promise<{ object: ApiObject; created: boolean }> {
   const { store, served, info, endpoint } = p;
-  const schema = schemaFor(served.group, served.version, served.kind);
-  const type = patchTypeOf(ctx.req.headers['content-type'], schema !== undefined);
+  // Strategic merge patch needs Go struct tags: custom resources answer it 415, as kube does.
+  const type = patchTypeOf(ctx.req.headers['content-type'], !served.custom && kindSchema(served) !== undefined);
   const t = p.tracking('PatchOptions', type === 'apply');
   const mode = fieldValidationOf(ctx.url.searchParams, 'PatchOptions');
   const text = (await readBody(ctx.req)).toString('utf8');
@@ -79,7 +79,7 @@ export async function servePatch(
     // As the API server's patcher: apply, decode the result as the kind, then the name and
     // namespace checks (patcher.applyPatch → checkName, then BeforeUpdate), then the store's
     // resourceVersion check.
-    const patched = applyPatch(withTypeMeta(p.versions.toRequest(current), p.apiVersion, served.kind) as JsonObject, patch, schema);
+    const patched = applyPatch(withTypeMeta(p.versions.toRequest(current), p.apiVersion, served.kind) as JsonObject, patch, served.custom ? undefined : kindSchema(served));
     const decoded = decodePatched(patched, patch, target);
     const obj = checkPatchedMeta(decoded, info, store.namespaced);
     const rv = isObject(obj.metadata) ? obj.metadata.resourceVersion : undefined;

@@ -7,7 +7,7 @@ import { fieldPath, isStatusError, newBadRequest, newInvalid, newMethodNotAllowe
 import { resourceInfoOf, type RequestContext } from '../server/context.js';
 import { addWarning, writeJSONText, writeObject } from '../server/respond.js';
 import { addAuditAnnotation } from '../server/auditannotations.js';
-import type { Registry, ServedResource } from '../registry/registry.js';
+import type { CustomKind, Registry, ServedResource } from '../registry/registry.js';
 import type { DeleteOptions, GenericStore, TrackFields } from '../registry/store.js';
 import { type ApiObject, isObject, withTypeMeta } from '../registry/object.js';
 import { applyFinalize } from '../registry/strategies/namespaces.js';
@@ -19,8 +19,11 @@ import { applyPatch, decodePatch, patchedObject, patchInvalid, patchTypeOf, requ
 import type { JsonObject } from '../patch/index.js';
 import { decodeTyped, fieldValidationOf } from './fieldvalidation.js';
 import { schemaFor } from '../api/schemas.js';
+import { kindSchema } from './kindschema.js';
 import { DEFAULT_GATES, type FeatureGates } from '../features/gates.js';
-import { acceptsAny, BODY_TYPES, contentTypeOf, negotiate, negotiateTarget, protobufMediaType } from './negotiate.js';
+import { acceptsAny, BODY_TYPES, contentTypeOf, negotiate, negotiateTarget, protobufMediaType, type Capabilities } from './negotiate.js';
+
+const TEXT_BODY_TYPES = BODY_TYPES.filter((t) => !t.includes('protobuf'));
 import { watchContentType } from '../protobuf/index.js';
 import { convertList, convertObject, includeObjectOf, watchConverter } from './convert.js';
 import { listPredicate } from './selectors.js';
@@ -54,14 +57,16 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
     }
     const served = match.route.resource;
     const sub = match.route.subresource;
-    checkAcceptable(ctx, info);
+    const caps = { protobuf: !served.custom }; // custom resources: JSON and YAML only, as kube serves them
+    checkAcceptable(ctx, info, caps);
+    if (served.custom) checkCustom(ctx, info, served.custom);
     // A list route with ?watch on a kind that cannot be watched.
     if (info.verb === 'watch' && !served.verbs.includes('watch')) throw newMethodNotSupported({ group: served.group, resource: served.resource }, 'watch');
     const spelling = groupSpelling(info.apiGroup);
     /** What write bodies decode as: the resource's kind, or the subresource's (autoscaling/v1 Scale). */
     const endpoint: EndpointKind = sub?.group !== undefined
       ? { group: sub.group, version: sub.version ?? served.version, kind: sub.kind, spelledGroup: spellGroup(sub.group, spelling) }
-      : { group: served.group, version: served.version, kind: sub?.kind ?? served.kind, spelledGroup: info.apiGroup };
+      : { group: served.group, version: served.version, kind: sub?.kind ?? served.kind, spelledGroup: info.apiGroup, ...(served.custom ? { custom: true } : {}) };
     if (served.virtual) {
       const apiVersion = spellApiVersion(served.group === '' ? served.version : `${served.group}/${served.version}`, spelling);
       const body = info.verb === 'create' ? await kindedBody(ctx, endpoint) : undefined;
@@ -77,7 +82,7 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
     const apiVersion = spellApiVersion(served.group === '' ? served.version : `${served.group}/${served.version}`, groupSpelling(info.apiGroup));
     const out = (code: number, obj: ApiObject) => {
       // An object the store just wrote (or kept): its stored JSON with the resourceVersion spliced in.
-      const stored = !versions.converts && (negotiate(ctx.req.headers.accept) ?? 'json') === 'json' ? store.writtenJSON(obj, apiVersion) : null;
+      const stored = !versions.converts && (negotiate(ctx.req.headers.accept, caps) ?? 'json') === 'json' ? store.writtenJSON(obj, apiVersion) : null;
       if (stored) return writeJSONText(ctx, code, stored);
       return writeObject(ctx, code, withTypeMeta(view(obj), apiVersion, served.kind));
     };
@@ -89,10 +94,11 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
       manager: fieldManagerOf(q, ctx.req.headers['user-agent'], optionsKind, apply),
       apiVersion: served.group === '' ? served.version : `${served.group}/${served.version}`,
       kind: served.kind,
-      schema: schemaFor(served.group, served.version, served.kind),
+      schema: kindSchema(served),
       ...(info.subresource ? { subresource: info.subresource } : {}),
       ignored: resetFields(served.group, served.resource, store.strategy.hasStatus, info.subresource || undefined),
       converter: managedFieldsConverter(served),
+      ...(served.custom ? { unstructured: true } : {}),
     });
     /** managedFields kept in the request's version; what the store gets is in the storage version. */
     const track = (t: FieldTracking): TrackFields => (live, next) => versions.toStorage(trackWrite(t, live && view(live), next));
@@ -111,25 +117,26 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
     if (info.subresource === 'scale') {
       // kube's ScaleREST answers a missing parent as the subresource: `deployments/scale.apps "d" not found`.
       try {
-        if (info.verb === 'get') return writeObject(ctx, 200, getScale(await store.get(info.namespace, info.name)));
+        const scale = served.custom?.scale;
+        if (info.verb === 'get') return writeObject(ctx, 200, getScale(await store.get(info.namespace, info.name), undefined, scale?.paths));
         // The Scale's field manager runs on the Scale; the parent's entries follow it (scalefields.ts).
-        const paths = replicasPathsOf(served.group, served.resource);
-        const scaleCtx = { dryRun, user, ...(paths ? { ownership: { groupVersion: served.group === '' ? served.version : `${served.group}/${served.version}`, paths } } : {}) };
+        const paths = scale ? scale.replicasByApiVersion : replicasPathsOf(served.group, served.resource);
+        const scaleCtx = { dryRun, user, ...(scale ? { paths: scale.paths } : {}), ...(paths ? { ownership: { groupVersion: served.group === '' ? served.version : `${served.group}/${served.version}`, paths } } : {}) };
         if (info.verb === 'update') {
           const body = await kindedBody(ctx, endpoint);
           checkPutTarget(body, info, served);
-          const writes = scaleWrites(fieldManagerOf(q, ctx.req.headers['user-agent'], 'UpdateOptions'));
-          return writeObject(ctx, 200, getScale(await writeScale(store, info, writes.update(body), scaleCtx)));
+          const writes = scaleWrites(fieldManagerOf(q, ctx.req.headers['user-agent'], 'UpdateOptions'), Boolean(scale));
+          return writeObject(ctx, 200, getScale(await writeScale(store, info, writes.update(body), scaleCtx), undefined, scale?.paths));
         }
         if (info.verb === 'patch') {
           const type = patchTypeOf(ctx.req.headers['content-type'], true);
-          const writes = scaleWrites(fieldManagerOf(q, ctx.req.headers['user-agent'], 'PatchOptions', type === 'apply'));
+          const writes = scaleWrites(fieldManagerOf(q, ctx.req.headers['user-agent'], 'PatchOptions', type === 'apply'), Boolean(scale));
           const text = (await readBody(ctx.req)).toString('utf8');
           if (type === 'apply') {
             const req = decodeApply(text, q, fieldValidationOf(q, 'PatchOptions'));
             const r = await writeScale(store, info, writes.apply(req), scaleCtx);
             for (const w of req.warnings) addWarning(ctx, w);
-            return writeObject(ctx, 200, getScale(r));
+            return writeObject(ctx, 200, getScale(r, undefined, scale?.paths));
           }
           const mode = fieldValidationOf(q, 'PatchOptions');
           const patch = decodePatch(type, text, mode);
@@ -147,11 +154,12 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
           };
           const scaled = await writeScale(store, info, writes.patch(apply), scaleCtx);
           for (const w of warnings) addWarning(ctx, w);
-          return writeObject(ctx, 200, getScale(scaled));
+          return writeObject(ctx, 200, getScale(scaled, undefined, scale?.paths));
         }
         throw newMethodNotSupported({ group: served.group, resource: `${served.resource}/scale` }, info.verb);
       } catch (err) {
-        if (isStatusError(err) && err.status.code === 404 && err.status.details?.kind === served.resource) {
+        // A custom resource's scale answers as its parent (kube's CR scale storage).
+        if (isStatusError(err) && err.status.code === 404 && err.status.details?.kind === served.resource && !served.custom) {
           throw newNotFound({ group: served.group, resource: `${served.resource}/scale` }, info.name);
         }
         throw err;
@@ -160,29 +168,31 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
 
     switch (info.verb) {
       case 'get': {
-        const target = negotiateTarget(ctx.req.headers.accept, false)!;
+        const target = negotiateTarget(ctx.req.headers.accept, false, caps)!;
         if (target.as === 'object' && target.encoding === 'json' && !info.subresource) {
           return writeJSONText(ctx, 200, await store.getJSON(info.namespace, info.name, planGet(q), apiVersion, view));
         }
         const obj = view(await store.get(info.namespace, info.name, planGet(q)));
         if (target.as === 'object') return out(200, obj);
-        const converted = convertObject(target, withTypeMeta(obj, apiVersion, served.kind), { group: served.group, resource: served.resource, includeObject: includeObjectOf(q) });
+        const converted = convertObject(target, withTypeMeta(obj, apiVersion, served.kind), { group: served.group, resource: served.resource, includeObject: includeObjectOf(q), printer: served.custom?.printer });
         return writeObject(ctx, 200, converted, target.encoding, contentTypeOf(target));
       }
       case 'list': {
-        const target = negotiateTarget(ctx.req.headers.accept, true)!;
+        const target = negotiateTarget(ctx.req.headers.accept, true, caps)!;
         const plan = planList(q, store.collectionPrefix(info.namespace));
         const predicate = listPredicate(served, q);
         if (target.as === 'object' && target.encoding === 'json') {
-          return serveListJSON(ctx, { store, namespace: info.namespace, plan, predicate, kind: `${served.kind}List`, apiVersion, ...(versions.converts ? { convert: view } : {}) });
+          return serveListJSON(ctx, { store, namespace: info.namespace, plan, predicate, kind: `${served.kind}List`, apiVersion, ...(versions.converts ? { convert: view } : {}), ...(served.custom ? { unstructured: { kind: served.kind } } : {}) });
         }
         const r = await store.list(info.namespace, { predicate, plan });
         const metadata = { resourceVersion: r.resourceVersion, ...(r.continue ? { continue: r.continue } : {}), ...(r.remainingItemCount ? { remainingItemCount: r.remainingItemCount } : {}) };
         if (target.as !== 'object') {
           const items = r.items.map((o) => withTypeMeta(view(o), apiVersion, served.kind));
-          return writeObject(ctx, 200, convertList(target, items, metadata, { group: served.group, resource: served.resource, includeObject: includeObjectOf(q) }), target.encoding, contentTypeOf(target));
+          return writeObject(ctx, 200, convertList(target, items, metadata, { group: served.group, resource: served.resource, includeObject: includeObjectOf(q), printer: served.custom?.printer }), target.encoding, contentTypeOf(target));
         }
-        return writeObject(ctx, 200, { kind: `${served.kind}List`, apiVersion, metadata, items: r.items.map((o) => withoutTypeMeta(view(o))) });
+        // Custom resources list as unstructured lists: items keep their kind and apiVersion.
+        const items = served.custom ? r.items.map((o) => withTypeMeta(view(o), apiVersion, served.kind)) : r.items.map((o) => withoutTypeMeta(view(o)));
+        return writeObject(ctx, 200, { kind: `${served.kind}List`, apiVersion, metadata: served.custom ? { continue: '', ...metadata } : metadata, items });
       }
       case 'create': {
         if (info.subresource) throw newMethodNotSupported({ group: served.group, resource: `${served.resource}/${info.subresource}` }, 'create');
@@ -221,8 +231,8 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
         const selected = listPredicate(served, q);
         const byName = info.name ? (o: ApiObject) => o.metadata.name === info.name : undefined;
         const predicate = selected && byName ? (o: ApiObject) => byName(o) && selected(o) : (selected ?? byName);
-        const target = negotiateTarget(ctx.req.headers.accept, true)!;
-        const render = target.as === 'object' ? undefined : watchConverter(target, { group: served.group, resource: served.resource, includeObject: includeObjectOf(q) });
+        const target = negotiateTarget(ctx.req.headers.accept, true, caps)!;
+        const render = target.as === 'object' ? undefined : watchConverter(target, { group: served.group, resource: served.resource, includeObject: includeObjectOf(q), printer: served.custom?.printer });
         const protobuf = target.encoding === 'protobuf';
         const contentType = protobuf ? watchContentType(protobufMediaType(ctx.req.headers.accept)) : contentTypeOf({ ...target, encoding: 'json' });
         return serveWatch(ctx, { store, namespace: info.namespace, apiVersion, kind: served.kind, predicate, settings: watchSettings, render, contentType, protobuf, ...(versions.converts ? { convert: view } : {}) });
@@ -234,13 +244,24 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
 }
 
 /** Whether the request accepts something the verb can answer in; 406 otherwise. */
-function checkAcceptable(ctx: RequestContext, info: ResourceRequestInfo): void {
+/** kube's CRD handler: a deprecated version warns on every request; a terminating CRD takes no creates. */
+function checkCustom(ctx: RequestContext, info: ResourceRequestInfo, custom: CustomKind): void {
+  if (custom.deprecationWarning) addWarning(ctx, custom.deprecationWarning);
+  if (custom.terminating && info.verb === 'create') {
+    const err = newMethodNotSupported({ group: info.apiGroup, resource: info.resource }, info.verb);
+    err.status.message = `${info.verb} not allowed while custom resource definition is terminating`;
+    throw err;
+  }
+}
+
+function checkAcceptable(ctx: RequestContext, info: ResourceRequestInfo, caps: Capabilities): void {
   const read = info.verb === 'get' || info.verb === 'list' || info.verb === 'watch';
   // go-restful first matches the Accept's bare types against the route's Produces (406 in its
   // words), then the handler negotiates the parameters (as=Table…) and answers its own 406.
-  if (!acceptsAny(ctx.req.headers.accept, BODY_TYPES)) throw newRouteNotAcceptable(BODY_TYPES);
-  const acceptable = read ? negotiateTarget(ctx.req.headers.accept, info.verb !== 'get') !== null : negotiate(ctx.req.headers.accept) !== null;
-  if (!acceptable) throw newNotAcceptable(BODY_TYPES);
+  const types = caps.protobuf === false ? TEXT_BODY_TYPES : BODY_TYPES;
+  if (!acceptsAny(ctx.req.headers.accept, types)) throw newRouteNotAcceptable(types);
+  const acceptable = read ? negotiateTarget(ctx.req.headers.accept, info.verb !== 'get', caps) !== null : negotiate(ctx.req.headers.accept, caps) !== null;
+  if (!acceptable) throw newNotAcceptable(types);
 }
 
 /** The kind a PATCH on /scale decodes its result as. */

@@ -148,10 +148,15 @@ function withManagedFields(scale: Scale, managedFields: unknown): Scale {
   return { ...scale, metadata: managedFields ? { ...meta, managedFields } : meta };
 }
 
-/** The three writes on /scale, each with the Scale's field manager run for `manager` (Kubernetes' scale request scope). */
-export function scaleWrites(manager: string): { update(body: Scale): ScaleWrite; patch(patch: (scale: Scale) => Scale): ScaleWrite; apply(req: ApplyRequest): ScaleWrite } {
+/**
+ * The three writes on /scale, each with the Scale's field manager run for `manager` (Kubernetes' scale request scope).
+ * `untracked` (custom resources, as kube v1.26–1.27 serve their /scale): PUT and patch record no manager for the
+ * Scale, so the parent's entries lose replicas and nobody gains them.
+ */
+export function scaleWrites(manager: string, untracked = false): { update(body: Scale): ScaleWrite; patch(patch: (scale: Scale) => Scale): ScaleWrite; apply(req: ApplyRequest): ScaleWrite } {
   const t = scaleTracking(manager);
   const updated = (current: Scale, next: Scale): Scale => {
+    if (untracked) return withManagedFields(next, undefined);
     const tracked = trackWrite(t, current as unknown as ApiObject, typedScale(next, current) as unknown as ApiObject);
     return withManagedFields(next, tracked.metadata?.managedFields);
   };

@@ -10,7 +10,7 @@ import { schemaFor } from '../api/schemas.js';
 import { fillGoZeroValues } from '../schema/gozero.js';
 import type { FeatureGates } from '../features/gates.js';
 import type { ApiObject } from '../registry/object.js';
-import type { ServedResource } from '../registry/registry.js';
+import type { CustomKind, ServedResource } from '../registry/registry.js';
 import type { VersionConverter } from '../smd/index.js';
 import type { JsonObject } from '../smd/typed.js';
 
@@ -43,6 +43,7 @@ export function versionerFor(served: ServedResource, gates: FeatureGates): Versi
 }
 
 function makeVersioner(served: ServedResource, gates: FeatureGates): Versioner {
+  if (served.custom) return customVersioner(served.custom);
   const storage = storageOf(served);
   const request = { group: served.group, version: served.version, kind: served.kind };
   const inbound = needsConversion(request.group, request.version, storage.group, storage.version, storage.kind);
@@ -71,6 +72,25 @@ function makeVersioner(served: ServedResource, gates: FeatureGates): Versioner {
   };
 }
 
+/**
+ * A custom resource's versions convert with the `None` strategy: only apiVersion changes, which
+ * the response's type meta does. Objects read are defaulted in the request's version, as kube's
+ * decoder defaults objects stored before a default was added.
+ */
+function customVersioner(custom: CustomKind): Versioner {
+  const readDefaults = custom.readDefaults;
+  if (!readDefaults) return IDENTITY;
+  return {
+    converts: true,
+    toRequest: (o) => {
+      const copy = structuredClone(o);
+      readDefaults(copy as Record<string, unknown>);
+      return copy;
+    },
+    toStorage: (o) => o,
+  };
+}
+
 const converters = new WeakMap<ServedResource, VersionConverter>();
 
 /**
@@ -86,6 +106,18 @@ const converters = new WeakMap<ServedResource, VersionConverter>();
 export function managedFieldsConverter(served: ServedResource): VersionConverter {
   let c = converters.get(served);
   if (c) return c;
+  const custom = served.custom;
+  if (custom) {
+    // Versions of one definition share field paths (None conversion): an entry of another version reads as is.
+    const ours = (apiVersion: string) => parseApiVersion(apiVersion).group === served.group;
+    c = {
+      same: (a, b) => ours(a) && ours(b),
+      convert: (value, from, to) => (ours(from) && ours(to) ? { ...value, apiVersion: to } : undefined),
+      schemaOf: (apiVersion) => custom.versionSchema(parseApiVersion(apiVersion).version) ?? custom.schema,
+    };
+    converters.set(served, c);
+    return c;
+  }
   const kind = storageOf(served).kind;
   const same = (a: string, b: string) => {
     const x = parseApiVersion(a);

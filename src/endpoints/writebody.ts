@@ -10,14 +10,14 @@ import { type ResourceRequestInfo } from './requestinfo.js';
 import { readObjectBody, type ObjectBody } from './body.js';
 import { apiVersionMismatch, decodeBodyKind, type DecodedKind, type EndpointKind } from './bodykind.js';
 import { decodeTyped, fieldValidationOf, type FieldValidation } from './fieldvalidation.js';
-import { schemaFor } from '../api/schemas.js';
+import { kindSchema, type KindRef } from './kindschema.js';
 import { finishGoDecode } from '../schema/gozero.js';
 import { defaulterFor } from '../api/defaults.js';
 import { type FeatureGates } from '../features/gates.js';
 
 /** The body of a create or update, which must be of the endpoint's kind (src/endpoints/bodykind.ts); an empty body is none. */
 export async function readKindedBody(ctx: RequestContext, endpoint: EndpointKind): Promise<{ body: ObjectBody; decoded: DecodedKind }> {
-  const body = (await readObjectBody(ctx.req, endpoint.kind)) ?? emptyBody(ctx, endpoint);
+  const body = (await readObjectBody(ctx.req, endpoint.kind, endpoint.custom)) ?? emptyBody(ctx, endpoint);
   return { body, decoded: decodeBodyKind(body.value, body.raw, endpoint) };
 }
 
@@ -51,19 +51,19 @@ export async function typedBody(ctx: RequestContext, served: ServedResource, end
   return body.value;
 }
 
-/** A group/version/kind in svc.io spelling. */
-export interface KindRef {
-  readonly group: string;
-  readonly version: string;
-  readonly kind: string;
-}
+export type { KindRef };
 
 /** How a patch's decoding problems are reported, and the strict problems of its body (see decodeTyped). */
 export type PatchDecoding = Pick<Parameters<typeof decodeTyped>[0], 'strictError' | 'typeError' | 'leading'>;
 
 /** Decodes `value` in place as the kind, as Kubernetes decodes a body; returns the field-validation warnings. */
 export function decodeAsKind(served: KindRef, value: Record<string, unknown>, duplicates: readonly string[], mode: FieldValidation, gates: FeatureGates, patch: PatchDecoding = {}): string[] {
-  const schema = schemaFor(served.group, served.version, served.kind);
+  const custom = served.custom;
+  if (custom) {
+    // A custom resource decodes as unstructured JSON: no Go types; unknown fields are those pruning removes, after defaulting.
+    return decodeTyped({ body: value, duplicates, schema: undefined, prune: (body) => custom.decode(body), kind: served.kind, version: served.version, mode, ...patch });
+  }
+  const schema = kindSchema(served);
   const warnings = decodeTyped({ body: value, duplicates, schema, kind: served.kind, version: served.version, mode, ...patch });
   defaulterFor(served.group, served.version, served.kind, gates)?.(value); // as Kubernetes defaults on decode
   if (schema) finishGoDecode(schema, value); // Go's omitempty drop, then its always-written zero values, in one walk

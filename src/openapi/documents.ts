@@ -16,44 +16,66 @@ const CODE_TEXT: Record<string, string> = { '200': 'OK', '201': 'Created', '202'
 const OBJECT_TYPES = ['application/json', 'application/yaml'];
 const STREAM_TYPES = ['application/json;stream=watch'];
 
+/**
+ * A component the definitions table does not hold (a custom resource's), in
+ * both forms, with the ids of the components it refers to (either kind).
+ */
+export interface ExtraComponent {
+  readonly v2: Json;
+  readonly v3: Json;
+  readonly refs: readonly string[];
+}
+export type ExtraComponents = ReadonlyMap<string, ExtraComponent>;
+
+const NO_EXTRA: ExtraComponents = new Map();
+
 export class Documents {
   private readonly components: Record<Form, Map<string, Json>> = { v2: new Map(), v3: new Map() };
 
   constructor(readonly defs: Definitions) {}
 
-  /** The Swagger 2.0 document of all the routes given. */
-  v2(routes: readonly Route[]): Json {
+  /** The Swagger 2.0 document of all the routes given; `extra` holds the components the routes name that are not built in. */
+  v2(routes: readonly Route[], extra: ExtraComponents = NO_EXTRA): Json {
     return {
       swagger: '2.0',
       info: INFO,
       paths: pathsOf(routes, v2Param, v2Operation),
-      definitions: this.componentsFor(routes, 'v2'),
+      definitions: this.componentsFor(routes, 'v2', extra),
       securityDefinitions: { BearerToken: SECURITY_SCHEME },
       security: [{ BearerToken: [] }],
     };
   }
 
-  /** The OpenAPI 3.0 document of one group-version's routes. */
-  v3(routes: readonly Route[]): Json {
+  /** The OpenAPI 3.0 document of one group-version's routes (`extra` as for v2). */
+  v3(routes: readonly Route[], extra: ExtraComponents = NO_EXTRA): Json {
     return {
       openapi: '3.0.0',
       info: INFO,
       paths: pathsOf(routes, v3Param, v3Operation),
-      components: { schemas: this.componentsFor(routes, 'v3'), securitySchemes: { BearerToken: SECURITY_SCHEME } },
+      components: { schemas: this.componentsFor(routes, 'v3', extra), securitySchemes: { BearerToken: SECURITY_SCHEME } },
       security: [{ BearerToken: [] }],
     };
   }
 
-  private componentsFor(routes: readonly Route[], form: Form): Json {
-    const ids = new Set<string>();
+  private componentsFor(routes: readonly Route[], form: Form, extra: ExtraComponents): Json {
+    const builtIn = new Set<string>();
+    const extras = new Set<string>();
+    const visit = (id: string) => {
+      const x = extra.get(id);
+      if (x === undefined) builtIn.add(id);
+      else if (!extras.has(id)) {
+        extras.add(id);
+        for (const r of x.refs) visit(r);
+      }
+    };
     for (const r of routes) {
       for (const op of r.ops) {
-        if (op.body) ids.add(op.body.id);
-        if (op.response !== 'string') ids.add(op.response);
+        if (op.body) visit(op.body.id);
+        if (op.response !== 'string') visit(op.response);
       }
     }
     const out: Json = {};
-    for (const id of this.defs.closure(ids)) out[id] = this.component(id, form);
+    for (const id of [...this.defs.closure(builtIn), ...extras].sort()) out[id] = extra.get(id)?.[form] ?? this.component(id, form);
     return out;
   }
 
@@ -97,6 +119,11 @@ function v3Param(key: ParamName): Json {
   return { name: p.name ?? key, in: p.in, description: p.description, ...(p.required ? { required: true } : {}), schema: { type: p.type } };
 }
 
+/** The media types a body is taken in. */
+function consumes(body: NonNullable<Operation['body']>): readonly string[] {
+  return body.consumes ?? (body.patch ? PATCH_TYPES : ['*/*']);
+}
+
 function v2Operation(op: Operation): Json {
   const schema: Json = op.response === 'string' ? { type: 'string' } : refTo(op.response, 'v2');
   const responses: Json = {};
@@ -107,7 +134,7 @@ function v2Operation(op: Operation): Json {
   for (const q of op.query) params.push(v2Param(q));
   return {
     description: op.description,
-    ...(op.body ? { consumes: op.body.patch ? [...PATCH_TYPES] : ['*/*'] } : {}),
+    ...(op.body ? { consumes: [...consumes(op.body)] } : {}),
     produces: op.response === 'string' ? ['*/*'] : [...OBJECT_TYPES, ...(op.stream ? STREAM_TYPES : [])],
     schemes: ['https'],
     tags: [op.tag],
@@ -131,7 +158,7 @@ function v3Operation(op: Operation): Json {
     operationId: op.operationId,
     ...(op.query.length ? { parameters: op.query.map((q) => v3Param(q)) } : {}),
     ...(op.body
-      ? { requestBody: { content: content(op.body.patch ? PATCH_TYPES : ['*/*'], refTo(op.body.id, 'v3')), required: op.body.required } }
+      ? { requestBody: { content: content(consumes(op.body), refTo(op.body.id, 'v3')), required: op.body.required } }
       : {}),
     responses,
     ...kubernetesExtensions(op),

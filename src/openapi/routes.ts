@@ -27,8 +27,11 @@ export interface Operation {
   /** In the spelling of the route; none for discovery. */
   readonly gvk?: GVK;
   readonly query: readonly ParamName[];
-  /** Component id of the body; `patch` bodies take the patch media types. */
-  readonly body?: { readonly id: string; readonly required: boolean; readonly patch?: boolean };
+  /**
+   * Component id of the body; `patch` bodies take the patch media types, other bodies any type,
+   * unless `consumes` lists them (custom resources: no strategic merge patch).
+   */
+  readonly body?: { readonly id: string; readonly required: boolean; readonly patch?: boolean; readonly consumes?: readonly string[] };
   /** Component id of the answer, or 'string' (logs, connections). */
   readonly response: string;
   /** Success codes. */

@@ -11,13 +11,24 @@
 //
 // Every answer carries an ETag (the SHA-512 of its bytes, upper-case hex, quoted) and a
 // matching If-None-Match gets 304. Documents are built on first use and their bytes kept.
+//
+// Custom resources (setCustomResources: the Established CRDs) join the built-in documents
+// without rebuilding them: /openapi/v2 is the built-in document with the CRDs' paths and
+// definitions added (JSON: spliced into the built-in text; protobuf: the built-in bytes
+// followed by a Document of the additions, which protobuf merges field by field), and
+// each CRD group-version gets its own v3 document, rebuilt only when one of its CRDs
+// changes. A path or definition the built-ins already have is not taken from a CRD.
 import { createHash } from 'node:crypto';
 import { parseAccept } from '../endpoints/negotiate.js';
 import { kubernetesGroup } from '../endpoints/requestinfo.js';
 import type { ServedResource } from '../registry/registry.js';
 import type { RequestContext } from '../server/context.js';
+import type { CustomResourceDefinition } from '../apiextensions/types.js';
+import { CustomResourceSet } from '../apiextensions/openapi/set.js';
+import type { JsonValue } from '../schema/model.js';
 import { Definitions } from './definitions.js';
-import { Documents } from './documents.js';
+import { Documents, type ExtraComponent } from './documents.js';
+import type { Json } from './emit.js';
 import { encodeDocument } from './gnostic.js';
 import { routesFor, type Route } from './routes.js';
 
@@ -36,14 +47,52 @@ const encoded = (body: Buffer | Uint8Array): Encoded => {
   return { body: b, hash: createHash('sha512').update(b).digest('hex').toUpperCase() };
 };
 
+/** The built-in Swagger 2.0 document, kept as its JSON text in pieces and its protobuf bytes. */
+interface BuiltInV2 {
+  /** Each top-level key's JSON text, in document order. */
+  readonly texts: readonly (readonly [key: string, text: string])[];
+  readonly paths: ReadonlySet<string>;
+  readonly definitions: ReadonlySet<string>;
+  /** The document's value, until its protobuf bytes are made. */
+  doc?: Json;
+  proto?: Buffer;
+}
+
+/** What the custom resources add to /openapi/v2. */
+interface V2Additions {
+  readonly paths: Json;
+  readonly definitions: Json;
+}
+
 export class OpenAPIService {
   private docs?: Documents;
-  private v2Value?: ReturnType<Documents['v2']>;
+  private builtInV2?: BuiltInV2;
+  private v2Adds?: V2Additions;
   private v2Json?: Encoded;
   private v2Proto?: Encoded;
+  private builtInV3?: ReadonlyMap<string, Encoded>;
+  private readonly crdV3 = new Map<string, Encoded>();
   private v3?: { readonly index: Encoded; readonly byPath: ReadonlyMap<string, Encoded> };
+  private readonly crds = new CustomResourceSet();
 
   constructor(private readonly resources: readonly ServedResource[]) {}
+
+  /**
+   * Publishes the custom resources of `crds` (whole CustomResourceDefinitions; those not
+   * Established are left out) in place of the previous set: every served version in
+   * /openapi/v2 and /openapi/v3/apis/<group>/<version>. Cheap when nothing published
+   * changed (same resourceVersions, or same published spec); documents are rebuilt on
+   * their next request, built-in ones never.
+   */
+  setCustomResources(crds: readonly CustomResourceDefinition[]): void {
+    const change = this.crds.update(crds);
+    if (!change.changed) return;
+    this.v2Adds = undefined;
+    this.v2Json = undefined;
+    this.v2Proto = undefined;
+    this.v3 = undefined;
+    for (const key of change.groupVersions) this.crdV3.delete(key);
+  }
 
   /** Serves `path` when it is an OpenAPI path; false otherwise (the router goes on). */
   handle(ctx: RequestContext, path: string): boolean {
@@ -86,23 +135,50 @@ export class OpenAPIService {
 
   /** The Swagger 2.0 document's JSON bytes (built on first use). */
   v2JsonBytes(): Encoded {
-    this.v2Json ??= encoded(Buffer.from(JSON.stringify(this.v2Document())));
-    if (this.v2Proto !== undefined) this.v2Value = undefined;
+    if (this.v2Json === undefined) {
+      const adds = this.v2Additions();
+      const parts = this.v2BuiltIn().texts.map(([key, text]) => {
+        const added = key === 'paths' ? adds.paths : key === 'definitions' ? adds.definitions : {};
+        return `${JSON.stringify(key)}:${spliceObject(text, added)}`;
+      });
+      this.v2Json = encoded(Buffer.from(`{${parts.join(',')}}`));
+    }
     return this.v2Json;
   }
 
   /** The Swagger 2.0 document as gnostic protobuf (built on first use). */
   v2ProtoBytes(): Encoded {
-    this.v2Proto ??= encoded(encodeDocument(this.v2Document()));
-    if (this.v2Json !== undefined) this.v2Value = undefined;
+    if (this.v2Proto === undefined) {
+      const builtIn = this.v2BuiltIn();
+      builtIn.proto ??= Buffer.from(encodeDocument(builtIn.doc!));
+      builtIn.doc = undefined;
+      const proto = builtIn.proto;
+      const adds = this.v2Additions();
+      const empty = Object.keys(adds.paths).length === 0 && Object.keys(adds.definitions).length === 0;
+      this.v2Proto = encoded(empty ? proto : Buffer.concat([proto, encodeDocument({ paths: adds.paths, definitions: adds.definitions })]));
+    }
     return this.v2Proto;
   }
 
   /** The v3 index and every group-version document, by index path (built on first use). */
   v3Docs(): { readonly index: Encoded; readonly byPath: ReadonlyMap<string, Encoded> } {
     if (this.v3 === undefined) {
-      const byPath = new Map<string, Encoded>();
-      for (const gv of this.groupVersions()) byPath.set(gv.key, encoded(Buffer.from(JSON.stringify(this.documents().v3(gv.routes())))));
+      if (this.builtInV3 === undefined) {
+        const builtIn = new Map<string, Encoded>();
+        for (const gv of this.groupVersions()) builtIn.set(gv.key, encoded(Buffer.from(JSON.stringify(this.documents().v3(gv.routes())))));
+        this.builtInV3 = builtIn;
+      }
+      const byPath = new Map(this.builtInV3);
+      for (const key of this.crds.keys()) {
+        if (byPath.has(key)) continue;
+        let doc = this.crdV3.get(key);
+        if (doc === undefined) {
+          const versions = this.crds.groupVersion(key);
+          doc = encoded(Buffer.from(JSON.stringify(this.documents().v3(versions.flatMap((v) => v.routes), componentsOf(versions)))));
+          this.crdV3.set(key, doc);
+        }
+        byPath.set(key, doc);
+      }
       const paths: Record<string, { serverRelativeURL: string }> = {};
       for (const key of [...byPath.keys()].sort()) paths[key] = { serverRelativeURL: serverRelativeURL(key, byPath.get(key)!.hash) };
       this.v3 = { index: encoded(Buffer.from(JSON.stringify({ paths }))), byPath };
@@ -110,10 +186,35 @@ export class OpenAPIService {
     return this.v3;
   }
 
-  /** The v2 document's value, kept until both encodings are made. */
-  private v2Document(): ReturnType<Documents['v2']> {
-    this.v2Value ??= this.documents().v2(this.groupVersions().flatMap((gv) => gv.routes()));
-    return this.v2Value;
+  /** The built-in v2 document in the pieces the published one is made of (built once). */
+  private v2BuiltIn(): BuiltInV2 {
+    if (this.builtInV2 === undefined) {
+      const doc = this.documents().v2(this.groupVersions().flatMap((gv) => gv.routes()));
+      this.builtInV2 = {
+        texts: Object.entries(doc).map(([k, v]) => [k, JSON.stringify(v)] as const),
+        paths: new Set(Object.keys(doc.paths as Json)),
+        definitions: new Set(Object.keys(doc.definitions as Json)),
+        doc,
+      };
+    }
+    return this.builtInV2;
+  }
+
+  /** The custom resources' paths and definitions the built-in v2 document lacks. */
+  private v2Additions(): V2Additions {
+    if (this.v2Adds === undefined) {
+      const builtIn = this.v2BuiltIn();
+      const versions = this.crds.all();
+      const paths: Json = {};
+      const definitions: Json = {};
+      if (versions.length > 0) {
+        const doc = this.documents().v2(versions.flatMap((v) => v.routes), componentsOf(versions));
+        for (const [k, v] of Object.entries(doc.paths as Json)) if (!builtIn.paths.has(k)) paths[k] = v;
+        for (const [k, v] of Object.entries(doc.definitions as Json)) if (!builtIn.definitions.has(k)) definitions[k] = v;
+      }
+      this.v2Adds = { paths, definitions };
+    }
+    return this.v2Adds;
   }
 
   private documents(): Documents {
@@ -138,6 +239,20 @@ export class OpenAPIService {
     }
     return out;
   }
+}
+
+/** The components of some published versions (a CRD's components are shared by both spellings of its group). */
+function componentsOf(versions: readonly { readonly components: ReadonlyMap<string, ExtraComponent> }[]): Map<string, ExtraComponent> {
+  const out = new Map<string, ExtraComponent>();
+  for (const v of versions) for (const [id, c] of v.components) if (!out.has(id)) out.set(id, c);
+  return out;
+}
+
+/** A JSON object's text with more members after its own (the text itself when there are none). */
+function spliceObject(text: string, more: { readonly [key: string]: JsonValue }): string {
+  if (Object.keys(more).length === 0) return text;
+  const added = JSON.stringify(more);
+  return text === '{}' ? added : `${text.slice(0, -1)},${added.slice(1)}`;
 }
 
 function serverRelativeURL(key: string, hash: string): string {

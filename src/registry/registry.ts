@@ -9,6 +9,11 @@ import { strategyFor } from './strategies/index.js';
 import type { ValidatorRegistry } from '../api/validation.js';
 import { Cacher } from '../storage/cacher/cacher.js';
 import { collectionPrefix } from './keys.js';
+import type { Strategy } from './strategy.js';
+import type { Schema } from '../schema/model.js';
+import type { Printer } from '../printers/table.js';
+import type { ScalePaths } from '../endpoints/scale.js';
+import type { ReplicasPaths } from '../endpoints/scalefields.js';
 
 export interface ServedSubresource {
   readonly name: string;
@@ -40,6 +45,35 @@ export interface ServedResource {
   readonly virtual?: boolean;
   /** Objects of this resource are those of another group's resource (events.svc.io events are core events). */
   readonly sharesStorageWith?: { readonly group: string; readonly resource: string; readonly kind: string };
+  /** A custom resource (served from a CustomResourceDefinition): what its requests need of the definition. */
+  readonly custom?: CustomKind;
+}
+
+/**
+ * What the request path needs of a custom resource's version (src/apiextensions/serve/ builds it from
+ * the CustomResourceDefinition); built-in kinds find the same facts in the static registries.
+ */
+export interface CustomKind {
+  /** The CRD's name (`<plural>.<group>`). */
+  readonly crdName: string;
+  /** The group exactly as the CRD spells it (discovery and apiVersion show it so). */
+  readonly spelledGroup: string;
+  /** The structural schema of objects of this version, with apiVersion, kind and metadata (ObjectMeta) at the root. */
+  readonly schema: Schema;
+  /** The schema of another version of the same definition (managedFields entries recorded in it). */
+  versionSchema(version: string): Schema | undefined;
+  /** Prunes and defaults a decoded object of this version in place (kube's decoding of a custom resource); returns the pruned paths. */
+  decode(obj: Record<string, unknown>): string[];
+  /** Applies this version's defaults to an object read from storage (undefined when the schema has none). */
+  readonly readDefaults?: (obj: Record<string, unknown>) => void;
+  /** Server-side tables of this version (additionalPrinterColumns, or Name and Age). */
+  readonly printer: Printer;
+  /** The deprecation warning of a deprecated version. */
+  readonly deprecationWarning?: string;
+  /** The CRD is being deleted: only reads and deletes are served. */
+  readonly terminating: boolean;
+  /** The scale subresource: where this version keeps the Scale's values, and spec replicas by apiVersion for field ownership. */
+  readonly scale?: { readonly paths: ScalePaths; readonly replicasByApiVersion: ReplicasPaths };
 }
 
 export class Registry {
@@ -47,11 +81,13 @@ export class Registry {
   private readonly served = new Map<string, ServedResource>();
 
   private readonly cachers: Cacher[] = [];
+  /** Stores of custom resources, by `group/resource`, added and removed as CRDs come and go. */
+  private readonly custom = new Map<string, { store: GenericStore; cacher?: Cacher }>();
   private readonly sharing = new Map<string, { group: string; resource: string }>();
 
   constructor(
-    resources: readonly ServedResource[], storage: Store, admission: Admission,
-    opts: { watchCache: boolean; window?: { windowMs?: number; maxEvents?: number }; validators?: ValidatorRegistry } = { watchCache: true },
+    resources: readonly ServedResource[], private readonly storage: Store, private readonly admission: Admission,
+    private readonly opts: { watchCache: boolean; window?: { windowMs?: number; maxEvents?: number }; validators?: ValidatorRegistry } = { watchCache: true },
   ) {
     for (const r of resources) {
       this.served.set(`${r.group}/${r.version}/${r.resource}`, r);
@@ -60,12 +96,58 @@ export class Registry {
       const key = `${r.group}/${r.resource}`;
       if (this.byResource.has(key)) continue;
       const strategy = strategyFor({ group: r.group, version: r.storageVersion, resource: r.resource, kind: r.kind }, r.namespaced, r.subresources.some((x) => x.name === 'status'), opts.validators);
-      const identity = { group: r.group, version: r.storageVersion, resource: r.resource, kind: r.kind };
-      const prefix = collectionPrefix({ ...identity, namespaced: r.namespaced }, '');
-      const cacher = opts.watchCache ? new Cacher(storage, prefix, { ...opts.window, synchronous: storage.backend === 'sqlite' }) : undefined;
+      const { store, cacher } = this.newStore(r, strategy);
       if (cacher) this.cachers.push(cacher);
-      this.byResource.set(key, new GenericStore(identity, strategy, storage, admission, cacher));
+      this.byResource.set(key, store);
     }
+  }
+
+  private newStore(r: ServedResource, strategy: Strategy): { store: GenericStore; cacher?: Cacher } {
+    const identity = { group: r.group, version: r.storageVersion, resource: r.resource, kind: r.kind };
+    const prefix = collectionPrefix({ ...identity, namespaced: r.namespaced }, '');
+    const cacher = this.opts.watchCache ? new Cacher(this.storage, prefix, { ...this.opts.window, synchronous: this.storage.backend === 'sqlite' }) : undefined;
+    return { store: new GenericStore(identity, strategy, this.storage, this.admission, cacher), cacher };
+  }
+
+  /**
+   * Serves a custom resource: its versions (one ServedResource each, all with the same group,
+   * resource and storage version) over one store with `strategy`, its watch cache filled before
+   * this returns. Replaces the versions of an earlier call for the same resource; the store is
+   * kept when the storage version, scope and strategy's status subresource are unchanged
+   * (`reuse`), so watches and the cache survive a CRD update that changes only schemas.
+   */
+  async serveCustom(versions: readonly ServedResource[], strategy: Strategy): Promise<GenericStore> {
+    const r = versions[0]!;
+    const key = `${r.group}/${r.resource}`;
+    this.unserveVersions(r.group, r.resource);
+    for (const v of versions) this.served.set(`${v.group}/${v.version}/${v.resource}`, v);
+    const existing = this.custom.get(key);
+    if (existing && existing.store.identity.version === r.storageVersion && existing.store.identity.kind === r.kind && existing.store.namespaced === r.namespaced) {
+      existing.store.replaceStrategy(strategy);
+      return existing.store;
+    }
+    existing?.cacher?.stop();
+    const made = this.newStore(r, strategy);
+    const entry = { store: made.store, cacher: made.cacher };
+    this.custom.set(key, entry);
+    this.byResource.set(key, made.store);
+    await made.cacher?.start();
+    return made.store;
+  }
+
+  /** Stops serving a custom resource (its CRD is gone): routes, discovery and the store's cache. */
+  unserveCustom(group: string, resource: string): void {
+    const key = `${group}/${resource}`;
+    this.unserveVersions(group, resource);
+    const entry = this.custom.get(key);
+    if (!entry) return;
+    entry.cacher?.stop();
+    this.custom.delete(key);
+    this.byResource.delete(key);
+  }
+
+  private unserveVersions(group: string, resource: string): void {
+    for (const [k, v] of this.served) if (v.custom && v.group === group && v.resource === resource) this.served.delete(k);
   }
 
   /** Fills every watch cache (start-up). */
@@ -75,6 +157,7 @@ export class Registry {
 
   stopCaches(): void {
     for (const c of this.cachers) c.stop();
+    for (const c of this.custom.values()) c.cacher?.stop();
   }
 
   /** The served resource for a request's group (either spelling), version and resource. */

@@ -125,14 +125,25 @@ export class GenericStore {
 
   constructor(
     readonly identity: ResourceIdentity,
-    readonly strategy: Strategy,
+    private currentStrategy: Strategy,
     private readonly storage: Store,
     private readonly admission: Admission,
     private readonly cacher?: Cacher,
   ) {
     this.qualifiedResource = { group: identity.group, resource: identity.resource };
-    this.keys = keysOf({ ...identity, namespaced: strategy.namespaced });
+    this.keys = keysOf({ ...identity, namespaced: currentStrategy.namespaced });
     this.apiVersion = identity.group === '' ? identity.version : `${identity.group}/${identity.version}`;
+  }
+
+  /** The resource's strategy (a custom resource's changes with its definition). */
+  get strategy(): Strategy {
+    return this.currentStrategy;
+  }
+
+  /** A custom resource's definition changed (same scope and storage version): later writes follow the new one. */
+  replaceStrategy(next: Strategy): void {
+    if (next.namespaced !== this.currentStrategy.namespaced) throw new Error(`${this.identity.resource}: a strategy cannot change the scope`);
+    this.currentStrategy = next;
   }
 
   /** Installs the resource's write hooks (see hooks.ts); set once at assembly. */
@@ -599,6 +610,7 @@ export class GenericStore {
       if (!meta.deletionTimestamp) {
         if (policy === 'Orphan') finalizers.add('orphan');
         if (policy === 'Foreground') finalizers.add('foregroundDeletion');
+        for (const f of this.strategy.deletionFinalizers ?? []) finalizers.add(f);
       }
       const grace = this.strategy.gracePeriod(obj, opts.gracePeriodSeconds);
       const pending = [...finalizers].length > 0 || this.strategy.pendingFinalizers(obj).length > 0;
@@ -607,9 +619,9 @@ export class GenericStore {
       if (pending || grace > 0 || marksFirst || (this.strategy.gracefulDeletion && !meta.deletionTimestamp)) {
         if (finalizers.size > 0) meta.finalizers = [...finalizers];
         meta.deletionTimestamp = nowTimestamp(Date.now() + grace * 1000);
-        if (this.strategy.deletionMarksFirst) delete meta.deletionGracePeriodSeconds;
+        if (this.strategy.deletionMarksFirst || this.strategy.marksDeletionOnly) delete meta.deletionGracePeriodSeconds;
         else meta.deletionGracePeriodSeconds = grace;
-        if (meta.generation !== undefined && meta.generation > 0) meta.generation += 1;
+        if (meta.generation !== undefined && meta.generation > 0 && !this.strategy.marksDeletionOnly) meta.generation += 1;
         this.strategy.onDeletionStarted(obj);
         const immediate = !pending && grace === 0 && !marksFirst;
         if (opts.dryRun) return { object: obj, deleted: immediate };

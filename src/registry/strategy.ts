@@ -49,6 +49,13 @@ export interface Strategy {
    * the controller finishes it.
    */
   readonly deletionMarksFirst: boolean;
+  /** Finalizers a delete adds when deletion starts (CustomResourceDefinitions: the cleanup of their custom resources). */
+  readonly deletionFinalizers?: readonly string[];
+  /**
+   * Starting deletion only sets deletionTimestamp and the finalizers: no generation bump and no
+   * deletionGracePeriodSeconds (CustomResourceDefinitions: kube's own delete).
+   */
+  readonly marksDeletionOnly?: boolean;
   /** Called when deletion starts (deletionTimestamp set) so a kind can reflect it (namespaces: Terminating). */
   onDeletionStarted(obj: ApiObject): void;
   /** Finalizers that keep an object besides metadata.finalizers (namespaces: spec.finalizers). */

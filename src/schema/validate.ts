@@ -7,7 +7,7 @@
 // pattern, format, number bounds, item counts and items, enum, then object
 // property counts, properties, map values and required fields.
 // Not covered here: embedded-resource metadata, CEL rules, list-type uniqueness.
-import { invalid, notSupported, required as requiredErr, tooMany, type FieldError } from '../api/meta/field.js';
+import { invalid, typeInvalid, notSupported, required as requiredErr, tooMany, type FieldError } from '../api/meta/field.js';
 import { formatOk } from './formats.js';
 import { isObject, jsonTypeOf, type Schema } from './model.js';
 import { PathStack } from './path.js';
@@ -28,7 +28,7 @@ const has = (o: object, k: string) => Object.prototype.hasOwnProperty.call(o, k)
 
 function typeError(path: string, expected: string, actual: string): FieldError {
   // Kubernetes v1.27 reports the value's JSON type name as the invalid value.
-  return invalid(path, actual, `${path} in body must be of type ${expected}: "${actual}"`);
+  return typeInvalid(path, actual, `${path} in body must be of type ${expected}: "${actual}"`);
 }
 
 function check(s: Schema, v: unknown, at: PathStack, errs: FieldError[]): void {

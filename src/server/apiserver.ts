@@ -33,6 +33,8 @@ import { SYSTEM_NAMESPACES } from '../admission/plugins/namespacelifecycle.js';
 import { buildAdmissionPlugins, planAdmission, type AdmissionFlags, type AdmissionPlan } from '../admission/chain.js';
 import { policyStatusController, policyStatusWanted } from '../admission/plugins/validatingpolicy/status.js';
 import { NamespaceController } from '../controllers/namespace.js';
+import { CRD_GROUP, CRD_RESOURCE } from '../apiextensions/serve/controller.js';
+import { customResources } from '../apiextensions/serve/index.js';
 import { StorageProtectionController } from '../controllers/storageprotection.js';
 import { ClusterRoleAggregationController } from '../controllers/clusterroleaggregation.js';
 import { ControllerClient, controllerUser } from '../controllers/client.js';
@@ -262,6 +264,7 @@ async function assemble(opts: ApiServerOptions, store: Store, admissionPlan: Adm
   });
 
   let port = opts.securePort;
+  const openapi = new OpenAPIService(resources);
   const discovery = new Discovery({ resources, groups: servedGroups(resources), serverAddress: () => `${opts.bindAddress}:${port}`, aggregated: gates.enabled('AggregatedDiscoveryEndpoint') });
   let issuerDocs: Promise<IssuerDiscoveryDocuments | undefined> | undefined;
   const issuerDocuments = () => (issuerDocs ??= issuerDiscovery({
@@ -272,7 +275,7 @@ async function assemble(opts: ApiServerOptions, store: Store, admissionPlan: Adm
     return undefined;
   }));
   const router = buildRouter({
-    health, discovery, knowsGroup: (g) => registry.servesGroup(g), openapi: new OpenAPIService(resources),
+    health, discovery, knowsGroup: (g) => registry.servesGroup(g), openapi,
     resources: resourceHandler(registry, { authenticator, authorizer, tokenAuthenticator, apiAudiences }, { ...DEFAULT_WATCH_SETTINGS, watchList: gates.enabled('WatchList'), ...opts.watch }, gates, tokenRequestHandler(registry, serviceAccounts)),
     issuerDiscovery: async (path) => {
       if (path !== OPENID_CONFIGURATION_PATH && path !== JWKS_PATH) return undefined;
@@ -351,6 +354,8 @@ async function assemble(opts: ApiServerOptions, store: Store, admissionPlan: Adm
     kubeconfigPath = generated ? await writeAdminKubeconfig({ dataDir: opts.dataDir, port, host: hostFor(opts.bindAddress), pki: generated }) : undefined;
 
     await registry.startCaches();
+    // Custom resources: the Established CRDs are served before the server is ready; then their changes.
+    if (registry.has(CRD_GROUP, CRD_RESOURCE)) await start(customResources(registry, store, { discovery, openapi }));
     cachesReady.done();
     await start(new StartupWrite(systemNamespaces, () => ensureSystemNamespaces(registry)));
     if (rbacServed) await start(new StartupWrite(rbacBootstrap, () => reconcileBootstrapPolicy(registry, gates)));

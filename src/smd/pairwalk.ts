@@ -167,27 +167,47 @@ class Merger extends Recorder {
         return this.leaf(l, r);
       }
       const rhs = this.rhsItems(n, Array.isArray(r) ? r : []);
-      const seenL = new Set<string>();
-      const items: JsonValue[] = [];
-      const it = itemNode(n);
+      const lhs: ItemFrame[] = [];
+      const byKeyL = new Map<string, ItemFrame>();
       if (Array.isArray(l)) {
         for (const item of l) {
           const f = new ItemFrame(itemKey(n, item, stack), n, item);
-          if (seenL.has(f.key)) throw duplicate(stack, f);
-          seenL.add(f.key);
-          const ri = rhs.byKey.get(f.key);
-          stack.push(f);
-          const m = ri !== undefined && track ? this.walk(item, ri, it, at(e, f.key), at(sk, f.key), at(ig, f.key), true) : this.walk(item, ri, it, undefined, undefined, undefined, false);
-          stack.pop();
-          if (m !== undefined) items.push(m);
+          if (byKeyL.has(f.key)) throw duplicate(stack, f);
+          byKeyL.set(f.key, f);
+          lhs.push(f);
         }
       }
-      for (const f of rhs.frames) {
-        if (seenL.has(f.key)) continue;
+      const items: JsonValue[] = [];
+      const it = itemNode(n);
+      const emit = (f: ItemFrame, lv: JsonValue | undefined, rv: JsonValue | undefined) => {
         stack.push(f);
-        const m = this.walk(undefined, rhs.byKey.get(f.key), it, track ? at(e, f.key) : undefined, track ? at(sk, f.key) : undefined, track ? at(ig, f.key) : undefined, true);
+        const m = rv !== undefined && track ? this.walk(lv, rv, it, at(e, f.key), at(sk, f.key), at(ig, f.key), true) : this.walk(lv, rv, it, undefined, undefined, undefined, false);
         stack.pop();
         if (m !== undefined) items.push(m);
+      };
+      // SMD's order: both lists walked together; an item only lhs has stays where it was, the
+      // items rhs has come in rhs's order (each merged with its lhs counterpart).
+      const done = new Set<string>();
+      let li = 0;
+      let ri = 0;
+      while (li < lhs.length || ri < rhs.frames.length) {
+        const lf = lhs[li];
+        if (lf !== undefined && done.has(lf.key)) {
+          li++;
+          continue;
+        }
+        const rf = rhs.frames[ri];
+        if (lf !== undefined && (rf === undefined || lf.key === rf.key || !rhs.byKey.has(lf.key))) {
+          emit(lf, lf.item, rhs.byKey.get(lf.key));
+          done.add(lf.key);
+          li++;
+          if (rf !== undefined && lf.key === rf.key) ri++;
+          continue;
+        }
+        const other = byKeyL.get(rf!.key);
+        emit(other ?? rf!, other?.item, rhs.byKey.get(rf!.key));
+        done.add(rf!.key);
+        ri++;
       }
       out = items.length > 0 ? items : undefined;
     } else {

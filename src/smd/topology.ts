@@ -167,7 +167,7 @@ export class ItemFrame {
   constructor(
     readonly key: string,
     private readonly n: ListNode,
-    private readonly item: JsonValue,
+    readonly item: JsonValue,
   ) {}
   get pe(): PathElement {
     return (this.element ??= itemElement(this.n, this.item));

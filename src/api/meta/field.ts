@@ -1,7 +1,7 @@
 // Field errors (apimachinery pkg/util/validation/field): a path, a type and a
 // detail, rendered exactly as Kubernetes renders them in Invalid responses.
 
-export type FieldErrorType = 'Invalid' | 'Required' | 'Forbidden' | 'NotSupported' | 'Duplicate' | 'TooLong' | 'TooMany' | 'NotFound' | 'Internal';
+export type FieldErrorType = 'Invalid' | 'TypeInvalid' | 'Required' | 'Forbidden' | 'NotSupported' | 'Duplicate' | 'TooLong' | 'TooMany' | 'NotFound' | 'Internal';
 
 export interface FieldError {
   readonly type: FieldErrorType;
@@ -43,11 +43,14 @@ export const notSupported = (path: FieldPath | string, value: unknown, supported
   value,
   detail: supported.length ? `supported values: ${supported.map((s) => JSON.stringify(s)).join(', ')}` : '',
 });
+/** kube's field.TypeInvalid: a value of the wrong JSON type (schema validation of custom resources). */
+export const typeInvalid = (path: FieldPath | string, value: unknown, detail: string): FieldError => ({ type: 'TypeInvalid', field: p(path), value, detail });
 export const tooLong = (path: FieldPath | string, max: number): FieldError => ({ type: 'TooLong', field: p(path), detail: `must have at most ${max} bytes` });
 export const tooMany = (path: FieldPath | string, actual: number, max: number): FieldError => ({ type: 'TooMany', field: p(path), value: actual, detail: `must have at most ${max} items` });
 
 const REASONS: Record<FieldErrorType, string> = {
   Invalid: 'FieldValueInvalid',
+  TypeInvalid: 'FieldValueTypeInvalid',
   Required: 'FieldValueRequired',
   Forbidden: 'FieldValueForbidden',
   NotSupported: 'FieldValueNotSupported',
@@ -78,6 +81,7 @@ export function errorBody(e: FieldError): string {
   const d = e.detail ? `: ${e.detail}` : '';
   switch (e.type) {
     case 'Invalid':
+    case 'TypeInvalid':
       return `Invalid value: ${formatValue(e.value)}${d}`;
     case 'Required':
       return `Required value${d}`;

@@ -165,7 +165,8 @@ export function validateAnnotations(annotations: Record<string, unknown> | undef
   return errs;
 }
 
-const STANDARD_FINALIZERS = new Set(['kubernetes', 'orphan', 'foregroundDeletion']);
+/** kube's standard finalizer names (and the CRD cleanup finalizer in our spelling beside kube's). */
+const STANDARD_FINALIZERS = new Set(['kubernetes', 'orphan', 'foregroundDeletion', 'customresourcecleanup.apiextensions.k8s.io', 'customresourcecleanup.apiextensions.svc.io']);
 
 export function validateFinalizers(finalizers: unknown, path: FieldPath): FieldError[] {
   if (finalizers === undefined || finalizers === null) return [];

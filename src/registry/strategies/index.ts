@@ -7,6 +7,7 @@ import { pods } from './pods.js';
 import { jobs } from './jobs.js';
 import { daemonsets } from './daemonsets.js';
 import { certificateSigningRequests } from './csrs.js';
+import { customResourceDefinitions } from './crds.js';
 import { clusterTrustBundleName, dns1035Name, labelName, pathSegmentName, subdomainName } from './names.js';
 import { schemaFor } from '../../api/schemas.js';
 import { defaulterFor } from '../../api/defaults.js';
@@ -17,6 +18,7 @@ import type { ApiObject } from '../object.js';
 const SPECIAL: Record<string, Strategy> = {
   '/namespaces': namespaces, '/pods': pods, 'batch/jobs': jobs, 'apps/daemonsets': daemonsets,
   'certificates.svc.io/certificatesigningrequests': certificateSigningRequests,
+  'apiextensions.svc.io/customresourcedefinitions': customResourceDefinitions,
 };
 
 /** metadata.generation is maintained for these (group/resource). */
