@@ -69,3 +69,19 @@ describe('real CRDs at request time', () => {
     assert.deepEqual(needing, []);
   });
 });
+
+describe('real CRDs through crd-spec with schemaDeps', () => {
+  it('validateCrdCreate finds nothing, and an update keeps every requirement', { skip: files.length === 0 && 'no reference CRDs' }, async () => {
+    const { validateCrdCreate, validateCrdUpdate, updateOptions } = await import('./index.js');
+    const { schemaDeps } = await import('./schema.js');
+    const deps = { ...schemaDeps, ruleErrors: () => [] };
+    for (const f of files) {
+      const crd = load(f);
+      crd.status = { storedVersions: crd.spec.versions.filter((v) => v.storage).map((v) => v.name) }; // prepareForCreate's
+      assert.deepEqual(validateCrdCreate(crd, deps).map((e) => `${e.field}: ${errorBody(e)}`), [], f);
+      assert.deepEqual(validateCrdUpdate(crd, crd, deps).map((e) => `${e.field}: ${errorBody(e)}`), [], f);
+      const o = updateOptions(crd, deps);
+      assert.ok(o.requireStructuralSchema && o.requirePrunedDefaults, f);
+    }
+  });
+});

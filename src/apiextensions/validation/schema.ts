@@ -7,9 +7,12 @@
 //   ─► NewStructural's own error, only when nothing else was reported
 //   ─► CEL total cost (opts.cel.total)
 //
-// Exports for crd-spec: `validateSchema(schema, path, opts)` with `path` the
-// openAPIV3Schema's own path (spec.versions[i].schema.openAPIV3Schema), and the
-// options builders `createSchemaOptions()` / `updateSchemaOptions(oldSchemas)`.
+// Exports: `schemaDeps` plugs into crd-spec's CrdValidationDeps (schemaErrors,
+// celReady, isNonStructural, hasUnprunedDefaults; crd-spec checks the root
+// keywords itself); `validateSchema(schema, path, opts)` is the whole of it with
+// `path` the openAPIV3Schema's own path (spec.validation.openAPIV3Schema when
+// every version shares the schema, as kube's internal form reports it), and
+// the options builders `createSchemaOptions()` / `updateSchemaOptions(old)`.
 import { forbidden, invalid, type FieldError } from '../../api/meta/field.js';
 import { structuralError } from '../structural/convert.js';
 import type { JSONSchemaProps } from '../types.js';
@@ -20,6 +23,7 @@ import { validateStructural } from './schemastructural.js';
 import { fieldPath } from '../../api/meta/field.js';
 import { prune } from '../../schema/prune.js';
 import { toStructural, toStructuralNode } from '../structural/runtime.js';
+import type { CrdValidationDeps } from './crd.js';
 
 export type { CelDefaultSite, CelRuleSite, CelSchemaHooks, CelStep, SchemaValidationOptions } from './schemaoptions.js';
 
@@ -40,6 +44,31 @@ function isZero(k: string, v: unknown): boolean {
 
 /** Every error of a version's openAPIV3Schema (at `path`), in kube's order. */
 export function validateSchema(schema: JSONSchemaProps, path: string, opts: SchemaValidationOptions): FieldError[] {
+  const root = rootErrors(schema, path, opts);
+  return [...root, ...bodyErrors(schema, path, opts, root.length)];
+}
+
+/**
+ * The schema's own errors without the root checks (status-subresource keywords, nullable root)
+ * that crd-spec's validateSchemaOf makes itself: its `schemaErrors` dependency. CEL errors are
+ * added only through `opts.cel` (crd-spec asks `ruleErrors` for them instead).
+ */
+export const schemaErrors = (schema: JSONSchemaProps, path: string, opts: SchemaValidationOptions): FieldError[] => bodyErrors(schema, path, opts, 0);
+
+/** kube compiles a schema's rules only when it converts, is structural and its defaults are valid: crd-spec's `celReady`. */
+export function celReady(schema: JSONSchemaProps, opts: SchemaValidationOptions): boolean {
+  return structuralState(schema, '', opts).celEnabled;
+}
+
+/** Everything crd-spec's CrdValidationDeps wants from this module (the lead adds `ruleErrors` from the CEL code). */
+export const schemaDeps = {
+  schemaErrors,
+  celReady,
+  isNonStructural: (s: JSONSchemaProps) => schemaIsNonStructural(s),
+  hasUnprunedDefaults: (s: JSONSchemaProps) => schemaHasUnprunedDefaults(s),
+} satisfies Omit<CrdValidationDeps, 'ruleErrors'>;
+
+function rootErrors(schema: JSONSchemaProps, path: string, opts: SchemaValidationOptions): FieldError[] {
   const errs: FieldError[] = [];
   if (opts.statusSubresourceEnabled) {
     for (const k of GO_FIELD_ORDER) {
@@ -59,25 +88,36 @@ export function validateSchema(schema: JSONSchemaProps, path: string, opts: Sche
     }
   }
   if (schema.nullable === true) errs.push(forbidden(`${path}.nullable`, 'nullable cannot be true at the root'));
+  return errs;
+}
 
-  let celEnabled = false;
-  let conversionError: string | undefined;
-  if (opts.requireStructuralSchema) {
-    conversionError = structuralError(schema);
-    if (conversionError === undefined) {
-      const structural = validateStructural(schema, path);
-      if (structural.length) errs.push(...structural);
-      else {
-        const defaults = validateDefaults(schema, path, { requirePrunedDefaults: opts.requirePrunedDefaults, ...(opts.cel ? { cel: opts.cel } : {}) });
-        if (defaults.length) errs.push(...defaults);
-        else celEnabled = true;
-      }
-    }
-  }
-  const walked = validateOpenAPISchema(schema, path, opts, celEnabled);
+interface StructuralState {
+  errors: FieldError[];
+  /** NewStructural's error, shown only when nothing else is wrong. */
+  conversionError?: string;
+  /** Structural with valid defaults: CEL rules are compiled. */
+  celEnabled: boolean;
+}
+
+/** NewStructural → ValidateStructural → ValidateDefaults, each only when the previous passed. */
+function structuralState(schema: JSONSchemaProps, path: string, opts: SchemaValidationOptions): StructuralState {
+  if (!opts.requireStructuralSchema) return { errors: [], celEnabled: false };
+  const conversionError = structuralError(schema);
+  if (conversionError !== undefined) return { errors: [], conversionError, celEnabled: false };
+  const structural = validateStructural(schema, path);
+  if (structural.length) return { errors: structural, celEnabled: false };
+  const defaults = validateDefaults(schema, path, { requirePrunedDefaults: opts.requirePrunedDefaults, ...(opts.cel ? { cel: opts.cel } : {}) });
+  return { errors: defaults, celEnabled: defaults.length === 0 };
+}
+
+/** `before`: how many errors the caller already has (NewStructural's error shows only when there are none). */
+function bodyErrors(schema: JSONSchemaProps, path: string, opts: SchemaValidationOptions, before: number): FieldError[] {
+  const state = structuralState(schema, path, opts);
+  const errs = [...state.errors];
+  const walked = validateOpenAPISchema(schema, path, opts, state.celEnabled);
   errs.push(...walked.schema, ...walked.cel);
-  if (errs.length === 0 && conversionError !== undefined) errs.push(invalid(path, '', conversionError));
-  if (celEnabled && opts.cel?.total) errs.push(...opts.cel.total());
+  if (before + errs.length === 0 && state.conversionError !== undefined) errs.push(invalid(path, '', state.conversionError));
+  if (state.celEnabled && opts.cel?.total) errs.push(...opts.cel.total());
   return errs;
 }
 
