@@ -7,5 +7,4 @@
 // schema live in ../validation/schema*.ts.
 export { structuralError } from './convert.js';
 export { toStructural, toStructuralNode, type MetaMode } from './runtime.js';
-export { re2ToJs } from './re2.js';
 export { junctorValidator, validateJunctors, type JunctorValidator } from './junctors.js';

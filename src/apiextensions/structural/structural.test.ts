@@ -1,4 +1,4 @@
-// toStructural, structuralError, validateJunctors and re2ToJs: table rows with
+// toStructural, structuralError and validateJunctors: table rows with
 // kube's texts (NewStructural's errors, kube-openapi's junctor messages).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -10,7 +10,6 @@ import { validate } from '../../schema/validate.js';
 import type { JSONSchemaProps } from '../types.js';
 import { structuralError } from './convert.js';
 import { junctorValidator, validateJunctors } from './junctors.js';
-import { re2ToJs } from './re2.js';
 import { toStructural } from './runtime.js';
 
 const msgs = (errs: FieldError[]) => errs.map(renderCause);
@@ -105,23 +104,4 @@ describe('validateJunctors', () => {
     const v = junctorValidator({ type: 'object', properties: { d: { type: 'string', not: { enum: ['bad'] } } } })!;
     assert.deepEqual(msgs(v({ d: 'bad' }, 'spec')), ['spec: Invalid value: "": "spec.d" must not validate the schema (not)']);
   });
-});
-
-describe('re2ToJs', () => {
-  const rows: [string, string, string, string[], string[]][] = [
-    ['(?i) flag', '^(?i)(abort|warn)?$', 'i', ['ABORT', 'warn', ''], ['x']],
-    ['\\A and \\z', '\\Aab\\z', '', ['ab'], ['ab\n', 'xab']],
-    ['POSIX class', '^[[:alpha:]_]+$', '', ['ab_C'], ['a1']],
-    ['\\Q…\\E', '^\\Qa.b\\E$', '', ['a.b'], ['axb']],
-    ['named group', '^(?P<n>a)$', '', ['a'], ['b']],
-  ];
-  for (const [name, p, flags, yes, no] of rows) {
-    it(name, () => {
-      const js = re2ToJs(p);
-      assert.equal(js.flags, flags);
-      const re = new RegExp(js.source, js.flags);
-      for (const s of yes) assert.ok(re.test(s), `${p} should match ${JSON.stringify(s)}`);
-      for (const s of no) assert.ok(!re.test(s), `${p} should not match ${JSON.stringify(s)}`);
-    });
-  }
 });

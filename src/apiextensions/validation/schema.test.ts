@@ -123,6 +123,8 @@ describe('validateSchema: structural rules (sorted as kube sorts them)', () => {
     ['a Perl lookahead', withSpec({ type: 'string', pattern: 'a(?=b)' }), [`${S}.pattern: Invalid value: "a(?=b)": must be a valid regular expression, but isn't: error parsing regexp: invalid or unsupported Perl syntax: \`(?=\``]],
     ['a backreference', withSpec({ type: 'string', pattern: '(a)\\1' }), [`${S}.pattern: Invalid value: "(a)\\\\1": must be a valid regular expression, but isn't: error parsing regexp: invalid escape sequence: \`\\1\``]],
     ['an escaped backslash before a digit, and (?= inside a class', withSpec({ type: 'string', pattern: '^\\\\1[(?=]$' }), []],
+    ['an invalid repeat count', withSpec({ type: 'string', pattern: 'x{2,1}' }), [`${S}.pattern: Invalid value: "x{2,1}": must be a valid regular expression, but isn't: error parsing regexp: invalid repeat count: \`{2,1}\``]],
+    ['RE2 syntax JavaScript lacks is fine', withSpec({ type: 'string', pattern: '\\A\\pL[[:alpha:]]\\z' }), []],
     ['RE2 flags are fine', withSpec({ type: 'string', pattern: '^(?i)(abort|warn)?$' }), []],
   ];
   for (const [name, schema, want] of rows) it(name, () => assert.deepEqual(check(schema), want));
