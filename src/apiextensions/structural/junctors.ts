@@ -8,10 +8,13 @@
 // that matched most, which for value validations is the first one tried).
 // Junctor branches are value validations only (structural schemas forbid
 // types and fields there), so a branch is checked with validate.ts on the
-// branch itself plus this walk for its own junctors.
+// branch itself plus this walk for its own junctors; a branch's pattern is
+// matched here with RE2 (src/cel/runtime/regex.ts), since validate.ts compiles
+// patterns as JavaScript RegExps, which refuse (?i) and other RE2 syntax.
 import { invalid, type FieldError } from '../../api/meta/field.js';
 import { isObject, type Schema } from '../../schema/model.js';
 import { goNumber, validate } from '../../schema/validate.js';
+import { matches } from '../../cel/runtime/regex.js';
 import type { JSONSchemaProps } from '../types.js';
 import { toStructuralNode } from './runtime.js';
 
@@ -83,11 +86,25 @@ function isMultiple(v: number, factor: number): boolean {
 
 const branches = new WeakMap<JSONSchemaProps, Schema>();
 
+/** RE2 matching anywhere in the string; a pattern that does not compile (refused at CRD write) matches nothing. */
+function re2Matches(v: string, pattern: string): boolean {
+  try {
+    return matches(v, pattern);
+  } catch {
+    return false;
+  }
+}
+
 /** All errors of `v` against a junctor branch (validate.ts for the branch, this walk for its junctors). */
 function branchErrors(s: JSONSchemaProps, v: unknown, path: string, root: string): FieldError[] {
   let branch = branches.get(s);
-  if (branch === undefined) branches.set(s, (branch = toStructuralNode(s)));
+  if (branch === undefined) {
+    // patterns are Go's (RE2): matched here, not by validate.ts's JavaScript RegExp
+    const { pattern: _pattern, ...rest } = toStructuralNode(s);
+    branches.set(s, (branch = rest));
+  }
   const errs = validate(branch, v, { path });
+  if (s.pattern !== undefined && typeof v === 'string' && !re2Matches(v, s.pattern)) errs.push(invalid(path, v, `${path} in body should match '${s.pattern}'`));
   walk(s, v, path, root, errs);
   return errs;
 }

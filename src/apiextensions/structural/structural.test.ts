@@ -82,6 +82,7 @@ describe('validateJunctors', () => {
       b: { type: 'integer', oneOf: [{ minimum: 5 }, { maximum: 10 }] },
       c: { type: 'object', properties: { p: { type: 'string' }, q: { type: 'string' } }, allOf: [{ required: ['p'] }, { required: ['q'] }] },
       d: { type: 'string', not: { enum: ['bad'] } },
+      e: { type: 'string', anyOf: [{ pattern: '(?i)^yes$' }, { pattern: '^\\pN+$' }] },
       n: { type: 'number', multipleOf: 0.5 },
       l: { type: 'array', items: { type: 'integer', multipleOf: 3 } },
     },
@@ -93,6 +94,8 @@ describe('validateJunctors', () => {
     ['allOf: one failing', { c: { p: '' } }, ['c.q: Required value', ': Invalid value: "": "c" must validate all the schemas (allOf)']],
     ['allOf: none', { c: {} }, ['c.p: Required value', 'c.q: Required value', ': Invalid value: "": "c" must validate all the schemas (allOf). None validated']],
     ['not', { d: 'bad' }, [': Invalid value: "": "d" must not validate the schema (not)']],
+    ['RE2 patterns in branches', { e: 'YES' }, []],
+    ['RE2 patterns in branches, none matching', { e: 'no' }, [': Invalid value: "": "e" must validate at least one schema (anyOf)', `e: Invalid value: "no": e in body should match '(?i)^yes$'`]],
     ['multipleOf', { n: 1.2, l: [3, 4] }, ['n: Invalid value: 1.2: n in body should be a multiple of 0.5', 'l[1]: Invalid value: 4: l[1] in body should be a multiple of 3']],
   ];
   for (const [name, v, want] of rows) it(name, () => assert.deepEqual(msgs(validateJunctors(s, v)), want));
