@@ -7,4 +7,4 @@
 // schema live in ../validation/schema*.ts.
 export { structuralError } from './convert.js';
 export { toStructural, toStructuralNode, type MetaMode } from './runtime.js';
-export { junctorValidator, validateJunctors, type JunctorValidator } from './junctors.js';
+export { junctorValidator, validateJunctors, validateRe2, type JunctorValidator } from './junctors.js';

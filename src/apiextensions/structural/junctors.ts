@@ -4,8 +4,8 @@
 // is a composite error, reported as kube does at the root of the validated
 // value (field `path` of the call, value ""): `"spec.x" must validate all the
 // schemas (allOf)`; the failing branches' own errors follow it (all of them for
-// allOf, the first failing branch for anyOf and oneOf: kube keeps the branch
-// that matched most, which for value validations is the first one tried).
+// allOf, the first failing branch for anyOf and oneOf, where kube keeps the
+// branch whose checks matched most: an approximation).
 // Junctor branches are value validations only (structural schemas forbid
 // types and fields there), so a branch is checked with validate.ts on the
 // branch itself plus this walk for its own junctors; a branch's pattern is
@@ -27,11 +27,41 @@ export function junctorValidator(schema: JSONSchemaProps | undefined): JunctorVa
   return (value, path = '') => validateJunctors(schema, value, path);
 }
 
-/** The errors of `value` against the junctors and multipleOf anywhere under `schema`. */
-export function validateJunctors(schema: JSONSchemaProps, value: unknown, path = ''): FieldError[] {
+/**
+ * The errors of `value` against the junctors and multipleOf anywhere under `schema`; with
+ * `patterns`, also its patterns, matched with RE2 (for a caller that validated with the
+ * patterns left out: `validateRe2`).
+ */
+export function validateJunctors(schema: JSONSchemaProps, value: unknown, path = '', opts: { patterns?: boolean } = {}): FieldError[] {
   const errs: FieldError[] = [];
-  walk(schema, value, path, path, errs);
+  walk(schema, value, path, { root: path, patterns: opts.patterns === true }, errs);
   return dedupe(errs);
+}
+
+/**
+ * The whole validation of `value` against a schema node as kube-openapi does it: validate.ts
+ * on the node with its patterns left out, then the junctors, multipleOf and the patterns (RE2).
+ * For values checked at CRD write time (defaults), where a JavaScript RegExp must not be asked
+ * to compile a Go pattern.
+ */
+export function validateRe2(schema: JSONSchemaProps, value: unknown, path = ''): FieldError[] {
+  return [...validate(withoutPatterns(schema), value, { path }), ...validateJunctors(schema, value, path, { patterns: true })];
+}
+
+const stripped = new WeakMap<JSONSchemaProps, Schema>();
+
+/** The node's runtime schema (as written, no ObjectMeta added) without any pattern. */
+function withoutPatterns(s: JSONSchemaProps): Schema {
+  let out = stripped.get(s);
+  if (out === undefined) stripped.set(s, (out = toStructuralNode(s, 'plain', { patterns: false })));
+  return out;
+}
+
+interface WalkState {
+  /** The path composite errors are reported at (the validated value's own path). */
+  root: string;
+  /** Patterns are checked here (validate.ts ran without them). */
+  patterns: boolean;
 }
 
 const has = (o: object, k: string) => Object.prototype.hasOwnProperty.call(o, k);
@@ -58,23 +88,23 @@ function needsWalk(s: JSONSchemaProps, seen: Set<JSONSchemaProps>): boolean {
   return subs.some((x) => x !== undefined && x !== null && needsWalk(x, seen));
 }
 
-/** `root` is the path composite errors are reported at (the validated value's own path). */
-function walk(s: JSONSchemaProps, v: unknown, path: string, root: string, errs: FieldError[]): void {
+function walk(s: JSONSchemaProps, v: unknown, path: string, st: WalkState, errs: FieldError[]): void {
   if (v === null || v === undefined) return;
-  junctors(s, v, path, root, errs);
+  junctors(s, v, path, st.root, errs);
+  if (st.patterns && s.pattern !== undefined && typeof v === 'string' && !re2Matches(v, s.pattern)) errs.push(invalid(path, v, `${path} in body should match '${s.pattern}'`));
   if (s.multipleOf !== undefined && typeof v === 'number' && !isMultiple(v, s.multipleOf)) {
     errs.push(invalid(path, v, `${path} in body should be a multiple of ${goNumber(s.multipleOf, Number.isInteger(v))}`));
   }
   if (Array.isArray(v)) {
     const items = Array.isArray(s.items) ? undefined : s.items;
-    if (items) v.forEach((x, i) => walk(items, x, `${path}[${i}]`, root, errs));
+    if (items) v.forEach((x, i) => walk(items, x, `${path}[${i}]`, st, errs));
     return;
   }
   if (!isObject(v)) return;
   const extra = typeof s.additionalProperties === 'object' && s.additionalProperties !== null ? s.additionalProperties : undefined;
   for (const k of Object.keys(v)) {
     const sub = s.properties && has(s.properties, k) ? s.properties[k] : extra;
-    if (sub) walk(sub, v[k], child(path, k), root, errs);
+    if (sub) walk(sub, v[k], child(path, k), st, errs);
   }
 }
 
@@ -83,8 +113,6 @@ function isMultiple(v: number, factor: number): boolean {
   const q = v / factor;
   return Math.abs(q - Math.round(q)) < 1e-9 * Math.max(1, Math.abs(q));
 }
-
-const branches = new WeakMap<JSONSchemaProps, Schema>();
 
 /** RE2 matching anywhere in the string; a pattern that does not compile (refused at CRD write) matches nothing. */
 function re2Matches(v: string, pattern: string): boolean {
@@ -97,15 +125,9 @@ function re2Matches(v: string, pattern: string): boolean {
 
 /** All errors of `v` against a junctor branch (validate.ts for the branch, this walk for its junctors). */
 function branchErrors(s: JSONSchemaProps, v: unknown, path: string, root: string): FieldError[] {
-  let branch = branches.get(s);
-  if (branch === undefined) {
-    // patterns are Go's (RE2): matched here, not by validate.ts's JavaScript RegExp
-    const { pattern: _pattern, ...rest } = toStructuralNode(s);
-    branches.set(s, (branch = rest));
-  }
-  const errs = validate(branch, v, { path });
-  if (s.pattern !== undefined && typeof v === 'string' && !re2Matches(v, s.pattern)) errs.push(invalid(path, v, `${path} in body should match '${s.pattern}'`));
-  walk(s, v, path, root, errs);
+  // patterns are Go's (RE2): matched by the walk, not by validate.ts's JavaScript RegExp
+  const errs = validate(withoutPatterns(s), v, { path });
+  walk(s, v, path, { root, patterns: true }, errs);
   return errs;
 }
 

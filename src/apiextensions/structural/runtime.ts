@@ -33,8 +33,8 @@ export function toStructural(schema: JSONSchemaProps | undefined, mode: MetaMode
 }
 
 /** The structural schema of any node (not a resource root: apiVersion/kind/metadata are only added for embedded resources). */
-export function toStructuralNode(schema: JSONSchemaProps, mode: MetaMode = 'resource'): Schema {
-  return convert(schema, mode);
+export function toStructuralNode(schema: JSONSchemaProps, mode: MetaMode = 'resource', opts: { patterns?: boolean } = {}): Schema {
+  return convert(schema, mode, opts.patterns === false);
 }
 
 function resourceMeta(s: Schema, mode: MetaMode): Schema {
@@ -52,16 +52,16 @@ const COPIED = [
   'x-kubernetes-list-type', 'x-kubernetes-list-map-keys', 'x-kubernetes-map-type',
 ] as const satisfies readonly (keyof Schema & keyof JSONSchemaProps)[];
 
-function convert(s: JSONSchemaProps, mode: MetaMode): Schema {
+function convert(s: JSONSchemaProps, mode: MetaMode, noPatterns = false): Schema {
   const out: Schema = {};
   const o = out as Record<string, unknown>;
   for (const k of COPIED) {
     const v = s[k];
-    if (v !== undefined && v !== null && !(k === 'x-kubernetes-preserve-unknown-fields' && v === false)) o[k] = v;
+    if (v !== undefined && v !== null && !(k === 'x-kubernetes-preserve-unknown-fields' && v === false) && !(noPatterns && k === 'pattern')) o[k] = v;
   }
   if (s.properties !== undefined && s.properties !== null) {
     const props: { [name: string]: Schema } = {};
-    for (const [k, p] of Object.entries(s.properties)) props[k] = convert(p, mode);
+    for (const [k, p] of Object.entries(s.properties)) props[k] = convert(p, mode, noPatterns);
     out.properties = props;
   }
   const ap = s.additionalProperties;
@@ -69,8 +69,8 @@ function convert(s: JSONSchemaProps, mode: MetaMode): Schema {
   // the objects in it (pruning with no schema); an empty schema does the same here
   if (ap === true) out.additionalProperties = {};
   else if (ap === false) out.additionalProperties = false;
-  else if (ap !== undefined && ap !== null) out.additionalProperties = convert(ap, mode);
-  if (s.items !== undefined && s.items !== null && !Array.isArray(s.items)) out.items = convert(s.items, mode);
+  else if (ap !== undefined && ap !== null) out.additionalProperties = convert(ap, mode, noPatterns);
+  if (s.items !== undefined && s.items !== null && !Array.isArray(s.items)) out.items = convert(s.items, mode, noPatterns);
   return out['x-kubernetes-embedded-resource'] ? resourceMeta(out, mode) : out;
 }
 

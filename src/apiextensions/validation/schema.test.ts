@@ -143,6 +143,8 @@ describe('validateSchema: defaults', () => {
   const rows: [string, JSONSchemaProps, string[]][] = [
     ['a valid default', withSpec({ type: 'object', properties: { n: { type: 'integer', default: 3, minimum: 1 } } }), []],
     ['a default of the wrong type', withSpec({ type: 'object', properties: { n: { type: 'integer', default: 'x' } } }), [`${S}.properties[n].default: Invalid value: "string":  in body must be of type integer: "string"`]],
+    ['a default matching an RE2 pattern', withSpec({ type: 'object', properties: { s: { type: 'string', pattern: '(?i)^a\\pL*$', default: 'Aé' } } }), []],
+    ['a default not matching an RE2 pattern', withSpec({ type: 'object', properties: { s: { type: 'string', pattern: '(?i)^a$', default: 'b' } } }), [`${S}.properties[s].default: Invalid value: "b":  in body should match '(?i)^a$'`]],
     ['a default out of range', withSpec({ type: 'object', properties: { n: { type: 'integer', default: 0, minimum: 1 } } }), [`${S}.properties[n].default: Invalid value: 0:  in body should be greater than or equal to 1`]],
     ['a default with an unknown field', withSpec({ type: 'object', properties: { o: { type: 'object', default: { a: 1, b: 2 }, properties: { a: { type: 'integer' } } } } }), [`${S}.properties[o].default: Invalid value: map[string]interface {}{"a":1, "b":2}: must not have unknown fields`]],
     ['a default missing a required field', withSpec({ type: 'object', properties: { o: { type: 'object', default: {}, required: ['a'], properties: { a: { type: 'integer' } } } } }), [`${S}.properties[o].default.a: Required value`]],

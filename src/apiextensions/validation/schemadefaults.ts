@@ -10,8 +10,7 @@ import { invalid, type FieldError } from '../../api/meta/field.js';
 import { renderCause } from '../../api/meta/govalue.js';
 import { isObject, type JsonValue } from '../../schema/model.js';
 import { prune } from '../../schema/prune.js';
-import { validate } from '../../schema/validate.js';
-import { validateJunctors } from '../structural/junctors.js';
+import { validateRe2 } from '../structural/junctors.js';
 import { toStructural, toStructuralNode } from '../structural/runtime.js';
 import type { JSONSchemaProps } from '../types.js';
 import type { CelSchemaHooks } from './schemaoptions.js';
@@ -58,8 +57,7 @@ function walk(s: JSONSchemaProps, path: string, resourceRoot: JSONSchemaProps, f
   if (d !== undefined && d !== null) {
     const at = `${path}.default`;
     const valueErrors = () => {
-      const node = toStructuralNode(s, 'plain');
-      return [...validate(node, d, { path: '' }), ...validateJunctors(s, d, '')].map((e) => under(at, e));
+      return validateRe2(s, d, '').map((e) => under(at, e));
     };
     const celErrors = () => opts.cel?.defaultRules?.({ schema: s, path: at, value: d, isResourceRoot }) ?? [];
     if (insideMeta) {
