@@ -214,6 +214,15 @@ describe('validateSchema: status subresource and rules', () => {
     ]);
     assert.deepEqual(errs.map((e) => e.detail), ['compile', 'compile', 'total']);
   });
+  it('the CEL default hook sees each valid default, and its errors are kept', () => {
+    const sites: string[] = [];
+    const schema = withSpec({ type: 'object', properties: { n: { type: 'integer', default: 1 }, bad: { type: 'integer', default: 'x' } } });
+    const errs = validateSchema(schema, P, createSchemaOptions({
+      cel: { rules: () => [], defaultRules: (site) => (sites.push(`${site.path}=${JSON.stringify(site.value)} root:${site.isResourceRoot}`), [{ type: 'Invalid', field: site.path, value: site.value, detail: 'rule' }]) },
+    }));
+    assert.deepEqual(sites, [`${S}.properties[n].default=1 root:false`]);
+    assert.deepEqual(msgs(errs), [`${S}.properties[n].default: Invalid value: 1: rule`, `${S}.properties[bad].default: Invalid value: "string":  in body must be of type integer: "string"`]);
+  });
   it('CEL hooks are not called when the schema has errors at or below the rule', () => {
     let calls = 0;
     const errs = validateSchema(withSpec({ type: 'object', 'x-kubernetes-validations': [{ rule: 'a' }], properties: { a: { type: 'array' } } }), P, createSchemaOptions({ cel: { rules: () => (calls++, []) } }));
