@@ -1,10 +1,8 @@
 // The options of a CRD schema's validation (the part of kube's
-// validationOptions that reaches a version's openAPIV3Schema), and the seam
-// through which the CEL code (src/apiextensions/cel/) adds its errors to the
-// walk. crd-spec builds the options: `createSchemaOptions` on create,
-// `updateSchemaOptions(oldSchemas)` on update (kube's "don't tighten validation
-// on existing persisted data": each requirement holds only if the old CRD
-// already met it).
+// validationOptions that reaches a version's openAPIV3Schema; crd-spec's
+// ValidationOptions, from createOptions / updateOptions, has them all), and
+// the seam through which CEL code may add its errors to the walk (optional:
+// crd-spec asks its ruleErrors dependency instead).
 import type { FieldError } from '../../api/meta/field.js';
 import type { JSONSchemaProps } from '../types.js';
 
@@ -62,7 +60,5 @@ export interface SchemaValidationOptions {
   requireAtomicSetType: boolean;
   /** Map-list keys required or defaulted and not nullable; set/map items not nullable. */
   requireMapListKeysMapSetValidation: boolean;
-  /** The version has the status subresource: the root may only carry some keywords. */
-  statusSubresourceEnabled?: boolean;
   cel?: CelSchemaHooks;
 }
