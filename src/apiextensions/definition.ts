@@ -5,9 +5,10 @@
 import type { FieldError } from '../api/meta/index.js';
 import { validateCrdCreate, validateCrdStatusUpdate, validateCrdUpdate, type CrdValidationDeps } from './validation/index.js';
 import type { CustomResourceDefinition } from './types.js';
+import { schemaDeps } from './validation/schema.js';
 
 export const crdValidationDeps: CrdValidationDeps = {
-  schemaErrors: () => [],
+  ...schemaDeps,
   ruleErrors: () => [],
 };
 

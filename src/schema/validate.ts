@@ -9,6 +9,7 @@
 // Not covered here: embedded-resource metadata, CEL rules, list-type uniqueness.
 import { invalid, typeInvalid, notSupported, required as requiredErr, tooMany, type FieldError } from '../api/meta/field.js';
 import { formatOk } from './formats.js';
+import { matches } from '../cel/runtime/regex.js';
 import { isObject, jsonTypeOf, type Schema } from './model.js';
 import { PathStack } from './path.js';
 
@@ -73,7 +74,13 @@ function runes(str: string): number {
   return n;
 }
 
-const patterns = new WeakMap<Schema, RegExp>();
+function matchesRe2(v: string, pattern: string): boolean {
+  try {
+    return matches(v, pattern);
+  } catch {
+    return false; // not RE2 (refused at CRD validation; built-in schemas have none)
+  }
+}
 
 function checkString(s: Schema, v: string, at: PathStack, errs: FieldError[]): void {
   if (s.maxLength !== undefined && v.length > s.maxLength && runes(v) > s.maxLength) {
@@ -82,11 +89,8 @@ function checkString(s: Schema, v: string, at: PathStack, errs: FieldError[]): v
   if (s.minLength !== undefined && (v.length < s.minLength || (v.length < 2 * s.minLength && runes(v) < s.minLength))) {
     errs.push(invalid(String(at), v, `${String(at)} in body should be at least ${s.minLength} chars long`));
   }
-  if (s.pattern !== undefined) {
-    let re = patterns.get(s);
-    if (re === undefined) patterns.set(s, (re = new RegExp(s.pattern, 'u')));
-    if (!re.test(v)) errs.push(invalid(String(at), v, `${String(at)} in body should match '${s.pattern}'`));
-  }
+  // Patterns are Go's (RE2: `(?i)`, no lookarounds), matched by RE2 semantics; a CRD's were compiled at its write.
+  if (s.pattern !== undefined && !matchesRe2(v, s.pattern)) errs.push(invalid(String(at), v, `${String(at)} in body should match '${s.pattern}'`));
   if (s.format !== undefined && !formatOk(s.format, v)) {
     errs.push(invalid(String(at), v, `${String(at)} in body must be of type ${s.format}: ${JSON.stringify(v)}`));
   }

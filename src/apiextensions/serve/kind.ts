@@ -13,6 +13,7 @@ import type { Printer } from '../../printers/index.js';
 import type { CustomResourceDefinition, CustomResourceDefinitionVersion, CustomResourceSubresourceScale, JSONSchemaProps } from '../types.js';
 import { scalePathOf } from '../../endpoints/scale.js';
 import { validateTypeMeta } from '../objects/index.js';
+import { toStructural } from '../structural/index.js';
 import { field, type Path } from '../../smd/fieldpath.js';
 
 /** The verbs of a custom resource, in the order kube's discovery lists them. */
@@ -108,12 +109,8 @@ export function runtimeSchema(s: JSONSchemaProps | undefined): Schema {
 const runtimeSchemas = new WeakMap<JSONSchemaProps, Schema>();
 
 function runtimeOf(s: JSONSchemaProps | undefined): Schema {
-  const root = (s ?? { type: 'object', 'x-kubernetes-preserve-unknown-fields': true }) as Schema;
-  return {
-    ...root,
-    type: 'object',
-    properties: { ...root.properties, apiVersion: { type: 'string' }, kind: { type: 'string' }, metadata: ObjectMeta.schema },
-  };
+  if (s) return toStructural(s);
+  return { type: 'object', 'x-kubernetes-preserve-unknown-fields': true, properties: { apiVersion: { type: 'string' }, kind: { type: 'string' }, metadata: ObjectMeta.schema } };
 }
 
 /** Whether anything in the schema has a default (objects read are then defaulted). */

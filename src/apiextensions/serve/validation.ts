@@ -8,6 +8,7 @@ import { validate } from '../../schema/validate.js';
 import type { Schema } from '../../schema/model.js';
 import type { ApiObject } from '../../registry/object.js';
 import { customResourceErrors } from '../objects/index.js';
+import { junctorValidator } from '../structural/index.js';
 import type { CustomResourceSubresourceScale, JSONSchemaProps } from '../types.js';
 import type { ValidationOperation, VersionValidator } from './strategy.js';
 
@@ -30,6 +31,8 @@ export interface VersionFacts {
 
 export function versionValidator(v: VersionFacts, checks: VersionChecks = {}): VersionValidator {
   const s = v.schema as Schema | undefined;
+  // allOf/anyOf/oneOf/not and multipleOf, which the schema walk does not check (after its errors).
+  const junctors = junctorValidator(v.schema);
   const kind = { group: v.group, version: v.version, kind: v.kind };
   const apiVersion = `${v.group}/${v.version}`;
   return (input, old, operation: ValidationOperation) => {
@@ -37,7 +40,7 @@ export function versionValidator(v: VersionFacts, checks: VersionChecks = {}): V
     const obj = { ...input, apiVersion: input.apiVersion ?? apiVersion, kind: input.kind ?? v.kind } as ApiObject;
     const errs = customResourceErrors({
       operation, obj, ...(old ? { old } : {}), kind, schema: v.structural, ...(v.scale ? { scale: v.scale } : {}),
-      metaAndSchemaErrors: () => (s ? validate(s, obj) : []),
+      metaAndSchemaErrors: () => (s ? [...validate(s, obj), ...(junctors ? junctors(obj, '') : [])] : []),
     });
     if (checks.rules) {
       if (errs.length > 0) {
