@@ -221,6 +221,30 @@ describe('golden transcripts: ValidatingAdmissionPolicy (second set, recorded on
   });
 });
 
+/**
+ * The custom-resource scenarios (second set, recorded on v1.26.1). The CRD
+ * controller's status writes are recorded under the server's field manager:
+ * kube-apiserver there, svc-apiserver here (as every write of the server's own).
+ */
+const CRD_SCENARIOS = [
+  'crd-01-create-and-crud', 'crd-03-pruning-and-defaults', 'crd-04-status-and-scale', 'crd-06-printer-columns-and-discovery', 'crd-07-listmap-apply-strict',
+];
+
+describe('golden transcripts: custom resources (second set, recorded on v1.26.1)', { skip: missing }, () => {
+  let t: TestServer;
+  before(async () => {
+    const dir = tempDir('svc-golden-crd-server-');
+    const tokens = join(dir, 'tokens.csv');
+    writeFileSync(tokens, 'scenario-token,admin,uid-admin,system:masters\n');
+    t = await startTestServer({ tokenAuthFile: tokens, controllers: false });
+  });
+  after(async () => t?.stop());
+
+  it('every step passes or fails only for a known reason', async () => {
+    await replay(t, 'scenario-token', CRD_SCENARIOS, [...SECOND_SET_MAPS, 'kube-apiserver=svc-apiserver'], {});
+  });
+});
+
 /** The spellings every replay maps (k8s.io → svc.io). */
 const BASE_MAPS = ['k8s.io=svc.io', 'kubernetes.io/metadata.name=svc.io/metadata.name'];
 
