@@ -9,18 +9,14 @@
 //     `kubectl apply --server-side` (target ≤ 5 s);
 //   - the server's RSS growth for 100 installed CRDs (target ≤ 50 MB).
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parse } from 'yaml';
-import { freePort } from '../src/testing/ports.js';
-import { fmt, startServerProcess, stopProcess, summarize } from './report.js';
-import { client, type Call } from './httpclient.js';
+import { startAdminServer, type AdminServer } from './adminserver.js';
+import { fmt, summarize } from './report.js';
 import { cpuOf, rssOf } from './proc.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const main = join(here, '..', 'src', 'cli', 'main.js');
 const refCrds = join(here, '..', '..', '..', 'shared', 'reference', 'crds');
 const KUBECTL = '/usr/lib/google-cloud-sdk/bin/kubectl.1.27';
 const NS = 'bench-crd';
@@ -76,32 +72,22 @@ function configMapLike(name: string, i: number): string {
 
 type Phase = { rate: number; cpuUs: number };
 
-async function must(call: Call, method: string, path: string, body?: unknown, want = [200, 201]) {
-  const r = await call(method, path, body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body));
-  if (!want.includes(r.status)) throw new Error(`${method} ${path} answered ${r.status}: ${r.body.slice(0, 300)}`);
-  return r;
-}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function benchCrd(opts: { perPhase?: number; rounds?: number; latencies?: number; installed?: number } = {}): Promise<string[]> {
   const perPhase = opts.perPhase ?? 2000;
   const rounds = opts.rounds ?? 3;
-  const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-crd-'));
-  let server: Awaited<ReturnType<typeof startServerProcess>> | undefined;
+  let server: AdminServer | undefined;
   try {
-    const port = await freePort();
-    const tokens = join(dataDir, 'tokens.csv');
-    writeFileSync(tokens, 'admin-token,admin,admin-uid,"system:masters"\n');
-    server = await startServerProcess(main, dataDir, port, [`--token-auth-file=${tokens}`]);
-    const cfg = parse(readFileSync(join(dataDir, 'admin.svcconfig'), 'utf8'));
-    const call = client(port, { ca: Buffer.from(cfg.clusters[0].cluster['certificate-authority-data'], 'base64') }, 'admin-token');
-    await must(call, 'POST', '/api/v1/namespaces', { metadata: { name: NS } });
-    const pid = server.pid!;
+    server = await startAdminServer('crd');
+    const { call, dataDir } = server;
+    await server.must('POST', '/api/v1/namespaces', { metadata: { name: NS } });
+    const pid = server.pid;
 
     // Creates: custom resources against ConfigMaps of the same size.
     const group = 'bench.example.com';
-    await must(call, 'POST', CRDS, crdOf(group));
+    await server.must('POST', CRDS, crdOf(group));
     const crPath = `/apis/${group}/v1/namespaces/${NS}/samples`;
     for (let i = 0; i < 400 && (await call('GET', crPath)).status !== 200; i++) await sleep(10);
     let made = 0;
@@ -139,7 +125,7 @@ export async function benchCrd(opts: { perPhase?: number; rounds?: number; laten
     const latencies: number[] = [];
     for (let i = 0; i < (opts.latencies ?? 15); i++) {
       const g = `lat${i}.example.com`;
-      await must(call, 'POST', CRDS, crdOf(g));
+      await server.must('POST', CRDS, crdOf(g));
       const t0 = performance.now();
       for (;;) {
         const r = await call('POST', `/apis/${g}/v1/namespaces/${NS}/samples`, sample(g, 'first', 0));
@@ -167,7 +153,7 @@ export async function benchCrd(opts: { perPhase?: number; rounds?: number; laten
     const count = opts.installed ?? 100;
     await sleep(1000);
     const rss0 = rssOf(pid);
-    for (let i = 0; i < count; i++) await must(call, 'POST', CRDS, crdOf(`mem${i}.example.com`));
+    for (let i = 0; i < count; i++) await server.must('POST', CRDS, crdOf(`mem${i}.example.com`));
     for (let i = 0; i < count; i++) {
       for (let k = 0; k < 500 && (await call('GET', `/apis/mem${i}.example.com/v1/namespaces/${NS}/samples`)).status !== 200; k++) await sleep(10);
     }
@@ -191,7 +177,6 @@ export async function benchCrd(opts: { perPhase?: number; rounds?: number; laten
       `- RSS ${fmt(rss0 / 1e6, 0)} MB → ${fmt(rss1 / 1e6, 0)} MB with ${count} more CRDs installed and served: +${fmt((rss1 - rss0) / 1e6, 1)} MB (target ≤ 50 MB)`,
     ];
   } finally {
-    if (server) await stopProcess(server);
-    rmSync(dataDir, { recursive: true, force: true });
+    await server?.stop();
   }
 }

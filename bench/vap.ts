@@ -7,18 +7,10 @@
 // two validations over the object (one with a messageExpression), a binding
 // with a namespaceSelector and validationActions Deny. Target: ≤ 100 µs of
 // server CPU added per create.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { parse } from 'yaml';
-import { freePort } from '../src/testing/ports.js';
-import { fmt, startServerProcess, stopProcess } from './report.js';
-import { client } from './httpclient.js';
+import { startAdminServer, type AdminServer } from './adminserver.js';
+import { fmt } from './report.js';
 import { cpuOf } from './proc.js';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const main = join(here, '..', 'src', 'cli', 'main.js');
 const NS = 'bench-vap';
 const POLICIES = '/apis/admissionregistration.k8s.io/v1alpha1/validatingadmissionpolicies';
 const BINDINGS = '/apis/admissionregistration.k8s.io/v1alpha1/validatingadmissionpolicybindings';
@@ -45,22 +37,10 @@ export async function benchVap(opts: { policies?: number; perPhase?: number; rou
   const count = opts.policies ?? 50;
   const perPhase = opts.perPhase ?? 2000;
   const rounds = opts.rounds ?? 3;
-  const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-vap-'));
-  let server: Awaited<ReturnType<typeof startServerProcess>> | undefined;
+  let server: AdminServer | undefined;
   try {
-    const port = await freePort();
-    const tokens = join(dataDir, 'tokens.csv');
-    writeFileSync(tokens, 'admin-token,admin,admin-uid,"system:masters"\n');
-    server = await startServerProcess(main, dataDir, port, [
-      `--token-auth-file=${tokens}`, '--feature-gates=ValidatingAdmissionPolicy=true', '--runtime-config=admissionregistration.k8s.io/v1alpha1=true',
-    ]);
-    const cfg = parse(readFileSync(join(dataDir, 'admin.svcconfig'), 'utf8'));
-    const call = client(port, { ca: Buffer.from(cfg.clusters[0].cluster['certificate-authority-data'], 'base64') }, 'admin-token');
-    const must = async (method: string, path: string, body?: unknown, want = [200, 201]) => {
-      const r = await call(method, path, body === undefined ? undefined : JSON.stringify(body));
-      if (!want.includes(r.status)) throw new Error(`${method} ${path} answered ${r.status}: ${r.body.slice(0, 300)}`);
-      return r;
-    };
+    server = await startAdminServer('vap', ['--feature-gates=ValidatingAdmissionPolicy=true', '--runtime-config=admissionregistration.k8s.io/v1alpha1=true']);
+    const { call, must } = server;
     await must('POST', '/api/v1/namespaces', { metadata: { name: NS } });
     let made = 0;
     /** Whether the last policy is in effect: its denied name is refused. */
@@ -81,7 +61,7 @@ export async function benchVap(opts: { policies?: number; perPhase?: number; rou
     const creates = async (total: number, concurrency: number): Promise<Phase> => {
       let next = 0;
       const start = performance.now();
-      const cpu0 = cpuOf(server!.pid!);
+      const cpu0 = cpuOf(server!.pid);
       await Promise.all(Array.from({ length: concurrency }, async () => {
         while (next < total) {
           next++;
@@ -89,7 +69,7 @@ export async function benchVap(opts: { policies?: number; perPhase?: number; rou
           if (r.status !== 201) throw new Error(`configmap create answered ${r.status}: ${r.body.slice(0, 300)}`);
         }
       }));
-      return { rate: total / ((performance.now() - start) / 1000), cpuUs: ((cpuOf(server!.pid!) - cpu0) * 1e6) / total };
+      return { rate: total / ((performance.now() - start) / 1000), cpuUs: ((cpuOf(server!.pid) - cpu0) * 1e6) / total };
     };
 
     await creates(300, 32); // warm-up
@@ -118,7 +98,6 @@ export async function benchVap(opts: { policies?: number; perPhase?: number; rou
       `- added by ${count} policies: ${fmt(a.cpuUs - b.cpuUs, 0)} µs of server CPU per create (target ≤ 100 µs); rate ${fmt((100 * a.rate) / b.rate, 0)} % of none`,
     ];
   } finally {
-    if (server) await stopProcess(server);
-    rmSync(dataDir, { recursive: true, force: true });
+    await server?.stop();
   }
 }

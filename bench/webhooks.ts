@@ -7,18 +7,13 @@
 // webhook call adds is measured with one client at a time: (p50 with both −
 // p50 without) / 2 calls.
 import { fork } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parse } from 'yaml';
-import { freePort } from '../src/testing/ports.js';
-import { fmt, startServerProcess, stopProcess, summarize, untilPrinted } from './report.js';
-import { client, type Call } from './httpclient.js';
+import { startAdminServer, type AdminServer } from './adminserver.js';
+import { fmt, summarize, untilPrinted } from './report.js';
 import { cpuOf } from './proc.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const main = join(here, '..', 'src', 'cli', 'main.js');
 const NS = 'bench-webhooks';
 
 type Phase = { rate: number; p50: number; p99: number; cpuMs: number };
@@ -42,21 +37,11 @@ export async function benchWebhooks(opts: { perPhase?: number; rounds?: number }
   const perPhase = opts.perPhase ?? 2000;
   const rounds = opts.rounds ?? 3;
   const callbacks = fork(join(here, 'callbackserver.js'), [], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
-  const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-webhooks-'));
-  let server: Awaited<ReturnType<typeof startServerProcess>> | undefined;
+  let server: AdminServer | undefined;
   try {
     const [, cbPort, ca] = (await untilPrinted(callbacks, /ready \d+ \S+/, 'callback server')).match(/ready (\d+) (\S+)/)!;
-    const port = await freePort();
-    const tokens = join(dataDir, 'tokens.csv');
-    writeFileSync(tokens, 'admin-token,admin,admin-uid,"system:masters"\n');
-    server = await startServerProcess(main, dataDir, port, [`--token-auth-file=${tokens}`]);
-    const cfg = parse(readFileSync(join(dataDir, 'admin.svcconfig'), 'utf8'));
-    const call = client(port, { ca: Buffer.from(cfg.clusters[0].cluster['certificate-authority-data'], 'base64') }, 'admin-token');
-    const must = async (method: string, path: string, body?: unknown, want = [200, 201]) => {
-      const r = await call(method, path, body === undefined ? undefined : JSON.stringify(body));
-      if (!want.includes(r.status)) throw new Error(`${method} ${path} answered ${r.status}: ${r.body.slice(0, 300)}`);
-      return r;
-    };
+    server = await startAdminServer('webhooks');
+    const { call, must } = server;
     await must('POST', '/api/v1/namespaces', { metadata: { name: NS } });
     const { mutating, validating } = configurations(Number(cbPort), ca!);
     let made = 0;
@@ -80,7 +65,7 @@ export async function benchWebhooks(opts: { perPhase?: number; rounds?: number }
       const lat: number[] = [];
       let next = 0;
       const start = performance.now();
-      const cpu0 = cpuOf(server!.pid!);
+      const cpu0 = cpuOf(server!.pid);
       await Promise.all(Array.from({ length: concurrency }, async () => {
         while (next < total) {
           next++;
@@ -91,7 +76,7 @@ export async function benchWebhooks(opts: { perPhase?: number; rounds?: number }
         }
       }));
       const s = summarize(lat);
-      return { rate: total / ((performance.now() - start) / 1000), p50: s.p50, p99: s.p99, cpuMs: ((cpuOf(server!.pid!) - cpu0) * 1000) / total };
+      return { rate: total / ((performance.now() - start) / 1000), p50: s.p50, p99: s.p99, cpuMs: ((cpuOf(server!.pid) - cpu0) * 1000) / total };
     };
 
     await creates(300, 32); // warm-up
@@ -127,8 +112,7 @@ export async function benchWebhooks(opts: { perPhase?: number; rounds?: number }
       `- one client at a time: p50 ${fmt(p50(noneSerial))} ms with none, ${fmt(p50(hooksSerial))} ms with both; added per webhook call ${fmt(added)} ms (target ≤ 1 ms)`,
     ];
   } finally {
-    if (server) await stopProcess(server);
+    await server?.stop();
     callbacks.kill('SIGTERM');
-    rmSync(dataDir, { recursive: true, force: true });
   }
 }

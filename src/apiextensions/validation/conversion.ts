@@ -3,7 +3,7 @@
 // `spec.conversion.webhookClientConfig` and `webhook.conversionReviewVersions`
 // as `spec.conversion.conversionReviewVersions`.
 import { type FieldError, type FieldPath, forbidden, invalid, required } from '../../api/meta/field.js';
-import { dns1035LabelErrors } from '../../api/meta/validation.js';
+import { validateReviewVersions } from '../../api/meta/reviewversions.js';
 import type { CustomResourceConversion } from '../types.js';
 import { enumErrors } from './enum.js';
 import { validateWebhookService, validateWebhookURL } from './webhookconfig.js';
@@ -14,21 +14,7 @@ export const ACCEPTED_CONVERSION_REVIEW_VERSIONS = ['v1', 'v1beta1'] as const;
 export const isAcceptedConversionReviewVersion = (v: string): boolean => (ACCEPTED_CONVERSION_REVIEW_VERSIONS as readonly string[]).includes(v);
 
 function validateConversionReviewVersions(versions: readonly string[], requireRecognized: boolean, path: FieldPath): FieldError[] {
-  if (versions.length === 0) return [required(path, '')];
-  const errs: FieldError[] = [];
-  const seen = new Set<string>();
-  let accepted = false;
-  versions.forEach((v, i) => {
-    if (seen.has(v)) {
-      errs.push(invalid(path.index(i), v, 'duplicate version'));
-      return;
-    }
-    seen.add(v);
-    for (const m of dns1035LabelErrors(v)) errs.push(invalid(path.index(i), v, m));
-    if (isAcceptedConversionReviewVersion(v)) accepted = true;
-  });
-  if (requireRecognized && !accepted) errs.push(invalid(path, [...versions], `must include at least one of ${ACCEPTED_CONVERSION_REVIEW_VERSIONS.join(', ')}`));
-  return errs;
+  return validateReviewVersions(versions, ACCEPTED_CONVERSION_REVIEW_VERSIONS, requireRecognized, path, '');
 }
 
 export function validateConversion(conv: CustomResourceConversion | undefined | null, requireRecognized: boolean, path: FieldPath): FieldError[] {

@@ -10,6 +10,7 @@ import type { AdmissionCelEngine } from '../../../admission/matchconditions/engi
 import { expressionCheck, validateMatchConditions, type ExpressionCheck } from '../expressions.js';
 import { dns1123SubdomainErrors as dns1123SubdomainErrorsFor } from '../../meta/validation.js';
 import { goStringSlice } from '../../meta/govalue.js';
+import { validateReviewVersions } from '../../meta/reviewversions.js';
 import type { KindValidator } from '../../core/v1/validation.js';
 
 export const ACCEPTED_REVIEW_VERSIONS = ['v1', 'v1beta1'];
@@ -152,26 +153,6 @@ function validateWebhook(hook: Obj, mutating: boolean, opts: Options, check: Exp
   return errs;
 }
 
-function validateReviewVersions(versions: string[], requireRecognized: boolean, path: FieldPath): FieldError[] {
-  if (versions.length === 0) return [required(path, `must specify one of ${ACCEPTED_REVIEW_VERSIONS.join(', ')}`)];
-  const errs: FieldError[] = [];
-  const seen = new Set<string>();
-  let accepted = false;
-  versions.forEach((v, i) => {
-    if (seen.has(v)) {
-      errs.push(invalid(path.index(i), v, 'duplicate version'));
-      return;
-    }
-    seen.add(v);
-    if (!/^[a-z]([-a-z0-9]*[a-z0-9])?$/.test(v) || v.length > 63) {
-      errs.push(invalid(path.index(i), v, v.length > 63 ? 'must be no more than 63 characters' : "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')"));
-    }
-    if (ACCEPTED_REVIEW_VERSIONS.includes(v)) accepted = true;
-  });
-  if (requireRecognized && !accepted) errs.push(invalid(path, versions, `must include at least one of ${ACCEPTED_REVIEW_VERSIONS.join(', ')}`));
-  return errs;
-}
-
 function validateConfiguration(cfg: Obj, mutating: boolean, opts: Options, check: ExpressionCheck): FieldError[] {
   const errs: FieldError[] = [];
   const names = new Set<string>();
@@ -179,7 +160,7 @@ function validateConfiguration(cfg: Obj, mutating: boolean, opts: Options, check
     const hook = obj(raw);
     const p = fieldPath('webhooks').index(i);
     errs.push(...validateWebhook(hook, mutating, opts, check, p));
-    errs.push(...validateReviewVersions(arr(hook.admissionReviewVersions).map(str), opts.requireRecognizedReviewVersion, p.child('admissionReviewVersions')));
+    errs.push(...validateReviewVersions(arr(hook.admissionReviewVersions).map(str), ACCEPTED_REVIEW_VERSIONS, opts.requireRecognizedReviewVersion, p.child('admissionReviewVersions'), `must specify one of ${ACCEPTED_REVIEW_VERSIONS.join(', ')}`));
     const name = str(hook.name);
     if (opts.requireUniqueNames && name) {
       if (names.has(name)) errs.push(duplicate(p.child('name'), name));
