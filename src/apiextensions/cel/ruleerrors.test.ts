@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { errorBody, type FieldError } from '../../api/meta/field.js';
 import type { JSONSchemaProps } from '../types.js';
-import { ruleErrors } from './ruleerrors.js';
+import { createOptions, type SchemaCheck, type SchemaDeps } from '../validation/index.js';
+import { ruleErrors, ruleShapeErrors } from './ruleerrors.js';
 
 const AT = 'spec.validation.openAPIV3Schema';
 const render = (errs: FieldError[]) => errs.map((e) => `${e.field}: ${errorBody(e)}`);
@@ -122,4 +123,23 @@ test('ruleErrors: the whole-schema total names the most expensive rules', () => 
   assert.equal(perRule.length, 0, got.join('\n'));
   assert.equal(contributed.length, 4, got.join('\n'));
   assert.match(got.at(-1)!, /^spec\.validation\.openAPIV3Schema: Forbidden: x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema exceeds budget by factor of /);
+});
+
+test('ruleShapeErrors: the checks without compiling', () => {
+  const schema = spec(obj({ a: obj({}, { 'x-kubernetes-validations': [{ rule: '' }, { rule: 'self.nope' }] }) }, { 'x-kubernetes-validations': [{ rule: 'x', message: ' ' }] }));
+  assert.deepEqual(render(ruleShapeErrors(schema, AT)), [
+    `${P}.properties[a].x-kubernetes-validations[0].rule: Required value: rule is not specified`,
+    `${P}.x-kubernetes-validations[0].message: Invalid value: " ": message must be non-empty if specified`,
+  ]);
+});
+
+test('ruleErrors plugs into the CRD validation as its SchemaDeps.ruleErrors', () => {
+  const check: SchemaCheck = ruleErrors;
+  const deps: SchemaDeps = { schemaErrors: () => [], ruleErrors: check };
+  const crd = {
+    spec: { versions: [{ schema: { openAPIV3Schema: spec(obj({}, { 'x-kubernetes-validations': [{ rule: 'self.nope' }] })) } }] },
+  };
+  const errs = render(deps.ruleErrors(crd.spec.versions[0]!.schema.openAPIV3Schema, AT, createOptions()));
+  assert.equal(errs.length, 1);
+  assert.match(errs[0]!, /undefined field 'nope'/);
 });

@@ -71,6 +71,18 @@ export function ruleErrors(schema: JSONSchemaProps, path: string, _opts?: RuleEr
   return errs;
 }
 
+/**
+ * Only the checks kube makes without compiling (empty rule, message and
+ * messageExpression shape): what kube still reports when the schema is not
+ * structural or its defaults are invalid (no CEL context), where ruleErrors
+ * is not called.
+ */
+export function ruleShapeErrors(schema: JSONSchemaProps, path: string): FieldError[] {
+  const out: Out = { schema: [], cel: [], total: new TotalCost() };
+  visit(schema, path, { cel: undefined, forbidOldSelf: undefined, isRoot: true }, out);
+  return out.schema;
+}
+
 function childCel(parent: Ctx, parentSchema: JSONSchemaProps): Cel | undefined {
   if (!parent.cel) return undefined;
   return { cardinality: childCardinality(parent.cel.cardinality, parentSchema) };
