@@ -117,6 +117,28 @@ const cases: Case[] = [
     want: ['spec.xs[0].v: Invalid value: "integer": v must not decrease'],
   },
   {
+    name: 'map list with two keys; items without a key have no old value',
+    spec: {
+      type: 'object',
+      properties: {
+        xs: {
+          type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['port', 'protocol'],
+          items: { type: 'object', properties: { port: { type: 'integer' }, protocol: { type: 'string' }, v: { type: 'string', 'x-kubernetes-validations': [{ rule: 'self == oldSelf', message: 'immutable' }] } } },
+        },
+      },
+    },
+    obj: { xs: [{ port: 80, protocol: 'TCP', v: 'x' }, { port: 80, protocol: 'UDP', v: 'y' }, { protocol: 'TCP', v: 'z' }] },
+    old: { xs: [{ port: 80, protocol: 'UDP', v: 'y2' }, { port: 80, protocol: 'TCP', v: 'x' }, { protocol: 'TCP', v: 'w' }] },
+    want: ['spec.xs[1].v: Invalid value: "string": immutable'],
+  },
+  {
+    name: 'atomic lists do not correlate',
+    spec: { type: 'object', properties: { xs: { type: 'array', items: { type: 'object', properties: { v: { type: 'string', 'x-kubernetes-validations': [{ rule: 'self == oldSelf', message: 'immutable' }] } } } } } },
+    obj: { xs: [{ v: 'a' }] },
+    old: { xs: [{ v: 'b' }] },
+    want: [],
+  },
+  {
     name: 'map values correlate by key',
     spec: { type: 'object', properties: { m: { type: 'object', additionalProperties: { type: 'string', 'x-kubernetes-validations': [{ rule: 'self == oldSelf', message: 'immutable' }] } } } },
     obj: { m: { a: '1', b: '2' } },

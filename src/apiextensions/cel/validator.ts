@@ -263,14 +263,30 @@ class Run {
   }
 }
 
-/** key of a map-list item from its key fields (undefined: the item cannot be correlated). */
+/** A scalar key field as part of a composite key; undefined when absent or not a scalar (kube's CompositeKeyFor). */
+function keyPart(v: unknown): string | undefined {
+  switch (typeof v) {
+    case 'string':
+      return `s${JSON.stringify(v)}`;
+    case 'number':
+    case 'bigint':
+      return `n${String(v)}`;
+    case 'boolean':
+      return `b${v}`;
+  }
+  return undefined;
+}
+
+/** The key of a map-list item from its key fields; undefined: the item cannot be correlated. */
 function itemKey(keys: readonly string[], item: unknown): string | undefined {
   if (!isObject(item)) return undefined;
-  if (keys.length === 1) {
-    const v = item[keys[0]!];
-    return typeof v === 'string' ? `s${v}` : JSON.stringify(v ?? null);
+  let key = '';
+  for (const k of keys) {
+    const part = keyPart(item[k]);
+    if (part === undefined) return undefined;
+    key += `\u0000${part}`;
   }
-  return JSON.stringify(keys.map((k) => item[k] ?? null));
+  return key;
 }
 
 /** The old item with the same key fields as a new one (kube's mapList.Get). */
