@@ -171,6 +171,12 @@ const cases: Case[] = [
     want: ['spec: Invalid value: "object": division by zero evaluating rule: 10 / self.n > 1'],
   },
   {
+    name: 'no overload at runtime (int-or-string compared with an int)',
+    spec: { type: 'object', properties: { x: { 'x-kubernetes-int-or-string': true, 'x-kubernetes-validations': [{ rule: 'self > 1' }] } } },
+    obj: { x: 'abc' },
+    want: ['spec.x: Invalid value: "": \'no such overload\': call arguments did not match a supported operator, function or macro signature for rule: self > 1'],
+  },
+  {
     name: 'formats: durations and date-times are typed',
     spec: { type: 'object', properties: { d: { type: 'string', format: 'duration', 'x-kubernetes-validations': [{ rule: "self < duration('1h')", message: 'at most an hour' }] } } },
     obj: { d: '2h' },

@@ -45,6 +45,9 @@ export interface CrdRuleValidator {
   validate(obj: unknown, old: unknown, opts?: ValidateOptions): ValidateResult;
 }
 
+/** Our engine's text for a call no overload accepts at runtime. */
+const ENGINE_NO_OVERLOAD = 'no matching overload for ';
+
 /** kube's rule for a schema-invalid object: its rules are skipped and this error is added. */
 export function rulesNotCheckedError(): FieldError {
   return invalid(ROOT_FIELD, 'null', 'some validation rules were not checked because the object was invalid; correct the existing errors to complete validation');
@@ -214,8 +217,10 @@ class Run {
       }
       this.budget -= cost;
       if (err !== undefined) {
-        if (err.startsWith('no such overload')) {
-          this.fail(n, path, `'${err}': call arguments did not match a supported operator, function or macro signature for rule: ${ruleErrorString(r.rule)}`);
+        if (err.startsWith('no such overload') || err.startsWith(ENGINE_NO_OVERLOAD)) {
+          // cel-go v0.12 (kube v1.27) reports a failed dynamic dispatch as "no such overload"
+          const goErr = err.startsWith(ENGINE_NO_OVERLOAD) ? 'no such overload' : err;
+          this.fail(n, path, `'${goErr}': call arguments did not match a supported operator, function or macro signature for rule: ${ruleErrorString(r.rule)}`);
         } else if (err.startsWith(COST_LIMIT_EXCEEDED)) {
           this.fail(n, path, ruleCostLimitMessage(ruleErrorString(r.rule)));
           this.budget = -1;
