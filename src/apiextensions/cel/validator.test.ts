@@ -165,6 +165,32 @@ const cases: Case[] = [
     want: ['spec: Invalid value: "object": too big', 'spec: Invalid value: "object": failed rule: self.n < 5'],
   },
   {
+    name: 'messageExpression out of budget',
+    spec: { type: 'object', properties: { xs: { type: 'array', items: { type: 'integer' } } }, 'x-kubernetes-validations': [{ rule: 'self.xs.size() < 3', messageExpression: "self.xs.map(x, string(x)).join(',')" }] },
+    obj: { xs: Array.from({ length: 50 }, (_, i) => i) },
+    budget: 50,
+    want: ['spec: Invalid value: "object": messageExpression evaluation failed due to running out of cost budget, no further validation rules will be run'],
+  },
+  {
+    name: 'messageExpression over the per-call limit',
+    spec: {
+      type: 'object',
+      properties: { xs: { type: 'array', items: { type: 'integer' } } },
+      'x-kubernetes-validations': [
+        { rule: 'self.xs.size() < 3', messageExpression: "self.xs.all(x, self.xs.all(y, x != y || x == y)) ? \"slow\" : 'x'" },
+        { rule: 'false', message: 'not reached' },
+      ],
+    },
+    obj: { xs: Array.from({ length: 1000 }, (_, i) => i) },
+    want: ['spec: Invalid value: "object": no further validation rules will be run due to call cost exceeds limit for messageExpression: "self.xs.all(x, self.xs.all(y, x != y || x == y)) ? \\"slow\\" : \'x\'"'],
+  },
+  {
+    name: 'messageExpression that fails to evaluate: the default message',
+    spec: { type: 'object', properties: { n: { type: 'integer' } }, 'x-kubernetes-validations': [{ rule: 'self.n < 10', messageExpression: "string(10 / (self.n - 12))" }] },
+    obj: { n: 12 },
+    want: ['spec: Invalid value: "object": failed rule: self.n < 10'],
+  },
+  {
     name: 'evaluation error',
     spec: { type: 'object', properties: { n: { type: 'integer' } }, 'x-kubernetes-validations': [{ rule: '10 / self.n > 1' }] },
     obj: { n: 0 },
