@@ -143,3 +143,19 @@ test('ruleErrors plugs into the CRD validation as its SchemaDeps.ruleErrors', ()
   assert.equal(errs.length, 1);
   assert.match(errs[0]!, /undefined field 'nope'/);
 });
+
+test('ruleErrors: an expensive messageExpression is refused on its own path and counts in the total', () => {
+  const schema = spec(obj({
+    names: {
+      type: 'array', maxItems: 5, items: { type: 'string', maxLength: 10 },
+      'x-kubernetes-validations': [{ rule: 'self.size() > 0', messageExpression: "self.all(x, self.all(y, x.contains(y))) ? 'a' : 'b'" }],
+    },
+    all: { type: 'array', items: { type: 'string' } },
+  }, { 'x-kubernetes-validations': [{ rule: 'true', messageExpression: "self.all.all(x, self.all.all(y, x.contains(y))) ? 'a' : 'b'" }] }));
+  const R = `${P}.x-kubernetes-validations[0]`;
+  assert.deepEqual(render(ruleErrors(schema, AT)), [
+    `${R}.messageExpression: Forbidden: estimated messageExpression cost exceeds budget by factor of more than 100x (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)`,
+    `${R}.messageExpression: Forbidden: contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema`,
+    `${AT}: Forbidden: x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema exceeds budget by factor of more than 100x (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)`,
+  ]);
+});
