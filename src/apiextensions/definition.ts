@@ -6,10 +6,11 @@ import type { FieldError } from '../api/meta/index.js';
 import { validateCrdCreate, validateCrdStatusUpdate, validateCrdUpdate, type CrdValidationDeps } from './validation/index.js';
 import type { CustomResourceDefinition } from './types.js';
 import { schemaDeps } from './validation/schema.js';
+import { ruleErrors } from './cel/index.js';
 
 export const crdValidationDeps: CrdValidationDeps = {
   ...schemaDeps,
-  ruleErrors: () => [],
+  ruleErrors,
 };
 
 export function validateDefinition(obj: object): FieldError[] {

@@ -33,9 +33,10 @@ export interface Strategy {
   /** `user`: who creates the object (absent for the server's own writes). */
   prepareForCreate(obj: ApiObject, user?: UserInfo): void;
   prepareForUpdate(obj: ApiObject, old: ApiObject, subresource: string | undefined): void;
-  validate(obj: ApiObject): FieldError[];
+  /** `version`: the API version the request was made in, when the store knows it (custom resources validate in it). */
+  validate(obj: ApiObject, version?: string): FieldError[];
   /** `subresource`: the one the update came through, undefined for the main resource. */
-  validateUpdate(obj: ApiObject, old: ApiObject, subresource?: string): FieldError[];
+  validateUpdate(obj: ApiObject, old: ApiObject, subresource?: string, version?: string): FieldError[];
   /**
    * Graceful deletion (pods): even an immediate delete first records
    * deletionTimestamp with the grace period, and answers with that object.

@@ -228,9 +228,10 @@ describe('golden transcripts: ValidatingAdmissionPolicy (second set, recorded on
  */
 const CRD_SCENARIOS = [
   'crd-01-create-and-crud', 'crd-03-pruning-and-defaults', 'crd-04-status-and-scale', 'crd-06-printer-columns-and-discovery', 'crd-07-listmap-apply-strict',
+  'celrules-01-messages', 'celrules-03-rejected-rules', 'celrules-04-libraries',
 ];
 
-describe('golden transcripts: custom resources (second set, recorded on v1.26.1)', { skip: missing }, () => {
+describe('golden transcripts: custom resources and their rules (second set, recorded on v1.26.1)', { skip: missing }, () => {
   let t: TestServer;
   before(async () => {
     const dir = tempDir('svc-golden-crd-server-');

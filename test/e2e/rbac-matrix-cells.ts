@@ -74,10 +74,24 @@ export function forbiddenText(user: string, c: Pick<Cell, 'verb' | 'pathGroup' |
 const labelPatch = { metadata: { labels: { patched: 'yes' } } };
 const MERGE = 'application/merge-patch+json';
 
+const CRD_GROUP = 'matrix.example.com';
+
+/** An object's name: a CRD's must be `<plural>.<group>` (its body names that plural). */
+function nameOf(r: ServedResource, base: string): string {
+  return r.resource === 'customresourcedefinitions' ? `${base}.${CRD_GROUP}` : base;
+}
+
+/** A created object: its name and the fields its kind needs. */
+function bodyOf(r: ServedResource, base: string, labels?: Record<string, string>): Record<string, unknown> {
+  return { metadata: { name: nameOf(r, base), ...(labels ? { labels } : {}) }, ...minimalBody(r, base) };
+}
+
 /** Extra fields of a created object beyond its name (the shared fixtures, adjusted to this namespace and role). */
-function minimalBody(r: ServedResource): Record<string, unknown> {
+function minimalBody(r: ServedResource, base: string): Record<string, unknown> {
   const key = `${r.group}/${r.resource}`;
   switch (key) {
+    case 'apiextensions.svc.io/customresourcedefinitions':
+      return { spec: { group: CRD_GROUP, scope: 'Namespaced', names: { plural: base, kind: `M${base}` }, versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object' } } }] } };
     case '/events':
       return { involvedObject: { kind: 'Pod', name: 'p', namespace: NS }, reason: 'Test', type: 'Normal' };
     case 'events.svc.io/events':
@@ -98,12 +112,11 @@ export function fixturesFor(r: ServedResource, ri: number): { path: string; body
     return [];
   }
   const coll = collectionPath(r, r.group);
-  const extra = minimalBody(r);
   const names = [`t${ri}`];
   if (r.verbs.includes('delete')) names.push(`d${ri}`);
   if (r.resource === 'pods') names.push(`ev${ri}`, `b${ri}`);
-  const out: { path: string; body: Record<string, unknown> }[] = names.map((name) => ({ path: coll, body: { metadata: { name }, ...extra } }));
-  if (r.verbs.includes('deletecollection')) out.push({ path: coll, body: { metadata: { name: `dc${ri}`, labels: { 'matrix-dc': String(ri) } }, ...extra } });
+  const out: { path: string; body: Record<string, unknown> }[] = names.map((name) => ({ path: coll, body: bodyOf(r, name) }));
+  if (r.verbs.includes('deletecollection')) out.push({ path: coll, body: bodyOf(r, `dc${ri}`, { 'matrix-dc': String(ri) }) });
   return out;
 }
 
@@ -161,7 +174,7 @@ export interface FreshBody {
 
 function cellSpecs(r: ServedResource, ri: number): Spec[] {
   if (r.virtual) return virtualSpecs(r, ri);
-  const t = `t${ri}`;
+  const t = nameOf(r, `t${ri}`);
   const out: Spec[] = [];
   const v = new Set(r.verbs);
   if (v.has('get')) out.push({ verb: 'get', method: 'GET', name: t, phase: 0 });
@@ -169,8 +182,8 @@ function cellSpecs(r: ServedResource, ri: number): Spec[] {
   if (v.has('watch')) out.push({ verb: 'watch', method: 'GET', name: '', query: 'watch=1&timeoutSeconds=1', phase: 0 });
   if (v.has('update')) out.push({ verb: 'update', method: 'PUT', name: t, body: { fresh: '', mutate: relabel } satisfies FreshBody, phase: 1 });
   if (v.has('patch')) out.push({ verb: 'patch', method: 'PATCH', name: t, body: labelPatch, contentType: MERGE, phase: 1 });
-  if (v.has('create')) out.push({ verb: 'create', method: 'POST', name: '', body: { metadata: { name: `c${ri}` }, ...minimalBody(r) }, expect: 201, phase: 2 });
-  if (v.has('delete')) out.push({ verb: 'delete', method: 'DELETE', name: `d${ri}`, phase: 3 });
+  if (v.has('create')) out.push({ verb: 'create', method: 'POST', name: '', body: bodyOf(r, `c${ri}`), expect: 201, phase: 2 });
+  if (v.has('delete')) out.push({ verb: 'delete', method: 'DELETE', name: nameOf(r, `d${ri}`), phase: 3 });
   if (v.has('deletecollection')) out.push({ verb: 'deletecollection', method: 'DELETE', name: '', query: `labelSelector=matrix-dc%3D${ri}`, phase: 3 });
   for (const s of r.subresources) out.push(...subresourceSpecs(r, s, ri));
   return out;
@@ -182,7 +195,7 @@ function relabel(o: Record<string, unknown>): Record<string, unknown> {
 }
 
 function subresourceSpecs(r: ServedResource, s: ServedSubresource, ri: number): Spec[] {
-  const t = `t${ri}`;
+  const t = nameOf(r, `t${ri}`);
   const sub = s.name;
   const out: Spec[] = [];
   const has = (verb: string) => s.verbs.includes(verb as never);

@@ -8,6 +8,7 @@ import type { OpenAPIService } from '../../openapi/service.js';
 import { columnsForVersion, tableConvertor } from '../printers/index.js';
 import { CrdController } from './controller.js';
 import { versionValidator } from './validation.js';
+import { compileCrdRules, rulesNotCheckedError } from '../cel/index.js';
 
 export { CrdController, CRD_GROUP, CRD_RESOURCE } from './controller.js';
 
@@ -15,10 +16,14 @@ export function customResources(registry: Registry, storage: Store, out: { disco
   return new CrdController({
     registry,
     storage,
-    validator: (crd, v, structural) => versionValidator({
-      group: crd.spec.group, version: v.name, kind: (crd.status?.acceptedNames ?? crd.spec.names).kind,
-      schema: v.schema?.openAPIV3Schema, structural, ...(v.subresources?.scale ? { scale: v.subresources.scale } : {}),
-    }),
+    validator: (crd, v, structural) => {
+      const schema = v.schema?.openAPIV3Schema;
+      const rules = schema ? compileCrdRules(schema) : null;
+      return versionValidator({
+        group: crd.spec.group, version: v.name, kind: (crd.status?.acceptedNames ?? crd.spec.names).kind,
+        schema, structural, ...(v.subresources?.scale ? { scale: v.subresources.scale } : {}),
+      }, rules ? { rules: (o, old) => rules.validate(o, old).errors, rulesSkipped: rulesNotCheckedError } : {});
+    },
     printer: (v) => tableConvertor(columnsForVersion(v)),
     onServedChanged: (resources, established) => {
       out.discovery.setCustomResources(resources);

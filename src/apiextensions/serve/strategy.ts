@@ -24,12 +24,9 @@ export interface CustomStrategyOptions {
 }
 
 export function customResourceStrategy(o: CustomStrategyOptions): Strategy {
-  /** The object's own version (the request's: the store converts custom resources only by apiVersion). */
-  const validatorOf = (obj: ApiObject): VersionValidator | undefined => {
-    const apiVersion = typeof obj.apiVersion === 'string' ? obj.apiVersion : '';
-    const version = apiVersion.slice(apiVersion.lastIndexOf('/') + 1);
-    return o.validators.get(version) ?? o.validators.get(o.storageVersion);
-  };
+  /** The request's version (versions convert only by apiVersion); the storage version's for the server's own writes. */
+  const validatorOf = (version: string | undefined): VersionValidator | undefined =>
+    (version !== undefined ? o.validators.get(version) : undefined) ?? o.validators.get(o.storageVersion);
   return baseStrategy({
     namespaced: o.namespaced,
     validateName: subdomainName,
@@ -38,7 +35,7 @@ export function customResourceStrategy(o: CustomStrategyOptions): Strategy {
     prepareForCreate(obj) {
       if (o.hasStatus) delete obj.status;
     },
-    validate: (obj) => validatorOf(obj)?.(obj, undefined, 'create') ?? [],
-    validateUpdate: (obj, old, subresource) => validatorOf(obj)?.(obj, old, subresource === 'status' ? 'status' : 'update') ?? [],
+    validate: (obj, version) => validatorOf(version)?.(obj, undefined, 'create') ?? [],
+    validateUpdate: (obj, old, subresource, version) => validatorOf(version)?.(obj, old, subresource === 'status' ? 'status' : 'update') ?? [],
   });
 }

@@ -36,8 +36,9 @@ export function versionValidator(v: VersionFacts, checks: VersionChecks = {}): V
   const kind = { group: v.group, version: v.version, kind: v.kind };
   const apiVersion = `${v.group}/${v.version}`;
   return (input, old, operation: ValidationOperation) => {
-    // The decoder fills in a type meta the body left out.
-    const obj = { ...input, apiVersion: input.apiVersion ?? apiVersion, kind: input.kind ?? v.kind } as ApiObject;
+    // The store has stamped the storage version's type meta; the body's was checked when it was decoded
+    // (CustomKind.typeMetaErrors), so the object is validated as this version's.
+    const obj = { ...input, apiVersion, kind: v.kind } as ApiObject;
     const errs = customResourceErrors({
       operation, obj, ...(old ? { old } : {}), kind, schema: v.structural, ...(v.scale ? { scale: v.scale } : {}),
       metaAndSchemaErrors: () => (s ? [...validate(s, obj), ...(junctors ? junctors(obj, '') : [])] : []),
