@@ -11,6 +11,18 @@ const enum WireType {
   Fixed32 = 5,
 }
 
+/** The longest varint a message length needs (lengths below 2^35). */
+const MAX_LENGTH_PREFIX = 5;
+
+function varintSize(n: number): number {
+  let size = 1;
+  while (n > 0x7f) {
+    n = Math.floor(n / 128);
+    size++;
+  }
+  return size;
+}
+
 /** Builds one message. Nested messages are written with `message(field, (w) => …)`. */
 export class ProtoWriter {
   private buf = new Uint8Array(64);
@@ -53,14 +65,29 @@ export class ProtoWriter {
     return this;
   }
 
-  /** A nested message, written even when empty (presence matters for messages). */
+  /**
+   * A nested message, written even when empty (presence matters for messages). Its fields go into
+   * this writer's buffer after room for the longest length prefix; once the length is known the
+   * content moves back over the room it did not need (no buffer per message: deep documents such as
+   * a CRD's schema nest dozens of levels).
+   */
   message(field: number, fill: (w: ProtoWriter) => void): this {
-    const inner = new ProtoWriter();
-    fill(inner);
-    const bytes = inner.finish();
     this.tag(field, WireType.Bytes);
-    this.varint(bytes.length);
-    this.raw(bytes);
+    this.ensure(MAX_LENGTH_PREFIX);
+    const at = this.pos;
+    const start = (this.pos += MAX_LENGTH_PREFIX);
+    fill(this);
+    const length = this.pos - start;
+    const prefix = varintSize(length);
+    if (prefix < MAX_LENGTH_PREFIX) this.buf.copyWithin(at + prefix, start, this.pos);
+    let n = length;
+    let i = at;
+    while (n > 0x7f) {
+      this.buf[i++] = (n % 128) | 0x80;
+      n = Math.floor(n / 128);
+    }
+    this.buf[i] = n;
+    this.pos = at + prefix + length;
     return this;
   }
 

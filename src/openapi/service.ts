@@ -25,6 +25,7 @@ import type { ServedResource } from '../registry/registry.js';
 import type { RequestContext } from '../server/context.js';
 import type { CustomResourceDefinition } from '../apiextensions/types.js';
 import { CustomResourceSet } from '../apiextensions/openapi/set.js';
+import type { PublishedVersion } from '../apiextensions/openapi/build.js';
 import type { JsonValue } from '../schema/model.js';
 import { Definitions } from './definitions.js';
 import { Documents, type ExtraComponent } from './documents.js';
@@ -74,6 +75,7 @@ export class OpenAPIService {
   private readonly crdV3 = new Map<string, Encoded>();
   private v3?: { readonly index: Encoded; readonly byPath: ReadonlyMap<string, Encoded> };
   private readonly crds = new CustomResourceSet();
+  private readonly perVersion = new WeakMap<PublishedVersion, V2Additions & { proto?: Buffer }>();
 
   constructor(private readonly resources: readonly ServedResource[]) {}
 
@@ -153,9 +155,14 @@ export class OpenAPIService {
       builtIn.proto ??= Buffer.from(encodeDocument(builtIn.doc!));
       builtIn.doc = undefined;
       const proto = builtIn.proto;
-      const adds = this.v2Additions();
-      const empty = Object.keys(adds.paths).length === 0 && Object.keys(adds.definitions).length === 0;
-      this.v2Proto = encoded(empty ? proto : Buffer.concat([proto, encodeDocument({ paths: adds.paths, definitions: adds.definitions })]));
+      // Each published version's additions are encoded once and kept while it is unchanged; protobuf
+      // merges the concatenated Documents' repeated paths and definitions.
+      const pieces = this.crds.all().map((v) => {
+        const adds = this.versionAdditions(v);
+        if (adds.proto === undefined) adds.proto = Object.keys(adds.paths).length === 0 && Object.keys(adds.definitions).length === 0 ? Buffer.alloc(0) : Buffer.from(encodeDocument({ paths: adds.paths, definitions: adds.definitions }));
+        return adds.proto;
+      });
+      this.v2Proto = encoded(pieces.length === 0 ? proto : Buffer.concat([proto, ...pieces]));
     }
     return this.v2Proto;
   }
@@ -203,18 +210,31 @@ export class OpenAPIService {
   /** The custom resources' paths and definitions the built-in v2 document lacks. */
   private v2Additions(): V2Additions {
     if (this.v2Adds === undefined) {
-      const builtIn = this.v2BuiltIn();
-      const versions = this.crds.all();
       const paths: Json = {};
       const definitions: Json = {};
-      if (versions.length > 0) {
-        const doc = this.documents().v2(versions.flatMap((v) => v.routes), componentsOf(versions));
-        for (const [k, v] of Object.entries(doc.paths as Json)) if (!builtIn.paths.has(k)) paths[k] = v;
-        for (const [k, v] of Object.entries(doc.definitions as Json)) if (!builtIn.definitions.has(k)) definitions[k] = v;
+      for (const v of this.crds.all()) {
+        const adds = this.versionAdditions(v);
+        Object.assign(paths, adds.paths);
+        Object.assign(definitions, adds.definitions);
       }
       this.v2Adds = { paths, definitions };
     }
     return this.v2Adds;
+  }
+
+  /** What one published version adds to /openapi/v2 (kept while the version is unchanged: CustomResourceSet keeps its object). */
+  private versionAdditions(v: PublishedVersion): V2Additions & { proto?: Buffer } {
+    let adds = this.perVersion.get(v);
+    if (adds === undefined) {
+      const builtIn = this.v2BuiltIn();
+      const doc = this.documents().v2(v.routes, componentsOf([v]));
+      const paths: Json = {};
+      const definitions: Json = {};
+      for (const [k, x] of Object.entries(doc.paths as Json)) if (!builtIn.paths.has(k)) paths[k] = x;
+      for (const [k, x] of Object.entries(doc.definitions as Json)) if (!builtIn.definitions.has(k)) definitions[k] = x;
+      this.perVersion.set(v, (adds = { paths, definitions }));
+    }
+    return adds;
   }
 
   private documents(): Documents {

@@ -100,9 +100,10 @@ export class CrdController {
     this.queue.add(name, name);
   }
 
+  /** The CRD as stored now, decoded once per stored version and shared (never modified here). */
   private async get(name: string): Promise<CustomResourceDefinition | undefined> {
     try {
-      return (await this.crds.get('', name)) as unknown as CustomResourceDefinition;
+      return (await this.crds.getShared('', name)) as unknown as CustomResourceDefinition;
     } catch (err) {
       if (isStatusError(err) && err.status.code === 404) return undefined;
       throw err;
