@@ -20,6 +20,7 @@ import type { JsonObject } from '../patch/index.js';
 import { decodeTyped, fieldValidationOf } from './fieldvalidation.js';
 import { schemaFor } from '../api/schemas.js';
 import { kindSchema } from './kindschema.js';
+import { CrConversionError } from '../apiextensions/conversion/index.js';
 import { DEFAULT_GATES, type FeatureGates } from '../features/gates.js';
 import { acceptsAny, BODY_TYPES, contentTypeOf, negotiate, negotiateTarget, protobufMediaType, type Capabilities } from './negotiate.js';
 
@@ -247,6 +248,7 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
 /** kube's CRD handler: a deprecated version warns on every request; a terminating CRD takes no creates. */
 function checkCustom(ctx: RequestContext, info: ResourceRequestInfo, custom: CustomKind): void {
   if (custom.deprecationWarning) addWarning(ctx, custom.deprecationWarning);
+  if (custom.unconvertible) throw new CrConversionError(custom.unconvertible);
   if (custom.terminating && info.verb === 'create') {
     const err = newMethodNotSupported({ group: info.apiGroup, resource: info.resource }, info.verb);
     err.status.message = `${info.verb} not allowed while custom resource definition is terminating`;

@@ -73,6 +73,12 @@ export interface CustomKind {
   readonly printer: Printer;
   /** The deprecation warning of a deprecated version. */
   readonly deprecationWarning?: string;
+  /**
+   * Set when this version differs from the storage version and the CRD converts with a webhook, which
+   * the request path does not call yet: such requests fail with this message rather than answer
+   * objects converted as `None`.
+   */
+  readonly unconvertible?: string;
   /** The CRD is being deleted: only reads and deletes are served. */
   readonly terminating: boolean;
   /** The scale subresource: where this version keeps the Scale's values, and spec replicas by apiVersion for field ownership. */

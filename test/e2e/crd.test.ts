@@ -253,6 +253,27 @@ for (const backend of BACKENDS) {
       assert.equal((await t.req('GET', `/apis/${g}/v1/widgets`)).body.items.length, 0);
     });
 
+    it('two versions: None conversion serves both; a Webhook CRD serves its storage version and says it cannot convert the other', async () => {
+      for (const [g, conversion] of [['two.example.com', undefined], ['hook.example.com', { strategy: 'Webhook', webhook: { conversionReviewVersions: ['v1'], clientConfig: { url: 'https://127.0.0.1:1/convert' } } }]] as const) {
+        const crd = widgetCrd(g);
+        const v1 = crd.spec.versions[0] as Record<string, unknown>;
+        crd.spec.versions = [v1, { ...v1, name: 'v2', storage: false }];
+        const made = await t.req('POST', CRDS, { ...crd, spec: { ...crd.spec, ...(conversion ? { conversion } : {}) } });
+        assert.equal(made.status, 201, made.text);
+        await established(t, `widgets.${g}`);
+        const w = await t.req('POST', `/apis/${g}/v1/namespaces/cr/widgets`, { apiVersion: `${g}/v1`, kind: 'Widget', metadata: { name: 'w' }, spec: { size: 1 } });
+        assert.equal(w.status, 201, w.text);
+        const other = await t.req('GET', `/apis/${g}/v2/namespaces/cr/widgets/w`);
+        if (!conversion) {
+          assert.equal(other.status, 200);
+          assert.equal(other.body.apiVersion, `${g}/v2`);
+        } else {
+          assert.equal(other.status, 500);
+          assert.equal(other.body.message, `conversion webhook for ${g}/v1, Kind=Widget failed: webhook conversion is not supported by this server yet; use the storage version ${g}/v1`);
+        }
+      }
+    });
+
     it('an invalid CRD is refused with kube\'s messages', async () => {
       const bad = widgetCrd('bad.example.com');
       bad.metadata.name = 'wrong.bad.example.com';

@@ -21,8 +21,13 @@ describe('REST tester: every stored resource', () => {
       const group = r.group.includes('svc.io') && r.resource.length % 2 === 0 ? toK8sGroup(r.group) : r.group;
       const gv = group === '' ? `/api/${r.version}` : `/apis/${group}/${r.version}`;
       const coll = r.namespaced ? `${gv}/namespaces/rest/${r.resource}` : `${gv}/${r.resource}`;
-      const name = `rt-${r.resource.slice(0, 20)}`;
-      const c = await t.req('POST', coll, { metadata: { name }, ...MINIMAL_BODIES[`${r.group}/${r.resource}`] });
+      // A CRD's name is `<plural>.<group>` of its own spec.
+      const crd = r.resource === 'customresourcedefinitions';
+      const name = crd ? 'rts.rest.example.com' : `rt-${r.resource.slice(0, 20)}`;
+      const extra = crd
+        ? { spec: { group: 'rest.example.com', scope: 'Namespaced', names: { plural: 'rts', kind: 'Rt' }, versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object' } } }] } }
+        : MINIMAL_BODIES[`${r.group}/${r.resource}`];
+      const c = await t.req('POST', coll, { metadata: { name }, ...extra });
       assert.equal(c.status, 201, JSON.stringify(c.body));
       assert.equal(c.body.kind, r.kind);
       assert.equal(c.body.apiVersion, group === '' ? r.version : `${group}/${r.version}`);

@@ -58,6 +58,9 @@ export function servedResources(crd: CustomResourceDefinition, deps: KindDeps): 
       printer: deps.printer(v),
       ...(v.deprecated ? { deprecationWarning: v.deprecationWarning ?? `${crd.spec.group}/${v.name} ${names.kind} is deprecated` } : {}),
       terminating,
+      ...(crd.spec.conversion?.strategy === 'Webhook' && v.name !== storageVersion
+        ? { unconvertible: `conversion webhook for ${crd.spec.group}/${storageVersion}, Kind=${names.kind} failed: webhook conversion is not supported by this server yet; use the storage version ${crd.spec.group}/${storageVersion}` }
+        : {}),
       ...(v.subresources?.scale ? { scale: scaleOf(crd, v.subresources.scale) } : {}),
     };
     return {
