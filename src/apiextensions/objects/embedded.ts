@@ -10,6 +10,7 @@ import { type FieldError, FieldPath, invalid, required } from '../../api/meta/fi
 import { dns1035LabelErrors, type MetaLike, pathSegmentNameErrors, validateObjectMeta } from '../../api/meta/validation.js';
 import { isObject, type Schema } from '../../schema/model.js';
 import { goValue } from './gofmt.js';
+import { reaches } from './reach.js';
 import { objectMetaDecodeError, typedObjectMeta } from './objectmeta.js';
 
 export interface EmbeddedOptions {
@@ -23,6 +24,7 @@ export interface EmbeddedOptions {
 export function validateEmbedded(s: Schema | undefined, obj: unknown, opts: EmbeddedOptions = {}): FieldError[] {
   let schema = s;
   if (opts.root) schema = { ...(s ?? {}), 'x-kubernetes-embedded-resource': true };
+  else if (!reaches(s, 'embedded')) return [];
   const errs: FieldError[] = [];
   if (schema) visit(schema, obj, opts.path ?? new FieldPath(''), errs);
   return errs;

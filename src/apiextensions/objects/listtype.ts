@@ -13,6 +13,7 @@
 import { duplicate, type FieldError, FieldPath, invalid } from '../../api/meta/field.js';
 import { isObject, type Schema } from '../../schema/model.js';
 import { goValue } from './gofmt.js';
+import { reaches } from './reach.js';
 
 /**
  * The list-type errors of `obj` (the whole object, or any object value) under
@@ -27,7 +28,7 @@ export function validateListTypes(s: Schema | undefined, obj: unknown, opts: { o
 }
 
 function collect(s: Schema | undefined, obj: unknown, path: FieldPath): FieldError[] {
-  if (s === undefined || !isObject(obj)) return [];
+  if (s === undefined || !isObject(obj) || !reaches(s, 'listType')) return [];
   const errs: FieldError[] = [];
   visitObject(s, obj, path, errs);
   return errs;
