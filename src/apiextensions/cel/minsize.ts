@@ -3,13 +3,7 @@
 // the bound on how many times a rule's node can occur in one request when a
 // list or map on the way to it has no maxItems/maxProperties.
 import type { Schema } from '../../cel/k8s/index.js';
-
-const MIN_DURATION_SIZE_JSON = 3;
-const JSON_DATE_SIZE = 12;
-const MIN_DATETIME_SIZE_JSON = 21;
-const MIN_STRING_SIZE = 2;
-const MIN_BOOL_SIZE = 4;
-const MIN_NUMBER_SIZE = 1;
+import { JSON_DATE_SIZE, MIN_BOOL_SIZE, MIN_DATETIME_SIZE_JSON, MIN_DURATION_SIZE_JSON, MIN_NUMBER_SIZE, MIN_STRING_SIZE } from '../../cel/k8s/schema.js';
 
 /** undefined when the node has no CEL type (it is then left out of its object). */
 export function minSerializedSize(s: Schema): number | undefined {

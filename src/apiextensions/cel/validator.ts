@@ -201,14 +201,7 @@ class Run {
       const program = r.program;
       if (!program) continue;
       if (r.transitionRule && old === undefined) continue;
-      let value: unknown;
-      let err: string | undefined;
-      try {
-        value = program.eval(activation);
-      } catch (e) {
-        if (!(e instanceof CelError)) throw e;
-        err = e.message;
-      }
+      const { value, err } = evaluate(program, activation);
       const cost = program.actualCost;
       if (cost > this.budget) {
         this.fail(n, path, OUT_OF_BUDGET);
@@ -247,14 +240,7 @@ class Run {
 
   /** kube's evalMessageExpression: the message, or undefined for the fallback, or `stop` (an error that ends validation). */
   private message(program: Program, source: string, activation: Record<string, unknown>): { message?: string; stop?: string } {
-    let value: unknown;
-    let err: string | undefined;
-    try {
-      value = program.eval(activation);
-    } catch (e) {
-      if (!(e instanceof CelError)) throw e;
-      err = e.message;
-    }
+    const { value, err } = evaluate(program, activation);
     const cost = program.actualCost;
     if (cost > this.budget) return { stop: MESSAGE_EXPRESSION_OUT_OF_BUDGET };
     if (err !== undefined && err.startsWith(COST_LIMIT_EXCEEDED)) return { stop: messageExpressionCostLimitMessage(source) };
@@ -330,4 +316,14 @@ export function compileCrdRules(schema: JSONSchemaProps): CrdRuleValidator | nul
     cache.set(schema, v);
   }
   return v;
+}
+
+/** A program's value, or the message of the CEL error it ended with (other errors are thrown on). */
+function evaluate(program: Program, activation: Record<string, unknown>): { value?: unknown; err?: string } {
+  try {
+    return { value: program.eval(activation) };
+  } catch (e) {
+    if (!(e instanceof CelError)) throw e;
+    return { err: e.message };
+  }
 }

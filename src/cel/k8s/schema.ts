@@ -69,12 +69,12 @@ export const MAX_REQUEST_SIZE_BYTES = 3 * 1024 * 1024;
 // Serialized sizes kube assumes (apiserver/pkg/cel/limits.go).
 const MAX_DURATION_SIZE_JSON = 32;
 const MAX_DATETIME_SIZE_JSON = 32;
-const MIN_DURATION_SIZE_JSON = 3;
-const JSON_DATE_SIZE = 12;
-const MIN_DATETIME_SIZE_JSON = 21;
-const MIN_STRING_SIZE = 2;
-const MIN_BOOL_SIZE = 4;
-const MIN_NUMBER_SIZE = 1;
+export const MIN_DURATION_SIZE_JSON = 3;
+export const JSON_DATE_SIZE = 12;
+export const MIN_DATETIME_SIZE_JSON = 21;
+export const MIN_STRING_SIZE = 2;
+export const MIN_BOOL_SIZE = 4;
+export const MIN_NUMBER_SIZE = 1;
 
 /** A mapped schema: its type, the smallest JSON it can be, how its JSON value
  * becomes the runtime value (when it is not already). */
