@@ -3,7 +3,7 @@
 // as the endpoint's kind (bodykind.ts) → fill namespace from the URL → store
 // (strategy, validation, admission, storage) → encode in the request's group
 // spelling.
-import { fieldPath, isStatusError, newBadRequest, newInvalid, newMethodNotAllowed, newMethodNotSupported, newNotAcceptable, newNotFound, newRouteNotAcceptable, notSupported, type Status } from '../api/meta/index.js';
+import { fieldPath, newBadRequest, newInvalid, newMethodNotAllowed, newMethodNotSupported, newNotAcceptable, newNotFound, newRouteNotAcceptable, notSupported, type Status } from '../api/meta/index.js';
 import { resourceInfoOf, type RequestContext } from '../server/context.js';
 import { addWarning, writeJSONText, writeObject } from '../server/respond.js';
 import { addAuditAnnotation } from '../server/auditannotations.js';
@@ -12,12 +12,9 @@ import type { DeleteOptions, GenericStore, TrackFields } from '../registry/store
 import { type ApiObject, isObject, withTypeMeta } from '../registry/object.js';
 import { applyFinalize } from '../registry/strategies/namespaces.js';
 import { groupSpelling, spellApiVersion, spellGroup, type ResourceRequestInfo } from './requestinfo.js';
-import { readBody, readObjectBody } from './body.js';
+import { readObjectBody } from './body.js';
 import { isConnecter, matchRoute, routeSegments } from './routes.js';
 import { checkDeleteOptionsKind, type EndpointKind } from './bodykind.js';
-import { applyPatch, decodePatch, patchedObject, patchInvalid, patchTypeOf, requireObject, type PatchTarget } from './patch.js';
-import type { JsonObject } from '../patch/index.js';
-import { decodeTyped, fieldValidationOf } from './fieldvalidation.js';
 import { schemaFor } from '../api/schemas.js';
 import { kindSchema } from './kindschema.js';
 import { CrConversionError } from '../apiextensions/conversion/index.js';
@@ -28,22 +25,21 @@ const TEXT_BODY_TYPES = BODY_TYPES.filter((t) => !t.includes('protobuf'));
 import { watchContentType } from '../protobuf/index.js';
 import { convertList, convertObject, includeObjectOf, watchConverter } from './convert.js';
 import { listPredicate } from './selectors.js';
-import { getScale, writeScale } from './scale.js';
+import { serveScale } from './scaleverb.js';
 import { serveProxy } from './proxies.js';
 import { connectOptions } from './connectoptions.js';
-import { replicasPathsOf, scaleWrites } from './scalefields.js';
 import { POD_STREAM_SUBRESOURCES, servePodStream } from './podstreams.js';
 import { review, type ReviewDeps } from './reviews.js';
 import type { SubresourceHandler } from './tokenrequest.js';
 import { planGet, planList } from '../registry/listoptions.js';
 import { DEFAULT_WATCH_SETTINGS, serveWatch, type WatchSettings } from './watch.js';
 import { serveListJSON } from './liststream.js';
-import { decodeApply, fieldManagerOf, trackWrite, type FieldTracking } from './fieldmanager.js';
+import { fieldManagerOf, trackWrite, type FieldTracking } from './fieldmanager.js';
 import { deleteOptionsObject, writeOptions } from './writeoptions.js';
 import { resetFields } from './resetfields.js';
 import { managedFieldsConverter, versionerFor } from './versioning.js';
 import { kindedBody, typedBody, checkPutTarget, bodyObject } from './writebody.js';
-import { servePatch, checkPatchedMeta } from './patchverb.js';
+import { servePatch } from './patchverb.js';
 
 /** `tokenRequest`: serviceaccounts/<name>/token (src/endpoints/tokenrequest.ts); without it the subresource answers 405. */
 export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSettings: WatchSettings = DEFAULT_WATCH_SETTINGS, gates: FeatureGates = DEFAULT_GATES, tokenRequest?: SubresourceHandler) {
@@ -115,57 +111,7 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
       if (tokenRequest && info.verb === 'create') return tokenRequest(ctx, info);
       throw newMethodNotSupported({ group: served.group, resource: 'serviceaccounts/token' }, info.verb);
     }
-    if (info.subresource === 'scale') {
-      // kube's ScaleREST answers a missing parent as the subresource: `deployments/scale.apps "d" not found`.
-      try {
-        const scale = served.custom?.scale;
-        if (info.verb === 'get') return writeObject(ctx, 200, getScale(await store.get(info.namespace, info.name), undefined, scale?.paths));
-        // The Scale's field manager runs on the Scale; the parent's entries follow it (scalefields.ts).
-        const paths = scale ? scale.replicasByApiVersion : replicasPathsOf(served.group, served.resource);
-        const scaleCtx = { dryRun, user, ...(scale ? { paths: scale.paths } : {}), ...(paths ? { ownership: { groupVersion: served.group === '' ? served.version : `${served.group}/${served.version}`, paths } } : {}) };
-        if (info.verb === 'update') {
-          const body = await kindedBody(ctx, endpoint);
-          checkPutTarget(body, info, served);
-          const writes = scaleWrites(fieldManagerOf(q, ctx.req.headers['user-agent'], 'UpdateOptions'), Boolean(scale));
-          return writeObject(ctx, 200, getScale(await writeScale(store, info, writes.update(body), scaleCtx), undefined, scale?.paths));
-        }
-        if (info.verb === 'patch') {
-          const type = patchTypeOf(ctx.req.headers['content-type'], true);
-          const writes = scaleWrites(fieldManagerOf(q, ctx.req.headers['user-agent'], 'PatchOptions', type === 'apply'), Boolean(scale));
-          const text = (await readBody(ctx.req)).toString('utf8');
-          if (type === 'apply') {
-            const req = decodeApply(text, q, fieldValidationOf(q, 'PatchOptions'));
-            const r = await writeScale(store, info, writes.apply(req), scaleCtx);
-            for (const w of req.warnings) addWarning(ctx, w);
-            return writeObject(ctx, 200, getScale(r, undefined, scale?.paths));
-          }
-          const mode = fieldValidationOf(q, 'PatchOptions');
-          const patch = decodePatch(type, text, mode);
-          let warnings: string[] = [];
-          // The patch applies to the autoscaling/v1 Scale view; a JSON or merge patch's result is decoded as a Scale.
-          // Scale has no lists, so a strategic merge patch merges as a merge patch does.
-          const apply = (scale: Record<string, unknown>) => {
-            const patched = applyPatch(scale as JsonObject, patch, undefined);
-            if (patch.type === 'strategic') return requireObject(patched.value) as Record<string, unknown>;
-            const obj = patchedObject(patched, SCALE_TARGET) as Record<string, unknown>;
-            const fail = (detail: string) => patchInvalid(patched, detail);
-            const schema = schemaFor(SCALE_TARGET.group, SCALE_TARGET.version, SCALE_TARGET.kind);
-            warnings = decodeTyped({ body: obj, duplicates: [], schema, kind: 'Scale', version: 'v1', mode, strictError: fail, typeError: fail, leading: patch.type === 'json' ? patch.strict : [] });
-            return checkPatchedMeta(obj, info, store.namespaced);
-          };
-          const scaled = await writeScale(store, info, writes.patch(apply), scaleCtx);
-          for (const w of warnings) addWarning(ctx, w);
-          return writeObject(ctx, 200, getScale(scaled, undefined, scale?.paths));
-        }
-        throw newMethodNotSupported({ group: served.group, resource: `${served.resource}/scale` }, info.verb);
-      } catch (err) {
-        // A custom resource's scale answers as its parent (kube's CR scale storage).
-        if (isStatusError(err) && err.status.code === 404 && err.status.details?.kind === served.resource && !served.custom) {
-          throw newNotFound({ group: served.group, resource: `${served.resource}/scale` }, info.name);
-        }
-        throw err;
-      }
-    }
+    if (info.subresource === 'scale') return serveScale(ctx, { store, served, info, endpoint, dryRun, user });
 
     switch (info.verb) {
       case 'get': {
@@ -266,8 +212,6 @@ function checkAcceptable(ctx: RequestContext, info: ResourceRequestInfo, caps: C
   if (!acceptable) throw newNotAcceptable(types);
 }
 
-/** The kind a PATCH on /scale decodes its result as. */
-const SCALE_TARGET: PatchTarget = { group: 'autoscaling', version: 'v1', kind: 'Scale', apiVersion: 'autoscaling/v1' };
 
 const OPTIONS_KIND: Record<string, string> = { create: 'CreateOptions', update: 'UpdateOptions', patch: 'PatchOptions', delete: 'DeleteOptions', deletecollection: 'DeleteOptions' };
 
