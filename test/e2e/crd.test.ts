@@ -5,7 +5,8 @@
 // custom resource first — on SQLite and on etcd.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { eventually, type TestServer } from './harness.js';
+import { eventually, startTestServer, type TestServer } from './harness.js';
+import { openWatch } from './watchclient.js';
 import { BACKENDS } from './backends.js';
 import { FeatureGates } from '../../src/features/gates.js';
 
@@ -283,3 +284,34 @@ for (const backend of BACKENDS) {
     });
   });
 }
+
+describe('custom resources across a restart (sqlite)', () => {
+  it('an Established CRD is served again as soon as the server is back, with its objects, and a watch resumes', async () => {
+    const first = await startTestServer();
+    const dataDir = first.dataDir;
+    const g = 'restart.example.com';
+    await first.req('POST', '/api/v1/namespaces', { metadata: { name: 'cr' } });
+    assert.equal((await first.req('POST', CRDS, widgetCrd(g))).status, 201);
+    await established(first, `widgets.${g}`);
+    const base = `/apis/${g}/v1/namespaces/cr/widgets`;
+    const made = await first.req('POST', base, { apiVersion: `${g}/v1`, kind: 'Widget', metadata: { name: 'kept' }, spec: { size: 1 } });
+    assert.equal(made.status, 201);
+    await first.server.shutdown();
+    const second = await startTestServer({ dataDir, storage: { backend: 'sqlite', dataDir } });
+    try {
+      // No wait: the server serves Established CRDs before it is ready.
+      const got = await second.req('GET', `${base}/kept`);
+      assert.equal(got.status, 200, got.text);
+      assert.equal(got.body.spec.color, 'blue');
+      const rl = await second.req('GET', `/apis/${g}/v1`);
+      assert.deepEqual(rl.body.resources.map((r: { name: string }) => r.name), ['widgets', 'widgets/scale', 'widgets/status']);
+      const s = await openWatch(second, `${base}?watch=1&resourceVersion=${made.body.metadata.resourceVersion}`);
+      await second.req('POST', base, { apiVersion: `${g}/v1`, kind: 'Widget', metadata: { name: 'after' } });
+      await s.waitFor(1);
+      s.close();
+      assert.deepEqual(s.events.map((e) => [e.type, e.object.metadata.name]), [['ADDED', 'after']]);
+    } finally {
+      await second.stop();
+    }
+  });
+});
