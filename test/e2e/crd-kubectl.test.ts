@@ -69,6 +69,23 @@ for (const backend of BACKENDS) describe(`kubectl 1.27 with real CRDs (${backend
     assert.match(explain.out, /FIELD: replicas <integer>/);
   });
 
+  it('kubectl get all includes custom resources in the category all', async () => {
+    const crd = k.file('crontab-crd.yaml', [
+      'apiVersion: apiextensions.k8s.io/v1', 'kind: CustomResourceDefinition', 'metadata: {name: crontabs.stable.example.com}', 'spec:',
+      '  group: stable.example.com', '  scope: Namespaced', '  names: {plural: crontabs, singular: crontab, kind: CronTab, shortNames: [ct], categories: [all]}',
+      '  versions:', '  - name: v1', '    served: true', '    storage: true', '    schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}', '',
+    ].join('\n'));
+    assert.equal((await k('apply', '-f', crd)).code, 0);
+    assert.equal((await k('wait', '--for=condition=Established', 'crd/crontabs.stable.example.com', '--timeout=30s')).code, 0);
+    const ct = k.file('ct.yaml', 'apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata:\n  name: nightly\n  namespace: mon\nspec: {cronSpec: "0 0 * * *"}\n');
+    assert.equal((await k('apply', '-f', ct)).code, 0);
+    const all = await k('get', 'all', '-n', 'mon', '-o', 'name');
+    assert.equal(all.code, 0, all.err);
+    assert.ok(all.out.split('\n').includes('crontab.stable.example.com/nightly'), all.out);
+    const short = await k('get', 'ct', '-n', 'mon', '-o', 'jsonpath={.items[*].spec.cronSpec}');
+    assert.equal(short.out, '0 0 * * *');
+  });
+
   it('refuses invalid resources with kube\'s 422', async () => {
     const bad = k.file('bad.yaml', 'apiVersion: monitoring.coreos.com/v1\nkind: ServiceMonitor\nmetadata:\n  name: bad\n  namespace: mon\nspec:\n  selector: {}\n  endpoints:\n  - port: 8080\n');
     const r = await k('apply', '-f', bad);
