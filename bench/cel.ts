@@ -119,6 +119,20 @@ interface Engine {
   prepare(c: Case): { run: () => { value?: unknown; error?: boolean } } | string;
 }
 
+/** Our program as a benchmark runner: its value, or that it failed with a CEL error. */
+function evaluating(program: { eval(act: Record<string, unknown>): unknown }, act: Record<string, unknown>): { run: () => { value?: unknown; error?: boolean } } {
+  return {
+    run: () => {
+      try {
+        return { value: program.eval(act) };
+      } catch (e) {
+        if (e instanceof CelError) return { error: true };
+        throw e;
+      }
+    },
+  };
+}
+
 const ourEngine: Engine = {
   name: 'svc',
   prepare(c) {
@@ -127,16 +141,7 @@ const ourEngine: Engine = {
     if (!r.ast) return `compile: ${r.issues.map((i) => i.message).join('; ')}`;
     const program = env.program(r.ast, { costLimit: 10_000_000 });
     const act = Object.fromEntries(Object.entries(c.vars).map(([k, v]) => [k, ours(v)]));
-    return {
-      run: () => {
-        try {
-          return { value: program.eval(act) };
-        } catch (e) {
-          if (e instanceof CelError) return { error: true };
-          throw e;
-        }
-      },
-    };
+    return evaluating(program, act);
   },
 };
 
@@ -212,16 +217,7 @@ const ourTypedEngine: Engine = {
     const program = te.env.program(r.ast, { costLimit: 10_000_000 });
     const conv = te.convert ?? ((v: unknown) => v);
     const act = Object.fromEntries(Object.entries(c.vars).map(([k, v]) => [k, conv(ours(v))]));
-    return {
-      run: () => {
-        try {
-          return { value: program.eval(act) };
-        } catch (e) {
-          if (e instanceof CelError) return { error: true };
-          throw e;
-        }
-      },
-    };
+    return evaluating(program, act);
   },
 };
 

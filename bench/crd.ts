@@ -14,7 +14,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startAdminServer, type AdminServer } from './adminserver.js';
 import { fmt, summarize } from './report.js';
-import { cpuOf, rssOf } from './proc.js';
+import { rssOf } from './proc.js';
+import { runLoad } from './load.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const refCrds = join(here, '..', '..', '..', 'shared', 'reference', 'crds');
@@ -110,22 +111,13 @@ export async function benchCrd(opts: { perPhase?: number; rounds?: number; laten
     const crPath = `/apis/${group}/v1/namespaces/${NS}/samples`;
     for (let i = 0; i < 400 && (await call('GET', crPath)).status !== 200; i++) await sleep(10);
     let made = 0;
-    const creates = async (kind: 'cr' | 'cm', total: number): Promise<Phase> => {
-      let next = 0;
-      const start = performance.now();
-      const cpu0 = cpuOf(pid);
-      await Promise.all(Array.from({ length: 32 }, async () => {
-        while (next < total) {
-          next++;
-          const i = made++;
-          const r = kind === 'cr'
-            ? await call('POST', crPath, sample(group, `s-${i}`, i))
-            : await call('POST', `/api/v1/namespaces/${NS}/configmaps`, configMapLike(`c-${i}`, i));
-          if (r.status !== 201) throw new Error(`${kind} create answered ${r.status}: ${r.body.slice(0, 300)}`);
-        }
-      }));
-      return { rate: total / ((performance.now() - start) / 1000), cpuUs: ((cpuOf(pid) - cpu0) * 1e6) / total };
-    };
+    const creates = async (kind: 'cr' | 'cm', total: number): Promise<Phase> => runLoad(pid, total, 32, async () => {
+      const i = made++;
+      const r = kind === 'cr'
+        ? await call('POST', crPath, sample(group, `s-${i}`, i))
+        : await call('POST', `/api/v1/namespaces/${NS}/configmaps`, configMapLike(`c-${i}`, i));
+      if (r.status !== 201) throw new Error(`${kind} create answered ${r.status}: ${r.body.slice(0, 300)}`);
+    });
     await creates('cr', 300);
     await creates('cm', 300);
     const cr: Phase[] = [];

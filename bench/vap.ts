@@ -9,7 +9,7 @@
 // server CPU added per create.
 import { startAdminServer, type AdminServer } from './adminserver.js';
 import { fmt } from './report.js';
-import { cpuOf } from './proc.js';
+import { runLoad } from './load.js';
 
 const NS = 'bench-vap';
 const POLICIES = '/apis/admissionregistration.k8s.io/v1alpha1/validatingadmissionpolicies';
@@ -58,19 +58,10 @@ export async function benchVap(opts: { policies?: number; perPhase?: number; rou
       for (let i = 0; i < 200 && (await inEffect()) !== on; i++) await new Promise((r) => setTimeout(r, 25));
       if ((await inEffect()) !== on) throw new Error(`policies ${on ? 'created' : 'deleted'} but the probe does not show it`);
     };
-    const creates = async (total: number, concurrency: number): Promise<Phase> => {
-      let next = 0;
-      const start = performance.now();
-      const cpu0 = cpuOf(server!.pid);
-      await Promise.all(Array.from({ length: concurrency }, async () => {
-        while (next < total) {
-          next++;
-          const r = await call('POST', `/api/v1/namespaces/${NS}/configmaps`, configMap(`cm-${made++}`));
-          if (r.status !== 201) throw new Error(`configmap create answered ${r.status}: ${r.body.slice(0, 300)}`);
-        }
-      }));
-      return { rate: total / ((performance.now() - start) / 1000), cpuUs: ((cpuOf(server!.pid) - cpu0) * 1e6) / total };
-    };
+    const creates = async (total: number, concurrency: number): Promise<Phase> => runLoad(server!.pid, total, concurrency, async () => {
+      const r = await call('POST', `/api/v1/namespaces/${NS}/configmaps`, configMap(`cm-${made++}`));
+      if (r.status !== 201) throw new Error(`configmap create answered ${r.status}: ${r.body.slice(0, 300)}`);
+    });
 
     await creates(300, 32); // warm-up
     const none: Phase[] = [];

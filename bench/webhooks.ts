@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startAdminServer, type AdminServer } from './adminserver.js';
 import { fmt, summarize, untilPrinted } from './report.js';
-import { cpuOf } from './proc.js';
+import { runLoad } from './load.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const NS = 'bench-webhooks';
@@ -62,21 +62,12 @@ export async function benchWebhooks(opts: { perPhase?: number; rounds?: number }
       if ((await probe()) !== on) throw new Error(`webhooks ${on ? 'registered' : 'deleted'} but the probe does not show it`);
     };
     const creates = async (total: number, concurrency: number): Promise<Phase> => {
-      const lat: number[] = [];
-      let next = 0;
-      const start = performance.now();
-      const cpu0 = cpuOf(server!.pid);
-      await Promise.all(Array.from({ length: concurrency }, async () => {
-        while (next < total) {
-          next++;
-          const t = performance.now();
-          const r = await call('POST', `/api/v1/namespaces/${NS}/configmaps`, configMap(`cm-${made++}`));
-          if (r.status !== 201) throw new Error(`configmap create answered ${r.status}: ${r.body.slice(0, 300)}`);
-          lat.push(performance.now() - t);
-        }
-      }));
-      const s = summarize(lat);
-      return { rate: total / ((performance.now() - start) / 1000), p50: s.p50, p99: s.p99, cpuMs: ((cpuOf(server!.pid) - cpu0) * 1000) / total };
+      const load = await runLoad(server!.pid, total, concurrency, async () => {
+        const r = await call('POST', `/api/v1/namespaces/${NS}/configmaps`, configMap(`cm-${made++}`));
+        if (r.status !== 201) throw new Error(`configmap create answered ${r.status}: ${r.body.slice(0, 300)}`);
+      });
+      const s = summarize(load.latenciesMs);
+      return { rate: load.rate, p50: s.p50, p99: s.p99, cpuMs: load.cpuUs / 1000 };
     };
 
     await creates(300, 32); // warm-up
