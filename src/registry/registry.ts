@@ -55,8 +55,6 @@ export interface ServedResource {
  * the CustomResourceDefinition); built-in kinds find the same facts in the static registries.
  */
 export interface CustomKind {
-  /** The CRD's name (`<plural>.<group>`). */
-  readonly crdName: string;
   /** The group exactly as the CRD spells it (discovery and apiVersion show it so). */
   readonly spelledGroup: string;
   /** The structural schema of objects of this version, with apiVersion, kind and metadata (ObjectMeta) at the root. */
@@ -120,28 +118,26 @@ export class Registry {
 
   /**
    * Serves a custom resource: its versions (one ServedResource each, all with the same group,
-   * resource and storage version) over one store with `strategy`, its watch cache filled before
-   * this returns. Replaces the versions of an earlier call for the same resource; the store is
-   * kept when the storage version, scope and strategy's status subresource are unchanged
-   * (`reuse`), so watches and the cache survive a CRD update that changes only schemas.
+   * resource and storage version) over one store with `strategy`. Replaces the versions of an
+   * earlier call for the same resource; the store (and its watches and cache) is kept when the
+   * storage version, kind and scope are unchanged, else a new one is routed to once its watch
+   * cache is filled.
    */
-  async serveCustom(versions: readonly ServedResource[], strategy: Strategy): Promise<GenericStore> {
+  async serveCustom(versions: readonly ServedResource[], strategy: Strategy): Promise<void> {
     const r = versions[0]!;
     const key = `${r.group}/${r.resource}`;
-    this.unserveVersions(r.group, r.resource);
-    for (const v of versions) this.served.set(`${v.group}/${v.version}/${v.resource}`, v);
     const existing = this.custom.get(key);
     if (existing && existing.store.identity.version === r.storageVersion && existing.store.identity.kind === r.kind && existing.store.namespaced === r.namespaced) {
       existing.store.replaceStrategy(strategy);
-      return existing.store;
+    } else {
+      const made = this.newStore(r, strategy);
+      await made.cacher?.start();
+      existing?.cacher?.stop();
+      this.custom.set(key, made);
+      this.byResource.set(key, made.store);
     }
-    existing?.cacher?.stop();
-    const made = this.newStore(r, strategy);
-    const entry = { store: made.store, cacher: made.cacher };
-    this.custom.set(key, entry);
-    this.byResource.set(key, made.store);
-    await made.cacher?.start();
-    return made.store;
+    this.unserveVersions(r.group, r.resource);
+    for (const v of versions) this.served.set(`${v.group}/${v.version}/${v.resource}`, v);
   }
 
   /** Stops serving a custom resource (its CRD is gone): routes, discovery and the store's cache. */

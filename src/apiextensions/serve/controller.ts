@@ -69,7 +69,7 @@ export class CrdController {
     const { items, resourceVersion } = await this.crds.list('');
     for (const o of items) {
       const crd = o as unknown as CustomResourceDefinition;
-      this.groups.set(crd.metadata.name, crd.spec.group);
+      this.groups.set(crd.metadata.name, groupOfName(crd.metadata.name));
       if (isConditionTrue(crd, 'Established')) await this.serve(crd);
     }
     for (const o of items) this.queue.add(o.metadata.name!, o.metadata.name!);
@@ -78,9 +78,10 @@ export class CrdController {
         for (const e of events) {
           const key = e.type === 'delete' ? e.key : e.kv.key;
           const name = key.slice(key.lastIndexOf('/') + 1);
-          const group = e.type === 'delete' ? this.groups.get(name) : (this.crds.decode(e.kv) as unknown as CustomResourceDefinition).spec.group;
+          // A CRD's name is `<plural>.<group>` (validation holds it to that): no decoding to know its group.
+          const group = groupOfName(name);
           this.enqueue(name);
-          if (group !== undefined) for (const [other, g] of this.groups) if (g === group && other !== name) this.enqueue(other);
+          for (const [other, g] of this.groups) if (g === group && other !== name) this.enqueue(other);
         }
       },
       onError: (err) => {
@@ -117,7 +118,7 @@ export class CrdController {
       this.unserve(name);
       return true;
     }
-    this.groups.set(name, crd.spec.group);
+    this.groups.set(name, groupOfName(name));
     if (await this.updateNames(crd)) return true; // the status write brings the CRD back
     if (isConditionTrue(crd, 'Established')) await this.serve(crd);
     if (crd.metadata.deletionTimestamp) return this.finalize(crd);
@@ -212,3 +213,5 @@ export class CrdController {
     return true;
   }
 }
+
+const groupOfName = (name: string): string => name.slice(name.indexOf('.') + 1);

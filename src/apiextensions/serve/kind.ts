@@ -44,7 +44,6 @@ export function servedResources(crd: CustomResourceDefinition, deps: KindDeps): 
     if (v.subresources?.status) subresources.push({ name: 'status', kind: names.kind, verbs: SUBRESOURCE_VERBS });
     if (v.subresources?.scale) subresources.push({ name: 'scale', kind: 'Scale', group: 'autoscaling', version: 'v1', verbs: SUBRESOURCE_VERBS });
     const custom: CustomKind = {
-      crdName: crd.metadata.name,
       spelledGroup: crd.spec.group,
       schema,
       versionSchema: (version) => schemas.get(version),
