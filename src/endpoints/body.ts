@@ -3,7 +3,7 @@
 import { newBadRequest, newRequestEntityTooLarge, newUnsupportedMediaType } from '../api/meta/index.js';
 import type { Request } from '../server/context.js';
 import { hasMagic, isProtobufType, MAGIC, UnknownKindError } from '../protobuf/index.js';
-import { BODY_TYPES, decodeBody } from './negotiate.js';
+import { BODY_TYPES, decodeBody, TEXT_BODY_TYPES } from './negotiate.js';
 import { summarizeBody } from './bodykind.js';
 
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
@@ -35,7 +35,7 @@ export async function readObjectBody(req: Request, kind?: string, textOnly = fal
   if (body.length === 0) return undefined;
   const contentType = req.headers['content-type'];
   // Custom resources take JSON and YAML only (kube's unstructured codecs).
-  if (textOnly && contentType !== undefined && isProtobufType(contentType.split(';')[0]!.trim().toLowerCase())) throw newUnsupportedMediaType(BODY_TYPES.filter((t) => !isProtobufType(t)));
+  if (textOnly && contentType !== undefined && isProtobufType(contentType.split(';')[0]!.trim().toLowerCase())) throw newUnsupportedMediaType(TEXT_BODY_TYPES);
   let decoded;
   try {
     decoded = decodeBody(body, contentType);

@@ -114,6 +114,8 @@ export function encode(value: unknown, enc: Exclude<Encoding, 'protobuf'>): stri
 
 /** The media types a request body may have. */
 export const BODY_TYPES = ['application/json', 'application/yaml', ...PROTOBUF_TYPES];
+/** The body types without protobuf (kinds without a protobuf form: custom resources, Tables). */
+export const TEXT_BODY_TYPES = BODY_TYPES.filter((t) => !isProtobufType(t));
 
 /**
  * Decodes a request body by its Content-Type, with the paths of duplicate

@@ -19,9 +19,7 @@ import { schemaFor } from '../api/schemas.js';
 import { kindSchema } from './kindschema.js';
 import { CrConversionError } from '../apiextensions/conversion/index.js';
 import { DEFAULT_GATES, type FeatureGates } from '../features/gates.js';
-import { acceptsAny, BODY_TYPES, contentTypeOf, negotiate, negotiateTarget, protobufMediaType, type Capabilities } from './negotiate.js';
-
-const TEXT_BODY_TYPES = BODY_TYPES.filter((t) => !t.includes('protobuf'));
+import { acceptsAny, BODY_TYPES, contentTypeOf, negotiate, negotiateTarget, protobufMediaType, TEXT_BODY_TYPES, type Capabilities } from './negotiate.js';
 import { watchContentType } from '../protobuf/index.js';
 import { convertList, convertObject, includeObjectOf, watchConverter } from './convert.js';
 import { listPredicate } from './selectors.js';

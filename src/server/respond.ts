@@ -4,7 +4,7 @@
 // spelled as the client asked; a kind without a protobuf form falls back to
 // the next type the client accepts, or 406.
 import { newNotAcceptable, statusFromUnknown, type Status } from '../api/meta/index.js';
-import { BODY_TYPES, CONTENT_TYPES, encode, negotiate, protobufMediaType, type Encoding } from '../endpoints/negotiate.js';
+import { CONTENT_TYPES, TEXT_BODY_TYPES, encode, negotiate, protobufMediaType, type Encoding } from '../endpoints/negotiate.js';
 import { encodeObject, ProtobufListWriter } from '../protobuf/index.js';
 import { isObject } from '../schema/model.js';
 import type { RequestContext } from './context.js';
@@ -21,7 +21,7 @@ export function writeObject(ctx: RequestContext, code: number, obj: unknown, enc
   if (bytes) return send(ctx, code, protobufMediaType(accept), bytes);
   const text = negotiate(accept, { protobuf: false });
   if (text === null || text === 'protobuf') {
-    const status = statusFromUnknown(newNotAcceptable(BODY_TYPES.filter((t) => !t.includes('protobuf'))));
+    const status = statusFromUnknown(newNotAcceptable(TEXT_BODY_TYPES));
     return send(ctx, 406, CONTENT_TYPES.json, encode(status, 'json'));
   }
   send(ctx, code, CONTENT_TYPES[text], encode(obj, text));
@@ -43,7 +43,7 @@ export async function writeProtobufList(
   view: (item: Record<string, unknown>) => Record<string, unknown> = (item) => item,
 ): Promise<void> {
   const list = ProtobufListWriter.for(apiVersion, listKind);
-  if (!list) return writeObject(ctx, 406, statusFromUnknown(newNotAcceptable(BODY_TYPES.filter((t) => !t.includes('protobuf')))), 'json');
+  if (!list) return writeObject(ctx, 406, statusFromUnknown(newNotAcceptable(TEXT_BODY_TYPES)), 'json');
   let revision = 0;
   for await (const chunk of chunks) {
     revision = chunk.revision;
