@@ -50,6 +50,11 @@ function clone(v: JsonValue): JsonValue {
 const needsDefault = (s: Schema, v: unknown) => s.default !== undefined && v === null && !s.nullable;
 const has = (o: object, k: string) => Object.prototype.hasOwnProperty.call(o, k);
 
+/** Whether applying the schema's defaults can change a value at all (something under it has a default). */
+export function hasDefaults(schema: Schema): boolean {
+  return planOf(schema) !== null;
+}
+
 /** Applies the schema's defaults to `value` in place and returns it. */
 export function applyDefaults<T>(schema: Schema, value: T): T {
   apply(schema, value);

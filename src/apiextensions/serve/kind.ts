@@ -5,7 +5,7 @@
 // deprecation warning, scale paths).
 import { ObjectMeta } from '../../schema/common.js';
 import { prune } from '../../schema/prune.js';
-import { applyDefaults } from '../../schema/defaults.js';
+import { applyDefaults, hasDefaults } from '../../schema/defaults.js';
 import type { Schema } from '../../schema/model.js';
 import { canonicalGroup } from '../../endpoints/requestinfo.js';
 import type { CustomKind, ServedResource, ServedSubresource } from '../../registry/registry.js';
@@ -113,14 +113,4 @@ const runtimeSchemas = new WeakMap<JSONSchemaProps, Schema>();
 function runtimeOf(s: JSONSchemaProps | undefined): Schema {
   if (s) return toStructural(s);
   return { type: 'object', 'x-kubernetes-preserve-unknown-fields': true, properties: { apiVersion: { type: 'string' }, kind: { type: 'string' }, metadata: ObjectMeta.schema } };
-}
-
-/** Whether anything in the schema has a default (objects read are then defaulted). */
-export function hasDefaults(s: Schema, seen = new Set<Schema>()): boolean {
-  if (seen.has(s)) return false;
-  seen.add(s);
-  if (s.default !== undefined) return true;
-  for (const p of Object.values(s.properties ?? {})) if (hasDefaults(p, seen)) return true;
-  if (typeof s.additionalProperties === 'object' && hasDefaults(s.additionalProperties, seen)) return true;
-  return s.items !== undefined && hasDefaults(s.items, seen);
 }
