@@ -9,10 +9,13 @@ import { canonicalGroup, kubernetesGroup } from '../../endpoints/requestinfo.js'
 import { gvkExtension } from '../../openapi/definitions.js';
 import type { ExtraComponent, ExtraComponents } from '../../openapi/documents.js';
 import type { Route } from '../../openapi/routes.js';
-import type { CustomResourceDefinition, CustomResourceDefinitionCondition } from '../types.js';
+import type { CustomResourceDefinition } from '../types.js';
 import { definitionName } from './names.js';
 import { versionRoutes } from './routes.js';
 import { kindSchema, LIST_META_ID, listSchema, OBJECT_META_ID } from './schema.js';
+import { isEstablished } from '../conditions.js';
+
+export { isEstablished };
 
 /** One served version of a custom resource in one spelling of its group. */
 export interface PublishedVersion {
@@ -26,10 +29,6 @@ export interface PublishedVersion {
   readonly components: ExtraComponents;
 }
 
-/** Whether the CRD's Established condition is True (kube publishes only those). */
-export function isEstablished(crd: CustomResourceDefinition): boolean {
-  return (crd.status?.conditions ?? []).some((c: CustomResourceDefinitionCondition) => c.type === 'Established' && c.status === 'True');
-}
 
 /** Everything the documents publish of a CRD, served versions in spec order. */
 export function publishedVersions(crd: CustomResourceDefinition): PublishedVersion[] {

@@ -19,7 +19,7 @@ import { resetFields } from '../../endpoints/resetfields.js';
 import { APISERVER_MANAGER as SERVER_MANAGER } from '../../authz/rbac/reconcile.js';
 import { canonicalGroup } from '../../endpoints/requestinfo.js';
 import { CLEANUP_FINALIZER, CLEANUP_FINALIZER_K8S, type CustomResourceDefinition, type CustomResourceDefinitionVersion } from '../types.js';
-import { findCondition, isConditionTrue, setCondition } from './conditions.js';
+import { findCondition, isConditionTrue, setCondition } from '../conditions.js';
 import { namingStatus, usedNames } from './names.js';
 import { runtimeSchema, servedResources, storageVersionOf, type KindDeps } from './kind.js';
 import type { Schema } from '../../schema/model.js';

@@ -3,7 +3,7 @@
 // it — already serves conflict), the NamesAccepted condition, and the
 // initial Established condition once every name is accepted.
 import type { CustomResourceDefinition, CustomResourceDefinitionCondition, CustomResourceDefinitionNames } from '../types.js';
-import { findCondition, setCondition } from './conditions.js';
+import { findCondition, setCondition } from '../conditions.js';
 
 /** Names already served in the group by others: resource names (plural, singular, short) and kinds (kind, list kind). */
 export interface UsedNames {

@@ -8,6 +8,9 @@ import type { CustomResourceDefinition, JSONSchemaProps } from '../types.js';
 import { toInternalSpec, type InternalSpec } from './internal.js';
 import { hasInvalidMapListKeysMapSet, hasNonAtomicSetType, hasSchemaWith, schemaHasInvalidTypes } from './walk.js';
 import { isAcceptedConversionReviewVersion } from './conversion.js';
+import { isEstablished } from '../conditions.js';
+
+export { isEstablished };
 
 export interface ValidationOptions {
   /** The schema may contain `default`. */
@@ -67,9 +70,6 @@ function allVersionsSpecifyOpenAPISchema(spec: InternalSpec): boolean {
   return spec.versions.every((v) => v.schema?.openAPIV3Schema !== undefined && v.schema.openAPIV3Schema !== null);
 }
 
-export function isEstablished(crd: CustomResourceDefinition): boolean {
-  return (crd.status?.conditions ?? []).some((c) => c.type === 'Established' && c.status === 'True');
-}
 
 /** ValidateCustomResourceDefinitionUpdate's options, from the stored CRD. */
 export function updateOptions(old: CustomResourceDefinition, facts: StructuralFacts = {}): ValidationOptions {

@@ -9,7 +9,7 @@ import { crdNameErrors } from '../../apiextensions/validation/index.js';
 import { validateDefinition, validateDefinitionUpdate } from '../../apiextensions/definition.js';
 import { isObject, type ApiObject } from '../object.js';
 import { CLEANUP_FINALIZER, type CustomResourceDefinition, type CustomResourceDefinitionCondition } from '../../apiextensions/types.js';
-import { setCondition } from '../../apiextensions/serve/conditions.js';
+import { setCondition } from '../../apiextensions/conditions.js';
 
 function storageVersion(obj: ApiObject): string | undefined {
   const spec = obj.spec as CustomResourceDefinition['spec'] | undefined;

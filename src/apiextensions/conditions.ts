@@ -1,8 +1,8 @@
 // CRD status conditions as kube's apiextensions helpers set them: a
 // condition replaces the one of its type in place (new types are appended),
 // and lastTransitionTime changes only when the status does.
-import { nowTimestamp } from '../../registry/object.js';
-import type { CustomResourceDefinition, CustomResourceDefinitionCondition } from '../types.js';
+import { nowTimestamp } from '../registry/object.js';
+import type { CustomResourceDefinition, CustomResourceDefinitionCondition } from './types.js';
 
 type NewCondition = Omit<CustomResourceDefinitionCondition, 'lastTransitionTime'>;
 
@@ -24,3 +24,6 @@ export function findCondition(crd: CustomResourceDefinition, type: string): Cust
 export function isConditionTrue(crd: CustomResourceDefinition, type: string): boolean {
   return findCondition(crd, type)?.status === 'True';
 }
+
+/** The CRD's Established condition is True: it is served (and published). */
+export const isEstablished = (crd: CustomResourceDefinition): boolean => isConditionTrue(crd, 'Established');
