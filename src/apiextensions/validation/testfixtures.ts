@@ -5,6 +5,7 @@ import { renderCause } from '../../api/meta/govalue.js';
 import type { CustomResourceDefinition, JSONSchemaProps } from '../types.js';
 import type { CrdValidationDeps } from './crd.js';
 import type { ValidationOptions } from './options.js';
+import { defaultCustomResourceDefinition } from '../../api/apiextensions/v1/defaults.js';
 
 export function baseCrd(): CustomResourceDefinition {
   return {
@@ -31,12 +32,7 @@ export function baseCrd(): CustomResourceDefinition {
 
 /** kube's v1 defaults a CRD read from a file lacks, and PrepareForCreate's storedVersions. */
 export function withV1Defaults(crd: CustomResourceDefinition): CustomResourceDefinition {
-  const names = crd.spec.names;
-  names.singular ||= names.kind.toLowerCase();
-  names.listKind ||= `${names.kind}List`;
-  crd.spec.conversion ??= { strategy: 'None' };
-  const svc = crd.spec.conversion.webhook?.clientConfig?.service;
-  if (svc) svc.port ??= 443;
+  defaultCustomResourceDefinition(crd as unknown as Record<string, unknown>);
   const storage = crd.spec.versions.find((v) => v.storage);
   crd.status = { storedVersions: storage ? [storage.name] : [], acceptedNames: { plural: '', kind: '' } };
   return crd;
