@@ -11,8 +11,15 @@ import { forbiddenError } from '../authz/forbidden.js';
 import type { ResourceRequestInfo, ResourceVerb } from '../endpoints/requestinfo.js';
 import type { Registry } from '../registry/registry.js';
 import type { ApiObject } from '../registry/object.js';
-import type { TrackFields } from '../registry/store.js';
-import { isReason } from './informer.js';
+import type { DeleteResult, TrackFields } from '../registry/store.js';
+import { newMethodNotSupported, newNotFound } from '../api/meta/index.js';
+import { decodeAsKind } from '../endpoints/writebody.js';
+import { trackWrite } from '../endpoints/fieldmanager.js';
+import { kindSchema } from '../endpoints/kindschema.js';
+import { resetFields } from '../endpoints/resetfields.js';
+import { DEFAULT_GATES, type FeatureGates } from '../features/gates.js';
+import { subresourceCreator } from '../registry/subresources.js';
+import { CONTROLLER_MANAGER, isReason } from './informer.js';
 
 export const CONTROLLER_NAMESPACE = 'svc-system';
 
@@ -33,8 +40,24 @@ export interface Target {
   readonly subresource?: string;
 }
 
+export interface WriteOptions {
+  /** The field manager recorded in managedFields (default: the controller manager's). */
+  readonly manager?: string;
+  /** Replaces the default managedFields bookkeeping. */
+  readonly track?: TrackFields;
+}
+
+export interface DeleteOptions {
+  readonly propagationPolicy?: 'Foreground' | 'Background' | 'Orphan';
+  readonly preconditions?: { readonly uid?: string; readonly resourceVersion?: string };
+  readonly gracePeriodSeconds?: number;
+}
+
 export class ControllerClient {
-  constructor(private readonly registry: Registry, private readonly authorizer: Authorizer, readonly user: UserInfo) {}
+  constructor(
+    private readonly registry: Registry, private readonly authorizer: Authorizer, readonly user: UserInfo,
+    private readonly gates: FeatureGates = DEFAULT_GATES, readonly manager = CONTROLLER_MANAGER,
+  ) {}
 
   /** The request as the API would see it, authorized (throws the 403 a client would get). */
   private async authorize(t: Target, verb: ResourceVerb, namespace: string, name: string): Promise<ResourceRequestInfo> {
@@ -63,12 +86,75 @@ export class ControllerClient {
     return this.registry.store(t.group, t.resource).get(namespace, name);
   }
 
-  /** An update computed from the latest object (retried on conflict), as a client's GET-modify-PUT. */
-  async update(t: Target, namespace: string, name: string, mutate: (current: ApiObject) => ApiObject, opts: { track?: TrackFields } = {}): Promise<ApiObject> {
-    const requestInfo = await this.authorize(t, 'update', namespace, name);
-    return this.registry.store(t.group, t.resource).guaranteedUpdate(namespace, name, mutate, {
-      dryRun: false, user: this.user, requestInfo, ...(t.subresource ? { subresource: t.subresource } : {}), ...opts,
+  /** Every object of the resource in the namespace ('' for all), as the watch cache holds them: shared and frozen (copy before changing). */
+  async list(t: Target, namespace: string): Promise<readonly ApiObject[]> {
+    await this.authorize(t, 'list', namespace, '');
+    return this.registry.store(t.group, t.resource).listShared(namespace);
+  }
+
+  /**
+   * A create as a client's POST: the object is decoded as the wire decodes a
+   * body (defaults, Go's zero values; a custom resource pruned and defaulted),
+   * then written with managedFields, admission and validation.
+   */
+  async create(t: Target, namespace: string, obj: ApiObject, opts: WriteOptions = {}): Promise<ApiObject> {
+    if (t.subresource) throw new Error(`create of ${t.resource}/${t.subresource}: use createSubresource`);
+    const requestInfo = await this.authorize(t, 'create', namespace, '');
+    const served = this.served(t);
+    const body = this.decoded(t, obj);
+    return this.registry.store(t.group, t.resource).create(namespace, body, {
+      dryRun: false, user: this.user, requestInfo, track: opts.track ?? this.tracking(t, served.kind, opts.manager),
     });
+  }
+
+  /** An update computed from the latest object (retried on conflict), as a client's GET-modify-PUT. */
+  async update(t: Target, namespace: string, name: string, mutate: (current: ApiObject) => ApiObject, opts: WriteOptions = {}): Promise<ApiObject> {
+    const requestInfo = await this.authorize(t, 'update', namespace, name);
+    const served = this.served(t);
+    return this.registry.store(t.group, t.resource).guaranteedUpdate(namespace, name, (cur) => this.decoded(t, mutate(cur)), {
+      dryRun: false, user: this.user, requestInfo, ...(t.subresource ? { subresource: t.subresource } : {}),
+      track: opts.track ?? this.tracking(t, served.kind, opts.manager),
+    });
+  }
+
+  async delete(t: Target, namespace: string, name: string, opts: DeleteOptions = {}): Promise<DeleteResult> {
+    const requestInfo = await this.authorize(t, 'delete', namespace, name);
+    return this.registry.store(t.group, t.resource).delete(namespace, name, { dryRun: false, user: this.user, requestInfo, ...opts });
+  }
+
+  /** A POST to a create-only subresource (pods/binding, pods/eviction), through the same handler as the HTTP path. */
+  async createSubresource(t: Target & { readonly subresource: string }, namespace: string, name: string, body: ApiObject): Promise<ApiObject> {
+    const requestInfo = await this.authorize(t, 'create', namespace, name);
+    const create = subresourceCreator(t.group, t.resource, t.subresource);
+    if (!create) throw newMethodNotSupported({ group: t.group, resource: `${t.resource}/${t.subresource}` }, 'create');
+    return create(this.registry, namespace, name, body, { dryRun: false, user: this.user, requestInfo });
+  }
+
+  private served(t: Target) {
+    const served = this.registry.lookup(t.group, t.version, t.resource);
+    if (!served) throw newNotFound({ group: t.group, resource: t.resource }, '');
+    return served;
+  }
+
+  /** A copy of the object as the wire would decode it for this version. */
+  private decoded(t: Target, obj: ApiObject): ApiObject {
+    const served = this.served(t);
+    const value = structuredClone(obj) as unknown as Record<string, unknown>;
+    value.apiVersion = t.group === '' ? t.version : `${t.group}/${t.version}`;
+    value.kind = served.kind;
+    decodeAsKind(served, value, [], 'Ignore', this.gates);
+    return value as unknown as ApiObject;
+  }
+
+  /** managedFields as a client's Update (manager, this version, the subresource's reset fields). */
+  private tracking(t: Target, kind: string, manager = this.manager): TrackFields {
+    const served = this.served(t);
+    const apiVersion = t.group === '' ? t.version : `${t.group}/${t.version}`;
+    const ignored = resetFields(served.group, served.resource, this.registry.store(t.group, t.resource).strategy.hasStatus, t.subresource);
+    return (live, next) => trackWrite({
+      manager, apiVersion, kind, schema: kindSchema(served), ...(t.subresource ? { subresource: t.subresource } : {}),
+      ...(ignored ? { ignored } : {}), ...(served.custom ? { unstructured: true } : {}),
+    }, live, next);
   }
 }
 

@@ -33,7 +33,7 @@ export class Informer {
     this.handlers.onList?.(items);
     for (const obj of items) this.handlers.onObject(obj);
     if (this.stopped) return;
-    this.handle = await this.storage.watch({ prefix: store.collectionPrefix(''), fromRevision: Number(resourceVersion) }, {
+    this.handle = await store.watchStorage('', Number(resourceVersion), {
       onEvents: (events) => {
         for (const e of events) {
           if (e.type === 'delete') this.handlers.onDelete?.(store.decode(e.prev));

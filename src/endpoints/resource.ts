@@ -11,6 +11,7 @@ import type { CustomKind, Registry, ServedResource } from '../registry/registry.
 import type { DeleteOptions, GenericStore, TrackFields } from '../registry/store.js';
 import { type ApiObject, isObject, withTypeMeta } from '../registry/object.js';
 import { applyFinalize } from '../registry/strategies/namespaces.js';
+import { subresourceCreator } from '../registry/subresources.js';
 import { groupSpelling, spellApiVersion, spellGroup, type ResourceRequestInfo } from './requestinfo.js';
 import { readObjectBody } from './body.js';
 import { isConnecter, matchRoute, routeSegments } from './routes.js';
@@ -140,6 +141,8 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
         return writeObject(ctx, 200, { kind: `${served.kind}List`, apiVersion, metadata: served.custom ? { continue: '', ...metadata } : metadata, items });
       }
       case 'create': {
+        const creator = info.subresource ? subresourceCreator(served.group, served.resource, info.subresource) : undefined;
+        if (creator) return writeObject(ctx, 201, await creator(registry, info.namespace, info.name, (await kindedBody(ctx, endpoint)) as ApiObject, { dryRun, user, requestInfo: info, options: writeOptions('CreateOptions', q), warn: (w) => addWarning(ctx, w), annotate: (k, v) => addAuditAnnotation(ctx, k, v) }));
         if (info.subresource) throw newMethodNotSupported({ group: served.group, resource: `${served.resource}/${info.subresource}` }, 'create');
         const t = tracking('CreateOptions');
         const obj = bodyObject(await typedBody(ctx, served, endpoint, 'CreateOptions', gates));

@@ -193,6 +193,11 @@ export class GenericStore {
   /** listShared's answers by prefix, with the cache revision they were read at. */
   private readonly sharedLists = new Map<string, { revision: number; items: readonly ApiObject[] }>();
 
+  /** A stored value decoded once and shared, deep-frozen (informers, listers). */
+  decodeShared(kv: KeyValue): ApiObject {
+    return this.sharedObject(kv);
+  }
+
   private sharedObject(kv: KeyValue): ApiObject {
     let obj = this.shared.get(kv);
     if (!obj) this.shared.set(kv, (obj = deepFreeze(this.decode(kv))));

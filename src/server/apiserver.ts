@@ -38,6 +38,7 @@ import { customResources } from '../apiextensions/serve/index.js';
 import { StorageProtectionController } from '../controllers/storageprotection.js';
 import { ClusterRoleAggregationController } from '../controllers/clusterroleaggregation.js';
 import { ControllerClient, controllerUser } from '../controllers/client.js';
+import { ControllerContext } from '../controllers/context.js';
 import { RESOURCE_QUOTA_CONTROLLER, ResourceQuotaController } from '../controllers/resourcequota.js';
 import { quotaEvaluators } from '../quota/registry.js';
 import { reconcileBootstrapPolicy } from '../authz/rbac/reconcile.js';
@@ -150,6 +151,8 @@ export interface RunningApiServer {
   readonly port: number;
   readonly kubeconfigPath: string | undefined;
   readonly store: Store;
+  /** What in-process controllers are built from (this server's registry, storage, authorizer). */
+  readonly controllerContext: ControllerContext;
   /** SIGTERM behaviour: readyz fails at once, serve for the shutdown delay, drain, close storage. */
   shutdown(): Promise<void>;
 }
@@ -342,6 +345,8 @@ async function assemble(opts: ApiServerOptions, store: Store, admissionPlan: Adm
     for (const c of running.splice(0).reverse()) await c.stop();
   };
   let kubeconfigPath: string | undefined;
+  const controllerContext = new ControllerContext(registry, store, authorizer, gates);
+  running.push({ stop: () => controllerContext.informers.stop() });
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -389,6 +394,7 @@ async function assemble(opts: ApiServerOptions, store: Store, admissionPlan: Adm
     port,
     kubeconfigPath,
     store,
+    controllerContext,
     shutdown() {
       shuttingDown ??= (async () => {
         shutdownCheck.begin();
