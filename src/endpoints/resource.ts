@@ -168,7 +168,7 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
       }
       case 'delete': {
         const opts = await deleteOptions(ctx, dryRun, spelling, info);
-        const r = await store.delete(info.namespace, info.name, opts);
+        const r = await store.delete(info.namespace, info.name, lens ? { ...opts, lens } : opts);
         if (r.deleted && !store.strategy.returnDeletedObject) return writeObject(ctx, 200, successStatus(served, r.object));
         return out(200, lens ? await shown(r.object) : r.object);
       }

@@ -624,7 +624,7 @@ export class GenericStore {
       const old = this.current(kv);
       this.checkPreconditions(old, opts);
       // As kube's delete: the mutating steps, then the validating ones, with the stored object as oldObject.
-      const attributes = this.attributes('DELETE', undefined, old, opts);
+      const attributes = this.attributes('DELETE', undefined, opts.lens ? await opts.lens.toRequest(old) : old, opts);
       await this.admission.mutate(attributes);
       await this.admission.admit(attributes);
       const obj = clone(old);
