@@ -21,7 +21,6 @@ describe('node lifecycle', () => {
   before(async () => {
     t = await startTestServer();
     assert.equal((await t.req('POST', '/api/v1/namespaces', { metadata: { name: NS } })).status, 201);
-    assert.equal((await t.req('POST', '/api/v1/namespaces', { metadata: { name: 'kube-node-lease' } })).status, 201);
     c = new NodeLifecycleController(t.server.controllerContext, { now: () => clock, monitorPeriodMs: 3_600_000 });
     await c.start();
   });
@@ -43,7 +42,7 @@ describe('node lifecycle', () => {
     const status = { conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status', lastHeartbeatTime: stamp(clock), lastTransitionTime: stamp(clock) }] };
     const posted = await t.req('PATCH', '/api/v1/nodes/n1/status', { status }, { headers: { 'Content-Type': 'application/merge-patch+json' } });
     assert.equal(posted.status, 200, posted.text);
-    assert.equal((await t.req('POST', '/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases', { metadata: { name: 'n1' }, spec: { holderIdentity: 'n1', leaseDurationSeconds: 40, renewTime: new Date(clock).toISOString().replace('Z', '000Z') } })).status, 201);
+    assert.equal((await t.req('POST', '/apis/coordination.k8s.io/v1/namespaces/svc-node-lease/leases', { metadata: { name: 'n1' }, spec: { holderIdentity: 'n1', leaseDurationSeconds: 40, renewTime: new Date(clock).toISOString().replace('Z', '000Z') } })).status, 201);
     await eventually(async () => (await node()).spec.taints === undefined);
     await c.monitor();
     assert.equal((await node()).spec.taints, undefined);
@@ -65,12 +64,12 @@ describe('node lifecycle', () => {
     assert.equal(n2.status, 201);
     const ready2 = { conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady', lastHeartbeatTime: stamp(clock), lastTransitionTime: stamp(clock) }] };
     assert.equal((await t.req('PATCH', '/api/v1/nodes/n2/status', { status: ready2 }, { headers: { 'Content-Type': 'application/merge-patch+json' } })).status, 200);
-    const lease = await t.req('POST', '/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases', { metadata: { name: 'n2' }, spec: { holderIdentity: 'n2', leaseDurationSeconds: 40, renewTime: new Date(clock).toISOString().replace('Z', '000Z') } });
+    const lease = await t.req('POST', '/apis/coordination.k8s.io/v1/namespaces/svc-node-lease/leases', { metadata: { name: 'n2' }, spec: { holderIdentity: 'n2', leaseDurationSeconds: 40, renewTime: new Date(clock).toISOString().replace('Z', '000Z') } });
     assert.equal(lease.status, 201);
     await new Promise((r) => setTimeout(r, 200));
     await c.monitor(); // seen Ready
     clock += 41_000;
-    const renewed = await t.req('PATCH', '/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/n2', { spec: { renewTime: new Date(clock).toISOString().replace('Z', '000Z') } }, { headers: { 'Content-Type': 'application/merge-patch+json' } });
+    const renewed = await t.req('PATCH', '/apis/coordination.k8s.io/v1/namespaces/svc-node-lease/leases/n2', { spec: { renewTime: new Date(clock).toISOString().replace('Z', '000Z') } }, { headers: { 'Content-Type': 'application/merge-patch+json' } });
     assert.equal(renewed.status, 200, renewed.text);
     await new Promise((r) => setTimeout(r, 200));
     await c.monitor();

@@ -1,6 +1,6 @@
 // The node lifecycle controller (kube's pkg/controller/nodelifecycle, v1.27),
 // every `monitorPeriodMs` (--node-monitor-period, 5 s):
-//   - health: a node is heard from when its Lease in kube-node-lease is
+//   - health: a node is heard from when its Lease in svc-node-lease is
 //     renewed or its Ready condition's heartbeat moves; not heard from for
 //     `gracePeriodMs` (--node-monitor-grace-period, 40 s) — or never, for
 //     `startupGraceMs` after it registered — its Ready, MemoryPressure,
@@ -33,12 +33,12 @@ import type { SharedInformer } from '../shared.js';
 import { isReason } from '../informer.js';
 import { conditionsOf, MANAGED_NO_SCHEDULE, NODE_TAINT, readyStatus, taintsOf, wantedNoScheduleTaints, canonicalTaintKey, type Taint } from './taints.js';
 import { TaintManager } from './taintmanager.js';
+import { NODE_LEASE_NAMESPACE } from '../../authz/node/authorizer.js';
 
 export const NODE_CONTROLLER = 'node-controller';
 const NODES: Target = { group: '', version: 'v1', resource: 'nodes' };
 const NODE_STATUS: Target = { ...NODES, subresource: 'status' };
 const POD_STATUS: Target = { group: '', version: 'v1', resource: 'pods', subresource: 'status' };
-const LEASE_NAMESPACE = 'kube-node-lease';
 const UNKNOWN_CONDITIONS = ['Ready', 'MemoryPressure', 'DiskPressure', 'PIDPressure'];
 
 export interface NodeLifecycleOptions {
@@ -152,7 +152,7 @@ export class NodeLifecycleController implements Controller {
   /** The node as the controller sees it after its health check (conditions made Unknown when not heard from). */
   private async health(node: ApiObject, now: number): Promise<ApiObject> {
     const name = node.metadata.name!;
-    const lease = this.leases.get(LEASE_NAMESPACE, name);
+    const lease = this.leases.get(NODE_LEASE_NAMESPACE, name);
     const ready = conditionsOf(node).find((c) => c.type === 'Ready');
     const heartbeat = `${String(obj(lease?.spec).renewTime ?? '')}|${String(ready?.lastHeartbeatTime ?? '')}|${String(ready?.status ?? '')}`;
     const prior = this.heard.get(name);
