@@ -27,7 +27,11 @@ import { ownerIdentity, type ObjectIdentity } from './identity.js';
 import type { ResourceMapper, ResourceMapping } from './mapper.js';
 
 export interface CollectorOptions {
-  /** Concurrent workers per queue (kube's --concurrent-gc-syncs, default 20). */
+  /**
+   * Concurrent workers per queue (kube's --concurrent-gc-syncs, whose default is 20). Ours is 50:
+   * in process, a worker's wait is mostly the storage's group commit, so more workers make bigger
+   * batches (3,000 pods: ~5–8 s with 20 on a loaded 2-core machine, ~2–4 s with 50).
+   */
   readonly workers?: number;
   /** Delay before a node is looked at again (an error, a virtual node not yet observed). */
   readonly retryMs?: number;
@@ -87,7 +91,7 @@ export class GarbageCollector implements GraphSink {
     private readonly recorder: EventRecorder, opts: CollectorOptions = {},
   ) {
     this.graph = new DependencyGraph(this);
-    const workers = opts.workers ?? 20;
+    const workers = opts.workers ?? 50;
     const retryMs = opts.retryMs ?? 1000;
     this.deleteQueue = new NodeQueue(workers, (n) => this.deleteWorker(n), retryMs, 'attemptToDelete');
     this.orphanQueue = new NodeQueue(workers, (n) => this.orphanWorker(n), retryMs, 'attemptToOrphan');
