@@ -221,6 +221,30 @@ describe('garbage collector: scopes, custom resources, kubectl', () => {
     await gone(t, `${path}/g2`);
   });
 
+  it('a CRD that goes and comes back: its monitor follows, and the new resources are collected', async () => {
+    const crd = (plural: string, kind: string) => ({
+      apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: `${plural}.cycle.example.com` },
+      spec: {
+        group: 'cycle.example.com', scope: 'Namespaced', names: { plural, singular: kind.toLowerCase(), kind },
+        versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
+      },
+    });
+    const path = '/apis/cycle.example.com/v1/namespaces/a/sprockets';
+    for (const round of [1, 2]) {
+      await created(t, CRDS, crd('sprockets', 'Sprocket'));
+      await eventually(async () => (await t.req('GET', path)).status === 200);
+      await eventually(async () => gc.monitoredResources().includes('cycle.example.com/sprockets'));
+      const owner = await created(t, path, { apiVersion: 'cycle.example.com/v1', kind: 'Sprocket', metadata: { name: `s${round}` } });
+      await configMap(t, 'a', `sprocket-dep-${round}`, [refTo(owner)]);
+      assert.equal((await t.req('DELETE', `${path}/s${round}`)).status, 200);
+      await gone(t, `${CM('a')}/sprocket-dep-${round}`);
+      // the CRD goes (its custom resources first): the monitor is dropped
+      assert.equal((await t.req('DELETE', `${CRDS}/sprockets.cycle.example.com`)).status, 200);
+      await gone(t, `${CRDS}/sprockets.cycle.example.com`);
+      await eventually(async () => !gc.monitoredResources().includes('cycle.example.com/sprockets'));
+    }
+  });
+
   const kubectl = kubectlFor(() => t);
   after(() => kubectl.cleanup());
 
@@ -240,6 +264,28 @@ describe('garbage collector: scopes, custom resources, kubectl', () => {
         await gone(t, `${CM('a')}/k-${cascade}-dep`);
       }
     }
+  });
+});
+
+describe('garbage collector: objects left dangling before it starts', () => {
+  let t: TestServer;
+  let gc: GarbageCollectorController | undefined;
+  before(async () => (t = await startTestServer()));
+  after(async () => {
+    gc?.stop();
+    await t?.stop();
+  });
+
+  it('collects them from its first lists; what still has an owner stays', async () => {
+    const owner = await configMap(t, 'default', 'early-owner');
+    const kept = await configMap(t, 'default', 'early-kept');
+    await configMap(t, 'default', 'early-dep', [refTo(owner)]);
+    await configMap(t, 'default', 'early-kept-dep', [refTo(kept)]);
+    assert.equal((await t.req('DELETE', `${CM('default')}/early-owner`)).status, 200);
+    assert.equal((await t.req('GET', `${CM('default')}/early-dep`)).status, 200, 'nothing collects before the collector runs');
+    gc = await startCollector(t);
+    await gone(t, `${CM('default')}/early-dep`);
+    assert.equal((await t.req('GET', `${CM('default')}/early-kept-dep`)).status, 200);
   });
 });
 

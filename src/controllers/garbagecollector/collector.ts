@@ -54,11 +54,21 @@ export class NamespacedOwnerOfClusterScopedError extends Error {
 type Outcome = 'done' | 'forget';
 type Policy = 'Foreground' | 'Background' | 'Orphan';
 
-/** Queues of nodes by uid, spread over `workers` of the shared work queues (one sync at a time per uid). */
+/** How far apart the looks at a node waiting for something else grow (kube's rate-limited requeue, capped lower). */
+const MAX_BACKOFF_MS = 5 * 60_000;
+
+/**
+ * Queues of nodes by uid, spread over `workers` of the shared work queues (one sync at a time per
+ * uid; a failed sync is retried after `retryMs`). `addLater` looks at a node again after a delay
+ * that doubles each time (a virtual owner not observed yet, a kind not served yet), until `forget`.
+ */
 class NodeQueue {
   private readonly shards: WorkQueue<GraphNode>[];
+  private readonly later = new Map<string, { timer: NodeJS.Timeout; attempts: number }>();
+  private readonly attempts = new Map<string, number>();
+  private stopped = false;
 
-  constructor(workers: number, sync: (n: GraphNode) => Promise<boolean>, retryMs: number, label: string) {
+  constructor(workers: number, sync: (n: GraphNode) => Promise<boolean>, private readonly retryMs: number, label: string) {
     this.shards = Array.from({ length: Math.max(1, workers) }, () => new WorkQueue<GraphNode>(sync, {
       retryMs, onError: (key, err) => console.error(`garbage collector: ${label} ${key}: ${(err as Error).message ?? err}; will retry`),
     }));
@@ -71,8 +81,27 @@ class NodeQueue {
     this.shards[Math.abs(h) % this.shards.length]!.add(uid, n);
   }
 
+  addLater(n: GraphNode): void {
+    const uid = n.identity.uid;
+    if (this.stopped || this.later.has(uid)) return;
+    const attempts = this.attempts.get(uid) ?? 0;
+    this.attempts.set(uid, attempts + 1);
+    const timer = setTimeout(() => {
+      this.later.delete(uid);
+      this.add(n);
+    }, Math.min(this.retryMs * 2 ** attempts, MAX_BACKOFF_MS)).unref();
+    this.later.set(uid, { timer, attempts });
+  }
+
+  forget(n: GraphNode): void {
+    this.attempts.delete(n.identity.uid);
+  }
+
   stop(): void {
+    this.stopped = true;
     for (const s of this.shards) s.stop();
+    for (const l of this.later.values()) clearTimeout(l.timer);
+    this.later.clear();
   }
 }
 
@@ -137,25 +166,34 @@ export class GarbageCollector implements GraphSink {
 
   // --- attemptToDelete ---------------------------------------------------------
 
-  /** One look at a node; true when nothing is left to do for it (kube's forgetItem). */
+  /** One look at a node; true when nothing is left to do for it now (kube's forgetItem), false to retry after an error. */
   private async deleteWorker(n: GraphNode): Promise<boolean> {
     const current = this.graph.get(n.identity.uid);
-    if (n.virtual && (!current || current !== n || !current.virtual)) return true;
+    if (n.virtual && (!current || current !== n || !current.virtual)) return this.forget(n);
     try {
       const outcome = await this.attemptToDeleteItem(n);
       this.unmapped.delete(n.identity.uid);
-      if (outcome === 'forget') return true;
+      if (outcome === 'forget') return this.forget(n);
     } catch (err) {
-      if (err instanceof NamespacedOwnerOfClusterScopedError) return true;
+      if (err instanceof NamespacedOwnerOfClusterScopedError) return this.forget(n);
       if (err instanceof RestMappingError) {
-        // Retried when the served resources change (and after the retry delay, as kube's rate-limited requeue).
+        // Looked at again when the served resources change, and (less and less often) meanwhile.
         if (!this.unmapped.has(n.identity.uid)) console.error(`garbage collector: ${n.identity.kind} ${n.identity.namespace}/${n.identity.name}: ${err.message}`);
         this.unmapped.set(n.identity.uid, n);
-        return false;
+        this.deleteQueue.addLater(n);
+        return true;
       }
       throw err;
     }
-    return !n.virtual; // a virtual node the API has is looked at again until an informer observes it
+    // A virtual node the API has: looked at again until an informer observes it (or the API says it is gone).
+    if (n.virtual) this.deleteQueue.addLater(n);
+    else this.deleteQueue.forget(n);
+    return true;
+  }
+
+  private forget(n: GraphNode): true {
+    this.deleteQueue.forget(n);
+    return true;
   }
 
   private async attemptToDeleteItem(item: GraphNode): Promise<Outcome> {

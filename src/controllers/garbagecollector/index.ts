@@ -70,6 +70,11 @@ export class GarbageCollectorController implements Controller {
     await Promise.all(started);
   }
 
+  /** The resources monitored now (`group/resource`, svc.io spelling). */
+  monitoredResources(): string[] {
+    return this.monitors.resources();
+  }
+
   private async run(): Promise<void> {
     if (this.ctx.registry.has(CRD_GROUP, CRD_RESOURCE)) {
       const crds = this.ctx.informers.informer(CRD_GROUP, CRD_RESOURCE);

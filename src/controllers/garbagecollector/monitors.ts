@@ -25,13 +25,9 @@ export class Monitors {
 
   constructor(private readonly ctx: ControllerContext, private readonly onEvent: (e: GraphEvent) => void) {}
 
-  get size(): number {
-    return this.monitors.size;
-  }
-
-  /** Whether every monitor has delivered its first list. */
-  get synced(): boolean {
-    return [...this.monitors.values()].every((m) => m.informer.hasSynced);
+  /** The monitored resources (`group/resource`, svc.io spelling), sorted. */
+  resources(): string[] {
+    return [...this.monitors.keys()].sort();
   }
 
   /** Makes the monitor set the given resources; answers whether it changed and the new monitors' first lists. */
