@@ -122,8 +122,8 @@ export class GarbageCollector implements GraphSink {
     this.graph = new DependencyGraph(this);
     const workers = opts.workers ?? 50;
     const retryMs = opts.retryMs ?? 1000;
-    this.deleteQueue = new NodeQueue(workers, (n) => this.deleteWorker(n), retryMs, 'attemptToDelete');
-    this.orphanQueue = new NodeQueue(workers, (n) => this.orphanWorker(n), retryMs, 'attemptToOrphan');
+    this.deleteQueue = new NodeQueue(workers, (n) => this.attemptToDeleteWorker(n), retryMs, 'attemptToDelete');
+    this.orphanQueue = new NodeQueue(workers, (n) => this.attemptToOrphanWorker(n), retryMs, 'attemptToOrphan');
   }
 
   /** The workers start: what was queued meanwhile goes first. */
@@ -167,7 +167,7 @@ export class GarbageCollector implements GraphSink {
   // --- attemptToDelete ---------------------------------------------------------
 
   /** One look at a node; true when nothing is left to do for it now (kube's forgetItem), false to retry after an error. */
-  private async deleteWorker(n: GraphNode): Promise<boolean> {
+  async attemptToDeleteWorker(n: GraphNode): Promise<boolean> {
     const current = this.graph.get(n.identity.uid);
     if (n.virtual && (!current || current !== n || !current.virtual)) return this.forget(n);
     try {
@@ -292,7 +292,8 @@ export class GarbageCollector implements GraphSink {
 
   // --- attemptToOrphan ---------------------------------------------------------
 
-  private async orphanWorker(owner: GraphNode): Promise<boolean> {
+  /** Orphans the owner's dependents, then removes its `orphan` finalizer; throws (to be retried) when a dependent could not be updated. */
+  async attemptToOrphanWorker(owner: GraphNode): Promise<boolean> {
     const failures: string[] = [];
     await Promise.all([...owner.dependents].map(async (dep) => {
       try {
