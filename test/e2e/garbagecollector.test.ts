@@ -134,6 +134,17 @@ function flows(name: string, start: () => Promise<TestServer>) {
       assert.deepEqual(dep.body.metadata.ownerReferences, [refTo(alive)]);
     });
 
+    it('an owner named in the svc.io spelling of its group is the same owner (kept while it lives, collected after)', async () => {
+      const owner = await created(t, '/apis/rbac.authorization.k8s.io/v1/namespaces/gc/roles', { metadata: { name: 'sp-role' }, rules: [] });
+      await configMap(t, 'gc', 'sp-dep', [refTo({ ...owner, apiVersion: 'rbac.authorization.svc.io/v1' })]);
+      await configMap(t, 'gc', 'sp-dep2', [refTo(owner)]);
+      await gc.resyncMonitors();
+      assert.equal((await t.req('GET', `${CM('gc')}/sp-dep`)).status, 200);
+      assert.equal((await t.req('DELETE', '/apis/rbac.authorization.k8s.io/v1/namespaces/gc/roles/sp-role')).status, 200);
+      await gone(t, `${CM('gc')}/sp-dep`);
+      await gone(t, `${CM('gc')}/sp-dep2`);
+    });
+
     it('a cluster-scoped owner (ClusterRole) of namespaced dependents: they go with it', async () => {
       const role = await created(t, '/apis/rbac.authorization.k8s.io/v1/clusterroles', { metadata: { name: 'gc-owner-role' }, rules: [] });
       await configMap(t, 'gc', 'cs-dep', [refTo(role)]);
