@@ -79,7 +79,7 @@ export class GarbageCollectorController implements Controller {
     if (this.ctx.registry.has(CRD_GROUP, CRD_RESOURCE)) {
       const crds = this.ctx.informers.informer(CRD_GROUP, CRD_RESOURCE);
       crds.addHandler({ onAdd: () => this.crdsChanged(), onUpdate: () => this.crdsChanged(), onDelete: () => this.crdsChanged() });
-      await crds.start();
+      await crds.start().catch((err) => console.error(`garbage collector: the CRD informer failed to start (${(err as Error).message}); custom resources are found by the periodic sync`));
     }
     await this.resyncMonitors();
     if (this.stopped) return;
