@@ -61,6 +61,7 @@ export class GarbageCollector implements GraphSink {
   /** Nodes waiting for a kind to be served, looked at again when the served resources change. */
   private readonly unmapped = new Map<string, GraphNode>();
   private running = false;
+  private readonly workers: number;
   /** Nodes queued before the workers run (kube's workers start once the monitors synced). */
   private readonly early: { queue: 'delete' | 'orphan'; node: GraphNode }[] = [];
 
@@ -69,7 +70,7 @@ export class GarbageCollector implements GraphSink {
     private readonly recorder: EventRecorder, opts: CollectorOptions = {},
   ) {
     this.graph = new DependencyGraph(this);
-    const workers = opts.workers ?? 50;
+    const workers = (this.workers = opts.workers ?? 50);
     const retryMs = opts.retryMs ?? 1000;
     this.deleteQueue = new NodeQueue(workers, (n) => this.attemptToDeleteWorker(n), retryMs, 'attemptToDelete');
     this.orphanQueue = new NodeQueue(workers, (n) => this.attemptToOrphanWorker(n), retryMs, 'attemptToOrphan');
@@ -244,11 +245,16 @@ export class GarbageCollector implements GraphSink {
   /** Orphans the owner's dependents, then removes its `orphan` finalizer; throws (to be retried) when a dependent could not be updated. */
   async attemptToOrphanWorker(owner: GraphNode): Promise<boolean> {
     const failures: string[] = [];
-    await Promise.all([...owner.dependents].map(async (dep) => {
-      try {
-        await this.rewriteOwnerReferences(dep, (rs) => rs.filter((r) => r.uid !== owner.identity.uid));
-      } catch (err) {
-        if (!isReason(err, 'NotFound')) failures.push(`orphaning ${dep.identity.kind} ${dep.identity.namespace}/${dep.identity.name} failed, ${(err as Error).message}`);
+    // kube updates every dependent at once; here at most `workers` at a time (thousands of updates in
+    // flight together cost more in memory than they win in batching)
+    const pending = [...owner.dependents];
+    await Promise.all(Array.from({ length: Math.min(this.workers, pending.length) }, async () => {
+      for (let dep = pending.pop(); dep; dep = pending.pop()) {
+        try {
+          await this.rewriteOwnerReferences(dep, (rs) => rs.filter((r) => r.uid !== owner.identity.uid));
+        } catch (err) {
+          if (!isReason(err, 'NotFound')) failures.push(`orphaning ${dep.identity.kind} ${dep.identity.namespace}/${dep.identity.name} failed, ${(err as Error).message}`);
+        }
       }
     }));
     if (failures.length > 0) throw new Error(`failed to orphan dependents of owner ${owner.identity.kind} ${owner.identity.namespace}/${owner.identity.name}, got errors: ${failures.join(', ')}`);
