@@ -90,4 +90,133 @@ describe('job controller', () => {
     const evs = await events(t, 'default', 'hello');
     assert.ok(evs.some((e) => e.reason === 'SuccessfulCreate' && e.message === `Created pod: ${pod.metadata.name}` && e.source.component === 'job-controller'), JSON.stringify(evs));
   });
+  const jobBody = (name: string, spec: Json) => ({
+    apiVersion: 'batch/v1', kind: 'Job', metadata: { name },
+    spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'main', image: 'busybox' }] } }, ...spec },
+  });
+  async function createJob(name: string, spec: Json): Promise<Json> {
+    const res = await t.req('POST', '/apis/batch/v1/namespaces/default/jobs', jobBody(name, spec), { headers: { 'user-agent': 'jobs-e2e' } });
+    assert.equal(res.status, 201, res.text);
+    return res.body;
+  }
+  const live = (pods: Json[]) => pods.filter((p) => !p.metadata.deletionTimestamp && !['Succeeded', 'Failed'].includes(p.status?.phase));
+
+  it('keeps `parallelism` pods running until `completions` succeed', async () => {
+    await createJob('par', { completions: 3, parallelism: 2 });
+    let pods: Json[] = [];
+    await eventually(async () => live((pods = await podsOf(t, 'default', 'par'))).length === 2);
+    await finishPod(t, live(pods)[0], 0);
+    await eventually(async () => live((pods = await podsOf(t, 'default', 'par'))).length === 2 && pods.length === 3);
+    await eventually(async () => (await getJob(t, 'default', 'par')).status?.succeeded === 1);
+    for (const p of live(pods)) await finishPod(t, p, 0);
+    let job: Json;
+    await eventually(async () => condition((job = await getJob(t, 'default', 'par')), 'Complete')?.status === 'True');
+    assert.equal(job.status.succeeded, 3);
+    assert.equal(job.status.failed ?? 0, 0);
+    assert.equal((await podsOf(t, 'default', 'par')).length, 3, 'no pod beyond the completions');
+  });
+
+  it('retries failed pods, then fails the Job with BackoffLimitExceeded', async () => {
+    await createJob('flaky', { backoffLimit: 1 });
+    let pods: Json[] = [];
+    await eventually(async () => live((pods = await podsOf(t, 'default', 'flaky'))).length === 1);
+    await finishPod(t, live(pods)[0], 1);
+    await eventually(async () => (pods = await podsOf(t, 'default', 'flaky')).length === 2 && live(pods).length === 1);
+    await eventually(async () => (await getJob(t, 'default', 'flaky')).status?.failed === 1);
+    await finishPod(t, live(pods)[0], 2);
+    let job: Json;
+    await eventually(async () => condition((job = await getJob(t, 'default', 'flaky')), 'Failed')?.status === 'True');
+    const failed = condition(job, 'Failed');
+    assert.equal(failed.reason, 'BackoffLimitExceeded');
+    assert.equal(failed.message, 'Job has reached the specified backoff limit');
+    assert.equal(job.status.failed, 2);
+    assert.equal(job.status.completionTime, undefined);
+    assert.equal((await podsOf(t, 'default', 'flaky')).length, 2, 'no pod after the limit');
+    await eventually(async () => (await events(t, 'default', 'flaky')).some((e) => e.type === 'Warning' && e.reason === 'BackoffLimitExceeded'));
+  });
+
+  it('fails the Job at once on a FailJob rule of podFailurePolicy, and does not count an Ignore rule', async () => {
+    await createJob('policy', {
+      backoffLimit: 6,
+      podFailurePolicy: { rules: [
+        { action: 'Ignore', onPodConditions: [{ type: 'DisruptionTarget' }] },
+        { action: 'FailJob', onExitCodes: { containerName: 'main', operator: 'In', values: [42] } },
+      ] },
+    });
+    let pods: Json[] = [];
+    await eventually(async () => live((pods = await podsOf(t, 'default', 'policy'))).length === 1);
+    await finishPod(t, live(pods)[0], 1, { conditions: [{ type: 'DisruptionTarget', status: 'True' }] });
+    await eventually(async () => (pods = await podsOf(t, 'default', 'policy')).length === 2 && live(pods).length === 1);
+    assert.equal((await getJob(t, 'default', 'policy')).status.failed ?? 0, 0, 'an ignored failure is not counted');
+    const victim = live(pods)[0];
+    await finishPod(t, victim, 42);
+    let job: Json;
+    await eventually(async () => condition((job = await getJob(t, 'default', 'policy')), 'Failed')?.status === 'True');
+    assert.equal(condition(job, 'Failed').reason, 'PodFailurePolicy');
+    assert.equal(condition(job, 'Failed').message, `Container main for pod default/${victim.metadata.name} failed with exit code 42 matching FailJob rule at index 1`);
+    assert.equal(condition(job, 'FailureTarget')?.reason, 'PodFailurePolicy');
+    assert.equal(job.status.failed, 1);
+  });
+
+  it('fails a Job past activeDeadlineSeconds (DeadlineExceeded) and deletes its pods', async () => {
+    await createJob('late', { activeDeadlineSeconds: 1, parallelism: 2, completions: 4 });
+    let job: Json;
+    await eventually(async () => condition((job = await getJob(t, 'default', 'late')), 'Failed')?.status === 'True', 15_000);
+    assert.equal(condition(job, 'Failed').reason, 'DeadlineExceeded');
+    assert.equal(condition(job, 'Failed').message, 'Job was active longer than specified deadline');
+    await eventually(async () => (await podsOf(t, 'default', 'late')).length === 0);
+  });
+
+  it('runs an Indexed Job: one pod per index with the index annotation, env and hostname; completedIndexes', async () => {
+    await createJob('idx', { completions: 3, parallelism: 3, completionMode: 'Indexed' });
+    let pods: Json[] = [];
+    await eventually(async () => live((pods = await podsOf(t, 'default', 'idx'))).length === 3);
+    const byIndex = new Map(pods.map((p) => [p.metadata.annotations['batch.kubernetes.io/job-completion-index'], p]));
+    assert.deepEqual([...byIndex.keys()].sort(), ['0', '1', '2']);
+    const p1 = byIndex.get('1');
+    assert.match(p1.metadata.name, /^idx-1-[a-z0-9]{5}$/);
+    assert.equal(p1.spec.hostname, 'idx-1');
+    assert.deepEqual(p1.spec.containers[0].env, [{ name: 'JOB_COMPLETION_INDEX', valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: "metadata.annotations['batch.kubernetes.io/job-completion-index']" } } }]);
+    await finishPod(t, byIndex.get('0'), 0);
+    await finishPod(t, byIndex.get('2'), 0);
+    await eventually(async () => (await getJob(t, 'default', 'idx')).status?.completedIndexes === '0,2');
+    await finishPod(t, p1, 3);
+    await eventually(async () => live((pods = await podsOf(t, 'default', 'idx'))).length === 1);
+    const again = live(pods)[0];
+    assert.equal(again.metadata.annotations['batch.kubernetes.io/job-completion-index'], '1', 'the failed index is made again');
+    await finishPod(t, again, 0);
+    let job: Json;
+    await eventually(async () => condition((job = await getJob(t, 'default', 'idx')), 'Complete')?.status === 'True');
+    assert.equal(job.status.completedIndexes, '0-2');
+    assert.equal(job.status.succeeded, 3);
+    assert.equal(job.status.failed, 1);
+  });
+
+  it('suspends a Job (pods deleted, Suspended) and resumes it', async () => {
+    await createJob('nap', { parallelism: 2, completions: 2 });
+    await eventually(async () => live(await podsOf(t, 'default', 'nap')).length === 2);
+    const res = await t.req('PATCH', '/apis/batch/v1/namespaces/default/jobs/nap', { spec: { suspend: true } }, { headers: { 'content-type': 'application/merge-patch+json' } });
+    assert.equal(res.status, 200, res.text);
+    let job: Json;
+    await eventually(async () => condition((job = await getJob(t, 'default', 'nap')), 'Suspended')?.status === 'True');
+    assert.equal(condition(job, 'Suspended').reason, 'JobSuspended');
+    assert.equal(condition(job, 'Suspended').message, 'Job suspended');
+    await eventually(async () => live(await podsOf(t, 'default', 'nap')).length === 0);
+    await eventually(async () => (await getJob(t, 'default', 'nap')).status?.active === undefined);
+    await t.req('PATCH', '/apis/batch/v1/namespaces/default/jobs/nap', { spec: { suspend: false } }, { headers: { 'content-type': 'application/merge-patch+json' } });
+    await eventually(async () => condition((job = await getJob(t, 'default', 'nap')), 'Suspended')?.status === 'False');
+    assert.equal(condition(job, 'Suspended').reason, 'JobResumed');
+    await eventually(async () => live(await podsOf(t, 'default', 'nap')).length === 2);
+    const evs = await events(t, 'default', 'nap');
+    assert.ok(evs.some((e) => e.reason === 'Suspended' && e.message === 'Job suspended'));
+  });
+
+  it('creates no pods for a Job created suspended', async () => {
+    await createJob('asleep', { suspend: true });
+    let job: Json;
+    await eventually(async () => condition((job = await getJob(t, 'default', 'asleep')), 'Suspended')?.status === 'True');
+    assert.equal(job.status.startTime, undefined);
+    assert.equal((await podsOf(t, 'default', 'asleep')).length, 0);
+  });
+
 });
