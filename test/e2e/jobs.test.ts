@@ -4,10 +4,11 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { after, before, describe, it } from 'node:test';
+import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import { eventually, startTestServer, type TestServer } from './harness.js';
 import { BACKENDS } from './backends.js';
-import { startJobController } from '../../src/controllers/job/index.js';
+import { FakeClock, startJobController } from '../../src/controllers/job/index.js';
+import { startCronJobController } from '../../src/controllers/cronjob/index.js';
 import type { Controller } from '../../src/controllers/context.js';
 
 const run = promisify(execFile);
@@ -219,4 +220,137 @@ describe('job controller', () => {
     assert.equal((await podsOf(t, 'default', 'asleep')).length, 0);
   });
 
+});
+
+describe('cronjob controller (fake clock)', () => {
+  let t: TestServer;
+  let cronjobs: Controller;
+  let clock: FakeClock;
+  before(async () => (t = await startTestServer()));
+  after(async () => t?.stop());
+  // each test its own clock, starting at the real time its CronJobs are created at
+  beforeEach(async () => {
+    clock = new FakeClock(Date.now());
+    cronjobs = startCronJobController(t.server.controllerContext, { clock });
+    await cronjobs.start();
+  });
+  afterEach(async () => cronjobs?.stop());
+
+  const MIN = 60_000;
+  let created = 0;
+  /** Moves the fake clock just past the next minute boundary (after the last CronJob's creation). */
+  const nextMinute = () => clock.set((Math.floor(Math.max(clock.now(), created) / MIN) + 1) * MIN + 1000);
+  async function jobsOf(cj: string): Promise<Json[]> {
+    const res = await t.req('GET', '/apis/batch/v1/namespaces/default/jobs');
+    return res.body.items.filter((j: Json) => j.metadata.ownerReferences?.[0]?.name === cj);
+  }
+  async function getCronJob(name: string): Promise<Json> {
+    return (await t.req('GET', `/apis/batch/v1/namespaces/default/cronjobs/${name}`)).body;
+  }
+  async function createCronJob(name: string, spec: Json): Promise<void> {
+    const res = await t.req('POST', '/apis/batch/v1/namespaces/default/cronjobs', {
+      metadata: { name },
+      spec: { schedule: '* * * * *', jobTemplate: { spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox' }] } } } }, ...spec },
+    }, { headers: { 'user-agent': 'jobs-e2e' } });
+    assert.equal(res.status, 201, res.text);
+    created = Date.parse(res.body.metadata.creationTimestamp);
+  }
+  async function finishJob(job: Json, type: 'Complete' | 'Failed'): Promise<void> {
+    const now = new Date(clock.now()).toISOString().replace(/\.\d+Z$/, 'Z');
+    const status = {
+      startTime: job.status?.startTime ?? now,
+      ...(type === 'Complete' ? { completionTime: now, succeeded: 1 } : { failed: 1 }),
+      conditions: [{ type, status: 'True', lastProbeTime: now, lastTransitionTime: now, ...(type === 'Failed' ? { reason: 'BackoffLimitExceeded' } : {}) }],
+    };
+    const res = await t.req('PUT', `/apis/batch/v1/namespaces/default/jobs/${job.metadata.name}/status`, { ...job, status });
+    assert.equal(res.status, 200, res.text);
+  }
+
+  it('creates a Job per start of `kubectl create cronjob`, named by the scheduled minute', async () => {
+    await kubectl(t, 'create', 'cronjob', 'tick', '--image=busybox', '--schedule=*/1 * * * *', '--', 'date');
+    created = Date.parse((await getCronJob('tick')).metadata.creationTimestamp);
+    assert.equal((await jobsOf('tick')).length, 0, 'nothing before the first start');
+    nextMinute();
+    const scheduled = Math.floor(clock.now() / MIN) * MIN;
+    let jobs: Json[] = [];
+    await eventually(async () => (jobs = await jobsOf('tick')).length === 1);
+    const cj = await getCronJob('tick');
+    const job = jobs[0];
+    assert.equal(job.metadata.name, `tick-${scheduled / MIN}`);
+    assert.equal(job.metadata.annotations['batch.kubernetes.io/cronjob-scheduled-timestamp'], new Date(scheduled).toISOString().replace('.000Z', 'Z'));
+    assert.deepEqual(job.metadata.ownerReferences, [{ apiVersion: 'batch/v1', kind: 'CronJob', name: 'tick', uid: cj.metadata.uid, controller: true, blockOwnerDeletion: true }]);
+    assert.deepEqual(job.spec.template.spec.containers[0].command, ['date']);
+    await eventually(async () => (await getCronJob('tick')).status?.active?.length === 1);
+    const status = (await getCronJob('tick')).status;
+    assert.equal(status.active[0].name, job.metadata.name);
+    assert.equal(status.active[0].uid, job.metadata.uid);
+    assert.equal(status.lastScheduleTime, new Date(scheduled).toISOString().replace('.000Z', 'Z'));
+    await eventually(async () => (await events(t, 'default', 'tick')).some((e) => e.reason === 'SuccessfulCreate' && e.message === `Created job ${job.metadata.name}` && e.source.component === 'cronjob-controller'));
+    // finished: out of status.active, lastSuccessfulTime set, the next start makes another Job
+    await finishJob(job, 'Complete');
+    await eventually(async () => (await getCronJob('tick')).status?.active === undefined);
+    await eventually(async () => (await events(t, 'default', 'tick')).some((e) => e.reason === 'SawCompletedJob' && e.message === `Saw completed job: ${job.metadata.name}, status: Complete`));
+    await eventually(async () => Boolean((await getCronJob('tick')).status?.lastSuccessfulTime));
+    nextMinute();
+    await eventually(async () => (await jobsOf('tick')).length === 2);
+    await t.req('DELETE', '/apis/batch/v1/namespaces/default/cronjobs/tick');
+  });
+
+  it('Forbid: no second Job while one runs (JobAlreadyActive)', async () => {
+    await createCronJob('forbid', { concurrencyPolicy: 'Forbid' });
+    nextMinute();
+    let jobs: Json[] = [];
+    await eventually(async () => (jobs = await jobsOf('forbid')).length === 1 && (await getCronJob('forbid')).status?.active?.length === 1);
+    nextMinute();
+    await eventually(async () => (await events(t, 'default', 'forbid')).some((e) => e.reason === 'JobAlreadyActive'
+      && e.message === 'Not starting job because prior execution is running and concurrency policy is Forbid'));
+    assert.equal((await jobsOf('forbid')).length, 1);
+    await finishJob(jobs[0], 'Failed');
+    // the start refused while the first ran is still owed (no startingDeadlineSeconds): made once it finished
+    await eventually(async () => (await jobsOf('forbid')).length === 2);
+    await eventually(async () => (await getCronJob('forbid')).status?.active?.[0]?.name === `forbid-${Math.floor(clock.now() / MIN)}`);
+    await t.req('DELETE', '/apis/batch/v1/namespaces/default/cronjobs/forbid');
+  });
+
+  it('Replace: the running Job is deleted for the new one', async () => {
+    await createCronJob('replace', { concurrencyPolicy: 'Replace' });
+    nextMinute();
+    let first: Json[] = [];
+    await eventually(async () => (first = await jobsOf('replace')).length === 1 && (await getCronJob('replace')).status?.active?.length === 1);
+    nextMinute();
+    let jobs: Json[] = [];
+    await eventually(async () => (jobs = await jobsOf('replace')).length === 1 && jobs[0].metadata.name !== first[0].metadata.name);
+    const status = (await getCronJob('replace')).status;
+    assert.deepEqual(status.active.map((r: Json) => r.name), [jobs[0].metadata.name]);
+    await eventually(async () => (await events(t, 'default', 'replace')).some((e) => e.reason === 'SuccessfulDelete' && e.message === `Deleted job ${first[0].metadata.name}`));
+    await t.req('DELETE', '/apis/batch/v1/namespaces/default/cronjobs/replace');
+  });
+
+  it('keeps successfulJobsHistoryLimit finished Jobs, deleting the oldest', async () => {
+    await createCronJob('history', { successfulJobsHistoryLimit: 1 });
+    const names: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      nextMinute();
+      let jobs: Json[] = [];
+      await eventually(async () => (jobs = (await jobsOf('history')).filter((j) => !names.includes(j.metadata.name))).length === 1);
+      names.push(jobs[0].metadata.name);
+      await finishJob(jobs[0], 'Complete');
+      await eventually(async () => (await getCronJob('history')).status?.active === undefined);
+    }
+    await eventually(async () => (await jobsOf('history')).map((j) => j.metadata.name).join() === names[1]);
+    await t.req('DELETE', '/apis/batch/v1/namespaces/default/cronjobs/history');
+  });
+
+  it('reads the schedule in spec.timeZone', async () => {
+    // the next 09:00 in Tokyo is the next 00:00Z
+    await createCronJob('tokyo', { schedule: '0 9 * * *', timeZone: 'Asia/Tokyo' });
+    const midnight = (Math.floor(created / 86_400_000) + 1) * 86_400_000;
+    clock.set(midnight - MIN);
+    assert.equal((await jobsOf('tokyo')).length, 0);
+    clock.set(midnight + 1000);
+    let jobs: Json[] = [];
+    await eventually(async () => (jobs = await jobsOf('tokyo')).length === 1);
+    assert.equal(jobs[0].metadata.name, `tokyo-${midnight / MIN}`);
+    assert.equal(jobs[0].metadata.annotations['batch.kubernetes.io/cronjob-scheduled-timestamp'], new Date(midnight + 9 * 3_600_000).toISOString().replace('.000Z', '+09:00'));
+  });
 });
