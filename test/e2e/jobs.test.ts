@@ -9,6 +9,7 @@ import { eventually, startTestServer, type TestServer } from './harness.js';
 import { BACKENDS } from './backends.js';
 import { FakeClock, startJobController } from '../../src/controllers/job/index.js';
 import { startCronJobController } from '../../src/controllers/cronjob/index.js';
+import { startTTLAfterFinishedController } from '../../src/controllers/ttlafterfinished/index.js';
 import type { Controller } from '../../src/controllers/context.js';
 
 const run = promisify(execFile);
@@ -354,3 +355,74 @@ describe('cronjob controller (fake clock)', () => {
     assert.equal(jobs[0].metadata.annotations['batch.kubernetes.io/cronjob-scheduled-timestamp'], new Date(midnight + 9 * 3_600_000).toISOString().replace('.000Z', '+09:00'));
   });
 });
+
+describe('ttl-after-finished controller (fake clock) with the job controller', () => {
+  let t: TestServer;
+  let controllers: Controller[] = [];
+  let clock: FakeClock;
+  before(async () => {
+    t = await startTestServer();
+    clock = new FakeClock(Date.now());
+    controllers = [startJobController(t.server.controllerContext), startTTLAfterFinishedController(t.server.controllerContext, { clock })];
+    for (const c of controllers) await c.start();
+  });
+  after(async () => {
+    for (const c of controllers) await c.stop();
+    await t?.stop();
+  });
+
+  async function runToCompletion(name: string, ttl: number, readBack = true): Promise<Json> {
+    const res = await t.req('POST', '/apis/batch/v1/namespaces/default/jobs', {
+      metadata: { name }, spec: { ttlSecondsAfterFinished: ttl, template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox' }] } } },
+    }, { headers: { 'user-agent': 'jobs-e2e' } });
+    assert.equal(res.status, 201, res.text);
+    let pods: Json[] = [];
+    await eventually(async () => (pods = await podsOf(t, 'default', name)).length === 1);
+    await finishPod(t, pods[0], 0);
+    let job: Json;
+    if (readBack) await eventually(async () => (job = (await t.req('GET', `/apis/batch/v1/namespaces/default/jobs/${name}`)).body).status?.conditions?.some((c: Json) => c.type === 'Complete'));
+    return job;
+  }
+  const gone = async (name: string) => (await t.req('GET', `/apis/batch/v1/namespaces/default/jobs/${name}`)).status === 404;
+
+  it('deletes a finished Job once its TTL has passed on the clock', async () => {
+    const job = await runToCompletion('short-lived', 3600);
+    const finishedAt = Date.parse(condition(job, 'Complete').lastTransitionTime);
+    clock.set(finishedAt + 3599_000);
+    assert.equal(await gone('short-lived'), false);
+    clock.set(finishedAt + 3600_000);
+    await eventually(() => gone('short-lived'));
+  });
+
+  it('deletes a Job with ttlSecondsAfterFinished 0 as soon as it finishes', async () => {
+    await runToCompletion('ephemeral', 0, false); // it may be gone before it could be read back Complete
+    await eventually(() => gone('ephemeral'));
+  });
+});
+
+for (const backend of BACKENDS.filter((b) => b.name === 'etcd')) {
+  describe(`job controller on ${backend.name}`, { skip: backend.skip }, () => {
+    let t: TestServer;
+    let jobs: Controller;
+    before(async () => {
+      t = await backend.start();
+      jobs = startJobController(t.server.controllerContext);
+      await jobs.start();
+    });
+    after(async () => {
+      await jobs?.stop();
+      await t?.stop();
+    });
+
+    it('runs `kubectl create job` to Complete, the finalizer removed', async () => {
+      await kubectl(t, 'create', 'job', 'once', '--image=busybox');
+      let pods: Json[] = [];
+      await eventually(async () => (pods = await podsOf(t, 'default', 'once')).length >= 1);
+      await finishPod(t, pods[0], 0);
+      let job: Json;
+      await eventually(async () => condition((job = await getJob(t, 'default', 'once')), 'Complete')?.status === 'True');
+      assert.equal(job.status.succeeded, 1);
+      await eventually(async () => (await podsOf(t, 'default', 'once')).every((p) => (p.metadata.finalizers ?? []).length === 0));
+    });
+  });
+}
