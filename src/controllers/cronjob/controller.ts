@@ -24,13 +24,12 @@
 import type { ApiObject } from '../../registry/object.js';
 import { deepEqual } from '../../registry/object.js';
 import type { Controller, ControllerContext } from '../context.js';
-import { StartWhenAuthorized, type ControllerClient } from '../client.js';
+import type { ControllerClient } from '../client.js';
 import type { EventRecorder } from '../events.js';
 import { isNamespaceTerminating, isReason } from '../informer.js';
 import type { SharedInformer } from '../shared.js';
-import { WorkQueue } from '../workqueue.js';
 import { realClock, timestamp, type Clock } from '../job/clock.js';
-import { Requeue } from '../job/requeue.js';
+import { KeyedLoop, keyOf, LastWritten } from '../job/loop.js';
 import { finishedCondition } from '../job/conditions.js';
 import { controllerOf, controllerRef } from '../job/pods.js';
 import { nextTime, parseSchedule, ScheduleError, type Schedule } from './schedule.js';
@@ -70,8 +69,6 @@ interface CronJobStatus {
 
 type Event = [type: 'Normal' | 'Warning', reason: string, message: string];
 
-const keyOf = (o: ApiObject) => `${o.metadata.namespace ?? ''}/${o.metadata.name}`;
-const rv = (o: ApiObject) => Number(o.metadata.resourceVersion ?? 0);
 
 /** The name of the Job for a start: `<cronjob>-<minutes since the epoch>` (kube's getJobName). */
 export const jobName = (cronJob: string, scheduled: number): string => `${cronJob}-${Math.floor(scheduled / 60_000)}`;
@@ -116,39 +113,33 @@ export class CronJobController implements Controller {
   private readonly clock: Clock;
   private readonly client: ControllerClient;
   private readonly recorder: EventRecorder;
-  private readonly queue: WorkQueue<string>;
-  private readonly requeue: Requeue;
+  private readonly loop: KeyedLoop;
   private readonly cronJobs: SharedInformer;
   private readonly jobs: SharedInformer;
-  private readonly starter: StartWhenAuthorized;
-  private readonly written = new Map<string, ApiObject>();
+  private readonly written = new LastWritten();
 
   constructor(ctx: ControllerContext, opts: CronJobControllerOptions = {}) {
     this.clock = opts.clock ?? realClock;
     this.client = ctx.client(CRONJOB_CONTROLLER);
     this.recorder = ctx.recorder(CRONJOB_CONTROLLER, CRONJOB_CONTROLLER);
-    this.queue = new WorkQueue((key) => this.sync(key), {
-      retryMs: opts.retryMs ?? 1000,
-      onError: (key, err) => console.error(`cronjob controller: syncing ${key} failed; will retry: ${(err as Error).message}`),
-    });
-    this.requeue = new Requeue(this.clock, (key) => this.queue.add(key, key));
     this.cronJobs = ctx.informers.informer(CRONJOBS.group, CRONJOBS.resource);
     this.jobs = ctx.informers.informer(JOBS.group, JOBS.resource);
-    this.starter = new StartWhenAuthorized(this.client, CRONJOBS, 'cronjob controller', () => this.run());
+    this.loop = new KeyedLoop({
+      label: 'cronjob controller', client: this.client, target: CRONJOBS, clock: this.clock, ...(opts.retryMs ? { retryMs: opts.retryMs } : {}),
+      sync: (key) => this.sync(key), run: () => this.run(),
+    });
   }
 
   start(): Promise<void> {
-    return this.starter.start();
+    return this.loop.start();
   }
 
   stop(): void {
-    this.starter.stop();
-    this.queue.stop();
-    this.requeue.stop();
+    this.loop.stop();
   }
 
   private enqueue(key: string | undefined): void {
-    if (key) this.queue.add(key, key);
+    this.loop.add(key);
   }
 
   private async run(): Promise<void> {
@@ -157,11 +148,11 @@ export class CronJobController implements Controller {
       onUpdate: (old, cj) => {
         const changed = !deepEqual(old.spec, cj.spec);
         this.enqueue(keyOf(cj));
-        if (changed) this.requeue.forget(keyOf(cj)); // a new schedule: the wait is worked out again
+        if (changed) this.loop.forget(keyOf(cj)); // a new schedule: the wait is worked out again
       },
       onDelete: (cj) => {
         this.written.delete(keyOf(cj));
-        this.requeue.forget(keyOf(cj));
+        this.loop.forget(keyOf(cj));
       },
     });
     const owner = (job: ApiObject) => {
@@ -181,10 +172,7 @@ export class CronJobController implements Controller {
 
   private current(key: string): ApiObject | undefined {
     const [ns, name] = key.split('/') as [string, string];
-    const seen = this.cronJobs.get(ns, name);
-    const mine = this.written.get(key);
-    if (!seen) return undefined;
-    return mine && mine.metadata.uid === seen.metadata.uid && rv(mine) > rv(seen) ? mine : seen;
+    return this.written.newest(key, this.cronJobs.get(ns, name));
   }
 
   private async sync(key: string): Promise<boolean> {
@@ -212,7 +200,7 @@ export class CronJobController implements Controller {
       }
     }
     for (const [type, reason, message] of events) void this.recorder.event(cj, type, reason, message);
-    if (wait !== undefined) this.requeue.after(key, wait);
+    if (wait !== undefined) this.loop.after(key, wait);
     if (error) throw error;
     return true;
   }

@@ -22,11 +22,10 @@
 import type { ApiObject } from '../../registry/object.js';
 import { deepEqual } from '../../registry/object.js';
 import type { Controller, ControllerContext } from '../context.js';
-import { StartWhenAuthorized, type ControllerClient } from '../client.js';
+import type { ControllerClient } from '../client.js';
 import type { EventRecorder } from '../events.js';
 import { isNamespaceTerminating, isReason } from '../informer.js';
 import type { SharedInformer } from '../shared.js';
-import { WorkQueue } from '../workqueue.js';
 import { nextBackoffRecord, NO_FAILURES, remainingBackoff, type BackoffRecord } from './backoff.js';
 import { realClock, timestamp, type Clock } from './clock.js';
 import { Expectations } from './expectations.js';
@@ -34,7 +33,7 @@ import { matchPodFailurePolicy } from './failurepolicy.js';
 import { FinalizerRemover } from './finalizers.js';
 import { completionIndex, formatIndexes, parseIndexes, pendingIndexes } from './indexes.js';
 import { controllerOf, hasTrackingFinalizer, isActive, isFailed, isReady, isSucceeded, JOB_TRACKING_FINALIZER, podFromTemplate } from './pods.js';
-import { Requeue } from './requeue.js';
+import { KeyedLoop, keyOf, LastWritten } from './loop.js';
 import { findCondition, isFinished, newCondition, setCondition, type JobCondition } from './conditions.js';
 
 export const JOB_CONTROLLER = 'job-controller';
@@ -75,8 +74,6 @@ interface JobStatus {
   uncountedTerminatedPods?: { succeeded?: string[]; failed?: string[] };
 }
 
-const keyOf = (o: ApiObject) => `${o.metadata.namespace ?? ''}/${o.metadata.name}`;
-const rv = (o: ApiObject) => Number(o.metadata.resourceVersion ?? 0);
 
 /** The key of the Job a pod belongs to (its controller reference), if any. */
 function jobKeyOf(pod: ApiObject): string | undefined {
@@ -124,13 +121,11 @@ export class JobController implements Controller {
   private readonly client: ControllerClient;
   private readonly recorder: EventRecorder;
   private readonly finalizers: FinalizerRemover;
-  private readonly queue: WorkQueue<string>;
-  private readonly requeue: Requeue;
+  private readonly loop: KeyedLoop;
   private readonly jobs: SharedInformer;
   private readonly pods: SharedInformer;
-  private readonly starter: StartWhenAuthorized;
   /** Jobs as this controller last wrote them (newer than the informer's for a moment). */
-  private readonly written = new Map<string, ApiObject>();
+  private readonly written = new LastWritten();
   private readonly expectations = new Expectations();
   private readonly backoff = new Map<string, BackoffRecord>();
   /** Pods whose finalizer this controller removed, until the informer shows it gone. */
@@ -143,28 +138,24 @@ export class JobController implements Controller {
     this.client = ctx.client(JOB_CONTROLLER);
     this.recorder = ctx.recorder(JOB_CONTROLLER, JOB_CONTROLLER);
     this.finalizers = new FinalizerRemover(ctx, JOB_CONTROLLER);
-    this.queue = new WorkQueue((key) => this.sync(key), {
-      retryMs: opts.retryMs ?? 1000,
-      onError: (key, err) => console.error(`job controller: syncing ${key} failed; will retry: ${(err as Error).message}`),
-    });
-    this.requeue = new Requeue(this.clock, (key) => this.queue.add(key, key));
     this.jobs = ctx.informers.informer(JOBS.group, JOBS.resource);
     this.pods = ctx.informers.informer(PODS.group, PODS.resource);
-    this.starter = new StartWhenAuthorized(this.client, JOBS, 'job controller', () => this.run());
+    this.loop = new KeyedLoop({
+      label: 'job controller', client: this.client, target: JOBS, clock: this.clock, ...(opts.retryMs ? { retryMs: opts.retryMs } : {}),
+      sync: (key) => this.sync(key), run: () => this.run(),
+    });
   }
 
   start(): Promise<void> {
-    return this.starter.start();
+    return this.loop.start();
   }
 
   stop(): void {
-    this.starter.stop();
-    this.queue.stop();
-    this.requeue.stop();
+    this.loop.stop();
   }
 
   private enqueue(key: string | undefined): void {
-    if (key) this.queue.add(key, key);
+    this.loop.add(key);
   }
 
   private async run(): Promise<void> {
@@ -203,10 +194,7 @@ export class JobController implements Controller {
   /** The newest of the informer's Job and the one this controller last wrote. */
   private currentJob(key: string): ApiObject | undefined {
     const [ns, name] = key.split('/') as [string, string];
-    const seen = this.jobs.get(ns, name);
-    const mine = this.written.get(key);
-    if (!seen) return undefined;
-    return mine && mine.metadata.uid === seen.metadata.uid && rv(mine) > rv(seen) ? mine : seen;
+    return this.written.newest(key, this.jobs.get(ns, name));
   }
 
   private async sync(key: string): Promise<boolean> {
@@ -222,7 +210,7 @@ export class JobController implements Controller {
       this.written.delete(key);
       this.expectations.forget(key);
       this.backoff.delete(key);
-      this.requeue.forget(key);
+      this.loop.forget(key);
       return true;
     }
     if (!this.expectations.satisfied(key)) return true; // the informer's events requeue the Job
@@ -305,7 +293,7 @@ export class JobController implements Controller {
         finished = newCondition('Failed', 'BackoffLimitExceeded', 'Job has reached the specified backoff limit', now);
       } else if (deadline !== undefined && now >= deadline) {
         finished = newCondition('Failed', 'DeadlineExceeded', 'Job was active longer than specified deadline', now);
-      } else if (deadline !== undefined) this.requeue.after(key, deadline - now);
+      } else if (deadline !== undefined) this.loop.after(key, deadline - now);
     }
 
     let active = pods.filter(isActive);
@@ -421,7 +409,7 @@ export class JobController implements Controller {
     if (missing <= 0) return keep;
     const wait = remainingBackoff(c.backoffRecord, c.now, this.backoffBaseMs, this.backoffMaxMs);
     if (wait > 0) {
-      this.requeue.after(key, wait);
+      this.loop.after(key, wait);
       return keep;
     }
     const indexes = indexed

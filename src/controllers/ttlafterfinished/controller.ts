@@ -7,12 +7,11 @@
 // Waits are on the controller's clock (a fake one in tests).
 import type { ApiObject } from '../../registry/object.js';
 import type { Controller, ControllerContext } from '../context.js';
-import { StartWhenAuthorized, type ControllerClient } from '../client.js';
+import type { ControllerClient } from '../client.js';
 import { isReason } from '../informer.js';
 import type { SharedInformer } from '../shared.js';
-import { WorkQueue } from '../workqueue.js';
 import { realClock, type Clock } from '../job/clock.js';
-import { Requeue } from '../job/requeue.js';
+import { KeyedLoop, keyOf } from '../job/loop.js';
 import { expiry, needsCleanup } from './ttl.js';
 
 export const TTL_AFTER_FINISHED_CONTROLLER = 'ttl-after-finished-controller';
@@ -23,45 +22,38 @@ export interface TTLAfterFinishedOptions {
   readonly retryMs?: number;
 }
 
-const keyOf = (o: ApiObject) => `${o.metadata.namespace ?? ''}/${o.metadata.name}`;
 
 export class TTLAfterFinishedController implements Controller {
   private readonly clock: Clock;
   private readonly client: ControllerClient;
-  private readonly queue: WorkQueue<string>;
-  private readonly requeue: Requeue;
+  private readonly loop: KeyedLoop;
   private readonly jobs: SharedInformer;
-  private readonly starter: StartWhenAuthorized;
 
   constructor(ctx: ControllerContext, opts: TTLAfterFinishedOptions = {}) {
     this.clock = opts.clock ?? realClock;
     this.client = ctx.client(TTL_AFTER_FINISHED_CONTROLLER);
-    this.queue = new WorkQueue((key) => this.sync(key), {
-      retryMs: opts.retryMs ?? 1000,
-      onError: (key, err) => console.error(`ttl-after-finished controller: ${key} failed; will retry: ${(err as Error).message}`),
-    });
-    this.requeue = new Requeue(this.clock, (key) => this.queue.add(key, key));
     this.jobs = ctx.informers.informer(JOBS.group, JOBS.resource);
-    this.starter = new StartWhenAuthorized(this.client, JOBS, 'ttl-after-finished controller', () => this.run());
+    this.loop = new KeyedLoop({
+      label: 'ttl-after-finished controller', client: this.client, target: JOBS, clock: this.clock, ...(opts.retryMs ? { retryMs: opts.retryMs } : {}),
+      sync: (key) => this.sync(key), run: () => this.run(),
+    });
   }
 
   start(): Promise<void> {
-    return this.starter.start();
+    return this.loop.start();
   }
 
   stop(): void {
-    this.starter.stop();
-    this.queue.stop();
-    this.requeue.stop();
+    this.loop.stop();
   }
 
   private enqueue(job: ApiObject): void {
     if (job.metadata.deletionTimestamp || !needsCleanup(job)) return;
-    this.queue.add(keyOf(job), keyOf(job));
+    this.loop.add(keyOf(job));
   }
 
   private async run(): Promise<void> {
-    this.jobs.addHandler({ onAdd: (j) => this.enqueue(j), onUpdate: (_, j) => this.enqueue(j), onDelete: (j) => this.requeue.forget(keyOf(j)) });
+    this.jobs.addHandler({ onAdd: (j) => this.enqueue(j), onUpdate: (_, j) => this.enqueue(j), onDelete: (j) => this.loop.forget(keyOf(j)) });
     await this.jobs.start();
   }
 
@@ -93,7 +85,7 @@ export class TTLAfterFinishedController implements Controller {
     if (e.kind === 'expired') return true;
     if (e.kind === 'wait') {
       if (e.finishedInFuture) console.error(`ttl-after-finished controller: Job ${key} finished in the future, likely clock skew; its cleanup is deferred`);
-      this.requeue.after(key, e.ms);
+      this.loop.after(key, e.ms);
     }
     return false;
   }
