@@ -81,6 +81,7 @@ describe('job controller', () => {
     }
     await eventually(async () => (await getJob(t, 'default', 'hello')).status?.active === 1);
     await finishPod(t, pod, 0);
+    assert.match(await kubectl(t, 'wait', '--for=condition=complete', 'job/hello', '--timeout=20s'), /job.batch\/hello condition met/);
     let done: Json;
     await eventually(async () => condition((done = await getJob(t, 'default', 'hello')), 'Complete')?.status === 'True');
     assert.equal(done.status.succeeded, 1);
@@ -211,6 +212,16 @@ describe('job controller', () => {
     await eventually(async () => live(await podsOf(t, 'default', 'nap')).length === 2);
     const evs = await events(t, 'default', 'nap');
     assert.ok(evs.some((e) => e.reason === 'Suspended' && e.message === 'Job suspended'));
+  });
+
+  it('removes the tracking finalizer from the pods of a deleted Job', async () => {
+    await createJob('gone', { parallelism: 2, completions: 2 });
+    let pods: Json[] = [];
+    await eventually(async () => (pods = await podsOf(t, 'default', 'gone')).length === 2);
+    const res = await t.req('DELETE', '/apis/batch/v1/namespaces/default/jobs/gone', { propagationPolicy: 'Orphan' });
+    assert.equal(res.status, 200, res.text);
+    await eventually(async () => (await podsOf(t, 'default', 'gone')).every((p) => !(p.metadata.finalizers ?? []).includes('batch.kubernetes.io/job-tracking')));
+    assert.equal((await podsOf(t, 'default', 'gone')).length, 2, 'the pods stay (orphaned), only the finalizer goes');
   });
 
   it('creates no pods for a Job created suspended', async () => {

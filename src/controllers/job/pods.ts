@@ -43,10 +43,15 @@ export function controllerRef(owner: ApiObject, apiVersion: string, kind: string
   return { apiVersion, kind, name: owner.metadata.name!, uid: owner.metadata.uid!, controller: true, blockOwnerDeletion: true };
 }
 
-/** The generateName of a Job's pods (kube trims the prefix so a random suffix still fits a name). */
+/** The longest generateName the server keeps whole (a name is 63 at most, 5 go to the random suffix). */
+const MAX_GENERATED_NAME = 58;
+
+/** The generateName of a Job's pods; an Indexed pod's keeps its `-<index>-` when the Job's name is cut (kube's podGenerateNameWithIndex). */
 export function podGenerateName(jobName: string, index?: number): string {
-  const prefix = index === undefined ? `${jobName}-` : `${jobName}-${index}-`;
-  return prefix.length > 58 ? prefix.slice(0, 58) : prefix;
+  if (index === undefined) return `${jobName}-`.slice(0, MAX_GENERATED_NAME);
+  const suffix = `-${index}-`;
+  const prefix = jobName + suffix;
+  return prefix.length > MAX_GENERATED_NAME ? jobName.slice(0, MAX_GENERATED_NAME - suffix.length) + suffix : prefix;
 }
 
 /** The pod a Job makes: its template with the Job's ownership, finalizer and (Indexed) index. */
