@@ -353,6 +353,21 @@ describe('cronjob controller (fake clock)', () => {
     await t.req('DELETE', '/apis/batch/v1/namespaces/default/cronjobs/history');
   });
 
+  it('makes no Job for a start missed by more than startingDeadlineSeconds, nor while suspended', async () => {
+    await createCronJob('strict', { startingDeadlineSeconds: 10 });
+    await createCronJob('paused', { suspend: true });
+    nextMinute();
+    clock.advance(20_000); // 21 s after the start: past its deadline
+    await createCronJob('marker', {}); // a CronJob synced after the others: their syncs at this time are done once it has its Job
+    clock.advance(MIN); // (the marker's first start)
+    await eventually(async () => (await jobsOf('marker')).length === 1);
+    assert.equal((await jobsOf('strict')).length, 0);
+    assert.equal((await jobsOf('paused')).length, 0);
+    // resumed: the start owed since its creation is made
+    await t.req('PATCH', '/apis/batch/v1/namespaces/default/cronjobs/paused', { spec: { suspend: false } }, { headers: { 'content-type': 'application/merge-patch+json' } });
+    await eventually(async () => (await jobsOf('paused')).length === 1);
+  });
+
   it('reads the schedule in spec.timeZone', async () => {
     // the next 09:00 in Tokyo is the next 00:00Z
     await createCronJob('tokyo', { schedule: '0 9 * * *', timeZone: 'Asia/Tokyo' });

@@ -8,7 +8,7 @@
 // library walks real time, a start in the hour a DST change skips does not
 // happen, and one in the hour it repeats happens twice.
 import { cronScheduleError } from '../../api/batch/v1/validation.js';
-import { instantsOf, knownZone, wallOf } from './zone.js';
+import { instantsOf, knownZone, offsetAt, wallOf } from './zone.js';
 
 export class ScheduleError extends Error {}
 
@@ -122,8 +122,9 @@ export function nextTime(s: Schedule, after: number, zone?: string): number | un
   const now = Math.floor(wallOf(after, tz) / MINUTE) * MINUTE;
   const stop = Date.UTC(new Date(now).getUTCFullYear() + 6, 0, 1) - MINUTE;
   let best: number | undefined;
-  // the hour before: a wall time the zone repeats may come again after `after`
-  for (let w = nextWall(s, now - HOUR, now); w !== undefined; w = nextWall(s, w + MINUTE, now)) {
+  // the hour before, when the offset is about to change: a wall time the zone repeats may come again after `after`
+  const repeats = offsetAt(after - 3 * HOUR, tz) !== offsetAt(after + 3 * HOUR, tz);
+  for (let w = repeats ? nextWall(s, now - HOUR, now) : undefined; w !== undefined; w = nextWall(s, w + MINUTE, now)) {
     for (const t of instantsOf(w, tz)) if (t > after && (best === undefined || t < best)) best = t;
   }
   for (let w = nextWall(s, now + MINUTE, stop); w !== undefined; w = nextWall(s, w + MINUTE, stop)) {
