@@ -32,7 +32,7 @@ import { Expectations } from './expectations.js';
 import { matchPodFailurePolicy } from './failurepolicy.js';
 import { FinalizerRemover } from './finalizers.js';
 import { completionIndex, formatIndexes, parseIndexes, pendingIndexes } from './indexes.js';
-import { controllerOf, hasTrackingFinalizer, isActive, isFailed, isReady, isSucceeded, JOB_TRACKING_FINALIZER, podFromTemplate } from './pods.js';
+import { controllerOf, hasTrackingFinalizer, isActive, isFailed, isReady, isSucceeded, JOB_TRACKING_FINALIZER, pastBackoffLimitOnFailure, podFromTemplate } from './pods.js';
 import { KeyedLoop, keyOf, LastWritten } from './loop.js';
 import { findCondition, isFinished, newCondition, setCondition, type JobCondition } from './conditions.js';
 
@@ -88,18 +88,6 @@ function deletionOrder(a: ApiObject, b: ApiObject): number {
   const ready = (p: ApiObject) => (isReady(p) ? 1 : 0);
   const created = (p: ApiObject) => Date.parse(p.metadata.creationTimestamp ?? '') || 0;
   return node(a) - node(b) || phase(a) - phase(b) || ready(a) - ready(b) || created(b) - created(a);
-}
-
-/** restartPolicy OnFailure: container restarts of pending/running pods reach backoffLimit (kube's pastBackoffLimitOnFailure). */
-function pastBackoffLimitOnFailure(spec: JobSpec, pods: readonly ApiObject[], backoffLimit: number): boolean {
-  if (spec.template?.spec?.restartPolicy !== 'OnFailure') return false;
-  let restarts = 0;
-  for (const p of pods) {
-    const st = (p.status ?? {}) as { phase?: string; containerStatuses?: { restartCount?: number }[]; initContainerStatuses?: { restartCount?: number }[] };
-    if (st.phase !== 'Running' && st.phase !== 'Pending') continue;
-    for (const cs of [...(st.initContainerStatuses ?? []), ...(st.containerStatuses ?? [])]) restarts += cs.restartCount ?? 0;
-  }
-  return backoffLimit === 0 ? restarts > 0 : restarts >= backoffLimit;
 }
 
 /** A status without the zero values the wire drops (so a written status compares equal to the one read back). */
@@ -289,7 +277,7 @@ export class JobController implements Controller {
     }
     const deadline = typeof spec.activeDeadlineSeconds === 'number' && startTime && !suspended ? Date.parse(startTime) + spec.activeDeadlineSeconds * 1000 : undefined;
     if (!finished) {
-      if (failedCount > backoffLimit || pastBackoffLimitOnFailure(spec, pods, backoffLimit)) {
+      if (failedCount > backoffLimit || pastBackoffLimitOnFailure(spec.template?.spec?.restartPolicy, pods, backoffLimit)) {
         finished = newCondition('Failed', 'BackoffLimitExceeded', 'Job has reached the specified backoff limit', now);
       } else if (deadline !== undefined && now >= deadline) {
         finished = newCondition('Failed', 'DeadlineExceeded', 'Job was active longer than specified deadline', now);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ApiObject } from '../../registry/object.js';
-import { isActive, isFailed, podFromTemplate, podGenerateName } from './pods.js';
+import { isActive, isFailed, pastBackoffLimitOnFailure, podFromTemplate, podGenerateName } from './pods.js';
 
 const job = (spec: Record<string, unknown> = {}, name = 'pi'): ApiObject => ({
   apiVersion: 'batch/v1', kind: 'Job', metadata: { name, namespace: 'ns', uid: 'u1' },
@@ -67,4 +67,19 @@ describe('pod predicates', () => {
       assert.equal(isFailed(c.pod, true), c.failedWithPolicy);
     });
   }
+});
+
+describe('pastBackoffLimitOnFailure', () => {
+  const pod = (phase: string, restarts: number[], init: number[] = []): ApiObject => ({
+    metadata: {}, status: { phase, containerStatuses: restarts.map((restartCount) => ({ restartCount })), initContainerStatuses: init.map((restartCount) => ({ restartCount })) },
+  });
+  const cases: { name: string; policy: string; pods: ApiObject[]; limit: number; want: boolean }[] = [
+    { name: 'Never: restarts do not count', policy: 'Never', pods: [pod('Running', [9])], limit: 1, want: false },
+    { name: 'restarts below the limit', policy: 'OnFailure', pods: [pod('Running', [1]), pod('Pending', [1])], limit: 3, want: false },
+    { name: 'restarts of running and pending pods reach the limit', policy: 'OnFailure', pods: [pod('Running', [1], [1]), pod('Pending', [1])], limit: 3, want: true },
+    { name: 'finished pods are not counted', policy: 'OnFailure', pods: [pod('Failed', [5]), pod('Succeeded', [5])], limit: 3, want: false },
+    { name: 'limit 0: any restart', policy: 'OnFailure', pods: [pod('Running', [1])], limit: 0, want: true },
+    { name: 'limit 0, no restart', policy: 'OnFailure', pods: [pod('Running', [0])], limit: 0, want: false },
+  ];
+  for (const c of cases) it(c.name, () => assert.equal(pastBackoffLimitOnFailure(c.policy, c.pods, c.limit), c.want));
 });

@@ -92,3 +92,15 @@ export function podFromTemplate(job: ApiObject, index?: number): ApiObject {
     spec: podSpec,
   };
 }
+
+/** restartPolicy OnFailure: container restarts of pending and running pods reach backoffLimit (kube's pastBackoffLimitOnFailure). */
+export function pastBackoffLimitOnFailure(restartPolicy: string | undefined, pods: readonly ApiObject[], backoffLimit: number): boolean {
+  if (restartPolicy !== 'OnFailure') return false;
+  let restarts = 0;
+  for (const p of pods) {
+    const st = (p.status ?? {}) as { phase?: string; containerStatuses?: { restartCount?: number }[]; initContainerStatuses?: { restartCount?: number }[] };
+    if (st.phase !== 'Running' && st.phase !== 'Pending') continue;
+    for (const cs of [...(st.initContainerStatuses ?? []), ...(st.containerStatuses ?? [])]) restarts += cs.restartCount ?? 0;
+  }
+  return backoffLimit === 0 ? restarts > 0 : restarts >= backoffLimit;
+}
