@@ -224,6 +224,16 @@ describe('job controller', () => {
     assert.equal((await podsOf(t, 'default', 'gone')).length, 2, 'the pods stay (orphaned), only the finalizer goes');
   });
 
+  it('suspends a Job with a podFailurePolicy: the deleted pods are let go, counted by the policy as disrupted', async () => {
+    await createJob('nap2', { parallelism: 2, completions: 2, podFailurePolicy: { rules: [{ action: 'Ignore', onPodConditions: [{ type: 'DisruptionTarget' }] }] } });
+    await eventually(async () => live(await podsOf(t, 'default', 'nap2')).length === 2);
+    await t.req('PATCH', '/apis/batch/v1/namespaces/default/jobs/nap2', { spec: { suspend: true } }, { headers: { 'content-type': 'application/merge-patch+json' } });
+    await eventually(async () => (await podsOf(t, 'default', 'nap2')).length === 0);
+    const job = await getJob(t, 'default', 'nap2');
+    assert.equal(condition(job, 'Suspended')?.status, 'True');
+    assert.equal(job.status.failed ?? 0, 0, 'ignored by the DisruptionTarget rule');
+  });
+
   it('creates no pods for a Job created suspended', async () => {
     await createJob('asleep', { suspend: true });
     let job: Json;

@@ -32,7 +32,7 @@ import { Expectations } from './expectations.js';
 import { matchPodFailurePolicy } from './failurepolicy.js';
 import { FinalizerRemover } from './finalizers.js';
 import { completionIndex, formatIndexes, parseIndexes, pendingIndexes } from './indexes.js';
-import { controllerOf, hasTrackingFinalizer, isActive, isFailed, isReady, isSucceeded, JOB_TRACKING_FINALIZER, pastBackoffLimitOnFailure, podFromTemplate } from './pods.js';
+import { asMarkedByPodGC, controllerOf, hasTrackingFinalizer, isActive, isFailed, isReady, isSucceeded, JOB_TRACKING_FINALIZER, pastBackoffLimitOnFailure, podFromTemplate } from './pods.js';
 import { KeyedLoop, keyOf, LastWritten } from './loop.js';
 import { findCondition, isFinished, newCondition, setCondition, type JobCondition } from './conditions.js';
 
@@ -252,7 +252,7 @@ export class JobController implements Controller {
       } else if (isFailed(pod, Boolean(policy))) {
         finishing.push(pod);
         if (uncounted.failed.has(uid) || (indexed && !inRange(pod))) continue;
-        if (matchPodFailurePolicy(policy, pod).countFailed) {
+        if (matchPodFailurePolicy(policy, asMarkedByPodGC(pod)).countFailed) {
           uncounted.failed.add(uid);
           newFailed.push(pod);
         }
@@ -268,7 +268,7 @@ export class JobController implements Controller {
       const target = findCondition(conditions, 'FailureTarget');
       if (target?.status === 'True') finished = newCondition('Failed', target.reason ?? '', target.message ?? '', now);
       else {
-        const message = pods.filter((p) => isFailed(p, true)).map((p) => matchPodFailurePolicy(policy, p)).find((m) => m.action === 'FailJob')?.message;
+        const message = pods.filter((p) => isFailed(p, true)).map((p) => matchPodFailurePolicy(policy, asMarkedByPodGC(p))).find((m) => m.action === 'FailJob')?.message;
         if (message !== undefined) {
           setCondition(conditions, newCondition('FailureTarget', 'PodFailurePolicy', message, now));
           finished = newCondition('Failed', 'PodFailurePolicy', message, now);

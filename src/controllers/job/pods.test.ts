@@ -57,7 +57,8 @@ describe('pod predicates', () => {
     { name: 'running', pod: pod('Running'), active: true, failed: false, failedWithPolicy: false },
     { name: 'failed', pod: pod('Failed'), active: false, failed: true, failedWithPolicy: true },
     { name: 'succeeded', pod: pod('Succeeded'), active: false, failed: false, failedWithPolicy: false },
-    { name: 'running, being deleted: failed unless a policy decides', pod: pod('Running', true), active: false, failed: true, failedWithPolicy: false },
+    { name: 'running on a node, being deleted: failed; with a policy, once the node says so', pod: { ...pod('Running', true), spec: { nodeName: 'n1' } }, active: false, failed: true, failedWithPolicy: false },
+    { name: 'unscheduled, being deleted: failed (with a policy, as the pod GC marks it)', pod: pod('Pending', true), active: false, failed: true, failedWithPolicy: true },
     { name: 'succeeded, being deleted', pod: pod('Succeeded', true), active: false, failed: false, failedWithPolicy: false },
   ];
   for (const c of cases) {

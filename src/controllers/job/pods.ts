@@ -26,10 +26,25 @@ export function isReady(pod: ApiObject): boolean {
   return conditions.some((c) => c.type === 'Ready' && c.status === 'True');
 }
 
-/** kube's isPodFailed. */
+/**
+ * A pod being deleted that no node runs, as the job controller gets to see it:
+ * kube's pod GC marks such a pod Failed with a DisruptionTarget condition
+ * (PodDisruptionConditions), and no node agent will; other pods as they are.
+ */
+export function asMarkedByPodGC(pod: ApiObject): ApiObject {
+  const st = (pod.status ?? {}) as { phase?: string; conditions?: unknown[] };
+  const unscheduled = !((pod.spec ?? {}) as { nodeName?: string }).nodeName;
+  if (!pod.metadata.deletionTimestamp || !unscheduled || isTerminal(pod)) return pod;
+  return {
+    ...pod,
+    status: { ...st, phase: 'Failed', conditions: [...(st.conditions ?? []), { type: 'DisruptionTarget', status: 'True', reason: 'DeletionByPodGC', message: 'PodGC: node no longer exists' }] },
+  };
+}
+
+/** kube's isPodFailed (with a podFailurePolicy only the phase counts, the pod GC having marked deleted pods). */
 export function isFailed(pod: ApiObject, hasFailurePolicy: boolean): boolean {
+  if (hasFailurePolicy) return phase(asMarkedByPodGC(pod)) === 'Failed';
   if (phase(pod) === 'Failed') return true;
-  if (hasFailurePolicy) return false;
   return Boolean(pod.metadata.deletionTimestamp) && phase(pod) !== 'Succeeded';
 }
 
