@@ -1,0 +1,57 @@
+// One simulated node: its name and addresses, the API client it acts
+// through — user system:node:<name> in system:nodes, so the Node authorizer
+// and NodeRestriction judge its writes as a kubelet's — and its pod
+// addresses.
+import type { UserInfo } from '../authn/user.js';
+import { NODE_USER_PREFIX, NODES_GROUP } from '../authz/node/authorizer.js';
+import { ControllerClient } from '../controllers/client.js';
+import type { ControllerContext } from '../controllers/context.js';
+import { PodAddresses } from './addresses.js';
+import type { NodeIdentity } from './node.js';
+
+/** The kubelet's field manager. */
+export const KUBELET_MANAGER = 'kubelet';
+
+export const nodeUser = (name: string): UserInfo => ({ name: `${NODE_USER_PREFIX}${name}`, groups: [NODES_GROUP, 'system:authenticated'] });
+
+export class SimNode implements NodeIdentity {
+  readonly client: ControllerClient;
+  /** Set once the Node is registered (the Lease's owner). */
+  uid = '';
+  /** When the status was last written (ms). */
+  lastReport = 0;
+  /** The pod range in use: the Node's spec.podCIDR once known, else the default one. */
+  private podCIDR: string;
+  private addresses_: PodAddresses;
+  /** A failure already logged (logged again only when it changes). */
+  lastError = '';
+
+  constructor(ctx: ControllerContext, readonly name: string, readonly index: number, readonly internalIP: string, defaultPodCIDR: string) {
+    this.client = new ControllerClient(ctx.registry, ctx.authorizer, nodeUser(name), ctx.gates, KUBELET_MANAGER);
+    this.podCIDR = defaultPodCIDR;
+    this.addresses_ = new PodAddresses(defaultPodCIDR);
+  }
+
+  get addresses(): PodAddresses {
+    return this.addresses_;
+  }
+
+  /** Takes the Node's spec.podCIDR (an IPAM controller's) when there is one and no pod has an address yet. */
+  usePodCIDR(cidr: string): void {
+    if (!cidr || cidr === this.podCIDR || this.addresses_.inUse > 0) return;
+    try {
+      this.addresses_ = new PodAddresses(cidr);
+      this.podCIDR = cidr;
+    } catch {
+      // an IPv6 or odd range: keep ours
+    }
+  }
+
+  /** Logs a failure once until a different one happens. */
+  report(what: string, err: unknown): void {
+    const text = `${what}: ${err instanceof Error ? err.message : String(err)}`;
+    if (text === this.lastError) return;
+    this.lastError = text;
+    console.error(`simulated node ${this.name}: ${text}`);
+  }
+}
