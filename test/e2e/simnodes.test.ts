@@ -1,0 +1,229 @@
+// Simulated nodes against a real server (NodeRestriction on, authorization
+// Node,RBAC): nodes register and stay Ready with Leases renewing, pods bound
+// to them run with a kubelet's status, Never pods complete or fail as their
+// annotations say, OnFailure pods crash-loop, deleted pods go away, a
+// restart adopts nodes and pods, and a node's identity limits what it may
+// write. The main flow runs on SQLite and etcd.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { BACKENDS } from './backends.js';
+import { eventually, startTestServer, type TestServer } from './harness.js';
+import { startSimulatedNodes, RUN_SECONDS_ANNOTATION, EXIT_CODE_ANNOTATION, type SimulatedNodes } from '../../src/simnodes/index.js';
+
+const NODE_LEASES = '/apis/coordination.k8s.io/v1/namespaces/svc-node-lease/leases';
+const PODS = '/api/v1/namespaces/default/pods';
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Any = any;
+
+const FAST = { leaseRenewMs: 300, statusCheckMs: 300, statusReportMs: 1500 };
+
+function pod(name: string, nodeName: string, opts: { restartPolicy?: string; annotations?: Record<string, string>; init?: boolean } = {}): Any {
+  return {
+    metadata: { name, ...(opts.annotations ? { annotations: opts.annotations } : {}) },
+    spec: {
+      nodeName,
+      ...(opts.restartPolicy ? { restartPolicy: opts.restartPolicy } : {}),
+      ...(opts.init ? { initContainers: [{ name: 'setup', image: 'busybox:1.36' }] } : {}),
+      containers: [{ name: 'web', image: 'nginx' }, { name: 'agent', image: 'registry.example.com:5000/team/agent:v2' }],
+    },
+  };
+}
+
+const condition = (obj: Any, type: string) => (obj.status?.conditions ?? []).find((c: Any) => c.type === type);
+
+async function phaseOf(t: TestServer, name: string, phase: string): Promise<Any> {
+  let last: Any;
+  await eventually(async () => {
+    last = (await t.req('GET', `${PODS}/${name}`)).body;
+    return last.status?.phase === phase;
+  });
+  return last;
+}
+
+async function startNodes(t: TestServer, count: number): Promise<SimulatedNodes> {
+  const sim = startSimulatedNodes(t.server.controllerContext, { count, ...FAST });
+  await sim.start();
+  return sim;
+}
+
+for (const backend of BACKENDS) {
+  describe(`simulated nodes: the main flow (${backend.name})`, { skip: backend.skip }, () => {
+    let t: TestServer;
+    let sim: SimulatedNodes;
+    before(async () => {
+      t = await backend.start({ admission: { enable: ['NodeRestriction'] } });
+      sim = await startNodes(t, 3);
+    });
+    after(async () => {
+      sim?.stop();
+      await t?.stop();
+    });
+
+    it('registers N Ready nodes with a kubelet\'s labels, capacity, nodeInfo and addresses', async () => {
+      const nodes = (await t.req('GET', '/api/v1/nodes')).body.items as Any[];
+      assert.deepEqual(nodes.map((n) => n.metadata.name).sort(), ['sim-node-0', 'sim-node-1', 'sim-node-2']);
+      const n1 = nodes.find((n) => n.metadata.name === 'sim-node-1');
+      assert.equal(n1.metadata.labels['kubernetes.io/hostname'], 'sim-node-1');
+      assert.equal(n1.metadata.labels['svc.io/hostname'], 'sim-node-1');
+      assert.equal(n1.metadata.labels['kubernetes.io/os'], 'linux');
+      assert.equal(n1.metadata.labels['kubernetes.io/arch'], 'amd64');
+      assert.equal(n1.metadata.labels.type, 'simulated');
+      assert.deepEqual(n1.status.capacity, { cpu: '4', 'ephemeral-storage': '100Gi', 'hugepages-1Gi': '0', 'hugepages-2Mi': '0', memory: '16Gi', pods: '110' });
+      assert.equal(n1.status.allocatable.memory, '16284Mi');
+      assert.equal(n1.status.allocatable.pods, '110');
+      const ready = condition(n1, 'Ready');
+      assert.deepEqual([ready.status, ready.reason, ready.message], ['True', 'KubeletReady', 'kubelet is posting ready status']);
+      for (const type of ['MemoryPressure', 'DiskPressure', 'PIDPressure']) assert.equal(condition(n1, type).status, 'False', type);
+      assert.equal(n1.status.nodeInfo.kubeletVersion, 'v1.27.3');
+      assert.equal(n1.status.nodeInfo.operatingSystem, 'linux');
+      assert.deepEqual(n1.status.addresses, [{ type: 'InternalIP', address: '198.18.0.2' }, { type: 'Hostname', address: 'sim-node-1' }]);
+      assert.deepEqual(n1.status.daemonEndpoints, { kubeletEndpoint: { Port: 10250 } });
+      // written as the node itself: the kubelet's field manager
+      assert.ok(n1.metadata.managedFields.some((m: Any) => m.manager === 'kubelet'), JSON.stringify(n1.metadata.managedFields));
+      // TaintNodesByCondition: not-ready until a node lifecycle controller lifts it (a kubelet may not touch taints)
+      assert.ok((n1.spec.taints ?? []).some((x: Any) => x.key === 'node.svc.io/not-ready'));
+    });
+
+    it('renews a Lease per node in svc-node-lease, owned by its Node', async () => {
+      const first = (await t.req('GET', `${NODE_LEASES}/sim-node-0`)).body;
+      assert.equal(first.spec.holderIdentity, 'sim-node-0');
+      assert.equal(first.spec.leaseDurationSeconds, 40);
+      assert.match(first.spec.renewTime, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
+      const node = (await t.req('GET', '/api/v1/nodes/sim-node-0')).body;
+      assert.deepEqual(first.metadata.ownerReferences, [{ apiVersion: 'v1', kind: 'Node', name: 'sim-node-0', uid: node.metadata.uid }]);
+      await eventually(async () => (await t.req('GET', `${NODE_LEASES}/sim-node-0`)).body.spec.renewTime !== first.spec.renewTime);
+    });
+
+    it('runs a pod bound to the node: Running with a kubelet\'s status', async () => {
+      assert.equal((await t.req('POST', PODS, pod('web', 'sim-node-1', { init: true }))).status, 201);
+      const p = await phaseOf(t, 'web', 'Running');
+      assert.equal(p.status.hostIP, '198.18.0.2');
+      assert.match(p.status.podIP, /^10\.244\.1\.\d+$/);
+      assert.deepEqual(p.status.podIPs, [{ ip: p.status.podIP }]);
+      assert.match(p.status.startTime, /Z$/);
+      assert.deepEqual(p.status.conditions.map((c: Any) => [c.type, c.status]),
+        [['Initialized', 'True'], ['Ready', 'True'], ['ContainersReady', 'True'], ['PodScheduled', 'True']]);
+      assert.deepEqual(p.status.containerStatuses.map((c: Any) => c.name), ['agent', 'web'], 'sorted by name, as the kubelet writes them');
+      const web = p.status.containerStatuses.find((c: Any) => c.name === 'web');
+      assert.equal(web.image, 'docker.io/library/nginx:latest');
+      assert.match(web.imageID, /^docker\.io\/library\/nginx@sha256:[0-9a-f]{64}$/);
+      assert.match(web.containerID, /^containerd:\/\/[0-9a-f]{64}$/);
+      assert.deepEqual([web.ready, web.started, web.restartCount], [true, true, 0]);
+      assert.ok(web.state.running.startedAt);
+      const agent = p.status.containerStatuses.find((c: Any) => c.name === 'agent');
+      assert.equal(agent.image, 'registry.example.com:5000/team/agent:v2');
+      const [init] = p.status.initContainerStatuses;
+      assert.deepEqual([init.name, init.state.terminated.exitCode, init.state.terminated.reason, init.ready], ['setup', 0, 'Completed', true]);
+      assert.equal(p.status.qosClass, 'BestEffort');
+      assert.ok(p.metadata.managedFields.some((m: Any) => m.manager === 'kubelet' && m.subresource === 'status'));
+    });
+
+    it('completes a restartPolicy Never pod after its run-seconds: Succeeded, containers Completed', async () => {
+      await t.req('POST', PODS, pod('batch', 'sim-node-2', { restartPolicy: 'Never', annotations: { [RUN_SECONDS_ANNOTATION]: '1' } }));
+      const running = await phaseOf(t, 'batch', 'Running');
+      assert.equal(condition(running, 'Ready').status, 'True');
+      const p = await phaseOf(t, 'batch', 'Succeeded');
+      for (const c of p.status.containerStatuses) {
+        assert.deepEqual([c.state.terminated.exitCode, c.state.terminated.reason, c.ready, c.started], [0, 'Completed', false, false]);
+        assert.ok(Date.parse(c.state.terminated.finishedAt) - Date.parse(c.state.terminated.startedAt) >= 1000);
+      }
+      assert.deepEqual([condition(p, 'Ready').status, condition(p, 'Ready').reason], ['False', 'PodCompleted']);
+      assert.deepEqual([condition(p, 'Initialized').status, condition(p, 'Initialized').reason], ['True', 'PodCompleted']);
+    });
+
+    it('fails a Never pod whose exit code is not 0', async () => {
+      await t.req('POST', PODS, pod('broken', 'sim-node-2', { restartPolicy: 'Never', annotations: { [EXIT_CODE_ANNOTATION]: '3' } }));
+      const p = await phaseOf(t, 'broken', 'Failed');
+      const web = p.status.containerStatuses.find((c: Any) => c.name === 'web');
+      assert.deepEqual([web.state.terminated.exitCode, web.state.terminated.reason], [3, 'Error']);
+      assert.deepEqual([condition(p, 'Ready').reason, condition(p, 'Ready').message], ['ContainersNotReady', 'containers with unready status: [web agent]'], 'spec order, as the kubelet lists them');
+    });
+
+    it('crash-loops an OnFailure pod whose exit code is not 0', async () => {
+      await t.req('POST', PODS, pod('loop', 'sim-node-0', { restartPolicy: 'OnFailure', annotations: { [EXIT_CODE_ANNOTATION]: '1' } }));
+      let p: Any;
+      await eventually(async () => {
+        p = (await t.req('GET', `${PODS}/loop`)).body;
+        return p.status?.containerStatuses?.[0]?.state?.waiting?.reason === 'CrashLoopBackOff';
+      });
+      assert.equal(p.status.phase, 'Running');
+      const web = p.status.containerStatuses.find((c: Any) => c.name === 'web');
+      assert.equal(web.state.waiting.message, `back-off 10s restarting failed container=web pod=loop_default(${p.metadata.uid})`);
+      assert.deepEqual([web.lastState.terminated.exitCode, web.lastState.terminated.reason, web.restartCount], [1, 'Error', 0]);
+    });
+
+    it('finally deletes a terminating pod (grace period 0, as the kubelet)', async () => {
+      await t.req('POST', PODS, pod('gone', 'sim-node-0'));
+      await phaseOf(t, 'gone', 'Running');
+      const del = await t.req('DELETE', `${PODS}/gone`);
+      assert.equal(del.status, 200);
+      assert.ok(del.body.metadata.deletionTimestamp, 'a graceful delete first');
+      await eventually(async () => (await t.req('GET', `${PODS}/gone`)).status === 404);
+    });
+  });
+}
+
+describe('simulated nodes: heartbeats, identity, restart', () => {
+  let t: TestServer;
+  let sim: SimulatedNodes;
+  before(async () => {
+    t = await startTestServer({ admission: { enable: ['NodeRestriction'] } });
+    sim = await startNodes(t, 2);
+  });
+  after(async () => {
+    sim?.stop();
+    await t?.stop();
+  });
+
+  const asNode = (name: string) => ({ headers: { 'Impersonate-User': `system:node:${name}`, 'Impersonate-Group': 'system:nodes' } });
+
+  it('reports status again when another writer changed a condition (the lifecycle controller\'s Unknown)', async () => {
+    const node = (await t.req('GET', '/api/v1/nodes/sim-node-0')).body;
+    const unknown = structuredClone(node);
+    unknown.status.conditions = unknown.status.conditions.map((c: Any) => (c.type === 'Ready' ? { ...c, status: 'Unknown', reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.' } : c));
+    assert.equal((await t.req('PUT', '/api/v1/nodes/sim-node-0/status', unknown)).status, 200);
+    await eventually(async () => condition((await t.req('GET', '/api/v1/nodes/sim-node-0')).body, 'Ready').status === 'True');
+  });
+
+  it('moves the conditions\' lastHeartbeatTime at each report', async () => {
+    const first = condition((await t.req('GET', '/api/v1/nodes/sim-node-1')).body, 'Ready');
+    await eventually(async () => condition((await t.req('GET', '/api/v1/nodes/sim-node-1')).body, 'Ready').lastHeartbeatTime !== first.lastHeartbeatTime);
+    const later = condition((await t.req('GET', '/api/v1/nodes/sim-node-1')).body, 'Ready');
+    assert.equal(later.lastTransitionTime, first.lastTransitionTime, 'no transition while Ready stays True');
+  });
+
+  it('refuses a node the status of another node\'s pod, and another node\'s Lease', async () => {
+    await t.req('POST', PODS, pod('mine', 'sim-node-1'));
+    const p = await phaseOf(t, 'mine', 'Running');
+    const res = await t.req('PUT', `${PODS}/mine/status`, p, asNode('sim-node-0'));
+    assert.equal(res.status, 403, res.text);
+    assert.equal(res.body.message, 'pods "mine" is forbidden: node "sim-node-0" can only update pod status for pods with spec.nodeName set to itself');
+    const own = await t.req('PUT', `${PODS}/mine/status`, p, asNode('sim-node-1'));
+    assert.equal(own.status, 200, own.text);
+    const lease = (await t.req('GET', `${NODE_LEASES}/sim-node-1`)).body;
+    const other = await t.req('PUT', `${NODE_LEASES}/sim-node-1`, lease, asNode('sim-node-0'));
+    assert.equal(other.status, 403, other.text);
+    assert.match(other.body.message, /can only access node lease with the same name as the requesting node/);
+  });
+
+  it('stop() keeps the nodes; a new start adopts them and their pods', async () => {
+    const before_ = (await t.req('GET', '/api/v1/nodes/sim-node-0')).body;
+    const running = await (async () => {
+      await t.req('POST', PODS, pod('kept', 'sim-node-0'));
+      return phaseOf(t, 'kept', 'Running');
+    })();
+    sim.stop();
+    await t.req('POST', PODS, pod('waiting', 'sim-node-0'));
+    const lease = (await t.req('GET', `${NODE_LEASES}/sim-node-0`)).body;
+    assert.equal((await t.req('GET', `${PODS}/waiting`)).body.status.phase, 'Pending', 'nothing runs it while stopped');
+    assert.equal((await t.req('GET', '/api/v1/nodes/sim-node-0')).status, 200, 'the node stays registered');
+
+    sim = await startNodes(t, 2);
+    const after_ = (await t.req('GET', '/api/v1/nodes/sim-node-0')).body;
+    assert.equal(after_.metadata.uid, before_.metadata.uid, 'the same Node, adopted');
+    const waiting = await phaseOf(t, 'waiting', 'Running');
+    assert.notEqual(waiting.status.podIP, running.status.podIP, 'the running pod keeps its address; the new one gets another');
+    assert.equal((await t.req('GET', `${PODS}/kept`)).body.status.podIP, running.status.podIP);
+    await eventually(async () => (await t.req('GET', `${NODE_LEASES}/sim-node-0`)).body.spec.renewTime !== lease.spec.renewTime);
+  });
+});
