@@ -1,6 +1,6 @@
 // The kubelet's two heartbeats for every simulated node, each one timer for
 // all nodes:
-//   Lease   svc-node-lease/<node> (kube's kube-node-lease): renewTime renewed
+//   Lease   <node> in svc-node-lease (kube's kube-node-lease): renewTime renewed
 //           every `leaseRenewMs` (kubelet: 10 s, leaseDurationSeconds 40),
 //           created with the Node as owner when missing
 //   status  checked every `statusCheckMs` (nodeStatusUpdateFrequency, 10 s)
@@ -8,14 +8,13 @@
 //           writer changed a condition) or every `statusReportMs`
 //           (nodeStatusReportFrequency, 5 min)
 // A round's writes go out together, at most `concurrency` at a time.
-import { NODE_LEASE_NAMESPACE } from '../authz/node/authorizer.js';
 import type { Target } from '../controllers/client.js';
 import { isReason } from '../controllers/informer.js';
-import type { SharedInformer } from '../controllers/shared.js';
 import type { ApiObject } from '../registry/object.js';
 import { isObject } from '../registry/object.js';
 import { microTime, type Clock } from './clock.js';
 import { nodeStatus, nodeStatusDiffers, type NodeSettings } from './node.js';
+import type { ObjectCache } from './api.js';
 import { inPool } from './pool.js';
 import type { SimNode } from './simnode.js';
 
@@ -23,6 +22,8 @@ export const LEASES: Target = { group: 'coordination.svc.io', version: 'v1', res
 export const NODE_STATUS: Target = { group: '', version: 'v1', resource: 'nodes', subresource: 'status' };
 
 export interface HeartbeatOptions {
+  /** Where the Leases are (kube's kube-node-lease; this server's svc-node-lease). */
+  readonly leaseNamespace: string;
   readonly leaseRenewMs: number;
   readonly leaseDurationSeconds: number;
   readonly statusCheckMs: number;
@@ -36,7 +37,7 @@ export class Heartbeats {
   private stopped = false;
 
   constructor(
-    private readonly nodes: readonly SimNode[], private readonly nodeInformer: SharedInformer,
+    private readonly nodes: readonly SimNode[], private readonly nodeInformer: ObjectCache,
     private readonly settings: NodeSettings, private readonly clock: Clock, private readonly opts: HeartbeatOptions,
   ) {}
 
@@ -72,7 +73,7 @@ export class Heartbeats {
   private lease(n: SimNode, now: number, current?: ApiObject): ApiObject {
     const spec = isObject(current?.spec) ? current.spec : {};
     return {
-      ...(current ?? { apiVersion: 'coordination.svc.io/v1', kind: 'Lease', metadata: { name: n.name, namespace: NODE_LEASE_NAMESPACE } }),
+      ...(current ?? { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: n.name, namespace: this.opts.leaseNamespace } }),
       spec: { ...spec, holderIdentity: n.name, leaseDurationSeconds: this.opts.leaseDurationSeconds, renewTime: microTime(now) },
     };
   }
@@ -81,12 +82,12 @@ export class Heartbeats {
     if (this.stopped) return;
     const now = this.clock.now();
     try {
-      await n.client.update(LEASES, NODE_LEASE_NAMESPACE, n.name, (cur) => this.lease(n, now, cur));
+      await n.client.update(LEASES, this.opts.leaseNamespace, n.name, (cur) => this.lease(n, now, cur));
     } catch (err) {
       if (!isReason(err, 'NotFound')) return n.report('renewing its Lease', err);
       const fresh = this.lease(n, now);
       if (n.uid) fresh.metadata.ownerReferences = [{ apiVersion: 'v1', kind: 'Node', name: n.name, uid: n.uid }];
-      await n.client.create(LEASES, NODE_LEASE_NAMESPACE, fresh).catch((e) => { if (!isReason(e, 'AlreadyExists')) n.report('creating its Lease', e); });
+      await n.client.create(LEASES, this.opts.leaseNamespace, fresh).catch((e) => { if (!isReason(e, 'AlreadyExists')) n.report('creating its Lease', e); });
     }
   }
 

@@ -10,11 +10,15 @@
 //   podstatus.ts  the kubelet's pod statuses and the annotations that steer them
 //   pods.ts       pods bound to the nodes: batched status writes, final deletes
 //   deadlines.ts  one timer for every pod waiting to exit or restart
+//   api.ts        the seam to the API: in process (ControllerContext) or over
+//                 HTTPS (remote/, `svc simulate-nodes --kubeconfig F --count N`)
 //
 // stop() ends the heartbeats and pod handling; the Nodes stay registered, and
 // a later start adopts them and their pods as a restarted kubelet does.
+import { NODE_LEASE_NAMESPACE } from '../authz/node/authorizer.js';
 import { isReason } from '../controllers/informer.js';
 import type { Controller, ControllerContext } from '../controllers/context.js';
+import { inProcessCluster, type Cluster } from './api.js';
 import type { Target } from '../controllers/client.js';
 import type { ApiObject } from '../registry/object.js';
 import { isObject } from '../registry/object.js';
@@ -51,6 +55,8 @@ export interface SimulatedNodesOptions {
   readonly statusCheckMs?: number;
   /** How often the status is written when nothing changed (kubelet's nodeStatusReportFrequency: 5 min). */
   readonly statusReportMs?: number;
+  /** The Leases' namespace (default svc-node-lease, this server's kube-node-lease). */
+  readonly leaseNamespace?: string;
   /** Writes in flight at once (default 32). */
   readonly concurrency?: number;
   readonly clock?: Clock;
@@ -65,13 +71,14 @@ export class SimulatedNodes implements Controller {
   private heartbeats: Heartbeats | undefined;
   private pods: PodRunner | undefined;
 
-  constructor(private readonly ctx: ControllerContext, private readonly opts: SimulatedNodesOptions) {
+  constructor(private readonly cluster: Cluster, private readonly opts: SimulatedNodesOptions) {
     if (!Number.isInteger(opts.count) || opts.count < 0) throw new RangeError(`simulated nodes: count must be a non-negative integer, got ${opts.count}`);
     const prefix = opts.prefix ?? 'sim-node-';
     const first = opts.firstIndex ?? 0;
     this.nodes = Array.from({ length: opts.count }, (_, i) => {
       const index = first + i;
-      return new SimNode(ctx, `${prefix}${index}`, index, nodeInternalIP(index), defaultPodCIDR(index));
+      const name = `${prefix}${index}`;
+      return new SimNode(cluster.kubelet(name), name, index, nodeInternalIP(index), defaultPodCIDR(index));
     });
     this.byName = new Map(this.nodes.map((n) => [n.name, n]));
     this.settings = {
@@ -91,12 +98,13 @@ export class SimulatedNodes implements Controller {
       await n.client.authorizeWatch(NODES, '');
       await n.client.authorizeWatch(PODS, '');
     }
-    const nodeInformer = this.ctx.informers.informer('', 'nodes');
-    const podInformer = this.ctx.informers.informer('', 'pods');
+    const nodeInformer = this.cluster.informer('', 'nodes');
+    const podInformer = this.cluster.informer('', 'pods');
     await Promise.all([nodeInformer.start(), podInformer.start()]);
     await Promise.all([nodeInformer.waitForSync(), podInformer.waitForSync()]);
 
     const heartbeats = new Heartbeats(this.nodes, nodeInformer, this.settings, this.clock, {
+      leaseNamespace: this.opts.leaseNamespace ?? NODE_LEASE_NAMESPACE,
       leaseRenewMs: this.opts.leaseRenewMs ?? 10_000,
       leaseDurationSeconds: this.opts.leaseDurationSeconds ?? 40,
       statusCheckMs: this.opts.statusCheckMs ?? 10_000,
@@ -145,5 +153,5 @@ export class SimulatedNodes implements Controller {
 
 /** Registers `opts.count` simulated nodes and runs their pods (the `--simulated-nodes=N` of `svc server`). */
 export function startSimulatedNodes(ctx: ControllerContext, opts: SimulatedNodesOptions): SimulatedNodes {
-  return new SimulatedNodes(ctx, opts);
+  return new SimulatedNodes(inProcessCluster(ctx), opts);
 }

@@ -9,9 +9,10 @@
 // with the pod's uid as precondition.
 import type { Target } from '../controllers/client.js';
 import { isReason } from '../controllers/informer.js';
-import type { ResourceHandler, SharedInformer } from '../controllers/shared.js';
+import type { ResourceHandler } from '../controllers/shared.js';
 import type { ApiObject } from '../registry/object.js';
 import { isObject } from '../registry/object.js';
+import type { ObjectCache } from './api.js';
 import type { Clock } from './clock.js';
 import { Deadlines } from './deadlines.js';
 import { inPool } from './pool.js';
@@ -46,7 +47,7 @@ export class PodRunner implements ResourceHandler {
   private stopped = false;
 
   constructor(
-    private readonly nodes: ReadonlyMap<string, SimNode>, private readonly informer: SharedInformer,
+    private readonly nodes: ReadonlyMap<string, SimNode>, private readonly informer: ObjectCache,
     private readonly clock: Clock, private readonly concurrency: number,
   ) {
     this.deadlines = new Deadlines(clock, (keys) => { for (const k of keys) this.mark(k); });

@@ -2,20 +2,11 @@
 // through — user system:node:<name> in system:nodes, so the Node authorizer
 // and NodeRestriction judge its writes as a kubelet's — and its pod
 // addresses.
-import type { UserInfo } from '../authn/user.js';
-import { NODE_USER_PREFIX, NODES_GROUP } from '../authz/node/authorizer.js';
-import { ControllerClient } from '../controllers/client.js';
-import type { ControllerContext } from '../controllers/context.js';
 import { PodAddresses } from './addresses.js';
+import type { KubeletClient } from './api.js';
 import type { NodeIdentity } from './node.js';
 
-/** The kubelet's field manager. */
-export const KUBELET_MANAGER = 'kubelet';
-
-export const nodeUser = (name: string): UserInfo => ({ name: `${NODE_USER_PREFIX}${name}`, groups: [NODES_GROUP, 'system:authenticated'] });
-
 export class SimNode implements NodeIdentity {
-  readonly client: ControllerClient;
   /** Set once the Node is registered (the Lease's owner). */
   uid = '';
   /** When the status was last written (ms). */
@@ -26,8 +17,7 @@ export class SimNode implements NodeIdentity {
   /** A failure already logged (logged again only when it changes). */
   lastError = '';
 
-  constructor(ctx: ControllerContext, readonly name: string, readonly index: number, readonly internalIP: string, defaultPodCIDR: string) {
-    this.client = new ControllerClient(ctx.registry, ctx.authorizer, nodeUser(name), ctx.gates, KUBELET_MANAGER);
+  constructor(readonly client: KubeletClient, readonly name: string, readonly index: number, readonly internalIP: string, defaultPodCIDR: string) {
     this.podCIDR = defaultPodCIDR;
     this.addresses_ = new PodAddresses(defaultPodCIDR);
   }

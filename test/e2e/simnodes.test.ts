@@ -8,7 +8,12 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { BACKENDS } from './backends.js';
 import { eventually, startTestServer, type TestServer } from './harness.js';
-import { startSimulatedNodes, RUN_SECONDS_ANNOTATION, EXIT_CODE_ANNOTATION, type SimulatedNodes } from '../../src/simnodes/index.js';
+import { startSimulatedNodes, RUN_SECONDS_ANNOTATION, EXIT_CODE_ANNOTATION, SimulatedNodes } from '../../src/simnodes/index.js';
+import { remoteCluster, type RemoteCluster } from '../../src/simnodes/remote/index.js';
+import { ApiHttp } from '../../src/simnodes/remote/http.js';
+import { RemoteKubelet } from '../../src/simnodes/remote/kubelet.js';
+import { POD_STATUS } from '../../src/simnodes/pods.js';
+import { loadConnectionFile } from '../../src/webhook/connfile.js';
 
 const NODE_LEASES = '/apis/coordination.k8s.io/v1/namespaces/svc-node-lease/leases';
 const PODS = '/api/v1/namespaces/default/pods';
@@ -225,5 +230,58 @@ describe('simulated nodes: heartbeats, identity, restart', () => {
     assert.notEqual(waiting.status.podIP, running.status.podIP, 'the running pod keeps its address; the new one gets another');
     assert.equal((await t.req('GET', `${PODS}/kept`)).body.status.podIP, running.status.podIP);
     await eventually(async () => (await t.req('GET', `${NODE_LEASES}/sim-node-0`)).body.spec.renewTime !== lease.spec.renewTime);
+  });
+});
+
+describe('simulated nodes over HTTPS (svc simulate-nodes), impersonating their nodes', () => {
+  let t: TestServer;
+  let cluster: RemoteCluster;
+  let sim: SimulatedNodes;
+  before(async () => {
+    t = await startTestServer({ admission: { enable: ['NodeRestriction'] } });
+    cluster = remoteCluster(loadConnectionFile(t.kubeconfig));
+    sim = new SimulatedNodes(cluster, { count: 2, prefix: 'remote-node-', ...FAST });
+    await sim.start();
+  });
+  after(async () => {
+    sim?.stop();
+    cluster?.close();
+    await t?.stop();
+  });
+
+  it('registers Ready nodes with renewing Leases', async () => {
+    const node = (await t.req('GET', '/api/v1/nodes/remote-node-1')).body;
+    assert.equal(condition(node, 'Ready').status, 'True');
+    assert.ok(node.metadata.managedFields.some((m: Any) => m.manager === 'kubelet'));
+    const lease = (await t.req('GET', `${NODE_LEASES}/remote-node-1`)).body;
+    assert.equal(lease.spec.holderIdentity, 'remote-node-1');
+    await eventually(async () => (await t.req('GET', `${NODE_LEASES}/remote-node-1`)).body.spec.renewTime !== lease.spec.renewTime);
+  });
+
+  it('runs, completes and finally deletes pods bound to them', async () => {
+    await t.req('POST', PODS, pod('r-web', 'remote-node-0'));
+    await t.req('POST', PODS, pod('r-job', 'remote-node-1', { restartPolicy: 'Never' }));
+    const web = await phaseOf(t, 'r-web', 'Running');
+    assert.equal(web.status.hostIP, '198.18.0.1');
+    await phaseOf(t, 'r-job', 'Succeeded');
+    assert.equal((await t.req('DELETE', `${PODS}/r-web`)).status, 200);
+    await eventually(async () => (await t.req('GET', `${PODS}/r-web`)).status === 404);
+  });
+
+  it('acts as the node: one node may not write another node\'s pod status', async () => {
+    await t.req('POST', PODS, pod('r-other', 'remote-node-1'));
+    await phaseOf(t, 'r-other', 'Running');
+    const http = new ApiHttp(loadConnectionFile(t.kubeconfig));
+    try {
+      const wrongNode = new RemoteKubelet(http, 'remote-node-0');
+      await assert.rejects(wrongNode.update(POD_STATUS, 'default', 'r-other', (p) => p), (err: Any) => {
+        assert.equal(err.status.code, 403);
+        assert.equal(err.status.message, 'pods "r-other" is forbidden: node "remote-node-0" can only update pod status for pods with spec.nodeName set to itself');
+        return true;
+      });
+      await assert.rejects(new RemoteKubelet(http, 'remote-node-0').authorizeWatch({ group: '', version: 'v1', resource: 'secrets' }, ''), /cannot list resource "secrets"/);
+    } finally {
+      http.close();
+    }
   });
 });
