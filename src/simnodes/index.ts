@@ -25,7 +25,8 @@ import { isObject } from '../registry/object.js';
 import { SYSTEM_CLOCK, type Clock } from './clock.js';
 import { defaultPodCIDR, nodeInternalIP } from './addresses.js';
 import { Heartbeats } from './heartbeat.js';
-import { DEFAULT_SETTINGS, nodeLabels, nodeObject, type NodeSettings } from './node.js';
+import { parseResourceList } from '../quota/resources.js';
+import { DEFAULT_SETTINGS, defaultAllocatable, nodeLabels, nodeObject, type NodeSettings } from './node.js';
 import { PodRunner, PODS } from './pods.js';
 import { inPool } from './pool.js';
 import { SimNode } from './simnode.js';
@@ -114,7 +115,8 @@ export class SimulatedNodes implements Controller {
     this.heartbeats = heartbeats;
     await inPool(this.nodes, this.concurrency, (n) => this.register(n, heartbeats, nodeInformer.get('', n.name)));
     await heartbeats.start();
-    this.pods = new PodRunner(this.byName, podInformer, this.clock, this.concurrency);
+    const allocatable = parseResourceList(this.settings.allocatable ?? defaultAllocatable(this.settings.capacity));
+    this.pods = new PodRunner(this.byName, podInformer, this.clock, this.concurrency, allocatable);
     podInformer.addHandler(this.pods);
   }
 

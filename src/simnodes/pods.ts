@@ -5,6 +5,8 @@
 // one Deadlines heap. A status write is computed from the stored pod inside
 // the update (a pod that moved on meanwhile is left alone), and the informer
 // copy older than our last write is skipped until the watch catches up.
+// A pod starts only once admitted (admit.ts: pods, cpu, memory… against
+// allocatable); a refused one is Failed with the kubelet's OutOf<resource>.
 // Terminating pods get the kubelet's final delete: gracePeriodSeconds 0
 // with the pod's uid as precondition.
 import type { Target } from '../controllers/client.js';
@@ -13,6 +15,9 @@ import type { ResourceHandler } from '../controllers/shared.js';
 import type { ApiObject } from '../registry/object.js';
 import { isObject } from '../registry/object.js';
 import type { ObjectCache } from './api.js';
+import { podRequests } from '../quota/evaluators/podresources.js';
+import type { ResourceList } from '../quota/resources.js';
+import { admitPod, rejectedStatus } from './admit.js';
 import type { Clock } from './clock.js';
 import { Deadlines } from './deadlines.js';
 import { inPool } from './pool.js';
@@ -48,7 +53,7 @@ export class PodRunner implements ResourceHandler {
 
   constructor(
     private readonly nodes: ReadonlyMap<string, SimNode>, private readonly informer: ObjectCache,
-    private readonly clock: Clock, private readonly concurrency: number,
+    private readonly clock: Clock, private readonly concurrency: number, private readonly allocatable: ResourceList,
   ) {
     this.deadlines = new Deadlines(clock, (keys) => { for (const k of keys) this.mark(k); });
   }
@@ -77,6 +82,7 @@ export class PodRunner implements ResourceHandler {
     this.deadlines.delete(key);
     this.written.delete(key);
     this.release(key);
+    this.nodes.get(nodeNameOf(pod))?.forget(key);
   }
 
   private consider(pod: ApiObject): void {
@@ -95,7 +101,12 @@ export class PodRunner implements ResourceHandler {
       node.addresses.reserve(ip);
       this.ips.set(key, { node, ip });
     }
-    if (isTerminal(pod)) this.release(key);
+    // a pod found started was admitted before
+    if (!isTerminal(pod) && isObject(pod.status) && pod.status.phase === 'Running') node.admit(key, podRequests(pod));
+    if (isTerminal(pod)) {
+      this.release(key);
+      node.forget(key);
+    }
     this.plan(key, nextStep(pod, this.clock.now()));
   }
 
@@ -146,6 +157,18 @@ export class PodRunner implements ResourceHandler {
         await node.client.delete(PODS, namespace, name, { gracePeriodSeconds: 0, preconditions: { uid: pod.metadata.uid ?? '' } });
         return;
       }
+      if (step.kind === 'start' && !node.isAdmitted(key)) {
+        const requests = podRequests(pod);
+        const rejection = admitPod(requests, node.used.requests, node.used.pods, this.allocatable);
+        if (rejection) {
+          await node.client.update(POD_STATUS, namespace, name, (cur) => {
+            if (cur.metadata.uid !== pod.metadata.uid || nextStep(cur, now).kind !== 'start') throw new Moved();
+            return { ...cur, status: rejectedStatus(cur, rejection, now) };
+          });
+          return;
+        }
+        node.admit(key, requests);
+      }
       const placement = this.placement(key, node, pod);
       if (!placement) {
         node.report(`pod ${key}`, new Error(`no free address in the node's pod range`));
@@ -157,7 +180,10 @@ export class PodRunner implements ResourceHandler {
         return { ...cur, status: statusFor(step, cur, placement, now) };
       });
       this.written.set(key, Number(updated.metadata.resourceVersion));
-      if (isTerminal(updated)) this.release(key);
+      if (isTerminal(updated)) {
+        this.release(key);
+        node.forget(key);
+      }
       this.plan(key, nextStep(updated, this.clock.now()));
     } catch (err) {
       // the informer brings the newer pod, and it is considered then

@@ -2,6 +2,7 @@
 // through — user system:node:<name> in system:nodes, so the Node authorizer
 // and NodeRestriction judge its writes as a kubelet's — and its pod
 // addresses.
+import { addLists, subtractLists, type ResourceList } from '../quota/resources.js';
 import { PodAddresses } from './addresses.js';
 import type { KubeletClient } from './api.js';
 import type { NodeIdentity } from './node.js';
@@ -14,6 +15,9 @@ export class SimNode implements NodeIdentity {
   /** The pod range in use: the Node's spec.podCIDR once known, else the default one. */
   private podCIDR: string;
   private addresses_: PodAddresses;
+  /** The requests of the pods the node admitted and that have not ended, by pod key. */
+  private readonly admitted = new Map<string, ResourceList>();
+  private used_: ResourceList = {};
   /** A failure already logged (logged again only when it changes). */
   lastError = '';
 
@@ -35,6 +39,29 @@ export class SimNode implements NodeIdentity {
     } catch {
       // an IPv6 or odd range: keep ours
     }
+  }
+
+  isAdmitted(key: string): boolean {
+    return this.admitted.has(key);
+  }
+
+  /** What the admitted pods request, and how many they are. */
+  get used(): { readonly requests: ResourceList; readonly pods: number } {
+    return { requests: this.used_, pods: this.admitted.size };
+  }
+
+  admit(key: string, requests: ResourceList): void {
+    if (this.admitted.has(key)) return;
+    this.admitted.set(key, requests);
+    this.used_ = addLists(this.used_, requests);
+  }
+
+  /** The pod ended or went away: its requests are free again. */
+  forget(key: string): void {
+    const r = this.admitted.get(key);
+    if (!r) return;
+    this.admitted.delete(key);
+    this.used_ = subtractLists(this.used_, r);
   }
 
   /** Logs a failure once until a different one happens. */

@@ -211,6 +211,25 @@ describe('simulated nodes: heartbeats, identity, restart', () => {
     assert.match(other.body.message, /can only access node lease with the same name as the requesting node/);
   });
 
+  it('rejects a pod its node cannot hold, as the kubelet\'s admission: Failed, OutOfcpu', async () => {
+    const big = pod('big', 'sim-node-1');
+    big.spec.containers[0].resources = { requests: { cpu: '3' } };
+    big.spec.containers[1].resources = { requests: { cpu: '2' } };
+    await t.req('POST', PODS, big);
+    const p = await phaseOf(t, 'big', 'Failed');
+    assert.equal(p.status.reason, 'OutOfcpu');
+    assert.equal(p.status.message, "Pod was rejected: Node didn't have enough resource: cpu, requested: 5000, used: 0, capacity: 4000");
+    assert.equal(p.status.podIP, undefined, 'no address for a pod that never ran');
+    const fits = pod('fits', 'sim-node-1');
+    fits.spec.containers[0].resources = { requests: { cpu: '3' } };
+    await t.req('POST', PODS, fits);
+    await phaseOf(t, 'fits', 'Running');
+    const next = pod('next', 'sim-node-1');
+    next.spec.containers[0].resources = { requests: { cpu: '1500m' } };
+    await t.req('POST', PODS, next);
+    assert.equal((await phaseOf(t, 'next', 'Failed')).status.message, "Pod was rejected: Node didn't have enough resource: cpu, requested: 1500, used: 3000, capacity: 4000");
+  });
+
   it('stop() keeps the nodes; a new start adopts them and their pods', async () => {
     const before_ = (await t.req('GET', '/api/v1/nodes/sim-node-0')).body;
     const running = await (async () => {
