@@ -14,6 +14,7 @@ import { ApiHttp } from '../../src/simnodes/remote/http.js';
 import { RemoteKubelet } from '../../src/simnodes/remote/kubelet.js';
 import { POD_STATUS } from '../../src/simnodes/pods.js';
 import { loadConnectionFile } from '../../src/webhook/connfile.js';
+import { kubectlFor, kubectlMissing } from './kubectlcli.js';
 
 const NODE_LEASES = '/apis/coordination.k8s.io/v1/namespaces/svc-node-lease/leases';
 const PODS = '/api/v1/namespaces/default/pods';
@@ -302,5 +303,38 @@ describe('simulated nodes over HTTPS (svc simulate-nodes), impersonating their n
     } finally {
       http.close();
     }
+  });
+});
+
+describe('simulated nodes through kubectl 1.27', { skip: kubectlMissing }, () => {
+  let t: TestServer;
+  let sim: SimulatedNodes;
+  const kubectl = kubectlFor(() => t);
+  before(async () => {
+    t = await startTestServer({ admission: { enable: ['NodeRestriction'] } });
+    sim = await startNodes(t, 2);
+  });
+  after(async () => {
+    sim?.stop();
+    kubectl.cleanup();
+    await t?.stop();
+  });
+
+  it('get nodes shows them Ready with their version and addresses; get pods shows Running and Completed', async () => {
+    const nodes = await kubectl('get', 'nodes', '-o', 'wide', '--no-headers');
+    assert.equal(nodes.code, 0, nodes.err);
+    const rows = nodes.out.trim().split('\n').map((l) => l.split(/\s+/));
+    assert.deepEqual(rows.map((r) => [r[0], r[1], r[4], r[5]]), [['sim-node-0', 'Ready', 'v1.27.3', '198.18.0.1'], ['sim-node-1', 'Ready', 'v1.27.3', '198.18.0.2']]);
+    await t.req('POST', PODS, pod('kweb', 'sim-node-0'));
+    await t.req('POST', PODS, pod('kjob', 'sim-node-1', { restartPolicy: 'Never' }));
+    await phaseOf(t, 'kweb', 'Running');
+    await phaseOf(t, 'kjob', 'Succeeded');
+    const pods = await kubectl('get', 'pods', '-o', 'wide', '--no-headers');
+    assert.equal(pods.code, 0, pods.err);
+    const byName = new Map(pods.out.trim().split('\n').map((l) => l.split(/\s+/)).map((r) => [r[0], r]));
+    assert.deepEqual(byName.get('kweb')!.slice(1, 4), ['2/2', 'Running', '0']);
+    assert.match(byName.get('kweb')![5]!, /^10\.244\.0\.\d+$/);
+    assert.equal(byName.get('kweb')![6], 'sim-node-0');
+    assert.deepEqual(byName.get('kjob')!.slice(1, 3), ['0/2', 'Completed']);
   });
 });
