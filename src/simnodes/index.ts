@@ -95,10 +95,12 @@ export class SimulatedNodes implements Controller {
   async start(): Promise<void> {
     if (this.nodes.length === 0) return;
     // as a kubelet: it may read its Node and the pods (it would watch with a field selector)
-    for (const n of this.nodes) {
+    await Promise.all(this.nodes.map(async (n) => {
       await n.client.authorizeWatch(NODES, '');
       await n.client.authorizeWatch(PODS, '');
-    }
+    }));
+    // a start after stop() begins afresh: pods and addresses are learnt again from the pods found
+    for (const n of this.nodes) n.reset();
     const nodeInformer = this.cluster.informer('', 'nodes');
     const podInformer = this.cluster.informer('', 'pods');
     await Promise.all([nodeInformer.start(), podInformer.start()]);

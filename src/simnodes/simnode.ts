@@ -41,6 +41,13 @@ export class SimNode implements NodeIdentity {
     }
   }
 
+  /** Forgets admitted pods and handed-out addresses (a new start learns them again). */
+  reset(): void {
+    this.admitted.clear();
+    this.used_ = {};
+    this.addresses_ = new PodAddresses(this.podCIDR);
+  }
+
   isAdmitted(key: string): boolean {
     return this.admitted.has(key);
   }

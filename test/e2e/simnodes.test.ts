@@ -250,6 +250,13 @@ describe('simulated nodes: heartbeats, identity, restart', () => {
     assert.notEqual(waiting.status.podIP, running.status.podIP, 'the running pod keeps its address; the new one gets another');
     assert.equal((await t.req('GET', `${PODS}/kept`)).body.status.podIP, running.status.podIP);
     await eventually(async () => (await t.req('GET', `${NODE_LEASES}/sim-node-0`)).body.spec.renewTime !== lease.spec.renewTime);
+
+    // the same instance started again learns its pods afresh: no address handed out twice
+    sim.stop();
+    await sim.start();
+    await t.req('POST', PODS, pod('third', 'sim-node-0'));
+    const third = await phaseOf(t, 'third', 'Running');
+    assert.ok(![running.status.podIP, waiting.status.podIP].includes(third.status.podIP), third.status.podIP);
   });
 });
 
