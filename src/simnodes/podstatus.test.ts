@@ -31,11 +31,12 @@ const after = (p: ApiObject, step: Step, now: number): ApiObject => ({ ...p, sta
 const cond = (p: ApiObject, type: string) => ((p.status as Any).conditions as Any[]).find((c) => c.type === type);
 
 describe('simulated pod behaviour annotations', () => {
-  const table: [Record<string, string>, { runSeconds: number; exitCode: number }][] = [
-    [{}, { runSeconds: 0, exitCode: 0 }],
-    [{ [RUN_SECONDS_ANNOTATION]: '2.5', [EXIT_CODE_ANNOTATION]: '3' }, { runSeconds: 2.5, exitCode: 3 }],
-    [{ [RUN_SECONDS_ANNOTATION]: '-1', [EXIT_CODE_ANNOTATION]: '256' }, { runSeconds: 0, exitCode: 0 }],
-    [{ [RUN_SECONDS_ANNOTATION]: 'soon', [EXIT_CODE_ANNOTATION]: '1.5' }, { runSeconds: 0, exitCode: 0 }],
+  const table: [Record<string, string>, { runSeconds: number; exitCode: number; annotated: boolean }][] = [
+    [{}, { runSeconds: 0, exitCode: 0, annotated: false }],
+    [{ [RUN_SECONDS_ANNOTATION]: '2.5', [EXIT_CODE_ANNOTATION]: '3' }, { runSeconds: 2.5, exitCode: 3, annotated: true }],
+    [{ [RUN_SECONDS_ANNOTATION]: '-1', [EXIT_CODE_ANNOTATION]: '256' }, { runSeconds: 0, exitCode: 0, annotated: true }],
+    [{ [RUN_SECONDS_ANNOTATION]: 'soon', [EXIT_CODE_ANNOTATION]: '1.5' }, { runSeconds: 0, exitCode: 0, annotated: true }],
+    [{ [EXIT_CODE_ANNOTATION]: '0' }, { runSeconds: 0, exitCode: 0, annotated: true }],
   ];
   for (const [annotations, want] of table) {
     it(JSON.stringify(annotations), () => assert.deepEqual(behaviourOf({ metadata: { annotations } }), want));
@@ -52,6 +53,7 @@ describe('simulated pod lifecycle (kubelet steps)', () => {
       ['pending pod', pod(), 'new', { kind: 'start', at: T0 }],
       ['terminating pod', pod({ deleting: true }), 'terminating', { kind: 'delete' }],
       ['Always pod running', after(pod(), { kind: 'start', at: T0 }, T0), 'running', { kind: 'none' }],
+      ['Always pod running 7s, then exits', after(pod({ run: '7' }), { kind: 'start', at: T0 }, T0), 'running', { kind: 'exit', at: T0 + 7000 }],
       ['Never pod running 5s', running, 'running', { kind: 'exit', at: T0 + 5000 }],
       ['succeeded pod', pod({ status: { phase: 'Succeeded' } }), 'done', { kind: 'none' }],
       ['running without statuses of every container', pod({ status: { phase: 'Running', containerStatuses: [] } }), 'new', { kind: 'start', at: T0 }],
@@ -97,6 +99,8 @@ describe('simulated pod lifecycle (kubelet steps)', () => {
     { name: 'OnFailure, exit 0', policy: 'OnFailure', phase: 'Succeeded', state: 'terminated', ready: ['False', 'PodCompleted'] },
     { name: 'Never, exit 2', policy: 'Never', exit: '2', phase: 'Failed', state: 'terminated', ready: ['False', 'ContainersNotReady'] },
     { name: 'OnFailure, exit 2', policy: 'OnFailure', exit: '2', phase: 'Running', state: 'waiting', ready: ['False', 'ContainersNotReady'] },
+    { name: 'Always, exit 0 (annotated)', policy: 'Always', exit: '0', phase: 'Running', state: 'waiting', ready: ['False', 'ContainersNotReady'] },
+    { name: 'Always, exit 1', policy: 'Always', exit: '1', phase: 'Running', state: 'waiting', ready: ['False', 'ContainersNotReady'] },
   ];
   for (const c of exits) {
     it(`exits at once with run-seconds 0: ${c.name} → ${c.phase}`, () => {
@@ -108,6 +112,12 @@ describe('simulated pod lifecycle (kubelet steps)', () => {
       assert.equal(s.containerStatuses[0].ready, false);
     });
   }
+
+  it('an Always pod that exits 0 is restarted too: lastState Completed', () => {
+    const p = after(pod({ exit: '0' }), { kind: 'start', at: T0 }, T0);
+    const c = (p.status as Any).containerStatuses[0];
+    assert.deepEqual([c.lastState.terminated.exitCode, c.lastState.terminated.reason, c.state.waiting.reason], [0, 'Completed', 'CrashLoopBackOff']);
+  });
 
   it('restarts a crash-looping OnFailure pod after its back-off, counting the restart', () => {
     const crashed = after(pod({ policy: 'OnFailure', exit: '1' }), { kind: 'start', at: T0 }, T0);

@@ -2,13 +2,16 @@
 // node. What a pod does is read from two annotations:
 //
 //   simulated.svc.io/run-seconds  how long the containers run before they exit
-//                                 (restartPolicy Never/OnFailure; default 0: at once;
-//                                 Always pods run until deleted)
+//                                 (default 0: at once)
 //   simulated.svc.io/exit-code    the containers' exit code (default 0)
 //
-//   Pending ──start──▶ Running ──run-seconds──▶ exit 0 ─────────────▶ Succeeded
-//                         ▲                     exit≠0, Never ───────▶ Failed
-//                         │                     exit≠0, OnFailure ──▶ CrashLoopBackOff
+// Pods with restartPolicy Never or OnFailure always exit; Always pods run
+// until deleted unless one of the annotations is set (then they exit too,
+// and are restarted: a crash-looping Deployment).
+//
+//   Pending ──start──▶ Running ──run-seconds──▶ exit 0, Never/OnFailure ─▶ Succeeded
+//                         ▲                     exit≠0, Never ───────────▶ Failed
+//                         │                     exit≠0, OnFailure; Always ▶ CrashLoopBackOff
 //                         └──── back-off 10s·2^restarts (≤ 5m), restartCount+1 ──┘
 //
 // Conditions follow the kubelet's generators (Initialized, Ready,
@@ -33,6 +36,8 @@ const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 export interface Behaviour {
   readonly runSeconds: number;
   readonly exitCode: number;
+  /** Whether an annotation was given (an Always pod exits only then). */
+  readonly annotated: boolean;
 }
 
 /** The pod's annotations read leniently: what is not a non-negative number (an integer 0–255 for the code) counts as 0. */
@@ -43,8 +48,15 @@ export function behaviourOf(pod: ApiObject): Behaviour {
   return {
     runSeconds: Number.isFinite(run) && run > 0 ? run : 0,
     exitCode: Number.isInteger(code) && code >= 0 && code <= 255 ? code : 0,
+    annotated: Object.hasOwn(a, RUN_SECONDS_ANNOTATION) || Object.hasOwn(a, EXIT_CODE_ANNOTATION),
   };
 }
+
+/** Whether the pod's containers exit at some point. */
+export const exits = (pod: ApiObject): boolean => restartPolicyOf(pod) !== 'Always' || behaviourOf(pod).annotated;
+
+/** Whether an exit with this code is followed by a restart (the pod's phase stays Running). */
+const restartsAfter = (policy: RestartPolicy, exitCode: number): boolean => policy === 'Always' || (policy === 'OnFailure' && exitCode !== 0);
 
 export type RestartPolicy = 'Always' | 'OnFailure' | 'Never';
 export const restartPolicyOf = (pod: ApiObject): RestartPolicy => {
@@ -93,7 +105,7 @@ export function nextStep(pod: ApiObject, now: number): Step {
     case 'new':
       return { kind: 'start', at: now };
     case 'running': {
-      if (restartPolicyOf(pod) === 'Always') return { kind: 'none' };
+      if (!exits(pod)) return { kind: 'none' };
       const started = Math.max(...list(obj(pod.status).containerStatuses).map((s) => parseTime(obj(obj(s.state).running).startedAt) ?? now));
       return { kind: 'exit', at: (Number.isFinite(started) ? started : now) + behaviourOf(pod).runSeconds * 1000 };
     }
@@ -228,7 +240,7 @@ export function exitedStatus(pod: ApiObject, at: Placement, now: number): Obj {
     const old = prev.find((p) => p.name === c.name);
     const restarts = Number(old?.restartCount ?? 0);
     const startedAt = str(obj(obj(old?.state).running).startedAt) || t;
-    if (exitCode === 0 || policy === 'Never') return terminated(pod, c, restarts, exitCode, startedAt, t, false);
+    if (!restartsAfter(policy, exitCode)) return terminated(pod, c, restarts, exitCode, startedAt, t, false);
     const pod_ = `${pod.metadata.name}_${pod.metadata.namespace}(${pod.metadata.uid})`;
     return {
       ...containerBase(pod, c, restarts),
@@ -237,7 +249,7 @@ export function exitedStatus(pod: ApiObject, at: Placement, now: number): Obj {
       ready: false, started: false,
     };
   });
-  const phase = exitCode === 0 ? 'Succeeded' : policy === 'Never' ? 'Failed' : 'Running';
+  const phase = restartsAfter(policy, exitCode) ? 'Running' : exitCode === 0 ? 'Succeeded' : 'Failed';
   return withCommon(pod, at, phase, statuses, t);
 }
 
@@ -259,7 +271,7 @@ export function statusFor(step: Step, pod: ApiObject, at: Placement, now: number
     case 'start': {
       const started = startedStatus(pod, at, now);
       // a pod that exits at once goes straight to its end
-      return restartPolicyOf(pod) !== 'Always' && behaviourOf(pod).runSeconds === 0 ? exitedStatus({ ...pod, status: started }, at, now) : started;
+      return exits(pod) && behaviourOf(pod).runSeconds === 0 ? exitedStatus({ ...pod, status: started }, at, now) : started;
     }
     case 'exit':
       return exitedStatus(pod, at, now);
