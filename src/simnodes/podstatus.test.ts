@@ -85,6 +85,18 @@ describe('simulated pod lifecycle (kubelet steps)', () => {
     assert.equal(cond(later, 'Ready').lastTransitionTime, rfc3339(T0));
   });
 
+  it('turns Ready True once a readiness gate\'s condition is True (a sync of the conditions)', () => {
+    const p = after(pod({ gates: ['a.example/x'] }), { kind: 'start', at: T0 }, T0);
+    assert.equal(cond(p, 'Ready').status, 'False');
+    assert.deepEqual(nextStep(p, T0 + 5), { kind: 'none' }, 'nothing to do while the gate is missing');
+    const gated = { ...p, status: { ...(p.status as Any), conditions: [...(p.status as Any).conditions, { type: 'a.example/x', status: 'True' }] } };
+    assert.deepEqual(nextStep(gated, T0 + 5), { kind: 'sync', at: T0 + 5 });
+    const synced = after(gated, { kind: 'sync', at: T0 + 5 }, T0 + 5);
+    assert.equal(cond(synced, 'Ready').status, 'True');
+    assert.equal(cond(synced, 'Ready').lastTransitionTime, rfc3339(T0 + 5));
+    assert.deepEqual(nextStep(synced, T0 + 6), { kind: 'none' });
+  });
+
   it('holds Ready back for readiness gates, with the kubelet\'s messages', () => {
     const p = after(pod({ gates: ['a.example/x', 'b.example/y'], status: { phase: 'Pending', conditions: [{ type: 'b.example/y', status: 'False' }] } }), { kind: 'start', at: T0 }, T0);
     assert.deepEqual(cond(p, 'Ready'), {

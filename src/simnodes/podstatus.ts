@@ -84,7 +84,9 @@ export type Step =
   | { readonly kind: 'delete' }
   | { readonly kind: 'start'; readonly at: number }
   | { readonly kind: 'exit'; readonly at: number }
-  | { readonly kind: 'restart'; readonly at: number };
+  | { readonly kind: 'restart'; readonly at: number }
+  /** The conditions no longer say what the containers and readiness gates do (a gate's condition changed). */
+  | { readonly kind: 'sync'; readonly at: number };
 
 /** Go's time.Duration text for whole seconds ("10s", "1m20s", "5m0s"). */
 export function goSeconds(s: number): string {
@@ -105,6 +107,7 @@ export function nextStep(pod: ApiObject, now: number): Step {
     case 'new':
       return { kind: 'start', at: now };
     case 'running': {
+      if (!conditionsCurrent(pod)) return { kind: 'sync', at: now };
       if (!exits(pod)) return { kind: 'none' };
       const started = Math.max(...list(obj(pod.status).containerStatuses).map((s) => parseTime(obj(obj(s.state).running).startedAt) ?? now));
       return { kind: 'exit', at: (Number.isFinite(started) ? started : now) + behaviourOf(pod).runSeconds * 1000 };
@@ -204,6 +207,15 @@ function conditions(pod: ApiObject, phase: string, statuses: readonly Obj[], t: 
   return [initialized, ready, containersReady, scheduled, ...others];
 }
 
+/** Whether the stored kubelet conditions are what the containers and readiness gates make them (times aside). */
+function conditionsCurrent(pod: ApiObject): boolean {
+  const status = obj(pod.status);
+  const stored = list(status.conditions);
+  const want = conditions(pod, str(status.phase), list(status.containerStatuses), '');
+  const same = (a: Obj | undefined, b: Obj) => a !== undefined && a.status === b.status && str(a.reason) === str(b.reason) && str(a.message) === str(b.message);
+  return want.filter((c) => c.type !== 'PodScheduled').every((c) => same(stored.find((x) => x.type === c.type), c as unknown as Obj));
+}
+
 function withCommon(pod: ApiObject, at: Placement, phase: string, statuses: Obj[], t: string): Obj {
   const prev = obj(pod.status);
   const status: Obj = {
@@ -277,6 +289,8 @@ export function statusFor(step: Step, pod: ApiObject, at: Placement, now: number
       return exitedStatus(pod, at, now);
     case 'restart':
       return restartedStatus(pod, at, now);
+    case 'sync':
+      return withCommon(pod, at, str(obj(pod.status).phase), list(obj(pod.status).containerStatuses), rfc3339(now));
     default:
       return undefined;
   }

@@ -212,6 +212,18 @@ describe('simulated nodes: heartbeats, identity, restart', () => {
     assert.match(other.body.message, /can only access node lease with the same name as the requesting node/);
   });
 
+  it('holds Ready back for a readiness gate until its condition is True', async () => {
+    const gated = pod('gated', 'sim-node-0');
+    gated.spec.readinessGates = [{ conditionType: 'example.com/lb-ready' }];
+    await t.req('POST', PODS, gated);
+    const p = await phaseOf(t, 'gated', 'Running');
+    assert.deepEqual([condition(p, 'Ready').status, condition(p, 'Ready').reason], ['False', 'ReadinessGatesNotReady']);
+    assert.equal(condition(p, 'ContainersReady').status, 'True');
+    p.status.conditions.push({ type: 'example.com/lb-ready', status: 'True' });
+    assert.equal((await t.req('PUT', `${PODS}/gated/status`, p)).status, 200);
+    await eventually(async () => condition((await t.req('GET', `${PODS}/gated`)).body, 'Ready').status === 'True');
+  });
+
   it('rejects a pod its node cannot hold, as the kubelet\'s admission: Failed, OutOfcpu', async () => {
     const big = pod('big', 'sim-node-1');
     big.spec.containers[0].resources = { requests: { cpu: '3' } };
