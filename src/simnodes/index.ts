@@ -119,6 +119,14 @@ export class SimulatedNodes implements Controller {
     await heartbeats.start();
     const allocatable = parseResourceList(this.settings.allocatable ?? defaultAllocatable(this.settings.capacity));
     this.pods = new PodRunner(this.byName, podInformer, this.clock, this.concurrency, allocatable);
+    // a pod range an IPAM controller gives a node later is taken while the node has no pods yet
+    const pods = this.pods;
+    nodeInformer.addHandler({
+      onUpdate: (_old, node) => {
+        const n = this.byName.get(node.metadata.name ?? '');
+        if (n && !pods.stopped && isObject(node.spec) && typeof node.spec.podCIDR === 'string') n.usePodCIDR(node.spec.podCIDR);
+      },
+    });
     podInformer.addHandler(this.pods);
   }
 

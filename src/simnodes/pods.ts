@@ -49,7 +49,7 @@ export class PodRunner implements ResourceHandler {
   /** Pod addresses handed out, by pod key. */
   private readonly ips = new Map<string, { node: SimNode; ip: string }>();
   private readonly deadlines: Deadlines;
-  private stopped = false;
+  private stopped_ = false;
 
   constructor(
     private readonly nodes: ReadonlyMap<string, SimNode>, private readonly informer: ObjectCache,
@@ -59,9 +59,13 @@ export class PodRunner implements ResourceHandler {
   }
 
   stop(): void {
-    this.stopped = true;
+    this.stopped_ = true;
     this.deadlines.stop();
     this.dirty.clear();
+  }
+
+  get stopped(): boolean {
+    return this.stopped_;
   }
 
   /** Pods waiting for a deadline (tests, metrics). */
@@ -86,7 +90,7 @@ export class PodRunner implements ResourceHandler {
   }
 
   private consider(pod: ApiObject): void {
-    if (this.stopped) return;
+    if (this.stopped_) return;
     const node = this.nodes.get(nodeNameOf(pod));
     if (!node) return;
     const key = keyOf(pod);
@@ -120,7 +124,7 @@ export class PodRunner implements ResourceHandler {
   }
 
   private mark(key: string): void {
-    if (this.stopped) return;
+    if (this.stopped_) return;
     this.dirty.add(key);
     if (this.flushQueued) return;
     this.flushQueued = true;
@@ -129,10 +133,10 @@ export class PodRunner implements ResourceHandler {
 
   private async flush(): Promise<void> {
     this.flushQueued = false;
-    if (this.flushing || this.stopped) return;
+    if (this.flushing || this.stopped_) return;
     this.flushing = true;
     try {
-      while (this.dirty.size > 0 && !this.stopped) {
+      while (this.dirty.size > 0 && !this.stopped_) {
         const keys = [...this.dirty];
         this.dirty.clear();
         await inPool(keys, this.concurrency, (k) => this.sync(k));
@@ -191,7 +195,7 @@ export class PodRunner implements ResourceHandler {
       // gone, or replaced by a pod of the same name: nothing left to do for this one
       if (isReason(err, 'NotFound') || (step.kind === 'delete' && isReason(err, 'Conflict'))) return;
       node.report(step.kind === 'delete' ? `deleting pod ${key}` : `updating the status of pod ${key}`, err);
-      if (!this.stopped) this.deadlines.set(key, this.clock.now() + RETRY_MS);
+      if (!this.stopped_) this.deadlines.set(key, this.clock.now() + RETRY_MS);
     }
   }
 

@@ -26,6 +26,11 @@ export class SimNode implements NodeIdentity {
     this.addresses_ = new PodAddresses(defaultPodCIDR);
   }
 
+  /** The pod range addresses come from. */
+  get podRange(): string {
+    return this.podCIDR;
+  }
+
   get addresses(): PodAddresses {
     return this.addresses_;
   }

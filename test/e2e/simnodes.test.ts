@@ -183,6 +183,15 @@ describe('simulated nodes: heartbeats, identity, restart', () => {
 
   const asNode = (name: string) => ({ headers: { 'Impersonate-User': `system:node:${name}`, 'Impersonate-Group': 'system:nodes' } });
 
+  it('takes the pod range an IPAM controller gives its Node (spec.podCIDR)', async () => {
+    const patch = await t.req('PATCH', '/api/v1/nodes/sim-node-1', { spec: { podCIDR: '10.99.1.0/24', podCIDRs: ['10.99.1.0/24'] } }, { headers: { 'content-type': 'application/merge-patch+json' } });
+    assert.equal(patch.status, 200, patch.text);
+    const node = sim.nodes.find((n) => n.name === 'sim-node-1')!;
+    await eventually(async () => node.podRange === '10.99.1.0/24');
+    await t.req('POST', PODS, pod('ranged', 'sim-node-1'));
+    assert.match((await phaseOf(t, 'ranged', 'Running')).status.podIP, /^10\.99\.1\.\d+$/);
+  });
+
   it('reports status again when another writer changed a condition (the lifecycle controller\'s Unknown)', async () => {
     const node = (await t.req('GET', '/api/v1/nodes/sim-node-0')).body;
     const unknown = structuredClone(node);
