@@ -24,6 +24,8 @@ export interface KubeletClient {
 /** A lister and its events (client-go's informer): objects are shared, never changed in place. */
 export interface ObjectCache {
   get(namespace: string, name: string): ApiObject | undefined;
+  /** Every object held. */
+  list(): ApiObject[];
   addHandler(h: ResourceHandler): void;
   start(): Promise<void>;
   waitForSync(): Promise<void>;

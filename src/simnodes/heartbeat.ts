@@ -67,7 +67,8 @@ export class Heartbeats {
 
   /** One round of Lease renewals. */
   async renewLeases(): Promise<void> {
-    await inPool(this.nodes, this.opts.concurrency, (n) => this.renewLease(n));
+    // paused nodes (dead kubelets) are skipped
+    await inPool(this.nodes.filter((n) => !n.paused), this.opts.concurrency, (n) => this.renewLease(n));
   }
 
   private lease(n: SimNode, now: number, current?: ApiObject): ApiObject {
@@ -95,6 +96,7 @@ export class Heartbeats {
   async checkStatuses(): Promise<void> {
     const now = this.clock.now();
     const due = this.nodes.filter((n) => {
+      if (n.paused) return false;
       const server = this.nodeInformer.get('', n.name);
       if (!server) return false;
       if (now - n.lastReport >= this.opts.statusReportMs) return true;

@@ -130,6 +130,31 @@ export class SimulatedNodes implements Controller {
     podInformer.addHandler(this.pods);
   }
 
+  /**
+   * The node's kubelet dies: no Lease renewals, no status, its pods left as
+   * they are (a terminating one is not deleted) — what a node lifecycle
+   * controller sees as a node gone silent. The Node stays.
+   */
+  pause(name: string): void {
+    this.node(name).paused = true;
+  }
+
+  /** The node's kubelet is back: heartbeats at once, its pods looked at again. */
+  async resume(name: string): Promise<void> {
+    const n = this.node(name);
+    if (!n.paused) return;
+    n.paused = false;
+    await this.heartbeats?.renewLeases();
+    await this.heartbeats?.writeStatus(n);
+    this.pods?.revisit(name);
+  }
+
+  private node(name: string): SimNode {
+    const n = this.byName.get(name);
+    if (!n) throw new RangeError(`no simulated node ${JSON.stringify(name)}`);
+    return n;
+  }
+
   stop(): void {
     this.heartbeats?.stop();
     // SharedInformer has no removeHandler: the runner ignores events once stopped

@@ -89,10 +89,15 @@ export class PodRunner implements ResourceHandler {
     this.nodes.get(nodeNameOf(pod))?.forget(key);
   }
 
+  /** Looks at every pod of the node again (a resumed node). */
+  revisit(nodeName: string): void {
+    for (const pod of this.informer.list()) if (nodeNameOf(pod) === nodeName) this.consider(pod);
+  }
+
   private consider(pod: ApiObject): void {
     if (this.stopped_) return;
     const node = this.nodes.get(nodeNameOf(pod));
-    if (!node) return;
+    if (!node || node.paused) return;
     const key = keyOf(pod);
     const written = this.written.get(key);
     if (written !== undefined) {
@@ -151,7 +156,7 @@ export class PodRunner implements ResourceHandler {
     const pod = this.informer.get(namespace, name);
     if (!pod) return;
     const node = this.nodes.get(nodeNameOf(pod));
-    if (!node) return;
+    if (!node || node.paused) return;
     const now = this.clock.now();
     const step = nextStep(pod, now);
     if (step.kind === 'none') return;

@@ -10,6 +10,8 @@ import type { NodeIdentity } from './node.js';
 export class SimNode implements NodeIdentity {
   /** Set once the Node is registered (the Lease's owner). */
   uid = '';
+  /** A paused node is a dead kubelet: no heartbeats, its pods left as they are. */
+  paused = false;
   /** When the status was last written (ms). */
   lastReport = 0;
   /** The pod range in use: the Node's spec.podCIDR once known, else the default one. */

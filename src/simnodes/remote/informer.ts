@@ -29,13 +29,17 @@ export class RemoteInformer implements ObjectCache {
     return this.objects.get(`${namespace}/${name}`);
   }
 
+  list(): ApiObject[] {
+    return [...this.objects.values()];
+  }
+
   addHandler(h: ResourceHandler): void {
     this.handlers.push(h);
     if (h.onAdd) for (const o of this.objects.values()) h.onAdd(o);
   }
 
   start(): Promise<void> {
-    this.started ??= this.list();
+    this.started ??= this.relist();
     return this.started;
   }
 
@@ -53,7 +57,7 @@ export class RemoteInformer implements ObjectCache {
     return `${this.path}?${[this.selector, extra].filter(Boolean).join('&')}`;
   }
 
-  private async list(): Promise<void> {
+  private async relist(): Promise<void> {
     const items: ApiObject[] = [];
     let cont = '';
     let rv = '';
@@ -80,7 +84,7 @@ export class RemoteInformer implements ObjectCache {
       if (this.stopped) return;
       // a clean end (the server's watch timeout): go on from the last version; otherwise relist
       if (!err && this.resourceVersion) return this.startWatch();
-      this.later(() => this.list());
+      this.later(() => this.relist());
     });
   }
 
@@ -105,7 +109,7 @@ export class RemoteInformer implements ObjectCache {
       // 410 Gone and other watch errors: relist (the stream's end does it)
       this.resourceVersion = '';
       this.watch?.close();
-      this.later(() => this.list());
+      this.later(() => this.relist());
       return;
     }
     if (obj.metadata?.resourceVersion) this.resourceVersion = obj.metadata.resourceVersion;
