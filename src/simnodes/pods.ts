@@ -7,8 +7,9 @@
 // copy older than our last write is skipped until the watch catches up.
 // A pod starts only once admitted (admit.ts: pods, cpu, memory… against
 // allocatable); a refused one is Failed with the kubelet's OutOf<resource>.
-// Terminating pods get the kubelet's final delete: gracePeriodSeconds 0
-// with the pod's uid as precondition.
+// Terminating pods have their containers stopped and their phase made
+// terminal (Failed, or Succeeded), then get the kubelet's final delete:
+// gracePeriodSeconds 0 with the pod's uid as precondition.
 import type { Target } from '../controllers/client.js';
 import { isReason } from '../controllers/informer.js';
 import type { ResourceHandler } from '../controllers/shared.js';
@@ -21,7 +22,7 @@ import { admitPod, rejectedStatus } from './admit.js';
 import type { Clock } from './clock.js';
 import { Deadlines } from './deadlines.js';
 import { inPool } from './pool.js';
-import { isHostNetwork, nextStep, podIPOf, statusFor, type Step } from './podstatus.js';
+import { isHostNetwork, killedStatus, nextStep, podIPOf, statusFor, type Step } from './podstatus.js';
 import type { SimNode } from './simnode.js';
 
 export const PODS: Target = { group: '', version: 'v1', resource: 'pods' };
@@ -177,6 +178,16 @@ export class PodRunner implements ResourceHandler {
           return;
         }
         node.admit(key, requests);
+      }
+      if (step.kind === 'kill') {
+        const killed = await node.client.update(POD_STATUS, namespace, name, (cur) => {
+          if (cur.metadata.uid !== pod.metadata.uid || nextStep(cur, now).kind !== 'kill') throw new Moved();
+          return { ...cur, status: killedStatus(cur, now) };
+        });
+        this.written.set(key, Number(killed.metadata.resourceVersion));
+        this.release(key);
+        node.forget(key);
+        return this.plan(key, nextStep(killed, this.clock.now()));
       }
       const placement = this.placement(key, node, pod);
       if (!placement) {

@@ -51,7 +51,8 @@ describe('simulated pod lifecycle (kubelet steps)', () => {
     const running = after(pod({ policy: 'Never', run: '5' }), { kind: 'start', at: T0 }, T0);
     const cases: [string, ApiObject, string, Step][] = [
       ['pending pod', pod(), 'new', { kind: 'start', at: T0 }],
-      ['terminating pod', pod({ deleting: true }), 'terminating', { kind: 'delete' }],
+      ['terminating pod', pod({ deleting: true }), 'terminating', { kind: 'kill', at: T0 }],
+      ['terminating pod, ended', pod({ deleting: true, status: { phase: 'Failed' } }), 'terminating', { kind: 'delete' }],
       ['Always pod running', after(pod(), { kind: 'start', at: T0 }, T0), 'running', { kind: 'none' }],
       ['Always pod running 7s, then exits', after(pod({ run: '7' }), { kind: 'start', at: T0 }, T0), 'running', { kind: 'exit', at: T0 + 7000 }],
       ['Never pod running 5s', running, 'running', { kind: 'exit', at: T0 + 5000 }],
@@ -129,6 +130,20 @@ describe('simulated pod lifecycle (kubelet steps)', () => {
     const p = after(pod({ exit: '0' }), { kind: 'start', at: T0 }, T0);
     const c = (p.status as Any).containerStatuses[0];
     assert.deepEqual([c.lastState.terminated.exitCode, c.lastState.terminated.reason, c.state.waiting.reason], [0, 'Completed', 'CrashLoopBackOff']);
+  });
+
+  it('stops a deleted pod\'s containers (SIGTERM: 143, Error) and makes its phase terminal before the final delete', () => {
+    const running = after(pod({ containers: ['a', 'b'] }), { kind: 'start', at: T0 }, T0);
+    const deleting = { ...running, metadata: { ...running.metadata, deletionTimestamp: rfc3339(T0 + 5000) } };
+    const killed = after(deleting, { kind: 'kill', at: T0 + 5000 }, T0 + 5000);
+    const s = killed.status as Any;
+    assert.equal(s.phase, 'Failed');
+    assert.deepEqual(s.containerStatuses.map((c: Any) => [c.name, c.state.terminated.exitCode, c.state.terminated.reason, c.state.terminated.startedAt, c.ready]),
+      [['a', 143, 'Error', rfc3339(T0), false], ['b', 143, 'Error', rfc3339(T0), false]]);
+    assert.equal(s.podIP, '10.244.0.2', 'the address stays in the status');
+    assert.deepEqual(nextStep(killed, T0 + 5000), { kind: 'delete' });
+    const neverStarted = after(pod({ deleting: true }), { kind: 'kill', at: T0 }, T0);
+    assert.deepEqual([(neverStarted.status as Any).phase, (neverStarted.status as Any).containerStatuses], ['Failed', undefined]);
   });
 
   it('restarts a crash-looping OnFailure pod after its back-off, counting the restart', () => {

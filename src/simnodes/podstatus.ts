@@ -85,6 +85,8 @@ export type Step =
   | { readonly kind: 'start'; readonly at: number }
   | { readonly kind: 'exit'; readonly at: number }
   | { readonly kind: 'restart'; readonly at: number }
+  /** The pod is being deleted: its containers are stopped and the phase made terminal (then the final delete). */
+  | { readonly kind: 'kill'; readonly at: number }
   /** The conditions no longer say what the containers and readiness gates do (a gate's condition changed). */
   | { readonly kind: 'sync'; readonly at: number };
 
@@ -100,8 +102,10 @@ export const backoffSeconds = (restarts: number): number => Math.min(BACKOFF_BAS
 
 export function nextStep(pod: ApiObject, now: number): Step {
   switch (stageOf(pod)) {
-    case 'terminating':
-      return { kind: 'delete' };
+    case 'terminating': {
+      const phase = obj(pod.status).phase;
+      return phase === 'Succeeded' || phase === 'Failed' ? { kind: 'delete' } : { kind: 'kill', at: now };
+    }
     case 'done':
       return { kind: 'none' };
     case 'new':
@@ -277,6 +281,32 @@ export function restartedStatus(pod: ApiObject, at: Placement, now: number): Obj
   return withCommon(pod, at, 'Running', statuses, t);
 }
 
+/** A process ended by SIGTERM: 128 + 15. */
+const SIGTERM_EXIT = 143;
+
+/**
+ * The status of a pod being deleted once its containers stopped (kube 1.27's
+ * kubelet makes the phase terminal before the final delete): running or
+ * waiting containers terminated by SIGTERM (exit 143, reason Error), the phase
+ * Succeeded only if every container had exited 0, else Failed.
+ */
+export function killedStatus(pod: ApiObject, now: number): Obj {
+  const t = rfc3339(now);
+  const prev = obj(pod.status);
+  const statuses = list(prev.containerStatuses).map((c): Obj => {
+    const state = obj(c.state);
+    if (isObject(state.terminated)) return c;
+    const startedAt = str(obj(state.running).startedAt) || t;
+    const container = list(obj(pod.spec).containers).find((x) => x.name === c.name) ?? { name: c.name, image: c.image };
+    return { ...c, state: { terminated: terminatedState(pod, container, Number(c.restartCount ?? 0), SIGTERM_EXIT, startedAt, t) }, ready: false, started: false };
+  });
+  const allSucceeded = statuses.length > 0 && statuses.every((c) => obj(obj(c.state).terminated).exitCode === 0);
+  const phase = allSucceeded ? 'Succeeded' : 'Failed';
+  const status: Obj = { ...prev, phase, conditions: conditions(pod, phase, statuses, t) };
+  if (statuses.length > 0) status.containerStatuses = statuses;
+  return status;
+}
+
 /** The status a step writes (undefined for steps that write none). */
 export function statusFor(step: Step, pod: ApiObject, at: Placement, now: number): Obj | undefined {
   switch (step.kind) {
@@ -289,6 +319,8 @@ export function statusFor(step: Step, pod: ApiObject, at: Placement, now: number
       return exitedStatus(pod, at, now);
     case 'restart':
       return restartedStatus(pod, at, now);
+    case 'kill':
+      return killedStatus(pod, now);
     case 'sync':
       return withCommon(pod, at, str(obj(pod.status).phase), list(obj(pod.status).containerStatuses), rfc3339(now));
     default:

@@ -160,6 +160,20 @@ for (const backend of BACKENDS) {
       assert.deepEqual([web.lastState.terminated.exitCode, web.lastState.terminated.reason, web.restartCount], [1, 'Error', 0]);
     });
 
+    it('stops a deleted pod held by a finalizer: containers terminated, phase Failed', async () => {
+      const held = pod('held', 'sim-node-1');
+      held.metadata.finalizers = ['example.com/hold'];
+      await t.req('POST', PODS, held);
+      await phaseOf(t, 'held', 'Running');
+      assert.equal((await t.req('DELETE', `${PODS}/held`)).status, 200);
+      const p = await phaseOf(t, 'held', 'Failed');
+      assert.ok(p.metadata.deletionTimestamp);
+      assert.deepEqual(p.status.containerStatuses.map((c: Any) => [c.state.terminated?.exitCode, c.state.terminated?.reason]), [[143, 'Error'], [143, 'Error']]);
+      const patch = await t.req('PATCH', `${PODS}/held`, { metadata: { finalizers: null } }, { headers: { 'content-type': 'application/merge-patch+json' } });
+      assert.equal(patch.status, 200, patch.text);
+      await eventually(async () => (await t.req('GET', `${PODS}/held`)).status === 404);
+    });
+
     it('finally deletes a terminating pod (grace period 0, as the kubelet)', async () => {
       await t.req('POST', PODS, pod('gone', 'sim-node-0'));
       await phaseOf(t, 'gone', 'Running');
