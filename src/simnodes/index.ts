@@ -58,6 +58,8 @@ export interface SimulatedNodesOptions {
   readonly statusReportMs?: number;
   /** The Leases' namespace (default svc-node-lease, this server's kube-node-lease). */
   readonly leaseNamespace?: string;
+  /** Whether pods bound to the nodes are run (default true); false: Nodes and heartbeats only, as a benchmark without kubelets wants. */
+  readonly runPods?: boolean;
   /** Writes in flight at once (default 32). */
   readonly concurrency?: number;
   readonly clock?: Clock;
@@ -127,7 +129,7 @@ export class SimulatedNodes implements Controller {
         if (n && !pods.stopped && isObject(node.spec) && typeof node.spec.podCIDR === 'string') n.usePodCIDR(node.spec.podCIDR);
       },
     });
-    podInformer.addHandler(this.pods);
+    if (this.opts.runPods !== false) podInformer.addHandler(this.pods);
   }
 
   /**

@@ -405,3 +405,28 @@ describe('simulated nodes through kubectl 1.27', { skip: kubectlMissing }, () =>
     assert.deepEqual(byName.get('kjob')!.slice(1, 3), ['0/2', 'Completed']);
   });
 });
+
+describe('simulated nodes with runPods: false (Nodes and heartbeats only)', () => {
+  let t: TestServer;
+  let sim: SimulatedNodes;
+  before(async () => {
+    t = await startTestServer({ admission: { enable: ['NodeRestriction'] } });
+    sim = startSimulatedNodes(t.server.controllerContext, { count: 1, runPods: false, ...FAST });
+    await sim.start();
+  });
+  after(async () => {
+    sim?.stop();
+    await t?.stop();
+  });
+
+  it('leaves pods bound to the node alone while its Lease renews', async () => {
+    await t.req('POST', PODS, pod('untouched', 'sim-node-0'));
+    for (let i = 0; i < 2; i++) {
+      const before_ = (await t.req('GET', `${NODE_LEASES}/sim-node-0`)).body.spec.renewTime;
+      await eventually(async () => (await t.req('GET', `${NODE_LEASES}/sim-node-0`)).body.spec.renewTime !== before_);
+    }
+    const p = (await t.req('GET', `${PODS}/untouched`)).body;
+    assert.equal(p.status.phase, 'Pending');
+    assert.equal(p.status.podIP, undefined);
+  });
+});
