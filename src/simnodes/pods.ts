@@ -18,7 +18,7 @@ import { isObject } from '../registry/object.js';
 import type { ObjectCache } from './api.js';
 import { podRequests } from '../quota/evaluators/podresources.js';
 import type { ResourceList } from '../quota/resources.js';
-import { admitPod, rejectedStatus } from './admit.js';
+import { admitPod, rejectedStatus, type Rejection } from './admit.js';
 import type { Clock } from './clock.js';
 import { Deadlines } from './deadlines.js';
 import { inPool } from './pool.js';
@@ -167,37 +167,24 @@ export class PodRunner implements ResourceHandler {
         await node.client.delete(PODS, namespace, name, { gracePeriodSeconds: 0, preconditions: { uid: pod.metadata.uid ?? '' } });
         return;
       }
-      if (step.kind === 'start' && !node.isAdmitted(key)) {
-        const requests = podRequests(pod);
-        const rejection = admitPod(requests, node.used.requests, node.used.pods, this.allocatable);
-        if (rejection) {
-          await node.client.update(POD_STATUS, namespace, name, (cur) => {
-            if (cur.metadata.uid !== pod.metadata.uid || nextStep(cur, now).kind !== 'start') throw new Moved();
-            return { ...cur, status: rejectedStatus(cur, rejection, now) };
-          });
-          return;
+      // the status this step writes, computed from the stored pod (which must still be at this step)
+      let make: (cur: ApiObject) => Record<string, unknown> | undefined;
+      if (step.kind === 'kill') make = (cur) => killedStatus(cur, now);
+      else {
+        const rejection = step.kind === 'start' && !node.isAdmitted(key) ? this.admit(node, key, pod) : undefined;
+        if (rejection) make = (cur) => rejectedStatus(cur, rejection, now);
+        else {
+          const placement = this.placement(key, node, pod);
+          if (!placement) {
+            node.report(`pod ${key}`, new Error(`no free address in the node's pod range`));
+            return this.deadlines.set(key, now + RETRY_MS);
+          }
+          make = (cur) => statusFor(step, cur, placement, now);
         }
-        node.admit(key, requests);
       }
-      if (step.kind === 'kill') {
-        const killed = await node.client.update(POD_STATUS, namespace, name, (cur) => {
-          if (cur.metadata.uid !== pod.metadata.uid || nextStep(cur, now).kind !== 'kill') throw new Moved();
-          return { ...cur, status: killedStatus(cur, now) };
-        });
-        this.written.set(key, Number(killed.metadata.resourceVersion));
-        this.release(key);
-        node.forget(key);
-        return this.plan(key, nextStep(killed, this.clock.now()));
-      }
-      const placement = this.placement(key, node, pod);
-      if (!placement) {
-        node.report(`pod ${key}`, new Error(`no free address in the node's pod range`));
-        return this.deadlines.set(key, now + RETRY_MS);
-      }
-      const uid = pod.metadata.uid;
       const updated = await node.client.update(POD_STATUS, namespace, name, (cur) => {
-        if (cur.metadata.uid !== uid || nextStep(cur, now).kind !== step.kind) throw new Moved();
-        return { ...cur, status: statusFor(step, cur, placement, now) };
+        if (cur.metadata.uid !== pod.metadata.uid || nextStep(cur, now).kind !== step.kind) throw new Moved();
+        return { ...cur, status: make(cur) };
       });
       this.written.set(key, Number(updated.metadata.resourceVersion));
       if (isTerminal(updated)) {
@@ -213,6 +200,14 @@ export class PodRunner implements ResourceHandler {
       node.report(step.kind === 'delete' ? `deleting pod ${key}` : `updating the status of pod ${key}`, err);
       if (!this.stopped_) this.deadlines.set(key, this.clock.now() + RETRY_MS);
     }
+  }
+
+  /** The kubelet's admission: the rejection, or undefined once the pod's requests are counted on the node. */
+  private admit(node: SimNode, key: string, pod: ApiObject): Rejection | undefined {
+    const requests = podRequests(pod);
+    const rejection = admitPod(requests, node.used.requests, node.used.pods, this.allocatable);
+    if (!rejection) node.admit(key, requests);
+    return rejection;
   }
 
   /** hostIP and podIP for a pod about to run (its address kept, or a new one from the node's range). */
