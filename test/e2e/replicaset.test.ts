@@ -8,6 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { eventually, startTestServer, type TestServer } from './harness.js';
 import { startReplicaSetController, startReplicationController } from '../../src/controllers/replicaset/index.js';
 import type { Controller } from '../../src/controllers/context.js';
+import { markReady } from './podstatus.js';
 
 const NS = 'rs';
 const template = (app: string) => ({ metadata: { labels: { app } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } });
@@ -15,20 +16,6 @@ const rsBody = (name: string, replicas: number, app = name) => ({
   apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name },
   spec: { replicas, selector: { matchLabels: { app } }, template: template(app) },
 });
-
-/** Marks a pod Running and Ready as a node would (the test stands in for the kubelet). */
-export async function markReady(t: TestServer, ns: string, name: string): Promise<void> {
-  const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
-  for (;;) {
-    const pod = await t.req('GET', `/api/v1/namespaces/${ns}/pods/${name}`);
-    assert.equal(pod.status, 200, pod.text);
-    pod.body.status = { ...pod.body.status, phase: 'Running', conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: now }] };
-    const put = await t.req('PUT', `/api/v1/namespaces/${ns}/pods/${name}/status`, pod.body);
-    if (put.status === 409) continue;
-    assert.equal(put.status, 200, put.text);
-    return;
-  }
-}
 
 describe('replicaset controller', () => {
   let t: TestServer;
