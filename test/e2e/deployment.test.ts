@@ -120,6 +120,13 @@ for (const backend of BACKENDS) describe(`deployment controller with kubectl 1.2
     const [rs] = await replicaSetsOf(d);
     assert.deepEqual(condition(d, 'Available'), { ...condition(d, 'Available'), status: 'True', reason: 'MinimumReplicasAvailable', message: 'Deployment has minimum availability.' });
     assert.deepEqual(condition(d, 'Progressing'), { ...condition(d, 'Progressing'), status: 'True', reason: 'NewReplicaSetAvailable', message: `ReplicaSet "${rs!.metadata.name}" has successfully progressed.` });
+    // kubectl describe finds the new ReplicaSet by comparing templates without the hash label, as kube's controller does
+    const described = await k('describe', 'deployment', 'web');
+    assert.match(described, /Replicas:\s+3 desired \| 3 updated \| 3 total \| 3 available \| 0 unavailable/);
+    assert.match(described, new RegExp(`NewReplicaSet:\\s+${rs!.metadata.name} \\(3/3 replicas created\\)`));
+    assert.match(described, /Available\s+True\s+MinimumReplicasAvailable/);
+    assert.match(described, /Progressing\s+True\s+NewReplicaSetAvailable/);
+    assert.match(described, new RegExp(`Normal\\s+ScalingReplicaSet\\s+.*deployment-controller\\s+Scaled up replica set ${rs!.metadata.name} to 3`));
   });
 
   it('kubectl scale resizes the ReplicaSet ("Scaled up replica set … to 4 from 3")', async () => {
@@ -205,6 +212,25 @@ for (const backend of BACKENDS) describe(`deployment controller with kubectl 1.2
     const d = await deployment('web');
     const revisions = (await replicaSetsOf(d)).map((rs) => Number(rs.metadata.annotations!['deployment.kubernetes.io/revision'])).sort();
     assert.deepEqual(revisions, [4, 5]);
+  });
+
+  it('adopts an orphan ReplicaSet its selector matches; one with its template becomes its new ReplicaSet', async () => {
+    const template = { metadata: { labels: { app: 'legacy' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } };
+    const orphan = await t.req('POST', `/apis/apps/v1/namespaces/${NS}/replicasets`, {
+      apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'legacy-rs', labels: { app: 'legacy' } },
+      spec: { replicas: 2, selector: { matchLabels: { app: 'legacy' } }, template },
+    });
+    assert.equal(orphan.status, 201, orphan.text);
+    const created = await t.req('POST', `/apis/apps/v1/namespaces/${NS}/deployments`, {
+      apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'legacy' }, spec: { replicas: 2, selector: { matchLabels: { app: 'legacy' } }, template },
+    });
+    assert.equal(created.status, 201, created.text);
+    await eventually(async () => {
+      const rs = (await t.req('GET', `/apis/apps/v1/namespaces/${NS}/replicasets/legacy-rs`)).body as Obj;
+      return rs.metadata.ownerReferences?.[0]?.uid === created.body.metadata.uid && rs.metadata.annotations?.['deployment.kubernetes.io/revision'] === '1';
+    });
+    await rollOut('legacy', 1, 0);
+    assert.deepEqual((await replicaSetsOf(await deployment('legacy'))).map((rs) => rs.metadata.name), ['legacy-rs'], 'no ReplicaSet of its own was made');
   });
 
   it('Recreate scales the old ReplicaSet to 0 before the new one gets any replica', async () => {

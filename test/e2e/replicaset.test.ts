@@ -113,6 +113,17 @@ describe('replicaset controller', () => {
     }, 20_000);
   });
 
+  it('counts a Ready pod as available only after minReadySeconds (the ReplicaSet is looked at again then)', async () => {
+    const body = rsBody('slow', 1);
+    (body.spec as Record<string, unknown>).minReadySeconds = 2;
+    assert.equal((await t.req('POST', `/apis/apps/v1/namespaces/${NS}/replicasets`, body)).status, 201);
+    await eventually(async () => (await podsOf('slow')).length === 1);
+    await markReady(t, NS, (await podsOf('slow'))[0]!.metadata.name);
+    await eventually(async () => (await t.req('GET', `/apis/apps/v1/namespaces/${NS}/replicasets/slow`)).body.status.readyReplicas === 1);
+    // nothing else changes after the pod turned Ready: only the delayed look makes it available
+    await eventually(async () => (await t.req('GET', `/apis/apps/v1/namespaces/${NS}/replicasets/slow`)).body.status.availableReplicas === 1);
+  });
+
   it('runs ReplicationControllers through the same code, as replication-controller', async () => {
     const rc = await t.req('POST', `/api/v1/namespaces/${NS}/replicationcontrollers`, {
       apiVersion: 'v1', kind: 'ReplicationController', metadata: { name: 'legacy' }, spec: { replicas: 2, selector: { app: 'legacy' }, template: template('legacy') },
