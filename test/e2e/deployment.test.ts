@@ -251,6 +251,32 @@ for (const backend of BACKENDS) describe(`deployment controller with kubectl 1.2
     }, 60_000);
   });
 
+  it('a new ReplicaSet that cannot be created: Progressing False ReplicaSetCreateError and a Warning event with the error', async () => {
+    assert.equal((await t.req('POST', '/api/v1/namespaces', { metadata: { name: 'dep-quota' } })).status, 201);
+    const quota = await t.req('POST', '/api/v1/namespaces/dep-quota/resourcequotas', { metadata: { name: 'rs' }, spec: { hard: { 'count/replicasets.apps': '1' } } });
+    assert.equal(quota.status, 201, quota.text);
+    await eventually(async () => (await t.req('GET', '/api/v1/namespaces/dep-quota/resourcequotas/rs')).body.status?.hard !== undefined);
+    const body = {
+      apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'capped' },
+      spec: { replicas: 1, selector: { matchLabels: { app: 'capped' } }, template: { metadata: { labels: { app: 'capped' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } },
+    };
+    assert.equal((await t.req('POST', '/apis/apps/v1/namespaces/dep-quota/deployments', body)).status, 201);
+    await eventually(async () => ((await t.req('GET', '/apis/apps/v1/namespaces/dep-quota/replicasets')).body.items as unknown[]).length === 1);
+    const r = await kubectl('-n', 'dep-quota', 'set', 'image', 'deployment/capped', 'c=nginx:2');
+    assert.equal(r.code, 0, r.err);
+    let message = '';
+    await eventually(async () => {
+      const d = (await t.req('GET', '/apis/apps/v1/namespaces/dep-quota/deployments/capped')).body as Obj;
+      const c = condition(d, 'Progressing');
+      message = c?.message ?? '';
+      return c?.status === 'False' && c.reason === 'ReplicaSetCreateError';
+    }, 20_000);
+    assert.match(message, /^Failed to create new replica set "capped-[a-z0-9]+": replicasets\.apps "capped-[a-z0-9]+" is forbidden: exceeded quota: rs/);
+    const warnings = ((await t.req('GET', '/api/v1/namespaces/dep-quota/events')).body.items as { reason: string; type: string; message: string; involvedObject: { kind: string } }[])
+      .filter((e) => e.reason === 'ReplicaSetCreateError');
+    assert.ok(warnings.length > 0 && warnings.every((e) => e.type === 'Warning' && e.involvedObject.kind === 'Deployment' && e.message.startsWith('Failed to create new replica set "capped-')), JSON.stringify(warnings));
+  });
+
   it('a rollout that makes no progress for progressDeadlineSeconds is ProgressDeadlineExceeded; rollout status fails', async () => {
     const body = {
       apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'stuck' },

@@ -430,7 +430,8 @@ export class DeploymentController implements Controller {
         const msg = Message.failedCreate(name, (err as Error).message);
         if (hasProgressDeadline(d)) {
           const status = statusOf(d);
-          await this.writeStatus(d, { ...status, conditions: setCondition(status.conditions, newCondition(PROGRESSING, 'False', Reason.FailedRSCreate, msg, this.now())) });
+          const conditions = setCondition(status.conditions, newCondition(PROGRESSING, 'False', Reason.FailedRSCreate, msg, this.now()));
+          if (!deepEqual(conditions, status.conditions ?? [])) await this.writeStatus(d, { ...status, conditions });
         }
         void this.recorder.event(d, 'Warning', Reason.FailedRSCreate, msg);
         throw err;
