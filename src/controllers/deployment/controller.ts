@@ -19,23 +19,20 @@ import type { ApiObject } from '../../registry/object.js';
 import { deepEqual } from '../../registry/object.js';
 import type { Controller, ControllerContext } from '../context.js';
 import { StartWhenAuthorized, type ControllerClient } from '../client.js';
-import type { EventRecorder } from '../events.js';
 import type { SharedInformer } from '../shared.js';
 import { WorkQueue } from '../workqueue.js';
-import { isNamespaceTerminating, isReason } from '../informer.js';
 import { selectorMatches } from '../../api/meta/checks.js';
 import { claimObjects } from '../replicaset/claim.js';
 import { controllerOf, controllerRef } from '../replicaset/pods.js';
-import { computeHash } from './hash.js';
-import { REVISION, int32Annotation, DESIRED_REPLICAS, maxRevision, replicasAnnotationsNeedUpdate, setNewReplicaSetAnnotations, setReplicasAnnotations } from './annotations.js';
+import { int32Annotation, DESIRED_REPLICAS } from './annotations.js';
 import { Message, PROGRESSING, Reason, getCondition, newCondition, setCondition } from './conditions.js';
-import { activeReplicaSets, byCreation, byRevision, desiredReplicas, maxSurge, newRSNewReplicas, specReplicas, statusReplicas } from './replicas.js';
-import { reconcileNewReplicaSet, reconcileOldReplicaSets, scaleDeployment, scaleTo, type Scaler, type ScalingOperation } from './rolling.js';
-import { calculateStatus, deploymentComplete, hasProgressDeadline, recheckAfterMs, rolloutStatus, statusOf, type DeploymentStatus } from './status.js';
+import { activeReplicaSets, desiredReplicas, statusReplicas } from './replicas.js';
+import { reconcileNewReplicaSet, reconcileOldReplicaSets, scaleDeployment, scaleTo } from './rolling.js';
+import { calculateStatus, compactStatus, deploymentComplete, hasProgressDeadline, recheckAfterMs, rolloutStatus, statusOf } from './status.js';
+import { DEPLOYMENTS, DeploymentWrites, REPLICASETS } from './writes.js';
 
-export const DEPLOYMENTS = { group: 'apps', version: 'v1', resource: 'deployments' };
-export const REPLICASETS = { group: 'apps', version: 'v1', resource: 'replicasets' };
-export const POD_TEMPLATE_HASH = 'pod-template-hash';
+export { equalIgnoreHash, POD_TEMPLATE_HASH } from './templates.js';
+export { DEPLOYMENTS, REPLICASETS } from './writes.js';
 const SERVICE_ACCOUNT = 'deployment-controller';
 
 export interface DeploymentControllerOptions {
@@ -55,44 +52,10 @@ interface DeploymentSpec {
 
 const keyOf = (o: ApiObject) => `${o.metadata.namespace ?? ''}/${o.metadata.name}`;
 const dspec = (d: ApiObject) => (d.spec ?? {}) as DeploymentSpec;
-const rsTemplate = (rs: ApiObject) => ((rs.spec ?? {}) as { template?: unknown }).template;
-
-/** A copy without nulls and empty maps or lists: kube's Semantic.DeepEqual holds nil and empty as equal. */
-function withoutEmpty(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(withoutEmpty);
-  if (v === null || typeof v !== 'object') return v;
-  const out: Record<string, unknown> = {};
-  for (const [k, x] of Object.entries(v)) {
-    const y = withoutEmpty(x);
-    if (y === null || y === undefined || (Array.isArray(y) && y.length === 0) || (typeof y === 'object' && !Array.isArray(y) && Object.keys(y as object).length === 0)) continue;
-    out[k] = y;
-  }
-  return out;
-}
-
-/** Two templates equal once the pod-template-hash label is set aside (kube's EqualIgnoreHash, nil and empty alike). */
-export function equalIgnoreHash(a: unknown, b: unknown): boolean {
-  const strip = (t: unknown) => {
-    const c = structuredClone((t ?? {}) as { metadata?: { labels?: Record<string, string> } });
-    if (c.metadata?.labels) delete c.metadata.labels[POD_TEMPLATE_HASH];
-    return withoutEmpty(c);
-  };
-  return deepEqual(strip(a), strip(b));
-}
-
-/** A status without the fields Go leaves out when zero (every DeploymentStatus field is omitempty). */
-function compact(s: DeploymentStatus): DeploymentStatus {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(s)) {
-    if (v === undefined || v === 0 || (Array.isArray(v) && v.length === 0)) continue;
-    out[k] = v;
-  }
-  return out as DeploymentStatus;
-}
 
 export class DeploymentController implements Controller {
   private readonly client: ControllerClient;
-  private readonly recorder: EventRecorder;
+  private readonly writes: DeploymentWrites;
   private readonly deployments: SharedInformer;
   private readonly replicaSets: SharedInformer;
   private readonly pods: SharedInformer;
@@ -105,7 +68,7 @@ export class DeploymentController implements Controller {
   constructor(ctx: ControllerContext, opts: DeploymentControllerOptions = {}) {
     this.now = opts.now ?? Date.now;
     this.client = ctx.client(SERVICE_ACCOUNT);
-    this.recorder = ctx.recorder(SERVICE_ACCOUNT, 'deployment-controller');
+    this.writes = new DeploymentWrites(this.client, ctx.recorder(SERVICE_ACCOUNT, 'deployment-controller'), this.now);
     this.deployments = ctx.informers.informer('apps', 'deployments');
     this.replicaSets = ctx.informers.informer('apps', 'replicasets');
     this.pods = ctx.informers.informer('', 'pods');
@@ -207,15 +170,15 @@ export class DeploymentController implements Controller {
     let d = structuredClone(cached);
     const selector = dspec(d).selector;
     if (selector === undefined || isEmptySelector(selector)) {
-      void this.recorder.event(d, 'Warning', 'SelectingAll', 'This deployment is selecting all pods. A non-empty selector is required.');
+      void this.writes.event(d, 'Warning', 'SelectingAll', 'This deployment is selecting all pods. A non-empty selector is required.');
       if ((statusOf(d).observedGeneration ?? 0) < (d.metadata.generation ?? 0)) {
-        await this.writeStatus(d, { ...statusOf(d), observedGeneration: d.metadata.generation ?? 0 });
+        await this.writes.status(d, { ...statusOf(d), observedGeneration: d.metadata.generation ?? 0 });
       }
       return true;
     }
     const rsList = await this.claimReplicaSets(d);
     if (d.metadata.deletionTimestamp) {
-      const { newRS, oldRSs } = await this.replicaSetsAndRevision(d, rsList, false);
+      const { newRS, oldRSs } = await this.writes.replicaSetsAndRevision(d, rsList, false);
       await this.syncStatus(d, [...oldRSs, newRS], newRS);
       return true;
     }
@@ -243,16 +206,6 @@ export class DeploymentController implements Controller {
     return claimed.map((rs) => structuredClone(rs));
   }
 
-  /** Writes the Deployment's status (and its revision annotation, which kube writes through /status too). */
-  private async writeStatus(d: ApiObject, status: DeploymentStatus): Promise<ApiObject> {
-    const revision = d.metadata.annotations?.[REVISION];
-    const written = await this.client.update({ ...DEPLOYMENTS, subresource: 'status' }, d.metadata.namespace!, d.metadata.name!, (latest) => {
-      const meta = revision === undefined ? latest.metadata : { ...latest.metadata, annotations: { ...(latest.metadata.annotations ?? {}), [REVISION]: revision } };
-      return { ...latest, metadata: meta, status: compact(status) };
-    });
-    return structuredClone(written);
-  }
-
   private async checkPausedConditions(d: ApiObject): Promise<ApiObject> {
     if (!hasProgressDeadline(d)) return d;
     const conditions = statusOf(d).conditions;
@@ -261,17 +214,17 @@ export class DeploymentController implements Controller {
     const pausedCond = cond?.reason === Reason.Paused;
     const paused = !!dspec(d).paused;
     if (paused && !pausedCond) {
-      return this.writeStatus(d, { ...statusOf(d), conditions: setCondition(conditions, newCondition(PROGRESSING, 'Unknown', Reason.Paused, Message.paused, this.now())) });
+      return this.writes.status(d, { ...statusOf(d), conditions: setCondition(conditions, newCondition(PROGRESSING, 'Unknown', Reason.Paused, Message.paused, this.now())) });
     }
     if (!paused && pausedCond) {
-      return this.writeStatus(d, { ...statusOf(d), conditions: setCondition(conditions, newCondition(PROGRESSING, 'Unknown', Reason.Resumed, Message.resumed, this.now())) });
+      return this.writes.status(d, { ...statusOf(d), conditions: setCondition(conditions, newCondition(PROGRESSING, 'Unknown', Reason.Resumed, Message.resumed, this.now())) });
     }
     return d;
   }
 
   /** An active ReplicaSet was sized for another replica count (kube's isScalingEvent). */
   private async isScalingEvent(d: ApiObject, rsList: readonly ApiObject[]): Promise<boolean> {
-    const { newRS, oldRSs } = await this.replicaSetsAndRevision(d, rsList, false);
+    const { newRS, oldRSs } = await this.writes.replicaSetsAndRevision(d, rsList, false);
     return activeReplicaSets([...oldRSs, newRS]).some((rs) => {
       const desired = int32Annotation(rs, DESIRED_REPLICAS);
       return desired !== undefined && desired !== desiredReplicas(d);
@@ -280,36 +233,36 @@ export class DeploymentController implements Controller {
 
   /** kube's sync: scale, (paused) clean up, status. */
   private async syncScale(d: ApiObject, rsList: readonly ApiObject[]): Promise<void> {
-    const { newRS, oldRSs } = await this.replicaSetsAndRevision(d, rsList, false);
-    await scaleDeployment(this.scaler(d), d, newRS, oldRSs, statusOf(d).replicas ?? 0);
-    if (dspec(d).paused) await this.cleanup(d, oldRSs);
+    const { newRS, oldRSs } = await this.writes.replicaSetsAndRevision(d, rsList, false);
+    await scaleDeployment(this.writes.scaler(d), d, newRS, oldRSs, statusOf(d).replicas ?? 0);
+    if (dspec(d).paused) await this.writes.cleanup(d, oldRSs);
     await this.syncStatus(d, [...oldRSs, newRS], newRS);
   }
 
   private async rolloutRolling(d: ApiObject, rsList: readonly ApiObject[]): Promise<void> {
-    const { newRS, oldRSs } = await this.replicaSetsAndRevision(d, rsList, true);
+    const { newRS, oldRSs } = await this.writes.replicaSetsAndRevision(d, rsList, true);
     const all = [...oldRSs, newRS!];
-    const s = this.scaler(d);
+    const s = this.writes.scaler(d);
     if (await reconcileNewReplicaSet(s, d, all, newRS!)) return this.syncRolloutStatus(d, all, newRS);
     if (await reconcileOldReplicaSets(s, d, all, activeReplicaSets(oldRSs), newRS!)) return this.syncRolloutStatus(d, all, newRS);
-    if (deploymentComplete(d, statusOf(d))) await this.cleanup(d, oldRSs);
+    if (deploymentComplete(d, statusOf(d))) await this.writes.cleanup(d, oldRSs);
     return this.syncRolloutStatus(d, all, newRS);
   }
 
   private async rolloutRecreate(d: ApiObject, rsList: readonly ApiObject[]): Promise<void> {
-    let { newRS, oldRSs } = await this.replicaSetsAndRevision(d, rsList, false);
+    let { newRS, oldRSs } = await this.writes.replicaSetsAndRevision(d, rsList, false);
     let all = [...oldRSs, newRS];
-    const s = this.scaler(d);
+    const s = this.writes.scaler(d);
     let scaledDown = false;
     for (const rs of activeReplicaSets(oldRSs)) if ((await scaleTo(s, rs, 0)).scaled) scaledDown = true;
     if (scaledDown) return this.syncRolloutStatus(d, all, newRS);
     if (this.oldPodsRunning(newRS, oldRSs)) return this.syncRolloutStatus(d, all, newRS);
     if (!newRS) {
-      ({ newRS, oldRSs } = await this.replicaSetsAndRevision(d, rsList, true));
+      ({ newRS, oldRSs } = await this.writes.replicaSetsAndRevision(d, rsList, true));
       all = [...oldRSs, newRS];
     }
     await scaleTo(s, newRS!, desiredReplicas(d));
-    if (deploymentComplete(d, statusOf(d))) await this.cleanup(d, oldRSs);
+    if (deploymentComplete(d, statusOf(d))) await this.writes.cleanup(d, oldRSs);
     return this.syncRolloutStatus(d, all, newRS);
   }
 
@@ -327,162 +280,23 @@ export class DeploymentController implements Controller {
     });
   }
 
-  private scaler(d: ApiObject): Scaler {
-    return {
-      scale: async (rs, replicas, operation: ScalingOperation) => {
-        const desired = desiredReplicas(d);
-        const max = desired + maxSurge(d);
-        const resize = specReplicas(rs) !== replicas;
-        if (!resize && !replicasAnnotationsNeedUpdate(rs, desired, max)) return { scaled: false, rs };
-        const from = specReplicas(rs);
-        const written = await this.client.update(REPLICASETS, rs.metadata.namespace!, rs.metadata.name!, (latest) => {
-          const next = structuredClone(latest);
-          (next.spec as { replicas: number }).replicas = replicas;
-          setReplicasAnnotations(next, desired, max);
-          return next;
-        });
-        if (resize) void this.recorder.event(d, 'Normal', 'ScalingReplicaSet', `Scaled ${operation} replica set ${rs.metadata.name} to ${replicas} from ${from}`);
-        return { scaled: resize, rs: structuredClone(written) };
-      },
-    };
-  }
-
-  /**
-   * The new ReplicaSet (the one whose template is the Deployment's) and the
-   * old ones, with revisions brought up to date (kube's
-   * getAllReplicaSetsAndSyncRevision); with `create`, a missing new one is
-   * created. May write the Deployment's status: `d` is updated in place.
-   */
-  private async replicaSetsAndRevision(d: ApiObject, rsList: readonly ApiObject[], create: boolean): Promise<{ newRS: ApiObject | undefined; oldRSs: ApiObject[] }> {
-    const template = dspec(d).template;
-    const existing = [...rsList].sort(byCreation).find((rs) => equalIgnoreHash(rsTemplate(rs), template));
-    const oldRSs = rsList.filter((rs) => rs !== existing);
-    const newRevision = String(maxRevision(oldRSs) + 1);
-    if (existing) return { newRS: await this.syncExistingNewRS(d, existing, newRevision), oldRSs };
-    if (!create) return { newRS: undefined, oldRSs };
-    return { newRS: await this.createNewRS(d, oldRSs, newRevision), oldRSs };
-  }
-
-  private async syncExistingNewRS(d: ApiObject, existing: ApiObject, newRevision: string): Promise<ApiObject> {
-    const rs = structuredClone(existing);
-    const desired = desiredReplicas(d);
-    const annotationsChanged = setNewReplicaSetAnnotations(rs, { deployment: d, revision: newRevision, exists: true, desired, max: desired + maxSurge(d) });
-    const minReady = dspec(d).minReadySeconds ?? 0;
-    const rsSpec = rs.spec as { minReadySeconds?: number };
-    if (annotationsChanged || (rsSpec.minReadySeconds ?? 0) !== minReady) {
-      const written = await this.client.update(REPLICASETS, rs.metadata.namespace!, rs.metadata.name!, (latest) => ({
-        ...latest, metadata: { ...latest.metadata, annotations: rs.metadata.annotations ?? {} }, spec: { ...(latest.spec as object), minReadySeconds: minReady },
-      }));
-      return structuredClone(written);
-    }
-    let needsUpdate = this.setRevision(d, rs.metadata.annotations?.[REVISION] ?? '');
-    const status = statusOf(d);
-    if (hasProgressDeadline(d) && !getCondition(status.conditions, PROGRESSING)) {
-      status.conditions = setCondition(status.conditions, newCondition(PROGRESSING, 'True', Reason.FoundNewRS, Message.found(rs.metadata.name!), this.now()));
-      d.status = status;
-      needsUpdate = true;
-    }
-    if (needsUpdate) Object.assign(d, await this.writeStatus(d, statusOf(d)));
-    return rs;
-  }
-
-  private setRevision(d: ApiObject, revision: string): boolean {
-    if (d.metadata.annotations?.[REVISION] === revision) return false;
-    d.metadata.annotations = { ...(d.metadata.annotations ?? {}), [REVISION]: revision };
-    return true;
-  }
-
-  private async createNewRS(d: ApiObject, oldRSs: readonly ApiObject[], newRevision: string): Promise<ApiObject> {
-    const ns = d.metadata.namespace!;
-    const spec = dspec(d);
-    const hash = computeHash(spec.template, statusOf(d).collisionCount);
-    const template = structuredClone(spec.template ?? {});
-    template.metadata = { ...(template.metadata ?? {}), labels: { ...(template.metadata?.labels ?? {}), [POD_TEMPLATE_HASH]: hash } };
-    const selector = structuredClone(spec.selector!);
-    selector.matchLabels = { ...(selector.matchLabels ?? {}), [POD_TEMPLATE_HASH]: hash };
-    const name = `${d.metadata.name}-${hash}`;
-    const rs: ApiObject = {
-      apiVersion: 'apps/v1', kind: 'ReplicaSet',
-      metadata: { name, namespace: ns, ownerReferences: [controllerRef(d, 'apps/v1', 'Deployment')], labels: { ...template.metadata.labels } },
-      spec: { replicas: 0, minReadySeconds: spec.minReadySeconds ?? 0, selector, template },
-    };
-    const replicas = newRSNewReplicas(d, [...oldRSs, rs], rs);
-    (rs.spec as { replicas: number }).replicas = replicas;
-    const desired = desiredReplicas(d);
-    setNewReplicaSetAnnotations(rs, { deployment: d, revision: newRevision, exists: false, desired, max: desired + maxSurge(d) });
-    let created: ApiObject;
-    let alreadyExists = false;
-    try {
-      created = structuredClone(await this.client.create(REPLICASETS, ns, rs));
-    } catch (err) {
-      if (isReason(err, 'AlreadyExists')) {
-        const found = await this.client.get(REPLICASETS, ns, name);
-        if (controllerOf(found)?.uid !== d.metadata.uid || !equalIgnoreHash(rsTemplate(found), spec.template)) {
-          // a hash collision: the next sync hashes with a higher collision count
-          const status = statusOf(d);
-          Object.assign(d, await this.writeStatus(d, { ...status, collisionCount: (status.collisionCount ?? 0) + 1 }));
-          throw err;
-        }
-        created = structuredClone(found);
-        alreadyExists = true;
-      } else {
-        if (isNamespaceTerminating(err)) throw err;
-        const msg = Message.failedCreate(name, (err as Error).message);
-        if (hasProgressDeadline(d)) {
-          const status = statusOf(d);
-          const conditions = setCondition(status.conditions, newCondition(PROGRESSING, 'False', Reason.FailedRSCreate, msg, this.now()));
-          if (!deepEqual(conditions, status.conditions ?? [])) await this.writeStatus(d, { ...status, conditions });
-        }
-        void this.recorder.event(d, 'Warning', Reason.FailedRSCreate, msg);
-        throw err;
-      }
-    }
-    if (!alreadyExists && replicas > 0) void this.recorder.event(d, 'Normal', 'ScalingReplicaSet', `Scaled up replica set ${name} to ${replicas}`);
-    let needsUpdate = this.setRevision(d, newRevision);
-    if (!alreadyExists && hasProgressDeadline(d)) {
-      const status = statusOf(d);
-      d.status = { ...status, conditions: setCondition(status.conditions, newCondition(PROGRESSING, 'True', Reason.NewReplicaSet, Message.created(name), this.now())) };
-      needsUpdate = true;
-    }
-    if (needsUpdate) Object.assign(d, await this.writeStatus(d, statusOf(d)));
-    return created;
-  }
-
-  /** Deletes old ReplicaSets beyond revisionHistoryLimit, lowest revision first, if scaled to 0 and settled (kube's cleanupDeployment). */
-  private async cleanup(d: ApiObject, oldRSs: readonly ApiObject[]): Promise<void> {
-    const limit = dspec(d).revisionHistoryLimit;
-    if (limit === undefined || limit === null) return;
-    const cleanable = oldRSs.filter((rs) => !rs.metadata.deletionTimestamp).sort(byRevision);
-    const diff = cleanable.length - limit;
-    for (let i = 0; i < diff; i++) {
-      const rs = cleanable[i]!;
-      const observed = ((rs.status ?? {}) as { observedGeneration?: number }).observedGeneration ?? 0;
-      if (statusReplicas(rs) !== 0 || specReplicas(rs) !== 0 || (rs.metadata.generation ?? 0) > observed) continue;
-      try {
-        await this.client.delete(REPLICASETS, rs.metadata.namespace!, rs.metadata.name!);
-      } catch (err) {
-        if (!isReason(err, 'NotFound')) throw err;
-      }
-    }
-  }
-
   /** kube's syncDeploymentStatus: counts and Available. */
   private async syncStatus(d: ApiObject, allRSs: readonly (ApiObject | undefined)[], newRS: ApiObject | undefined): Promise<void> {
     const next = calculateStatus(d, allRSs, newRS, this.now());
-    if (deepEqual(compact(statusOf(d)), compact(next))) return;
-    await this.writeStatus(d, next);
+    if (deepEqual(compactStatus(statusOf(d)), compactStatus(next))) return;
+    await this.writes.status(d, next);
   }
 
   /** kube's syncRolloutStatus: counts, Available, Progressing, ReplicaFailure; a stuck rollout looked at again at its deadline. */
   private async syncRolloutStatus(d: ApiObject, allRSs: readonly (ApiObject | undefined)[], newRS: ApiObject | undefined): Promise<void> {
     const now = this.now();
     const next = rolloutStatus(d, allRSs, newRS, now);
-    if (deepEqual(compact(statusOf(d)), compact(next))) {
+    if (deepEqual(compactStatus(statusOf(d)), compactStatus(next))) {
       const after = recheckAfterMs(d, next, now);
       if (after !== undefined) this.enqueueAfter(d, after);
       return;
     }
-    await this.writeStatus(d, next);
+    await this.writes.status(d, next);
   }
 }
 

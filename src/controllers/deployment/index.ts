@@ -1,5 +1,6 @@
 // The deployment controller (kube-controller-manager's `deployment`):
-// controller.ts runs it; the rollout steps (rolling.ts), their arithmetic
+// controller.ts runs it (events → queue → sync decisions), writes.ts makes its
+// API writes; the rollout steps (rolling.ts), their arithmetic
 // (replicas.ts), the annotations (annotations.ts), the pod-template-hash
 // (hash.ts), conditions and status (conditions.ts, status.ts) are pure
 // modules with table tests beside them.

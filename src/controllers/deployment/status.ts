@@ -137,3 +137,14 @@ export function recheckAfterMs(d: ApiObject, next: DeploymentStatus, now: number
   const after = from + progressDeadline(d)! * 1000 - now;
   return after < 1000 ? 1000 : after + 1000;
 }
+
+/** A status without the fields Go leaves out when zero (every DeploymentStatus field is omitempty). */
+export function compactStatus(s: DeploymentStatus): DeploymentStatus {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(s)) {
+    if (v === undefined || v === 0 || (Array.isArray(v) && v.length === 0)) continue;
+    out[k] = v;
+  }
+  return out as DeploymentStatus;
+}
+

@@ -75,7 +75,7 @@ export class ReplicaSetController implements Controller {
   private readonly burst: number;
   private ready = false;
 
-  constructor(private readonly ctx: ControllerContext, private readonly kind: ReplicaKind, opts: ReplicaSetControllerOptions = {}) {
+  constructor(ctx: ControllerContext, private readonly kind: ReplicaKind, opts: ReplicaSetControllerOptions = {}) {
     this.now = opts.now ?? Date.now;
     this.burst = opts.burstReplicas ?? BURST_REPLICAS;
     this.client = new ControllerClient(ctx.registry, podWritesAsPatch(ctx.authorizer), controllerUser(kind.serviceAccount), ctx.gates);
