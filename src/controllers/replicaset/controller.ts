@@ -11,9 +11,8 @@
 // Pods are written as the controller's service account; Events as kube's
 // (SuccessfulCreate, FailedCreate, SuccessfulDelete, FailedDelete).
 import type { ApiObject } from '../../registry/object.js';
-import type { Authorizer } from '../../authz/authorizer.js';
 import type { Controller, ControllerContext } from '../context.js';
-import { ControllerClient, StartWhenAuthorized, controllerUser } from '../client.js';
+import { StartWhenAuthorized, type ControllerClient } from '../client.js';
 import type { EventRecorder } from '../events.js';
 import type { SharedInformer } from '../shared.js';
 import { WorkQueue } from '../workqueue.js';
@@ -47,21 +46,6 @@ const splitKey = (key: string) => {
 const specOf = (o: ApiObject) => (o.spec ?? {}) as { replicas?: number; minReadySeconds?: number; template?: Record<string, unknown> };
 const templateLabels = (o: ApiObject) => ((specOf(o).template?.metadata ?? {}) as { labels?: Record<string, string> }).labels;
 
-/**
- * Pods are adopted and released by patch in kube, and the bootstrap roles
- * give these controllers `patch` on pods, not `update`: the client's
- * read-modify-write of a pod is authorized as the patch it stands for.
- */
-function podWritesAsPatch(inner: Authorizer): Authorizer {
-  return {
-    name: inner.name,
-    authorize: (a) => {
-      const r = a as { resource?: string; subresource?: string; verb: string };
-      return inner.authorize(r.resource === 'pods' && !r.subresource && a.verb === 'update' ? { ...a, verb: 'patch' } : a);
-    },
-  };
-}
-
 export class ReplicaSetController implements Controller {
   private readonly client: ControllerClient;
   private readonly recorder: EventRecorder;
@@ -78,7 +62,7 @@ export class ReplicaSetController implements Controller {
   constructor(ctx: ControllerContext, private readonly kind: ReplicaKind, opts: ReplicaSetControllerOptions = {}) {
     this.now = opts.now ?? Date.now;
     this.burst = opts.burstReplicas ?? BURST_REPLICAS;
-    this.client = new ControllerClient(ctx.registry, podWritesAsPatch(ctx.authorizer), controllerUser(kind.serviceAccount), ctx.gates);
+    this.client = ctx.client(kind.serviceAccount);
     this.recorder = ctx.recorder(kind.serviceAccount, kind.component);
     this.expectations = new Expectations(this.now);
     this.owners = ctx.informers.informer(kind.target.group, kind.target.resource);
@@ -208,7 +192,8 @@ export class ReplicaSetController implements Controller {
       owner: rs, ownerRef: ref, resource: { group: '', resource: 'pods' },
       matches: (p) => selector !== undefined && selectorMatches(selector, p.metadata.labels ?? {}),
       getOwner: () => this.client.get(this.kind.target, namespace, name),
-      write: async (p, mutate) => void await this.client.update(PODS, namespace, p.metadata.name!, mutate),
+      // pods are adopted and released by patch in kube (the bootstrap roles grant patch on pods, not update)
+      write: async (p, mutate) => void await this.client.update(PODS, namespace, p.metadata.name!, mutate, { verb: 'patch' }),
     });
     if (errors.length > 0) throw errors[0];
     let manage: ManageResult = { failed: false };
