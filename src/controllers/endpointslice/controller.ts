@@ -87,7 +87,17 @@ export class EndpointSliceController implements Controller {
     });
     this.slices.addHandler({
       onAdd: (s) => this.onSlice(s as EndpointSlice),
-      onUpdate: (_, s) => this.onSlice(s as EndpointSlice),
+      onUpdate: (o, s) => {
+        // a slice moved to another service, or stopped or started being ours: both sides are synced
+        const before = this.serviceKeyOf(o as EndpointSlice);
+        const now = this.serviceKeyOf(s as EndpointSlice);
+        if (before !== now) {
+          if (before) enqueue(before);
+          if (now) enqueue(now);
+          return;
+        }
+        this.onSlice(s as EndpointSlice);
+      },
       onDelete: (s) => {
         const key = this.serviceKeyOf(s as EndpointSlice);
         if (!key) return;

@@ -74,20 +74,30 @@ export class EndpointSliceMirroringController implements Controller {
     const enqueue = (key: string) => this.queue.add(key, key);
     const keyOf = (o: { metadata: { namespace?: string; name?: string } }) => `${o.metadata.namespace}/${o.metadata.name}`;
     this.services.addHandler({
-      onAdd: (s) => enqueue(keyOf(s)),
+      onAdd: (s) => {
+        if (!selectorOf(s as Service)) enqueue(keyOf(s));
+      },
       // only a selector appearing or going changes what is mirrored
       onUpdate: (o, s) => {
         if (!selectorOf(o as Service) !== !selectorOf(s as Service)) enqueue(keyOf(s));
       },
-      onDelete: (s) => enqueue(keyOf(s)),
+      onDelete: (s) => {
+        if (!selectorOf(s as Service)) enqueue(keyOf(s));
+      },
     });
     this.endpoints.addHandler({ onAdd: (e) => enqueue(keyOf(e)), onUpdate: (_, e) => enqueue(keyOf(e)), onDelete: (e) => enqueue(keyOf(e)) });
     this.slices.addHandler({
       onAdd: (s) => this.onSlice(s as EndpointSlice),
       onUpdate: (o, s) => {
+        // a slice moved to another service, or stopped or started being ours: both sides are synced
+        const before = this.keyOf(o as EndpointSlice);
+        const now = this.keyOf(s as EndpointSlice);
+        if (before !== now) {
+          if (before) enqueue(before);
+          if (now) enqueue(now);
+          return;
+        }
         this.onSlice(s as EndpointSlice);
-        // a slice that stopped being ours: its Endpoints may need a new one
-        if (this.keyOf(o as EndpointSlice) && !this.keyOf(s as EndpointSlice)) enqueue(this.keyOf(o as EndpointSlice)!);
       },
       onDelete: (s) => {
         const key = this.keyOf(s as EndpointSlice);
