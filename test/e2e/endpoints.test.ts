@@ -5,7 +5,8 @@
 // labels and owners; readiness flips, terminating and deleted pods, headless
 // services, publishNotReadyAddresses, a selector-less Service's Endpoints
 // mirrored into slices (and the skip-mirror label), the Endpoints going with
-// the Service, and `kubectl get endpoints,endpointslices` (kubectl 1.27).
+// the Service (and at start, without one), Endpoints deleted by hand
+// recreated, and `kubectl get endpoints,endpointslices` (kubectl 1.27).
 // The main flow runs on SQLite and on etcd.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -116,6 +117,9 @@ for (const backend of BACKENDS) {
     before(async () => {
       t = await backend.start();
       c = new Cluster(t);
+      // an Endpoints object whose Service is gone (deleted while no controller ran), and a leader-election record
+      await c.ok('POST', `/api/v1/namespaces/${NS}/endpoints`, { metadata: { name: 'orphan' }, subsets: [{ addresses: [{ ip: '10.9.9.9' }], ports: [{ port: 1 }] }] });
+      await c.ok('POST', `/api/v1/namespaces/${NS}/endpoints`, { metadata: { name: 'leader', annotations: { 'control-plane.alpha.kubernetes.io/leader': '{}' } } });
       controllers = startControllers(t);
       await c.ok('POST', '/api/v1/nodes', { metadata: { name: 'node-a', labels: { 'topology.kubernetes.io/zone': 'zone-1' } } });
     });
@@ -243,6 +247,21 @@ for (const backend of BACKENDS) {
       // skip-mirror: the mirrored slices go
       await c.ok('PATCH', `/api/v1/namespaces/${NS}/endpoints/ext`, { metadata: { labels: { 'endpointslice.kubernetes.io/skip-mirror': 'true' } } }, { 'content-type': 'application/merge-patch+json' });
       await c.until(async () => assert.equal((await c.slices('ext')).length, 0));
+    });
+
+    it('at start, Endpoints without a Service are deleted (leader-election records kept)', async () => {
+      await c.until(async () => assert.equal(await c.endpoints('orphan'), undefined));
+      assert.ok(await c.endpoints('leader'));
+    });
+
+    it('Endpoints deleted by hand come back', async () => {
+      const before = await c.endpoints('web');
+      await c.ok('DELETE', `/api/v1/namespaces/${NS}/endpoints/web`);
+      await c.until(async () => {
+        const ep = await c.endpoints('web');
+        assert.ok(ep && ep.metadata.uid !== before.metadata.uid, 'recreated');
+        assert.deepEqual(summary(ep), summary(before));
+      });
     });
 
     it('the Endpoints go with their Service', async () => {

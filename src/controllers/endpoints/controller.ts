@@ -7,13 +7,12 @@
 // Service goes, so does its Endpoints — and at start, every Endpoints without
 // a Service (but leader-election records), as kube's checkLeftoverEndpoints.
 import type { ControllerClient } from '../client.js';
-import { StartWhenAuthorized } from '../client.js';
 import type { Controller, ControllerContext } from '../context.js';
 import type { EventRecorder } from '../events.js';
 import { isNamespaceTerminating, isReason } from '../informer.js';
 import type { SharedInformer } from '../shared.js';
-import { WorkQueue } from '../workqueue.js';
-import { servicesOnPodChange, servicesSelecting, splitKey } from '../endpointslice/membership.js';
+import { keyOf, SyncLoop } from '../endpointslice/loop.js';
+import { enqueueServicesAndPods, splitKey } from '../endpointslice/membership.js';
 import { isServiceIPSet, selectorOf, selects } from '../endpointslice/pods.js';
 import { TriggerTimeTracker } from '../endpointslice/triggertime.js';
 import {
@@ -33,63 +32,52 @@ export interface EndpointsControllerOptions {
 export class EndpointsController implements Controller {
   private readonly client: ControllerClient;
   private readonly recorder: EventRecorder;
-  private readonly queue: WorkQueue<string>;
   private readonly triggers = new TriggerTimeTracker();
   /** service key → the resourceVersion of our last write of its Endpoints, until the informer has it. */
   private readonly written = new Map<string, number>();
   private readonly services: SharedInformer;
   private readonly pods: SharedInformer;
   private readonly endpoints: SharedInformer;
-  private readonly starter: StartWhenAuthorized;
-  private synced!: () => void;
-  private readonly ready = new Promise<void>((r) => (this.synced = r));
+  private readonly loop: SyncLoop;
 
-  constructor(private readonly ctx: ControllerContext, opts: EndpointsControllerOptions = {}) {
+  constructor(ctx: ControllerContext, opts: EndpointsControllerOptions = {}) {
     this.client = ctx.client(SERVICE_ACCOUNT);
     this.recorder = ctx.recorder(SERVICE_ACCOUNT, 'endpoint-controller');
     this.services = ctx.informers.informer('', 'services');
     this.pods = ctx.informers.informer('', 'pods');
     this.endpoints = ctx.informers.informer('', 'endpoints');
-    this.queue = new WorkQueue((key) => this.sync(key), {
-      retryMs: opts.retryMs ?? 500,
-      onError: (key, err) => console.error(`endpoint controller: syncing service ${key}: ${(err as Error).message}`),
+    this.loop = new SyncLoop({
+      ctx, client: this.client, target: SERVICES, label: 'endpoint controller',
+      ...(opts.retryMs !== undefined ? { retryMs: opts.retryMs } : {}),
+      sync: (key) => this.sync(key),
+      wire: (enqueue) => this.wire(enqueue),
+      // leftovers: Endpoints whose Service went while we were not running (leader-election records aside)
+      synced: (enqueue) => {
+        for (const e of this.endpoints.list()) if (!e.metadata.annotations?.[ANNOTATION_LEADER]) enqueue(keyOf(e));
+      },
     });
-    this.starter = new StartWhenAuthorized(this.client, SERVICES, 'endpoint controller', () => this.run());
   }
 
   start(): Promise<void> {
-    return this.starter.start();
+    return this.loop.start();
   }
 
   stop(): void {
-    this.starter.stop();
-    this.queue.stop();
+    this.loop.stop();
   }
 
-  private async run(): Promise<void> {
-    const enqueue = (key: string) => this.queue.add(key, key);
-    const keyOf = (o: { metadata: { namespace?: string; name?: string } }) => `${o.metadata.namespace}/${o.metadata.name}`;
-    this.services.addHandler({ onAdd: (s) => enqueue(keyOf(s)), onUpdate: (_, s) => enqueue(keyOf(s)), onDelete: (s) => enqueue(keyOf(s)) });
-    this.pods.addHandler({
-      onAdd: (p) => servicesSelecting(this.services, p as Pod).forEach(enqueue),
-      onUpdate: (o, p) => servicesOnPodChange(this.services, o as Pod, p as Pod).forEach(enqueue),
-      onDelete: (p) => servicesSelecting(this.services, p as Pod).forEach(enqueue),
-    });
+  private wire(enqueue: (key: string) => void): SharedInformer[] {
+    enqueueServicesAndPods(this.services, this.pods, enqueue);
     this.endpoints.addHandler({
       onDelete: (e) => {
         this.written.delete(keyOf(e));
         enqueue(keyOf(e));
       },
     });
-    await this.ctx.informers.start();
-    await Promise.all([this.services, this.pods, this.endpoints].map((i) => i.waitForSync()));
-    this.synced();
-    // leftovers: Endpoints whose Service is gone while we were not running
-    for (const e of this.endpoints.list()) if (!e.metadata.annotations?.[ANNOTATION_LEADER]) enqueue(keyOf(e));
+    return [this.services, this.pods, this.endpoints];
   }
 
   private async sync(key: string): Promise<boolean> {
-    await this.ready;
     const [namespace, name] = splitKey(key);
     const svc = this.services.get(namespace, name) as Service | undefined;
     if (!svc) {

@@ -30,3 +30,14 @@ export function splitKey(key: string): [string, string] {
 export function aggregate(errs: readonly string[]): string {
   return errs.length === 1 ? errs[0]! : `[${errs.join(', ')}]`;
 }
+
+/** The handlers both pod-driven controllers add: a service's own changes, and the pods' changes to the services selecting them. */
+export function enqueueServicesAndPods(services: SharedInformer, pods: SharedInformer, enqueue: (key: string) => void): void {
+  const keyOf = (o: { metadata: { namespace?: string; name?: string } }) => `${o.metadata.namespace}/${o.metadata.name}`;
+  services.addHandler({ onAdd: (s) => enqueue(keyOf(s)), onUpdate: (_, s) => enqueue(keyOf(s)), onDelete: (s) => enqueue(keyOf(s)) });
+  pods.addHandler({
+    onAdd: (p) => servicesSelecting(services, p as Pod).forEach(enqueue),
+    onUpdate: (o, p) => servicesOnPodChange(services, o as Pod, p as Pod).forEach(enqueue),
+    onDelete: (p) => servicesSelecting(services, p as Pod).forEach(enqueue),
+  });
+}
