@@ -82,7 +82,7 @@ function summary(ep: Json): { ready: string[]; notReady: string[] } {
   const ready: string[] = [];
   const notReady: string[] = [];
   for (const s of ep?.subsets ?? []) {
-    const ports = (s.ports ?? []).map((p: Json) => `${p.name}/${p.port}`).sort().join(',');
+    const ports = (s.ports ?? []).map((p: Json) => `${p.name ?? ''}/${p.port}`).sort().join(',');
     for (const a of s.addresses ?? []) ready.push(`${a.ip}:${ports}`);
     for (const a of s.notReadyAddresses ?? []) notReady.push(`${a.ip}:${ports}`);
   }
@@ -211,6 +211,25 @@ for (const backend of BACKENDS) {
         assert.deepEqual(sliceSummary([s]), ['10.244.0.21 true/false/false ']);
         assert.equal(s.endpoints[0].hostname, 'db-0');
       });
+    });
+
+    it('a pod on a node that does not exist: left out of the slices with a Warning event, added once the node appears', async () => {
+      await c.ok('POST', `/api/v1/namespaces/${NS}/services`, { metadata: { name: 'lost' }, spec: { selector: { app: 'lost' }, ports: [{ port: 80 }] } });
+      await c.ok('POST', `/api/v1/namespaces/${NS}/pods`, pod('lost-1', { app: 'lost' }, [], { nodeName: 'node-late' }));
+      await c.podStatus('lost-1', '10.244.0.31', true);
+      await c.until(async () => {
+        const events = (await c.ok('GET', `/api/v1/namespaces/${NS}/events?fieldSelector=involvedObject.name%3Dlost`)).items;
+        const e = events.find((x: Json) => x.reason === 'FailedToUpdateEndpointSlices');
+        assert.ok(e, JSON.stringify(events.map((x: Json) => x.reason)));
+        assert.equal(e.type, 'Warning');
+        assert.equal(e.source.component, 'endpoint-slice-controller');
+        assert.equal(e.involvedObject.kind, 'Service');
+        assert.equal(e.message, 'Error updating Endpoint Slices for Service default/lost: skipping Pod lost-1 for Service default/lost: Node node-late Not Found');
+      });
+      assert.deepEqual(sliceSummary(await c.slices('lost')), []);
+      assert.deepEqual(summary(await c.endpoints('lost')).ready, ['10.244.0.31:/80'], 'the Endpoints do not look at nodes');
+      await c.ok('POST', '/api/v1/nodes', { metadata: { name: 'node-late' } });
+      await c.until(async () => assert.deepEqual(sliceSummary(await c.slices('lost')), ['10.244.0.31 true/true/false /80']));
     });
 
     it('a Service without pods gets an empty placeholder slice and an Endpoints without subsets', async () => {
