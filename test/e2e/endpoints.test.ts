@@ -168,6 +168,7 @@ for (const backend of BACKENDS) {
         assert.equal(e.zone, 'zone-1');
         assert.equal(e.targetRef.kind, 'Pod');
         assert.equal(s.ports[0].protocol, 'TCP');
+        assert.match(s.metadata.annotations['endpoints.kubernetes.io/last-change-trigger-time'], /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
       }
     });
 
@@ -230,6 +231,19 @@ for (const backend of BACKENDS) {
       assert.deepEqual(summary(await c.endpoints('lost')).ready, ['10.244.0.31:/80'], 'the Endpoints do not look at nodes');
       await c.ok('POST', '/api/v1/nodes', { metadata: { name: 'node-late' } });
       await c.until(async () => assert.deepEqual(sliceSummary(await c.slices('lost')), ['10.244.0.31 true/true/false /80']));
+    });
+
+    it('an ExternalName Service gets neither Endpoints nor slices, even with a selector', async () => {
+      await c.ok('POST', `/api/v1/namespaces/${NS}/services`, { metadata: { name: 'cname' }, spec: { type: 'ExternalName', externalName: 'example.com', selector: { app: 'web' } } });
+      // a Service created after it is handled: the controllers have passed the ExternalName one by then
+      await c.ok('POST', `/api/v1/namespaces/${NS}/services`, { metadata: { name: 'marker' }, spec: { selector: { app: 'web' }, ports: [{ port: 80 }] } });
+      await c.until(async () => {
+        assert.ok(await c.endpoints('marker'));
+        assert.equal((await c.slices('marker')).length, 1);
+      });
+      assert.equal(await c.endpoints('cname'), undefined);
+      assert.deepEqual(await c.slices('cname'), []);
+      await c.ok('DELETE', `/api/v1/namespaces/${NS}/services/marker`);
     });
 
     it('a Service without pods gets an empty placeholder slice and an Endpoints without subsets', async () => {
