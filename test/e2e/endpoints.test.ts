@@ -280,6 +280,11 @@ for (const backend of BACKENDS) {
       // skip-mirror: the mirrored slices go
       await c.ok('PATCH', `/api/v1/namespaces/${NS}/endpoints/ext`, { metadata: { labels: { 'endpointslice.kubernetes.io/skip-mirror': 'true' } } }, { 'content-type': 'application/merge-patch+json' });
       await c.until(async () => assert.equal((await c.slices('ext')).length, 0));
+      // mirrored again once the label says otherwise; gone with the Endpoints
+      await c.ok('PATCH', `/api/v1/namespaces/${NS}/endpoints/ext`, { metadata: { labels: { 'endpointslice.kubernetes.io/skip-mirror': 'false' } } }, { 'content-type': 'application/merge-patch+json' });
+      await c.until(async () => assert.equal((await c.slices('ext')).length, 1));
+      await c.ok('DELETE', `/api/v1/namespaces/${NS}/endpoints/ext`);
+      await c.until(async () => assert.equal((await c.slices('ext')).length, 0));
     });
 
     it('at start, Endpoints without a Service are deleted (leader-election records kept)', async () => {
