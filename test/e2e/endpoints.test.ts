@@ -104,7 +104,8 @@ function sliceSummary(slices: Json[]): string[] {
 
 function startControllers(t: TestServer): Controller[] {
   const ctx = t.server.controllerContext;
-  const cs = [startEndpointsController(ctx, { retryMs: 100 }), startEndpointSliceController(ctx, { retryMs: 100 }), startEndpointSliceMirroringController(ctx, { retryMs: 100 })];
+  // at most 4 addresses per Endpoints object here (kube: 1000), so truncation is cheap to see
+  const cs = [startEndpointsController(ctx, { retryMs: 100, maxAddresses: 4 }), startEndpointSliceController(ctx, { retryMs: 100 }), startEndpointSliceMirroringController(ctx, { retryMs: 100 })];
   for (const c of cs) void c.start();
   return cs;
 }
@@ -244,6 +245,26 @@ for (const backend of BACKENDS) {
       assert.equal(await c.endpoints('cname'), undefined);
       assert.deepEqual(await c.slices('cname'), []);
       await c.ok('DELETE', `/api/v1/namespaces/${NS}/services/marker`);
+    });
+
+    it('past its capacity an Endpoints object is truncated (ready addresses kept first) and says so; the slices hold them all', async () => {
+      await c.ok('POST', `/api/v1/namespaces/${NS}/services`, { metadata: { name: 'big' }, spec: { selector: { app: 'big' }, ports: [{ port: 80 }] } });
+      for (let i = 1; i <= 5; i++) {
+        await c.ok('POST', `/api/v1/namespaces/${NS}/pods`, pod(`big-${i}`, { app: 'big' }, []));
+        await c.podStatus(`big-${i}`, `10.244.1.${i}`, i !== 5);
+      }
+      await c.until(async () => {
+        const ep = await c.endpoints('big');
+        assert.deepEqual(summary(ep), { ready: ['10.244.1.1:/80', '10.244.1.2:/80', '10.244.1.3:/80', '10.244.1.4:/80'], notReady: [] });
+        assert.equal(ep.metadata.annotations['endpoints.kubernetes.io/over-capacity'], 'truncated');
+        assert.equal(sliceSummary(await c.slices('big')).length, 5);
+      });
+      await c.ok('DELETE', `/api/v1/namespaces/${NS}/pods/big-5`, { gracePeriodSeconds: 0 });
+      await c.until(async () => {
+        const ep = await c.endpoints('big');
+        assert.equal(summary(ep).ready.length, 4);
+        assert.equal(ep.metadata.annotations?.['endpoints.kubernetes.io/over-capacity'], undefined);
+      });
     });
 
     it('a Service without pods gets an empty placeholder slice and an Endpoints without subsets', async () => {

@@ -20,11 +20,13 @@ import {
   type Endpoints, type Pod, type Service,
 } from '../endpointslice/types.js';
 import { sameMap } from '../endpointslice/slices.js';
-import { capacityAnnotationCorrect, desiredSubsets, subsetsEqual, truncateSubsets } from './desired.js';
+import { capacityAnnotationCorrect, desiredSubsets, MAX_CAPACITY, subsetsEqual, truncateSubsets } from './desired.js';
 
 export const SERVICE_ACCOUNT = 'endpoint-controller';
 
 export interface EndpointsControllerOptions {
+  /** The most addresses an Endpoints object holds (kube's maxCapacity, 1000; smaller in tests). */
+  readonly maxAddresses?: number;
   /** How long a failed sync waits before it is tried again (default 500 ms). */
   readonly retryMs?: number;
 }
@@ -40,7 +42,10 @@ export class EndpointsController implements Controller {
   private readonly endpoints: SharedInformer;
   private readonly loop: SyncLoop;
 
+  private readonly capacity: number;
+
   constructor(ctx: ControllerContext, opts: EndpointsControllerOptions = {}) {
+    this.capacity = opts.maxAddresses ?? MAX_CAPACITY;
     this.client = ctx.client(SERVICE_ACCOUNT);
     this.recorder = ctx.recorder(SERVICE_ACCOUNT, 'endpoint-controller');
     this.services = ctx.informers.informer('', 'services');
@@ -110,13 +115,13 @@ export class EndpointsController implements Controller {
       const labels = { ...(current.metadata.labels ?? {}) };
       delete labels[LABEL_HEADLESS];
       if (subsetsEqual(current.subsets, subsets) && sameMap(labels, svcLabels) &&
-        capacityAnnotationCorrect(current.metadata.annotations, current.subsets ?? [], ANNOTATION_OVER_CAPACITY)) return true;
+        capacityAnnotationCorrect(current.metadata.annotations, current.subsets ?? [], this.capacity)) return true;
     }
 
     const annotations = { ...(current?.metadata.annotations ?? {}) };
     if (triggerTime) annotations[ANNOTATION_TRIGGER_TIME] = triggerTime;
     else delete annotations[ANNOTATION_TRIGGER_TIME];
-    if (truncateSubsets(subsets)) annotations[ANNOTATION_OVER_CAPACITY] = 'truncated';
+    if (truncateSubsets(subsets, this.capacity)) annotations[ANNOTATION_OVER_CAPACITY] = 'truncated';
     else delete annotations[ANNOTATION_OVER_CAPACITY];
     const labels = { ...svcLabels };
     if (!isServiceIPSet(svc)) labels[LABEL_HEADLESS] = '';

@@ -66,9 +66,10 @@ describe('truncateSubsets', () => {
   }
   it('the over-capacity annotation is right only under capacity and absent', () => {
     const key = 'endpoints.kubernetes.io/over-capacity';
-    assert.equal(capacityAnnotationCorrect(undefined, [sub(10, 0, 1)], key), true);
-    assert.equal(capacityAnnotationCorrect({ [key]: 'truncated' }, [sub(10, 0, 1)], key), false);
-    assert.equal(capacityAnnotationCorrect(undefined, [sub(1001, 0, 1)], key), false);
+    assert.equal(capacityAnnotationCorrect(undefined, [sub(10, 0, 1)]), true);
+    assert.equal(capacityAnnotationCorrect({ [key]: 'truncated' }, [sub(10, 0, 1)]), false);
+    assert.equal(capacityAnnotationCorrect(undefined, [sub(1001, 0, 1)]), false);
+    assert.equal(capacityAnnotationCorrect(undefined, [sub(11, 0, 1)], 10), false);
   });
   it('1200 pods: 1000 addresses', () => {
     const subsets = desiredSubsets(testService(), manyPods(1200));

@@ -4,7 +4,7 @@
 // service port resolves to on that pod, repacked; at most 1000 addresses
 // (kube's truncateEndpoints: ready ones first, each subset keeping its share).
 import { findPort, isIPv6, isPodReady, isServiceIPSet, podIPs, shouldPodBeInEndpoints, shouldSetHostname } from '../endpointslice/pods.js';
-import type { EndpointAddress, EndpointPort, EndpointSubset, Pod, Service } from '../endpointslice/types.js';
+import { ANNOTATION_OVER_CAPACITY, type EndpointAddress, type EndpointPort, type EndpointSubset, type Pod, type Service } from '../endpointslice/types.js';
 import { repackSubsets } from './repack.js';
 
 export const MAX_CAPACITY = 1000;
@@ -94,9 +94,9 @@ export function truncateSubsets(subsets: EndpointSubset[], capacity = MAX_CAPACI
 }
 
 /** kube's capacityAnnotationSetCorrectly: under capacity and not marked truncated. */
-export function capacityAnnotationCorrect(annotations: Record<string, string> | undefined, subsets: readonly EndpointSubset[], key: string): boolean {
-  if (count(subsets) > MAX_CAPACITY) return false;
-  return !(annotations && key in annotations);
+export function capacityAnnotationCorrect(annotations: Record<string, string> | undefined, subsets: readonly EndpointSubset[], capacity = MAX_CAPACITY): boolean {
+  if (count(subsets) > capacity) return false;
+  return !(annotations && ANNOTATION_OVER_CAPACITY in annotations);
 }
 
 /** Subsets compared as kube's endpointSubsetsEqualIgnoreResourceVersion: targets' resourceVersions and empty lists do not count. */
