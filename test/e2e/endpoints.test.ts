@@ -195,6 +195,11 @@ for (const backend of BACKENDS) {
       });
     });
 
+    it('a node\'s new zone reaches its endpoints', async () => {
+      await c.ok('PATCH', '/api/v1/nodes/node-a', { metadata: { labels: { 'topology.kubernetes.io/zone': 'zone-2' } } }, { 'content-type': 'application/merge-patch+json' });
+      await c.until(async () => assert.deepEqual((await c.slices('web')).flatMap((s: Json) => s.endpoints.map((e: Json) => e.zone)), ['zone-2']));
+    });
+
     it('a headless Service: the headless label, subsets without ports; publishNotReadyAddresses publishes unready pods as ready', async () => {
       await c.ok('POST', `/api/v1/namespaces/${NS}/services`, {
         metadata: { name: 'db' }, spec: { clusterIP: 'None', selector: { app: 'db' }, publishNotReadyAddresses: true },

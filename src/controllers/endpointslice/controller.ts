@@ -66,9 +66,10 @@ export class EndpointSliceController implements Controller {
     enqueueServicesAndPods(this.services, this.pods, enqueue);
     this.nodes.addHandler({
       // a node that appears may unblock pods left out for its absence; a zone is written on its endpoints
-      onAdd: (n) => this.servicesOnNode(n.metadata.name!).forEach(enqueue),
+      // (not before the first lists: every service is synced then anyway)
+      onAdd: (n) => this.loop.synced && this.servicesOnNode(n.metadata.name!).forEach(enqueue),
       onUpdate: (o, n) => {
-        if (o.metadata.labels?.[LABEL_TOPOLOGY_ZONE] !== n.metadata.labels?.[LABEL_TOPOLOGY_ZONE]) this.servicesOnNode(n.metadata.name!).forEach(enqueue);
+        if (this.loop.synced && o.metadata.labels?.[LABEL_TOPOLOGY_ZONE] !== n.metadata.labels?.[LABEL_TOPOLOGY_ZONE]) this.servicesOnNode(n.metadata.name!).forEach(enqueue);
       },
     });
     const handlers = sliceHandlers(this.tracker, (s) => managedSliceKey(CONTROLLER_NAME, s), enqueue);

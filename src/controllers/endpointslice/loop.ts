@@ -36,6 +36,7 @@ export class SyncLoop {
   private readonly queue: WorkQueue<string>;
   private readonly starter: StartWhenAuthorized;
   private markReady!: () => void;
+  private isReady = false;
   private readonly ready = new Promise<void>((r) => (this.markReady = r));
 
   private readonly failures = new Map<string, number>();
@@ -75,6 +76,11 @@ export class SyncLoop {
 
   readonly enqueue = (key: string): void => this.queue.add(key, key);
 
+  /** Whether every informer has delivered its first list (and every key then known is queued). */
+  get synced(): boolean {
+    return this.isReady;
+  }
+
   start(): Promise<void> {
     return this.starter.start();
   }
@@ -90,6 +96,7 @@ export class SyncLoop {
     const informers = this.opts.wire(this.enqueue);
     await this.opts.ctx.informers.start();
     await Promise.all(informers.map((i) => i.waitForSync()));
+    this.isReady = true;
     this.markReady();
     this.opts.synced?.(this.enqueue);
   }
