@@ -1,0 +1,195 @@
+// The scheduler and pods/binding end to end: a real server, nodes written by
+// the admin with capacity, labels and taints, the scheduler started on the
+// server's controller context; pods land where kube's default profile puts
+// them, an unschedulable pod gets FailedScheduling and PodScheduled=False with
+// kube's message and is placed once a node fits; pods/binding over HTTP.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { eventually, type TestServer } from './harness.js';
+import { BACKENDS } from './backends.js';
+import { startScheduler, type Scheduler } from '../../src/scheduler/index.js';
+
+const NS = '/api/v1/namespaces/default';
+
+function node(name: string, opts: { cpu?: string; memory?: string; pods?: string; labels?: Record<string, string>; taints?: unknown[]; unschedulable?: boolean } = {}) {
+  const capacity = { cpu: opts.cpu ?? '4', memory: opts.memory ?? '8Gi', pods: opts.pods ?? '110' };
+  return {
+    apiVersion: 'v1', kind: 'Node',
+    metadata: { name, labels: { 'kubernetes.io/hostname': name, ...(opts.labels ?? {}) } },
+    spec: { ...(opts.taints ? { taints: opts.taints } : {}), ...(opts.unschedulable ? { unschedulable: true } : {}) },
+    status: { capacity, allocatable: capacity, conditions: [{ type: 'Ready', status: 'True' }] },
+  };
+}
+
+function pod(name: string, opts: { cpu?: string; nodeSelector?: Record<string, string>; tolerations?: unknown[]; hostPort?: number; priority?: number; schedulerName?: string } = {}) {
+  return {
+    apiVersion: 'v1', kind: 'Pod',
+    metadata: { name },
+    spec: {
+      ...(opts.nodeSelector ? { nodeSelector: opts.nodeSelector } : {}),
+      ...(opts.tolerations ? { tolerations: opts.tolerations } : {}),
+      ...(opts.schedulerName ? { schedulerName: opts.schedulerName } : {}),
+      containers: [{
+        name: 'c', image: 'nginx',
+        ...(opts.cpu ? { resources: { requests: { cpu: opts.cpu } } } : {}),
+        ...(opts.hostPort ? { ports: [{ containerPort: 80, hostPort: opts.hostPort }] } : {}),
+      }],
+    },
+  };
+}
+
+/** A node as a node agent and the node lifecycle controller leave it: Ready, without the not-ready taint admission put on it. */
+async function createNode(t: TestServer, n: ReturnType<typeof node>): Promise<void> {
+  const r = await t.req('POST', '/api/v1/nodes', n);
+  assert.equal(r.status, 201, r.text);
+  const taints = (n.spec as { taints?: unknown[] }).taints ?? null;
+  const p = await t.req('PATCH', `/api/v1/nodes/${n.metadata.name}`, { spec: { taints } }, { headers: { 'content-type': 'application/merge-patch+json' } });
+  assert.equal(p.status, 200, p.text);
+}
+
+async function createPod(t: TestServer, p: ReturnType<typeof pod>): Promise<void> {
+  const r = await t.req('POST', `${NS}/pods`, p);
+  assert.equal(r.status, 201, r.text);
+}
+
+/** The node the pod is bound to, once it is. */
+async function boundNode(t: TestServer, name: string): Promise<string> {
+  let node = '';
+  await eventually(async () => {
+    const r = await t.req('GET', `${NS}/pods/${name}`);
+    node = r.body?.spec?.nodeName ?? '';
+    return node !== '';
+  });
+  return node;
+}
+
+async function eventsFor(t: TestServer, name: string, reason: string): Promise<{ message: string; type: string; source: { component: string } }[]> {
+  const r = await t.req('GET', `${NS}/events?fieldSelector=involvedObject.name=${name},reason=${reason}`);
+  return r.body.items ?? [];
+}
+
+describe('pods/binding over HTTP', () => {
+  let t: TestServer;
+  before(async () => {
+    t = await BACKENDS[0]!.start();
+    await createNode(t, node('n1'));
+  });
+  after(async () => t?.stop());
+
+  it('binds an unassigned pod: nodeName, annotations, PodScheduled True, a 201 Success Status', async () => {
+    await createPod(t, pod('b1'));
+    const r = await t.req('POST', `${NS}/pods/b1/binding`, { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'b1', annotations: { 'example.com/why': 'test' } }, target: { kind: 'Node', name: 'n1' } });
+    assert.equal(r.status, 201, r.text);
+    assert.deepEqual(r.body, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 });
+    const p = (await t.req('GET', `${NS}/pods/b1`)).body;
+    assert.equal(p.spec.nodeName, 'n1');
+    assert.equal(p.metadata.annotations['example.com/why'], 'test');
+    const cond = p.status.conditions.find((c: { type: string }) => c.type === 'PodScheduled');
+    assert.equal(cond.status, 'True');
+    assert.ok(cond.lastTransitionTime);
+  });
+
+  it('refuses a second binding with kube\'s 409', async () => {
+    const r = await t.req('POST', `${NS}/pods/b1/binding`, { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'b1' }, target: { name: 'n2' } });
+    assert.equal(r.status, 409, r.text);
+    assert.equal(r.body.reason, 'Conflict');
+    assert.equal(r.body.message, 'Operation cannot be fulfilled on pods/binding "b1": pod b1 is already assigned to node "n1"');
+    assert.deepEqual(r.body.details, { name: 'b1', kind: 'pods/binding' });
+  });
+
+  it('checks the Binding: target kind, target name, the URL\'s name, the uid precondition, a missing pod', async () => {
+    await createPod(t, pod('b2'));
+    const rows: { body: unknown; path?: string; status: number; message: string }[] = [
+      { body: { metadata: { name: 'b2' }, target: { kind: 'Pod', name: 'n1' } }, status: 400, message: 'target.kind: Unsupported value: "Pod": supported values: "Node", "<empty>"' },
+      { body: { metadata: { name: 'b2' }, target: {} }, status: 400, message: 'target.name: Required value' },
+      { body: { metadata: { name: 'other' }, target: { name: 'n1' } }, status: 400, message: 'name in URL does not match name in Binding object' },
+      { body: { metadata: { name: 'b2', namespace: 'kube-public' }, target: { name: 'n1' } }, status: 400, message: 'the namespace of the provided object does not match the namespace sent on the request' },
+      {
+        body: { metadata: { name: 'b2', uid: 'not-the-uid' }, target: { name: 'n1' } }, status: 409,
+        message: 'Operation cannot be fulfilled on pods "b2": StorageError: invalid object, Code: 4, Key: /registry/pods/default/b2, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: not-the-uid, UID in object meta: ',
+      },
+      { body: { metadata: { name: 'gone' }, target: { name: 'n1' } }, path: `${NS}/pods/gone/binding`, status: 404, message: 'pods "gone" not found' },
+    ];
+    for (const row of rows) {
+      const r = await t.req('POST', row.path ?? `${NS}/pods/b2/binding`, { apiVersion: 'v1', kind: 'Binding', ...(row.body as object) });
+      assert.equal(r.status, row.status, r.text);
+      assert.ok(String(r.body.message).startsWith(row.message), `${r.body.message} should start with ${row.message}`);
+    }
+    assert.equal((await t.req('GET', `${NS}/pods/b2`)).body.spec.nodeName, undefined, 'nothing was bound');
+  });
+
+  it('a dry-run binding writes nothing', async () => {
+    const r = await t.req('POST', `${NS}/pods/b2/binding?dryRun=All`, { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'b2' }, target: { name: 'n1' } });
+    assert.equal(r.status, 201, r.text);
+    assert.equal((await t.req('GET', `${NS}/pods/b2`)).body.spec.nodeName, undefined);
+  });
+});
+
+for (const backend of BACKENDS) {
+  describe(`the scheduler (${backend.name})`, { skip: backend.skip }, () => {
+    let t: TestServer;
+    let scheduler: Scheduler;
+    before(async () => {
+      t = await backend.start();
+      scheduler = startScheduler(t.server.controllerContext);
+      await scheduler.start();
+    });
+    after(async () => {
+      scheduler?.stop();
+      await t?.stop();
+    });
+
+    it('places pods as the filters allow: taints, nodeSelector, cordoned nodes; Scheduled event', async () => {
+      await createNode(t, node('tainted', { taints: [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }] }));
+      await createNode(t, node('cordoned', { unschedulable: true }));
+      await createNode(t, node('plain', { labels: { disk: 'ssd' } }));
+      await createPod(t, pod('p1'));
+      assert.equal(await boundNode(t, 'p1'), 'plain');
+      await createPod(t, pod('p2', { tolerations: [{ key: 'dedicated', operator: 'Equal', value: 'gpu', effect: 'NoSchedule' }], nodeSelector: { 'kubernetes.io/hostname': 'tainted' } }));
+      assert.equal(await boundNode(t, 'p2'), 'tainted');
+      await eventually(async () => (await eventsFor(t, 'p1', 'Scheduled')).length === 1);
+      const [ev] = await eventsFor(t, 'p1', 'Scheduled');
+      assert.equal(ev!.message, 'Successfully assigned default/p1 to plain');
+      assert.equal(ev!.type, 'Normal');
+      assert.equal(ev!.source.component, 'default-scheduler');
+      const p1 = (await t.req('GET', `${NS}/pods/p1`)).body;
+      assert.equal(p1.status.conditions.find((c: { type: string }) => c.type === 'PodScheduled').status, 'True');
+    });
+
+    it('an unschedulable pod gets FailedScheduling and PodScheduled=False with kube\'s message, then lands once a node fits', async () => {
+      await createPod(t, pod('big', { cpu: '6' }));
+      const want = '0/3 nodes are available: 1 Insufficient cpu, 1 node(s) had untolerated taint {dedicated: gpu}, 1 node(s) were unschedulable. '
+        + 'preemption: 0/3 nodes are available: 1 No preemption victims found for incoming pod, 2 Preemption is not helpful for scheduling..';
+      await eventually(async () => (await eventsFor(t, 'big', 'FailedScheduling')).length > 0);
+      const [ev] = await eventsFor(t, 'big', 'FailedScheduling');
+      assert.equal(ev!.message, want);
+      assert.equal(ev!.type, 'Warning');
+      await eventually(async () => {
+        const p = (await t.req('GET', `${NS}/pods/big`)).body;
+        const c = (p.status.conditions ?? []).find((x: { type: string }) => x.type === 'PodScheduled');
+        return c?.status === 'False' && c.reason === 'Unschedulable' && c.message === want;
+      });
+      await createNode(t, node('large', { cpu: '8' }));
+      assert.equal(await boundNode(t, 'big'), 'large');
+    });
+
+    it('host ports conflict; requests add up on a node (the assumed pod counts before its binding is seen)', async () => {
+      await createNode(t, node('ports-a', { labels: { pool: 'ports' } }));
+      await createPod(t, pod('hp1', { hostPort: 8080, nodeSelector: { pool: 'ports' } }));
+      await createPod(t, pod('hp2', { hostPort: 8080, nodeSelector: { pool: 'ports' } }));
+      assert.equal(await boundNode(t, 'hp1'), 'ports-a');
+      await eventually(async () => (await eventsFor(t, 'hp2', 'FailedScheduling')).length > 0);
+      const [ev] = await eventsFor(t, 'hp2', 'FailedScheduling');
+      assert.equal(ev!.message, "0/5 nodes are available: 1 node(s) didn't have free ports for the requested pod ports, 1 node(s) had untolerated taint {dedicated: gpu}, "
+        + "1 node(s) were unschedulable, 2 node(s) didn't match Pod's node affinity/selector. preemption: 0/5 nodes are available: 1 No preemption victims found for incoming pod, "
+        + '4 Preemption is not helpful for scheduling..');
+    });
+
+    it('a pod for another scheduler is left alone', async () => {
+      await createPod(t, pod('other', { schedulerName: 'my-scheduler' }));
+      await createPod(t, pod('mine'));
+      await boundNode(t, 'mine');
+      assert.equal((await t.req('GET', `${NS}/pods/other`)).body.spec.nodeName, undefined);
+    });
+  });
+}
