@@ -21,7 +21,7 @@ function node(name: string, opts: { cpu?: string; memory?: string; pods?: string
   };
 }
 
-function pod(name: string, opts: { cpu?: string; nodeSelector?: Record<string, string>; tolerations?: unknown[]; hostPort?: number; priority?: number; schedulerName?: string } = {}) {
+function pod(name: string, opts: { cpu?: string; nodeSelector?: Record<string, string>; tolerations?: unknown[]; hostPort?: number; priorityClassName?: string; schedulerName?: string } = {}) {
   return {
     apiVersion: 'v1', kind: 'Pod',
     metadata: { name },
@@ -29,6 +29,7 @@ function pod(name: string, opts: { cpu?: string; nodeSelector?: Record<string, s
       ...(opts.nodeSelector ? { nodeSelector: opts.nodeSelector } : {}),
       ...(opts.tolerations ? { tolerations: opts.tolerations } : {}),
       ...(opts.schedulerName ? { schedulerName: opts.schedulerName } : {}),
+      ...(opts.priorityClassName ? { priorityClassName: opts.priorityClassName } : {}),
       containers: [{
         name: 'c', image: 'nginx',
         ...(opts.cpu ? { resources: { requests: { cpu: opts.cpu } } } : {}),
@@ -183,6 +184,23 @@ for (const backend of BACKENDS) {
       assert.equal(ev!.message, "0/5 nodes are available: 1 node(s) didn't have free ports for the requested pod ports, 1 node(s) had untolerated taint {dedicated: gpu}, "
         + "1 node(s) were unschedulable, 2 node(s) didn't match Pod's node affinity/selector. preemption: 0/5 nodes are available: 1 No preemption victims found for incoming pod, "
         + '4 Preemption is not helpful for scheduling..');
+    });
+
+    it('preempts a lower-priority pod: the victim deleted and told, the preemptor nominated, then placed', async () => {
+      const pc = await t.req('POST', '/apis/scheduling.k8s.io/v1/priorityclasses', { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: 'high' }, value: 1000 });
+      assert.equal(pc.status, 201, pc.text);
+      await createNode(t, node('pre', { cpu: '2', labels: { pool: 'pre' } }));
+      await createPod(t, pod('victim', { cpu: '2', nodeSelector: { pool: 'pre' } }));
+      assert.equal(await boundNode(t, 'victim'), 'pre');
+      await createPod(t, pod('preemptor', { cpu: '2', nodeSelector: { pool: 'pre' }, priorityClassName: 'high' }));
+      await eventually(async () => (await t.req('GET', `${NS}/pods/preemptor`)).body.status?.nominatedNodeName === 'pre');
+      await eventually(async () => Boolean((await t.req('GET', `${NS}/pods/victim`)).body.metadata?.deletionTimestamp));
+      const [preempted] = await eventsFor(t, 'victim', 'Preempted');
+      assert.match(preempted!.message, /^Preempted by pod .+ on node pre$/);
+      // The node agent's part: the victim goes.
+      const del = await t.req('DELETE', `${NS}/pods/victim`, { apiVersion: 'v1', kind: 'DeleteOptions', gracePeriodSeconds: 0 });
+      assert.equal(del.status, 200, del.text);
+      assert.equal(await boundNode(t, 'preemptor'), 'pre');
     });
 
     it('a pod for another scheduler is left alone', async () => {
