@@ -268,12 +268,20 @@ export class Scheduler implements Controller {
     });
   }
 
-  /** Preemption's prepareCandidate: the victims are deleted (each told why). */
+  /**
+   * Preemption's prepareCandidate: each victim gets the DisruptionTarget
+   * condition (PodDisruptionConditions), is deleted and told why.
+   */
   private async prepareCandidate(pod: ApiObject, c: Candidate, profile: Profile): Promise<void> {
     const recorder = this.recorders.get(profile.schedulerName)!;
+    const conditions = this.ctx.gates.enabled('PodDisruptionConditions');
     await Promise.all(c.victims.map(async (v) => {
+      const ns = v.metadata.namespace ?? '';
       try {
-        await this.client.delete(PODS, v.metadata.namespace ?? '', v.metadata.name!, { ...(v.metadata.uid ? { preconditions: { uid: v.metadata.uid } } : {}) });
+        if (conditions) {
+          await this.updatePodCondition(v, { type: 'DisruptionTarget', status: 'True', reason: 'PreemptionByScheduler', message: `${profile.schedulerName}: preempting to accommodate a higher priority pod` });
+        }
+        await this.client.delete(PODS, ns, v.metadata.name!);
         await recorder.event(v, 'Normal', 'Preempted', `Preempted by pod ${pod.metadata.uid ?? ''} on node ${c.node}`);
       } catch (err) {
         console.error(`scheduler: preempting ${podKey(v)} failed: ${(err as Error).message}`);

@@ -195,6 +195,10 @@ for (const backend of BACKENDS) {
       await createPod(t, pod('preemptor', { cpu: '2', nodeSelector: { pool: 'pre' }, priorityClassName: 'high' }));
       await eventually(async () => (await t.req('GET', `${NS}/pods/preemptor`)).body.status?.nominatedNodeName === 'pre');
       await eventually(async () => Boolean((await t.req('GET', `${NS}/pods/victim`)).body.metadata?.deletionTimestamp));
+      const victim = (await t.req('GET', `${NS}/pods/victim`)).body;
+      const target = victim.status.conditions.find((c: { type: string }) => c.type === 'DisruptionTarget');
+      assert.deepEqual([target.status, target.reason, target.message], ['True', 'PreemptionByScheduler', 'default-scheduler: preempting to accommodate a higher priority pod']);
+      await eventually(async () => (await eventsFor(t, 'victim', 'Preempted')).length > 0);
       const [preempted] = await eventsFor(t, 'victim', 'Preempted');
       assert.match(preempted!.message, /^Preempted by pod .+ on node pre$/);
       // The node agent's part: the victim goes.
