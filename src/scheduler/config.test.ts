@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseSchedulerConfig, SchedulerConfigError } from './config.js';
 import { buildProfile } from './build.js';
-import { NO_SELECTORS } from './spreading.js';
+import { TEST_HANDLE } from './testing.js';
 
 const HEAD = 'apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n';
 
@@ -50,13 +50,13 @@ profiles:
 });
 
 describe('buildProfile', () => {
-  const build = (yaml: string) => buildProfile(parseSchedulerConfig(HEAD + yaml).profiles[0]!, { selectors: NO_SELECTORS });
+  const build = (yaml: string) => buildProfile(parseSchedulerConfig(HEAD + yaml).profiles[0]!, TEST_HANDLE);
 
   it('the default profile: v1.27 filters in order, score weights, preemption', () => {
     const p = build('');
-    assert.deepEqual(p.filters.map((f) => f.name), ['NodeUnschedulable', 'NodeName', 'TaintToleration', 'NodeAffinity', 'NodePorts', 'NodeResourcesFit', 'PodTopologySpread']);
+    assert.deepEqual(p.filters.map((f) => f.name), ['NodeUnschedulable', 'NodeName', 'TaintToleration', 'NodeAffinity', 'NodePorts', 'NodeResourcesFit', 'PodTopologySpread', 'InterPodAffinity']);
     assert.deepEqual(p.scores.map((s) => [s.plugin.name, s.weight]), [
-      ['TaintToleration', 3], ['NodeAffinity', 2], ['NodeResourcesFit', 1], ['PodTopologySpread', 2], ['NodeResourcesBalancedAllocation', 1], ['ImageLocality', 1],
+      ['TaintToleration', 3], ['NodeAffinity', 2], ['NodeResourcesFit', 1], ['PodTopologySpread', 2], ['InterPodAffinity', 2], ['NodeResourcesBalancedAllocation', 1], ['ImageLocality', 1],
     ]);
     assert.equal(p.preemption, true);
   });

@@ -4,11 +4,10 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ApiObject } from '../registry/object.js';
 import { buildProfile } from './build.js';
-import { NO_SELECTORS } from './spreading.js';
 import { preempt, pickCandidate } from './preemption.js';
-import { snapshotOf, testNode, testPod } from './testing.js';
+import { snapshotOf, TEST_HANDLE, testNode, testPod } from './testing.js';
 
-const profile = buildProfile({ schedulerName: 'default-scheduler' }, { selectors: NO_SELECTORS });
+const profile = buildProfile({ schedulerName: 'default-scheduler' }, TEST_HANDLE);
 
 function run(nodes: ApiObject[], existing: ApiObject[], pod: ApiObject) {
   const snapshot = snapshotOf(nodes, existing);

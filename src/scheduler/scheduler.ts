@@ -74,7 +74,7 @@ export class Scheduler implements Controller {
       get: (kind, ns, name) => (kind === 'ReplicationController' ? inf.informer('', 'replicationcontrollers') : inf.informer('apps', kind === 'ReplicaSet' ? 'replicasets' : 'statefulsets')).get(ns, name),
     });
     for (const p of config.profiles) {
-      this.profiles.set(p.schedulerName, buildProfile(p, { selectors }));
+      this.profiles.set(p.schedulerName, buildProfile(p, { selectors, namespaceLabels: (n) => inf.informer('', 'namespaces').get('', n)?.metadata.labels }));
       this.recorders.set(p.schedulerName, new EventRecorder(this.client, p.schedulerName));
     }
   }
@@ -83,7 +83,7 @@ export class Scheduler implements Controller {
     const inf = this.ctx.informers;
     this.nodes = inf.informer('', 'nodes');
     this.pods = inf.informer('', 'pods');
-    for (const [g, r] of [['', 'services'], ['', 'replicationcontrollers'], ['apps', 'replicasets'], ['apps', 'statefulsets']] as const) inf.informer(g, r);
+    for (const [g, r] of [['', 'namespaces'], ['', 'services'], ['', 'replicationcontrollers'], ['apps', 'replicasets'], ['apps', 'statefulsets']] as const) inf.informer(g, r);
     this.nodes.addHandler({
       onAdd: (n) => {
         this.cache.addOrUpdateNode(n);

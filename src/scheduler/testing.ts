@@ -4,6 +4,7 @@ import type { ApiObject } from '../registry/object.js';
 import type { Snapshot } from './framework.js';
 import { NodeInfo, podInfo } from './nodeinfo.js';
 import { SchedulerCache } from './cache.js';
+import { NO_SELECTORS } from './spreading.js';
 
 export interface NodeSpec {
   readonly cpu?: string;
@@ -72,3 +73,6 @@ export function snapshotOf(nodes: readonly ApiObject[], pods: readonly ApiObject
   for (const p of pods) cache.addOrUpdatePod(p, (p.spec as { nodeName: string }).nodeName);
   return cache.snapshot();
 }
+
+/** What plugins read beyond the snapshot: nothing (no services, controllers or namespace labels). */
+export const TEST_HANDLE = { selectors: NO_SELECTORS, namespaceLabels: () => undefined };

@@ -6,6 +6,7 @@
 // gets a clear refusal instead of "does not exist".
 import type { Plugin } from '../framework.js';
 import { imageLocality } from './imagelocality.js';
+import { interPodAffinity, type NamespaceLabels } from './interpodaffinity.js';
 import { nodeAffinity } from './nodeaffinity.js';
 import { nodeNamePlugin } from './nodename.js';
 import { nodePorts } from './nodeports.js';
@@ -18,6 +19,8 @@ import type { SpreadSelectors } from '../spreading.js';
 export interface PluginHandle {
   /** What PodTopologySpread's system defaults read: the services and controllers selecting a pod. */
   readonly selectors: SpreadSelectors;
+  /** Namespaces' labels, for affinity terms' namespaceSelector. */
+  readonly namespaceLabels: NamespaceLabels;
 }
 
 export type PluginFactory = (args: Record<string, unknown>, handle: PluginHandle) => Plugin;
@@ -32,11 +35,12 @@ export const PLUGIN_FACTORIES: Readonly<Record<string, PluginFactory>> = {
   NodeResourcesBalancedAllocation: (args) => nodeResourcesBalancedAllocation(args as { resources?: { name: string }[] }),
   ImageLocality: () => imageLocality(),
   PodTopologySpread: (args, handle) => podTopologySpread(args as SpreadArgs, handle.selectors),
+  InterPodAffinity: (args, handle) => interPodAffinity(args as { hardPodAffinityWeight?: number }, handle.namespaceLabels),
 };
 
 /** Plugins kube v1.27 has that are not built here (a configuration enabling one is refused). */
 export const NOT_IMPLEMENTED = new Set([
-  'InterPodAffinity', 'VolumeRestrictions', 'EBSLimits', 'GCEPDLimits', 'NodeVolumeLimits', 'AzureDiskLimits', 'VolumeBinding',
+  'VolumeRestrictions', 'EBSLimits', 'GCEPDLimits', 'NodeVolumeLimits', 'AzureDiskLimits', 'VolumeBinding',
   'VolumeZone', 'SchedulingGates', 'DynamicResources', 'NodeResourcesLeastAllocated', 'SelectorSpread', 'CinderLimits',
 ]);
 
