@@ -12,7 +12,7 @@ import type { CycleState, Status } from './framework.js';
 import { unresolvable } from './framework.js';
 import { fitErrorMessage } from './fiterror.js';
 import type { NodeInfo } from './nodeinfo.js';
-import type { Profile } from './profile.js';
+import type { Nominated, Profile } from './profile.js';
 import { podKey, priorityOf, spec } from './pods.js';
 
 export const NOT_HELPFUL = 'Preemption is not helpful for scheduling';
@@ -53,19 +53,19 @@ export function eligibleToPreempt(pod: ApiObject, nominated: NodeInfo | undefine
 }
 
 /** Victims on one node, or the status saying why there are none. */
-export function selectVictimsOnNode(profile: Profile, state: CycleState, pod: ApiObject, node: NodeInfo): { victims: ApiObject[] } | { status: Status } {
+export function selectVictimsOnNode(profile: Profile, state: CycleState, pod: ApiObject, node: NodeInfo, nominated?: Nominated): { victims: ApiObject[] } | { status: Status } {
   const copy = node.clone();
   const prio = priorityOf(pod);
   const potential = [...copy.pods.entries()].filter(([, p]) => priorityOf(p.pod) < prio);
   if (potential.length === 0) return { status: unresolvable(NO_VICTIMS) };
   for (const [key] of potential) copy.removePod(key);
-  const fits = profile.filterNode(state, pod, copy);
+  const fits = profile.filterWithNominated(state, pod, copy, nominated);
   if (fits) return { status: fits };
   potential.sort(([, a], [, b]) => moreImportant(a.pod, b.pod));
   const victims: ApiObject[] = [];
   for (const [, p] of potential) {
     copy.addPod(p);
-    if (profile.filterNode(state, pod, copy)) {
+    if (profile.filterWithNominated(state, pod, copy, nominated)) {
       copy.removePod(podKey(p.pod));
       victims.push(p.pod);
     }
@@ -95,10 +95,10 @@ export function pickCandidate(candidates: readonly Candidate[]): Candidate | und
   return left.reduce((m, c) => (latest(c) > latest(m) ? c : m), left[0]!);
 }
 
-export function preempt(profile: Profile, state: CycleState, pod: ApiObject, nodes: readonly NodeInfo[], statuses: ReadonlyMap<string, Status>): PreemptionResult {
+export function preempt(profile: Profile, state: CycleState, pod: ApiObject, nodes: readonly NodeInfo[], statuses: ReadonlyMap<string, Status>, nominated?: Nominated): PreemptionResult {
   const nominatedName = isObject(pod.status) && typeof pod.status.nominatedNodeName === 'string' ? pod.status.nominatedNodeName : '';
-  const nominated = nominatedName ? nodes.find((n) => n.name === nominatedName) : undefined;
-  const ineligible = eligibleToPreempt(pod, nominated, statuses.get(nominatedName));
+  const nominatedNode = nominatedName ? nodes.find((n) => n.name === nominatedName) : undefined;
+  const ineligible = eligibleToPreempt(pod, nominatedNode, statuses.get(nominatedName));
   if (ineligible) return { kind: 'none', message: ineligible };
   const outcome = new Map<string, Status>();
   const candidates: Candidate[] = [];
@@ -108,7 +108,7 @@ export function preempt(profile: Profile, state: CycleState, pod: ApiObject, nod
       outcome.set(n.name, unresolvable(NOT_HELPFUL));
       continue;
     }
-    const r = selectVictimsOnNode(profile, state, pod, n);
+    const r = selectVictimsOnNode(profile, state, pod, n, nominated);
     if ('status' in r) outcome.set(n.name, r.status);
     else if (r.victims.length === 0) outcome.set(n.name, { code: 'Error', reasons: [`expected at least one victim pod on node "${n.name}"`] });
     else candidates.push({ node: n.name, victims: r.victims });

@@ -4,7 +4,7 @@
 // and summed times the weight.
 import type { ApiObject } from '../registry/object.js';
 import { CycleState, MAX_NODE_SCORE, type Plugin, type Snapshot, type Status } from './framework.js';
-import type { NodeInfo } from './nodeinfo.js';
+import { podInfo, type NodeInfo } from './nodeinfo.js';
 
 export interface ScorePluginEntry {
   readonly plugin: Plugin;
@@ -18,6 +18,9 @@ export interface ProfileOptions {
   /** The PostFilter (DefaultPreemption) runs when no node fits. */
   readonly preemption: boolean;
 }
+
+/** The pods nominated to a node that the pod must leave room for. */
+export type Nominated = (node: string, pod: ApiObject) => readonly ApiObject[];
 
 export interface FilterResult {
   readonly feasible: NodeInfo[];
@@ -60,16 +63,32 @@ export class Profile {
     return undefined;
   }
 
-  findFeasible(state: CycleState, pod: ApiObject, nodes: readonly NodeInfo[]): FilterResult {
+  /**
+   * kube's RunFilterPluginsWithNominatedPods: with the pods nominated to the
+   * node ahead of this one counted on it, then — when that passed — without
+   * them too (a pod must fit either way).
+   */
+  filterWithNominated(state: CycleState, pod: ApiObject, node: NodeInfo, nominated: Nominated | undefined): Status | undefined {
+    const ahead = nominated?.(node.name, pod) ?? [];
+    if (ahead.length === 0) return this.filterNode(state, pod, node);
+    const copy = node.clone();
+    for (const p of ahead) copy.addPod(podInfo(p));
+    return this.filterNode(state, pod, copy) ?? this.filterNode(state, pod, node);
+  }
+
+  findFeasible(state: CycleState, pod: ApiObject, nodes: readonly NodeInfo[], nominated?: Nominated, nominatedNode?: string): FilterResult {
     const statuses = new Map<string, Status>();
     const pre = this.preFilter(state, pod);
     if (pre) {
       for (const n of nodes) statuses.set(n.name, pre);
       return { feasible: [], statuses, preFilterMsg: pre.reasons.join(', ') };
     }
+    // A nominated node (preemption made room there) is tried alone first.
+    const preferred = nominatedNode ? nodes.find((n) => n.name === nominatedNode) : undefined;
+    if (preferred && !this.filterWithNominated(state, pod, preferred, nominated)) return { feasible: [preferred], statuses };
     const feasible: NodeInfo[] = [];
     for (const n of nodes) {
-      const s = this.filterNode(state, pod, n);
+      const s = this.filterWithNominated(state, pod, n, nominated);
       if (s) statuses.set(n.name, s);
       else feasible.push(n);
     }

@@ -29,6 +29,7 @@ import type { Profile } from './profile.js';
 import { selectHost } from './profile.js';
 import { isTerminal, nodeName, podKey, schedulerNameOf } from './pods.js';
 import { SchedulingQueue, type QueuedPod } from './queue.js';
+import { Nominator, nominatedNodeOf } from './nominator.js';
 import { spreadSelectors } from './spreading.js';
 
 /** The scheduler's user (kube's system:kube-scheduler, named for svc as the bootstrap policy binds it). */
@@ -54,6 +55,7 @@ export class Scheduler implements Controller {
   readonly cache = new SchedulerCache();
   readonly queue: SchedulingQueue;
   readonly profiles = new Map<string, Profile>();
+  readonly nominator = new Nominator();
   private readonly client: ControllerClient;
   private readonly recorders = new Map<string, EventRecorder>();
   private readonly random: () => number;
@@ -128,7 +130,10 @@ export class Scheduler implements Controller {
       if (isTerminal(pod)) return;
       this.cache.addOrUpdatePod(pod, node);
       this.move('AssignedPodAdd');
-    } else if (this.responsible(pod) && !pod.metadata.deletionTimestamp) this.queue.add(pod);
+    } else if (this.responsible(pod) && !pod.metadata.deletionTimestamp) {
+      this.nominator.set(pod, nominatedNodeOf(pod));
+      this.queue.add(pod);
+    }
   }
 
   private podUpdated(old: ApiObject, pod: ApiObject): void {
@@ -136,6 +141,7 @@ export class Scheduler implements Controller {
     const node = nodeName(pod);
     if (node) {
       this.queue.delete(key);
+      this.nominator.delete(key);
       if (isTerminal(pod)) {
         this.cache.removePod(key);
         this.move('AssignedPodDelete');
@@ -147,14 +153,18 @@ export class Scheduler implements Controller {
     }
     if (!this.responsible(pod) || pod.metadata.deletionTimestamp) {
       this.queue.delete(key);
+      this.nominator.delete(key);
       return;
     }
+    // The status write of a nomination is seen here; a nomination made in this process is kept until then.
+    if (nominatedNodeOf(pod) || nominatedNodeOf(old)) this.nominator.set(pod, nominatedNodeOf(pod));
     this.queue.update(old, pod);
   }
 
   private podDeleted(pod: ApiObject): void {
     const key = podKey(pod);
     this.queue.delete(key);
+    this.nominator.delete(key);
     if (nodeName(pod) || this.cache.isAssumed(key)) {
       this.cache.removePod(key);
       this.move('AssignedPodDelete');
@@ -191,23 +201,28 @@ export class Scheduler implements Controller {
     const snapshot = this.cache.snapshot();
     if (snapshot.nodes.length === 0) return this.failed(qp, cycle, { reason: 'SchedulerError', message: ERR_NO_NODES, plugins: new Set() });
     const state = profile.newCycle(snapshot);
-    const found = profile.findFeasible(state, pod, snapshot.nodes);
+    const nominated = (node: string, p: ApiObject) => this.nominator.ahead(node, p);
+    const found = profile.findFeasible(state, pod, snapshot.nodes, nominated, nominatedNodeOf(pod) || this.nominator.nodeFor(qp.key));
     if (found.feasible.length === 0) {
       let postFilterMsg = '';
-      let nominated: Candidate | undefined;
+      let candidate: Candidate | undefined;
       if (profile.preemption) {
-        const r = preempt(profile, state, pod, snapshot.nodes, found.statuses);
-        if (r.kind === 'candidate') nominated = r.candidate;
+        const r = preempt(profile, state, pod, snapshot.nodes, found.statuses, nominated);
+        if (r.kind === 'candidate') candidate = r.candidate;
         else postFilterMsg = `preemption: ${r.message}`;
       }
       const message = fitErrorMessage(snapshot.nodes.length, { nodeStatuses: found.statuses, ...(found.preFilterMsg ? { preFilterMsg: found.preFilterMsg } : {}), postFilterMsg });
       const plugins = new Set([...found.statuses.values()].map((s) => s.plugin ?? ''));
-      if (nominated) await this.prepareCandidate(pod, nominated, profile);
-      return this.failed(qp, cycle, { reason: 'Unschedulable', message, plugins, ...(nominated ? { nominatedNode: nominated.node } : {}) });
+      if (candidate) {
+        this.nominator.set(pod, candidate.node);
+        await this.prepareCandidate(pod, candidate, profile);
+      }
+      return this.failed(qp, cycle, { reason: 'Unschedulable', message, plugins, ...(candidate ? { nominatedNode: candidate.node } : {}) });
     }
     let host = found.feasible[0]!.name;
     if (found.feasible.length > 1) host = selectHost(profile.score(state, pod, found.feasible).totals, this.random)!;
     this.cache.assume(pod, host);
+    this.nominator.delete(qp.key);
     void this.bind(qp, cycle, pod, host, profile);
   }
 
