@@ -199,7 +199,7 @@ export class Scheduler implements Controller {
       return;
     }
     const snapshot = this.cache.snapshot();
-    if (snapshot.nodes.length === 0) return this.failed(qp, cycle, { reason: 'SchedulerError', message: ERR_NO_NODES, plugins: new Set() });
+    if (snapshot.nodes.length === 0) return this.failed(qp, cycle, { reason: 'Unschedulable', message: ERR_NO_NODES, plugins: new Set() });
     const state = profile.newCycle(snapshot);
     const nominated = (node: string, p: ApiObject) => this.nominator.ahead(node, p);
     const found = profile.findFeasible(state, pod, snapshot.nodes, nominated, nominatedNodeOf(pod) || this.nominator.nodeFor(qp.key));

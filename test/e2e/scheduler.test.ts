@@ -7,7 +7,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { eventually, type TestServer } from './harness.js';
 import { BACKENDS } from './backends.js';
-import { startScheduler, type Scheduler } from '../../src/scheduler/index.js';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { readSchedulerConfig, startScheduler, type Scheduler } from '../../src/scheduler/index.js';
 
 const NS = '/api/v1/namespaces/default';
 
@@ -215,3 +217,52 @@ for (const backend of BACKENDS) {
     });
   });
 }
+
+describe('the scheduler with a KubeSchedulerConfiguration file', () => {
+  let t: TestServer;
+  let scheduler: Scheduler;
+  before(async () => {
+    t = await BACKENDS[0]!.start();
+    const file = join(t.dataDir, 'scheduler.yaml');
+    writeFileSync(file, `apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+- schedulerName: default-scheduler
+- schedulerName: packer
+  plugins:
+    score:
+      disabled: [{name: NodeResourcesBalancedAllocation}]
+  pluginConfig:
+  - name: NodeResourcesFit
+    args: {scoringStrategy: {type: MostAllocated}}
+`);
+    scheduler = startScheduler(t.server.controllerContext, readSchedulerConfig(file));
+    await scheduler.start();
+  });
+  after(async () => {
+    scheduler?.stop();
+    await t?.stop();
+  });
+
+  it('without nodes: "no nodes available to schedule pods"', async () => {
+    await createPod(t, pod('early'));
+    await eventually(async () => (await eventsFor(t, 'early', 'FailedScheduling')).length > 0);
+    assert.equal((await eventsFor(t, 'early', 'FailedScheduling'))[0]!.message, 'no nodes available to schedule pods');
+    await eventually(async () => {
+      const c = ((await t.req('GET', `${NS}/pods/early`)).body.status.conditions ?? []).find((x: { type: string }) => x.type === 'PodScheduled');
+      return c?.status === 'False' && c.reason === 'Unschedulable';
+    });
+    await createNode(t, node('a'));
+    assert.equal(await boundNode(t, 'early'), 'a');
+  });
+
+  it('a second profile packs pods (MostAllocated) and records events under its name', async () => {
+    await createNode(t, node('b'));
+    await createPod(t, pod('filler', { cpu: '1', nodeSelector: { 'kubernetes.io/hostname': 'b' } }));
+    await boundNode(t, 'filler');
+    await createPod(t, pod('packed', { cpu: '1', schedulerName: 'packer' }));
+    assert.equal(await boundNode(t, 'packed'), 'b');
+    await eventually(async () => (await eventsFor(t, 'packed', 'Scheduled')).length > 0);
+    assert.equal((await eventsFor(t, 'packed', 'Scheduled'))[0]!.source.component, 'packer');
+  });
+});
