@@ -7,6 +7,8 @@
 // Binding's annotations copied onto the pod, the PodScheduled condition
 // True. The Binding's uid and resourceVersion are preconditions on the pod.
 // The answer is a Success Status (code 201, as kube's create handler fills it).
+// The legacy POST of the `bindings` collection does the same for the pod the
+// Binding names (admitted as a create of `bindings`).
 import { errorBody, fieldPath, newBadRequest, newConflict, notSupported, required, type FieldError } from '../api/meta/index.js';
 import { type ApiObject, isObject, nowTimestamp } from './object.js';
 import type { Registry } from './registry.js';
@@ -69,7 +71,17 @@ function checkPreconditions(pod: ApiObject, namespace: string, uid: string, reso
 }
 
 /** POST pods/<name>/binding. */
-export async function createBinding(registry: Registry, namespace: string, name: string, body: ApiObject, ctx: WriteContext): Promise<ApiObject> {
+export function createBinding(registry: Registry, namespace: string, name: string, body: ApiObject, ctx: WriteContext): Promise<ApiObject> {
+  return bind(registry, namespace, name, body, ctx, 'binding');
+}
+
+/** POST the legacy `bindings` collection (kube's LegacyBindingREST): the pod named by the Binding. */
+export function createLegacyBinding(registry: Registry, namespace: string, body: ApiObject, ctx: WriteContext): Promise<ApiObject> {
+  const name = isObject(body.metadata) && typeof body.metadata.name === 'string' ? body.metadata.name : '';
+  return bind(registry, namespace, name, body, ctx, '');
+}
+
+async function bind(registry: Registry, namespace: string, name: string, body: ApiObject, ctx: WriteContext, subresource: 'binding' | ''): Promise<ApiObject> {
   const binding: ApiObject = { ...body, metadata: { ...(isObject(body.metadata) ? body.metadata : {}) } };
   const meta = binding.metadata;
   if (meta.namespace && meta.namespace !== namespace) throw newBadRequest('the namespace of the provided object does not match the namespace sent on the request');
@@ -79,7 +91,8 @@ export async function createBinding(registry: Registry, namespace: string, name:
   // kube returns the aggregate as a plain error (a 500); the same text, as the client's mistake it is.
   if (errs.length > 0) throw newBadRequest(aggregate(errs));
   const pods = registry.store('', 'pods');
-  await pods.admitSubresourceCreate(namespace, name, 'binding', 'Binding', binding, ctx);
+  if (name === '') throw newBadRequest('Name parameter required.');
+  await pods.admitSubresourceCreate(namespace, name, subresource, 'Binding', binding, ctx, subresource ? 'pods' : 'bindings');
   const target = binding.target as { name: string };
   const annotations = isObject(meta.annotations) ? (meta.annotations as Record<string, string>) : {};
   const now = nowTimestamp();

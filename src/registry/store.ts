@@ -793,9 +793,11 @@ export class GenericStore {
    * Admission of a create-only subresource's request (pods/binding), as kube's
    * create handler admits it: CREATE of the subresource's own object (the
    * Binding, `kind`), both phases, before the subresource writes anything.
+   * `resource` names another resource writing this one's objects (the
+   * legacy `bindings` collection).
    */
-  async admitSubresourceCreate(namespace: string, name: string, subresource: string, kind: string, obj: ApiObject, ctx: WriteContext): Promise<void> {
-    const attributes = { ...this.attributes('CREATE', obj, undefined, ctx), resource: { ...this.identity, kind }, namespace, name, subresource };
+  async admitSubresourceCreate(namespace: string, name: string, subresource: string, kind: string, obj: ApiObject, ctx: WriteContext, resource = this.identity.resource): Promise<void> {
+    const attributes = { ...this.attributes('CREATE', obj, undefined, ctx), resource: { ...this.identity, resource, kind }, namespace, name, subresource };
     await this.admission.mutate(attributes);
     await this.admission.admit(attributes);
   }

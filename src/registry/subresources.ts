@@ -6,7 +6,7 @@
 import type { ApiObject } from './object.js';
 import type { Registry } from './registry.js';
 import type { WriteContext } from './store.js';
-import { createBinding } from './binding.js';
+import { createBinding, createLegacyBinding } from './binding.js';
 
 /** Handles a POST of `body` to `<resource>/<name>/<subresource>`; returns what the API answers (a Status or an object). */
 export type SubresourceCreate = (registry: Registry, namespace: string, name: string, body: ApiObject, ctx: WriteContext) => Promise<ApiObject>;
@@ -18,4 +18,16 @@ const CREATORS: Record<string, SubresourceCreate> = {
 
 export function subresourceCreator(group: string, resource: string, subresource: string): SubresourceCreate | undefined {
   return CREATORS[`${group}/${resource}/${subresource}`];
+}
+
+/** Handles a POST of `body` to a virtual collection that writes another resource's object (the legacy `bindings`). */
+export type CollectionCreate = (registry: Registry, namespace: string, body: ApiObject, ctx: WriteContext) => Promise<ApiObject>;
+
+/** By `<group>/<resource>` (group in the svc.io spelling, '' for core). */
+const COLLECTION_CREATORS: Record<string, CollectionCreate> = {
+  '/bindings': createLegacyBinding,
+};
+
+export function collectionCreator(group: string, resource: string): CollectionCreate | undefined {
+  return COLLECTION_CREATORS[`${group}/${resource}`];
 }

@@ -121,6 +121,19 @@ describe('pods/binding over HTTP', () => {
     assert.equal((await t.req('GET', `${NS}/pods/b2`)).body.spec.nodeName, undefined, 'nothing was bound');
   });
 
+  it('the legacy bindings collection binds the pod the Binding names', async () => {
+    await createPod(t, pod('legacy'));
+    const r = await t.req('POST', `${NS}/bindings`, { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'legacy' }, target: { kind: 'Node', name: 'n1' } });
+    assert.equal(r.status, 201, r.text);
+    assert.equal(r.body.status, 'Success');
+    assert.equal((await t.req('GET', `${NS}/pods/legacy`)).body.spec.nodeName, 'n1');
+    const again = await t.req('POST', `${NS}/bindings`, { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'legacy' }, target: { name: 'n1' } });
+    assert.equal(again.status, 409, again.text);
+    const nameless = await t.req('POST', `${NS}/bindings`, { apiVersion: 'v1', kind: 'Binding', metadata: {}, target: { name: 'n1' } });
+    assert.equal(nameless.status, 400, nameless.text);
+    assert.equal(nameless.body.message, 'Name parameter required.');
+  });
+
   it('a dry-run binding writes nothing', async () => {
     const r = await t.req('POST', `${NS}/pods/b2/binding?dryRun=All`, { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'b2' }, target: { name: 'n1' } });
     assert.equal(r.status, 201, r.text);
