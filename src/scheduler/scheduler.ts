@@ -13,7 +13,7 @@
 // system:kube-scheduler): bindings through pods/binding, status writes
 // through pods/status, events as the profile's scheduler name.
 import type { UserInfo } from '../authn/user.js';
-import { ControllerClient } from '../controllers/client.js';
+import { ControllerClient, StartWhenAuthorized } from '../controllers/client.js';
 import type { Controller, ControllerContext } from '../controllers/context.js';
 import { EventRecorder } from '../controllers/events.js';
 import type { SharedInformer } from '../controllers/shared.js';
@@ -64,6 +64,7 @@ export class Scheduler implements Controller {
   private timers: NodeJS.Timeout[] = [];
   private stopped = false;
   private loop: Promise<void> | undefined;
+  private starter: StartWhenAuthorized | undefined;
 
   constructor(private readonly ctx: ControllerContext, opts: SchedulerOptions = {}) {
     const config = opts.config ?? DEFAULT_SCHEDULER_CONFIG;
@@ -81,7 +82,13 @@ export class Scheduler implements Controller {
     }
   }
 
-  async start(): Promise<void> {
+  /** Starts once the scheduler's user may list and watch pods (at a fresh start its binding may not be in the authorizer yet). */
+  start(): Promise<void> {
+    this.starter = new StartWhenAuthorized(this.client, PODS, 'scheduler', () => this.begin());
+    return this.starter.start();
+  }
+
+  private async begin(): Promise<void> {
     const inf = this.ctx.informers;
     this.nodes = inf.informer('', 'nodes');
     this.pods = inf.informer('', 'pods');
@@ -112,6 +119,7 @@ export class Scheduler implements Controller {
 
   stop(): void {
     this.stopped = true;
+    this.starter?.stop();
     for (const t of this.timers) clearInterval(t);
     this.queue.close();
   }

@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { eventually, type TestServer } from './harness.js';
+import { kubectlFor, kubectlMissing } from './kubectlcli.js';
 import { BACKENDS } from './backends.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -277,5 +278,20 @@ profiles:
     assert.equal(await boundNode(t, 'packed'), 'b');
     await eventually(async () => (await eventsFor(t, 'packed', 'Scheduled')).length > 0);
     assert.equal((await eventsFor(t, 'packed', 'Scheduled'))[0]!.source.component, 'packer');
+  });
+
+  it('kubectl describe shows the scheduler\'s events and the node', { skip: kubectlMissing }, async () => {
+    const kubectl = kubectlFor(() => t);
+    try {
+      const r = await kubectl('describe', 'pod', 'early');
+      assert.equal(r.code, 0, r.err);
+      assert.match(r.out, /^Node:\s+a\/?/m);
+      assert.match(r.out, /Warning\s+FailedScheduling\s+.*default-scheduler\s+no nodes available to schedule pods/);
+      assert.match(r.out, /Normal\s+Scheduled\s+.*default-scheduler\s+Successfully assigned default\/early to a/);
+      const wide = await kubectl('get', 'pod', 'early', '-o', 'wide');
+      assert.match(wide.out, /early\s+0\/1\s+Pending\s+0\s+\S+\s+<none>\s+a\s/);
+    } finally {
+      kubectl.cleanup();
+    }
   });
 });
