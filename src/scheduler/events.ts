@@ -1,11 +1,12 @@
 // Which cluster events may make an unschedulable pod schedulable (kube's
 // eventhandlers: a node added, a node whose scheduling properties changed, an
-// assigned pod gone or changed), and which plugins' refusals each can undo.
+// assigned pod gone or changed, a claim, volume or storage class added or
+// changed), and which plugins' refusals each can undo.
 import type { ApiObject } from '../registry/object.js';
 import { deepEqual, isObject } from '../registry/object.js';
 import { spec, taintsOf } from './pods.js';
 
-export type ClusterEvent = 'NodeAdd' | 'NodeChange' | 'AssignedPodAdd' | 'AssignedPodUpdate' | 'AssignedPodDelete';
+export type ClusterEvent = 'NodeAdd' | 'NodeChange' | 'AssignedPodAdd' | 'AssignedPodUpdate' | 'AssignedPodDelete' | 'VolumeChange';
 
 /** The plugins whose refusals an event may undo; undefined: all. */
 export const EVENT_PLUGINS: Readonly<Record<ClusterEvent, ReadonlySet<string> | undefined>> = {
@@ -13,7 +14,8 @@ export const EVENT_PLUGINS: Readonly<Record<ClusterEvent, ReadonlySet<string> | 
   NodeChange: undefined,
   AssignedPodAdd: new Set(['PodTopologySpread', 'InterPodAffinity']),
   AssignedPodUpdate: new Set(['PodTopologySpread', 'InterPodAffinity']),
-  AssignedPodDelete: new Set(['NodeResourcesFit', 'NodePorts', 'PodTopologySpread', 'InterPodAffinity', 'DefaultPreemption']),
+  AssignedPodDelete: new Set(['NodeResourcesFit', 'NodePorts', 'PodTopologySpread', 'InterPodAffinity', 'VolumeRestrictions', 'DefaultPreemption']),
+  VolumeChange: new Set(['VolumeBinding', 'VolumeZone', 'VolumeRestrictions']),
 };
 
 function conditionStatuses(node: ApiObject): Record<string, unknown> {

@@ -76,8 +76,14 @@ export class Scheduler implements Controller {
       services: (ns) => inf.informer('', 'services').list(ns),
       get: (kind, ns, name) => (kind === 'ReplicationController' ? inf.informer('', 'replicationcontrollers') : inf.informer('apps', kind === 'ReplicaSet' ? 'replicasets' : 'statefulsets')).get(ns, name),
     });
+    const volumes = {
+      claim: (ns: string, name: string) => inf.informer('', 'persistentvolumeclaims').get(ns, name),
+      volume: (name: string) => inf.informer('', 'persistentvolumes').get('', name),
+      storageClass: (name: string) => inf.informer('storage.svc.io', 'storageclasses').get('', name),
+      volumes: () => inf.informer('', 'persistentvolumes').list(),
+    };
     for (const p of config.profiles) {
-      this.profiles.set(p.schedulerName, buildProfile(p, { selectors, namespaceLabels: (n) => inf.informer('', 'namespaces').get('', n)?.metadata.labels }));
+      this.profiles.set(p.schedulerName, buildProfile(p, { selectors, namespaceLabels: (n) => inf.informer('', 'namespaces').get('', n)?.metadata.labels, volumes }));
       this.recorders.set(p.schedulerName, new EventRecorder(this.client, p.schedulerName));
     }
   }
@@ -93,6 +99,10 @@ export class Scheduler implements Controller {
     this.nodes = inf.informer('', 'nodes');
     this.pods = inf.informer('', 'pods');
     for (const [g, r] of [['', 'namespaces'], ['', 'services'], ['', 'replicationcontrollers'], ['apps', 'replicasets'], ['apps', 'statefulsets']] as const) inf.informer(g, r);
+    // A claim, volume or class appearing or changing may unblock pods the volume plugins refused.
+    for (const [g, r] of [['', 'persistentvolumeclaims'], ['', 'persistentvolumes'], ['storage.svc.io', 'storageclasses']] as const) {
+      inf.informer(g, r).addHandler({ onAdd: () => this.move('VolumeChange'), onUpdate: () => this.move('VolumeChange') });
+    }
     this.nodes.addHandler({
       onAdd: (n) => {
         this.cache.addOrUpdateNode(n);

@@ -5,6 +5,7 @@ import type { Snapshot } from './framework.js';
 import { NodeInfo, podInfo } from './nodeinfo.js';
 import { SchedulerCache } from './cache.js';
 import { NO_SELECTORS } from './spreading.js';
+import { NO_VOLUMES } from './volumes.js';
 
 export interface NodeSpec {
   readonly cpu?: string;
@@ -75,4 +76,4 @@ export function snapshotOf(nodes: readonly ApiObject[], pods: readonly ApiObject
 }
 
 /** What plugins read beyond the snapshot: nothing (no services, controllers or namespace labels). */
-export const TEST_HANDLE = { selectors: NO_SELECTORS, namespaceLabels: () => undefined };
+export const TEST_HANDLE = { selectors: NO_SELECTORS, namespaceLabels: () => undefined, volumes: { ...NO_VOLUMES, volumes: () => [] } };

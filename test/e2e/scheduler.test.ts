@@ -51,7 +51,7 @@ async function createNode(t: TestServer, n: ReturnType<typeof node>): Promise<vo
   assert.equal(p.status, 200, p.text);
 }
 
-async function createPod(t: TestServer, p: ReturnType<typeof pod>): Promise<void> {
+async function createPod(t: TestServer, p: object): Promise<void> {
   const r = await t.req('POST', `${NS}/pods`, p);
   assert.equal(r.status, 201, r.text);
 }
@@ -278,6 +278,19 @@ profiles:
     assert.equal(await boundNode(t, 'packed'), 'b');
     await eventually(async () => (await eventsFor(t, 'packed', 'Scheduled')).length > 0);
     assert.equal((await eventsFor(t, 'packed', 'Scheduled'))[0]!.source.component, 'packer');
+  });
+
+  it('a pod waiting for its claim: not found, then unbound, in the PreFilter\'s words', async () => {
+    const p = pod('claimant');
+    await createPod(t, { ...p, spec: { ...p.spec, volumes: [{ name: 'data', persistentVolumeClaim: { claimName: 'data' } }] } });
+    const message = async () => {
+      const c = ((await t.req('GET', `${NS}/pods/claimant`)).body.status.conditions ?? []).find((x: { type: string }) => x.type === 'PodScheduled');
+      return c?.message as string | undefined;
+    };
+    await eventually(async () => (await message()) === '0/2 nodes are available: persistentvolumeclaim "data" not found. preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling..');
+    const claim = await t.req('POST', `${NS}/persistentvolumeclaims`, { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } });
+    assert.equal(claim.status, 201, claim.text);
+    await eventually(async () => (await message()) === '0/2 nodes are available: pod has unbound immediate PersistentVolumeClaims. preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling..');
   });
 
   it('kubectl describe shows the scheduler\'s events and the node', { skip: kubectlMissing }, async () => {

@@ -15,12 +15,19 @@ import { nodeUnschedulable } from './nodeunschedulable.js';
 import { podTopologySpread, type SpreadArgs } from './podtopologyspread.js';
 import { taintToleration } from './tainttoleration.js';
 import type { SpreadSelectors } from '../spreading.js';
+import type { ApiObject } from '../../registry/object.js';
+import type { VolumeListers } from '../volumes.js';
+import { volumeBinding } from './volumebinding.js';
+import { volumeRestrictions } from './volumerestrictions.js';
+import { volumeZone } from './volumezone.js';
 
 export interface PluginHandle {
   /** What PodTopologySpread's system defaults read: the services and controllers selecting a pod. */
   readonly selectors: SpreadSelectors;
   /** Namespaces' labels, for affinity terms' namespaceSelector. */
   readonly namespaceLabels: NamespaceLabels;
+  /** Claims, volumes and storage classes, for the volume plugins. */
+  readonly volumes: VolumeListers & { volumes(): readonly ApiObject[] };
 }
 
 export type PluginFactory = (args: Record<string, unknown>, handle: PluginHandle) => Plugin;
@@ -35,13 +42,15 @@ export const PLUGIN_FACTORIES: Readonly<Record<string, PluginFactory>> = {
   NodeResourcesBalancedAllocation: (args) => nodeResourcesBalancedAllocation(args as { resources?: { name: string }[] }),
   ImageLocality: () => imageLocality(),
   PodTopologySpread: (args, handle) => podTopologySpread(args as SpreadArgs, handle.selectors),
+  VolumeRestrictions: (_args, handle) => volumeRestrictions(handle.volumes),
+  VolumeBinding: (_args, handle) => volumeBinding(handle.volumes),
+  VolumeZone: (_args, handle) => volumeZone(handle.volumes),
   InterPodAffinity: (args, handle) => interPodAffinity(args as { hardPodAffinityWeight?: number }, handle.namespaceLabels),
 };
 
 /** Plugins kube v1.27 has that are not built here (a configuration enabling one is refused). */
 export const NOT_IMPLEMENTED = new Set([
-  'VolumeRestrictions', 'EBSLimits', 'GCEPDLimits', 'NodeVolumeLimits', 'AzureDiskLimits', 'VolumeBinding',
-  'VolumeZone', 'SchedulingGates', 'DynamicResources', 'NodeResourcesLeastAllocated', 'SelectorSpread', 'CinderLimits',
+  'EBSLimits', 'GCEPDLimits', 'NodeVolumeLimits', 'AzureDiskLimits', 'SchedulingGates', 'DynamicResources', 'NodeResourcesLeastAllocated', 'SelectorSpread', 'CinderLimits',
 ]);
 
 /** The framework's own plugins: always the queue sort, preemption and binder of a profile. */
@@ -88,5 +97,8 @@ export const EXTENSION_POINTS: Readonly<Record<string, readonly ('filter' | 'sco
   ImageLocality: ['score'],
   PodTopologySpread: ['filter', 'score'],
   InterPodAffinity: ['filter', 'score'],
+  VolumeRestrictions: ['filter'],
+  VolumeBinding: ['filter'],
+  VolumeZone: ['filter'],
   DefaultPreemption: ['postFilter'],
 };
