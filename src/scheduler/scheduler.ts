@@ -256,7 +256,7 @@ export class Scheduler implements Controller {
     } catch (err) {
       this.cache.forget(pod);
       if (this.stopped) return;
-      return this.failed(qp, cycle, { reason: 'SchedulerError', message: `Binding rejected: ${(err as Error).message}`, plugins: new Set() });
+      return this.failed(qp, cycle, { reason: 'SchedulerError', message: `binding rejected: running Bind plugin "DefaultBinder": ${(err as Error).message}`, plugins: new Set() });
     }
     this.queue.done(qp.key);
     await this.recorders.get(profile.schedulerName)!.event(pod, 'Normal', 'Scheduled', `Successfully assigned ${ns}/${name} to ${host}`);
