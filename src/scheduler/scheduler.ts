@@ -148,7 +148,7 @@ export class Scheduler implements Controller {
       if (isTerminal(pod)) return;
       this.cache.addOrUpdatePod(pod, node);
       this.move('AssignedPodAdd');
-    } else if (this.responsible(pod) && !pod.metadata.deletionTimestamp) {
+    } else if (this.responsible(pod) && !pod.metadata.deletionTimestamp && !gated(pod)) {
       this.nominator.set(pod, nominatedNodeOf(pod));
       this.queue.add(pod);
     }
@@ -169,7 +169,7 @@ export class Scheduler implements Controller {
       this.move(nodeName(old) ? 'AssignedPodUpdate' : 'AssignedPodAdd');
       return;
     }
-    if (!this.responsible(pod) || pod.metadata.deletionTimestamp) {
+    if (!this.responsible(pod) || pod.metadata.deletionTimestamp || gated(pod)) {
       this.queue.delete(key);
       this.nominator.delete(key);
       return;
@@ -326,6 +326,12 @@ export class Scheduler implements Controller {
   async finished(): Promise<void> {
     await this.loop;
   }
+}
+
+/** A pod with scheduling gates waits (kube's SchedulingGates PreEnqueue plugin); removing the last gate queues it. */
+function gated(pod: ApiObject): boolean {
+  const gates = isObject(pod.spec) ? pod.spec.schedulingGates : undefined;
+  return Array.isArray(gates) && gates.length > 0;
 }
 
 /** Starts the scheduler on the server's controller context (kube-scheduler with `config`, v1.27's default profile without). */

@@ -223,6 +223,17 @@ for (const backend of BACKENDS) {
       assert.equal(await boundNode(t, 'preemptor'), 'pre');
     });
 
+    it('a pod with scheduling gates waits until the last gate is removed', async () => {
+      const p = pod('gated');
+      await createPod(t, { ...p, spec: { ...p.spec, schedulingGates: [{ name: 'example.com/wait' }] } });
+      await createPod(t, pod('ungated'));
+      await boundNode(t, 'ungated');
+      assert.equal((await t.req('GET', `${NS}/pods/gated`)).body.spec.nodeName, undefined);
+      const r = await t.req('PATCH', `${NS}/pods/gated`, { spec: { schedulingGates: null } }, { headers: { 'content-type': 'application/merge-patch+json' } });
+      assert.equal(r.status, 200, r.text);
+      await boundNode(t, 'gated');
+    });
+
     it('a pod for another scheduler is left alone', async () => {
       await createPod(t, pod('other', { schedulerName: 'my-scheduler' }));
       await createPod(t, pod('mine'));
