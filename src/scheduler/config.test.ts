@@ -12,6 +12,10 @@ describe('parseSchedulerConfig', () => {
     assert.deepEqual(parseSchedulerConfig(HEAD), { profiles: [{ schedulerName: 'default-scheduler' }], podInitialBackoffSeconds: 1, podMaxBackoffSeconds: 10 });
   });
 
+  it('reads the deprecated v1beta3 the same way', () => {
+    assert.deepEqual(parseSchedulerConfig('apiVersion: kubescheduler.config.k8s.io/v1beta3\nkind: KubeSchedulerConfiguration\npercentageOfNodesToScore: 50\n').profiles, [{ schedulerName: 'default-scheduler' }]);
+  });
+
   it('reads profiles, plugin sets and args (svc.io spelling too)', () => {
     const c = parseSchedulerConfig(`apiVersion: kubescheduler.config.svc.io/v1
 kind: KubeSchedulerConfiguration
@@ -43,6 +47,8 @@ profiles:
     ['negative weight', `${HEAD}profiles: [{plugins: {score: {enabled: [{name: ImageLocality, weight: -1}]}}}]\n`, /weight: Invalid value: -1/],
     ['backoffs inverted', `${HEAD}podInitialBackoffSeconds: 20\n`, /podMaxBackoffSeconds: Invalid value: 10: must be greater than or equal to PodInitialBackoffSeconds/],
     ['bad YAML', `${HEAD}profiles: [\n`, /error converting YAML to JSON/],
+    ['percentageOfNodesToScore out of range', `${HEAD}percentageOfNodesToScore: 101\n`, /percentageOfNodesToScore: Invalid value: 101: not in valid range \[0-100\]/],
+    ['an unserved version', 'apiVersion: kubescheduler.config.k8s.io/v1beta2\nkind: KubeSchedulerConfiguration\n', /no kind "KubeSchedulerConfiguration" is registered for version "kubescheduler.config.k8s.io\/v1beta2"/],
   ];
   for (const [name, text, want] of bad) {
     it(`refuses: ${name}`, () => assert.throws(() => parseSchedulerConfig(text, 'sched.yaml'), (e: Error) => e instanceof SchedulerConfigError && e.message.startsWith('sched.yaml: ') && want.test(e.message)));

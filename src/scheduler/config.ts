@@ -8,7 +8,10 @@ import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { DEFAULT_SCHEDULER_NAME } from './pods.js';
 
-export const SCHEDULER_CONFIG_VERSIONS = ['kubescheduler.config.k8s.io/v1', 'kubescheduler.config.svc.io/v1'] as const;
+/** v1 and the deprecated v1beta3 (same shape and default weights in v1.27), in both spellings. */
+export const SCHEDULER_CONFIG_VERSIONS = [
+  'kubescheduler.config.k8s.io/v1', 'kubescheduler.config.svc.io/v1', 'kubescheduler.config.k8s.io/v1beta3', 'kubescheduler.config.svc.io/v1beta3',
+] as const;
 
 export interface PluginRef {
   readonly name: string;
@@ -105,6 +108,10 @@ export function parseSchedulerConfig(text: string, file = '<config>'): Scheduler
   const podInitialBackoffSeconds = seconds('podInitialBackoffSeconds', 1);
   const podMaxBackoffSeconds = seconds('podMaxBackoffSeconds', 10);
   if (podMaxBackoffSeconds < podInitialBackoffSeconds) throw fail(`podMaxBackoffSeconds: Invalid value: ${podMaxBackoffSeconds}: must be greater than or equal to PodInitialBackoffSeconds`);
+  const pct = doc.percentageOfNodesToScore;
+  if (pct !== undefined && pct !== null && (typeof pct !== 'number' || !Number.isInteger(pct) || pct < 0 || pct > 100)) {
+    throw fail(`percentageOfNodesToScore: Invalid value: ${JSON.stringify(pct)}: not in valid range [0-100]`);
+  }
   const rawProfiles = doc.profiles ?? [{}];
   if (!Array.isArray(rawProfiles)) throw fail('profiles: must be a list');
   if (rawProfiles.length === 0) throw fail('profiles: Required value');

@@ -65,6 +65,7 @@ export class Scheduler implements Controller {
   private stopped = false;
   private loop: Promise<void> | undefined;
   private starter: StartWhenAuthorized | undefined;
+  private readonly lister: (group: string, resource: string) => SharedInformer | undefined;
 
   constructor(private readonly ctx: ControllerContext, opts: SchedulerOptions = {}) {
     const config = opts.config ?? DEFAULT_SCHEDULER_CONFIG;
@@ -72,18 +73,27 @@ export class Scheduler implements Controller {
     this.queue = new SchedulingQueue({ initialBackoffMs: config.podInitialBackoffSeconds * 1000, maxBackoffMs: config.podMaxBackoffSeconds * 1000 });
     this.client = new ControllerClient(ctx.registry, ctx.authorizer, SCHEDULER_USER, ctx.gates, SCHEDULER_MANAGER);
     const inf = ctx.informers;
+    /** A lister of a resource this server serves (a group turned off with --runtime-config has none: nothing to read). */
+    const lister = (group: string, resource: string): SharedInformer | undefined => {
+      try {
+        return inf.informer(group, resource);
+      } catch {
+        return undefined;
+      }
+    };
     const selectors = spreadSelectors({
-      services: (ns) => inf.informer('', 'services').list(ns),
-      get: (kind, ns, name) => (kind === 'ReplicationController' ? inf.informer('', 'replicationcontrollers') : inf.informer('apps', kind === 'ReplicaSet' ? 'replicasets' : 'statefulsets')).get(ns, name),
+      services: (ns) => lister('', 'services')?.list(ns) ?? [],
+      get: (kind, ns, name) => (kind === 'ReplicationController' ? lister('', 'replicationcontrollers') : lister('apps', kind === 'ReplicaSet' ? 'replicasets' : 'statefulsets'))?.get(ns, name),
     });
     const volumes = {
-      claim: (ns: string, name: string) => inf.informer('', 'persistentvolumeclaims').get(ns, name),
-      volume: (name: string) => inf.informer('', 'persistentvolumes').get('', name),
-      storageClass: (name: string) => inf.informer('storage.svc.io', 'storageclasses').get('', name),
-      volumes: () => inf.informer('', 'persistentvolumes').list(),
+      claim: (ns: string, name: string) => lister('', 'persistentvolumeclaims')?.get(ns, name),
+      volume: (name: string) => lister('', 'persistentvolumes')?.get('', name),
+      storageClass: (name: string) => lister('storage.svc.io', 'storageclasses')?.get('', name),
+      volumes: () => lister('', 'persistentvolumes')?.list() ?? [],
     };
+    this.lister = lister;
     for (const p of config.profiles) {
-      this.profiles.set(p.schedulerName, buildProfile(p, { selectors, namespaceLabels: (n) => inf.informer('', 'namespaces').get('', n)?.metadata.labels, volumes }));
+      this.profiles.set(p.schedulerName, buildProfile(p, { selectors, namespaceLabels: (n) => lister('', 'namespaces')?.get('', n)?.metadata.labels, volumes }));
       this.recorders.set(p.schedulerName, new EventRecorder(this.client, p.schedulerName));
     }
   }
@@ -98,10 +108,10 @@ export class Scheduler implements Controller {
     const inf = this.ctx.informers;
     this.nodes = inf.informer('', 'nodes');
     this.pods = inf.informer('', 'pods');
-    for (const [g, r] of [['', 'namespaces'], ['', 'services'], ['', 'replicationcontrollers'], ['apps', 'replicasets'], ['apps', 'statefulsets']] as const) inf.informer(g, r);
+    for (const [g, r] of [['', 'namespaces'], ['', 'services'], ['', 'replicationcontrollers'], ['apps', 'replicasets'], ['apps', 'statefulsets']] as const) this.lister(g, r);
     // A claim, volume or class appearing or changing may unblock pods the volume plugins refused.
     for (const [g, r] of [['', 'persistentvolumeclaims'], ['', 'persistentvolumes'], ['storage.svc.io', 'storageclasses']] as const) {
-      inf.informer(g, r).addHandler({ onAdd: () => this.move('VolumeChange'), onUpdate: () => this.move('VolumeChange') });
+      this.lister(g, r)?.addHandler({ onAdd: () => this.move('VolumeChange'), onUpdate: () => this.move('VolumeChange') });
     }
     this.nodes.addHandler({
       onAdd: (n) => {
