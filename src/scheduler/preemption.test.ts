@@ -9,12 +9,12 @@ import { snapshotOf, TEST_HANDLE, testNode, testPod } from './testing.js';
 
 const profile = buildProfile({ schedulerName: 'default-scheduler' }, TEST_HANDLE);
 
-function run(nodes: ApiObject[], existing: ApiObject[], pod: ApiObject) {
+function run(nodes: ApiObject[], existing: ApiObject[], pod: ApiObject, budgets?: (ns: string) => ApiObject[]) {
   const snapshot = snapshotOf(nodes, existing);
   const state = profile.newCycle(snapshot);
   const found = profile.findFeasible(state, pod, snapshot.nodes);
   assert.equal(found.feasible.length, 0, 'the rows are about pods that fit nowhere');
-  return preempt(profile, state, pod, snapshot.nodes, found.statuses);
+  return preempt(profile, state, pod, snapshot.nodes, found.statuses, undefined, budgets);
 }
 
 const on = (node: string, name: string, cpu: string, priority: number, created = '2026-01-01T00:00:00Z') => testPod(name, { requests: { cpu }, priority, nodeName: node, created });
@@ -58,5 +58,15 @@ describe('preemption', () => {
       { node: 'late', victims: [on('late', 'l', '1', 1, '2026-01-02T00:00:00Z')] },
     ]);
     assert.equal(c?.node, 'late');
+  });
+
+  it('prefers the node where no PodDisruptionBudget is violated, and reprieves protected pods first', () => {
+    const pdb = { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'keep', namespace: 'default' }, spec: { selector: { matchLabels: { app: 'db' } } }, status: { disruptionsAllowed: 0 } };
+    const guarded = (node: string, name: string, cpu: string) => testPod(name, { requests: { cpu }, priority: 1, nodeName: node, labels: { app: 'db' } });
+    const pod = testPod('p', { requests: { cpu: '2' }, priority: 10 });
+    const r = run([testNode('a'), testNode('b')], [guarded('a', 'db-a', '3'), on('b', 'b1', '3', 5)], pod, () => [pdb]);
+    assert.equal(r.kind === 'candidate' && r.candidate.node, 'b', 'b evicts a pod of higher priority but violates no budget');
+    const r2 = run([testNode('a')], [guarded('a', 'db', '2'), on('a', 'plain', '2', 2)], testPod('p', { requests: { cpu: '2' }, priority: 10 }), () => [pdb]);
+    assert.deepEqual(r2.kind === 'candidate' && r2.candidate.victims.map((v) => v.metadata.name), ['plain']);
   });
 });

@@ -108,7 +108,7 @@ export class Scheduler implements Controller {
     const inf = this.ctx.informers;
     this.nodes = inf.informer('', 'nodes');
     this.pods = inf.informer('', 'pods');
-    for (const [g, r] of [['', 'namespaces'], ['', 'services'], ['', 'replicationcontrollers'], ['apps', 'replicasets'], ['apps', 'statefulsets']] as const) this.lister(g, r);
+    for (const [g, r] of [['', 'namespaces'], ['', 'services'], ['', 'replicationcontrollers'], ['apps', 'replicasets'], ['apps', 'statefulsets'], ['policy', 'poddisruptionbudgets']] as const) this.lister(g, r);
     // A claim, volume or class appearing or changing may unblock pods the volume plugins refused.
     for (const [g, r] of [['', 'persistentvolumeclaims'], ['', 'persistentvolumes'], ['storage.svc.io', 'storageclasses']] as const) {
       this.lister(g, r)?.addHandler({ onAdd: () => this.move('VolumeChange'), onUpdate: () => this.move('VolumeChange') });
@@ -235,7 +235,7 @@ export class Scheduler implements Controller {
       let postFilterMsg = '';
       let candidate: Candidate | undefined;
       if (profile.preemption) {
-        const r = preempt(profile, state, pod, snapshot.nodes, found.statuses, nominated);
+        const r = preempt(profile, state, pod, snapshot.nodes, found.statuses, nominated, (ns) => this.lister('policy', 'poddisruptionbudgets')?.list(ns) ?? []);
         if (r.kind === 'candidate') candidate = r.candidate;
         else postFilterMsg = `preemption: ${r.message}`;
       }
