@@ -60,7 +60,7 @@ describe('buildProfile', () => {
 
   it('the default profile: v1.27 filters in order, score weights, preemption', () => {
     const p = build('');
-    assert.deepEqual(p.filters.map((f) => f.name), ['NodeUnschedulable', 'NodeName', 'TaintToleration', 'NodeAffinity', 'NodePorts', 'NodeResourcesFit', 'VolumeRestrictions', 'VolumeBinding', 'VolumeZone', 'PodTopologySpread', 'InterPodAffinity']);
+    assert.deepEqual(p.filters.map((f) => f.name), ['NodeUnschedulable', 'NodeName', 'TaintToleration', 'NodeAffinity', 'NodePorts', 'NodeResourcesFit', 'VolumeRestrictions', 'NodeVolumeLimits', 'VolumeBinding', 'VolumeZone', 'PodTopologySpread', 'InterPodAffinity']);
     assert.deepEqual(p.scores.map((s) => [s.plugin.name, s.weight]), [
       ['TaintToleration', 3], ['NodeAffinity', 2], ['NodeResourcesFit', 1], ['PodTopologySpread', 2], ['InterPodAffinity', 2], ['NodeResourcesBalancedAllocation', 1], ['ImageLocality', 1],
     ]);
@@ -83,7 +83,7 @@ describe('buildProfile', () => {
 
   const refused: [string, string, RegExp][] = [
     ['an unknown plugin', 'profiles: [{plugins: {filter: {enabled: [{name: Nope}]}}}]\n', /creating profile for scheduler name default-scheduler: "Nope" does not exist/],
-    ['a plugin not built here', 'profiles: [{plugins: {filter: {enabled: [{name: NodeVolumeLimits}]}}}]\n', /plugin "NodeVolumeLimits" is not implemented/],
+    ['a plugin not built here', 'profiles: [{plugins: {filter: {enabled: [{name: EBSLimits}]}}}]\n', /plugin "EBSLimits" is not implemented/],
     ['a plugin at a point it does not extend', 'profiles: [{plugins: {score: {enabled: [{name: NodePorts}]}}}]\n', /plugin "NodePorts" does not extend score plugin/],
   ];
   for (const [name, yaml, want] of refused) it(`refuses ${name}`, () => assert.throws(() => build(yaml), want));

@@ -14,8 +14,8 @@ export const EVENT_PLUGINS: Readonly<Record<ClusterEvent, ReadonlySet<string> | 
   NodeChange: undefined,
   AssignedPodAdd: new Set(['PodTopologySpread', 'InterPodAffinity']),
   AssignedPodUpdate: new Set(['PodTopologySpread', 'InterPodAffinity']),
-  AssignedPodDelete: new Set(['NodeResourcesFit', 'NodePorts', 'PodTopologySpread', 'InterPodAffinity', 'VolumeRestrictions', 'DefaultPreemption']),
-  VolumeChange: new Set(['VolumeBinding', 'VolumeZone', 'VolumeRestrictions']),
+  AssignedPodDelete: new Set(['NodeResourcesFit', 'NodePorts', 'PodTopologySpread', 'InterPodAffinity', 'VolumeRestrictions', 'NodeVolumeLimits', 'DefaultPreemption']),
+  VolumeChange: new Set(['VolumeBinding', 'VolumeZone', 'VolumeRestrictions', 'NodeVolumeLimits']),
 };
 
 function conditionStatuses(node: ApiObject): Record<string, unknown> {

@@ -90,6 +90,7 @@ export class Scheduler implements Controller {
       volume: (name: string) => lister('', 'persistentvolumes')?.get('', name),
       storageClass: (name: string) => lister('storage.svc.io', 'storageclasses')?.get('', name),
       volumes: () => lister('', 'persistentvolumes')?.list() ?? [],
+      csiNode: (name: string) => lister('storage.svc.io', 'csinodes')?.get('', name),
     };
     this.lister = lister;
     for (const p of config.profiles) {
@@ -110,7 +111,7 @@ export class Scheduler implements Controller {
     this.pods = inf.informer('', 'pods');
     for (const [g, r] of [['', 'namespaces'], ['', 'services'], ['', 'replicationcontrollers'], ['apps', 'replicasets'], ['apps', 'statefulsets'], ['policy', 'poddisruptionbudgets']] as const) this.lister(g, r);
     // A claim, volume or class appearing or changing may unblock pods the volume plugins refused.
-    for (const [g, r] of [['', 'persistentvolumeclaims'], ['', 'persistentvolumes'], ['storage.svc.io', 'storageclasses']] as const) {
+    for (const [g, r] of [['', 'persistentvolumeclaims'], ['', 'persistentvolumes'], ['storage.svc.io', 'storageclasses'], ['storage.svc.io', 'csinodes']] as const) {
       this.lister(g, r)?.addHandler({ onAdd: () => this.move('VolumeChange'), onUpdate: () => this.move('VolumeChange') });
     }
     this.nodes.addHandler({

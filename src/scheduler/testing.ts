@@ -76,4 +76,4 @@ export function snapshotOf(nodes: readonly ApiObject[], pods: readonly ApiObject
 }
 
 /** What plugins read beyond the snapshot: nothing (no services, controllers or namespace labels). */
-export const TEST_HANDLE = { selectors: NO_SELECTORS, namespaceLabels: () => undefined, volumes: { ...NO_VOLUMES, volumes: () => [] } };
+export const TEST_HANDLE = { selectors: NO_SELECTORS, namespaceLabels: () => undefined, volumes: { ...NO_VOLUMES, volumes: () => [], csiNode: () => undefined } };

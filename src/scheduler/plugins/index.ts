@@ -20,6 +20,7 @@ import type { VolumeListers } from '../volumes.js';
 import { volumeBinding } from './volumebinding.js';
 import { volumeRestrictions } from './volumerestrictions.js';
 import { volumeZone } from './volumezone.js';
+import { nodeVolumeLimits, type CSINodes } from './nodevolumelimits.js';
 
 export interface PluginHandle {
   /** What PodTopologySpread's system defaults read: the services and controllers selecting a pod. */
@@ -27,7 +28,7 @@ export interface PluginHandle {
   /** Namespaces' labels, for affinity terms' namespaceSelector. */
   readonly namespaceLabels: NamespaceLabels;
   /** Claims, volumes and storage classes, for the volume plugins. */
-  readonly volumes: VolumeListers & { volumes(): readonly ApiObject[] };
+  readonly volumes: VolumeListers & { volumes(): readonly ApiObject[] } & CSINodes;
 }
 
 export type PluginFactory = (args: Record<string, unknown>, handle: PluginHandle) => Plugin;
@@ -45,12 +46,13 @@ export const PLUGIN_FACTORIES: Readonly<Record<string, PluginFactory>> = {
   VolumeRestrictions: (_args, handle) => volumeRestrictions(handle.volumes),
   VolumeBinding: (_args, handle) => volumeBinding(handle.volumes),
   VolumeZone: (_args, handle) => volumeZone(handle.volumes),
+  NodeVolumeLimits: (_args, handle) => nodeVolumeLimits(handle.volumes, handle.volumes),
   InterPodAffinity: (args, handle) => interPodAffinity(args as { hardPodAffinityWeight?: number }, handle.namespaceLabels),
 };
 
 /** Plugins kube v1.27 has that are not built here (a configuration enabling one is refused). */
 export const NOT_IMPLEMENTED = new Set([
-  'EBSLimits', 'GCEPDLimits', 'NodeVolumeLimits', 'AzureDiskLimits', 'SchedulingGates', 'DynamicResources', 'NodeResourcesLeastAllocated', 'SelectorSpread', 'CinderLimits',
+  'EBSLimits', 'GCEPDLimits', 'AzureDiskLimits', 'SchedulingGates', 'DynamicResources', 'NodeResourcesLeastAllocated', 'SelectorSpread', 'CinderLimits',
 ]);
 
 /** The framework's own plugins: always the queue sort, preemption and binder of a profile. */
@@ -100,5 +102,6 @@ export const EXTENSION_POINTS: Readonly<Record<string, readonly ('filter' | 'sco
   VolumeRestrictions: ['filter'],
   VolumeBinding: ['filter'],
   VolumeZone: ['filter'],
+  NodeVolumeLimits: ['filter'],
   DefaultPreemption: ['postFilter'],
 };

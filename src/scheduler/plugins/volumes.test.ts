@@ -8,6 +8,7 @@ import { snapshotOf, testNode, testPod } from '../testing.js';
 import { ERR_BIND_CONFLICT, ERR_NODE_CONFLICT, ERR_PV_NOT_EXIST, ERR_UNBOUND_IMMEDIATE, volumeBinding } from './volumebinding.js';
 import { ERR_VOLUME_ZONE, volumeZone } from './volumezone.js';
 import { ERR_DISK_CONFLICT, ERR_RWOP_CONFLICT, volumeRestrictions } from './volumerestrictions.js';
+import { ERR_MAX_VOLUME_COUNT, nodeVolumeLimits } from './nodevolumelimits.js';
 
 const zoneKey = 'topology.kubernetes.io/zone';
 const claim = (name: string, o: { volumeName?: string; cls?: string; modes?: string[]; deleting?: boolean; size?: string } = {}): ApiObject => ({
@@ -90,4 +91,17 @@ describe('VolumeRestrictions', () => {
     const reader = testPod('reader', { nodeName: 'a', spec: pd(true) });
     assert.deepEqual(run(volumeRestrictions(l), testPod('p', { spec: pd(true) }), [reader]), { a: undefined, b: undefined });
   });
+});
+
+describe('NodeVolumeLimits', () => {
+  const csiPV = (name: string, handle: string): ApiObject => ({ ...pv(name), spec: { ...(pv(name).spec as object), csi: { driver: 'disk.csi.example.com', volumeHandle: handle } } });
+  const claims = [claim('c1', { volumeName: 'pv1' }), claim('c2', { volumeName: 'pv2' }), claim('c3', { volumeName: 'pv3' }), claim('new', { cls: 'late' })];
+  const l = listers(claims, [csiPV('pv1', 'h1'), csiPV('pv2', 'h2'), csiPV('pv3', 'h1')], [cls('late', 'WaitForFirstConsumer', 'disk.csi.example.com')]);
+  const csiNode = (name: string) => (name === 'a' ? { apiVersion: 'storage.k8s.io/v1', kind: 'CSINode', metadata: { name }, spec: { drivers: [{ name: 'disk.csi.example.com', nodeID: 'a', allocatable: { count: 2 } }] } } : undefined);
+  const holder = testPod('holder', { nodeName: 'a', spec: { volumes: [{ name: 'v', persistentVolumeClaim: { claimName: 'c1' } }, { name: 'w', persistentVolumeClaim: { claimName: 'c2' } }] } });
+  const rows: [string, ApiObject, Record<string, string | undefined>][] = [
+    ['a third volume on a node allowing two', withClaims('new'), { a: ERR_MAX_VOLUME_COUNT, b: undefined }],
+    ['a volume already attached there counts once', withClaims('c3'), { a: undefined, b: undefined }],
+  ];
+  for (const [name, pod, want] of rows) it(name, () => assert.deepEqual(run(nodeVolumeLimits(l, { csiNode }), pod, [holder]), want));
 });
