@@ -18,6 +18,8 @@ export interface AdminServer {
   readonly dataDir: string;
   /** The admin svcconfig (kubeconfig) of the server. */
   readonly kubeconfig: string;
+  /** What a client of its own (a watch) needs: port, CA, admin token. */
+  readonly connection: { readonly port: number; readonly ca: Buffer; readonly token: string };
   /** A request that must answer one of `want`; throws with the answer otherwise. */
   must(method: string, path: string, body?: unknown, want?: number[]): Promise<{ status: number; body: string }>;
   stop(): Promise<void>;
@@ -32,9 +34,10 @@ export async function startAdminServer(name: string, extraArgs: string[] = []): 
     const server = await startServerProcess(main, dataDir, port, [`--token-auth-file=${tokens}`, ...extraArgs]);
     const kubeconfig = join(dataDir, 'admin.svcconfig');
     const cfg = parse(readFileSync(kubeconfig, 'utf8'));
-    const call = client(port, { ca: Buffer.from(cfg.clusters[0].cluster['certificate-authority-data'], 'base64') }, 'admin-token');
+    const ca = Buffer.from(cfg.clusters[0].cluster['certificate-authority-data'], 'base64');
+    const call = client(port, { ca }, 'admin-token');
     return {
-      call, pid: server.pid!, dataDir, kubeconfig,
+      call, pid: server.pid!, dataDir, kubeconfig, connection: { port, ca, token: 'admin-token' },
       async must(method, path, body, want = [200, 201]) {
         const r = await call(method, path, body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body));
         if (!want.includes(r.status)) throw new Error(`${method} ${path} answered ${r.status}: ${r.body.slice(0, 300)}`);

@@ -15,12 +15,13 @@ import { benchWebhooks } from './webhooks.js';
 import { benchVap } from './vap.js';
 import { benchCel, benchCelConformance } from './cel.js';
 import { benchCrd } from './crd.js';
+import { benchControllers } from './controllers.js';
 
 const suites: Record<string, () => Promise<string[]>> = {
   storage: benchStorage, apiserver: benchApiServer, watch: benchWatch, apply: benchApply, validation: benchValidation, smd: async () => benchSmd(),
   authn: benchAuthn, satokens: () => benchServiceAccountTokens(), rbac: () => benchRbac(), admission: () => benchAdmission(), webhooks: () => benchWebhooks(),
   vap: () => benchVap(),
-  cel: () => benchCel(), 'cel-conformance': async () => benchCelConformance(), crd: () => benchCrd(),
+  cel: () => benchCel(), 'cel-conformance': async () => benchCelConformance(), crd: () => benchCrd(), controllers: () => benchControllers(),
 };
 const wanted = process.argv.slice(2);
 const lines: string[] = [];

@@ -7,6 +7,7 @@ import type { ApiObject } from './object.js';
 import type { Registry } from './registry.js';
 import type { WriteContext } from './store.js';
 import { createBinding, createLegacyBinding } from './binding.js';
+import { evictPod } from './eviction.js';
 
 /** Handles a POST of `body` to `<resource>/<name>/<subresource>`; returns what the API answers (a Status or an object). */
 export type SubresourceCreate = (registry: Registry, namespace: string, name: string, body: ApiObject, ctx: WriteContext) => Promise<ApiObject>;
@@ -14,6 +15,7 @@ export type SubresourceCreate = (registry: Registry, namespace: string, name: st
 /** By `<group>/<resource>/<subresource>` (group in the svc.io spelling, '' for core). */
 const CREATORS: Record<string, SubresourceCreate> = {
   '/pods/binding': createBinding,
+  '/pods/eviction': evictPod,
 };
 
 export function subresourceCreator(group: string, resource: string, subresource: string): SubresourceCreate | undefined {

@@ -64,4 +64,19 @@ describe('fastUpdate', () => {
     assert.deepEqual(((f.object.metadata as JsonObject).managedFields as JsonObject[]).map((e) => e.manager), ['kubectl-create', 'svc-apiserver']);
     assert.deepEqual(f, generalUpdate(o));
   });
+
+  it('sorts an entry written without a manager (a client sending no User-Agent) as the empty name', () => {
+    const live = quota();
+    const meta = live.metadata as JsonObject;
+    const entries = meta.managedFields as JsonObject[];
+    const { manager: _omitted, ...anonymous } = entries[0]!;
+    // written in the same second as the write below: the order falls to the manager names
+    const unnamed = { ...live, metadata: { ...meta, managedFields: [{ ...anonymous, time: '2026-11-27T03:00:50Z' }, { ...entries[1] }] } };
+    const o = { ...base, live: unnamed, updated: withStatus(unnamed, { pods: '6', 'requests.cpu': '1' }) };
+    clock = 50;
+    const f = fastUpdate(o);
+    assert.ok(f, 'fast path taken');
+    assert.deepEqual(((f.object.metadata as JsonObject).managedFields as JsonObject[]).map((e) => e.manager), [undefined, 'svc-apiserver']);
+    assert.deepEqual(f, generalUpdate(o));
+  });
 });

@@ -54,7 +54,9 @@ export function fastUpdate(o: FastUpdateInput): { object: JsonObject; changed: b
   if (changed.length === 0) return { object: withEntries(o.updated, entries as JsonValue[]), changed: false };
   const next = (entries as RawEntry[]).slice();
   next[mine] = stamped(next[mine]!, o.now());
-  next.sort((p, q) => compareEntries(p as unknown as ManagedEntry, q as unknown as ManagedEntry));
+  // raw entries omit an empty manager (a client without User-Agent): compare it as ''
+  const asEntry = (e: RawEntry) => ({ ...e, manager: typeof e.manager === 'string' ? e.manager : '' }) as unknown as ManagedEntry;
+  next.sort((p, q) => compareEntries(asEntry(p), asEntry(q)));
   return { object: withEntries(o.updated, next as JsonValue[]), changed: true };
 }
 
