@@ -11,6 +11,7 @@ import { BACKENDS } from './backends.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readSchedulerConfig, startScheduler, type Scheduler } from '../../src/scheduler/index.js';
+import { startSimulatedNodes, type SimulatedNodes } from '../../src/simnodes/index.js';
 
 const NS = '/api/v1/namespaces/default';
 
@@ -317,5 +318,45 @@ profiles:
     } finally {
       kubectl.cleanup();
     }
+  });
+});
+
+describe('the scheduler with simulated nodes', () => {
+  let t: TestServer;
+  let scheduler: Scheduler;
+  let sim: SimulatedNodes;
+  before(async () => {
+    t = await BACKENDS[0]!.start();
+    sim = startSimulatedNodes(t.server.controllerContext, { count: 2, leaseRenewMs: 300, statusCheckMs: 300, statusReportMs: 1500 });
+    await sim.start();
+    // The node lifecycle controller's part: the not-ready taint goes once the nodes are Ready.
+    for (const n of sim.nodes) {
+      const r = await t.req('PATCH', `/api/v1/nodes/${n.name}`, { spec: { taints: null } }, { headers: { 'content-type': 'application/merge-patch+json' } });
+      assert.equal(r.status, 200, r.text);
+    }
+    scheduler = startScheduler(t.server.controllerContext);
+    await scheduler.start();
+  });
+  after(async () => {
+    scheduler?.stop();
+    sim?.stop();
+    await t?.stop();
+  });
+
+  it('pods are placed, spread by their requests, and run', async () => {
+    for (const name of ['s1', 's2']) await createPod(t, pod(name, { cpu: '3' }));
+    const nodes = [await boundNode(t, 's1'), await boundNode(t, 's2')];
+    assert.deepEqual(nodes.sort(), ['sim-node-0', 'sim-node-1'], '3 of 4 cpus each: one per node');
+    await eventually(async () => (await t.req('GET', `${NS}/pods/s1`)).body.status?.phase === 'Running');
+  });
+
+  it('a preempted pod is deleted by its node, and the preemptor runs in its place', async () => {
+    const pc = await t.req('POST', '/apis/scheduling.k8s.io/v1/priorityclasses', { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: 'urgent' }, value: 100 });
+    assert.equal(pc.status, 201, pc.text);
+    await createPod(t, pod('urgent', { cpu: '3', priorityClassName: 'urgent' }));
+    const node = await boundNode(t, 'urgent');
+    await eventually(async () => (await t.req('GET', `${NS}/pods/urgent`)).body.status?.phase === 'Running');
+    const gone = (await Promise.all(['s1', 's2'].map(async (n) => (await t.req('GET', `${NS}/pods/${n}`)).status === 404)));
+    assert.deepEqual(gone.filter(Boolean).length, 1, `one victim was deleted to make room on ${node}`);
   });
 });
