@@ -11,7 +11,7 @@ import type { CustomKind, Registry, ServedResource } from '../registry/registry.
 import type { DeleteOptions, GenericStore, TrackFields } from '../registry/store.js';
 import { type ApiObject, isObject, withTypeMeta } from '../registry/object.js';
 import { applyFinalize } from '../registry/strategies/namespaces.js';
-import { subresourceCreator } from '../registry/subresources.js';
+import { collectionCreator, subresourceCreator } from '../registry/subresources.js';
 import { groupSpelling, spellApiVersion, spellGroup, type ResourceRequestInfo } from './requestinfo.js';
 import { readObjectBody } from './body.js';
 import { isConnecter, matchRoute, routeSegments } from './routes.js';
@@ -65,6 +65,11 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
     if (served.virtual) {
       const apiVersion = spellApiVersion(served.group === '' ? served.version : `${served.group}/${served.version}`, spelling);
       const body = info.verb === 'create' ? await kindedBody(ctx, endpoint) : undefined;
+      const writes = body && collectionCreator(served.group, served.resource);
+      if (writes) {
+        const dryRun = parseDryRun(ctx.url.searchParams, 'CreateOptions');
+        return writeObject(ctx, 201, await writes(registry, info.namespace, body as ApiObject, { dryRun, user: ctx.user, requestInfo: info, options: writeOptions('CreateOptions', ctx.url.searchParams), warn: (w) => addWarning(ctx, w), annotate: (k, v) => addAuditAnnotation(ctx, k, v) }));
+      }
       const answer = body && (await review(reviews, { kind: served.kind, group: served.group, namespace: info.namespace, user: ctx.user!, body }));
       if (!answer) throw newMethodNotSupported({ group: served.group, resource: served.resource }, info.verb);
       const managedFields = reviewManagedFields(ctx, served, body);

@@ -820,6 +820,47 @@ export class GenericStore {
     await this.admission.admit(attributes);
   }
 
+  /**
+   * Admission of a create-only subresource's request (pods/binding), as kube's
+   * create handler admits it: CREATE of the subresource's own object (the
+   * Binding, `kind`), both phases, before the subresource writes anything.
+   * `resource` names another resource writing this one's objects (the
+   * legacy `bindings` collection).
+   */
+  async admitSubresourceCreate(namespace: string, name: string, subresource: string, kind: string, obj: ApiObject, ctx: WriteContext, resource = this.identity.resource): Promise<void> {
+    const attributes = { ...this.attributes('CREATE', obj, undefined, ctx), resource: { ...this.identity, resource, kind }, namespace, name, subresource };
+    await this.admission.mutate(attributes);
+    await this.admission.admit(attributes);
+  }
+
+  /**
+   * A write straight to storage, as kube's subresource storages write through
+   * Storage.GuaranteedUpdate (pods/binding's BindingREST): `mutate` gets a
+   * copy of the latest object and returns it changed (or throws to refuse);
+   * no strategy, no validation, no admission — the caller admitted its own
+   * request. Retried on conflicts (`mutate` runs again on the newer object).
+   */
+  async storageUpdate(namespace: string, name: string, mutate: (current: ApiObject) => ApiObject, opts: { readonly dryRun: boolean }): Promise<ApiObject> {
+    for (;;) {
+      const key = this.key(namespace, name);
+      const kv = await this.readLatest(key, name);
+      if (!kv) throw errs.notFound(this.qualifiedResource, name);
+      const old = this.current(kv);
+      const obj = mutate(clone(old));
+      if (opts.dryRun) return obj;
+      try {
+        const value = this.encode(obj);
+        const next = await this.storage.update(key, value, { expectedModRevision: kv.modRevision });
+        obj.metadata.resourceVersion = String(next.modRevision);
+        this.recent.remember(key, next.modRevision, obj, value);
+        return obj;
+      } catch (err) {
+        if (isStorageError(err, 'Conflict')) continue;
+        throw errs.fromStorage(err, this.qualifiedResource, name);
+      }
+    }
+  }
+
   private check(obj: ApiObject, errors: FieldError[]): void {
     if (errors.length > 0) throw errs.invalid({ group: this.identity.group, kind: this.identity.kind }, obj.metadata.name ?? '', errors);
   }

@@ -6,6 +6,7 @@
 import type { ApiObject } from './object.js';
 import type { Registry } from './registry.js';
 import type { WriteContext } from './store.js';
+import { createBinding, createLegacyBinding } from './binding.js';
 import { evictPod } from './eviction.js';
 
 /** Handles a POST of `body` to `<resource>/<name>/<subresource>`; returns what the API answers (a Status or an object). */
@@ -13,9 +14,22 @@ export type SubresourceCreate = (registry: Registry, namespace: string, name: st
 
 /** By `<group>/<resource>/<subresource>` (group in the svc.io spelling, '' for core). */
 const CREATORS: Record<string, SubresourceCreate> = {
+  '/pods/binding': createBinding,
   '/pods/eviction': evictPod,
 };
 
 export function subresourceCreator(group: string, resource: string, subresource: string): SubresourceCreate | undefined {
   return CREATORS[`${group}/${resource}/${subresource}`];
+}
+
+/** Handles a POST of `body` to a virtual collection that writes another resource's object (the legacy `bindings`). */
+export type CollectionCreate = (registry: Registry, namespace: string, body: ApiObject, ctx: WriteContext) => Promise<ApiObject>;
+
+/** By `<group>/<resource>` (group in the svc.io spelling, '' for core). */
+const COLLECTION_CREATORS: Record<string, CollectionCreate> = {
+  '/bindings': createLegacyBinding,
+};
+
+export function collectionCreator(group: string, resource: string): CollectionCreate | undefined {
+  return COLLECTION_CREATORS[`${group}/${resource}`];
 }

@@ -8,7 +8,8 @@ import type { AdmissionAttributes, AdmissionPlugin } from '../../registry/admiss
 import type { GenericStore } from '../../registry/store.js';
 import { isObject } from '../../registry/object.js';
 
-const isPod = (a: AdmissionAttributes) => a.resource.group === '' && a.resource.resource === 'pods' && a.object !== undefined && (a.operation === 'CREATE' || a.operation === 'UPDATE');
+/** A pod written as itself: kube's two plugins ignore subresources (a pods/binding's object is a Binding). */
+const isPod = (a: AdmissionAttributes) => a.resource.group === '' && a.resource.resource === 'pods' && !a.subresource && a.object !== undefined && (a.operation === 'CREATE' || a.operation === 'UPDATE');
 const isPodCreate = (a: AdmissionAttributes) => isPod(a) && a.operation === 'CREATE';
 
 /** On create and on update (a patch replacing the tolerations gets them back), as Kubernetes does. */

@@ -1,0 +1,46 @@
+// What the volume plugins read: a pod's PersistentVolumeClaims (its
+// persistentVolumeClaim volumes and generic ephemeral volumes, named
+// <pod>-<volume>), and the claims, volumes and storage classes from the
+// informers' listers.
+import type { ApiObject } from '../registry/object.js';
+import { isObject } from '../registry/object.js';
+import { spec, type Obj } from './pods.js';
+
+export interface VolumeListers {
+  claim(namespace: string, name: string): ApiObject | undefined;
+  volume(name: string): ApiObject | undefined;
+  storageClass(name: string): ApiObject | undefined;
+}
+
+export const NO_VOLUMES: VolumeListers = { claim: () => undefined, volume: () => undefined, storageClass: () => undefined };
+
+export function podVolumes(pod: ApiObject): Obj[] {
+  const v = spec(pod).volumes;
+  return Array.isArray(v) ? v.filter(isObject) : [];
+}
+
+/** The claim names the pod's volumes use, in order. */
+export function podClaimNames(pod: ApiObject): string[] {
+  const out: string[] = [];
+  for (const v of podVolumes(pod)) {
+    if (isObject(v.persistentVolumeClaim) && typeof v.persistentVolumeClaim.claimName === 'string') out.push(v.persistentVolumeClaim.claimName);
+    else if (isObject(v.ephemeral)) out.push(`${pod.metadata.name}-${String(v.name)}`);
+  }
+  return out;
+}
+
+export function claimSpec(claim: ApiObject): Obj {
+  return isObject(claim.spec) ? claim.spec : {};
+}
+
+export function claimClassName(claim: ApiObject): string {
+  const s = claimSpec(claim);
+  if (typeof s.storageClassName === 'string') return s.storageClassName;
+  const legacy = claim.metadata.annotations?.['volume.beta.kubernetes.io/storage-class'];
+  return legacy ?? '';
+}
+
+export function accessModes(claim: ApiObject): string[] {
+  const m = claimSpec(claim).accessModes;
+  return Array.isArray(m) ? m.map(String) : [];
+}
