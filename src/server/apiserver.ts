@@ -31,7 +31,7 @@ import { policyStatusController, policyStatusWanted } from '../admission/plugins
 import { CRD_GROUP, CRD_RESOURCE } from '../apiextensions/serve/controller.js';
 import { customResources } from '../apiextensions/serve/index.js';
 import { ControllerContext } from '../controllers/context.js';
-import { controlPlane, SERVICE_ACCOUNT_CONTROLLERS, type ControlPlaneOptions, type LeaderElectedComponent } from '../controllers/manager.js';
+import { controllerTable, controlPlane, selectControllers, SERVICE_ACCOUNT_CONTROLLERS, type ControlPlaneOptions, type LeaderElectedComponent } from '../controllers/manager.js';
 import { reconcileBootstrapPolicy } from '../authz/rbac/reconcile.js';
 import { RBAC_GROUP } from '../api/rbac/v1/validation.js';
 import { Discovery } from '../endpoints/discovery.js';
@@ -159,6 +159,8 @@ export interface RunningApiServer {
 export async function startApiServer(opts: ApiServerOptions): Promise<RunningApiServer> {
   // The admission flags and configuration file are checked before anything opens.
   const admissionPlan = planAdmission(opts.admission ?? {});
+  // So is the --controllers selection (kube's "… is not in the list of known controllers").
+  if (opts.controllers) selectControllers(opts.controllerManager?.controllers ?? ['*'], controllerTable(opts.featureGates ?? DEFAULT_GATES));
   const store = await openStore(opts.storage);
   try {
     return await assemble(opts, store, admissionPlan);
@@ -348,7 +350,6 @@ async function assemble(opts: ApiServerOptions, store: Store, admissionPlan: Adm
     config: { rootCA, tokenGenerator: serviceAccounts.legacyIssuer, concurrentSyncs: cm.concurrentSyncs ?? {} },
   });
   running.push({ stop: () => controllerContext.informers.stop() });
-  // The --controllers selection is checked before the server listens (an unknown name fails the start).
   const plane = opts.controllers ? controlPlane(controllerContext, {
     ...cm,
     // Without the service-account controllers (the e2e harness's default) their names are turned off first.
