@@ -15,14 +15,14 @@ import { TokenCleaner } from './tokencleaner.js';
 import { TokensController } from './tokens.js';
 
 export const BUILTIN_FACTORIES = {
-  namespace: (ctx: ControllerContext): Controller => new NamespaceController(ctx.registry, ctx.storage),
+  namespace: (ctx: ControllerContext): Controller => new NamespaceController(ctx.registry, ctx.storage, { workers: ctx.concurrency('namespace', 10) }),
   serviceaccount: (ctx: ControllerContext): Controller => new ServiceAccountsController(ctx.registry, ctx.storage),
   'serviceaccount-token': (ctx: ControllerContext): Controller | undefined =>
-    ctx.config.tokenGenerator ? new TokensController(ctx.registry, ctx.storage, ctx.config.tokenGenerator, ctx.config.rootCA) : undefined,
+    ctx.config.tokenGenerator ? new TokensController(ctx.registry, ctx.storage, ctx.config.tokenGenerator, ctx.config.rootCA, { workers: ctx.concurrency('serviceaccount-token', 5) }) : undefined,
   'root-ca-cert-publisher': (ctx: ControllerContext): Controller => new RootCAPublisher(ctx.registry, ctx.storage, ctx.config.rootCA),
   resourcequota: (ctx: ControllerContext): Controller => {
     const evaluators = quotaEvaluators(ctx.registry, { gates: ctx.gates });
-    return new ResourceQuotaController(ctx.registry, ctx.storage, ctx.client(RESOURCE_QUOTA_CONTROLLER), { evaluators: () => evaluators });
+    return new ResourceQuotaController(ctx.registry, ctx.storage, ctx.client(RESOURCE_QUOTA_CONTROLLER), { evaluators: () => evaluators, workers: ctx.concurrency('resourcequota', 5) });
   },
   'clusterrole-aggregation': (ctx: ControllerContext): Controller | undefined =>
     ctx.registry.servesGroup(RBAC_GROUP) ? new ClusterRoleAggregationController(ctx.registry, ctx.storage, ctx.client('clusterrole-aggregation-controller')) : undefined,
