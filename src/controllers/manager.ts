@@ -198,13 +198,23 @@ export class LeaderElectedComponent implements Controller {
           },
         },
       });
-      await this.elector.run();
+      try {
+        await this.elector.run();
+      } catch (err) {
+        // A controller that could not be built: said, and the campaign starts again after a pause.
+        this.log(`${this.o.component}: ${(err as Error).message}`);
+        await new Promise((r) => setTimeout(r, le.retryPeriodMs));
+      }
     }
   }
 
   private async startControllers(): Promise<void> {
     this.leading = true;
-    this.running = this.o.build();
+    try {
+      this.running = this.o.build();
+    } catch (err) {
+      throw new Error(`building the controllers failed: ${(err as Error).message}`);
+    }
     await this.ctx.informers.start();
     for (const c of this.running) {
       try {

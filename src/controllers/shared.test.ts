@@ -132,6 +132,22 @@ describe('SharedInformer', () => {
     inf.stop();
   });
 
+  it('a removed handler hears nothing more; the others do', async () => {
+    const store = new FakeStore();
+    const inf = informer(store);
+    const gone: string[] = [];
+    const kept: string[] = [];
+    const remove = inf.addHandler(recording(gone));
+    inf.addHandler(recording(kept));
+    await inf.start();
+    store.emit(store.put('', 'a'));
+    remove();
+    store.emit(store.put('', 'b'));
+    assert.deepEqual(gone, ['add a']);
+    assert.deepEqual(kept, ['add a', 'add b']);
+    inf.stop();
+  });
+
   it('a throwing handler is logged; the other handlers and the watch go on', async () => {
     const store = new FakeStore();
     const inf = informer(store);

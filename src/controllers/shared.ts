@@ -41,10 +41,19 @@ export class SharedInformer {
 
   constructor(private readonly store: GenericStore, readonly resource: GroupResource, private readonly resyncMs = 0) {}
 
-  /** Adds a handler; objects already known are delivered to it as adds. */
-  addHandler(h: ResourceHandler): void {
+  /**
+   * Adds a handler; objects already known are delivered to it as adds. Returns
+   * its removal (client-go's RemoveEventHandler): a controller's stop() calls
+   * it, since the informer outlives the controller (leadership lost and won
+   * again builds a new one).
+   */
+  addHandler(h: ResourceHandler): () => void {
     this.handlers.push(h);
     if (h.onAdd) for (const obj of this.all()) h.onAdd(obj);
+    return () => {
+      const i = this.handlers.indexOf(h);
+      if (i >= 0) this.handlers.splice(i, 1);
+    };
   }
 
   get(namespace: string, name: string): ApiObject | undefined {

@@ -27,6 +27,7 @@ export class WorkQueue<T> {
   }
 
   add(key: string, item: T): void {
+    if (this.stopped_) return;
     this.items.set(key, item);
     this.pump();
   }

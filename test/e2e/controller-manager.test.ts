@@ -66,6 +66,28 @@ describe('controller manager in the server', () => {
   });
 });
 
+describe('leader election on one server', () => {
+  let t: TestServer;
+  const leaderElection = { leaderElect: true, leaseDurationMs: 3_000, renewDeadlineMs: 2_000, retryPeriodMs: 300 };
+  before(async () => {
+    t = await startTestServer({ controllerManager: { leaderElection } });
+  });
+  after(() => t.stop());
+
+  it('leads alone; when another holder takes the Lease its controllers stop, and it waits for that lease', async () => {
+    const cm = t.server.controllerManager!;
+    await eventually(async () => cm.isLeading);
+    const lease = (await t.req('GET', LEASE)).body;
+    assert.equal(lease.spec.holderIdentity, cm.identity);
+    // Someone else writes the Lease as theirs (kubectl edit, another manager with a skewed view).
+    const now = new Date().toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+    const taken = await t.req('PUT', LEASE, { ...lease, spec: { ...lease.spec, holderIdentity: 'intruder', renewTime: now, acquireTime: now, leaseDurationSeconds: 3600 } });
+    assert.equal(taken.status, 200, taken.text);
+    await eventually(async () => !cm.isLeading);
+    assert.equal((await t.req('GET', LEASE)).body.spec.holderIdentity, 'intruder', 'not taken back while the intruder\'s lease runs');
+  });
+});
+
 const etcd = findTool('etcd', "Debian's etcd-server (apt-get install etcd-server)");
 
 describe('leader election: two servers on one etcd', { skip: etcd.skip }, () => {
