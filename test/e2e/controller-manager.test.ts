@@ -12,6 +12,10 @@ import { eventually, startTestServer, type TestServer } from './harness.js';
 import { kubectlFor, kubectlMissing } from './kubectlcli.js';
 import { findTool } from '../../src/testing/tools.js';
 import { startEtcd, type EtcdServer } from '../../src/storage/etcd/testserver.js';
+import { tempDir } from '../../src/testing/tempdir.js';
+import { freePort } from '../../src/testing/ports.js';
+import { join } from 'node:path';
+import { adminClient, runSvc, waitFor } from './svcprocess.js';
 
 const LEASE = '/apis/coordination.k8s.io/v1/namespaces/svc-system/leases/svc-controller-manager';
 
@@ -63,6 +67,37 @@ describe('controller manager in the server', () => {
     await deleteNamespaceWithContent(t, 'stays');
     assert.equal((await t.req('GET', '/api/v1/namespaces/stays')).body.status.phase, 'Terminating');
     assert.equal((await t.req('GET', LEASE)).status, 404);
+  });
+});
+
+describe('svc server / svc apiserver processes', () => {
+  const refusals: [string[], RegExp][] = [
+    [['server', '--controllers=*,nosuch,-other'], /^Error: \["nosuch" is not in the list of known controllers, "other" is not in the list of known controllers\]$/m],
+    [['server', '--leader-elect-renew-deadline=20s'], /^Error: leaseDuration must be greater than renewDeadline$/m],
+    [['apiserver', '--controllers=*'], /unknown flag: --controllers/],
+  ];
+  for (const [args, want] of refusals) {
+    it(`svc ${args.join(' ')} exits 1`, async () => {
+      const p = runSvc([...args, `--data-dir=${tempDir('svc-cm-')}`, '--secure-port=0']);
+      assert.equal(await p.exit, 1);
+      assert.match(p.out(), want);
+    });
+  }
+
+  it('svc server elects itself leader by default (the Lease visible), and exits 0 on SIGTERM', async () => {
+    const dataDir = tempDir('svc-cm-');
+    const port = await freePort();
+    const s = runSvc(['server', `--data-dir=${dataDir}`, `--secure-port=${port}`]);
+    try {
+      await waitFor(() => s.out().includes('admin kubeconfig') || s.proc.exitCode !== null, 30_000);
+      const req = adminClient(port, join(dataDir, 'admin.svcconfig'));
+      await eventually(async () => (await req('GET', LEASE)).body?.spec?.holderIdentity?.length > 0, 15_000);
+      assert.match((await req('GET', LEASE)).body.spec.holderIdentity, /^[^_]+_[0-9a-f-]{36}$/);
+      assert.match(s.out(), /svc-controller-manager: successfully acquired lease svc-system\/svc-controller-manager/);
+    } finally {
+      s.proc.kill('SIGTERM');
+    }
+    assert.equal(await s.exit, 0);
   });
 });
 
