@@ -97,7 +97,7 @@ async function crdMemory(count: number): Promise<{ rss0: number; rss1: number; c
 
 export async function benchCrd(opts: { perPhase?: number; rounds?: number; latencies?: number; installed?: number } = {}): Promise<string[]> {
   const perPhase = opts.perPhase ?? 2000;
-  const rounds = opts.rounds ?? 4;
+  const rounds = opts.rounds ?? 8;
   let server: AdminServer | undefined;
   try {
     server = await startAdminServer('crd');
@@ -135,6 +135,9 @@ export async function benchCrd(opts: { perPhase?: number; rounds?: number; laten
     const best = (ps: Phase[]) => ps.reduce((x, y) => (y.rate > x.rate ? y : x));
     const bcr = best(cr);
     const bcm = best(cm);
+    // Each round's ratio of its two back-to-back phases; the median resists the machine's bursts of noise.
+    const ratios = cr.map((p, i) => p.rate / cm[i]!.rate).sort((a, b) => a - b);
+    const median = (ratios[(ratios.length - 1) >> 1]! + ratios[ratios.length >> 1]!) / 2;
     const bytes = sample(group, 's-0', 0).length;
     const invalid = await call('POST', crPath, JSON.stringify({ apiVersion: `${group}/v1`, kind: 'Sample', metadata: { name: 'bad' }, spec: { minReplicas: 5, maxReplicas: 1 } }));
 
@@ -174,14 +177,14 @@ export async function benchCrd(opts: { perPhase?: number; rounds?: number; laten
     return [
       '### Custom resources (issue 23)',
       '',
-      `One \`svc server\` on SQLite; a CRD with 48 spec properties and 5 x-kubernetes-validations rules; objects of ${bytes} bytes of JSON, ConfigMaps padded to the same size; 32 keep-alive connections; phases interleaved (the order alternating by round), the best of ${rounds} each.`,
+      `One \`svc server\` on SQLite; a CRD with 48 spec properties and 5 x-kubernetes-validations rules; objects of ${bytes} bytes of JSON, ConfigMaps padded to the same size; 32 keep-alive connections; phases interleaved (the order alternating by round), the best of ${rounds} each in the table; the ratio is the median of the ${rounds} rounds' ratios (each round's two phases run back to back).`,
       '',
       '| objects | creates | per second | server CPU µs per create |',
       '|---|---|---|---|',
       row('custom resource', bcr),
       row('ConfigMap', bcm),
       '',
-      `- custom-resource creates/s: ${fmt((100 * bcr.rate) / bcm.rate, 0)} % of ConfigMap creates/s (target ≥ 90 %); a resource breaking a rule answered ${invalid.status}`,
+      `- custom-resource creates/s: ${fmt(100 * median, 0)} % of ConfigMap creates/s, median of the rounds (per round ${ratios.map((r) => fmt(100 * r, 0)).join(', ')} %; best against best ${fmt((100 * bcr.rate) / bcm.rate, 0)} %) (target ≥ 90 %); a resource breaking a rule answered ${invalid.status}`,
       `- CRD create answered → first resource accepted, ${latencies.length} fresh CRDs: p50 ${fmt(lat.p50, 0)} ms, max ${fmt(lat.max, 0)} ms (target ≤ 300 ms)`,
       `- every CRD of ../shared/reference/crds/ with kubectl 1.27 apply --server-side (two invocations, kubectl's own start-up included): ${install} (target ≤ 5 s)`,
       `- a fresh server's RSS ${fmt(rss0 / 1e6, 0)} MB → ${fmt(rss1 / 1e6, 0)} MB with ${count} CRDs of this schema installed, served and listed: +${fmt((rss1 - rss0) / 1e6, 1)} MB (target ≤ 50 MB)`,

@@ -45,6 +45,8 @@ export interface WriteOptions {
   readonly manager?: string;
   /** Replaces the default managedFields bookkeeping. */
   readonly track?: TrackFields;
+  /** The verb the write is authorized as: kube's controllers PATCH some objects (default update). */
+  readonly verb?: 'update' | 'patch';
 }
 
 export interface DeleteOptions {
@@ -109,7 +111,7 @@ export class ControllerClient {
 
   /** An update computed from the latest object (retried on conflict), as a client's GET-modify-PUT. */
   async update(t: Target, namespace: string, name: string, mutate: (current: ApiObject) => ApiObject, opts: WriteOptions = {}): Promise<ApiObject> {
-    const requestInfo = await this.authorize(t, 'update', namespace, name);
+    const requestInfo = await this.authorize(t, opts.verb ?? 'update', namespace, name);
     const served = this.served(t);
     return this.registry.store(t.group, t.resource).guaranteedUpdate(namespace, name, (cur) => this.decoded(t, mutate(cur)), {
       dryRun: false, user: this.user, requestInfo, ...(t.subresource ? { subresource: t.subresource } : {}),

@@ -18,7 +18,6 @@ import { isConnecter, matchRoute, routeSegments } from './routes.js';
 import { checkDeleteOptionsKind, type EndpointKind } from './bodykind.js';
 import { schemaFor } from '../api/schemas.js';
 import { kindSchema } from './kindschema.js';
-import { CrConversionError } from '../apiextensions/conversion/index.js';
 import { DEFAULT_GATES, type FeatureGates } from '../features/gates.js';
 import { acceptsAny, BODY_TYPES, contentTypeOf, negotiate, negotiateTarget, protobufMediaType, TEXT_BODY_TYPES, type Capabilities } from './negotiate.js';
 import { watchContentType } from '../protobuf/index.js';
@@ -76,6 +75,10 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
     const versions = versionerFor(served, gates);
     const view = versions.toRequest;
     const apiVersion = spellApiVersion(served.group === '' ? served.version : `${served.group}/${served.version}`, groupSpelling(info.apiGroup));
+    const lens = versions.lens;
+    /** Objects read from the store in the request's version (a conversion webhook's call when it converts). */
+    const shown = async (obj: ApiObject): Promise<ApiObject> => (lens ? (await lens.toRequestMany([obj], false))[0]! : view(obj));
+    const shownList = async (objs: ApiObject[]): Promise<ApiObject[]> => (lens ? lens.toRequestMany(objs, true) : objs.map(view));
     const out = (code: number, obj: ApiObject) => {
       // An object the store just wrote (or kept): its stored JSON with the resourceVersion spliced in.
       const stored = !versions.converts && (negotiate(ctx.req.headers.accept, caps) ?? 'json') === 'json' ? store.writtenJSON(obj, apiVersion) : null;
@@ -98,6 +101,8 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
     });
     /** managedFields kept in the request's version; what the store gets is in the storage version. */
     const track = (t: FieldTracking): TrackFields => (live, next) => versions.toStorage(trackWrite(t, live && view(live), next));
+    /** What every write of this request tells the store. */
+    const writeCtx = { dryRun, user, requestInfo: info, warn: (w: string) => addWarning(ctx, w), annotate: (k: string, v: string) => addAuditAnnotation(ctx, k, v), ...(lens ? { lens } : {}) };
 
     const connecting = served.group === '' ? connectOptions(served.resource, info, q) : undefined;
     if (connecting) await store.admitConnect(info.namespace, info.name, info.subresource, connecting, user);
@@ -110,15 +115,15 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
       if (tokenRequest && info.verb === 'create') return tokenRequest(ctx, info);
       throw newMethodNotSupported({ group: served.group, resource: 'serviceaccounts/token' }, info.verb);
     }
-    if (info.subresource === 'scale') return serveScale(ctx, { store, served, info, endpoint, dryRun, user });
+    if (info.subresource === 'scale') return serveScale(ctx, { store, served, info, endpoint, dryRun, user, ...(versions.lens ? { lens: versions.lens } : {}) });
 
     switch (info.verb) {
       case 'get': {
         const target = negotiateTarget(ctx.req.headers.accept, false, caps)!;
-        if (target.as === 'object' && target.encoding === 'json' && !info.subresource) {
+        if (target.as === 'object' && target.encoding === 'json' && !info.subresource && !lens) {
           return writeJSONText(ctx, 200, await store.getJSON(info.namespace, info.name, planGet(q), apiVersion, view));
         }
-        const obj = view(await store.get(info.namespace, info.name, planGet(q)));
+        const obj = await shown(await store.get(info.namespace, info.name, planGet(q)));
         if (target.as === 'object') return out(200, obj);
         const converted = convertObject(target, withTypeMeta(obj, apiVersion, served.kind), { group: served.group, resource: served.resource, includeObject: includeObjectOf(q), printer: served.custom?.printer });
         return writeObject(ctx, 200, converted, target.encoding, contentTypeOf(target));
@@ -127,26 +132,27 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
         const target = negotiateTarget(ctx.req.headers.accept, true, caps)!;
         const plan = planList(q, store.collectionPrefix(info.namespace));
         const predicate = listPredicate(served, q);
-        if (target.as === 'object' && target.encoding === 'json') {
+        if (target.as === 'object' && target.encoding === 'json' && !lens) {
           return serveListJSON(ctx, { store, namespace: info.namespace, plan, predicate, kind: `${served.kind}List`, apiVersion, ...(versions.converts ? { convert: view } : {}), ...(served.custom ? { unstructured: { kind: served.kind } } : {}) });
         }
         const r = await store.list(info.namespace, { predicate, plan });
         const metadata = { resourceVersion: r.resourceVersion, ...(r.continue ? { continue: r.continue } : {}), ...(r.remainingItemCount ? { remainingItemCount: r.remainingItemCount } : {}) };
+        const converted = await shownList(r.items);
         if (target.as !== 'object') {
-          const items = r.items.map((o) => withTypeMeta(view(o), apiVersion, served.kind));
+          const items = converted.map((o) => withTypeMeta(o, apiVersion, served.kind));
           return writeObject(ctx, 200, convertList(target, items, metadata, { group: served.group, resource: served.resource, includeObject: includeObjectOf(q), printer: served.custom?.printer }), target.encoding, contentTypeOf(target));
         }
         // Custom resources list as unstructured lists: items keep their kind and apiVersion.
-        const items = served.custom ? r.items.map((o) => withTypeMeta(view(o), apiVersion, served.kind)) : r.items.map((o) => withoutTypeMeta(view(o)));
+        const items = served.custom ? converted.map((o) => withTypeMeta(o, apiVersion, served.kind)) : converted.map((o) => withoutTypeMeta(o));
         return writeObject(ctx, 200, { kind: `${served.kind}List`, apiVersion, metadata: served.custom ? { continue: '', ...metadata } : metadata, items });
       }
       case 'create': {
         const creator = info.subresource ? subresourceCreator(served.group, served.resource, info.subresource) : undefined;
-        if (creator) return writeObject(ctx, 201, await creator(registry, info.namespace, info.name, (await kindedBody(ctx, endpoint)) as ApiObject, { dryRun, user, requestInfo: info, options: writeOptions('CreateOptions', q), warn: (w) => addWarning(ctx, w), annotate: (k, v) => addAuditAnnotation(ctx, k, v) }));
+        if (creator) return writeObject(ctx, 201, await creator(registry, info.namespace, info.name, (await kindedBody(ctx, endpoint)) as ApiObject, { ...writeCtx, options: writeOptions('CreateOptions', q) }));
         if (info.subresource) throw newMethodNotSupported({ group: served.group, resource: `${served.resource}/${info.subresource}` }, 'create');
         const t = tracking('CreateOptions');
         const obj = bodyObject(await typedBody(ctx, served, endpoint, 'CreateOptions', gates));
-        return out(201, await store.create(info.namespace, obj, { dryRun, user, requestInfo: info, options: writeOptions('CreateOptions', q), track: track(t), warn: (w) => addWarning(ctx, w), annotate: (k, v) => addAuditAnnotation(ctx, k, v) }));
+        return out(201, await store.create(info.namespace, obj, { ...writeCtx, options: writeOptions('CreateOptions', q), track: track(t) }));
       }
       case 'update': {
         const t = tracking('UpdateOptions');
@@ -157,19 +163,19 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
           const r = await store.guaranteedUpdate(info.namespace, info.name, (cur) => applyFinalize(cur, obj), { dryRun, user, subresource: 'finalize' });
           return out(200, r);
         }
-        const r = await store.update(info.namespace, info.name, obj, { dryRun, user, requestInfo: info, options: writeOptions('UpdateOptions', q), subresource: info.subresource || undefined, track: track(t), warn: (w) => addWarning(ctx, w), annotate: (k, v) => addAuditAnnotation(ctx, k, v) });
+        const r = await store.update(info.namespace, info.name, obj, { ...writeCtx, options: writeOptions('UpdateOptions', q), subresource: info.subresource || undefined, track: track(t) });
         return out(r.created ? 201 : 200, r.object);
       }
       case 'delete': {
         const opts = await deleteOptions(ctx, dryRun, spelling, info);
-        const r = await store.delete(info.namespace, info.name, opts);
+        const r = await store.delete(info.namespace, info.name, lens ? { ...opts, lens } : opts);
         if (r.deleted && !store.strategy.returnDeletedObject) return writeObject(ctx, 200, successStatus(served, r.object));
-        return out(200, r.object);
+        return out(200, lens ? await shown(r.object) : r.object);
       }
       case 'deletecollection': {
         const opts = await deleteOptions(ctx, dryRun, spelling, info);
         const { items, resourceVersion } = await store.deleteCollection(info.namespace, { predicate: listPredicate(served, q) }, opts);
-        return writeObject(ctx, 200, { kind: `${served.kind}List`, apiVersion, metadata: { resourceVersion }, items: items.map((o) => withoutTypeMeta(view(o))) });
+        return writeObject(ctx, 200, { kind: `${served.kind}List`, apiVersion, metadata: { resourceVersion }, items: (await shownList(items)).map((o) => withoutTypeMeta(o)) });
       }
       case 'patch': {
         const r = await servePatch(ctx, { store, served, endpoint, info, apiVersion, dryRun, gates, tracking, track, versions });
@@ -183,7 +189,7 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
         const render = target.as === 'object' ? undefined : watchConverter(target, { group: served.group, resource: served.resource, includeObject: includeObjectOf(q), printer: served.custom?.printer });
         const protobuf = target.encoding === 'protobuf';
         const contentType = protobuf ? watchContentType(protobufMediaType(ctx.req.headers.accept)) : contentTypeOf({ ...target, encoding: 'json' });
-        return serveWatch(ctx, { store, namespace: info.namespace, apiVersion, kind: served.kind, predicate, settings: watchSettings, render, contentType, protobuf, ...(versions.converts ? { convert: view } : {}) });
+        return serveWatch(ctx, { store, namespace: info.namespace, apiVersion, kind: served.kind, predicate, settings: watchSettings, render, contentType, protobuf, ...(lens ? { convertMany: (objs: ApiObject[]) => lens.toRequestMany(objs, false) } : versions.converts ? { convert: view } : {}) });
       }
       default:
         throw newMethodNotSupported({ group: served.group, resource: served.resource }, info.verb);
@@ -195,7 +201,6 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
 /** kube's CRD handler: a deprecated version warns on every request; a terminating CRD takes no creates. */
 function checkCustom(ctx: RequestContext, info: ResourceRequestInfo, custom: CustomKind): void {
   if (custom.deprecationWarning) addWarning(ctx, custom.deprecationWarning);
-  if (custom.unconvertible) throw new CrConversionError(custom.unconvertible);
   if (custom.terminating && info.verb === 'create') {
     const err = newMethodNotSupported({ group: info.apiGroup, resource: info.resource }, info.verb);
     err.status.message = `${info.verb} not allowed while custom resource definition is terminating`;

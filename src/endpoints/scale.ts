@@ -7,7 +7,7 @@
 import { fieldPath, invalid, newBadRequest, newConflict, newInvalid } from '../api/meta/index.js';
 import type { ApiObject } from '../registry/object.js';
 import { isObject } from '../registry/object.js';
-import type { GenericStore } from '../registry/store.js';
+import type { GenericStore, WriteLens } from '../registry/store.js';
 import type { UserInfo } from '../authn/user.js';
 import type { ResourceRequestInfo } from './requestinfo.js';
 import { scaleOwnership, type ReplicasPaths } from './scalefields.js';
@@ -83,6 +83,8 @@ export interface ScaleWriteContext {
   readonly ownership?: { readonly groupVersion: string; readonly paths: ReplicasPaths };
   /** Where the parent keeps the Scale's values (default: the built-in kinds'). */
   readonly paths?: ScalePaths;
+  /** The parent's version converts through a webhook: the update works in it (WriteContext.lens). */
+  readonly lens?: WriteLens;
 }
 
 /**
@@ -100,7 +102,7 @@ export async function writeScale(store: GenericStore, info: ResourceRequestInfo,
       else delete cur.metadata.managedFields;
     }
     return cur;
-  }, { dryRun: ctx.dryRun, ...(ctx.user ? { user: ctx.user } : {}) });
+  }, { dryRun: ctx.dryRun, ...(ctx.user ? { user: ctx.user } : {}), ...(ctx.lens ? { lens: ctx.lens } : {}) });
 }
 
 /** `cur` with the replicas of a Scale body, after its checks (resourceVersion, replicas). */

@@ -9,6 +9,7 @@ import type { UserInfo } from '../authn/user.js';
 import type { JsonObject } from '../patch/index.js';
 import type { ServedResource } from '../registry/registry.js';
 import type { GenericStore } from '../registry/store.js';
+import type { AsyncLens } from './versioning.js';
 import type { RequestContext } from '../server/context.js';
 import { addWarning, writeObject } from '../server/respond.js';
 import { readBody } from './body.js';
@@ -27,17 +28,20 @@ const SCALE_TARGET: PatchTarget = { group: 'autoscaling', version: 'v1', kind: '
 
 export async function serveScale(
   ctx: RequestContext,
-  p: { store: GenericStore; served: ServedResource; info: ResourceRequestInfo; endpoint: EndpointKind; dryRun: boolean; user: UserInfo | undefined },
+  p: { store: GenericStore; served: ServedResource; info: ResourceRequestInfo; endpoint: EndpointKind; dryRun: boolean; user: UserInfo | undefined; lens?: AsyncLens },
 ): Promise<void> {
-  const { store, served, info, endpoint, dryRun, user } = p;
+  const { store, served, info, endpoint, dryRun, user, lens } = p;
   const q = ctx.url.searchParams;
   // kube's ScaleREST answers a missing parent as the subresource: `deployments/scale.apps "d" not found`.
   try {
     const scale = served.custom?.scale;
-    if (info.verb === 'get') return writeObject(ctx, 200, getScale(await store.get(info.namespace, info.name), undefined, scale?.paths));
+    if (info.verb === 'get') {
+      const parent = await store.get(info.namespace, info.name);
+      return writeObject(ctx, 200, getScale(lens ? await lens.toRequest(parent) : parent, undefined, scale?.paths));
+    }
     // The Scale's field manager runs on the Scale; the parent's entries follow it (scalefields.ts).
     const paths = scale ? scale.replicasByApiVersion : replicasPathsOf(served.group, served.resource);
-    const scaleCtx = { dryRun, user, ...(scale ? { paths: scale.paths } : {}), ...(paths ? { ownership: { groupVersion: served.group === '' ? served.version : `${served.group}/${served.version}`, paths } } : {}) };
+    const scaleCtx = { dryRun, user, ...(lens ? { lens } : {}), ...(scale ? { paths: scale.paths } : {}), ...(paths ? { ownership: { groupVersion: served.group === '' ? served.version : `${served.group}/${served.version}`, paths } } : {}) };
     if (info.verb === 'update') {
       const body = await kindedBody(ctx, endpoint);
       checkPutTarget(body, info, served);

@@ -11,6 +11,7 @@ import { fillGoZeroValues } from '../schema/gozero.js';
 import type { FeatureGates } from '../features/gates.js';
 import type { ApiObject } from '../registry/object.js';
 import type { CustomKind, ServedResource } from '../registry/registry.js';
+import type { WriteLens } from '../registry/store.js';
 import type { VersionConverter } from '../smd/index.js';
 import type { JsonObject } from '../smd/typed.js';
 
@@ -21,6 +22,18 @@ export interface Versioner {
   toRequest(obj: ApiObject): ApiObject;
   /** A decoded and defaulted request object as it is stored: converted, then defaulted in the storage version as Kubernetes does. */
   toStorage(obj: ApiObject): ApiObject;
+  /**
+   * Set when the conversion is asynchronous (a custom resource's conversion webhook): writes give
+   * it to the store (WriteContext.lens), which then reads and answers in the request's version;
+   * reads convert what they return through `toRequestMany`. toRequest and toStorage are then the
+   * identity.
+   */
+  readonly lens?: AsyncLens;
+}
+
+export interface AsyncLens extends WriteLens {
+  /** Stored objects in the request's version, in one conversion (`list`: a list's items). */
+  toRequestMany(objs: readonly ApiObject[], list: boolean): Promise<ApiObject[]>;
 }
 
 const IDENTITY: Versioner = { converts: false, toRequest: (o) => o, toStorage: (o) => o };
@@ -43,7 +56,7 @@ export function versionerFor(served: ServedResource, gates: FeatureGates): Versi
 }
 
 function makeVersioner(served: ServedResource, gates: FeatureGates): Versioner {
-  if (served.custom) return customVersioner(served.custom);
+  if (served.custom) return customVersioner(served.custom, `${served.group}/${served.version}`);
   const storage = storageOf(served);
   const request = { group: served.group, version: served.version, kind: served.kind };
   const inbound = needsConversion(request.group, request.version, storage.group, storage.version, storage.kind);
@@ -77,7 +90,19 @@ function makeVersioner(served: ServedResource, gates: FeatureGates): Versioner {
  * the response's type meta does. Objects read are defaulted in the request's version, as kube's
  * decoder defaults objects stored before a default was added.
  */
-function customVersioner(custom: CustomKind): Versioner {
+function customVersioner(custom: CustomKind, apiVersion: string): Versioner {
+  const webhook = custom.webhookConversion;
+  if (webhook) {
+    return {
+      converts: true, toRequest: (o) => o, toStorage: (o) => o,
+      lens: {
+        apiVersion,
+        toRequest: async (o) => (await webhook.toRequest([o], false))[0]!,
+        toStorage: (o) => webhook.toStorage(o),
+        toRequestMany: (objs, list) => (objs.length === 0 ? Promise.resolve([]) : webhook.toRequest(objs, list)),
+      },
+    };
+  }
   const readDefaults = custom.readDefaults;
   if (!readDefaults) return IDENTITY;
   return {

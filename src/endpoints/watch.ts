@@ -66,6 +66,12 @@ export interface WatchRequest {
   readonly protobuf?: boolean;
   /** Storage version → the request's version, for kinds served in several (src/endpoints/versioning.ts). */
   readonly convert?: (obj: ApiObject) => ApiObject;
+  /**
+   * The same, asynchronous (a custom resource's conversion webhook): each batch of events is
+   * converted in one call before its lines are written, in order; a failed conversion ends the
+   * watch with an ERROR event carrying the failure.
+   */
+  readonly convertMany?: (objs: ApiObject[]) => Promise<ApiObject[]>;
 }
 
 type EventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
@@ -97,9 +103,19 @@ export async function serveWatch(ctx: RequestContext, w: WatchRequest): Promise<
     : w.settings.minTimeoutMs * (1 + Math.random());
   const encode = (type: EventType, obj: unknown): string | Buffer =>
     w.protobuf ? (encodeWatchFrame(type, obj as Record<string, unknown>) ?? Buffer.alloc(0)) : `${JSON.stringify({ type, object: obj })}\n`;
-  const { convert, render, predicate } = w;
+  const { convert, convertMany, render, predicate } = w;
   const typeMeta = { kind: w.kind, apiVersion: w.apiVersion };
+  /** Stored values converted ahead by convertMany, for the batch being written. */
+  const ahead = new Map<KeyValue, ApiObject>();
+  const decoded = (kv: KeyValue): ApiObject => ahead.get(kv) ?? w.store.decode(kv);
   const typed = (o: ApiObject) => withTypeMeta(convert ? convert(o) : o, w.apiVersion, w.kind);
+  const converting = Boolean(convert || convertMany);
+  /** Converts the values through convertMany (every value when some are deleted objects at other revisions). */
+  const convertAhead = async (kvs: KeyValue[]): Promise<void> => {
+    if (!convertMany || kvs.length === 0) return;
+    const objs = await convertMany(kvs.map((kv) => w.store.decode(kv)));
+    kvs.forEach((kv, i) => ahead.set(kv, objs[i]!));
+  };
 
   // Where to start: the state read per the plan's mode, or the changes after a revision.
   let initial: ListEntry[] = [];
@@ -157,8 +173,8 @@ export async function serveWatch(ctx: RequestContext, w: WatchRequest): Promise<
 
   // An event's object as this watch shows it: the new state, or the old one at the event's revision (DELETED).
   const objectOf = (e: WatchEvent, which: 'new' | 'old'): ApiObject => {
-    if (which === 'new') return typed(w.store.decode((e as { kv: KeyValue }).kv));
-    const old = w.store.decode((e as { prev: KeyValue }).prev);
+    if (which === 'new') return typed(decoded((e as { kv: KeyValue }).kv));
+    const old = decoded((e as { prev: KeyValue }).prev); // a fresh decode, or this watch's own conversion
     old.metadata.resourceVersion = String(e.revision);
     return typed(old);
   };
@@ -180,7 +196,7 @@ export async function serveWatch(ctx: RequestContext, w: WatchRequest): Promise<
     }
     if (render) return line(type, JSON.stringify(render(objectOf(e, which))));
     return onceThisTurn(e, which === 'new' ? variants[type] : variants.DELETED, () => {
-      if (!convert) {
+      if (!converting) {
         const kv = which === 'new' ? (e as { kv: KeyValue }).kv : (e as { prev: KeyValue }).prev;
         const spliced = servedJSON(kv.value, String(which === 'new' ? kv.modRevision : e.revision), { typeMeta, before: `{"type":"${type}","object":`, after: '}\n' });
         if (spliced) return spliced;
@@ -189,10 +205,10 @@ export async function serveWatch(ctx: RequestContext, w: WatchRequest): Promise<
     });
   };
   const initialFrame = (entry: ListEntry): Buffer => {
-    const obj = () => entry.obj ?? w.store.decode(entry.kv);
+    const obj = () => ahead.get(entry.kv) ?? entry.obj ?? w.store.decode(entry.kv);
     if (w.protobuf) return encode('ADDED', render ? render(typed(obj())) : typed(obj())) as Buffer;
     if (render) return line('ADDED', JSON.stringify(render(typed(obj()))));
-    const spliced = convert ? null : servedJSON(entry.kv.value, String(entry.kv.modRevision), { typeMeta, before: '{"type":"ADDED","object":', after: '}\n' });
+    const spliced = converting ? null : servedJSON(entry.kv.value, String(entry.kv.modRevision), { typeMeta, before: '{"type":"ADDED","object":', after: '}\n' });
     return spliced ?? line('ADDED', JSON.stringify(typed(obj())));
   };
 
@@ -234,9 +250,32 @@ export async function serveWatch(ctx: RequestContext, w: WatchRequest): Promise<
     if (lines.length > 0) send(lines.length === 1 ? lines[0]! : Buffer.concat(lines));
   };
 
+  // With an asynchronous conversion, batches are converted and written one after the other.
+  let converted = Promise.resolve();
+  const valuesOf = (events: readonly WatchEvent[]): KeyValue[] => events.flatMap((e) =>
+    e.type === 'create' ? [e.kv] : e.type === 'delete' ? [e.prev] : [(e as { kv: KeyValue }).kv, (e as { prev: KeyValue }).prev]);
+  const failConversion = (err: unknown) => {
+    send(encode('ERROR', statusFromUnknown(err)));
+    finish();
+  };
+  const deliverConverted = (events: readonly WatchEvent[]) => {
+    converted = converted.then(async () => {
+      if (closed) return;
+      const kvs = valuesOf(events);
+      try {
+        await convertAhead(kvs);
+      } catch (err) {
+        return failConversion(err);
+      }
+      deliver(events);
+      for (const kv of kvs) ahead.delete(kv);
+    });
+  };
+  const live = convertMany ? deliverConverted : deliver;
+
   try {
     handle = await w.store.watchStorage(w.namespace, from, {
-      onEvents: (events) => (started ? deliver(events) : hold(events)),
+      onEvents: (events) => (started ? live(events) : hold(events)),
       onError: (err) => {
         const status = isStorageError(err, 'Compacted')
           ? newResourceExpired(`too old resource version: ${from} (${err.revision})`).status
@@ -262,6 +301,14 @@ export async function serveWatch(ctx: RequestContext, w: WatchRequest): Promise<
   r.flushHeaders?.();
 
   // The initial state in pieces, each once the client took the previous one; live events wait in `pending`.
+  if (convertMany) {
+    try {
+      await convertAhead(initial.map((e) => e.kv));
+    } catch (err) {
+      failConversion(err);
+      return;
+    }
+  }
   let piece: Buffer[] = [];
   let size = 0;
   for (let i = 0; i < initial.length && !closed; i++) {
@@ -276,10 +323,11 @@ export async function serveWatch(ctx: RequestContext, w: WatchRequest): Promise<
     }
   }
   initial = [];
+  ahead.clear();
   if (closed) return;
   if (initialEventsEnd) bookmark({ ...INITIAL_EVENTS_END_ANNOTATIONS }); // lastRevision is still the state's revision here
   started = true;
-  for (const batch of pending.splice(0)) deliver(batch);
+  for (const batch of pending.splice(0)) live(batch);
 
   if (bookmarks) {
     const tick = () => {

@@ -11,6 +11,7 @@ import { Cacher } from '../storage/cacher/cacher.js';
 import { collectionPrefix } from './keys.js';
 import type { Strategy } from './strategy.js';
 import type { Schema } from '../schema/model.js';
+import type { ApiObject } from './object.js';
 import type { FieldError } from '../api/meta/index.js';
 import type { Printer } from '../printers/table.js';
 import type { ScalePaths } from '../endpoints/scale.js';
@@ -72,15 +73,23 @@ export interface CustomKind {
   /** The deprecation warning of a deprecated version. */
   readonly deprecationWarning?: string;
   /**
-   * Set when this version differs from the storage version and the CRD converts with a webhook, which
-   * the request path does not call yet: such requests fail with this message rather than answer
-   * objects converted as `None`.
+   * Set when this version differs from the storage version and the CRD converts with a webhook:
+   * objects cross between the two through it (asynchronously; src/endpoints/versioning.ts makes the
+   * request path's lens of it).
    */
-  readonly unconvertible?: string;
+  readonly webhookConversion?: WebhookConversion;
   /** The CRD is being deleted: only reads and deletes are served. */
   readonly terminating: boolean;
   /** The scale subresource: where this version keeps the Scale's values, and spec replicas by apiVersion for field ownership. */
   readonly scale?: { readonly paths: ScalePaths; readonly replicasByApiVersion: ReplicasPaths };
+}
+
+/** A custom resource version's conversion webhook (src/apiextensions/conversion), both ways; results are decoded as their version (pruned, defaulted). */
+export interface WebhookConversion {
+  /** Stored objects in this version, in one call (`list`: a list's items, worded so in errors). */
+  toRequest(objs: readonly ApiObject[], list: boolean): Promise<ApiObject[]>;
+  /** An object of this version in the storage version. */
+  toStorage(obj: ApiObject): Promise<ApiObject>;
 }
 
 export class Registry {

@@ -45,6 +45,23 @@ export interface WriteContext {
   readonly track?: TrackFields;
   /** The request's CreateOptions/UpdateOptions/PatchOptions/DeleteOptions as admission webhooks see them. */
   readonly options?: Readonly<Record<string, unknown>>;
+  /** A write in a version that converts to the stored one asynchronously (see WriteLens). */
+  readonly lens?: WriteLens;
+}
+
+/**
+ * A write in a version whose conversion to and from the storage version is
+ * asynchronous (a custom resource whose definition converts with a webhook):
+ * as kube's store works in the request's version, the object read is
+ * converted to it before the write is computed, validated and admitted, and
+ * the result converted back to be stored; what the store answers is the
+ * stored object converted once more (kube decodes the stored bytes).
+ */
+export interface WriteLens {
+  /** The request's apiVersion. */
+  readonly apiVersion: string;
+  toRequest(obj: ApiObject): Promise<ApiObject>;
+  toStorage(obj: ApiObject): Promise<ApiObject>;
 }
 
 /**
@@ -480,7 +497,7 @@ export class GenericStore {
     delete meta.deletionGracePeriodSeconds;
     if (this.strategy.tracksGeneration) meta.generation = 1;
     else delete meta.generation;
-    obj.apiVersion = this.apiVersion;
+    obj.apiVersion = ctx.lens?.apiVersion ?? this.apiVersion;
     obj.kind = this.identity.kind;
     const generate = !meta.name && Boolean(meta.generateName);
     const undo = await this.hooks.beforeCreate?.(obj, ctx);
@@ -510,11 +527,12 @@ export class GenericStore {
       }
       try {
         const key = this.key(meta.namespace ?? '', meta.name!);
-        const value = this.encode(obj);
+        const stored = ctx.lens ? await this.toStorage(ctx.lens, obj) : obj;
+        const value = this.encode(stored);
         const kv = await this.storage.create(key, value);
-        meta.resourceVersion = String(kv.modRevision);
-        this.recent.remember(key, kv.modRevision, obj, value);
-        return obj;
+        stored.metadata.resourceVersion = String(kv.modRevision);
+        this.recent.remember(key, kv.modRevision, stored, value);
+        return ctx.lens ? await ctx.lens.toRequest(stored) : stored;
       } catch (err) {
         if (generate && isStorageError(err, 'KeyExists') && attempt + 1 < GENERATE_ATTEMPTS) continue;
         throw errs.fromStorage(err, this.qualifiedResource, meta.name!);
@@ -540,9 +558,9 @@ export class GenericStore {
         const created = await this.insert(namespace, { ...input, metadata: { ...input.metadata, name } }, ctx, false);
         return { object: created, created: true };
       }
-      const old = this.current(kv);
+      const old = await this.currentIn(kv, ctx);
       if (wantRV && wantRV !== old.metadata.resourceVersion) throw errs.conflict(this.qualifiedResource, name, 'the object has been modified; please apply your changes to the latest version and try again');
-      const obj = this.prepareUpdate(ctx.track ? ctx.track(old, clone(input)) : clone(input), old, ctx.subresource);
+      const obj = this.prepareUpdate(ctx.track ? ctx.track(old, clone(input)) : clone(input), old, ctx.subresource, ctx.lens);
       try {
         const result = await this.commitUpdate(key, kv, obj, old, ctx);
         return { object: result, created: false };
@@ -582,9 +600,9 @@ export class GenericStore {
           throw err;
         }
       }
-      const old = this.current(kv);
+      const old = await this.currentIn(kv, ctx);
       const next = mutate(old);
-      const obj = this.prepareUpdate(ctx.track ? ctx.track(old, next) : next, old, ctx.subresource);
+      const obj = this.prepareUpdate(ctx.track ? ctx.track(old, next) : next, old, ctx.subresource, ctx.lens);
       try {
         return { object: await this.commitUpdate(key, kv, obj, old, ctx), created: false };
       } catch (err) {
@@ -606,7 +624,7 @@ export class GenericStore {
       const old = this.current(kv);
       this.checkPreconditions(old, opts);
       // As kube's delete: the mutating steps, then the validating ones, with the stored object as oldObject.
-      const attributes = this.attributes('DELETE', undefined, old, opts);
+      const attributes = this.attributes('DELETE', undefined, opts.lens ? await opts.lens.toRequest(old) : old, opts);
       await this.admission.mutate(attributes);
       await this.admission.admit(attributes);
       const obj = clone(old);
@@ -688,7 +706,7 @@ export class GenericStore {
     }
   }
 
-  private prepareUpdate(obj: ApiObject, old: ApiObject, subresource: string | undefined): ApiObject {
+  private prepareUpdate(obj: ApiObject, old: ApiObject, subresource: string | undefined, lens: WriteLens | undefined): ApiObject {
     const meta = obj.metadata ?? (obj.metadata = {});
     const oldMeta = old.metadata;
     meta.name = oldMeta.name;
@@ -703,7 +721,7 @@ export class GenericStore {
       delete meta.deletionTimestamp;
       delete meta.deletionGracePeriodSeconds;
     }
-    obj.apiVersion = this.apiVersion;
+    obj.apiVersion = lens?.apiVersion ?? this.apiVersion;
     obj.kind = this.identity.kind;
     if (subresource === 'status') {
       // /status changes status only (and what metadata an update may change, less what the kind keeps).
@@ -754,11 +772,24 @@ export class GenericStore {
       obj.metadata.resourceVersion = old.metadata.resourceVersion;
       return obj;
     }
-    const value = this.encode(obj);
+    const stored = ctx.lens ? await this.toStorage(ctx.lens, obj) : obj;
+    const value = this.encode(stored);
     const next = await this.storage.update(key, value, { expectedModRevision: kv.modRevision });
-    obj.metadata.resourceVersion = String(next.modRevision);
-    this.recent.remember(key, next.modRevision, obj, value);
-    return obj;
+    stored.metadata.resourceVersion = String(next.modRevision);
+    this.recent.remember(key, next.modRevision, stored, value);
+    return ctx.lens ? await ctx.lens.toRequest(stored) : stored;
+  }
+
+  /** The stored object as a write sees it: in the request's version when a lens converts (see WriteLens). */
+  private async currentIn(kv: KeyValue, ctx: WriteContext): Promise<ApiObject> {
+    const old = this.current(kv);
+    return ctx.lens ? await ctx.lens.toRequest(old) : old;
+  }
+
+  /** An object of the request's version in the storage version, in this store's apiVersion and kind. */
+  private async toStorage(lens: WriteLens, obj: ApiObject): Promise<ApiObject> {
+    const stored = await lens.toStorage(obj);
+    return stored === obj ? clone(obj) : { ...stored, apiVersion: this.apiVersion, kind: this.identity.kind };
   }
 
   private checkPreconditions(old: ApiObject, opts: DeleteOptions): void {

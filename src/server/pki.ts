@@ -345,3 +345,55 @@ export function newCertificateAuthority(now: Date = new Date()): Promise<PemKeyP
 export function issueClientCertificate(ca: PemKeyPair, name: string, groups: readonly string[] = [], now: Date = new Date()): Promise<PemKeyPair> {
   return issueLeaf(ca, { kind: 'client', name, groups }, now);
 }
+
+const KEY_USAGES: Record<string, number> = {
+  'signing': x509.KeyUsageFlags.digitalSignature, 'digital signature': x509.KeyUsageFlags.digitalSignature,
+  'content commitment': x509.KeyUsageFlags.nonRepudiation, 'key encipherment': x509.KeyUsageFlags.keyEncipherment,
+  'key agreement': x509.KeyUsageFlags.keyAgreement, 'data encipherment': x509.KeyUsageFlags.dataEncipherment,
+  'cert sign': x509.KeyUsageFlags.keyCertSign, 'crl sign': x509.KeyUsageFlags.cRLSign,
+  'encipher only': x509.KeyUsageFlags.encipherOnly, 'decipher only': x509.KeyUsageFlags.decipherOnly,
+};
+const EXT_KEY_USAGES: Record<string, string> = {
+  'any': '2.5.29.37.0', 'server auth': '1.3.6.1.5.5.7.3.1', 'client auth': CLIENT_AUTH, 'code signing': '1.3.6.1.5.5.7.3.3',
+  'email protection': '1.3.6.1.5.5.7.3.4', 's/mime': '1.3.6.1.5.5.7.3.4', 'ipsec end system': '1.3.6.1.5.5.7.3.5',
+  'ipsec tunnel': '1.3.6.1.5.5.7.3.6', 'ipsec user': '1.3.6.1.5.5.7.3.7', 'timestamping': '1.3.6.1.5.5.7.3.8',
+  'ocsp signing': '1.3.6.1.5.5.7.3.9', 'microsoft sgc': '1.3.6.1.4.1.311.10.3.3', 'netscape sgc': '2.16.840.1.113730.4.1',
+};
+
+/**
+ * A certificate for a PKCS#10 request (its subject, public key and SANs),
+ * signed by `ca` with the CSR's usages (kube's names), back-dated five
+ * minutes, valid until `notAfter` but never past the CA (kube's
+ * LocalSigner). Returns the PEM of the certificate.
+ */
+export async function signCertificateRequest(ca: PemKeyPair, request: x509.Pkcs10CertificateRequest, usages: readonly string[], notAfter: Date, now: Date = new Date()): Promise<string> {
+  const issuer = new x509.X509Certificate(ca.cert);
+  const signingKey = await importEcKey(ca.key);
+  let flags = 0;
+  const ext: string[] = [];
+  for (const u of usages) {
+    if (KEY_USAGES[u] !== undefined) flags |= KEY_USAGES[u]!;
+    else if (EXT_KEY_USAGES[u] !== undefined) ext.push(EXT_KEY_USAGES[u]!);
+  }
+  const caKeyId = issuer.getExtension(x509.SubjectKeyIdentifierExtension)?.keyId;
+  const san = (request.getExtension('2.5.29.17') as x509.SubjectAlternativeNameExtension | null);
+  const extensions: x509.Extension[] = [
+    new x509.BasicConstraintsExtension(false, undefined, true),
+    ...(flags ? [new x509.KeyUsagesExtension(flags, true)] : []),
+    ...(ext.length > 0 ? [new x509.ExtendedKeyUsageExtension(ext)] : []),
+    ...(caKeyId ? [new x509.AuthorityKeyIdentifierExtension(caKeyId)] : []),
+    ...(san ? [new x509.SubjectAlternativeNameExtension(san.names.toJSON())] : []),
+  ];
+  const end = Math.min(notAfter.getTime(), new Date(issuer.notAfter).getTime());
+  const cert = await x509.X509CertificateGenerator.create({
+    serialNumber: randomSerial(), subject: request.subjectName, issuer: issuer.subjectName, publicKey: request.publicKey, signingKey, signingAlgorithm: SIGNING,
+    notBefore: new Date(now.getTime() - 5 * 60_000), notAfter: new Date(end), extensions,
+  });
+  return pem(cert);
+}
+
+function randomSerial(): string {
+  const b = webcrypto.getRandomValues(new Uint8Array(16));
+  b[0]! &= 0x7f; // positive
+  return Buffer.from(b).toString('hex');
+}

@@ -88,9 +88,10 @@ export function compareEntries(p: ManagedEntry, q: ManagedEntry): number {
 
 /** compareEntries, given each entry's time in seconds. */
 function compareAt(p: ManagedEntry, q: ManagedEntry, ps: number, qs: number): number {
-  if (p.operation !== q.operation) return compareStrings(p.operation, q.operation);
+  // Raw stored entries (fastupdate.ts sorts them) may lack a manager: a client without a User-Agent writes none.
+  if (p.operation !== q.operation) return compareStrings(p.operation ?? '', q.operation ?? '');
   if (ps !== qs) return ps < qs ? -1 : 1;
-  return compareStrings(p.manager, q.manager) || compareStrings(p.apiVersion, q.apiVersion) || compareStrings(p.subresource ?? '', q.subresource ?? '');
+  return compareStrings(p.manager ?? '', q.manager ?? '') || compareStrings(p.apiVersion ?? '', q.apiVersion ?? '') || compareStrings(p.subresource ?? '', q.subresource ?? '');
 }
 
 /** Entries in Kubernetes' order (compareEntries, parsing each time once). */

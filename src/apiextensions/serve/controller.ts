@@ -95,6 +95,7 @@ export class CrdController {
   stop(): void {
     this.queue.stop();
     this.watch?.close();
+    this.deps.conversionCaller?.close?.();
   }
 
   private enqueue(name: string): void {

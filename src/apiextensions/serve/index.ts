@@ -9,6 +9,7 @@ import { columnsForVersion, tableConvertor } from '../printers/index.js';
 import { CrdController } from './controller.js';
 import { versionValidator } from './validation.js';
 import { compileCrdRules, rulesNotCheckedError } from '../cel/index.js';
+import { AdmissionCallbackClient, endpointsResolver } from '../../webhook/index.js';
 
 export { CrdController, CRD_GROUP, CRD_RESOURCE } from './controller.js';
 
@@ -25,6 +26,8 @@ export function customResources(registry: Registry, storage: Store, out: { disco
       }, rules ? { rules: (o, old) => rules.validate(o, old).errors, rulesSkipped: rulesNotCheckedError } : {});
     },
     printer: (v) => tableConvertor(columnsForVersion(v)),
+    // conversion webhooks: the outbound callback client (service references resolved as admission's are)
+    conversionCaller: new AdmissionCallbackClient({ resolveService: endpointsResolver(registry), userAgent: 'svc-apiserver-conversion' }),
     onServedChanged: (resources, established) => {
       out.discovery.setCustomResources(resources);
       out.openapi.setCustomResources(established);

@@ -8,7 +8,10 @@ import { prune } from '../../schema/prune.js';
 import { applyDefaults, hasDefaults } from '../../schema/defaults.js';
 import type { Schema } from '../../schema/model.js';
 import { canonicalGroup } from '../../endpoints/requestinfo.js';
-import type { CustomKind, ServedResource, ServedSubresource } from '../../registry/registry.js';
+import type { CustomKind, ServedResource, ServedSubresource, WebhookConversion } from '../../registry/registry.js';
+import type { ApiObject } from '../../registry/object.js';
+import type { CallbackCaller } from '../../webhook/callback.js';
+import { converterFor, type CrConverter } from '../conversion/index.js';
 import type { Printer } from '../../printers/index.js';
 import type { CustomResourceDefinition, CustomResourceDefinitionVersion, CustomResourceSubresourceScale, JSONSchemaProps } from '../types.js';
 import { scalePathOf } from '../../endpoints/scale.js';
@@ -23,6 +26,8 @@ const SUBRESOURCE_VERBS = ['get', 'patch', 'update'] as const;
 export interface KindDeps {
   /** The table printer of a version (additionalPrinterColumns). */
   printer(version: CustomResourceDefinitionVersion): Printer;
+  /** The outbound callback client conversion webhooks are called through. */
+  readonly conversionCaller?: CallbackCaller & { close?(): void };
 }
 
 /** The version objects are stored in (exactly one, validation guarantees it). */
@@ -38,6 +43,7 @@ export function servedResources(crd: CustomResourceDefinition, deps: KindDeps): 
   const schemas = new Map<string, Schema>();
   for (const v of crd.spec.versions) schemas.set(v.name, runtimeSchema(v.schema?.openAPIV3Schema));
   const terminating = Boolean(crd.metadata.deletionTimestamp);
+  const converting = crd.spec.conversion?.strategy === 'Webhook' ? webhookConverter(crd, deps) : undefined;
   return crd.spec.versions.filter((v) => v.served).map((v) => {
     const schema = schemas.get(v.name)!;
     const subresources: ServedSubresource[] = [];
@@ -57,8 +63,8 @@ export function servedResources(crd: CustomResourceDefinition, deps: KindDeps): 
       printer: deps.printer(v),
       ...(v.deprecated ? { deprecationWarning: v.deprecationWarning ?? `${crd.spec.group}/${v.name} ${names.kind} is deprecated` } : {}),
       terminating,
-      ...(crd.spec.conversion?.strategy === 'Webhook' && v.name !== storageVersion
-        ? { unconvertible: `conversion webhook for ${crd.spec.group}/${storageVersion}, Kind=${names.kind} failed: webhook conversion is not supported by this server yet; use the storage version ${crd.spec.group}/${storageVersion}` }
+      ...(converting && v.name !== storageVersion
+        ? { webhookConversion: webhookConversion(converting, { group, version: v.name, schema }, { version: storageVersion, schema: schemas.get(storageVersion)! }) }
         : {}),
       ...(v.subresources?.scale ? { scale: scaleOf(crd, v.subresources.scale) } : {}),
     };
@@ -77,6 +83,38 @@ export function servedResources(crd: CustomResourceDefinition, deps: KindDeps): 
       custom,
     };
   });
+}
+
+/** The CRD's webhook converter, or the error every conversion answers (no caller, a strategy kube does not know). */
+function webhookConverter(crd: CustomResourceDefinition, deps: KindDeps): CrConverter | Error {
+  try {
+    return converterFor(crd, deps.conversionCaller ? { caller: deps.conversionCaller } : {});
+  } catch (err) {
+    return err as Error;
+  }
+}
+
+/**
+ * A version's conversions to and from the storage version through the
+ * webhook; what comes back is decoded as its version (pruned, defaulted), as
+ * kube's codec decodes a converted object.
+ */
+function webhookConversion(c: CrConverter | Error, request: { group: string; version: string; schema: Schema }, storage: { version: string; schema: Schema }): WebhookConversion {
+  const decoded = (objs: object[], schema: Schema): ApiObject[] => objs.map((o) => {
+    prune(schema, o as Record<string, unknown>);
+    applyDefaults(schema, o as Record<string, unknown>);
+    return o as ApiObject;
+  });
+  return {
+    toRequest: async (objs, list) => {
+      if (c instanceof Error) throw c;
+      return decoded(await c.convert(objs, `${request.group}/${request.version}`, { list }), request.schema);
+    },
+    toStorage: async (obj) => {
+      if (c instanceof Error) throw c;
+      return decoded(await c.convert([obj], `${request.group}/${storage.version}`, { list: false }), storage.schema)[0]!;
+    },
+  };
 }
 
 /** The Scale's paths of a version, and every version's spec replicas path for field ownership. */

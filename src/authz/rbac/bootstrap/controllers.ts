@@ -232,9 +232,11 @@ function controllerRules(gates: PolicyGates): Record<string, RuleBuilder[]> {
     'certificate-controller': [
       rule('get', 'list', 'watch', 'delete').groups(CERTS).resources('certificatesigningrequests'),
       rule('update').groups(CERTS).resources('certificatesigningrequests/status', 'certificatesigningrequests/approval'),
-      rule('approve').groups(CERTS).resources('signers').names('kubernetes.io/kube-apiserver-client-kubelet'),
+      // the built-in signers in kube's spelling and in ours (svc.io/…), which this server's signer also serves
+      rule('approve').groups(CERTS).resources('signers').names('kubernetes.io/kube-apiserver-client-kubelet', 'svc.io/kube-apiserver-client-kubelet'),
       rule('sign').groups(CERTS).resources('signers').names('kubernetes.io/legacy-unknown', 'kubernetes.io/kube-apiserver-client',
-        'kubernetes.io/kube-apiserver-client-kubelet', 'kubernetes.io/kubelet-serving'),
+        'kubernetes.io/kube-apiserver-client-kubelet', 'kubernetes.io/kubelet-serving',
+        'svc.io/legacy-unknown', 'svc.io/kube-apiserver-client', 'svc.io/kube-apiserver-client-kubelet', 'svc.io/kubelet-serving'),
       rule('create').groups('authorization.svc.io').resources('subjectaccessreviews'),
       eventsRule(),
     ],
