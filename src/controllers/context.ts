@@ -7,6 +7,7 @@
 // --use-service-account-credentials) and an event recorder writing through it.
 import type { UserInfo } from '../authn/user.js';
 import type { TokenGenerator } from '../authn/serviceaccount/index.js';
+import type { PemKeyPair } from '../server/pki.js';
 import type { Authorizer } from '../authz/authorizer.js';
 import type { FeatureGates } from '../features/gates.js';
 import type { Registry } from '../registry/registry.js';
@@ -28,6 +29,8 @@ export interface ControllerConfig {
   readonly rootCA: string;
   /** Signs legacy service-account token Secrets (kube's --service-account-private-key-file); no token controller without it. */
   readonly tokenGenerator?: TokenGenerator;
+  /** The CA that signs certificates for the built-in signers (kube's --cluster-signing-cert-file/-key-file): the generated CA, if any. */
+  readonly clusterSigningCA?: PemKeyPair;
   /** --concurrent-*-syncs: workers per controller, by kube's controller name (`replicaset`, `deployment`, `namespace`…). */
   readonly concurrentSyncs: Readonly<Record<string, number>>;
 }

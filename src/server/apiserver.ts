@@ -347,7 +347,7 @@ async function assemble(opts: ApiServerOptions, store: Store, admissionPlan: Adm
   let kubeconfigPath: string | undefined;
   const cm = opts.controllerManager ?? {};
   const controllerContext = new ControllerContext(registry, store, authorizer, gates, {
-    config: { rootCA, tokenGenerator: serviceAccounts.legacyIssuer, concurrentSyncs: cm.concurrentSyncs ?? {} },
+    config: { rootCA, tokenGenerator: serviceAccounts.legacyIssuer, concurrentSyncs: cm.concurrentSyncs ?? {}, ...(generated ? { clusterSigningCA: generated.ca } : {}) },
   });
   running.push({ stop: () => controllerContext.informers.stop() });
   const plane = opts.controllers ? controlPlane(controllerContext, {
