@@ -3,7 +3,8 @@ import { describe, it } from 'node:test';
 import type { ApiObject } from '../registry/object.js';
 import type { GenericStore } from '../registry/store.js';
 import type { KeyValue, WatchEvent, WatchSink } from '../storage/interface.js';
-import { SharedInformer, type ResourceHandler } from './shared.js';
+import type { Registry } from '../registry/registry.js';
+import { InformerFactory, SharedInformer, type ResourceHandler } from './shared.js';
 
 /** A store with what an informer uses: a list at a revision, a watch whose sink the test drives. */
 class FakeStore {
@@ -181,5 +182,26 @@ describe('SharedInformer', () => {
     assert.equal(await n, 1);
     assert.equal(inf.hasSynced, true);
     inf.stop();
+  });
+});
+
+describe('InformerFactory', () => {
+  it('one informer per resource; start() lists those made so far; one made later starts at once; stop() closes their watches', async () => {
+    const stores = new Map<string, FakeStore>();
+    const registry = { store: (g: string, r: string) => stores.get(`${g}/${r}`) ?? stores.set(`${g}/${r}`, new FakeStore()).get(`${g}/${r}`)! } as unknown as Registry;
+    const f = new InformerFactory(registry);
+    const cms = f.informer('', 'configmaps');
+    assert.equal(f.informer('', 'configmaps'), cms, 'shared');
+    stores.get('/configmaps')!.put('ns', 'a');
+    assert.equal(cms.hasSynced, false, 'nothing runs before start');
+    await f.start();
+    assert.equal(cms.hasSynced, true);
+    assert.equal(cms.list().length, 1);
+    const rs = f.informer('apps', 'replicasets');
+    await rs.waitForSync();
+    assert.equal(stores.get('apps/replicasets')!.sinks.length, 1, 'watching without another start()');
+    f.stop();
+    await new Promise((r) => setImmediate(r)); // a watch still opening closes as it opens
+    assert.ok([...stores.values()].every((s) => s.sinks.every((w) => w.closed)));
   });
 });
