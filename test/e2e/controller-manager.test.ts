@@ -5,7 +5,8 @@
 // svc-system/svc-controller-manager, seen with kubectl; a LeaderElection
 // Event), the other waits; when the leader shuts down it releases the Lease
 // and the other takes over within the lease duration, its controllers then
-// doing the work.
+// doing the work; a leader process killed outright (no release) is replaced
+// once its Lease has gone unrenewed for the lease duration.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { eventually, startTestServer, type TestServer } from './harness.js';
@@ -176,5 +177,46 @@ describe('leader election: two servers on one etcd', { skip: etcd.skip }, () => 
     // Now its namespace controller finalizes deleted namespaces.
     await deleteNamespaceWithContent(follower, 'after-failover');
     await eventually(() => namespaceGone(follower, 'after-failover'));
+  });
+});
+
+describe('leader election: two svc server processes on one etcd, the leader killed', { skip: etcd.skip }, () => {
+  let store: EtcdServer;
+  const procs: ReturnType<typeof runSvc>[] = [];
+  before(async () => {
+    store = await startEtcd();
+  });
+  after(async () => {
+    for (const p of procs) if (p.proc.exitCode === null) p.proc.kill('SIGKILL');
+    await store?.stop();
+  });
+
+  it('SIGKILL of the leader (no release): the other takes the Lease once it has gone unrenewed for the lease duration', async () => {
+    const flags = ['--storage-backend=etcd3', `--etcd-servers=${store.url}`, '--leader-elect-lease-duration=3s', '--leader-elect-renew-deadline=2s', '--leader-elect-retry-period=300ms'];
+    const started: { p: ReturnType<typeof runSvc>; req: ReturnType<typeof adminClient> }[] = [];
+    for (let i = 0; i < 2; i++) {
+      const dataDir = tempDir('svc-cm-kill-');
+      const port = await freePort();
+      const p = runSvc(['server', ...flags, `--data-dir=${dataDir}`, `--secure-port=${port}`]);
+      procs.push(p);
+      await waitFor(() => p.out().includes('admin kubeconfig') || p.proc.exitCode !== null, 60_000);
+      assert.ok(p.out().includes('admin kubeconfig'), p.out());
+      started.push({ p, req: adminClient(port, join(dataDir, 'admin.svcconfig')) });
+    }
+    const acquired = (p: ReturnType<typeof runSvc>) => p.out().includes('successfully acquired lease svc-system/svc-controller-manager');
+    await eventually(async () => started.some((s) => acquired(s.p)), 15_000);
+    const leader = started.find((s) => acquired(s.p))!;
+    const other = started.find((s) => s !== leader)!;
+    const held = (await other.req('GET', LEASE)).body.spec;
+    assert.equal(acquired(other.p), false);
+    leader.p.proc.kill('SIGKILL');
+    await leader.p.exit;
+    // The lease is 3 s from when the other last saw it change; a few retry periods more at most.
+    await eventually(async () => acquired(other.p), 10_000);
+    const taken = (await other.req('GET', LEASE)).body.spec;
+    assert.notEqual(taken.holderIdentity, held.holderIdentity);
+    assert.equal(taken.leaseTransitions, held.leaseTransitions + 1);
+    other.p.proc.kill('SIGTERM');
+    assert.equal(await other.p.exit, 0);
   });
 });
