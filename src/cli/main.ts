@@ -11,6 +11,7 @@ import { AUTHN_FLAGS, authnOptions } from './authnflags.js';
 import { AUTHZ_FLAGS, authzOptions } from './authzflags.js';
 import { ADMISSION_FLAGS, admissionOptions } from './admissionflags.js';
 import { certsCommand } from './certs.js';
+import { CONTROLLER_FLAGS, controllerOptions } from './controllerflags.js';
 import { DEFAULT_SERVICE_ACCOUNT_ISSUER } from '../authn/serviceaccount/index.js';
 
 const SERVER_FLAGS = (bind: string): FlagSpec[] => [
@@ -71,7 +72,7 @@ const SERVER_FLAGS = (bind: string): FlagSpec[] => [
   { name: 'help', type: 'bool', help: 'Show this help.' },
 ];
 
-function options(v: Map<string, unknown>, controllers: boolean): ApiServerOptions {
+function options(v: Map<string, unknown>, controllers: boolean): ApiServerOptions & { featureGates: FeatureGates } {
   const str = (k: string) => v.get(k) as string | undefined;
   const num = (k: string) => v.get(k) as number;
   const storage: StorageConfig = {
@@ -168,17 +169,19 @@ function options(v: Map<string, unknown>, controllers: boolean): ApiServerOption
 }
 
 async function serve(cmd: string, argv: string[]): Promise<number> {
-  const specs = SERVER_FLAGS(cmd === 'server' ? '127.0.0.1' : '0.0.0.0');
+  // `svc server` is also kube-controller-manager and kube-scheduler (their flags); `svc apiserver` is kube-apiserver alone.
+  const specs = [...SERVER_FLAGS(cmd === 'server' ? '127.0.0.1' : '0.0.0.0'), ...(cmd === 'server' ? CONTROLLER_FLAGS : [])];
   const { values, args } = parseFlags(specs, argv);
   if (values.get('help')) {
     console.log(`Usage: svc ${cmd} [flags]\n\nFlags:\n${usage(specs)}`);
     return 0;
   }
   if (args.length > 0) throw new FlagError(`unexpected argument ${JSON.stringify(args[0])}`);
-  // kube-controller-manager's controllers for service accounts, token Secrets and the root CA run in
-  // the all-in-one `svc server`; `svc apiserver` is kube-apiserver alone (no default ServiceAccount
-  // or root-CA ConfigMap appears by itself, as with a bare kube-apiserver).
-  const opts = { ...options(values, true), serviceAccountControllers: cmd === 'server' };
+  // kube-controller-manager's controllers (namespace, service accounts, token Secrets, root CA, quota…)
+  // run in the all-in-one `svc server`; `svc apiserver` is kube-apiserver alone (no default
+  // ServiceAccount or root-CA ConfigMap appears by itself, a deleted namespace stays Terminating).
+  const base = options(values, cmd === 'server');
+  const opts: ApiServerOptions = cmd === 'server' ? { ...base, controllerManager: controllerOptions(values, base.featureGates!) } : base;
   const server = await startApiServer(opts);
   console.log(`svc ${cmd}: serving on https://${opts.bindAddress}:${server.port} (HTTP/1.1 and HTTP/2), storage ${describeStore(opts.storage)}`);
   if (server.kubeconfigPath) console.log(`svc ${cmd}: admin kubeconfig: ${server.kubeconfigPath}  (kubectl --kubeconfig ${server.kubeconfigPath} get ns)`);

@@ -119,6 +119,21 @@ export class ControllerClient {
     });
   }
 
+  /**
+   * A client's PUT of a whole object: with `metadata.resourceVersion` set, a
+   * write based on a stale read is the 409 Conflict a client gets (client-go's
+   * Update; leader election's compare-and-swap of its Lease).
+   */
+  async replace(t: Target, namespace: string, name: string, obj: ApiObject, opts: WriteOptions = {}): Promise<ApiObject> {
+    const requestInfo = await this.authorize(t, 'update', namespace, name);
+    const served = this.served(t);
+    const { object } = await this.registry.store(t.group, t.resource).update(namespace, name, this.decoded(t, obj), {
+      dryRun: false, user: this.user, requestInfo, ...(t.subresource ? { subresource: t.subresource } : {}),
+      track: opts.track ?? this.tracking(t, served.kind, opts.manager),
+    });
+    return object;
+  }
+
   async delete(t: Target, namespace: string, name: string, opts: DeleteOptions = {}): Promise<DeleteResult> {
     const requestInfo = await this.authorize(t, 'delete', namespace, name);
     return this.registry.store(t.group, t.resource).delete(namespace, name, { dryRun: false, user: this.user, requestInfo, ...opts });

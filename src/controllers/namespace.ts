@@ -13,6 +13,8 @@ import { WorkQueue } from './workqueue.js';
 
 export interface NamespaceControllerOptions {
   readonly retryMs?: number;
+  /** Namespaces cleaned at once (--concurrent-namespace-syncs). */
+  readonly workers?: number;
 }
 
 export class NamespaceController {
@@ -21,7 +23,7 @@ export class NamespaceController {
 
   constructor(private readonly registry: Registry, private readonly storage: Store, opts: NamespaceControllerOptions = {}) {
     this.queue = new WorkQueue((name) => this.sync(name), {
-      retryMs: opts.retryMs ?? 2000,
+      retryMs: opts.retryMs ?? 2000, workers: opts.workers,
       onError: (name, err) => console.error(`namespace controller: cleaning namespace ${name} failed; will retry`, err),
     });
   }

@@ -35,6 +35,8 @@ export interface ResourceQuotaControllerOptions {
   readonly resyncMs?: number;
   readonly retryMs?: number;
   readonly now?: () => number;
+  /** Quotas synced at once (--concurrent-resource-quota-syncs). */
+  readonly workers?: number;
 }
 
 const specHard = (q: ApiObject): ResourceList => parseResourceList(isObject(q.spec) ? q.spec.hard : undefined);
@@ -97,7 +99,7 @@ export class ResourceQuotaController {
   constructor(private readonly registry: Registry, private readonly storage: Store, private readonly client: ControllerClient, private readonly opts: ResourceQuotaControllerOptions) {
     this.now = opts.now ?? Date.now;
     this.queue = new WorkQueue((key) => this.sync(key), {
-      retryMs: opts.retryMs ?? 1000,
+      retryMs: opts.retryMs ?? 1000, workers: opts.workers,
       onError: (key, err) => console.error(`resourcequota controller: ${key} failed; will retry`, err),
     });
     this.quotaInformer = new Informer(registry, storage, { group: '', resource: 'resourcequotas' }, {

@@ -4,7 +4,8 @@
 // and telling each registered handler of adds, updates and deletes. A failed
 // watch (410 after compaction, a storage error) relists after a second and
 // reconciles: objects missing from the new list are delivered as deletes,
-// changed ones as updates. Objects are shared and deep-frozen: a handler
+// changed ones as updates (a failed relist is tried again). A handler that
+// throws is logged; the others and the watch go on. Objects are shared and deep-frozen: a handler
 // copies one before changing it. `resyncMs` delivers every object again as an
 // update of itself, as client-go's resync period.
 import type { Registry } from '../registry/registry.js';
@@ -40,10 +41,19 @@ export class SharedInformer {
 
   constructor(private readonly store: GenericStore, readonly resource: GroupResource, private readonly resyncMs = 0) {}
 
-  /** Adds a handler; objects already known are delivered to it as adds. */
-  addHandler(h: ResourceHandler): void {
+  /**
+   * Adds a handler; objects already known are delivered to it as adds. Returns
+   * its removal (client-go's RemoveEventHandler): a controller's stop() calls
+   * it, since the informer outlives the controller (leadership lost and won
+   * again builds a new one).
+   */
+  addHandler(h: ResourceHandler): () => void {
     this.handlers.push(h);
     if (h.onAdd) for (const obj of this.all()) h.onAdd(obj);
+    return () => {
+      const i = this.handlers.indexOf(h);
+      if (i >= 0) this.handlers.splice(i, 1);
+    };
   }
 
   get(namespace: string, name: string): ApiObject | undefined {
@@ -107,14 +117,41 @@ export class SharedInformer {
       },
       onError: (err) => {
         if (this.stopped) return;
-        console.error(`informer ${this.resource.group || 'core'}/${this.resource.resource}: watch failed (${err.message}); relisting`);
-        setTimeout(() => {
-          if (this.stopped) return;
-          this.started = this.listAndWatch().catch((e) => console.error(`informer ${this.resource.resource}: relist failed`, e));
-        }, RELIST_DELAY_MS).unref();
+        console.error(`informer ${this.label}: watch failed (${err.message}); relisting`);
+        this.started = this.relist();
       },
     });
     if (this.stopped) this.handle.close();
+  }
+
+  /** A new list and watch after RELIST_DELAY_MS, tried again (after the same delay) until one works or the informer stops. */
+  private async relist(): Promise<void> {
+    this.handle = undefined;
+    for (;;) {
+      await new Promise((r) => setTimeout(r, RELIST_DELAY_MS).unref());
+      if (this.stopped) return;
+      try {
+        await this.listAndWatch();
+        return;
+      } catch (err) {
+        console.error(`informer ${this.label}: relist failed (${(err as Error).message}); trying again`);
+      }
+    }
+  }
+
+  private get label(): string {
+    return `${this.resource.group || 'core'}/${this.resource.resource}`;
+  }
+
+  /** A handler's failure is logged, not passed on: it must not end the watch feeding every other handler. */
+  private deliver(call: (h: ResourceHandler) => void): void {
+    for (const h of this.handlers) {
+      try {
+        call(h);
+      } catch (err) {
+        console.error(`informer ${this.label}: a handler failed`, err);
+      }
+    }
   }
 
   /** A (re)list: what is gone is deleted, the rest added or updated. */
@@ -132,10 +169,7 @@ export class SharedInformer {
     const old = m.get(obj.metadata.name!);
     if (old && old.metadata.resourceVersion === obj.metadata.resourceVersion) return;
     m.set(obj.metadata.name!, obj);
-    for (const h of this.handlers) {
-      if (old) h.onUpdate?.(old, obj);
-      else h.onAdd?.(obj);
-    }
+    this.deliver((h) => (old ? h.onUpdate?.(old, obj) : h.onAdd?.(obj)));
   }
 
   private remove(obj: ApiObject): void {
@@ -145,11 +179,11 @@ export class SharedInformer {
     if (!m || !last) return;
     m.delete(obj.metadata.name!);
     if (m.size === 0) this.byNamespace.delete(ns);
-    for (const h of this.handlers) h.onDelete?.(obj);
+    this.deliver((h) => h.onDelete?.(last));
   }
 
   private resync(): void {
-    for (const obj of [...this.all()]) for (const h of this.handlers) h.onUpdate?.(obj, obj);
+    for (const obj of [...this.all()]) this.deliver((h) => h.onUpdate?.(obj, obj));
   }
 }
 

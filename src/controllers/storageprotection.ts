@@ -15,11 +15,14 @@ import { isObject, type ApiObject } from '../registry/object.js';
 import { PV_PROTECTION, PVC_PROTECTION } from '../admission/plugins/storageprotection.js';
 import { WorkQueue } from './workqueue.js';
 
+export type Kind = 'persistentvolumeclaims' | 'persistentvolumes';
+
 export interface StorageProtectionOptions {
   readonly retryMs?: number;
+  /** The kinds looked after (default both): kube's pvc-protection and pv-protection are two controllers. */
+  readonly kinds?: readonly Kind[];
 }
 
-type Kind = 'persistentvolumeclaims' | 'persistentvolumes';
 const FINALIZER: Record<Kind, string> = { persistentvolumeclaims: PVC_PROTECTION, persistentvolumes: PV_PROTECTION };
 
 const volumesOf = (pod: ApiObject): Record<string, unknown>[] => {
@@ -46,8 +49,10 @@ export function volumeInUse(pv: ApiObject): boolean {
 export class StorageProtectionController {
   private readonly watches: WatchHandle[] = [];
   private readonly queue: WorkQueue<{ kind: Kind; namespace: string; name: string }>;
+  private readonly kinds: readonly Kind[];
 
   constructor(private readonly registry: Registry, private readonly storage: Store, opts: StorageProtectionOptions = {}) {
+    this.kinds = opts.kinds ?? (Object.keys(FINALIZER) as Kind[]);
     this.queue = new WorkQueue((item) => this.sync(item.kind, item.namespace, item.name), {
       retryMs: opts.retryMs ?? 2000,
       onError: (key, err) => console.error(`storage protection controller: ${key} failed; will retry`, err),
@@ -55,7 +60,7 @@ export class StorageProtectionController {
   }
 
   async start(): Promise<void> {
-    for (const kind of Object.keys(FINALIZER) as Kind[]) {
+    for (const kind of this.kinds) {
       if (this.registry.has('', kind)) await this.watchKind(kind);
     }
   }

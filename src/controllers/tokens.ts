@@ -27,9 +27,9 @@ export class TokensController {
   private readonly queue: WorkQueue<SecretKey>;
   private readonly informers: Informer[];
 
-  constructor(private readonly registry: Registry, storage: Store, private readonly generator: TokenGenerator, private readonly rootCA: string, opts: { retryMs?: number } = {}) {
+  constructor(private readonly registry: Registry, storage: Store, private readonly generator: TokenGenerator, private readonly rootCA: string, opts: { retryMs?: number; workers?: number } = {}) {
     this.queue = new WorkQueue((k) => this.syncSecret(k), {
-      retryMs: opts.retryMs ?? 2000,
+      retryMs: opts.retryMs ?? 2000, workers: opts.workers,
       onError: (key, err) => console.error(`token controller: secret ${key} failed; will retry`, err),
     });
     const enqueue = (s: ApiObject) => {

@@ -1,4 +1,4 @@
-// The controllers' work queue: order, one sync at a time, retries, stop.
+// The controllers' work queue: order, one sync at a time (or `workers` at once, never a key twice), retries, stop.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { WorkQueue } from './workqueue.js';
@@ -53,5 +53,36 @@ describe('WorkQueue', () => {
     await sleep(30);
     assert.equal(syncs, 1);
     assert.equal(q.stopped, true);
+  });
+
+  it('with workers, that many keys sync at once, never one key twice at once; a key added while syncing runs again after', async () => {
+    const releases = new Map<string, () => void>();
+    const running = new Set<string>();
+    let most = 0;
+    const seen: string[] = [];
+    const q = new WorkQueue<string>(async (item, key) => {
+      assert.ok(!running.has(key), `${key} twice at once`);
+      running.add(key);
+      most = Math.max(most, running.size);
+      await new Promise<void>((r) => releases.set(item, r));
+      running.delete(key);
+      seen.push(item);
+      return true;
+    }, { retryMs: 10, workers: 2, onError: () => assert.fail('no errors') });
+    q.add('a', 'a1');
+    q.add('b', 'b1');
+    q.add('c', 'c1');
+    q.add('a', 'a2'); // a is syncing: waits for it
+    assert.deepEqual([...running].sort(), ['a', 'b']);
+    releases.get('a1')!();
+    for (let i = 0; i < 100 && !releases.has('c1'); i++) await sleep(5);
+    assert.deepEqual([...running].sort(), ['b', 'c'], 'c (added before a again) goes first');
+    releases.get('b1')!();
+    for (let i = 0; i < 100 && !releases.has('a2'); i++) await sleep(5);
+    releases.get('c1')!();
+    releases.get('a2')!();
+    for (let i = 0; i < 100 && seen.length < 4; i++) await sleep(5);
+    assert.deepEqual(seen, ['a1', 'b1', 'c1', 'a2']);
+    assert.equal(most, 2);
   });
 });

@@ -1,5 +1,6 @@
-// The work queue the controllers share: keys handled one at a time in the
-// order they were added (adding a queued key again keeps its place), and a
+// The work queue the controllers share: keys handled in the order they were
+// added, one at a time or by `workers` at once but never one key twice at
+// once (adding a queued key again keeps its place), and a
 // key whose sync did not finish — it answered false or threw — added again
 // after `retryMs`, at most one retry pending per key.
 
@@ -7,12 +8,15 @@ export interface WorkQueueOptions {
   readonly retryMs: number;
   /** Reports a failed sync (the key is retried). */
   readonly onError: (key: string, err: unknown) => void;
+  /** How many keys sync at once (kube's --concurrent-*-syncs; default 1). A key never syncs twice at once. */
+  readonly workers?: number;
 }
 
 export class WorkQueue<T> {
   private readonly items = new Map<string, T>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
-  private running = false;
+  /** Keys whose sync is running; one added again meanwhile waits in `items` until it ends. */
+  private readonly processing = new Set<string>();
   private stopped_ = false;
 
   /** `sync` handles one item; true when nothing is left to do for it. */
@@ -23,8 +27,9 @@ export class WorkQueue<T> {
   }
 
   add(key: string, item: T): void {
+    if (this.stopped_) return;
     this.items.set(key, item);
-    void this.drain();
+    this.pump();
   }
 
   /** No more syncs start; pending retries are dropped. */
@@ -34,28 +39,39 @@ export class WorkQueue<T> {
     this.timers.clear();
   }
 
-  private async drain(): Promise<void> {
-    if (this.running) return;
-    this.running = true;
-    try {
-      while (this.items.size > 0 && !this.stopped_) {
-        const [key, item] = this.items.entries().next().value!;
-        this.items.delete(key);
-        let done = false;
-        try {
-          done = await this.sync(item, key);
-        } catch (err) {
-          this.opts.onError(key, err);
-        }
-        if (!done && !this.timers.has(key) && !this.stopped_) {
-          this.timers.set(key, setTimeout(() => {
-            this.timers.delete(key);
-            this.add(key, item);
-          }, this.opts.retryMs).unref());
+  /** Starts syncs while workers are free, in the order keys were added, skipping keys already syncing. */
+  private pump(): void {
+    const workers = Math.max(1, this.opts.workers ?? 1);
+    while (!this.stopped_ && this.processing.size < workers) {
+      let next: [string, T] | undefined;
+      for (const entry of this.items) {
+        if (!this.processing.has(entry[0])) {
+          next = entry;
+          break;
         }
       }
-    } finally {
-      this.running = false;
+      if (!next) return;
+      const [key, item] = next;
+      this.items.delete(key);
+      this.processing.add(key);
+      void this.run(key, item);
     }
+  }
+
+  private async run(key: string, item: T): Promise<void> {
+    let done = false;
+    try {
+      done = await this.sync(item, key);
+    } catch (err) {
+      this.opts.onError(key, err);
+    }
+    this.processing.delete(key);
+    if (!done && !this.timers.has(key) && !this.stopped_) {
+      this.timers.set(key, setTimeout(() => {
+        this.timers.delete(key);
+        this.add(key, item);
+      }, this.opts.retryMs).unref());
+    }
+    this.pump();
   }
 }

@@ -12,7 +12,6 @@ import { TokenFileAuthenticator } from '../authn/tokenfile.js';
 import { BOOTSTRAP_NAMESPACE, BootstrapTokenAuthenticator } from '../authn/bootstrap.js';
 import { RequestHeaderAuthenticator } from '../authn/requestheader.js';
 import { AudienceAgnostic } from '../authn/audiences.js';
-import { TokenCleaner } from '../controllers/tokencleaner.js';
 import { externalTokenAuthenticators, type OidcConfig, type TokenWebhookConfig } from '../authn/external.js';
 import { TokenUnionAuthenticator } from '../authn/tokenunion.js';
 import { CachedTokenAuthenticator, DEFAULT_SUCCESS_TTL_MS } from '../authn/tokencache.js';
@@ -21,9 +20,6 @@ import {
   registryTokenGetter, ServiceAccountTokens, signingKeyFromFile, type IssuerDiscoveryDocuments, type PublicKeyInfo,
 } from '../authn/serviceaccount/index.js';
 import { tokenRequestHandler } from '../endpoints/tokenrequest.js';
-import { ServiceAccountsController } from '../controllers/serviceaccounts.js';
-import { TokensController } from '../controllers/tokens.js';
-import { RootCAPublisher } from '../controllers/rootca.js';
 import { buildAuthorizer, DEFAULT_AUTHORIZATION_MODES, type AuthorizationConfig } from '../authz/modes.js';
 import type { Authorizer } from '../authz/authorizer.js';
 import { installEscalationChecks } from '../authz/rbac/policybased.js';
@@ -32,15 +28,10 @@ import { Admission } from '../registry/admission.js';
 import { SYSTEM_NAMESPACES } from '../admission/plugins/namespacelifecycle.js';
 import { buildAdmissionPlugins, planAdmission, type AdmissionFlags, type AdmissionPlan } from '../admission/chain.js';
 import { policyStatusController, policyStatusWanted } from '../admission/plugins/validatingpolicy/status.js';
-import { NamespaceController } from '../controllers/namespace.js';
 import { CRD_GROUP, CRD_RESOURCE } from '../apiextensions/serve/controller.js';
 import { customResources } from '../apiextensions/serve/index.js';
-import { StorageProtectionController } from '../controllers/storageprotection.js';
-import { ClusterRoleAggregationController } from '../controllers/clusterroleaggregation.js';
-import { ControllerClient, controllerUser } from '../controllers/client.js';
 import { ControllerContext } from '../controllers/context.js';
-import { RESOURCE_QUOTA_CONTROLLER, ResourceQuotaController } from '../controllers/resourcequota.js';
-import { quotaEvaluators } from '../quota/registry.js';
+import { controllerTable, controlPlane, selectControllers, SERVICE_ACCOUNT_CONTROLLERS, type ControlPlaneOptions, type LeaderElectedComponent } from '../controllers/manager.js';
 import { reconcileBootstrapPolicy } from '../authz/rbac/reconcile.js';
 import { RBAC_GROUP } from '../api/rbac/v1/validation.js';
 import { Discovery } from '../endpoints/discovery.js';
@@ -103,8 +94,14 @@ export interface ApiServerOptions {
   readonly runtimeConfig?: RuntimeConfig;
   /** --feature-gates (defaults when absent). */
   readonly featureGates?: FeatureGates;
-  /** Run the built-in controllers (svc server does; svc apiserver does too until a controller manager exists). */
+  /** Run the controller manager (svc server does; svc apiserver, kube-apiserver alone, does not). */
   readonly controllers: boolean;
+  /**
+   * The controller manager's flags: --controllers (default '*'), --leader-elect* (default here: no
+   * leader election — `svc server` turns it on, as kube-controller-manager's default), the
+   * --concurrent-*-syncs by controller name, --scheduler-config, --simulated-nodes.
+   */
+  readonly controllerManager?: ControlPlaneOptions & { readonly concurrentSyncs?: Readonly<Record<string, number>> };
   /** The --service-account-* flags and --api-audiences (defaults when absent). */
   readonly serviceAccounts?: ServiceAccountOptions;
   /**
@@ -153,6 +150,8 @@ export interface RunningApiServer {
   readonly store: Store;
   /** What in-process controllers are built from (this server's registry, storage, authorizer). */
   readonly controllerContext: ControllerContext;
+  /** The controller manager, when `controllers` is on (its identity, whether it leads). */
+  readonly controllerManager: LeaderElectedComponent | undefined;
   /** SIGTERM behaviour: readyz fails at once, serve for the shutdown delay, drain, close storage. */
   shutdown(): Promise<void>;
 }
@@ -160,6 +159,8 @@ export interface RunningApiServer {
 export async function startApiServer(opts: ApiServerOptions): Promise<RunningApiServer> {
   // The admission flags and configuration file are checked before anything opens.
   const admissionPlan = planAdmission(opts.admission ?? {});
+  // So is the --controllers selection (kube's "… is not in the list of known controllers").
+  if (opts.controllers) selectControllers(opts.controllerManager?.controllers ?? ['*'], controllerTable(opts.featureGates ?? DEFAULT_GATES));
   const store = await openStore(opts.storage);
   try {
     return await assemble(opts, store, admissionPlan);
@@ -250,13 +251,12 @@ async function assemble(opts: ApiServerOptions, store: Store, admissionPlan: Adm
 
   const cachesReady = new PostStartHook('watch-cache-initialized');
   const systemNamespaces = new PostStartHook('start-system-namespaces-controller');
-  const namespaceControllerHook = new PostStartHook('start-namespace-controller');
   // The RBAC API's post-start hook and controller exist only when the API is served (--runtime-config).
   const rbacServed = registry.servesGroup(RBAC_GROUP);
   const rbacBootstrap = new PostStartHook('rbac/bootstrap-roles');
   const storageCheck: HealthCheck = { name: 'etcd', check: async () => void (await store.currentRevision()) };
   const shutdownCheck = new ShutdownCheck();
-  const hooks = [cachesReady, systemNamespaces, ...(rbacServed ? [rbacBootstrap] : []), ...(opts.controllers ? [namespaceControllerHook] : [])];
+  const hooks = [cachesReady, systemNamespaces, ...(rbacServed ? [rbacBootstrap] : [])];
   const health = new Health({
     checks: {
       healthz: [ping, log, storageCheck, ...hooks],
@@ -345,8 +345,17 @@ async function assemble(opts: ApiServerOptions, store: Store, admissionPlan: Adm
     for (const c of running.splice(0).reverse()) await c.stop();
   };
   let kubeconfigPath: string | undefined;
-  const controllerContext = new ControllerContext(registry, store, authorizer, gates);
+  const cm = opts.controllerManager ?? {};
+  const controllerContext = new ControllerContext(registry, store, authorizer, gates, {
+    config: { rootCA, tokenGenerator: serviceAccounts.legacyIssuer, concurrentSyncs: cm.concurrentSyncs ?? {}, ...(generated ? { clusterSigningCA: generated.ca } : {}) },
+  });
   running.push({ stop: () => controllerContext.informers.stop() });
+  const plane = opts.controllers ? controlPlane(controllerContext, {
+    ...cm,
+    // Without the service-account controllers (the e2e harness's default) their names are turned off first.
+    controllers: [...(opts.serviceAccountControllers ?? true ? [] : SERVICE_ACCOUNT_CONTROLLERS.map((n) => `-${n}`)), ...(cm.controllers ?? ['*'])],
+    leaderElection: { leaderElect: false, ...cm.leaderElection },
+  }) : undefined;
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -366,22 +375,7 @@ async function assemble(opts: ApiServerOptions, store: Store, admissionPlan: Adm
     if (rbacServed) await start(new StartupWrite(rbacBootstrap, () => reconcileBootstrapPolicy(registry, gates)));
     // ValidatingAdmissionPolicy writes its policies' status.typeChecking from inside the server, as kube's plugin does
     if (policyStatusWanted(admissionPlan.names, registry, gates)) await start(policyStatusController(registry, store));
-    if (opts.controllers) {
-      await start(new TokenCleaner(registry, store));
-      await start(new NamespaceController(registry, store));
-      await start(new StorageProtectionController(registry, store));
-      const evaluators = quotaEvaluators(registry, { gates });
-      await start(new ResourceQuotaController(registry, store, new ControllerClient(registry, authorizer, controllerUser(RESOURCE_QUOTA_CONTROLLER)), { evaluators: () => evaluators }));
-      if (rbacServed) {
-        await start(new ClusterRoleAggregationController(registry, store, new ControllerClient(registry, authorizer, controllerUser('clusterrole-aggregation-controller'))));
-      }
-      namespaceControllerHook.done();
-    }
-    if (opts.controllers && (opts.serviceAccountControllers ?? true)) {
-      await start(new ServiceAccountsController(registry, store));
-      await start(new TokensController(registry, store, serviceAccounts.legacyIssuer, rootCA));
-      await start(new RootCAPublisher(registry, store, rootCA));
-    }
+    for (const c of plane?.components ?? []) await start(c);
   } catch (err) {
     await stopRunning();
     for (const sock of sockets) sock.destroy();
@@ -395,6 +389,7 @@ async function assemble(opts: ApiServerOptions, store: Store, admissionPlan: Adm
     kubeconfigPath,
     store,
     controllerContext,
+    controllerManager: plane?.manager,
     shutdown() {
       shuttingDown ??= (async () => {
         shutdownCheck.begin();

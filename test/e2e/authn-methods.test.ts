@@ -45,6 +45,8 @@ describe('authentication methods (bootstrap tokens, authenticating proxy, impers
       runtimeConfig: new Map([['authentication.svc.io/v1beta1', true], ['authentication.svc.io/v1alpha1', true]]),
       // SelfSubjectReview (whoami) for every authenticated user: system:basic-user grants it with the gate on
       featureGates: FeatureGates.parse('APISelfSubjectReview=true'),
+      // the token cleaner is off by default in kube-controller-manager (kubeadm turns it on, as here)
+      controllerManager: { controllers: ['*', 'tokencleaner'] },
     });
     const cfg = (await import('yaml')).parse((await import('node:fs')).readFileSync(t.kubeconfig, 'utf8'));
     ca = Buffer.from(cfg.clusters[0].cluster['certificate-authority-data'], 'base64');

@@ -53,6 +53,14 @@ function withoutServiceAccount(a: ApiServerOptions['admission'], saControllers: 
   return { ...a, disable: [...(a?.disable ?? []), 'ServiceAccount'] };
 }
 
+/**
+ * The controllers a test server runs unless the test names others
+ * (`controllerManager.controllers`): those the API server ran before the
+ * controller manager existed. Tests of the other controllers, the scheduler
+ * and simulated nodes start them on `server.controllerContext` themselves.
+ */
+export const HARNESS_CONTROLLERS = ['namespace', 'serviceaccount', 'serviceaccount-token', 'root-ca-cert-publisher', 'resourcequota', 'clusterrole-aggregation', 'pvc-protection', 'pv-protection'];
+
 export async function startTestServer(overrides: Partial<ApiServerOptions> = {}): Promise<TestServer> {
   const dataDir = overrides.dataDir ?? tempDir('svc-e2e-');
   const saControllers = (overrides.controllers ?? true) && (overrides.serviceAccountControllers ?? false);
@@ -71,6 +79,7 @@ export async function startTestServer(overrides: Partial<ApiServerOptions> = {})
     // no `default` ServiceAccount or root CA ConfigMap appearing in every namespace unless a test asks
     serviceAccountControllers: false,
     ...overrides,
+    controllerManager: { controllers: HARNESS_CONTROLLERS, scheduler: false, ...overrides.controllerManager },
     admission: withoutServiceAccount(overrides.admission, saControllers),
   });
   const kubeconfig = join(dataDir, 'admin.svcconfig');

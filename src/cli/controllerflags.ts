@@ -1,0 +1,75 @@
+// The flags of what `svc server` runs beside the API server, as
+// kube-controller-manager v1.27 and kube-scheduler take them: --controllers
+// (kube's selection syntax and help; an unknown name fails with kube's
+// message), --leader-elect and its three durations (client-go's checks),
+// --concurrent-*-syncs (kube's names and defaults), --scheduler-config and
+// --simulated-nodes.
+import { FlagError, type FlagSpec, type FlagValue } from './flags.js';
+import { DEFAULT_GATES, type FeatureGates } from '../features/gates.js';
+import { controllersFlagHelp, controllerTable, selectControllers, type ControlPlaneOptions } from '../controllers/manager.js';
+import { LEADER_ELECTION_DEFAULTS, validateTiming } from '../controllers/leaderelection/config.js';
+
+/** --concurrent-<flag>-syncs → the controller name its value is for, kube's default. */
+const CONCURRENT_SYNCS: readonly (readonly [flag: string, controller: string, fallback: number, what: string])[] = [
+  ['deployment', 'deployment', 5, 'deployment objects'],
+  ['gc', 'garbagecollector', 20, 'garbage collector workers'],
+  ['namespace', 'namespace', 10, 'namespace objects'],
+  ['replicaset', 'replicaset', 5, 'replica sets'],
+  ['resource-quota', 'resourcequota', 5, 'resource quotas'],
+  ['serviceaccount-token', 'serviceaccount-token', 5, 'service account token objects'],
+  ['ttl-after-finished', 'ttl-after-finished', 5, 'ttl-after-finished-controller workers'],
+];
+
+const LE_NOTE = 'This is only applicable if leader election is enabled.';
+
+export const CONTROLLER_FLAGS: FlagSpec[] = [
+  { name: 'controllers', type: 'strings', default: ['*'], help: controllersFlagHelp(controllerTable(DEFAULT_GATES)) },
+  {
+    name: 'leader-elect', type: 'bool', default: LEADER_ELECTION_DEFAULTS.leaderElect,
+    help: 'Start a leader election client and gain leadership before executing the main loop. Enable this when running replicated components for high availability.',
+  },
+  {
+    name: 'leader-elect-lease-duration', type: 'duration', default: LEADER_ELECTION_DEFAULTS.leaseDurationMs,
+    help: 'The duration that non-leader candidates will wait after observing a leadership renewal until attempting to acquire leadership of a led but unrenewed leader slot. ' +
+      `This is effectively the maximum duration that a leader can be stopped before it is replaced by another candidate. ${LE_NOTE}`,
+  },
+  {
+    name: 'leader-elect-renew-deadline', type: 'duration', default: LEADER_ELECTION_DEFAULTS.renewDeadlineMs,
+    help: `The interval between attempts by the acting master to renew a leadership slot before it stops leading. This must be less than the lease duration. ${LE_NOTE}`,
+  },
+  {
+    name: 'leader-elect-retry-period', type: 'duration', default: LEADER_ELECTION_DEFAULTS.retryPeriodMs,
+    help: `The duration the clients should wait between attempting acquisition and renewal of a leadership. ${LE_NOTE}`,
+  },
+  ...CONCURRENT_SYNCS.map(([flag, , fallback, what]): FlagSpec => ({
+    name: `concurrent-${flag}-syncs`, type: 'int', default: fallback,
+    help: `The number of ${what} that are allowed to sync concurrently. Larger number = more responsive, but more CPU (and network) load.`,
+  })),
+  { name: 'scheduler-config', type: 'string', help: 'The path to the scheduler\'s configuration file (KubeSchedulerConfiguration).' },
+  { name: 'simulated-nodes', type: 'int', default: 0, help: 'How many simulated nodes (kubelets that run no containers) join the cluster.' },
+];
+
+export type ControllerFlagOptions = ControlPlaneOptions & { readonly concurrentSyncs: Readonly<Record<string, number>> };
+
+/** The controller manager's options from the flags; an unknown controller or bad timing is an error with kube's message. */
+export function controllerOptions(v: Map<string, FlagValue>, gates: FeatureGates): ControllerFlagOptions {
+  const controllers = ((v.get('controllers') as string[] | undefined) ?? ['*']).map((s) => s.trim()).filter((s) => s !== '');
+  selectControllers(controllers, controllerTable(gates)); // throws kube's "… is not in the list of known controllers"
+  const leaderElection = {
+    leaderElect: v.get('leader-elect') as boolean,
+    leaseDurationMs: v.get('leader-elect-lease-duration') as number,
+    renewDeadlineMs: v.get('leader-elect-renew-deadline') as number,
+    retryPeriodMs: v.get('leader-elect-retry-period') as number,
+  };
+  if (leaderElection.leaderElect) validateTiming(leaderElection);
+  const concurrentSyncs: Record<string, number> = {};
+  for (const [flag, controller] of CONCURRENT_SYNCS) {
+    const n = v.get(`concurrent-${flag}-syncs`) as number;
+    if (n < 1) throw new FlagError(`invalid value ${n} for --concurrent-${flag}-syncs: must be at least 1`);
+    concurrentSyncs[controller] = n;
+  }
+  const nodes = v.get('simulated-nodes') as number;
+  if (nodes < 0) throw new FlagError(`invalid value ${nodes} for --simulated-nodes: must not be negative`);
+  const schedulerConfig = (v.get('scheduler-config') as string | undefined) || undefined;
+  return { controllers, leaderElection, concurrentSyncs, simulatedNodes: nodes, ...(schedulerConfig ? { schedulerConfig } : {}) };
+}
