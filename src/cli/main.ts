@@ -3,6 +3,7 @@
 // `svc apiserver` (the API server alone), with kube-apiserver-style flags.
 import { FlagError, parseFlags, usage, type FlagSpec, type FlagValue } from './flags.js';
 import { describeStore, type StorageConfig } from '../storage/open.js';
+import { simulateNodesCommand } from '../simnodes/command.js';
 import { DEFAULT_CLUSTER_IP_RANGE, DEFAULT_NODE_PORT_RANGE, startApiServer, type ApiServerOptions } from '../server/apiserver.js';
 import { FeatureGateError, FeatureGates } from '../features/gates.js';
 import { parseClusterIPRange, parseNodePortRange } from '../registry/allocators/index.js';
@@ -194,13 +195,13 @@ async function serve(cmd: string, argv: string[]): Promise<number> {
   return 0;
 }
 
-const COMMANDS: Record<string, (cmd: string, argv: string[]) => Promise<number>> = { server: serve, apiserver: serve, certs: certsCommand };
+const COMMANDS: Record<string, (cmd: string, argv: string[]) => Promise<number>> = { server: serve, apiserver: serve, certs: certsCommand, 'simulate-nodes': simulateNodesCommand };
 
 async function main(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
   const run = cmd ? COMMANDS[cmd] : undefined;
   if (!run) {
-    console.error(`${cmd ? `unknown command ${JSON.stringify(cmd)}\n` : ''}Usage: svc <command> [flags]\n\nCommands:\n  server      all-in-one control plane on the embedded store\n  apiserver   the API server alone\n  certs user  a client certificate and svcconfig for a user, from the data directory's CA`);
+    console.error(`${cmd ? `unknown command ${JSON.stringify(cmd)}\n` : ''}Usage: svc <command> [flags]\n\nCommands:\n  server      all-in-one control plane on the embedded store\n  apiserver   the API server alone\n  certs user  a client certificate and svcconfig for a user, from the data directory's CA\n  simulate-nodes  simulated nodes (kwok-like) against any API server over HTTPS`);
     return 1;
   }
   try {

@@ -78,7 +78,9 @@ for (const backend of BACKENDS) describe(`deployment controller with kubectl 1.2
       assert.ok(wanted <= d.spec.replicas + surge, `${wanted} pods wanted, more than ${d.spec.replicas} + ${surge}`);
       if (reached) assert.ok(available >= d.spec.replicas - unavailable, `${available} available, fewer than ${d.spec.replicas} - ${unavailable}`);
       reached ||= available >= d.spec.replicas - unavailable;
-      const done = d.status.updatedReplicas === d.spec.replicas && d.status.replicas === d.spec.replicas && d.status.availableReplicas === d.spec.replicas
+      // the status must be of this generation: right after a template change it still tells of the last rollout
+      const done = (d.status as { observedGeneration?: number }).observedGeneration === (d.metadata as { generation?: number }).generation
+        && d.status.updatedReplicas === d.spec.replicas && d.status.replicas === d.spec.replicas && d.status.availableReplicas === d.spec.replicas
         && condition(d, 'Progressing')?.reason === 'NewReplicaSetAvailable';
       if (!done) await readyAll(d);
       return done;

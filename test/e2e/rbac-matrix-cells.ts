@@ -212,11 +212,11 @@ function subresourceSpecs(r: ServedResource, s: ServedSubresource, ri: number): 
     }
     case 'token':
       return [{ verb: 'create', method: 'POST', name: t, subresource: sub, body: { spec: {} }, expect: 201, phase: 2 }];
-    // NOT_YET: kube answers 201 (the pod evicted / bound); svc has no handler yet and answers 405.
+    // the pod evicted / bound: a Status of 201
     case 'eviction':
-      return [{ verb: 'create', method: 'POST', name: `ev${ri}`, subresource: sub, body: { metadata: { name: `ev${ri}` } }, expect: NOT_YET, phase: 2 }];
+      return [{ verb: 'create', method: 'POST', name: `ev${ri}`, subresource: sub, body: { metadata: { name: `ev${ri}` } }, expect: 201, phase: 2 }];
     case 'binding':
-      return [{ verb: 'create', method: 'POST', name: `b${ri}`, subresource: sub, body: { metadata: { name: `b${ri}` }, target: { kind: 'Node', name: 'matrix-node' } }, expect: NOT_YET, phase: 2 }];
+      return [{ verb: 'create', method: 'POST', name: `b${ri}`, subresource: sub, body: { metadata: { name: `b${ri}` }, target: { kind: 'Node', name: 'matrix-node' } }, expect: 201, phase: 2 }];
     case 'log':
       // An unscheduled pod: kube streams nothing (204), svc the same.
       return [{ verb: 'get', method: 'GET', name: t, subresource: sub, expect: 204, phase: 0 }];
@@ -239,9 +239,9 @@ function subresourceSpecs(r: ServedResource, s: ServedSubresource, ri: number): 
 }
 
 /**
- * The status of an allowed request svc does not serve yet (core bindings,
- * pods/binding, pods/eviction, componentstatuses: 405 "… is not supported");
- * Kubernetes answers 2xx. Change these cells to 2xx when they land.
+ * The status of an allowed request svc does not serve yet (componentstatuses:
+ * 405 "… is not supported"); Kubernetes answers 2xx. Change these cells to
+ * 2xx when they land.
  */
 export const NOT_YET = 405;
 
@@ -257,7 +257,7 @@ function virtualSpecs(r: ServedResource, ri: number): Spec[] {
   const attrs = { namespace: NS, verb: 'get', resource: 'pods' };
   switch (r.resource) {
     case 'bindings':
-      return notYet(create({ metadata: { name: `b${ri}` }, target: { kind: 'Node', name: 'matrix-node' } }));
+      return create({ metadata: { name: `b${ri}` }, target: { kind: 'Node', name: 'matrix-node' } });
     case 'componentstatuses':
       return notYet([{ verb: 'get', method: 'GET', name: 'etcd-0', phase: 0 }, { verb: 'list', method: 'GET', name: '', phase: 0 }]);
     case 'tokenreviews':
