@@ -3,13 +3,13 @@
 import { Agent, request } from 'node:https';
 import { summarize } from './report.js';
 
-export type Call = (method: string, path: string, body?: string) => Promise<{ status: number; body: string }>;
+export type Call = (method: string, path: string, body?: string, contentType?: string) => Promise<{ status: number; body: string }>;
 
 export function client(port: number, tls: { ca: Buffer; cert?: Buffer; key?: Buffer }, token?: string): Call {
   const agent = new Agent({ keepAlive: true, maxSockets: 64, ...tls });
-  return (method, path, body) =>
+  return (method, path, body, contentType = 'application/json') =>
     new Promise((resolve, reject) => {
-      const headers: Record<string, string> = { ...(body ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) };
+      const headers: Record<string, string> = { ...(body ? { 'content-type': contentType } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) };
       const r = request({ host: '127.0.0.1', port, path, method, agent, headers }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
