@@ -34,6 +34,9 @@ describe('REST tester: every stored resource', () => {
       assert.equal(c.body.metadata.namespace, r.namespaced ? 'rest' : undefined);
       // the quota controller writes a new quota's status at once: read the quota after it, or the PUT below races it
       for (let i = 0; r.resource === 'resourcequotas' && i < 100 && !(await t.req('GET', `${coll}/${name}`)).body.status?.used; i++) await new Promise((res) => setTimeout(res, 50));
+      // likewise the CRD controllers write a new CRD's conditions (NamesAccepted, then Established): read it after them
+      const established = async () => ((await t.req('GET', `${coll}/${name}`)).body.status?.conditions ?? []).some((x: { type: string; status: string }) => x.type === 'Established' && x.status === 'True');
+      for (let i = 0; crd && i < 100 && !(await established()); i++) await new Promise((res) => setTimeout(res, 50));
       const g = await t.req('GET', `${coll}/${name}`);
       assert.equal(g.status, 200);
       const l = await t.req('GET', coll);
