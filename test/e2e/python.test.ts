@@ -69,3 +69,13 @@ for (const backend of BACKENDS) {
     it('custom resources: a CRD through ApiextensionsV1Api, CustomObjectsApi CRUD, status, 422, the dynamic client', () => passes(t, 'custom_objects'));
   });
 }
+
+describe('python3-kubernetes watching a rollout on simulated nodes (sqlite)', { skip: missing }, () => {
+  let t: TestServer;
+  before(async () => {
+    t = await BACKENDS[0]!.start({ controllerManager: { controllers: ['*'], scheduler: true, simulatedNodes: 2 } });
+  });
+  after(async () => t?.stop());
+
+  it('AppsV1Api + watch: a Deployment created, rolled out, its image changed and rolled out again (revision 2, the old ReplicaSet at 0)', () => passes(t, 'rollout'));
+});

@@ -218,6 +218,41 @@ def watches(api_client):
     v1.delete_namespaced_config_map("py-w1", ns)
 
 
+def rollout(api_client):
+    """A Deployment rolled out by the server's controllers on simulated nodes, followed with a watch."""
+    apps = client.AppsV1Api(api_client)
+    ns = "default"
+    container = client.V1Container(name="web", image="nginx:1.25")
+    spec = client.V1DeploymentSpec(
+        replicas=3, selector=client.V1LabelSelector(match_labels={"app": "py-roll"}),
+        template=client.V1PodTemplateSpec(metadata=client.V1ObjectMeta(labels={"app": "py-roll"}), spec=client.V1PodSpec(containers=[container])))
+    apps.create_namespaced_deployment(ns, client.V1Deployment(metadata=client.V1ObjectMeta(name="py-roll"), spec=spec))
+
+    def rolled_out(d):
+        st = d.status
+        return (st is not None and st.observed_generation == d.metadata.generation and st.updated_replicas == 3
+                and st.ready_replicas == 3 and st.available_replicas == 3 and (st.replicas or 0) == 3
+                and any(c.type == "Progressing" and c.reason == "NewReplicaSetAvailable" for c in (st.conditions or [])))
+
+    def watch_until_rolled_out():
+        w = watch.Watch()
+        for e in w.stream(apps.list_namespaced_deployment, ns, field_selector="metadata.name=py-roll", timeout_seconds=60):
+            if rolled_out(e["object"]):
+                w.stop()
+                return e["object"]
+        raise AssertionError("the rollout did not finish within the watch")
+
+    first = watch_until_rolled_out()
+    check(first.metadata.annotations.get("deployment.kubernetes.io/revision") == "1", "revision: %s" % first.metadata.annotations)
+    apps.patch_namespaced_deployment("py-roll", ns, {"spec": {"template": {"spec": {"containers": [{"name": "web", "image": "nginx:1.26"}]}}}})
+    second = watch_until_rolled_out()
+    check(second.metadata.annotations.get("deployment.kubernetes.io/revision") == "2", "revision: %s" % second.metadata.annotations)
+    rss = apps.list_namespaced_replica_set(ns, label_selector="app=py-roll").items
+    check(sorted((rs.spec.replicas, rs.spec.template.spec.containers[0].image) for rs in rss) == [(0, "nginx:1.25"), (3, "nginx:1.26")],
+          "replica sets: %s" % [(rs.metadata.name, rs.spec.replicas) for rs in rss])
+    apps.delete_namespaced_deployment("py-roll", ns)
+
+
 def cache_file():
     """A discovery cache file in a temporary directory removed when the script exits."""
     d = tempfile.mkdtemp(prefix="svc-py-")
@@ -324,7 +359,7 @@ def custom_objects(api_client):
     ext.delete_custom_resource_definition(name="crontabs.py.example.com")
 
 
-CASES = {f.__name__: f for f in [configmaps, namespaces, deployments, scale_patch, watches, dynamic, server_side_apply, custom_objects]}
+CASES = {f.__name__: f for f in [configmaps, namespaces, deployments, scale_patch, watches, dynamic, server_side_apply, custom_objects, rollout]}
 
 
 def main():
