@@ -206,12 +206,15 @@ describe('admission callback client', () => {
     answer = (r) => (r.url.startsWith('/hang') ? never : { body: '{"fast":true}' });
     h2.seen.length = 0;
     const hang = { url: `https://localhost:${h2.port}/hang`, caBundle: h2.caBundle };
-    const hung = [1, 2, 3].map(() => call(c, hang, { key: 'cfg/slow', timeoutMs: 1500 }));
+    // the queued (third) call's deadline comes first: were it the same, a slot freed by a timed-out call could
+    // send it in the moment before its own timer fires
+    // (each outcome kept at once: the third fails while the test still waits on others)
+    const hung = [1500, 1500, 500].map((timeoutMs) => call(c, hang, { key: 'cfg/slow', timeoutMs }).then(() => undefined, (err: unknown) => err));
     while (h2.seen.filter((r) => r.url.startsWith('/hang')).length < 2) await new Promise((r) => setTimeout(r, 10));
     assert.deepEqual(c.load('cfg/slow'), { running: 2, waiting: 1 });
     const fast = await call(c, { url: `https://localhost:${h2.port}/fast`, caBundle: h2.caBundle }, { key: 'cfg/fast' });
     assert.equal(fast.body.toString(), '{"fast":true}');
-    for (const p of hung) await rejectsWith(p, 'timeout', /context deadline exceeded$/);
+    for (const p of hung) await rejectsWith(p.then((err) => Promise.reject(err ?? new Error('the call did not time out'))), 'timeout', /context deadline exceeded$/);
     assert.equal(h2.seen.filter((r) => r.url.startsWith('/hang')).length, 2);
     assert.deepEqual(c.load('cfg/slow'), { running: 0, waiting: 0 });
   });
