@@ -17,6 +17,7 @@ import { newBadRequest, newForbidden, isStatusError, StatusError } from '../api/
 import { selectorIsEmpty, selectorMatches } from '../api/meta/checks.js';
 import { isObject, nowTimestamp, type ApiObject } from './object.js';
 import type { Registry } from './registry.js';
+import { isPodReady } from '../api/core/v1/podutil.js';
 import type { DeleteOptions, WriteContext } from './store.js';
 
 /** kube's MaxDisruptedPodSize. */
@@ -169,12 +170,6 @@ function tooManyRequests(causeMessage: string, retryAfterSeconds: number): Statu
     details: { causes: [{ reason: 'DisruptionBudget', message: causeMessage }], ...(retryAfterSeconds > 0 ? { retryAfterSeconds } : {}) },
     code: 429,
   });
-}
-
-/** Whether the pod's Ready condition is True (kube's podutil.IsPodReady). */
-export function isPodReady(pod: ApiObject): boolean {
-  const conditions = obj(pod.status).conditions;
-  return Array.isArray(conditions) && conditions.some((c) => obj(c).type === 'Ready' && obj(c).status === 'True');
 }
 
 const num = (v: unknown): number => (typeof v === 'number' ? v : 0);

@@ -2,6 +2,7 @@
 // tolerations, whether it is assigned, terminal or terminating.
 import type { ApiObject } from '../registry/object.js';
 import { isObject } from '../registry/object.js';
+import { taintsOf, toleratesTaint, type Taint } from '../api/core/v1/taints.js';
 
 export type Obj = Record<string, unknown>;
 
@@ -76,35 +77,20 @@ export interface Toleration {
   readonly effect?: string;
 }
 
-export interface Taint {
-  readonly key: string;
-  readonly value?: string;
-  readonly effect: string;
-}
+export { taintsOf, type Taint };
 
 export function tolerationsOf(pod: ApiObject): Toleration[] {
   const t = spec(pod).tolerations;
   return Array.isArray(t) ? (t.filter(isObject) as Toleration[]) : [];
 }
 
-export function taintsOf(node: ApiObject): Taint[] {
-  const t = spec(node).taints;
-  return Array.isArray(t) ? (t.filter(isObject) as unknown as Taint[]) : [];
-}
 
-/** kube's Toleration.ToleratesTaint. */
-export function tolerates(t: Toleration, taint: Taint): boolean {
-  if (t.effect && t.effect !== taint.effect) return false;
-  if (t.key && t.key !== taint.key) return false;
-  const op = t.operator || 'Equal';
-  if (op === 'Exists') return true;
-  if (op === 'Equal') return (t.value ?? '') === (taint.value ?? '');
-  return false;
-}
+/** kube's Toleration.ToleratesTaint (node taint keys in either spelling alike). */
+export { toleratesTaint as tolerates };
 
 /** The first taint (among those `inScope`) no toleration tolerates. */
 export function firstUntolerated(taints: readonly Taint[], tolerations: readonly Toleration[], inScope: (t: Taint) => boolean): Taint | undefined {
-  return taints.find((taint) => inScope(taint) && !tolerations.some((t) => tolerates(t, taint)));
+  return taints.find((taint) => inScope(taint) && !tolerations.some((t) => toleratesTaint(t, taint)));
 }
 
 export function labelsOf(o: ApiObject): Record<string, string> {

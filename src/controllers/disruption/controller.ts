@@ -12,7 +12,8 @@
 import type { ApiObject } from '../../registry/object.js';
 import { isObject, nowTimestamp } from '../../registry/object.js';
 import { selectorIsEmpty, selectorMatches } from '../../api/meta/checks.js';
-import { isPodReady, withDisruptionAllowed } from '../../registry/eviction.js';
+import { withDisruptionAllowed } from '../../registry/eviction.js';
+import { isPodReady } from '../../api/core/v1/podutil.js';
 import type { Controller, ControllerContext } from '../context.js';
 import type { ControllerClient, Target } from '../client.js';
 import type { EventRecorder } from '../events.js';

@@ -5,6 +5,7 @@
 // GetPodFromTemplate plus the job-tracking finalizer, the Job's labels in both
 // spellings and, for an Indexed Job, the completion index as an annotation,
 // an environment variable and the hostname `<job>-<index>`).
+import { isPodReady } from '../../api/core/v1/podutil.js';
 import type { ApiObject, OwnerReference } from '../../registry/object.js';
 import { COMPLETION_INDEX, COMPLETION_INDEX_ENV } from './indexes.js';
 
@@ -21,10 +22,7 @@ export const isTerminal = (pod: ApiObject): boolean => phase(pod) === 'Succeeded
 export const isActive = (pod: ApiObject): boolean => !isTerminal(pod) && !pod.metadata.deletionTimestamp;
 export const hasTrackingFinalizer = (pod: ApiObject): boolean => (pod.metadata.finalizers ?? []).includes(JOB_TRACKING_FINALIZER);
 
-export function isReady(pod: ApiObject): boolean {
-  const conditions = ((pod.status ?? {}) as { conditions?: { type?: string; status?: string }[] }).conditions ?? [];
-  return conditions.some((c) => c.type === 'Ready' && c.status === 'True');
-}
+export { isPodReady as isReady };
 
 /**
  * A pod being deleted that no node runs, as the job controller gets to see it:

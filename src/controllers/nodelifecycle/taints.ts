@@ -1,10 +1,12 @@
-// Taints and tolerations as the node lifecycle controller and its taint
-// manager read them (k8s.io/api core/v1 toleration.go, taint.go). The
-// well-known node taints are written in this repo's spelling
-// (node.svc.io/…); a taint or toleration in kube's spelling
-// (node.kubernetes.io/…) is the same key, so pods of stock charts that
-// tolerate `node.kubernetes.io/not-ready` tolerate our taint too.
+// Taints as the node lifecycle controller and its taint manager read them:
+// the well-known node taints (this repo's node.svc.io/ spelling), what a
+// node's conditions call for, and a pod's smallest tolerationSeconds. Whether
+// a toleration tolerates a taint is src/api/core/v1/taints.ts (both spellings
+// of node taint keys alike).
 import { isObject } from '../../registry/object.js';
+import { canonicalTaintKey, taintsOf, toleratesTaint, type Taint } from '../../api/core/v1/taints.js';
+
+export { canonicalTaintKey, taintsOf, toleratesTaint, type Taint };
 
 type Json = Record<string, unknown>;
 
@@ -17,37 +19,6 @@ export const NODE_TAINT = {
   pidPressure: 'node.svc.io/pid-pressure',
   networkUnavailable: 'node.svc.io/network-unavailable',
 } as const;
-
-const KUBE_PREFIX = 'node.kubernetes.io/';
-const OUR_PREFIX = 'node.svc.io/';
-
-/** A taint key in this repo's spelling (kube's node.kubernetes.io/ keys map to node.svc.io/). */
-export function canonicalTaintKey(key: string): string {
-  return key.startsWith(KUBE_PREFIX) ? OUR_PREFIX + key.slice(KUBE_PREFIX.length) : key;
-}
-
-export interface Taint {
-  readonly key: string;
-  readonly value?: string;
-  readonly effect: string;
-  readonly timeAdded?: string;
-}
-
-export const taintsOf = (node: Json): Taint[] => {
-  const spec = isObject(node.spec) ? node.spec : {};
-  return (Array.isArray(spec.taints) ? spec.taints : []).filter(isObject) as unknown as Taint[];
-};
-
-/** Whether a toleration tolerates a taint (kube's Toleration.ToleratesTaint), both spellings of node taints alike. */
-export function toleratesTaint(t: Json, taint: Taint): boolean {
-  if (t.effect && t.effect !== taint.effect) return false;
-  const key = typeof t.key === 'string' ? t.key : '';
-  if (key && canonicalTaintKey(key) !== canonicalTaintKey(taint.key)) return false;
-  const op = t.operator ?? 'Equal';
-  if (op === 'Exists') return true;
-  if (op === 'Equal' || op === '') return (t.value ?? '') === (taint.value ?? '');
-  return false;
-}
 
 /**
  * For a pod's tolerations and a node's NoExecute taints: -1 when every taint

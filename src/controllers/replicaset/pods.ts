@@ -2,6 +2,7 @@
 // pkg/api/v1/pod helpers and controller_utils.go): whether a pod is active,
 // Ready, available after minReadySeconds; the controller that owns an object;
 // the pod a controller makes from its template.
+import { isPodReady } from '../../api/core/v1/podutil.js';
 import type { ApiObject, OwnerReference } from '../../registry/object.js';
 
 export interface PodCondition {
@@ -24,9 +25,7 @@ export function readyCondition(pod: ApiObject): PodCondition | undefined {
   return (status(pod).conditions ?? []).find((c) => c.type === 'Ready');
 }
 
-export function isPodReady(pod: ApiObject): boolean {
-  return readyCondition(pod)?.status === 'True';
-}
+export { isPodReady };
 
 /** Ready for at least minReadySeconds at `now` (kube's IsPodAvailable). */
 export function isPodAvailable(pod: ApiObject, minReadySeconds: number, now: number): boolean {
