@@ -22,7 +22,7 @@ import type { Clock } from './clock.js';
 import { EventNamer, REAL_CLOCK, rfc3339 } from './clock.js';
 import { LruCache } from './lru.js';
 import type { CoreEvent } from './reference.js';
-import { TokenBucket } from './tokenbucket.js';
+import { TokenBucket } from '../../admission/plugins/eventratelimit/bucket.js';
 
 /** kube's maxLruCacheEntries. */
 export const MAX_LRU_CACHE_ENTRIES = 4096;
@@ -161,7 +161,7 @@ class SpamFilter {
   filter(e: CoreEvent): boolean {
     const key = spamKey(e);
     let bucket = this.cache.get(key);
-    if (!bucket) bucket = new TokenBucket(this.qps, this.burst, this.clock);
+    if (!bucket) bucket = new TokenBucket(this.qps, this.burst, () => this.clock.now());
     const over = !bucket.tryAccept();
     this.cache.add(key, bucket);
     return over;
