@@ -63,15 +63,4 @@ describe('events/v1 series', () => {
     const again = ev({ metadata: { name: 'p.2', namespace: 'ns' } });
     assert.equal(c.observe(again), again, 'a repeat after that starts a new event');
   });
-
-  it('a refresh answer replaces the remembered event unless it was observed again meanwhile', () => {
-    const clock = new FakeClock(T0);
-    const c = new SeriesCache(clock);
-    c.observe(ev());
-    c.observe(ev());
-    const [s] = c.series();
-    c.observe(ev()); // count 3 meanwhile
-    c.written(s!, { ...s!, metadata: { ...s!.metadata, resourceVersion: '9' } });
-    assert.equal(c.series()[0]!.series!.count, 3);
-  });
 });

@@ -9,6 +9,8 @@
 //   later ones                → count + 1 and lastObservedTime in memory
 //                               only; written by
 //   refresh (every 30 min)    → every remembered series is patched again
+//                               (client-go then keeps the server's answer; only
+//                               the series is ever written, so we keep ours)
 //   finish  (every 6 min)     → a series not observed for 6 minutes is patched
 //                               a last time and forgotten; a single event 6
 //                               minutes old is forgotten (a later repeat
@@ -76,12 +78,6 @@ export class SeriesCache {
   /** refreshExistingEventSeries: every remembered series, to write again. */
   series(): EventsV1Event[] {
     return [...this.cache.values()].filter((e) => e.series);
-  }
-
-  /** After a refresh wrote `e`: the server's answer replaces it, unless a later observation did meanwhile. */
-  written(e: EventsV1Event, answer: EventsV1Event): void {
-    const key = isomorphicKey(e);
-    if (this.cache.get(key) === e) this.cache.set(key, answer);
   }
 
   /** finishSeries: single events older than the finish time are forgotten; series idle that long are returned to write a last time. */

@@ -65,10 +65,7 @@ export class EventsV1Recorder {
   /** refreshExistingEventSeries: every remembered series written again (run every refreshMs). */
   refresh(): Promise<void> {
     return this.enqueue(async () => {
-      for (const e of this.cache.series()) {
-        const answer = await this.write(e);
-        if (answer) this.cache.written(e, answer);
-      }
+      for (const e of this.cache.series()) await this.write(e);
     });
   }
 
