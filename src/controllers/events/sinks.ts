@@ -6,7 +6,9 @@
 //             Events live in the core store (one resource, two APIs): the
 //             write is authorized, decoded and tracked in events.svc.io/v1,
 //             and converted to the stored core/v1 Event by the managedFields
-//             hook, as the HTTP path converts a request in another version.
+//             hook, as the HTTP path converts a request in another version
+//             (the ControllerClient does not convert versions itself: a
+//             target whose version is not the storage version needs this).
 import type { ApiObject } from '../../registry/object.js';
 import type { ControllerClient, Target, WriteOptions } from '../client.js';
 import type { ControllerContext } from '../context.js';
