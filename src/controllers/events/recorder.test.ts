@@ -8,6 +8,7 @@ import type { CoreEvent } from './reference.js';
 import type { EventsV1Event, EventSeries } from './series.js';
 import type { CoreEventSink, EventsV1Sink } from './sinks.js';
 import type { EventPatch } from './correlator.js';
+import { validateEventV1, validateEventV1Update } from '../../api/events/v1/validation.js';
 
 const T0 = Date.parse('2026-11-27T10:00:00Z');
 const POD = { apiVersion: 'v1', kind: 'Pod', metadata: { namespace: 'ns', name: 'p', uid: 'u1', resourceVersion: '3' } };
@@ -156,6 +157,25 @@ describe('EventsV1Recorder (events.k8s.io/v1, series)', () => {
     await r.event(POD, 'Warning', 'FailedScheduling', 'x');
     r.stop();
     assert.deepEqual(sink.calls, ['create', 'patch 2', 'create 2']);
+  });
+
+  it('what it writes passes events.k8s.io/v1 validation: the create, and the series update of it', async () => {
+    const sink = new FakeV1Sink();
+    const clock = new FakeClock(T0);
+    const r = make(sink, clock);
+    const node = { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1', uid: 'n' } };
+    for (const obj of [POD, node]) {
+      await r.event(obj, 'Warning', 'FailedScheduling', 'x');
+      clock.step(10);
+    }
+    await r.event(POD, 'Warning', 'FailedScheduling', 'x');
+    r.stop();
+    const [first, onNode] = sink.stored.values();
+    const asWritten = (e: EventsV1Event) => ({ apiVersion: 'events.k8s.io/v1', kind: 'Event', ...e }) as unknown as Record<string, unknown>;
+    assert.deepEqual(validateEventV1(asWritten({ ...first!, series: undefined } as EventsV1Event)), []);
+    assert.deepEqual(validateEventV1(asWritten(onNode!)), [], 'a cluster-scoped object\'s event, in default');
+    assert.ok(first!.series);
+    assert.deepEqual(validateEventV1Update(asWritten(first!), asWritten({ ...first!, series: undefined } as EventsV1Event)), []);
   });
 
   it('an explicit action and related object', async () => {
