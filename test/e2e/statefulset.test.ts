@@ -1,0 +1,252 @@
+// StatefulSets end to end (issue 24): the control plane with the scheduler and
+// simulated nodes, the StatefulSet controller started on the server's
+// controller context. kubectl 1.27 creates a StatefulSet with a
+// volumeClaimTemplate (a WaitForFirstConsumer class with a provisioner, so
+// the scheduler places pods while their claims wait for a provisioner); pods
+// appear one at a time in ordinal order, each after its predecessor is
+// Running and Ready, with their claims; scaling down deletes from the highest
+// ordinal; a rolling update honours the partition; rollout status, history
+// and undo work; a failed pod is recreated; deleting the set with
+// whenDeleted: Delete removes its claims through the garbage collector.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { eventually, type TestServer } from './harness.js';
+import { BACKENDS } from './backends.js';
+import { kubectlFor, kubectlMissing } from './kubectlcli.js';
+import { startStatefulSetController } from '../../src/controllers/statefulset/index.js';
+import type { Controller } from '../../src/controllers/context.js';
+import type { ApiObject } from '../../src/registry/object.js';
+
+type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+const NS = 'db';
+
+const STS = (image: string) => `
+apiVersion: apps/v1
+kind: StatefulSet
+metadata:
+  name: web
+  namespace: ${NS}
+spec:
+  serviceName: web
+  replicas: 3
+  selector:
+    matchLabels: {app: web}
+  persistentVolumeClaimRetentionPolicy: {whenDeleted: Delete, whenScaled: Retain}
+  template:
+    metadata:
+      labels: {app: web}
+    spec:
+      containers:
+      - name: nginx
+        image: ${image}
+  volumeClaimTemplates:
+  - metadata:
+      name: data
+    spec:
+      accessModes: [ReadWriteOnce]
+      storageClassName: late
+      resources:
+        requests: {storage: 1Gi}
+`;
+
+const ready = (p: ApiObject | Obj | undefined) =>
+  !!p && (p as Obj).status?.phase === 'Running' && ((p as Obj).status?.conditions ?? []).some((c: Obj) => c.type === 'Ready' && c.status === 'True');
+
+for (const backend of BACKENDS) {
+  describe(`StatefulSet controller on simulated nodes (${backend.name})`, { skip: backend.skip ?? kubectlMissing }, () => {
+    let t: TestServer;
+    let ctl: Controller;
+    const kubectl = kubectlFor(() => t);
+    /** Pods seen created, in order, with whether every lower ordinal was Running and Ready at that moment. */
+    const created: { name: string; predecessorsReady: boolean }[] = [];
+    /** Pods of web in the order they were first seen terminating or gone. */
+    const deleted: string[] = [];
+    const pods = async (): Promise<Obj[]> => (await t.req('GET', `/api/v1/namespaces/${NS}/pods?labelSelector=app%3Dweb`)).body.items;
+    const live = async () => (await pods()).filter((p) => !p.metadata.deletionTimestamp);
+    const sts = async (): Promise<Obj> => (await t.req('GET', `/apis/apps/v1/namespaces/${NS}/statefulsets/web`)).body;
+    const claims = async (): Promise<Obj[]> => (await t.req('GET', `/api/v1/namespaces/${NS}/persistentvolumeclaims`)).body.items;
+    const events = async (): Promise<Obj[]> => ((await t.req('GET', `/api/v1/namespaces/${NS}/events`)).body.items as Obj[])
+      .filter((e) => e.source?.component === 'statefulset-controller');
+
+    before(async () => {
+      t = await backend.start({ controllerManager: { controllers: ['*'], scheduler: true, simulatedNodes: 3 } });
+      const ctx = t.server.controllerContext;
+      const informer = ctx.informers.informer('', 'pods');
+      const ordinal = (name: string) => Number(name.slice('web-'.length));
+      const note = (p: ApiObject) => {
+        if (p.metadata.namespace !== NS || !p.metadata.name?.startsWith('web-')) return;
+        const o = ordinal(p.metadata.name);
+        const lower = Array.from({ length: o }, (_, i) => informer.get(NS, `web-${i}`));
+        created.push({ name: p.metadata.name, predecessorsReady: lower.every((q) => ready(q) && !q!.metadata.deletionTimestamp) });
+      };
+      const seenGoing = new Set<string>();
+      const gone = (p: ApiObject) => {
+        if (p.metadata.namespace !== NS || !p.metadata.name?.startsWith('web-') || seenGoing.has(p.metadata.uid!)) return;
+        seenGoing.add(p.metadata.uid!);
+        deleted.push(p.metadata.name);
+      };
+      informer.addHandler({ onAdd: note, onUpdate: (_o, p) => void (p.metadata.deletionTimestamp && gone(p)), onDelete: gone });
+      await informer.start();
+      ctl = startStatefulSetController(ctx);
+      await ctl.start();
+      assert.equal((await t.req('POST', '/api/v1/namespaces', { metadata: { name: NS } })).status, 201);
+      const sc = await t.req('POST', '/apis/storage.k8s.io/v1/storageclasses', {
+        metadata: { name: 'late' }, provisioner: 'example.com/simulated', volumeBindingMode: 'WaitForFirstConsumer',
+      });
+      assert.equal(sc.status, 201, sc.text);
+      const svc = await t.req('POST', `/api/v1/namespaces/${NS}/services`, {
+        metadata: { name: 'web' }, spec: { clusterIP: 'None', selector: { app: 'web' }, ports: [{ port: 80 }] },
+      });
+      assert.equal(svc.status, 201, svc.text);
+    });
+    after(async () => {
+      await ctl?.stop();
+      kubectl.cleanup();
+      await t?.stop();
+    });
+
+    it('kubectl apply: pods web-0..2 created in order, each once its predecessors are Running and Ready, with claims, identity and revision', async () => {
+      const applied = await kubectl.with({ stdin: STS('nginx:1.25') }, 'apply', '-f', '-');
+      assert.equal(applied.code, 0, applied.err);
+      const rollout = await kubectl('rollout', 'status', 'statefulset/web', '-n', NS, '--timeout=60s');
+      assert.equal(rollout.code, 0, rollout.err + rollout.out);
+      // kubectl 1.27 reports a defaulted partition (0) as a partitioned roll out
+      assert.match(rollout.out, /partitioned roll out complete: 3 new pods have been updated/);
+      assert.deepEqual(created.map((c) => c.name), ['web-0', 'web-1', 'web-2']);
+      assert.ok(created.every((c) => c.predecessorsReady), JSON.stringify(created));
+
+      const set = await sts();
+      assert.equal(set.status.replicas, 3);
+      assert.equal(set.status.readyReplicas, 3);
+      assert.equal(set.status.availableReplicas, 3);
+      assert.equal(set.status.currentReplicas, 3);
+      assert.equal(set.status.updatedReplicas, 3);
+      assert.equal(set.status.observedGeneration, set.metadata.generation);
+      assert.equal(set.status.currentRevision, set.status.updateRevision);
+      const revs = (await t.req('GET', `/apis/apps/v1/namespaces/${NS}/controllerrevisions`)).body.items as Obj[];
+      assert.equal(revs.length, 1);
+      assert.equal(revs[0]!.metadata.name, set.status.updateRevision);
+      assert.equal(revs[0]!.revision, 1);
+      assert.equal(revs[0]!.metadata.ownerReferences[0].uid, set.metadata.uid);
+      assert.equal(revs[0]!.data.spec.template.$patch, 'replace');
+
+      for (const p of await pods()) {
+        const n = p.metadata.name;
+        assert.equal(p.metadata.labels['statefulset.kubernetes.io/pod-name'], n);
+        assert.equal(p.metadata.labels['controller-revision-hash'], set.status.updateRevision);
+        assert.equal(p.metadata.labels['apps.kubernetes.io/pod-index'], undefined, 'v1.27 has no pod-index label');
+        assert.equal(p.spec.hostname, n);
+        assert.equal(p.spec.subdomain, 'web');
+        assert.equal(p.metadata.ownerReferences[0].uid, set.metadata.uid);
+        assert.deepEqual(p.spec.volumes.find((v: Obj) => v.name === 'data').persistentVolumeClaim, { claimName: `data-${n}` });
+        assert.ok(p.spec.nodeName, `${n} scheduled`);
+      }
+      const cs = await claims();
+      assert.deepEqual(cs.map((c) => c.metadata.name).sort(), ['data-web-0', 'data-web-1', 'data-web-2']);
+      for (const c of cs) {
+        assert.deepEqual(c.metadata.labels, { app: 'web' });
+        // whenDeleted: Delete → the set owns the claim (not as controller)
+        assert.deepEqual(c.metadata.ownerReferences.map((r: Obj) => [r.kind, r.name, r.uid, r.controller]), [['StatefulSet', 'web', set.metadata.uid, undefined]]);
+      }
+      const es = await events();
+      const messages = es.map((e) => e.message);
+      for (const n of ['web-0', 'web-1', 'web-2']) {
+        assert.ok(messages.includes(`create Claim data-${n} Pod ${n} in StatefulSet web success`), JSON.stringify(messages));
+        assert.ok(messages.includes(`create Pod ${n} in StatefulSet web successful`), JSON.stringify(messages));
+      }
+      assert.ok(es.filter((e) => e.reason === 'SuccessfulCreate').every((e) => e.involvedObject.kind === 'StatefulSet' && e.involvedObject.name === 'web'));
+    });
+
+    it('kubectl scale down to 1: web-2 is deleted before web-1; claims are retained (whenScaled: Retain)', async () => {
+      deleted.length = 0;
+      assert.equal((await kubectl('scale', 'statefulset/web', '--replicas=1', '-n', NS)).code, 0);
+      await eventually(async () => (await pods()).length === 1, 60_000);
+      assert.deepEqual(deleted.slice(0, 2), ['web-2', 'web-1']);
+      const messages = (await events()).map((e) => e.message);
+      assert.ok(messages.includes('delete Pod web-2 in StatefulSet web successful'));
+      assert.ok(messages.includes('delete Pod web-1 in StatefulSet web successful'));
+      assert.equal((await claims()).length, 3);
+      await eventually(async () => (await sts()).status.replicas === 1, 20_000);
+    });
+
+    it('scale back to 3: the pods come back on their claims', async () => {
+      created.length = 0;
+      assert.equal((await kubectl('scale', 'statefulset/web', '--replicas=3', '-n', NS)).code, 0);
+      const rollout = await kubectl('rollout', 'status', 'statefulset/web', '-n', NS, '--timeout=60s');
+      assert.equal(rollout.code, 0, rollout.err + rollout.out);
+      assert.deepEqual(created.map((c) => c.name), ['web-1', 'web-2']);
+      assert.equal((await claims()).length, 3);
+    });
+
+    it('rolling update with partition 2 updates only web-2; partition 0 then updates the rest from the highest ordinal down', async () => {
+      const before = await sts();
+      const oldRevision = before.status.currentRevision;
+      const patched = await kubectl('patch', 'statefulset/web', '-n', NS, '-p',
+        JSON.stringify({ spec: { updateStrategy: { type: 'RollingUpdate', rollingUpdate: { partition: 2 } }, template: { spec: { containers: [{ name: 'nginx', image: 'nginx:1.26' }] } } } }));
+      assert.equal(patched.code, 0, patched.err);
+      const partitioned = await kubectl('rollout', 'status', 'statefulset/web', '-n', NS, '--timeout=60s');
+      assert.equal(partitioned.code, 0, partitioned.err + partitioned.out);
+      assert.match(partitioned.out, /partitioned roll out complete: 1 new pods have been updated/);
+      const set = await sts();
+      assert.notEqual(set.status.updateRevision, oldRevision);
+      assert.equal(set.status.currentRevision, oldRevision);
+      assert.equal(set.status.updatedReplicas, 1);
+      const byName = new Map((await live()).map((p) => [p.metadata.name, p]));
+      assert.equal(byName.get('web-2')!.spec.containers[0].image, 'nginx:1.26');
+      assert.equal(byName.get('web-2')!.metadata.labels['controller-revision-hash'], set.status.updateRevision);
+      assert.equal(byName.get('web-1')!.spec.containers[0].image, 'nginx:1.25');
+      assert.equal(byName.get('web-0')!.metadata.labels['controller-revision-hash'], oldRevision);
+
+      deleted.length = 0;
+      assert.equal((await kubectl('patch', 'statefulset/web', '-n', NS, '-p', '{"spec":{"updateStrategy":{"rollingUpdate":{"partition":0}}}}')).code, 0);
+      const rollout = await kubectl('rollout', 'status', 'statefulset/web', '-n', NS, '--timeout=60s');
+      assert.equal(rollout.code, 0, rollout.err + rollout.out);
+      assert.deepEqual(deleted, ['web-1', 'web-0']);
+      await eventually(async () => {
+        const s = await sts();
+        return s.status.currentRevision === s.status.updateRevision && s.status.updateRevision === set.status.updateRevision && s.status.currentReplicas === 3;
+      }, 20_000);
+      assert.ok((await live()).every((p) => p.spec.containers[0].image === 'nginx:1.26'));
+    });
+
+    it('kubectl rollout history and undo: back to the first template, its revision renumbered', async () => {
+      const history = await kubectl('rollout', 'history', 'statefulset/web', '-n', NS);
+      assert.equal(history.code, 0, history.err);
+      assert.match(history.out, /^1\s/m);
+      assert.match(history.out, /^2\s/m);
+      const undo = await kubectl('rollout', 'undo', 'statefulset/web', '-n', NS);
+      assert.equal(undo.code, 0, undo.err + undo.out);
+      assert.match(undo.out, /rolled back/);
+      const rollout = await kubectl('rollout', 'status', 'statefulset/web', '-n', NS, '--timeout=60s');
+      assert.equal(rollout.code, 0, rollout.err + rollout.out);
+      await eventually(async () => (await live()).length === 3 && (await live()).every((p) => p.spec.containers[0].image === 'nginx:1.25' && ready(p)), 30_000);
+      const revs = ((await t.req('GET', `/apis/apps/v1/namespaces/${NS}/controllerrevisions`)).body.items as Obj[]).map((r) => r.revision).sort();
+      assert.deepEqual(revs, [2, 3]);
+    });
+
+    it('a failed pod is recreated (RecreatingFailedPod)', async () => {
+      const old = (await live()).find((p) => p.metadata.name === 'web-1')!;
+      const failed = await t.req('PUT', `/api/v1/namespaces/${NS}/pods/web-1/status`, { ...old, status: { ...old.status, phase: 'Failed' } });
+      assert.equal(failed.status, 200, failed.text);
+      await eventually(async () => {
+        const p = (await live()).find((q) => q.metadata.name === 'web-1');
+        return !!p && p.metadata.uid !== old.metadata.uid && ready(p);
+      }, 30_000);
+      const es = (await events()).filter((e) => e.reason === 'RecreatingFailedPod');
+      assert.equal(es[0]?.type, 'Warning');
+      assert.equal(es[0]?.message, `StatefulSet ${NS}/web is recreating failed Pod web-1`);
+    });
+
+    it('deleting the StatefulSet (whenDeleted: Delete): the garbage collector removes its pods, revisions and claims', async () => {
+      const deletedSet = await kubectl('delete', 'statefulset', 'web', '-n', NS);
+      assert.equal(deletedSet.code, 0, deletedSet.err);
+      try {
+        await eventually(async () => (await pods()).length === 0 && (await claims()).length === 0
+          && (await t.req('GET', `/apis/apps/v1/namespaces/${NS}/controllerrevisions`)).body.items.length === 0, 60_000);
+      } catch (err) {
+        const state = { pods: (await pods()).map((p) => [p.metadata.name, p.metadata.deletionTimestamp, p.metadata.finalizers, p.status.phase]), claims: (await claims()).map((c) => [c.metadata.name, c.metadata.deletionTimestamp, c.metadata.finalizers, c.metadata.ownerReferences]) };
+        throw new Error(`${(err as Error).message}: ${JSON.stringify(state)}`);
+      }
+    });
+  });
+}
