@@ -237,6 +237,34 @@ for (const backend of BACKENDS) {
       assert.equal(es[0]?.message, `StatefulSet ${NS}/web is recreating failed Pod web-1`);
     });
 
+    it('a revision name taken by other data: the collision count is raised and the revision named by the new hash', async () => {
+      const made = await t.req('POST', `/apis/apps/v1/namespaces/${NS}/statefulsets`, {
+        metadata: { name: 'col' }, spec: { replicas: 0, serviceName: 'col', selector: { matchLabels: { app: 'col' } }, template: { metadata: { labels: { app: 'col' } }, spec: { containers: [{ name: 'c', image: 'busybox' }] } } },
+      });
+      assert.equal(made.status, 201, made.text);
+      let first = '';
+      await eventually(async () => {
+        first = (await t.req('GET', `/apis/apps/v1/namespaces/${NS}/statefulsets/col`)).body.status?.updateRevision ?? '';
+        return first !== '';
+      }, 20_000);
+      assert.equal((await t.req('DELETE', `/apis/apps/v1/namespaces/${NS}/controllerrevisions/${first}`)).status, 200);
+      const squatter = await t.req('POST', `/apis/apps/v1/namespaces/${NS}/controllerrevisions`, { metadata: { name: first }, data: { other: true }, revision: 1 });
+      assert.equal(squatter.status, 201, squatter.text);
+      // any change of the set makes it sync again
+      assert.equal((await kubectl('annotate', 'statefulset/col', 'poke=1', '-n', NS)).code, 0);
+      let status: Obj = {};
+      await eventually(async () => {
+        status = (await t.req('GET', `/apis/apps/v1/namespaces/${NS}/statefulsets/col`)).body.status ?? {};
+        return status.collisionCount === 1;
+      }, 20_000);
+      assert.notEqual(status.updateRevision, first);
+      const rev = (await t.req('GET', `/apis/apps/v1/namespaces/${NS}/controllerrevisions/${status.updateRevision}`)).body;
+      assert.equal(rev.metadata.ownerReferences[0].name, 'col');
+      assert.equal(rev.data.spec.template.$patch, 'replace');
+      assert.equal((await t.req('DELETE', `/apis/apps/v1/namespaces/${NS}/statefulsets/col`)).status, 200);
+      assert.equal((await t.req('DELETE', `/apis/apps/v1/namespaces/${NS}/controllerrevisions/${first}`)).status, 200);
+    });
+
     it('deleting the StatefulSet (whenDeleted: Delete): the garbage collector removes its pods, revisions and claims', async () => {
       const deletedSet = await kubectl('delete', 'statefulset', 'web', '-n', NS);
       assert.equal(deletedSet.code, 0, deletedSet.err);
