@@ -45,7 +45,9 @@ class FakeControl implements StatefulPodControl {
 
 const parallel: SetSpec = { podManagementPolicy: 'Parallel' };
 
-const rows: { name: string; spec?: SetSpec; pods: (s: ApiObject) => ApiObject[]; want: string[]; startOrdinal?: boolean; deleting?: boolean; update?: string }[] = [
+const mu = (maxUnavailable: number | string, partition = 0): SetSpec => ({ podManagementPolicy: 'Parallel', replicas: 4, updateStrategy: { type: 'RollingUpdate', rollingUpdate: { partition, maxUnavailable } } });
+
+const rows: { name: string; spec?: SetSpec; pods: (s: ApiObject) => ApiObject[]; want: string[]; startOrdinal?: boolean; maxUnavailable?: boolean; deleting?: boolean; update?: string }[] = [
   { name: 'OrderedReady from nothing: web-0 only', pods: () => [], want: ['create web-0@A'] },
   { name: 'OrderedReady: web-1 once web-0 is Running and Ready', pods: (s) => [pod(s, 0, 'ready')], want: ['create web-1@A'] },
   { name: 'OrderedReady: web-0 pending blocks', pods: (s) => [pod(s, 0, 'pending')], want: [] },
@@ -71,6 +73,11 @@ const rows: { name: string; spec?: SetSpec; pods: (s: ApiObject) => ApiObject[];
   { name: 'StatefulSetStartOrdinal off: spec.ordinals ignored', spec: { replicas: 2, ordinals: { start: 5 }, ...parallel }, pods: () => [], want: ['create web-0@A', 'create web-1@A'] },
   { name: 'StatefulSetStartOrdinal on: pods below the start are condemned', spec: { replicas: 1, ordinals: { start: 1 } }, startOrdinal: true, pods: (s) => [pod(s, 0, 'ready'), pod(s, 1, 'ready')], want: ['delete web-0'] },
   { name: 'a set being deleted: nothing', deleting: true, pods: () => [], want: [] },
+  { name: 'MaxUnavailableStatefulSet: maxUnavailable 2 deletes the two highest at once', spec: mu(2), maxUnavailable: true, pods: (s) => [0, 1, 2, 3].map((n) => pod(s, n, 'ready')), update: 'B', want: ['delete web-3', 'delete web-2'] },
+  { name: 'MaxUnavailableStatefulSet: one unhealthy leaves room for one', spec: mu(2), maxUnavailable: true, pods: (s) => [pod(s, 0, 'ready'), pod(s, 1, 'ready'), pod(s, 2, 'ready'), pod(s, 3, 'pending', 'B')], update: 'B', want: ['delete web-2'] },
+  { name: 'MaxUnavailableStatefulSet: 50% of 4, down to the partition', spec: mu('50%', 3), maxUnavailable: true, pods: (s) => [0, 1, 2, 3].map((n) => pod(s, n, 'ready')), update: 'B', want: ['delete web-3'] },
+  { name: 'MaxUnavailableStatefulSet: 10% rounds down to 0, then 1', spec: mu('10%'), maxUnavailable: true, pods: (s) => [0, 1, 2, 3].map((n) => pod(s, n, 'ready')), update: 'B', want: ['delete web-3'] },
+  { name: 'MaxUnavailableStatefulSet off: maxUnavailable ignored', spec: mu(2), pods: (s) => [0, 1, 2, 3].map((n) => pod(s, n, 'ready')), update: 'B', want: ['delete web-3'] },
 ];
 
 for (const row of rows) {
@@ -79,7 +86,7 @@ for (const row of rows) {
     const ctl = new FakeControl();
     const { error } = await updateStatefulSet(ctl, {
       set: s, currentSet: s, updateSet: s, currentRevision: 'A', updateRevision: row.update ?? 'A', collisionCount: 0,
-      pods: row.pods(s), ref: REF, now: Date.parse('2026-01-01T00:00:00Z'), gates: { startOrdinal: row.startOrdinal ?? false, autoDeletePVC: true },
+      pods: row.pods(s), ref: REF, now: Date.parse('2026-01-01T00:00:00Z'), gates: { startOrdinal: row.startOrdinal ?? false, autoDeletePVC: true, maxUnavailable: row.maxUnavailable ?? false },
     });
     assert.equal(error, undefined);
     assert.deepEqual(ctl.actions, row.want);

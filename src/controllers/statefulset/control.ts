@@ -16,6 +16,7 @@
 // OrderedReady ("monotonic") runs the steps one pod at a time and stops at
 // the first that blocks; Parallel runs them in growing parallel batches.
 import type { ApiObject, OwnerReference } from '../../registry/object.js';
+import { scaledValue } from '../deployment/replicas.js';
 import {
   newVersionedPod, ordinalOf, ordinalRange, podRevision, specOf, identityMatches, storageMatches, type SetStatus,
 } from './identity.js';
@@ -47,7 +48,7 @@ export interface UpdateInput {
   readonly pods: readonly ApiObject[];
   readonly ref: OwnerReference;
   readonly now: number;
-  readonly gates: { readonly startOrdinal: boolean; readonly autoDeletePVC: boolean };
+  readonly gates: { readonly startOrdinal: boolean; readonly autoDeletePVC: boolean; readonly maxUnavailable?: boolean };
 }
 
 export interface UpdateResult {
@@ -146,6 +147,7 @@ export async function updateStatefulSet(ctl: StatefulPodControl, input: UpdateIn
   finish();
   const strategy = specOf(set).updateStrategy;
   if (strategy?.type === 'OnDelete') return { status };
+  if (gates.maxUnavailable) return rollWithMaxUnavailable(ctl, set, replicas, updateRevision, status);
   const partition = strategy?.rollingUpdate?.partition ?? 0;
   for (let target = replicas.length - 1; target >= partition; target--) {
     const pod = replicas[target]!;
@@ -159,6 +161,43 @@ export async function updateStatefulSet(ctl: StatefulPodControl, input: UpdateIn
       return { status };
     }
     if (!isHealthy(pod)) return { status };
+  }
+  return { status };
+}
+
+/** rollingUpdate.maxUnavailable against the replicas, rounded down, at least 1 (kube's getStatefulSetMaxUnavailable). */
+export function maxUnavailableOf(set: ApiObject): number {
+  const v = specOf(set).updateStrategy?.rollingUpdate?.maxUnavailable ?? 1;
+  return Math.max(1, scaledValue(v, specOf(set).replicas ?? 1, false));
+}
+
+/**
+ * The rolling update under MaxUnavailableStatefulSet (kube's
+ * updateStatefulSetAfterInvariantEstablished): with fewer than maxUnavailable
+ * replicas unhealthy, up to the difference of the highest-ordinal pods not at
+ * the update revision (down to the partition) are deleted at once.
+ */
+async function rollWithMaxUnavailable(ctl: StatefulPodControl, set: ApiObject, replicas: ApiObject[], updateRevision: string, status: SetStatus): Promise<UpdateResult> {
+  const partition = specOf(set).updateStrategy?.rollingUpdate?.partition ?? 0;
+  let maxUnavailable: number;
+  try {
+    maxUnavailable = specOf(set).updateStrategy?.rollingUpdate ? maxUnavailableOf(set) : 1;
+  } catch (err) {
+    return { status, error: err };
+  }
+  const unavailable = replicas.filter((p) => !isHealthy(p)).length;
+  if (unavailable >= maxUnavailable) return { status };
+  let deleted = 0;
+  for (let target = replicas.length - 1; target >= partition && deleted < maxUnavailable - unavailable; target--) {
+    const pod = replicas[target]!;
+    if (podRevision(pod) === updateRevision || isTerminating(pod)) continue;
+    try {
+      await ctl.deletePod(set, pod);
+    } catch (err) {
+      if (!isNotFound(err)) return { status, error: err };
+    }
+    deleted++;
+    status.currentReplicas--;
   }
   return { status };
 }

@@ -56,12 +56,15 @@ export class StatefulSetController implements Controller {
   private readonly starter: StartWhenAuthorized;
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly now: () => number;
-  private readonly gates: { readonly startOrdinal: boolean; readonly autoDeletePVC: boolean };
+  private readonly gates: { readonly startOrdinal: boolean; readonly autoDeletePVC: boolean; readonly maxUnavailable: boolean };
   private ready = false;
 
   constructor(ctx: ControllerContext, opts: StatefulSetControllerOptions = {}) {
     this.now = opts.now ?? Date.now;
-    this.gates = { startOrdinal: ctx.gates.enabled('StatefulSetStartOrdinal'), autoDeletePVC: ctx.gates.enabled('StatefulSetAutoDeletePVC') };
+    this.gates = {
+      startOrdinal: ctx.gates.enabled('StatefulSetStartOrdinal'), autoDeletePVC: ctx.gates.enabled('StatefulSetAutoDeletePVC'),
+      maxUnavailable: ctx.gates.enabled('MaxUnavailableStatefulSet'),
+    };
     this.client = ctx.client(SERVICE_ACCOUNT);
     this.sets = ctx.informers.informer('apps', 'statefulsets');
     this.pods = ctx.informers.informer('', 'pods');

@@ -112,6 +112,8 @@ export class ApiStatefulPodControl implements StatefulPodControl {
   async updatePod(set: ApiObject, pod: ApiObject): Promise<void> {
     let attempted = false;
     try {
+      if (!storageMatches(set, pod)) await this.createClaims(set, pod);
+      await this.updateClaimsForRetentionPolicy(set, pod);
       await this.o.client.update(PODS, set.metadata.namespace!, pod.metadata.name!, (latest) => {
         const next = structuredClone(latest) as ApiObject;
         if (!identityMatches(set, next)) updateIdentity(set, next);
@@ -119,8 +121,6 @@ export class ApiStatefulPodControl implements StatefulPodControl {
         attempted = true;
         return next;
       });
-      if (!storageMatches(set, pod)) await this.createClaims(set, pod);
-      await this.updateClaimsForRetentionPolicy(set, pod);
     } catch (err) {
       this.podEvent('update', set, pod, err);
       throw err;
