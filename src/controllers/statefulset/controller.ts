@@ -121,9 +121,14 @@ export class StatefulSetController implements Controller {
     return s && s.metadata.uid === ref.uid ? s : undefined;
   }
 
+  /** Sets whose (non-empty) selector matches an orphan pod (kube's getStatefulSetsForPod). */
   private setsSelecting(pod: ApiObject): ApiObject[] {
     const labels = pod.metadata.labels ?? {};
-    return this.sets.list(pod.metadata.namespace ?? '').filter((s) => specOf(s).selector !== undefined && selectorMatches(specOf(s).selector, labels));
+    return this.sets.list(pod.metadata.namespace ?? '').filter((s) => {
+      const sel = specOf(s).selector;
+      const empty = !sel || (Object.keys(sel.matchLabels ?? {}).length === 0 && (sel.matchExpressions ?? []).length === 0);
+      return !empty && selectorMatches(sel, labels);
+    });
   }
 
   private podAdded(pod: ApiObject): void {
