@@ -19,13 +19,13 @@ function set(spec: SetSpec, extra: Partial<ApiObject['metadata']> = {}): ApiObje
   };
 }
 
-type State = 'pending' | 'ready' | 'running' | 'failed' | 'terminating';
+type State = 'pending' | 'ready' | 'running' | 'failed' | 'succeeded' | 'terminating';
 /** A created pod `web-<n>` at a revision, in a state. */
 function pod(s: ApiObject, n: number, state: State, revision = 'A'): ApiObject {
   const p = newStatefulSetPod(s, n, REF);
   p.metadata.uid = `pod-${n}`;
   setPodRevision(p, revision);
-  const phase = { pending: 'Pending', ready: 'Running', running: 'Running', failed: 'Failed', terminating: 'Running' }[state];
+  const phase = { pending: 'Pending', ready: 'Running', running: 'Running', failed: 'Failed', succeeded: 'Succeeded', terminating: 'Running' }[state];
   p.status = { phase, conditions: [{ type: 'Ready', status: state === 'ready' || state === 'terminating' ? 'True' : 'False' }] };
   if (state === 'terminating') p.metadata.deletionTimestamp = '2026-01-01T00:00:00Z';
   return p;
@@ -68,6 +68,7 @@ const rows: { name: string; spec?: SetSpec; pods: (s: ApiObject) => ApiObject[];
   { name: 'partition: a missing pod at or above it is created at the update revision', spec: { updateStrategy: { type: 'RollingUpdate', rollingUpdate: { partition: 2 } } }, pods: (s) => [pod(s, 0, 'ready'), pod(s, 1, 'ready')], update: 'B', want: ['create web-2@B'] },
   { name: 'OnDelete: nothing is deleted for an update', spec: { updateStrategy: { type: 'OnDelete' } }, pods: (s) => [0, 1, 2].map((n) => pod(s, n, 'ready')), update: 'B', want: [] },
   { name: 'a failed pod is deleted and created again', pods: (s) => [pod(s, 0, 'ready'), pod(s, 1, 'failed'), pod(s, 2, 'ready')], want: ['event Warning RecreatingFailedPod', 'delete web-1', 'create web-1@A'] },
+  { name: 'a succeeded pod is deleted and created again', pods: (s) => [pod(s, 0, 'succeeded'), pod(s, 1, 'ready'), pod(s, 2, 'ready')], want: ['event Normal RecreatingTerminatedPod', 'delete web-0', 'create web-0@A'] },
   { name: 'a pod whose identity label was removed is updated', pods: (s) => { const p = pod(s, 0, 'ready'); delete p.metadata.labels!['statefulset.kubernetes.io/pod-name']; return [p, pod(s, 1, 'ready'), pod(s, 2, 'ready')]; }, want: ['update web-0'] },
   { name: 'StatefulSetStartOrdinal on: ordinals from spec.ordinals.start', spec: { replicas: 2, ordinals: { start: 5 }, ...parallel }, startOrdinal: true, pods: () => [], want: ['create web-5@A', 'create web-6@A'] },
   { name: 'StatefulSetStartOrdinal off: spec.ordinals ignored', spec: { replicas: 2, ordinals: { start: 5 }, ...parallel }, pods: () => [], want: ['create web-0@A', 'create web-1@A'] },

@@ -4,7 +4,7 @@
 //
 //   pods ─► replicas[start..end] (missing ones planned at their revision)
 //        └► condemned (ordinal out of range), highest ordinal first
-//   1. each replica: failed → recreate; missing → create (claims first);
+//   1. each replica: failed or succeeded → recreate; missing → create (claims first);
 //      OrderedReady stops at the first not Running+Ready+Available one
 //   2. condemned claims' owner references fixed (retention policy)
 //   3. condemned deleted, highest first; OrderedReady waits for each to go
@@ -21,7 +21,7 @@ import {
   newVersionedPod, ordinalOf, ordinalRange, podRevision, specOf, identityMatches, storageMatches, type SetStatus,
 } from './identity.js';
 import {
-  countReplicas, isCreated, isFailed, isHealthy, isPending, isRunningAndAvailable, isRunningAndReady, isTerminating,
+  countReplicas, isCreated, isFailed, isHealthy, isSucceeded, isPending, isRunningAndAvailable, isRunningAndReady, isTerminating,
 } from './status.js';
 
 export interface StatefulPodControl {
@@ -107,8 +107,11 @@ export async function updateStatefulSet(ctl: StatefulPodControl, input: UpdateIn
   const monotonic = specOf(set).podManagementPolicy !== 'Parallel';
   const processReplica: Step = async (i) => {
     let pod = replicas[i]!;
-    if (isFailed(pod)) {
-      ctl.event(set, 'Warning', 'RecreatingFailedPod', `StatefulSet ${set.metadata.namespace}/${set.metadata.name} is recreating failed Pod ${pod.metadata.name}`);
+    // a finished pod is recreated, Succeeded too (kube 1.27.7's fix: an evicted pod whose containers exit 0 ends Succeeded)
+    if (isFailed(pod) || isSucceeded(pod)) {
+      const who = `StatefulSet ${set.metadata.namespace}/${set.metadata.name}`;
+      if (isFailed(pod)) ctl.event(set, 'Warning', 'RecreatingFailedPod', `${who} is recreating failed Pod ${pod.metadata.name}`);
+      else ctl.event(set, 'Normal', 'RecreatingTerminatedPod', `${who} is recreating terminated Pod ${pod.metadata.name}`);
       await ctl.deletePod(set, pod);
       pod = replicas[i] = planned(i + start);
     }
