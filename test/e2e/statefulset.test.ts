@@ -265,6 +265,35 @@ for (const backend of BACKENDS) {
       assert.equal((await t.req('DELETE', `/apis/apps/v1/namespaces/${NS}/controllerrevisions/${first}`)).status, 200);
     });
 
+    it('OnDelete: a template change replaces no pod until one is deleted; kubectl rollout status refuses the strategy', async () => {
+      const before = await sts();
+      const uids = new Map((await live()).map((p) => [p.metadata.name, p.metadata.uid]));
+      const patched = await kubectl('patch', 'statefulset/web', '-n', NS, '-p',
+        JSON.stringify({ spec: { updateStrategy: { type: 'OnDelete', rollingUpdate: null }, template: { spec: { containers: [{ name: 'nginx', image: 'nginx:1.27' }] } } } }));
+      assert.equal(patched.code, 0, patched.err);
+      let set: Obj = {};
+      await eventually(async () => {
+        set = await sts();
+        return set.status.observedGeneration === set.metadata.generation && set.status.updateRevision !== before.status.updateRevision;
+      }, 20_000);
+      assert.equal(set.status.updatedReplicas, undefined, 'zero is omitted, as Go writes it');
+      assert.deepEqual(new Map((await live()).map((p) => [p.metadata.name, p.metadata.uid])), uids);
+      const status = await kubectl('rollout', 'status', 'statefulset/web', '-n', NS, '--timeout=5s');
+      assert.notEqual(status.code, 0);
+      assert.match(status.err, /rollout status is only available for RollingUpdate strategy type/);
+
+      assert.equal((await t.req('DELETE', `/api/v1/namespaces/${NS}/pods/web-0`)).status, 200);
+      await eventually(async () => {
+        const p = (await live()).find((q) => q.metadata.name === 'web-0');
+        return !!p && p.metadata.uid !== uids.get('web-0') && ready(p);
+      }, 30_000);
+      const byName = new Map((await live()).map((p) => [p.metadata.name, p]));
+      assert.equal(byName.get('web-0')!.spec.containers[0].image, 'nginx:1.27');
+      assert.equal(byName.get('web-0')!.metadata.labels['controller-revision-hash'], set.status.updateRevision);
+      assert.equal(byName.get('web-1')!.metadata.uid, uids.get('web-1'));
+      await eventually(async () => (await sts()).status.updatedReplicas === 1, 20_000);
+    });
+
     it('deleting the StatefulSet (whenDeleted: Delete): the garbage collector removes its pods, revisions and claims', async () => {
       const deletedSet = await kubectl('delete', 'statefulset', 'web', '-n', NS);
       assert.equal(deletedSet.code, 0, deletedSet.err);
