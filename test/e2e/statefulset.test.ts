@@ -233,6 +233,8 @@ for (const backend of BACKENDS) {
         return !!p && p.metadata.uid !== old.metadata.uid && ready(p);
       }, 30_000);
       const es = (await events()).filter((e) => e.reason === 'RecreatingFailedPod');
+      assert.equal(es.length, 1);
+      assert.equal(es[0]!.count, 1, 'the pod is deleted once, then waited for');
       assert.equal(es[0]?.type, 'Warning');
       assert.equal(es[0]?.message, `StatefulSet ${NS}/web is recreating failed Pod web-1`);
     });
@@ -263,6 +265,24 @@ for (const backend of BACKENDS) {
       assert.equal(rev.data.spec.template.$patch, 'replace');
       assert.equal((await t.req('DELETE', `/apis/apps/v1/namespaces/${NS}/statefulsets/col`)).status, 200);
       assert.equal((await t.req('DELETE', `/apis/apps/v1/namespaces/${NS}/controllerrevisions/${first}`)).status, 200);
+    });
+
+    it('Parallel: every pod is created without waiting for the others to be Ready, and all condemned go at once', async () => {
+      const made = await t.req('POST', `/apis/apps/v1/namespaces/${NS}/statefulsets`, {
+        metadata: { name: 'par' },
+        spec: {
+          replicas: 3, serviceName: 'par', podManagementPolicy: 'Parallel', selector: { matchLabels: { app: 'par' } },
+          // the containers exit 1 at once: the pods crash-loop and are never Ready
+          template: { metadata: { labels: { app: 'par' }, annotations: { 'simulated.svc.io/exit-code': '1' } }, spec: { containers: [{ name: 'c', image: 'busybox' }] } },
+        },
+      });
+      assert.equal(made.status, 201, made.text);
+      const par = async () => ((await t.req('GET', `/api/v1/namespaces/${NS}/pods?labelSelector=app%3Dpar`)).body.items as Obj[]);
+      await eventually(async () => (await par()).filter((p) => p.spec.nodeName).length === 3, 30_000);
+      assert.ok((await par()).every((p) => !ready(p)));
+      assert.equal((await t.req('PATCH', `/apis/apps/v1/namespaces/${NS}/statefulsets/par`, { spec: { replicas: 0 } }, { headers: { 'content-type': 'application/merge-patch+json' } })).status, 200);
+      await eventually(async () => (await par()).length === 0, 30_000);
+      assert.equal((await t.req('DELETE', `/apis/apps/v1/namespaces/${NS}/statefulsets/par`)).status, 200);
     });
 
     it('OnDelete: a template change replaces no pod until one is deleted; kubectl rollout status refuses the strategy', async () => {

@@ -4,7 +4,7 @@
 //
 //   pods ─► replicas[start..end] (missing ones planned at their revision)
 //        └► condemned (ordinal out of range), highest ordinal first
-//   1. each replica: failed or succeeded → recreate; missing → create (claims first);
+//   1. each replica: failed or succeeded → deleted (made again once gone); missing → create (claims first);
 //      OrderedReady stops at the first not Running+Ready+Available one
 //   2. condemned claims' owner references fixed (retention policy)
 //   3. condemned deleted, highest first; OrderedReady waits for each to go
@@ -106,14 +106,20 @@ export async function updateStatefulSet(ctl: StatefulPodControl, input: UpdateIn
 
   const monotonic = specOf(set).podManagementPolicy !== 'Parallel';
   const processReplica: Step = async (i) => {
-    let pod = replicas[i]!;
-    // a finished pod is recreated, Succeeded too (kube 1.27.7's fix: an evicted pod whose containers exit 0 ends Succeeded)
+    const pod = replicas[i]!;
+    // A finished pod is deleted, Succeeded too (kube 1.27.7's fix: an evicted pod whose containers exit 0
+    // ends Succeeded), and made again once it is gone. A terminating pod that ended (a kubelet makes a
+    // pod's phase terminal before it lets it go) is only waited for: kube 1.27.0 deleted and re-created
+    // it on every pass (RecreatingFailedPod events and AlreadyExists errors at each rolling update step,
+    // fixed in kube 1.30), which we do not copy.
     if (isFailed(pod) || isSucceeded(pod)) {
-      const who = `StatefulSet ${set.metadata.namespace}/${set.metadata.name}`;
-      if (isFailed(pod)) ctl.event(set, 'Warning', 'RecreatingFailedPod', `${who} is recreating failed Pod ${pod.metadata.name}`);
-      else ctl.event(set, 'Normal', 'RecreatingTerminatedPod', `${who} is recreating terminated Pod ${pod.metadata.name}`);
-      await ctl.deletePod(set, pod);
-      pod = replicas[i] = planned(i + start);
+      if (!isTerminating(pod)) {
+        const who = `StatefulSet ${set.metadata.namespace}/${set.metadata.name}`;
+        if (isFailed(pod)) ctl.event(set, 'Warning', 'RecreatingFailedPod', `${who} is recreating failed Pod ${pod.metadata.name}`);
+        else ctl.event(set, 'Normal', 'RecreatingTerminatedPod', `${who} is recreating terminated Pod ${pod.metadata.name}`);
+        await ctl.deletePod(set, pod);
+      }
+      return true;
     }
     if (!isCreated(pod)) {
       if (gates.autoDeletePVC && ctl.podClaimIsStale(set, pod)) return true;
