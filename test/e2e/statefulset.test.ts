@@ -267,6 +267,28 @@ for (const backend of BACKENDS) {
       assert.equal((await t.req('DELETE', `/apis/apps/v1/namespaces/${NS}/controllerrevisions/${first}`)).status, 200);
     });
 
+    it('an orphan ControllerRevision matching the selector is adopted and numbered before the new one', async () => {
+      const orphan = await t.req('POST', `/apis/apps/v1/namespaces/${NS}/controllerrevisions`, {
+        metadata: { name: 'adopt-old', labels: { app: 'adopt' } }, data: { spec: { template: { $patch: 'replace', metadata: { labels: { app: 'adopt' } } } } }, revision: 1,
+      });
+      assert.equal(orphan.status, 201, orphan.text);
+      const made = await t.req('POST', `/apis/apps/v1/namespaces/${NS}/statefulsets`, {
+        metadata: { name: 'adopt' }, spec: { replicas: 0, serviceName: 'adopt', selector: { matchLabels: { app: 'adopt' } }, template: { metadata: { labels: { app: 'adopt' } }, spec: { containers: [{ name: 'c', image: 'busybox' }] } } },
+      });
+      assert.equal(made.status, 201, made.text);
+      let revs: Obj[] = [];
+      await eventually(async () => {
+        revs = (await t.req('GET', `/apis/apps/v1/namespaces/${NS}/controllerrevisions?labelSelector=app%3Dadopt`)).body.items;
+        return revs.length === 2 && revs.every((r) => r.metadata.ownerReferences?.[0]?.uid === made.body.metadata.uid);
+      }, 20_000);
+      const adopted = revs.find((r) => r.metadata.name === 'adopt-old')!;
+      assert.deepEqual(adopted.metadata.ownerReferences, [{ apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'adopt', uid: made.body.metadata.uid, controller: true, blockOwnerDeletion: true }]);
+      const fresh = revs.find((r) => r.metadata.name !== 'adopt-old')!;
+      assert.equal(fresh.revision, 2);
+      await eventually(async () => (await t.req('GET', `/apis/apps/v1/namespaces/${NS}/statefulsets/adopt`)).body.status?.updateRevision === fresh.metadata.name, 20_000);
+      assert.equal((await t.req('DELETE', `/apis/apps/v1/namespaces/${NS}/statefulsets/adopt`)).status, 200);
+    });
+
     it('Parallel: every pod is created without waiting for the others to be Ready, and all condemned go at once', async () => {
       const made = await t.req('POST', `/apis/apps/v1/namespaces/${NS}/statefulsets`, {
         metadata: { name: 'par' },
