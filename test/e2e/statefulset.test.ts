@@ -14,6 +14,8 @@ import { eventually, type TestServer } from './harness.js';
 import { BACKENDS } from './backends.js';
 import { kubectlFor, kubectlMissing } from './kubectlcli.js';
 import { startStatefulSetController } from '../../src/controllers/statefulset/index.js';
+import { History, hashControllerRevision, newControllerRevision } from '../../src/controllers/history/index.js';
+import { startTestServer } from './harness.js';
 import type { Controller } from '../../src/controllers/context.js';
 import type { ApiObject } from '../../src/registry/object.js';
 
@@ -349,3 +351,46 @@ for (const backend of BACKENDS) {
     });
   });
 }
+
+describe('ControllerRevision history through the API (the shared History)', () => {
+  let t: TestServer;
+  before(async () => {
+    t = await startTestServer();
+  });
+  after(async () => t?.stop());
+
+  it('create (collision retry), renumber, adopt, release, delete as statefulset-controller', async () => {
+    const ctx = t.server.controllerContext;
+    const informer = ctx.informers.informer('apps', 'controllerrevisions');
+    await informer.start();
+    await informer.waitForSync();
+    const history = new History(ctx.client('statefulset-controller'), informer);
+    assert.equal((await t.req('POST', '/api/v1/namespaces', { metadata: { name: 'h' } })).status, 201);
+    const parent = (await t.req('POST', '/apis/apps/v1/namespaces/h/statefulsets', {
+      metadata: { name: 'p' }, spec: { replicas: 0, serviceName: 'p', selector: { matchLabels: { app: 'p' } }, template: { metadata: { labels: { app: 'p' } }, spec: { containers: [{ name: 'c', image: 'x' }] } } },
+    })).body as ApiObject;
+    const ref = { apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'p', uid: parent.metadata.uid!, controller: true, blockOwnerDeletion: true };
+    const data = { spec: { template: { $patch: 'replace', metadata: { labels: { app: 'p' } } } } };
+    // a revision with other data already holds the name for count 0
+    assert.equal((await t.req('POST', '/apis/apps/v1/namespaces/h/controllerrevisions', { metadata: { name: `p-${hashControllerRevision(data, 0)}` }, data: { x: 1 }, revision: 9 })).status, 201);
+    const made = await history.create(parent, newControllerRevision({ parent, ownerRef: ref, templateLabels: { app: 'p' }, data, revision: 1, collisionCount: 0 }), 0);
+    assert.equal(made.collisionCount, 1);
+    assert.equal(made.revision.metadata.name, `p-${hashControllerRevision(data, 1)}`);
+    // the same data again: the existing revision is returned, no new count
+    const again = await history.create(parent, newControllerRevision({ parent, ownerRef: ref, data, revision: 1 }), 1);
+    assert.equal(again.revision.metadata.uid, made.revision.metadata.uid);
+    assert.equal(again.collisionCount, 1);
+    assert.equal((await history.updateRevision(made.revision, 5) as { revision?: number }).revision, 5);
+
+    const released = await history.release(parent, made.revision);
+    assert.equal(released?.metadata.ownerReferences, undefined);
+    await eventually(async () => informer.get('h', made.revision.metadata.name!)?.metadata.ownerReferences === undefined, 10_000);
+    assert.deepEqual(history.list(parent, { matchLabels: { app: 'p' } }).map((r) => r.metadata.name), [made.revision.metadata.name]);
+    const adopted = await history.adopt(parent, ref, released!);
+    assert.deepEqual(adopted.metadata.ownerReferences, [ref]);
+    await assert.rejects(history.adopt(parent, ref, adopted), /attempt to adopt revision owned by/);
+    await history.delete(adopted);
+    assert.equal((await t.req('GET', `/apis/apps/v1/namespaces/h/controllerrevisions/${made.revision.metadata.name}`)).status, 404);
+    assert.equal(await history.release(parent, adopted), undefined, 'a revision gone is left alone');
+  });
+});
