@@ -82,6 +82,8 @@ export class History {
     if (owner) throw new Error(`attempt to adopt revision owned by ${JSON.stringify(owner)}`);
     return this.client.update(CONTROLLER_REVISIONS, parent.metadata.namespace!, revision.metadata.name!, (latest) => {
       sameUid(revision, latest);
+      const current = controllerOf(latest);
+      if (current && current.uid !== ownerRef.uid) throw new Error(`attempt to adopt revision owned by ${JSON.stringify(current)}`);
       const refs = (latest.metadata.ownerReferences ?? []).filter((r) => r.uid !== ownerRef.uid);
       return { ...latest, metadata: { ...latest.metadata, ownerReferences: [...refs, { ...ownerRef, controller: true, blockOwnerDeletion: true }] } };
     }, { verb: 'patch' });
