@@ -291,6 +291,27 @@ for (const backend of BACKENDS) {
       assert.equal((await t.req('DELETE', `/apis/apps/v1/namespaces/${NS}/statefulsets/adopt`)).status, 200);
     });
 
+    it('revisionHistoryLimit: old revisions beyond the limit are deleted, oldest first', async () => {
+      const base = `/apis/apps/v1/namespaces/${NS}/statefulsets`;
+      const made = await t.req('POST', base, {
+        metadata: { name: 'trunc' }, spec: { replicas: 0, revisionHistoryLimit: 1, serviceName: 'trunc', selector: { matchLabels: { app: 'trunc' } }, template: { metadata: { labels: { app: 'trunc' } }, spec: { containers: [{ name: 'c', image: 'busybox:1' }] } } },
+      });
+      assert.equal(made.status, 201, made.text);
+      const revisions = async () => ((await t.req('GET', `/apis/apps/v1/namespaces/${NS}/controllerrevisions?labelSelector=app%3Dtrunc`)).body.items as Obj[]);
+      for (const n of [2, 3, 4]) {
+        await eventually(async () => (await revisions()).some((r) => r.revision === n - 1), 20_000);
+        const patched = await t.req('PATCH', `${base}/trunc`, { spec: { template: { spec: { containers: [{ name: 'c', image: `busybox:${n}` }] } } } }, { headers: { 'content-type': 'application/strategic-merge-patch+json' } });
+        assert.equal(patched.status, 200, patched.text);
+      }
+      await eventually(async () => {
+        const rs = await revisions();
+        return rs.length === 2 && rs.map((r) => r.revision).sort().join() === '3,4';
+      }, 20_000);
+      const newest = (await revisions()).find((r) => r.revision === 4)!;
+      await eventually(async () => (await t.req('GET', `${base}/trunc`)).body.status?.updateRevision === newest.metadata.name, 20_000);
+      assert.equal((await t.req('DELETE', `${base}/trunc`)).status, 200);
+    });
+
     it('Parallel: every pod is created without waiting for the others to be Ready, and all condemned go at once', async () => {
       const made = await t.req('POST', `/apis/apps/v1/namespaces/${NS}/statefulsets`, {
         metadata: { name: 'par' },
