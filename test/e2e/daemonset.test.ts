@@ -181,6 +181,9 @@ for (const backend of BACKENDS) {
       // the rollback renumbered revision 1 as 3
       const history2 = await k('rollout', 'history', 'ds/agent');
       assert.match(history2, /\n2\s+<none>\n3\s+<none>/);
+      // kubectl compares the revision's data byte for byte with the patch it makes of the live DaemonSet
+      const same = await k('rollout', 'undo', 'ds/agent', '--to-revision=3');
+      assert.match(same, /skipped rollback \(current template already matches revision 3\)/);
       const deletes = (await events('agent')).filter((e) => e.reason === 'SuccessfulDelete');
       assert.ok(deletes.length >= 6, JSON.stringify(deletes.map((e) => e.message)));
     });

@@ -21,39 +21,32 @@ import { selectorMatches } from '../../api/meta/checks.js';
 import type { ControllerClient } from '../client.js';
 import type { SharedInformer } from '../shared.js';
 import { isReason } from '../informer.js';
-import { canonicalJson, computeHash } from '../deployment/hash.js';
+import { computeHash } from '../deployment/hash.js';
 import { claimObjects } from '../replicaset/claim.js';
+import { controllerRevisionName, CONTROLLER_REVISIONS, History, maxRevision, rawData, revisionData, revisionNumber, sortControllerRevisions } from '../history/index.js';
 import { controllerRef } from '../replicaset/pods.js';
 import { REVISION_HASH_LABEL } from './podtemplate.js';
 
 export const DAEMONSETS = { group: 'apps', version: 'v1', resource: 'daemonsets' };
-export const CONTROLLER_REVISIONS = { group: 'apps', version: 'v1', resource: 'controllerrevisions' };
 export const PODS = { group: '', version: 'v1', resource: 'pods' };
 
 type Obj = Record<string, unknown>;
 
-/** A JSON value with object keys sorted at every level (Go's encoding of a map). */
-function sorted(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(sorted);
-  if (!isObject(v)) return v;
-  const out: Obj = {};
-  for (const k of Object.keys(v).sort()) if (v[k] !== undefined) out[k] = sorted(v[k]);
-  return out;
-}
-
-/** kube's getPatch: the patch that restores the DaemonSet's template. */
+/**
+ * kube's getPatch: the patch that restores the DaemonSet's template, its keys
+ * in Go's order (rawData writes Go's json.Marshal of maps; parsing it keeps
+ * that order), so the bytes the server serves are the ones kubectl compares.
+ */
 export function templatePatch(ds: ApiObject): Obj {
   const spec = isObject(ds.spec) ? ds.spec : {};
   const template = isObject(spec.template) ? spec.template : {};
-  return sorted({ spec: { template: { ...template, $patch: 'replace' } } }) as Obj;
+  return JSON.parse(rawData({ spec: { template: { ...template, $patch: 'replace' } } })) as Obj;
 }
 
-/** kube's Match: the revision stores the DaemonSet's current template. */
+/** kube's Match: the revision stores the DaemonSet's current template (byte-equal data). */
 export function revisionMatches(ds: ApiObject, rev: ApiObject): boolean {
-  return canonicalJson(templatePatch(ds)) === canonicalJson((rev as Obj).data ?? null);
+  return rawData(templatePatch(ds)) === rawData(revisionData(rev));
 }
-
-export const revisionNumber = (rev: ApiObject): number => Number((rev as Obj).revision ?? 0);
 const collisionCountOf = (ds: ApiObject): number | undefined => ((ds.status ?? {}) as { collisionCount?: number }).collisionCount;
 
 /** kube's controller.ComputeHash of the template with the collision count. */
@@ -62,16 +55,20 @@ export function templateHash(ds: ApiObject): string {
   return computeHash(spec.template ?? {}, collisionCountOf(ds));
 }
 
-export interface History {
+export interface DaemonRevisions {
   readonly current: ApiObject;
   readonly old: ApiObject[];
 }
 
 export class DaemonHistory {
-  constructor(private readonly client: ControllerClient, private readonly revisions: SharedInformer) {}
+  private readonly history: History;
+
+  constructor(private readonly client: ControllerClient, private readonly revisions: SharedInformer) {
+    this.history = new History(client, revisions);
+  }
 
   /** kube's constructHistory. */
-  async construct(ds: ApiObject, claimedPods: () => Promise<readonly ApiObject[]>): Promise<History> {
+  async construct(ds: ApiObject, claimedPods: () => Promise<readonly ApiObject[]>): Promise<DaemonRevisions> {
     const ns = ds.metadata.namespace!;
     const currents: ApiObject[] = [];
     const old: ApiObject[] = [];
@@ -83,12 +80,11 @@ export class DaemonHistory {
       }
       (revisionMatches(ds, rev) ? currents : old).push(rev);
     }
-    const next = Math.max(0, ...old.map(revisionNumber)) + 1;
+    const next = maxRevision(old) + 1;
     if (currents.length === 0) return { current: await this.snapshot(ds, next), old };
     const current = await this.dedup(ds, currents, claimedPods);
     if (revisionNumber(current) < next) {
-      const renumbered = await this.client.update(CONTROLLER_REVISIONS, ns, current.metadata.name!, (latest) => ({ ...latest, revision: next } as ApiObject));
-      return { current: renumbered, old };
+      return { current: await this.history.updateRevision(current, next), old };
     }
     return { current, old };
   }
@@ -99,11 +95,11 @@ export class DaemonHistory {
     let toKill = old.length - limit;
     if (toKill <= 0) return;
     const live = new Set(pods.map((p) => p.metadata.labels?.[REVISION_HASH_LABEL]).filter((h) => h));
-    for (const rev of [...old].sort((a, b) => revisionNumber(a) - revisionNumber(b))) {
+    for (const rev of sortControllerRevisions(old)) {
       if (toKill <= 0) break;
       if (live.has(rev.metadata.labels?.[REVISION_HASH_LABEL])) continue;
       try {
-        await this.client.delete(CONTROLLER_REVISIONS, rev.metadata.namespace!, rev.metadata.name!);
+        await this.history.delete(rev);
       } catch (err) {
         if (!isReason(err, 'NotFound')) throw err;
       }
@@ -141,7 +137,7 @@ export class DaemonHistory {
     for (const c of currents) {
       if (c.metadata.name === keep.metadata.name) continue;
       try {
-        await this.client.delete(CONTROLLER_REVISIONS, ns, c.metadata.name!);
+        await this.history.delete(c);
       } catch (err) {
         if (!isReason(err, 'NotFound')) throw err;
       }
@@ -153,7 +149,7 @@ export class DaemonHistory {
   private async snapshot(ds: ApiObject, revision: number): Promise<ApiObject> {
     const ns = ds.metadata.namespace!;
     const hash = templateHash(ds);
-    const name = `${ds.metadata.name}-${hash}`;
+    const name = controllerRevisionName(ds.metadata.name!, hash);
     const spec = isObject(ds.spec) ? ds.spec : {};
     const templateMeta = isObject(spec.template) && isObject(spec.template.metadata) ? spec.template.metadata : {};
     const templateLabels = (isObject(templateMeta.labels) ? templateMeta.labels : {}) as Record<string, string>;
