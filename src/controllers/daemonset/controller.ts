@@ -29,7 +29,6 @@ import { isNamespaceTerminating, isReason } from '../informer.js';
 import { selectorMatches } from '../../api/meta/checks.js';
 import { Expectations } from '../replicaset/expectations.js';
 import { slowStartBatch } from '../replicaset/slowstart.js';
-import { claimObjects } from '../replicaset/claim.js';
 import { controllerOf, controllerRef, isPodReady, nodeNameOf, podFromTemplate } from '../replicaset/pods.js';
 import { Backoff } from './backoff.js';
 import { nodeShouldRunDaemonPod, type Placement } from './placement.js';
@@ -37,7 +36,7 @@ import { podsShouldBeOnNode } from './nodepods.js';
 import { createPodTemplate, replaceNodeNameAffinity, REVISION_HASH_LABEL, targetNodeName, templateGenerationOf } from './podtemplate.js';
 import { allowsSurge, rollingUpdateStep } from './rolling.js';
 import { daemonCounts, statusUpToDate } from './status.js';
-import { DAEMONSETS, DaemonHistory, PODS } from './revisions.js';
+import { claimForDaemonSet, DAEMONSETS, DaemonHistory, PODS } from './revisions.js';
 
 /** kube's BurstReplicas for DaemonSets. */
 export const BURST_REPLICAS = 250;
@@ -214,19 +213,30 @@ export class DaemonSetController implements Controller {
 
   private revisionUpdated(old: ApiObject, r: ApiObject): void {
     if (old.metadata.resourceVersion === r.metadata.resourceVersion) return;
+    this.ownedUpdated(old, r);
+  }
+
+  /**
+   * An update of a pod or revision (kube's updatePod / updateHistory): the
+   * former controller is synced when the reference changed; an owned object
+   * syncs its DaemonSet (returned), an orphan whose labels or reference
+   * changed every DaemonSet selecting it.
+   */
+  private ownedUpdated(old: ApiObject, obj: ApiObject): ApiObject | undefined {
     const oldRef = controllerOf(old);
-    const ref = controllerOf(r);
+    const ref = controllerOf(obj);
     const refChanged = !deepEqual(oldRef ?? null, ref ?? null);
     if (refChanged && oldRef) {
       const prior = this.resolve(old.metadata.namespace ?? '', oldRef);
       if (prior) this.enqueue(prior);
     }
     if (ref) {
-      const ds = this.resolve(r.metadata.namespace ?? '', ref);
+      const ds = this.resolve(obj.metadata.namespace ?? '', ref);
       if (ds) this.enqueue(ds);
-      return;
+      return ds;
     }
-    if (refChanged || !deepEqual(old.metadata.labels ?? {}, r.metadata.labels ?? {})) for (const ds of this.selecting(r)) this.enqueue(ds);
+    if (refChanged || !deepEqual(old.metadata.labels ?? {}, obj.metadata.labels ?? {})) for (const ds of this.selecting(obj)) this.enqueue(ds);
+    return undefined;
   }
 
   private revisionDeleted(r: ApiObject): void {
@@ -249,22 +259,10 @@ export class DaemonSetController implements Controller {
   private podUpdated(old: ApiObject, pod: ApiObject): void {
     if (old.metadata.resourceVersion === pod.metadata.resourceVersion) return;
     if (pod.metadata.deletionTimestamp) return this.podDeleted(pod);
-    const oldRef = controllerOf(old);
-    const ref = controllerOf(pod);
-    const refChanged = !deepEqual(oldRef ?? null, ref ?? null);
-    if (refChanged && oldRef) {
-      const prior = this.resolve(old.metadata.namespace ?? '', oldRef);
-      if (prior) this.enqueue(prior);
-    }
-    if (ref) {
-      const ds = this.resolve(pod.metadata.namespace ?? '', ref);
-      if (!ds) return;
-      this.enqueue(ds);
-      const minReady = specOf(ds).minReadySeconds ?? 0;
-      if (!isPodReady(old) && isPodReady(pod) && minReady > 0) this.enqueueAfter(ds, minReady * 1000 + 1000);
-      return;
-    }
-    if (refChanged || !deepEqual(old.metadata.labels ?? {}, pod.metadata.labels ?? {})) for (const ds of this.selecting(pod)) this.enqueue(ds);
+    const ds = this.ownedUpdated(old, pod);
+    const minReady = ds ? specOf(ds).minReadySeconds ?? 0 : 0;
+    // Ready now: available after minReadySeconds (a second more against clock skew)
+    if (ds && minReady > 0 && !isPodReady(old) && isPodReady(pod)) this.enqueueAfter(ds, minReady * 1000 + 1000);
   }
 
   private podDeleted(pod: ApiObject): void {
@@ -338,17 +336,8 @@ export class DaemonSetController implements Controller {
   }
 
   /** The DaemonSet's pods, adopting and releasing by selector (kube's getDaemonPods). */
-  private async claimPods(ds: ApiObject): Promise<ApiObject[]> {
-    const ns = ds.metadata.namespace!;
-    const selector = specOf(ds).selector;
-    const { claimed, errors } = await claimObjects(this.pods.list(ns), {
-      owner: ds, ownerRef: controllerRef(ds, 'apps/v1', 'DaemonSet'), resource: { group: '', resource: 'pods' },
-      matches: (p) => selector !== undefined && selectorMatches(selector, p.metadata.labels ?? {}),
-      getOwner: () => this.client.get(DAEMONSETS, ns, ds.metadata.name!),
-      write: async (p, mutate) => void await this.client.update(PODS, ns, p.metadata.name!, mutate, { verb: 'patch' }),
-    });
-    if (errors.length > 0) throw errors[0];
-    return claimed;
+  private claimPods(ds: ApiObject): Promise<ApiObject[]> {
+    return claimForDaemonSet(this.client, ds, PODS, this.pods.list(ds.metadata.namespace!));
   }
 
   /** The claimed pods by target node (kube's getNodesToDaemonPods); pods with no target are left out. */

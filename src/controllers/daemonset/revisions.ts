@@ -18,7 +18,7 @@
 import type { ApiObject } from '../../registry/object.js';
 import { isObject } from '../../registry/object.js';
 import { selectorMatches } from '../../api/meta/checks.js';
-import type { ControllerClient } from '../client.js';
+import type { ControllerClient, Target } from '../client.js';
 import type { SharedInformer } from '../shared.js';
 import { isReason } from '../informer.js';
 import { computeHash } from '../deployment/hash.js';
@@ -53,6 +53,25 @@ const collisionCountOf = (ds: ApiObject): number | undefined => ((ds.status ?? {
 export function templateHash(ds: ApiObject): string {
   const spec = isObject(ds.spec) ? ds.spec : {};
   return computeHash(spec.template ?? {}, collisionCountOf(ds));
+}
+
+/**
+ * Of the candidates (pods or revisions in the DaemonSet's namespace), those
+ * the DaemonSet controls, after adopting the orphans its selector matches and
+ * releasing those it no longer does (kube's ClaimPods /
+ * ClaimControllerRevisions; the writes are patches).
+ */
+export async function claimForDaemonSet(client: ControllerClient, ds: ApiObject, target: Target, candidates: readonly ApiObject[]): Promise<ApiObject[]> {
+  const ns = ds.metadata.namespace!;
+  const selector = ((ds.spec ?? {}) as { selector?: unknown }).selector;
+  const { claimed, errors } = await claimObjects(candidates, {
+    owner: ds, ownerRef: controllerRef(ds, 'apps/v1', 'DaemonSet'), resource: { group: target.group, resource: target.resource },
+    matches: (o) => selector !== undefined && selectorMatches(selector, o.metadata.labels ?? {}),
+    getOwner: () => client.get(DAEMONSETS, ns, ds.metadata.name!),
+    write: async (o, mutate) => void await client.update(target, ns, o.metadata.name!, mutate, { verb: 'patch' }),
+  });
+  if (errors.length > 0) throw errors[0];
+  return claimed;
 }
 
 export interface DaemonRevisions {
@@ -108,17 +127,8 @@ export class DaemonHistory {
   }
 
   /** The revisions the DaemonSet controls, adopting orphans its selector matches and releasing those it no longer does. */
-  private async controlled(ds: ApiObject): Promise<ApiObject[]> {
-    const ns = ds.metadata.namespace!;
-    const selector = ((ds.spec ?? {}) as { selector?: unknown }).selector;
-    const { claimed, errors } = await claimObjects(this.revisions.list(ns), {
-      owner: ds, ownerRef: controllerRef(ds, 'apps/v1', 'DaemonSet'), resource: { group: 'apps', resource: 'controllerrevisions' },
-      matches: (r) => selector !== undefined && selectorMatches(selector, r.metadata.labels ?? {}),
-      getOwner: () => this.client.get(DAEMONSETS, ns, ds.metadata.name!),
-      write: async (r, mutate) => void await this.client.update(CONTROLLER_REVISIONS, ns, r.metadata.name!, mutate, { verb: 'patch' }),
-    });
-    if (errors.length > 0) throw errors[0];
-    return claimed;
+  private controlled(ds: ApiObject): Promise<ApiObject[]> {
+    return claimForDaemonSet(this.client, ds, CONTROLLER_REVISIONS, this.revisions.list(ds.metadata.namespace!));
   }
 
   /** kube's dedupCurHistories: the highest-numbered of several current revisions stays. */
