@@ -151,6 +151,10 @@ for (const backend of BACKENDS) {
       assert.equal(mine[0].data.spec.template.$patch, 'replace');
       const get = await k('get', 'ds', 'agent');
       assert.match(get, /agent\s+3\s+3\s+3\s+3\s+3\s+<none>/);
+      const described = await k('describe', 'ds', 'agent');
+      assert.match(described, /Desired Number of Nodes Scheduled: 3/);
+      assert.match(described, /Pods Status:\s+3 Running \/ 0 Waiting \/ 0 Succeeded \/ 0 Failed/);
+      assert.match(described, /Normal\s+SuccessfulCreate\s+\S+\s+daemonset-controller\s+Created pod: agent-/);
     });
 
     it('an image change rolls the pods one node at a time; rollout status finishes; history and undo', async () => {
