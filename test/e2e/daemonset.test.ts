@@ -5,7 +5,7 @@
 // affinity the controller sets, with the daemon tolerations and labels; a
 // tainted node is skipped unless tolerated, a NoExecute taint removes the
 // pod; a node added later gets its pod; nodeSelector; a failed pod is
-// replaced; an image change rolls the pods (rollout status, history, undo),
+// replaced; creations refused by a quota are retried; an image change rolls the pods (rollout status, history, undo),
 // with maxSurge too; OnDelete waits for deletions; the delete cascades.
 // The main flow also on etcd.
 import assert from 'node:assert/strict';
@@ -292,6 +292,26 @@ for (const backend of BACKENDS) {
       assert.equal(s.updatedNumberScheduled, 3);
       assert.equal(s.numberAvailable, 3);
       await k('delete', 'ds', 'surge');
+    });
+
+    it('pods refused by admission (a pod quota): FailedCreate, the rest made later once the quota allows', async () => {
+      const quota = { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'pods' }, spec: { hard: { pods: '2' } } };
+      assert.equal((await t.req('POST', `/api/v1/namespaces/${NS}/resourcequotas`, quota)).status, 201);
+      await eventually(async () => (await t.req('GET', `/api/v1/namespaces/${NS}/resourcequotas/pods`)).body.status?.hard?.pods === '2');
+      await create(daemonSet('capped'));
+      await eventually(async () => (await podsOf('capped')).length === 2 && (await events('capped')).some((e) => e.reason === 'FailedCreate'), 30_000);
+      const failed = (await events('capped')).find((e) => e.reason === 'FailedCreate')!;
+      assert.equal(failed.type, 'Warning');
+      assert.match(failed.message, /^Error creating: pods "capped-[a-z0-9]{5}" is forbidden: exceeded quota: pods, requested: pods=1, used: pods=2, limited: pods=2$/);
+      await eventually(async () => {
+        const s = (await ds('capped')).status;
+        return s.desiredNumberScheduled === 3 && s.currentNumberScheduled === 2;
+      });
+      const raise = await t.req('PATCH', `/api/v1/namespaces/${NS}/resourcequotas/pods`, { spec: { hard: { pods: '10' } } }, { headers: { 'content-type': 'application/merge-patch+json' } });
+      assert.equal(raise.status, 200, raise.text);
+      await eventually(() => runningOn('capped', NODES), 30_000);
+      await k('delete', 'ds', 'capped');
+      assert.equal((await t.req('DELETE', `/api/v1/namespaces/${NS}/resourcequotas/pods`)).status, 200);
     });
 
     it('OnDelete: a template change waits until a pod is deleted by hand', async () => {

@@ -18,7 +18,7 @@
 // Events as component daemonset-controller (SuccessfulCreate, FailedCreate,
 // SuccessfulDelete, FailedDelete, FailedDaemonPod, SucceededDaemonPod,
 // SelectingAll).
-import type { ApiObject } from '../../registry/object.js';
+import type { ApiObject, OwnerReference } from '../../registry/object.js';
 import { deepEqual, isObject } from '../../registry/object.js';
 import type { Controller, ControllerContext } from '../context.js';
 import { StartWhenAuthorized, type ControllerClient } from '../client.js';
@@ -190,7 +190,7 @@ export class DaemonSetController implements Controller {
   }
 
   /** The DaemonSet a controller reference names, if it is still the same object (kube's resolveControllerRef). */
-  private resolve(namespace: string, ref = undefined as ReturnType<typeof controllerOf>): ApiObject | undefined {
+  private resolve(namespace: string, ref: OwnerReference | undefined): ApiObject | undefined {
     if (!ref || ref.kind !== 'DaemonSet') return undefined;
     const ds = this.daemonSets.get(namespace, ref.name);
     return ds && ds.metadata.uid === ref.uid ? ds : undefined;
