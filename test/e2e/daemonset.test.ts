@@ -16,6 +16,7 @@ import { kubectlFor, kubectlMissing } from './kubectlcli.js';
 import { startDaemonSetController } from '../../src/controllers/daemonset/index.js';
 import { startSimulatedNodes } from '../../src/simnodes/index.js';
 import { targetNodeName } from '../../src/controllers/daemonset/podtemplate.js';
+import { templateHash } from '../../src/controllers/daemonset/revisions.js';
 import type { ApiObject } from '../../src/registry/object.js';
 import type { Controller } from '../../src/controllers/context.js';
 
@@ -312,6 +313,29 @@ for (const backend of BACKENDS) {
       await eventually(() => runningOn('capped', NODES), 30_000);
       await k('delete', 'ds', 'capped');
       assert.equal((await t.req('DELETE', `/api/v1/namespaces/${NS}/resourcequotas/pods`)).status, 200);
+    });
+
+    it('a revision name taken by other data is a hash collision: status.collisionCount rises and the revision is named with it', async () => {
+      await create(daemonSet('clash'));
+      await eventually(() => runningOn('clash', NODES), 30_000);
+      const live = await ds('clash');
+      const next = structuredClone(live);
+      next.spec.template.spec.containers[0].image = 'agent:2';
+      const squatted = `clash-${templateHash(next as ApiObject)}`;
+      const squatter = { apiVersion: 'apps/v1', kind: 'ControllerRevision', metadata: { name: squatted, labels: { other: 'x' } }, data: { unrelated: true }, revision: 1 };
+      assert.equal((await t.req('POST', `/apis/apps/v1/namespaces/${NS}/controllerrevisions`, squatter)).status, 201);
+      await k('set', 'image', 'ds/clash', 'c=agent:2');
+      await k('rollout', 'status', 'ds/clash', '--timeout=60s');
+      const after = await ds('clash');
+      assert.equal(after.status.collisionCount, 1);
+      const hashes = new Set((await podsOf('clash')).map((p) => p.metadata.labels['controller-revision-hash']));
+      assert.equal(hashes.size, 1);
+      const [hash] = [...hashes];
+      assert.equal(hash, templateHash(after as ApiObject));
+      const revs = ((await t.req('GET', `/apis/apps/v1/namespaces/${NS}/controllerrevisions`)).body.items as Obj[]).map((r) => r.metadata.name).sort();
+      assert.ok(revs.includes(`clash-${hash}`) && revs.includes(squatted), JSON.stringify(revs));
+      await k('delete', 'ds', 'clash');
+      assert.equal((await t.req('DELETE', `/apis/apps/v1/namespaces/${NS}/controllerrevisions/${squatted}`)).status, 200);
     });
 
     it('OnDelete: a template change waits until a pod is deleted by hand', async () => {
