@@ -25,18 +25,17 @@ import { StartWhenAuthorized, type ControllerClient } from '../client.js';
 import type { EventRecorder } from '../events.js';
 import type { SharedInformer } from '../shared.js';
 import { WorkQueue } from '../workqueue.js';
-import { isNamespaceTerminating, isReason } from '../informer.js';
 import { selectorMatches } from '../../api/meta/checks.js';
 import { Expectations } from '../replicaset/expectations.js';
-import { slowStartBatch } from '../replicaset/slowstart.js';
-import { controllerOf, controllerRef, isPodReady, nodeNameOf, podFromTemplate } from '../replicaset/pods.js';
+import { controllerOf, isPodReady, nodeNameOf } from '../replicaset/pods.js';
 import { Backoff } from './backoff.js';
 import { nodeShouldRunDaemonPod, type Placement } from './placement.js';
 import { podsShouldBeOnNode } from './nodepods.js';
-import { createPodTemplate, replaceNodeNameAffinity, REVISION_HASH_LABEL, targetNodeName, templateGenerationOf } from './podtemplate.js';
+import { REVISION_HASH_LABEL, targetNodeName, templateGenerationOf } from './podtemplate.js';
 import { allowsSurge, rollingUpdateStep } from './rolling.js';
 import { daemonCounts, statusUpToDate } from './status.js';
 import { claimForDaemonSet, DAEMONSETS, DaemonHistory, PODS } from './revisions.js';
+import { DaemonPodControl } from './podcontrol.js';
 
 /** kube's BurstReplicas for DaemonSets. */
 export const BURST_REPLICAS = 250;
@@ -100,12 +99,11 @@ export class DaemonSetController implements Controller {
   private readonly removers: (() => void)[] = [];
   private gcTimer: NodeJS.Timeout | undefined;
   private readonly now: () => number;
-  private readonly burst: number;
+  private readonly podControl: DaemonPodControl;
   private ready = false;
 
   constructor(ctx: ControllerContext, opts: DaemonSetControllerOptions = {}) {
     this.now = opts.now ?? Date.now;
-    this.burst = opts.burstReplicas ?? BURST_REPLICAS;
     this.backoff = opts.backoff ?? new Backoff();
     this.client = ctx.client(SERVICE_ACCOUNT);
     this.recorder = ctx.recorder(SERVICE_ACCOUNT, COMPONENT);
@@ -115,6 +113,7 @@ export class DaemonSetController implements Controller {
     this.nodes = ctx.informers.informer('', 'nodes');
     this.revisions = ctx.informers.informer('apps', 'controllerrevisions');
     this.history = new DaemonHistory(this.client, this.revisions);
+    this.podControl = new DaemonPodControl(this.client, this.recorder, this.expectations, opts.burstReplicas ?? BURST_REPLICAS);
     this.queue = new WorkQueue((key) => this.sync(key), {
       retryMs: opts.retryMs ?? 1000,
       workers: opts.workers ?? ctx.concurrency('daemonset', 2),
@@ -379,7 +378,7 @@ export class DaemonSetController implements Controller {
       if (placements.has(nodeName)) continue;
       for (const p of pods) if (nodeNameOf(p) === '') remove.push(p.metadata.name!);
     }
-    await this.syncNodes(ds, remove, create, hash, key);
+    await this.podControl.syncNodes(ds, remove, create, hash, key);
   }
 
   private async rollingUpdate(ds: ApiObject, nodes: readonly ApiObject[], hash: string, key: string): Promise<void> {
@@ -391,57 +390,7 @@ export class DaemonSetController implements Controller {
     } catch (err) {
       throw new Error(`couldn't get unavailable numbers: ${(err as Error).message}`);
     }
-    await this.syncNodes(ds, step.deletePods, step.createOnNodes, hash, key);
-  }
-
-  /** kube's syncNodes: expectations first, then creations in slow-start batches and deletions in parallel (each capped by the burst). */
-  private async syncNodes(ds: ApiObject, podsToDelete: readonly string[], nodesNeeding: readonly string[], hash: string, key: string): Promise<void> {
-    const ns = ds.metadata.namespace!;
-    const createN = Math.min(nodesNeeding.length, this.burst);
-    const deleteN = Math.min(podsToDelete.length, this.burst);
-    const deleting = podsToDelete.slice(0, deleteN);
-    if (createN === 0 && deleteN === 0) return;
-    this.expectations.expect(key, createN, deleting.map((name) => `${ns}/${name}`));
-    const template = createPodTemplate(specOf(ds).template, templateGenerationOf(ds), hash);
-    const errors: unknown[] = [];
-    let next = 0;
-    const { successes, error } = await slowStartBatch(createN, 1, () => this.createPod(ds, template, nodesNeeding[next++]!));
-    for (let i = successes; i < createN; i++) this.expectations.creationSkipped(key);
-    if (error !== undefined) errors.push(error);
-    await Promise.all(deleting.map(async (name) => {
-      try {
-        await this.deletePod(ds, name);
-      } catch (err) {
-        this.expectations.deletionObserved(key, `${ns}/${name}`);
-        if (!isReason(err, 'NotFound')) errors.push(err);
-      }
-    }));
-    if (errors.length === 1) throw errors[0];
-    if (errors.length > 1) throw new Error(`[${errors.map((e) => (e as Error).message).join(', ')}]`);
-  }
-
-  private async createPod(ds: ApiObject, template: Record<string, unknown>, nodeName: string): Promise<void> {
-    const spec = { ...(template.spec as Record<string, unknown>) };
-    spec.affinity = replaceNodeNameAffinity(spec.affinity, nodeName);
-    const pod = podFromTemplate({ ...template, spec }, ds.metadata.namespace!, ds.metadata.name!, controllerRef(ds, 'apps/v1', 'DaemonSet'));
-    try {
-      const created = await this.client.create(PODS, ds.metadata.namespace!, pod);
-      void this.recorder.event(ds, 'Normal', 'SuccessfulCreate', `Created pod: ${created.metadata.name}`);
-    } catch (err) {
-      if (isNamespaceTerminating(err)) return; // the namespace goes away: nothing to report
-      void this.recorder.event(ds, 'Warning', 'FailedCreate', `Error creating: ${(err as Error).message}`);
-      throw err;
-    }
-  }
-
-  private async deletePod(ds: ApiObject, name: string): Promise<void> {
-    try {
-      await this.client.delete(PODS, ds.metadata.namespace!, name);
-    } catch (err) {
-      if (!isReason(err, 'NotFound')) void this.recorder.event(ds, 'Warning', 'FailedDelete', `Error deleting: ${(err as Error).message}`);
-      throw err;
-    }
-    void this.recorder.event(ds, 'Normal', 'SuccessfulDelete', `Deleted pod: ${name}`);
+    await this.podControl.syncNodes(ds, step.deletePods, step.createOnNodes, hash, key);
   }
 
   /** kube's updateDaemonSetStatus: the counts written when they changed (observedGeneration only after a full sync). */

@@ -1,6 +1,7 @@
 // The daemon-set controller (kube-controller-manager's `daemonset`): one
 // pod of each DaemonSet on every node that should run it. controller.ts runs
-// it (events → queue → sync) and makes its writes; the decisions are pure
+// it (events → queue → sync), podcontrol.ts creates and deletes its pods
+// (expectations, slow start, Events); the decisions are pure
 // modules with table tests beside them: which nodes (placement.ts, with the
 // daemon tolerations of tolerations.ts), what to do on one node
 // (nodepods.ts, failed-pod back-off in backoff.ts), the rolling update
