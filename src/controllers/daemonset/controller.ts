@@ -26,6 +26,7 @@ import type { EventRecorder } from '../events.js';
 import type { SharedInformer } from '../shared.js';
 import { WorkQueue } from '../workqueue.js';
 import { selectorMatches } from '../../api/meta/checks.js';
+import { objectKey as keyOf, ObjectQueue, ownersSelecting, resolveControllerRef } from '../owners.js';
 import { Expectations } from '../replicaset/expectations.js';
 import { controllerOf, isPodReady, nodeNameOf } from '../replicaset/pods.js';
 import { Backoff } from './backoff.js';
@@ -61,7 +62,6 @@ interface DaemonSpec {
   updateStrategy?: { type?: string };
 }
 
-const keyOf = (o: ApiObject) => `${o.metadata.namespace ?? ''}/${o.metadata.name}`;
 const splitKey = (key: string) => {
   const i = key.indexOf('/');
   return [key.slice(0, i), key.slice(i + 1)] as const;
@@ -95,12 +95,11 @@ export class DaemonSetController implements Controller {
   private readonly expectations: Expectations;
   private readonly backoff: Backoff;
   private readonly starter: StartWhenAuthorized;
-  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly work: ObjectQueue;
   private readonly removers: (() => void)[] = [];
   private gcTimer: NodeJS.Timeout | undefined;
   private readonly now: () => number;
   private readonly podControl: DaemonPodControl;
-  private ready = false;
 
   constructor(ctx: ControllerContext, opts: DaemonSetControllerOptions = {}) {
     this.now = opts.now ?? Date.now;
@@ -119,6 +118,7 @@ export class DaemonSetController implements Controller {
       workers: opts.workers ?? ctx.concurrency('daemonset', 2),
       onError: (key, err) => console.error(`${COMPONENT}: sync of ${key} failed; will retry: ${(err as Error).message}`),
     });
+    this.work = new ObjectQueue(this.queue);
     this.starter = new StartWhenAuthorized(this.client, DAEMONSETS, COMPONENT, () => this.run());
   }
 
@@ -130,18 +130,17 @@ export class DaemonSetController implements Controller {
     this.starter.stop();
     this.queue.stop();
     for (const remove of this.removers.splice(0)) remove();
-    for (const t of this.timers) clearTimeout(t);
-    this.timers.clear();
+    this.work.stop();
     clearInterval(this.gcTimer);
   }
 
   private async run(): Promise<void> {
     this.removers.push(
       this.daemonSets.addHandler({
-        onAdd: (ds) => this.enqueue(ds),
+        onAdd: (ds) => this.work.add(ds),
         onUpdate: (old, ds) => {
           if (old.metadata.uid !== ds.metadata.uid) this.daemonSetDeleted(old);
-          this.enqueue(ds);
+          this.work.add(ds);
         },
         onDelete: (ds) => this.daemonSetDeleted(ds),
       }),
@@ -163,51 +162,34 @@ export class DaemonSetController implements Controller {
     const informers = [this.daemonSets, this.revisions, this.pods, this.nodes];
     await Promise.all(informers.map((i) => i.start()));
     await Promise.all(informers.map((i) => i.waitForSync()));
-    this.ready = true;
+    this.work.open();
     this.gcTimer = setInterval(() => this.backoff.gc(this.now()), BACKOFF_GC_MS).unref();
-    for (const ds of this.daemonSets.list()) this.enqueue(ds);
+    for (const ds of this.daemonSets.list()) this.work.add(ds);
   }
 
   // ---- events → queue ----
 
-  private enqueue(ds: ApiObject): void {
-    if (this.ready && !this.queue.stopped) this.queue.add(keyOf(ds), keyOf(ds));
-  }
 
-  private enqueueAfter(ds: ApiObject, ms: number): void {
-    const t = setTimeout(() => {
-      this.timers.delete(t);
-      this.enqueue(ds);
-    }, ms);
-    t.unref();
-    this.timers.add(t);
-  }
 
   private daemonSetDeleted(ds: ApiObject): void {
     this.expectations.delete(keyOf(ds));
-    this.enqueue(ds);
+    this.work.add(ds);
   }
 
   /** The DaemonSet a controller reference names, if it is still the same object (kube's resolveControllerRef). */
   private resolve(namespace: string, ref: OwnerReference | undefined): ApiObject | undefined {
-    if (!ref || ref.kind !== 'DaemonSet') return undefined;
-    const ds = this.daemonSets.get(namespace, ref.name);
-    return ds && ds.metadata.uid === ref.uid ? ds : undefined;
+    return resolveControllerRef(this.daemonSets, namespace, ref, 'DaemonSet');
   }
 
   /** The DaemonSets whose selector matches the labels (kube's GetPodDaemonSets / GetHistoryDaemonSets). */
   private selecting(obj: ApiObject): ApiObject[] {
-    const labels = obj.metadata.labels ?? {};
-    return this.daemonSets.list(obj.metadata.namespace ?? '').filter((ds) => {
-      const sel = specOf(ds).selector;
-      return isObject(sel) && Object.keys(sel).length > 0 && selectorMatches(sel, labels);
-    });
+    return ownersSelecting(this.daemonSets, obj, (ds) => specOf(ds).selector);
   }
 
   private revisionAdded(r: ApiObject): void {
     if (r.metadata.deletionTimestamp) return this.revisionDeleted(r);
     if (controllerOf(r)) return; // an owned revision: its DaemonSet made it
-    for (const ds of this.selecting(r)) this.enqueue(ds);
+    for (const ds of this.selecting(r)) this.work.add(ds);
   }
 
   private revisionUpdated(old: ApiObject, r: ApiObject): void {
@@ -227,20 +209,20 @@ export class DaemonSetController implements Controller {
     const refChanged = !deepEqual(oldRef ?? null, ref ?? null);
     if (refChanged && oldRef) {
       const prior = this.resolve(old.metadata.namespace ?? '', oldRef);
-      if (prior) this.enqueue(prior);
+      if (prior) this.work.add(prior);
     }
     if (ref) {
       const ds = this.resolve(obj.metadata.namespace ?? '', ref);
-      if (ds) this.enqueue(ds);
+      if (ds) this.work.add(ds);
       return ds;
     }
-    if (refChanged || !deepEqual(old.metadata.labels ?? {}, obj.metadata.labels ?? {})) for (const ds of this.selecting(obj)) this.enqueue(ds);
+    if (refChanged || !deepEqual(old.metadata.labels ?? {}, obj.metadata.labels ?? {})) for (const ds of this.selecting(obj)) this.work.add(ds);
     return undefined;
   }
 
   private revisionDeleted(r: ApiObject): void {
     const ds = this.resolve(r.metadata.namespace ?? '', controllerOf(r));
-    if (ds) this.enqueue(ds);
+    if (ds) this.work.add(ds);
   }
 
   private podAdded(pod: ApiObject): void {
@@ -250,9 +232,9 @@ export class DaemonSetController implements Controller {
       const ds = this.resolve(pod.metadata.namespace ?? '', ref);
       if (!ds) return;
       this.expectations.creationObserved(keyOf(ds));
-      return this.enqueue(ds);
+      return this.work.add(ds);
     }
-    for (const ds of this.selecting(pod)) this.enqueue(ds);
+    for (const ds of this.selecting(pod)) this.work.add(ds);
   }
 
   private podUpdated(old: ApiObject, pod: ApiObject): void {
@@ -261,18 +243,18 @@ export class DaemonSetController implements Controller {
     const ds = this.ownedUpdated(old, pod);
     const minReady = ds ? specOf(ds).minReadySeconds ?? 0 : 0;
     // Ready now: available after minReadySeconds (a second more against clock skew)
-    if (ds && minReady > 0 && !isPodReady(old) && isPodReady(pod)) this.enqueueAfter(ds, minReady * 1000 + 1000);
+    if (ds && minReady > 0 && !isPodReady(old) && isPodReady(pod)) this.work.addAfter(ds, minReady * 1000 + 1000);
   }
 
   private podDeleted(pod: ApiObject): void {
     const ds = this.resolve(pod.metadata.namespace ?? '', controllerOf(pod));
     if (!ds) return;
     this.expectations.deletionObserved(keyOf(ds), keyOf(pod));
-    this.enqueue(ds);
+    this.work.add(ds);
   }
 
   private nodeAdded(node: ApiObject): void {
-    for (const ds of this.daemonSets.list()) if (nodeShouldRunDaemonPod(node, ds).shouldRun) this.enqueue(ds);
+    for (const ds of this.daemonSets.list()) if (nodeShouldRunDaemonPod(node, ds).shouldRun) this.work.add(ds);
   }
 
   private nodeUpdated(old: ApiObject, node: ApiObject): void {
@@ -280,7 +262,7 @@ export class DaemonSetController implements Controller {
     for (const ds of this.daemonSets.list()) {
       const a = nodeShouldRunDaemonPod(old, ds);
       const b = nodeShouldRunDaemonPod(node, ds);
-      if (a.shouldRun !== b.shouldRun || a.shouldContinueRunning !== b.shouldContinueRunning) this.enqueue(ds);
+      if (a.shouldRun !== b.shouldRun || a.shouldContinueRunning !== b.shouldContinueRunning) this.work.add(ds);
     }
   }
 
@@ -372,7 +354,7 @@ export class DaemonSetController implements Controller {
       if (d.create) create.push(nodeName);
       remove.push(...d.deletePods);
       for (const e of d.events) void this.recorder.event(ds, e.type, e.reason, e.message);
-      if (d.retryAfterMs !== undefined) this.enqueueAfter(ds, d.retryAfterMs);
+      if (d.retryAfterMs !== undefined) this.work.addAfter(ds, d.retryAfterMs);
     }
     for (const [nodeName, pods] of byNode) {
       if (placements.has(nodeName)) continue;
@@ -413,7 +395,7 @@ export class DaemonSetController implements Controller {
         throw new Error(`error storing status for daemon set ${keyOf(ds)}: ${(err as Error).message}`);
       }
     }
-    if (minReadySeconds > 0 && counts.numberReady !== counts.numberAvailable) this.enqueueAfter(ds, minReadySeconds * 1000);
+    if (minReadySeconds > 0 && counts.numberReady !== counts.numberAvailable) this.work.addAfter(ds, minReadySeconds * 1000);
   }
 }
 

@@ -22,6 +22,7 @@ import { StartWhenAuthorized, type ControllerClient } from '../client.js';
 import type { SharedInformer } from '../shared.js';
 import { WorkQueue } from '../workqueue.js';
 import { selectorMatches } from '../../api/meta/checks.js';
+import { isEmptySelector, ObjectQueue, ownersSelecting, resolveControllerRef } from '../owners.js';
 import { claimObjects } from '../replicaset/claim.js';
 import { controllerOf, controllerRef } from '../replicaset/pods.js';
 import { int32Annotation, DESIRED_REPLICAS } from './annotations.js';
@@ -50,7 +51,6 @@ interface DeploymentSpec {
   paused?: boolean;
 }
 
-const keyOf = (o: ApiObject) => `${o.metadata.namespace ?? ''}/${o.metadata.name}`;
 const dspec = (d: ApiObject) => (d.spec ?? {}) as DeploymentSpec;
 
 export class DeploymentController implements Controller {
@@ -61,9 +61,8 @@ export class DeploymentController implements Controller {
   private readonly pods: SharedInformer;
   private readonly queue: WorkQueue<string>;
   private readonly starter: StartWhenAuthorized;
-  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly work: ObjectQueue;
   private readonly now: () => number;
-  private ready = false;
 
   constructor(ctx: ControllerContext, opts: DeploymentControllerOptions = {}) {
     this.now = opts.now ?? Date.now;
@@ -76,6 +75,7 @@ export class DeploymentController implements Controller {
       retryMs: opts.retryMs ?? 1000,
       onError: (key, err) => console.error(`deployment-controller: sync of ${key} failed; will retry: ${(err as Error).message}`),
     });
+    this.work = new ObjectQueue(this.queue);
     this.starter = new StartWhenAuthorized(this.client, DEPLOYMENTS, 'deployment-controller', () => this.run());
   }
 
@@ -86,53 +86,36 @@ export class DeploymentController implements Controller {
   stop(): void {
     this.starter.stop();
     this.queue.stop();
-    for (const t of this.timers) clearTimeout(t);
-    this.timers.clear();
+    this.work.stop();
   }
 
   private async run(): Promise<void> {
-    this.deployments.addHandler({ onAdd: (d) => this.enqueue(d), onUpdate: (_o, d) => this.enqueue(d), onDelete: (d) => this.enqueue(d) });
+    this.deployments.addHandler({ onAdd: (d) => this.work.add(d), onUpdate: (_o, d) => this.work.add(d), onDelete: (d) => this.work.add(d) });
     this.replicaSets.addHandler({
       onAdd: (rs) => this.replicaSetChanged(undefined, rs),
       onUpdate: (old, rs) => this.replicaSetChanged(old, rs),
       onDelete: (rs) => {
         const d = this.ownerOf(rs);
-        if (d) this.enqueue(d);
+        if (d) this.work.add(d);
       },
     });
     this.pods.addHandler({ onDelete: (pod) => this.podDeleted(pod) });
     await Promise.all([this.deployments.start(), this.replicaSets.start(), this.pods.start()]);
     await Promise.all([this.deployments.waitForSync(), this.replicaSets.waitForSync(), this.pods.waitForSync()]);
-    this.ready = true;
-    for (const d of this.deployments.list()) this.enqueue(d);
+    this.work.open();
+    for (const d of this.deployments.list()) this.work.add(d);
   }
 
-  private enqueue(d: ApiObject): void {
-    if (this.ready && !this.queue.stopped) this.queue.add(keyOf(d), keyOf(d));
-  }
 
-  private enqueueAfter(d: ApiObject, ms: number): void {
-    const t = setTimeout(() => {
-      this.timers.delete(t);
-      this.enqueue(d);
-    }, ms);
-    t.unref();
-    this.timers.add(t);
-  }
 
   /** The Deployment a ReplicaSet's controller reference names, if it is still that object. */
   private ownerOf(rs: ApiObject, ref = controllerOf(rs)): ApiObject | undefined {
-    if (!ref || ref.kind !== 'Deployment') return undefined;
-    const d = this.deployments.get(rs.metadata.namespace ?? '', ref.name);
-    return d && d.metadata.uid === ref.uid ? d : undefined;
+    return resolveControllerRef(this.deployments, rs.metadata.namespace ?? '', ref, 'Deployment');
   }
 
   /** Deployments whose selector matches an orphan ReplicaSet (kube's getDeploymentsForReplicaSet). */
   private selecting(rs: ApiObject): ApiObject[] {
-    return this.deployments.list(rs.metadata.namespace ?? '').filter((d) => {
-      const sel = dspec(d).selector;
-      return sel !== undefined && !isEmptySelector(sel) && selectorMatches(sel, rs.metadata.labels ?? {});
-    });
+    return ownersSelecting(this.deployments, rs, (d) => dspec(d).selector);
   }
 
   private replicaSetChanged(old: ApiObject | undefined, rs: ApiObject): void {
@@ -142,16 +125,16 @@ export class DeploymentController implements Controller {
     const refChanged = !deepEqual(oldRef ?? null, ref ?? null);
     if (old && refChanged && oldRef) {
       const prior = this.ownerOf(old, oldRef);
-      if (prior) this.enqueue(prior);
+      if (prior) this.work.add(prior);
     }
     if (ref) {
       const d = this.ownerOf(rs, ref);
-      if (d) this.enqueue(d);
+      if (d) this.work.add(d);
       return;
     }
     const labelsChanged = !old || !deepEqual(old.metadata.labels ?? {}, rs.metadata.labels ?? {});
     if (rs.metadata.deletionTimestamp && !old) return;
-    if (labelsChanged || refChanged) for (const d of this.selecting(rs)) this.enqueue(d);
+    if (labelsChanged || refChanged) for (const d of this.selecting(rs)) this.work.add(d);
   }
 
   /** A Recreate rollout waits for the old pods to go: a pod deletion may unblock it. */
@@ -160,7 +143,7 @@ export class DeploymentController implements Controller {
     if (!rsRef || rsRef.kind !== 'ReplicaSet') return;
     const rs = this.replicaSets.get(pod.metadata.namespace ?? '', rsRef.name);
     const d = rs && rs.metadata.uid === rsRef.uid ? this.ownerOf(rs) : undefined;
-    if (d && dspec(d).strategy?.type === 'Recreate') this.enqueue(d);
+    if (d && dspec(d).strategy?.type === 'Recreate') this.work.add(d);
   }
 
   private async sync(key: string): Promise<boolean> {
@@ -293,14 +276,9 @@ export class DeploymentController implements Controller {
     const next = rolloutStatus(d, allRSs, newRS, now);
     if (deepEqual(compactStatus(statusOf(d)), compactStatus(next))) {
       const after = recheckAfterMs(d, next, now);
-      if (after !== undefined) this.enqueueAfter(d, after);
+      if (after !== undefined) this.work.addAfter(d, after);
       return;
     }
     await this.writes.status(d, next);
   }
-}
-
-/** A selector with nothing in it selects every pod (kube refuses to act on it). */
-function isEmptySelector(sel: DeploymentSpec['selector']): boolean {
-  return Object.keys(sel?.matchLabels ?? {}).length === 0 && (sel?.matchExpressions ?? []).length === 0;
 }

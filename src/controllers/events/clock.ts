@@ -23,18 +23,20 @@ export function rfc3339(ms: number): string {
   return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
+/** The last name's nanoseconds, for every recorder in the process: two recorders naming events about one object in one millisecond must not collide. */
+let lastNanos = 0n;
+
 /**
  * Event names as client-go makes them, `<object name>.<hex UnixNano>`, from a
- * millisecond clock: each name this generator gives is later than the last,
- * so two events in one millisecond get different names.
+ * millisecond clock: each name given in this process is later than the last,
+ * so two events in one millisecond — from one recorder or two — get
+ * different names.
  */
 export class EventNamer {
-  private last = 0n;
-
   name(objectName: string, ms: number): string {
     let n = BigInt(Math.floor(ms)) * 1_000_000n;
-    if (n <= this.last) n = this.last + 1n;
-    this.last = n;
+    if (n <= lastNanos) n = lastNanos + 1n;
+    lastNanos = n;
     return `${objectName}.${n.toString(16)}`;
   }
 }

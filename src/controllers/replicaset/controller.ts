@@ -18,6 +18,7 @@ import type { SharedInformer } from '../shared.js';
 import { WorkQueue } from '../workqueue.js';
 import { isNamespaceTerminating, isReason } from '../informer.js';
 import { selectorMatches } from '../../api/meta/checks.js';
+import { objectKey as keyOf, ObjectQueue, ownersSelecting, resolveControllerRef } from '../owners.js';
 import { deepEqual } from '../../registry/object.js';
 import { Expectations } from './expectations.js';
 import { slowStartBatch } from './slowstart.js';
@@ -38,7 +39,6 @@ export interface ReplicaSetControllerOptions {
   readonly now?: () => number;
 }
 
-const keyOf = (o: ApiObject) => `${o.metadata.namespace ?? ''}/${o.metadata.name}`;
 const splitKey = (key: string) => {
   const i = key.indexOf('/');
   return [key.slice(0, i), key.slice(i + 1)] as const;
@@ -54,10 +54,9 @@ export class ReplicaSetController implements Controller {
   private readonly queue: WorkQueue<string>;
   private readonly expectations: Expectations;
   private readonly starter: StartWhenAuthorized;
-  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly work: ObjectQueue;
   private readonly now: () => number;
   private readonly burst: number;
-  private ready = false;
 
   constructor(ctx: ControllerContext, private readonly kind: ReplicaKind, opts: ReplicaSetControllerOptions = {}) {
     this.now = opts.now ?? Date.now;
@@ -71,6 +70,7 @@ export class ReplicaSetController implements Controller {
       retryMs: opts.retryMs ?? 1000,
       onError: (key, err) => console.error(`${kind.component}: sync of ${key} failed; will retry: ${(err as Error).message}`),
     });
+    this.work = new ObjectQueue(this.queue);
     this.starter = new StartWhenAuthorized(this.client, kind.target, kind.component, () => this.run());
   }
 
@@ -81,17 +81,16 @@ export class ReplicaSetController implements Controller {
   stop(): void {
     this.starter.stop();
     this.queue.stop();
-    for (const t of this.timers) clearTimeout(t);
-    this.timers.clear();
+    this.work.stop();
   }
 
   private async run(): Promise<void> {
     this.owners.addHandler({
-      onAdd: (o) => this.enqueue(o),
-      onUpdate: (_old, o) => this.enqueue(o),
+      onAdd: (o) => this.work.add(o),
+      onUpdate: (_old, o) => this.work.add(o),
       onDelete: (o) => {
         this.expectations.delete(keyOf(o));
-        this.enqueue(o);
+        this.work.add(o);
       },
     });
     this.pods.addHandler({
@@ -101,37 +100,20 @@ export class ReplicaSetController implements Controller {
     });
     await Promise.all([this.owners.start(), this.pods.start()]);
     await Promise.all([this.owners.waitForSync(), this.pods.waitForSync()]);
-    this.ready = true;
-    for (const o of this.owners.list()) this.enqueue(o);
+    this.work.open();
+    for (const o of this.owners.list()) this.work.add(o);
   }
 
-  private enqueue(o: ApiObject): void {
-    if (this.ready && !this.queue.stopped) this.queue.add(keyOf(o), keyOf(o));
-  }
 
-  private enqueueAfter(o: ApiObject, ms: number): void {
-    const t = setTimeout(() => {
-      this.timers.delete(t);
-      this.enqueue(o);
-    }, ms);
-    t.unref();
-    this.timers.add(t);
-  }
 
   /** The owner a pod's controller reference names, if it is ours and still the same object. */
   private ownerOf(pod: ApiObject, ref = controllerOf(pod)): ApiObject | undefined {
-    if (!ref || ref.kind !== this.kind.kind) return undefined;
-    const o = this.owners.get(pod.metadata.namespace ?? '', ref.name);
-    return o && o.metadata.uid === ref.uid ? o : undefined;
+    return resolveControllerRef(this.owners, pod.metadata.namespace ?? '', ref, this.kind.kind);
   }
 
   /** The owners whose selector matches an orphan pod (kube's getPodReplicaSets). */
   private ownersSelecting(pod: ApiObject): ApiObject[] {
-    const labels = pod.metadata.labels ?? {};
-    return this.owners.list(pod.metadata.namespace ?? '').filter((o) => {
-      const sel = this.kind.selector(o);
-      return sel !== undefined && selectorMatches(sel, labels);
-    });
+    return ownersSelecting(this.owners, pod, (o) => this.kind.selector(o));
   }
 
   private podAdded(pod: ApiObject): void {
@@ -140,9 +122,9 @@ export class ReplicaSetController implements Controller {
       const owner = this.ownerOf(pod);
       if (!owner) return;
       this.expectations.creationObserved(keyOf(owner));
-      return this.enqueue(owner);
+      return this.work.add(owner);
     }
-    for (const o of this.ownersSelecting(pod)) this.enqueue(o);
+    for (const o of this.ownersSelecting(pod)) this.work.add(o);
   }
 
   private podUpdated(old: ApiObject, pod: ApiObject): void {
@@ -158,24 +140,24 @@ export class ReplicaSetController implements Controller {
     const refChanged = !deepEqual(oldRef ?? null, ref ?? null);
     if (refChanged && oldRef) {
       const prior = this.ownerOf(old, oldRef);
-      if (prior) this.enqueue(prior);
+      if (prior) this.work.add(prior);
     }
     if (ref) {
       const owner = this.ownerOf(pod, ref);
       if (!owner) return;
-      this.enqueue(owner);
+      this.work.add(owner);
       const minReady = specOf(owner).minReadySeconds ?? 0;
-      if (!isPodReady(old) && isPodReady(pod) && minReady > 0) this.enqueueAfter(owner, minReady * 1000 + 1000);
+      if (!isPodReady(old) && isPodReady(pod) && minReady > 0) this.work.addAfter(owner, minReady * 1000 + 1000);
       return;
     }
-    if (labelsChanged || refChanged) for (const o of this.ownersSelecting(pod)) this.enqueue(o);
+    if (labelsChanged || refChanged) for (const o of this.ownersSelecting(pod)) this.work.add(o);
   }
 
   private podDeleted(pod: ApiObject): void {
     const owner = this.ownerOf(pod);
     if (!owner) return;
     this.expectations.deletionObserved(keyOf(owner), keyOf(pod));
-    this.enqueue(owner);
+    this.work.add(owner);
   }
 
   private async sync(key: string): Promise<boolean> {
@@ -203,7 +185,7 @@ export class ReplicaSetController implements Controller {
     await this.writeStatus(rs, status);
     const replicas = specOf(rs).replicas ?? 1;
     if (!manage.failed && minReady > 0 && status.readyReplicas === replicas && status.availableReplicas !== replicas) {
-      this.enqueueAfter(rs, minReady * 1000);
+      this.work.addAfter(rs, minReady * 1000);
     }
     if (manage.failed) throw new Error(manage.message);
     return true;

@@ -14,6 +14,7 @@ import type { SharedInformer } from '../shared.js';
 import { WorkQueue } from '../workqueue.js';
 import { isReason } from '../informer.js';
 import { selectorMatches } from '../../api/meta/checks.js';
+import { objectKey as keyOf, ObjectQueue, ownersSelecting, resolveControllerRef } from '../owners.js';
 import { isPodReady } from '../../api/core/v1/podutil.js';
 import { deepEqual } from '../../registry/object.js';
 import { claimObjects } from '../replicaset/claim.js';
@@ -37,7 +38,6 @@ export interface StatefulSetControllerOptions {
   readonly now?: () => number;
 }
 
-const keyOf = (o: ApiObject) => `${o.metadata.namespace ?? ''}/${o.metadata.name}`;
 const splitKey = (key: string) => {
   const i = key.indexOf('/');
   return [key.slice(0, i), key.slice(i + 1)] as const;
@@ -54,10 +54,9 @@ export class StatefulSetController implements Controller {
   private readonly podControl: ApiStatefulPodControl;
   private readonly queue: WorkQueue<string>;
   private readonly starter: StartWhenAuthorized;
-  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly work: ObjectQueue;
   private readonly now: () => number;
   private readonly gates: { readonly startOrdinal: boolean; readonly autoDeletePVC: boolean; readonly maxUnavailable: boolean };
-  private ready = false;
 
   constructor(ctx: ControllerContext, opts: StatefulSetControllerOptions = {}) {
     this.now = opts.now ?? Date.now;
@@ -78,6 +77,7 @@ export class StatefulSetController implements Controller {
       retryMs: opts.retryMs ?? 1000, workers: ctx.concurrency('statefulset', 5),
       onError: (key, err) => console.error(`${COMPONENT}: sync of ${key} failed; will retry: ${(err as Error).message}`),
     });
+    this.work = new ObjectQueue(this.queue);
     this.starter = new StartWhenAuthorized(this.client, STATEFULSETS, COMPONENT, () => this.run());
   }
 
@@ -88,57 +88,38 @@ export class StatefulSetController implements Controller {
   stop(): void {
     this.starter.stop();
     this.queue.stop();
-    for (const t of this.timers) clearTimeout(t);
-    this.timers.clear();
+    this.work.stop();
   }
 
   private async run(): Promise<void> {
-    this.sets.addHandler({ onAdd: (s) => this.enqueue(s), onUpdate: (_o, s) => this.enqueue(s), onDelete: (s) => this.enqueue(s) });
+    this.sets.addHandler({ onAdd: (s) => this.work.add(s), onUpdate: (_o, s) => this.work.add(s), onDelete: (s) => this.work.add(s) });
     this.pods.addHandler({ onAdd: (p) => this.podAdded(p), onUpdate: (o, p) => this.podUpdated(o, p), onDelete: (p) => this.podDeleted(p) });
     const all = [this.sets, this.pods, this.claims, this.revisions];
     await Promise.all(all.map((i) => i.start()));
     await Promise.all(all.map((i) => i.waitForSync()));
-    this.ready = true;
-    for (const s of this.sets.list()) this.enqueue(s);
+    this.work.open();
+    for (const s of this.sets.list()) this.work.add(s);
   }
 
-  private enqueue(s: ApiObject): void {
-    if (this.ready && !this.queue.stopped) this.queue.add(keyOf(s), keyOf(s));
-  }
 
-  private enqueueAfter(s: ApiObject, ms: number): void {
-    const t = setTimeout(() => {
-      this.timers.delete(t);
-      this.enqueue(s);
-    }, ms);
-    t.unref();
-    this.timers.add(t);
-  }
 
   private setOf(pod: ApiObject, ref = controllerOf(pod)): ApiObject | undefined {
-    if (!ref || ref.kind !== 'StatefulSet') return undefined;
-    const s = this.sets.get(pod.metadata.namespace ?? '', ref.name);
-    return s && s.metadata.uid === ref.uid ? s : undefined;
+    return resolveControllerRef(this.sets, pod.metadata.namespace ?? '', ref, 'StatefulSet');
   }
 
   /** Sets whose (non-empty) selector matches an orphan pod (kube's getStatefulSetsForPod). */
   private setsSelecting(pod: ApiObject): ApiObject[] {
-    const labels = pod.metadata.labels ?? {};
-    return this.sets.list(pod.metadata.namespace ?? '').filter((s) => {
-      const sel = specOf(s).selector;
-      const empty = !sel || (Object.keys(sel.matchLabels ?? {}).length === 0 && (sel.matchExpressions ?? []).length === 0);
-      return !empty && selectorMatches(sel, labels);
-    });
+    return ownersSelecting(this.sets, pod, (s) => specOf(s).selector);
   }
 
   private podAdded(pod: ApiObject): void {
     if (pod.metadata.deletionTimestamp) return this.podDeleted(pod);
     if (controllerOf(pod)) {
       const s = this.setOf(pod);
-      if (s) this.enqueue(s);
+      if (s) this.work.add(s);
       return;
     }
-    for (const s of this.setsSelecting(pod)) this.enqueue(s);
+    for (const s of this.setsSelecting(pod)) this.work.add(s);
   }
 
   private podUpdated(old: ApiObject, pod: ApiObject): void {
@@ -149,22 +130,22 @@ export class StatefulSetController implements Controller {
     const refChanged = !deepEqual(oldRef ?? null, ref ?? null);
     if (refChanged && oldRef) {
       const prior = this.setOf(old, oldRef);
-      if (prior) this.enqueue(prior);
+      if (prior) this.work.add(prior);
     }
     if (ref) {
       const s = this.setOf(pod, ref);
       if (!s) return;
-      this.enqueue(s);
+      this.work.add(s);
       const minReady = specOf(s).minReadySeconds ?? 0;
-      if (!isPodReady(old) && isPodReady(pod) && minReady > 0) this.enqueueAfter(s, minReady * 1000);
+      if (!isPodReady(old) && isPodReady(pod) && minReady > 0) this.work.addAfter(s, minReady * 1000);
       return;
     }
-    if (labelsChanged || refChanged) for (const s of this.setsSelecting(pod)) this.enqueue(s);
+    if (labelsChanged || refChanged) for (const s of this.setsSelecting(pod)) this.work.add(s);
   }
 
   private podDeleted(pod: ApiObject): void {
     const s = this.setOf(pod);
-    if (s) this.enqueue(s);
+    if (s) this.work.add(s);
   }
 
   private async sync(key: string): Promise<boolean> {
@@ -190,7 +171,7 @@ export class StatefulSetController implements Controller {
       throw err;
     }
     const minReady = specOf(set).minReadySeconds ?? 0;
-    if (minReady > 0 && status && status.availableReplicas !== replicasOf(set)) this.enqueueAfter(set, minReady * 1000);
+    if (minReady > 0 && status && status.availableReplicas !== replicasOf(set)) this.work.addAfter(set, minReady * 1000);
     return true;
   }
 
