@@ -5,11 +5,18 @@
 import type { ApiObject } from '../registry/object.js';
 import { isObject } from '../registry/object.js';
 import { spec, type Obj } from './pods.js';
+import type { VolumeWriter } from './volumebinder.js';
 
 export interface VolumeListers {
   claim(namespace: string, name: string): ApiObject | undefined;
   volume(name: string): ApiObject | undefined;
   storageClass(name: string): ApiObject | undefined;
+}
+
+/** The volume plugins' handle: the listers, all volumes, and (in a running scheduler) the binder's writes. */
+export interface VolumeHandle extends VolumeListers {
+  volumes(): readonly ApiObject[];
+  readonly writer?: VolumeWriter;
 }
 
 export const NO_VOLUMES: VolumeListers = { claim: () => undefined, volume: () => undefined, storageClass: () => undefined };
