@@ -186,6 +186,16 @@ for (const backend of BACKENDS) {
       assert.ok(recEvents.some((e) => e.reason === 'VolumeFailedRecycle' && e.type === 'Warning'));
     });
 
+    it('a claim placed on a node that does not exist: ProvisioningFailed, and the selected-node annotation removed for the scheduler to try again', async () => {
+      const c = claim('nowhere', { cls: 'local-path' });
+      c.metadata.annotations = { 'volume.kubernetes.io/selected-node': 'no-such-node' };
+      await create(`/api/v1/namespaces/${NS}/persistentvolumeclaims`, c);
+      await eventually(() => hasEvent('nowhere', 'ProvisioningFailed', 'failed to provision volume with StorageClass "local-path": nodes "no-such-node" not found'), 20_000);
+      await eventually(async () => (await pvc('nowhere')).metadata.annotations?.['volume.kubernetes.io/selected-node'] === undefined, 20_000);
+      await eventually(() => hasEvent('nowhere', 'WaitForFirstConsumer'), 20_000);
+      assert.equal((await pvc('nowhere')).status.phase, 'Pending');
+    });
+
     it('the StorageClass is made once: deleted by the admin, a new provisioner start leaves it deleted', async () => {
       assert.equal((await t.req('DELETE', '/apis/storage.k8s.io/v1/storageclasses/local-path')).status, 200);
       const again = startLocalPathProvisioner(t.server.controllerContext, { provisioner: 'svc.io/local-path' });

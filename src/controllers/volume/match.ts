@@ -43,24 +43,20 @@ export function claimVolumeName(claim: ApiObject): string {
   return typeof v === 'string' ? v : '';
 }
 
-/** A claim's class: the beta annotation wins over spec.storageClassName (GetPersistentVolumeClaimClass). */
-export function claimClass(claim: ApiObject): string {
-  const legacy = claim.metadata.annotations?.[ANN_BETA_STORAGE_CLASS];
+/** A claim's or volume's class: the beta annotation wins over spec.storageClassName (GetPersistentVolume(Claim)Class). */
+function classOf(o: ApiObject): string {
+  const legacy = o.metadata.annotations?.[ANN_BETA_STORAGE_CLASS];
   if (legacy !== undefined) return legacy;
-  const s = specOf(claim).storageClassName;
+  const s = specOf(o).storageClassName;
   return typeof s === 'string' ? s : '';
 }
+
+export const claimClass = classOf;
+export const volumeClass = classOf;
 
 /** Whether the claim names a class at all (nil, not "": the default class may be assigned later). */
 export function claimHasClass(claim: ApiObject): boolean {
   return claim.metadata.annotations?.[ANN_BETA_STORAGE_CLASS] !== undefined || typeof specOf(claim).storageClassName === 'string';
-}
-
-export function volumeClass(pv: ApiObject): string {
-  const legacy = pv.metadata.annotations?.[ANN_BETA_STORAGE_CLASS];
-  if (legacy !== undefined) return legacy;
-  const s = specOf(pv).storageClassName;
-  return typeof s === 'string' ? s : '';
 }
 
 /** Bytes as Quantity.Value() rounds (up); 0 for none. */

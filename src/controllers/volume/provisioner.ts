@@ -7,6 +7,8 @@
 //   scheduler's choice) → a hostPath PV pre-bound to the claim on that node
 //   (localpath.ts), events Provisioning and ProvisioningSucceeded; the binder
 //   then binds the two.
+//   (a selected node that no longer exists: ProvisioningFailed, and the
+//   annotation removed so that the scheduler places the pod again)
 //   volume it provisioned, Released, reclaim policy Delete → the PV deleted.
 // It writes as the persistent-volume-binder service account (kube's in-tree
 // provisioners ran inside the binder with it; its role may create and delete
@@ -138,8 +140,14 @@ export class LocalPathProvisioner implements Controller {
       node = await this.client.get(NODES, '', nodeName);
     } catch (err) {
       if (!isReason(err, 'NotFound')) throw err;
+      // the library's rescheduleProvisioning: the annotation goes, so the scheduler places the pod again
       await failed(`nodes ${JSON.stringify(nodeName)} not found`);
-      return false;
+      await this.client.update(PVCS, namespace, name, (cur) => {
+        const annotations = { ...(cur.metadata.annotations ?? {}) };
+        delete annotations[ANN_SELECTED_NODE];
+        return { ...cur, metadata: { ...cur.metadata, annotations } };
+      });
+      return true;
     }
     const pv = localPathVolume({ claim, storageClass: cls!, node, baseDir: this.baseDir, provisioner: this.provisioner });
     try {
