@@ -186,6 +186,27 @@ for (const backend of BACKENDS) {
       assert.ok(recEvents.some((e) => e.reason === 'VolumeFailedRecycle' && e.type === 'Warning'));
     });
 
+    it('the pod is bound only once its claim is: with an external provisioner that has not answered yet, the pod waits in PreBind', async () => {
+      await create('/apis/storage.k8s.io/v1/storageclasses', { apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name: 'external' }, provisioner: 'example.com/slow', volumeBindingMode: 'WaitForFirstConsumer' });
+      await create(`/api/v1/namespaces/${NS}/persistentvolumeclaims`, claim('slow', { cls: 'external' }));
+      await create(`/api/v1/namespaces/${NS}/pods`, podUsing('waiter', 'slow'));
+      await eventually(() => hasEvent('slow', 'ExternalProvisioning', 'waiting for a volume to be created, either by external provisioner "example.com/slow" or manually created by system administrator'), 20_000);
+      const c = await pvc('slow');
+      const node = c.metadata.annotations['volume.kubernetes.io/selected-node'] as string;
+      assert.ok(node, 'the scheduler chose a node for the claim');
+      assert.equal(c.metadata.annotations['volume.kubernetes.io/storage-provisioner'], 'example.com/slow');
+      assert.equal((await get(`/api/v1/namespaces/${NS}/pods/waiter`)).spec.nodeName, undefined, 'not bound while the claim is not');
+      // the "external provisioner" answers: a volume on that node, pre-bound to the claim
+      const v = volume('slow-pv', { size: '1Gi', cls: 'external' });
+      v.spec.claimRef = { kind: 'PersistentVolumeClaim', apiVersion: 'v1', namespace: NS, name: 'slow', uid: c.metadata.uid };
+      v.spec.nodeAffinity = { required: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'kubernetes.io/hostname', operator: 'In', values: [node] }] }] } };
+      v.metadata.annotations = { 'pv.kubernetes.io/provisioned-by': 'example.com/slow' };
+      await create('/api/v1/persistentvolumes', v);
+      await eventually(async () => (await get(`/api/v1/namespaces/${NS}/pods/waiter`)).spec.nodeName === node, 20_000);
+      assert.equal((await pvc('slow')).status.phase, 'Bound');
+      assert.equal((await pvc('slow')).spec.volumeName, 'slow-pv');
+    });
+
     it('a claim placed on a node that does not exist: ProvisioningFailed, and the selected-node annotation removed for the scheduler to try again', async () => {
       const c = claim('nowhere', { cls: 'local-path' });
       c.metadata.annotations = { 'volume.kubernetes.io/selected-node': 'no-such-node' };
