@@ -99,6 +99,7 @@ export class Scheduler implements Controller {
         updateVolume: (pv: ApiObject) => this.client.replace(PVS, '', pv.metadata.name!, pv),
         updateClaim: (c: ApiObject) => this.client.replace(PVCS, c.metadata.namespace ?? '', c.metadata.name!, c),
       },
+      stopped: () => this.stopped,
     };
     this.lister = lister;
     for (const p of config.profiles) {
@@ -272,10 +273,14 @@ export class Scheduler implements Controller {
     const ns = pod.metadata.namespace ?? '';
     const name = pod.metadata.name!;
     const pre = await runPreBind(profile, state, pod, host);
+    if (this.stopped) {
+      runUnreserve(profile, state, pod, host);
+      this.cache.forget(pod);
+      return;
+    }
     if (pre) {
       runUnreserve(profile, state, pod, host);
       this.cache.forget(pod);
-      if (this.stopped) return;
       return this.failed(qp, cycle, { reason: 'SchedulerError', message: `running PreBind plugin ${JSON.stringify(pre.plugin)}: ${pre.reasons.join(', ')}`, plugins: new Set() });
     }
     try {

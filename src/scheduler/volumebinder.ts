@@ -207,7 +207,8 @@ export async function waitForBindings(v: PodVolumes, node: () => ApiObject | und
     const r = checkBindings(v, n, listers);
     if (r === true) return;
     if (typeof r === 'string') throw new Error(r);
-    if (Date.now() >= deadline || o.stopped?.()) throw new Error('timed out waiting for the condition');
+    if (o.stopped?.()) throw new Error('the scheduler stopped');
+    if (Date.now() >= deadline) throw new Error('timed out waiting for the condition');
     await new Promise((res) => setTimeout(res, o.pollMs));
   }
 }

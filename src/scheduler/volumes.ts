@@ -18,6 +18,8 @@ export interface VolumeListers {
 export interface VolumeHandle extends VolumeListers {
   volumes(): readonly ApiObject[];
   readonly writer?: VolumeWriter;
+  /** True once the scheduler stopped: PreBind stops waiting. */
+  readonly stopped?: () => boolean;
 }
 
 export const NO_VOLUMES: VolumeListers = { claim: () => undefined, volume: () => undefined, storageClass: () => undefined };

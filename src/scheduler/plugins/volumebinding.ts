@@ -101,7 +101,7 @@ export function volumeBinding(handle: VolumeHandle, args: VolumeBindingArgs = {}
       if (!v || isEmpty(v)) return undefined;
       try {
         const written = await writePodVolumes(writer, v);
-        await waitForBindings(written, () => state.snapshot.get(node)?.node, handle, { timeoutMs, pollMs });
+        await waitForBindings(written, () => state.snapshot.get(node)?.node, handle, { timeoutMs, pollMs, ...(handle.stopped ? { stopped: handle.stopped } : {}) });
       } catch (err) {
         return { code: 'Error', reasons: [`binding volumes: ${(err as Error).message}`] };
       }
