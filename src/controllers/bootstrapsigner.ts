@@ -7,8 +7,8 @@
 // {"alg":"HS256","kid":<id>}): a joining node that knows a token checks the
 // CA it is given before trusting it. Signatures of tokens that went are
 // removed. Acts as service account bootstrap-signer, which may read and
-// update cluster-info only; publishing it is kubeadm's work, which svc server
-// does itself at start (ensureClusterInfo).
+// update cluster-info only; publishing it is kubeadm's work, which the server
+// does itself at start when bootstrap tokens are on (ensureClusterInfo).
 import { createHmac } from 'node:crypto';
 import type { ApiObject } from '../registry/object.js';
 import { isObject } from '../registry/object.js';
@@ -116,23 +116,45 @@ export class BootstrapSigner implements Controller {
   }
 }
 
-/** cluster-info with the cluster's kubeconfig, written by the server itself when missing (kubeadm's bootstrap-token phase). */
-export async function ensureClusterInfo(registry: Registry, server: string, caData: string): Promise<void> {
-  const store = registry.store('', 'configmaps');
-  try {
-    await store.get(PUBLIC_NAMESPACE, CLUSTER_INFO);
-    return;
-  } catch (err) {
-    if (!isReason(err, 'NotFound')) throw err;
-  }
-  try {
-    await store.create(PUBLIC_NAMESPACE, {
-      apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: CLUSTER_INFO, namespace: PUBLIC_NAMESPACE },
-      data: { kubeconfig: clusterInfoKubeconfig(server, caData) },
-    }, { dryRun: false });
-  } catch (err) {
-    if (!isReason(err, 'AlreadyExists')) throw err;
-  }
+/** kubeadm's Role and RoleBinding letting anyone (system:anonymous) read cluster-info, in our spelling. */
+export const CLUSTER_INFO_READER = 'svc:bootstrap-signer-clusterinfo';
+
+/**
+ * cluster-info with the cluster's kubeconfig, written by the server itself
+ * when missing (kubeadm's bootstrap-token phase), and — when RBAC is served —
+ * the Role and RoleBinding that let a node about to bootstrap read it
+ * anonymously. What exists is left as it is (an admin's edit stands).
+ */
+export async function ensureClusterInfo(registry: Registry, server: string, caData: string, opts: { rbac?: boolean } = {}): Promise<void> {
+  const ensure = async (group: string, resource: string, obj: ApiObject) => {
+    const store = registry.store(group, resource);
+    try {
+      await store.get(PUBLIC_NAMESPACE, obj.metadata.name!);
+      return;
+    } catch (err) {
+      if (!isReason(err, 'NotFound')) throw err;
+    }
+    try {
+      await store.create(PUBLIC_NAMESPACE, obj, { dryRun: false });
+    } catch (err) {
+      if (!isReason(err, 'AlreadyExists')) throw err;
+    }
+  };
+  await ensure('', 'configmaps', {
+    apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: CLUSTER_INFO, namespace: PUBLIC_NAMESPACE },
+    data: { kubeconfig: clusterInfoKubeconfig(server, caData) },
+  });
+  if (!opts.rbac) return;
+  const rbac = 'rbac.authorization.svc.io';
+  await ensure(rbac, 'roles', {
+    apiVersion: `${rbac}/v1`, kind: 'Role', metadata: { name: CLUSTER_INFO_READER, namespace: PUBLIC_NAMESPACE },
+    rules: [{ apiGroups: [''], resources: ['configmaps'], resourceNames: [CLUSTER_INFO], verbs: ['get'] }],
+  });
+  await ensure(rbac, 'rolebindings', {
+    apiVersion: `${rbac}/v1`, kind: 'RoleBinding', metadata: { name: CLUSTER_INFO_READER, namespace: PUBLIC_NAMESPACE },
+    roleRef: { apiGroup: rbac, kind: 'Role', name: CLUSTER_INFO_READER },
+    subjects: [{ apiGroup: rbac, kind: 'User', name: 'system:anonymous' }],
+  });
 }
 
 export const startBootstrapSigner = (ctx: ControllerContext, opts?: BootstrapSignerOptions): Controller => new BootstrapSigner(ctx, opts);

@@ -31,6 +31,9 @@ export function controllerUser(serviceAccount: string, namespace = CONTROLLER_NA
   };
 }
 
+/** The controller manager's own user (kube's system:kube-controller-manager): its root client, the shared informers. */
+export const CONTROLLER_MANAGER_USER: UserInfo = { name: 'system:svc-controller-manager', groups: ['system:authenticated'] };
+
 export interface Target {
   /** The svc.io spelling of the group; '' for core. */
   readonly group: string;
@@ -137,6 +140,13 @@ export class ControllerClient {
   async delete(t: Target, namespace: string, name: string, opts: DeleteOptions = {}): Promise<DeleteResult> {
     const requestInfo = await this.authorize(t, 'delete', namespace, name);
     return this.registry.store(t.group, t.resource).delete(namespace, name, { dryRun: false, user: this.user, requestInfo, ...opts });
+  }
+
+  /** A DELETE of the namespace's collection (every object, no selector); answers the objects as they were listed. */
+  async deleteCollection(t: Target, namespace: string, opts: DeleteOptions = {}): Promise<readonly ApiObject[]> {
+    const requestInfo = await this.authorize(t, 'deletecollection', namespace, '');
+    const { items } = await this.registry.store(t.group, t.resource).deleteCollection(namespace, {}, { dryRun: false, user: this.user, requestInfo, ...opts });
+    return items;
   }
 
   /** A POST to a create-only subresource (pods/binding, pods/eviction), through the same handler as the HTTP path. */

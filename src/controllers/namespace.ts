@@ -1,15 +1,26 @@
-// The namespace controller: when a namespace is terminating (deletionTimestamp
-// set), delete everything inside it, wait until it is all gone (objects with
-// finalizers take their time), then remove the `kubernetes` finalizer from
-// spec.finalizers so the namespace itself goes away.
-//
-// It watches namespaces in storage directly (the watch cache comes later) and
-// retries a namespace every `retryMs` while content remains.
-import type { Store, WatchHandle } from '../storage/interface.js';
-import type { Registry } from '../registry/registry.js';
-import { isObject, type ApiObject } from '../registry/object.js';
+// The namespace controller (kube's pkg/controller/namespace, v1.27), as
+// service account namespace-controller: when a namespace is terminating
+// (deletionTimestamp set) and still carries the `kubernetes` finalizer in
+// spec.finalizers, delete everything inside it — a deletecollection per
+// namespaced resource that allows one, else a delete per object, with
+// background propagation — then count what is left. While objects remain
+// (finalizers, grace periods) the namespace's status conditions say what
+// (kube's five: NamespaceDeletionDiscoveryFailure, …GroupVersionParsingFailure,
+// …ContentFailure, NamespaceContentRemaining, NamespaceFinalizersRemaining,
+// with kube's reasons and messages) and the namespace is tried again after
+// `retryMs`; once nothing is left the `kubernetes` finalizer is removed
+// through namespaces/finalize and the namespace goes away.
+import { isObject, nowTimestamp, type ApiObject } from '../registry/object.js';
 import { NAMESPACE_FINALIZER } from '../registry/strategies/namespaces.js';
+import type { ServedResource } from '../registry/registry.js';
+import type { Controller, ControllerContext } from './context.js';
+import type { ControllerClient, Target } from './client.js';
+import type { SharedInformer } from './shared.js';
+import { isReason } from './informer.js';
 import { WorkQueue } from './workqueue.js';
+
+export const NAMESPACE_CONTROLLER = 'namespace-controller';
+const NAMESPACES: Target = { group: '', version: 'v1', resource: 'namespaces' };
 
 export interface NamespaceControllerOptions {
   readonly retryMs?: number;
@@ -17,11 +28,76 @@ export interface NamespaceControllerOptions {
   readonly workers?: number;
 }
 
-export class NamespaceController {
-  private watch: WatchHandle | undefined;
-  private readonly queue: WorkQueue<string>;
+type Condition = { type: string; status: 'True' | 'False'; reason: string; message: string; lastTransitionTime?: string };
 
-  constructor(private readonly registry: Registry, private readonly storage: Store, opts: NamespaceControllerOptions = {}) {
+/** kube's condition types in its order, each with its reason and message when all is well. */
+const OK: readonly (readonly [type: string, reason: string, message: string])[] = [
+  ['NamespaceDeletionDiscoveryFailure', 'ResourcesDiscovered', 'All resources successfully discovered'],
+  ['NamespaceDeletionGroupVersionParsingFailure', 'ParsedGroupVersions', 'All legacy kube types successfully parsed'],
+  ['NamespaceDeletionContentFailure', 'ContentDeleted', 'All content successfully deleted, may be waiting on finalization'],
+  ['NamespaceContentRemaining', 'ContentRemoved', 'All content successfully removed'],
+  ['NamespaceFinalizersRemaining', 'ContentRemoved', 'All content successfully removed'],
+];
+
+/** What is left in a namespace after a pass. */
+export interface Remaining {
+  /** `<resource>.<group>` → objects left. */
+  readonly resources: Map<string, number>;
+  /** finalizer → objects carrying it. */
+  readonly finalizers: Map<string, number>;
+  /** Messages of failed deletions, one per resource. */
+  readonly failures: string[];
+}
+
+/** The failing conditions for what a pass left (kube's ProcessContentTotals and delete-content errors). */
+export function failingConditions(left: Remaining): Condition[] {
+  const out: Condition[] = [];
+  if (left.failures.length > 0) {
+    const msgs = [...left.failures].sort();
+    out.push({ type: 'NamespaceDeletionContentFailure', status: 'True', reason: 'ContentDeletionFailed', message: `Failed to delete all resource types, ${msgs.length} remaining: ${msgs.join(', ')}` });
+  }
+  const listed = (m: Map<string, number>, f: (k: string, n: number) => string) => [...m].filter(([, n]) => n > 0).map(([k, n]) => f(k, n)).sort().join(', ');
+  if (left.resources.size > 0) {
+    out.push({ type: 'NamespaceContentRemaining', status: 'True', reason: 'SomeResourcesRemain', message: `Some resources are remaining: ${listed(left.resources, (k, n) => `${k} has ${n} resource instances`)}` });
+  }
+  if (left.finalizers.size > 0) {
+    out.push({ type: 'NamespaceFinalizersRemaining', status: 'True', reason: 'SomeFinalizerRemain', message: `Some finalizers are remaining: ${listed(left.finalizers, (k, n) => `${k} in ${n} resource instances`)}` });
+  }
+  return out;
+}
+
+/**
+ * The namespace's conditions with kube's five set from `failing` (the others
+ * as all is well); a condition's lastTransitionTime moves only when its status
+ * does. Undefined when nothing changes.
+ */
+export function updatedConditions(current: readonly Condition[], failing: readonly Condition[], now: string): Condition[] | undefined {
+  const next = current.map((c) => ({ ...c }));
+  let changed = false;
+  for (const [type, reason, message] of OK) {
+    const want = failing.find((c) => c.type === type) ?? { type, status: 'False' as const, reason, message };
+    const old = next.find((c) => c.type === type);
+    if (!old) {
+      next.push({ ...want, lastTransitionTime: now });
+      changed = true;
+    } else if (old.status !== want.status || old.reason !== want.reason || old.message !== want.message) {
+      if (old.status !== want.status) old.lastTransitionTime = now;
+      Object.assign(old, { status: want.status, reason: want.reason, message: want.message });
+      changed = true;
+    }
+  }
+  return changed ? next : undefined;
+}
+
+export class NamespaceController implements Controller {
+  private readonly queue: WorkQueue<string>;
+  private readonly client: ControllerClient;
+  private readonly namespaces: SharedInformer;
+  private removeHandler: (() => void) | undefined;
+
+  constructor(private readonly ctx: ControllerContext, opts: NamespaceControllerOptions = {}) {
+    this.client = ctx.client(NAMESPACE_CONTROLLER);
+    this.namespaces = ctx.informers.informer('', 'namespaces');
     this.queue = new WorkQueue((name) => this.sync(name), {
       retryMs: opts.retryMs ?? 2000, workers: opts.workers,
       onError: (name, err) => console.error(`namespace controller: cleaning namespace ${name} failed; will retry`, err),
@@ -29,72 +105,95 @@ export class NamespaceController {
   }
 
   async start(): Promise<void> {
-    const namespaces = this.registry.store('', 'namespaces');
-    const { items, resourceVersion } = await namespaces.list('');
-    for (const ns of items) if (ns.metadata.deletionTimestamp) this.enqueue(ns.metadata.name!);
-    this.watch = await this.storage.watch({ prefix: namespaces.key('', ''), fromRevision: Number(resourceVersion) }, {
-      onEvents: (events) => {
-        for (const e of events) {
-          if (e.type === 'delete') continue;
-          const obj = namespaces.decode(e.kv);
-          if (obj.metadata.deletionTimestamp) this.enqueue(obj.metadata.name!);
-        }
-      },
-      onError: (err) => {
-        if (this.queue.stopped) return;
-        console.error('namespace controller: watch failed; restarting', err);
-        setTimeout(() => void this.start().catch((e) => console.error('namespace controller: restart failed', e)), 1000).unref();
-      },
-    });
+    await this.namespaces.start();
+    const consider = (ns: ApiObject) => ns.metadata.deletionTimestamp && this.queue.add(ns.metadata.name!, ns.metadata.name!);
+    this.removeHandler = this.namespaces.addHandler({ onAdd: consider, onUpdate: (_, ns) => consider(ns) });
   }
 
   stop(): void {
     this.queue.stop();
-    this.watch?.close();
+    this.removeHandler?.();
   }
 
-  private enqueue(name: string): void {
-    this.queue.add(name, name);
-  }
-
-  /** Every namespaced resource with a store of its own, once (custom resources included, whichever versions are served). */
-  private storedResources(): { group: string; resource: string }[] {
-    const seen = new Map<string, { group: string; resource: string }>();
-    for (const r of this.registry.resources()) {
-      if (!r.namespaced || r.virtual || r.sharesStorageWith) continue;
-      seen.set(`${r.group}/${r.resource}`, r);
+  /** Every namespaced resource with a store of its own that may be deleted, once (custom resources included). */
+  private deletable(): ServedResource[] {
+    const seen = new Map<string, ServedResource>();
+    for (const r of this.ctx.registry.resources()) {
+      if (!r.namespaced || r.virtual || r.sharesStorageWith || !r.verbs.includes('delete')) continue;
+      if (!seen.has(`${r.group}/${r.resource}`)) seen.set(`${r.group}/${r.resource}`, r);
     }
     return [...seen.values()];
   }
 
   /** One pass over a terminating namespace; true when nothing is left to do. */
   private async sync(name: string): Promise<boolean> {
-    const namespaces = this.registry.store('', 'namespaces');
     let ns: ApiObject;
     try {
-      ns = await namespaces.get('', name);
-    } catch {
-      return true; // already gone
+      ns = await this.client.get(NAMESPACES, '', name);
+    } catch (err) {
+      if (isReason(err, 'NotFound')) return true;
+      throw err;
     }
-    if (!ns.metadata.deletionTimestamp) return true;
-    let remaining = 0;
-    for (const r of this.storedResources()) {
-      const store = this.registry.store(r.group, r.resource);
-      const left = await store.deleteCollection(name, {}, { dryRun: false, propagationPolicy: 'Background' });
-      remaining += left.items.length;
+    const spec = isObject(ns.spec) ? ns.spec : {};
+    if (!ns.metadata.deletionTimestamp || !(Array.isArray(spec.finalizers) && spec.finalizers.includes(NAMESPACE_FINALIZER))) return true;
+    const left = await this.deleteContent(name);
+    await this.writeConditions(name, failingConditions(left));
+    if (left.failures.length > 0) throw new Error(left.failures.join('; '));
+    if (left.resources.size > 0) return false;
+    try {
+      await this.client.update({ ...NAMESPACES, subresource: 'finalize' }, '', name, (cur) => {
+        const s = isObject(cur.spec) ? cur.spec : {};
+        const finalizers = Array.isArray(s.finalizers) ? (s.finalizers as string[]) : [];
+        return { ...cur, spec: { ...s, finalizers: finalizers.filter((f) => f !== NAMESPACE_FINALIZER) } };
+      });
+    } catch (err) {
+      if (!isReason(err, 'NotFound')) throw err;
     }
-    if (remaining > 0) {
-      // Deleted objects may linger (finalizers, grace periods): check again before finalizing.
-      for (const r of this.storedResources()) {
-        if ((await this.registry.store(r.group, r.resource).list(name)).items.length > 0) return false;
+    return true;
+  }
+
+  /** Deletes the namespace's content and counts what remains. */
+  private async deleteContent(namespace: string): Promise<Remaining> {
+    const left: Remaining = { resources: new Map(), finalizers: new Map(), failures: [] };
+    for (const r of this.deletable()) {
+      const t: Target = { group: r.group, version: r.version, resource: r.resource };
+      try {
+        if (r.verbs.includes('deletecollection')) {
+          await this.client.deleteCollection(t, namespace, { propagationPolicy: 'Background' });
+        } else {
+          for (const o of await this.client.list(t, namespace)) {
+            try {
+              await this.client.delete(t, namespace, o.metadata.name!, { propagationPolicy: 'Background' });
+            } catch (err) {
+              if (!isReason(err, 'NotFound')) throw err;
+            }
+          }
+        }
+        const remaining = await this.client.list(t, namespace);
+        if (remaining.length === 0) continue;
+        left.resources.set(`${r.resource}.${r.group}`, remaining.length);
+        for (const o of remaining) {
+          for (const f of o.metadata.finalizers ?? []) left.finalizers.set(f, (left.finalizers.get(f) ?? 0) + 1);
+        }
+      } catch (err) {
+        left.failures.push(`${r.resource}.${r.group}: ${(err as Error).message}`);
       }
     }
-    await namespaces.guaranteedUpdate('', name, (cur) => {
-      const spec = isObject(cur.spec) ? cur.spec : {};
-      const finalizers = Array.isArray(spec.finalizers) ? (spec.finalizers as string[]) : [];
-      cur.spec = { ...spec, finalizers: finalizers.filter((f) => f !== NAMESPACE_FINALIZER) };
-      return cur;
-    }, { dryRun: false, subresource: 'finalize' });
-    return true;
+    return left;
+  }
+
+  private async writeConditions(name: string, failing: Condition[]): Promise<void> {
+    const ns = this.namespaces.get('', name);
+    const current = ns && isObject(ns.status) && Array.isArray(ns.status.conditions) ? (ns.status.conditions as Condition[]) : [];
+    if (!updatedConditions(current, failing, nowTimestamp())) return;
+    try {
+      await this.client.update({ ...NAMESPACES, subresource: 'status' }, '', name, (cur) => {
+        const status = isObject(cur.status) ? cur.status : {};
+        const conditions = updatedConditions(Array.isArray(status.conditions) ? (status.conditions as Condition[]) : [], failing, nowTimestamp());
+        return conditions ? { ...cur, status: { ...status, conditions } } : cur;
+      });
+    } catch (err) {
+      if (!isReason(err, 'NotFound')) throw err;
+    }
   }
 }

@@ -6,12 +6,15 @@
 //           names it in a persistentVolumeClaim volume, or owns it through an
 //           ephemeral volume and has not finished
 //   volume: in use while status.phase is Bound
-// It watches the two resources in storage and re-checks an object in use every
-// `retryMs` (pods going away are not watched).
-import type { Store, WatchHandle } from '../storage/interface.js';
-import type { Registry } from '../registry/registry.js';
-import type { GenericStore } from '../registry/store.js';
+// Each kind is its own controller, as kube's, acting as its service account
+// (pvc-protection-controller, pv-protection-controller); the claims' one also
+// looks at pods going away or finishing, and an object still in use is
+// checked again every `retryMs`.
 import { isObject, type ApiObject } from '../registry/object.js';
+import type { Controller, ControllerContext } from './context.js';
+import type { ControllerClient, Target } from './client.js';
+import type { SharedInformer } from './shared.js';
+import { isReason } from './informer.js';
 import { PV_PROTECTION, PVC_PROTECTION } from '../admission/plugins/storageprotection.js';
 import { WorkQueue } from './workqueue.js';
 
@@ -19,11 +22,10 @@ export type Kind = 'persistentvolumeclaims' | 'persistentvolumes';
 
 export interface StorageProtectionOptions {
   readonly retryMs?: number;
-  /** The kinds looked after (default both): kube's pvc-protection and pv-protection are two controllers. */
-  readonly kinds?: readonly Kind[];
 }
 
 const FINALIZER: Record<Kind, string> = { persistentvolumeclaims: PVC_PROTECTION, persistentvolumes: PV_PROTECTION };
+const SERVICE_ACCOUNT: Record<Kind, string> = { persistentvolumeclaims: 'pvc-protection-controller', persistentvolumes: 'pv-protection-controller' };
 
 const volumesOf = (pod: ApiObject): Record<string, unknown>[] => {
   const spec = isObject(pod.spec) ? pod.spec : {};
@@ -46,76 +48,67 @@ export function volumeInUse(pv: ApiObject): boolean {
   return isObject(pv.status) && pv.status.phase === 'Bound';
 }
 
-export class StorageProtectionController {
-  private readonly watches: WatchHandle[] = [];
-  private readonly queue: WorkQueue<{ kind: Kind; namespace: string; name: string }>;
-  private readonly kinds: readonly Kind[];
+export class StorageProtectionController implements Controller {
+  private readonly queue: WorkQueue<{ namespace: string; name: string }>;
+  private readonly client: ControllerClient;
+  private readonly objects: SharedInformer;
+  private readonly pods: SharedInformer | undefined;
+  private readonly target: Target;
+  private readonly removers: (() => void)[] = [];
 
-  constructor(private readonly registry: Registry, private readonly storage: Store, opts: StorageProtectionOptions = {}) {
-    this.kinds = opts.kinds ?? (Object.keys(FINALIZER) as Kind[]);
-    this.queue = new WorkQueue((item) => this.sync(item.kind, item.namespace, item.name), {
+  constructor(private readonly ctx: ControllerContext, private readonly kind: Kind, opts: StorageProtectionOptions = {}) {
+    this.client = ctx.client(SERVICE_ACCOUNT[kind]);
+    this.target = { group: '', version: 'v1', resource: kind };
+    this.objects = ctx.informers.informer('', kind);
+    this.pods = kind === 'persistentvolumeclaims' && ctx.registry.has('', 'pods') ? ctx.informers.informer('', 'pods') : undefined;
+    this.queue = new WorkQueue((item) => this.sync(item.namespace, item.name), {
       retryMs: opts.retryMs ?? 2000,
-      onError: (key, err) => console.error(`storage protection controller: ${key} failed; will retry`, err),
+      onError: (key, err) => console.error(`${SERVICE_ACCOUNT[kind]}: ${key} failed; will retry`, err),
     });
   }
 
   async start(): Promise<void> {
-    for (const kind of this.kinds) {
-      if (this.registry.has('', kind)) await this.watchKind(kind);
+    if (!this.ctx.registry.has('', this.kind)) return;
+    await Promise.all([this.objects.start(), this.pods?.start()]);
+    this.removers.push(this.objects.addHandler({ onAdd: (o) => this.consider(o), onUpdate: (_, o) => this.consider(o) }));
+    if (this.pods) {
+      // a pod gone or finished may free the claims it named
+      const freed = (pod: ApiObject) => {
+        for (const claim of this.objects.list(pod.metadata.namespace ?? '')) if (podUsesClaim(pod, claim)) this.consider(claim);
+      };
+      this.removers.push(this.pods.addHandler({ onUpdate: (_, pod) => freed(pod), onDelete: freed }));
     }
   }
 
   stop(): void {
     this.queue.stop();
-    for (const w of this.watches) w.close();
+    for (const remove of this.removers.splice(0)) remove();
   }
 
-  private async watchKind(kind: Kind): Promise<void> {
-    const store = this.registry.store('', kind);
-    const { items, resourceVersion } = await store.list('');
-    for (const obj of items) this.consider(kind, obj);
-    this.watches.push(await this.storage.watch({ prefix: store.collectionPrefix(''), fromRevision: Number(resourceVersion) }, {
-      onEvents: (events) => {
-        for (const e of events) if (e.type !== 'delete') this.consider(kind, store.decode(e.kv));
-      },
-      onError: (err) => {
-        if (this.queue.stopped) return;
-        console.error(`storage protection controller: watch of ${kind} failed; restarting`, err);
-        setTimeout(() => void this.watchKind(kind).catch((e) => console.error('storage protection controller: restart failed', e)), 1000).unref();
-      },
-    }));
-  }
-
-  private consider(kind: Kind, obj: ApiObject): void {
-    if (!obj.metadata.deletionTimestamp || !(obj.metadata.finalizers ?? []).includes(FINALIZER[kind])) return;
+  private consider(obj: ApiObject): void {
+    if (!obj.metadata.deletionTimestamp || !(obj.metadata.finalizers ?? []).includes(FINALIZER[this.kind])) return;
     const namespace = obj.metadata.namespace ?? '';
     const name = obj.metadata.name!;
-    this.queue.add(`${kind}/${namespace}/${name}`, { kind, namespace, name });
+    this.queue.add(`${namespace}/${name}`, { namespace, name });
   }
 
   /** Removes the finalizer when the object is no longer used; true when nothing is left to do. */
-  private async sync(kind: Kind, namespace: string, name: string): Promise<boolean> {
-    const store = this.registry.store('', kind);
-    let obj: ApiObject;
+  private async sync(namespace: string, name: string): Promise<boolean> {
+    const obj = this.objects.get(namespace, name);
+    const finalizer = FINALIZER[this.kind];
+    if (!obj || !obj.metadata.deletionTimestamp || !(obj.metadata.finalizers ?? []).includes(finalizer)) return true;
+    if (this.kind === 'persistentvolumes' ? volumeInUse(obj) : this.claimInUse(obj)) return false;
     try {
-      obj = await store.get(namespace, name);
-    } catch {
-      return true; // gone
+      await this.client.update(this.target, namespace, name, (cur) => ({
+        ...cur, metadata: { ...cur.metadata, finalizers: (cur.metadata.finalizers ?? []).filter((f) => f !== finalizer) },
+      }));
+    } catch (err) {
+      if (!isReason(err, 'NotFound')) throw err;
     }
-    const finalizer = FINALIZER[kind];
-    if (!obj.metadata.deletionTimestamp || !(obj.metadata.finalizers ?? []).includes(finalizer)) return true;
-    if (kind === 'persistentvolumes' ? volumeInUse(obj) : await this.claimInUse(obj)) return false;
-    await store.guaranteedUpdate(namespace, name, (cur) => {
-      cur.metadata.finalizers = (cur.metadata.finalizers ?? []).filter((f) => f !== finalizer);
-      return cur;
-    }, { dryRun: false });
     return true;
   }
 
-  private async claimInUse(claim: ApiObject): Promise<boolean> {
-    if (!this.registry.has('', 'pods')) return false;
-    const pods: GenericStore = this.registry.store('', 'pods');
-    const { items } = await pods.list(claim.metadata.namespace ?? '');
-    return items.some((pod) => podUsesClaim(pod, claim));
+  private claimInUse(claim: ApiObject): boolean {
+    return (this.pods?.list(claim.metadata.namespace ?? '') ?? []).some((pod) => podUsesClaim(pod, claim));
   }
 }

@@ -6,28 +6,39 @@
 // carries the Secret's uid as a precondition, so a Secret recreated under the
 // same name is never removed by mistake.
 //
-//   list + watch svc-system secrets ──► queue (per name) ──► sync: get
+// Acts as service account token-cleaner (its Role in svc-system lets it read
+// and delete Secrets there).
+//
+//   secrets informer (svc-system) ──► queue (per name) ──► sync: get
 //       expired → delete (uid precondition)      not yet → timer at expiry → queue
-import type { Store, WatchHandle } from '../storage/interface.js';
-import type { Registry } from '../registry/registry.js';
 import type { ApiObject } from '../registry/object.js';
 import { isStatusError } from '../api/meta/index.js';
 import { BOOTSTRAP_NAMESPACE, BOOTSTRAP_SECRET_TYPES, bootstrapTokenExpiry } from '../authn/bootstrap.js';
+import type { Controller, ControllerContext } from './context.js';
+import type { ControllerClient, Target } from './client.js';
+import type { SharedInformer } from './shared.js';
 import { WorkQueue } from './workqueue.js';
+
+export const TOKEN_CLEANER = 'token-cleaner';
+const SECRETS: Target = { group: '', version: 'v1', resource: 'secrets' };
 
 export interface TokenCleanerOptions {
   readonly retryMs?: number;
   readonly now?: () => number;
 }
 
-export class TokenCleaner {
-  private watch: WatchHandle | undefined;
+export class TokenCleaner implements Controller {
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private readonly queue: WorkQueue<string>;
   private readonly now: () => number;
+  private readonly client: ControllerClient;
+  private readonly secrets: SharedInformer;
+  private removeHandler: (() => void) | undefined;
 
-  constructor(private readonly registry: Registry, private readonly storage: Store, opts: TokenCleanerOptions = {}) {
+  constructor(ctx: ControllerContext, opts: TokenCleanerOptions = {}) {
     this.now = opts.now ?? Date.now;
+    this.client = ctx.client(TOKEN_CLEANER);
+    this.secrets = ctx.informers.informer('', 'secrets');
     this.queue = new WorkQueue((name) => this.sync(name), {
       retryMs: opts.retryMs ?? 2000,
       onError: (key, err) => console.error(`token cleaner: ${key} failed; will retry`, err),
@@ -35,47 +46,26 @@ export class TokenCleaner {
   }
 
   async start(): Promise<void> {
-    const secrets = this.registry.store('', 'secrets');
-    const { items, resourceVersion } = await secrets.list(BOOTSTRAP_NAMESPACE);
-    for (const s of items) this.consider(s);
-    this.watch = await this.storage.watch({ prefix: secrets.collectionPrefix(BOOTSTRAP_NAMESPACE), fromRevision: Number(resourceVersion) }, {
-      onEvents: (events) => {
-        for (const e of events) if (e.type !== 'delete') this.consider(secrets.decode(e.kv));
-      },
-      onError: (err) => {
-        if (this.queue.stopped) return;
-        console.error('token cleaner: watch of secrets failed; restarting', err);
-        setTimeout(() => void this.restart(), 1000).unref();
-      },
-    });
+    await this.secrets.start();
+    this.removeHandler = this.secrets.addHandler({ onAdd: (s) => this.consider(s), onUpdate: (_, s) => this.consider(s) });
   }
 
   stop(): void {
     this.queue.stop();
-    this.watch?.close();
+    this.removeHandler?.();
     for (const t of this.timers.values()) clearTimeout(t);
     this.timers.clear();
   }
 
-  private async restart(): Promise<void> {
-    this.watch?.close();
-    try {
-      await this.start();
-    } catch (err) {
-      console.error('token cleaner: restart failed', err);
-    }
-  }
-
   private consider(s: ApiObject): void {
-    if (BOOTSTRAP_SECRET_TYPES.includes(String(s.type))) this.queue.add(s.metadata.name!, s.metadata.name!);
+    if (s.metadata.namespace === BOOTSTRAP_NAMESPACE && BOOTSTRAP_SECRET_TYPES.includes(String(s.type))) this.queue.add(s.metadata.name!, s.metadata.name!);
   }
 
   /** Deletes the Secret when its token has expired, else wakes up at expiry; true when nothing is left to do now. */
   private async sync(name: string): Promise<boolean> {
-    const secrets = this.registry.store('', 'secrets');
     let s: ApiObject;
     try {
-      s = await secrets.get(BOOTSTRAP_NAMESPACE, name);
+      s = await this.client.get(SECRETS, BOOTSTRAP_NAMESPACE, name);
     } catch (err) {
       if (isStatusError(err) && err.status.code === 404) return true;
       throw err;
@@ -84,7 +74,7 @@ export class TokenCleaner {
     const { expired, ttlMs } = bootstrapTokenExpiry(s, this.now());
     if (expired) {
       try {
-        await secrets.delete(BOOTSTRAP_NAMESPACE, name, { dryRun: false, preconditions: { uid: s.metadata.uid } });
+        await this.client.delete(SECRETS, BOOTSTRAP_NAMESPACE, name, { preconditions: { uid: s.metadata.uid } });
       } catch (err) {
         // gone already, or replaced by another Secret of that name: the watch brings the new one
         if (isStatusError(err) && (err.status.code === 404 || err.status.code === 409)) return true;

@@ -6,66 +6,73 @@
 // `<domain>/service-account.uid` annotation; a token Secret whose account is
 // gone (or has another uid than the annotation names) is deleted, and so are
 // an account's token Secrets when the account is deleted.
-import type { Store } from '../storage/interface.js';
-import type { Registry } from '../registry/registry.js';
 import { clone, isObject, type ApiObject } from '../registry/object.js';
-import { schemaFor } from '../api/schemas.js';
-import { trackWrite } from '../endpoints/fieldmanager.js';
 import { isServiceAccountTokenType, legacyClaims, tokenSecretAnnotations, type TokenGenerator } from '../authn/serviceaccount/index.js';
+import type { Controller, ControllerContext } from './context.js';
+import { CONTROLLER_MANAGER_USER, type ControllerClient, type Target } from './client.js';
+import type { SharedInformer } from './shared.js';
 import { WorkQueue } from './workqueue.js';
-import { CONTROLLER_MANAGER, Informer, isReason } from './informer.js';
+import { isReason } from './informer.js';
 
 interface SecretKey {
   readonly namespace: string;
   readonly name: string;
 }
 
+const SECRETS: Target = { group: '', version: 'v1', resource: 'secrets' };
 const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
 const dataOf = (s: ApiObject): Record<string, string> => (isObject(s.data) ? (s.data as Record<string, string>) : {});
 
-export class TokensController {
+/**
+ * Runs as the controller manager's own user (system:svc-controller-manager),
+ * as kube's does with its root client: the tokens it writes are the
+ * credentials the other controllers' service accounts would use.
+ */
+export class TokensController implements Controller {
   private readonly queue: WorkQueue<SecretKey>;
-  private readonly informers: Informer[];
+  private readonly client: ControllerClient;
+  private readonly secrets: SharedInformer;
+  private readonly accounts: SharedInformer;
+  private readonly removers: (() => void)[] = [];
 
-  constructor(private readonly registry: Registry, storage: Store, private readonly generator: TokenGenerator, private readonly rootCA: string, opts: { retryMs?: number; workers?: number } = {}) {
+  constructor(ctx: ControllerContext, private readonly generator: TokenGenerator, private readonly rootCA: string, opts: { retryMs?: number; workers?: number } = {}) {
+    this.client = ctx.clientAs(CONTROLLER_MANAGER_USER);
+    this.secrets = ctx.informers.informer('', 'secrets');
+    this.accounts = ctx.informers.informer('', 'serviceaccounts');
     this.queue = new WorkQueue((k) => this.syncSecret(k), {
       retryMs: opts.retryMs ?? 2000, workers: opts.workers,
       onError: (key, err) => console.error(`token controller: secret ${key} failed; will retry`, err),
     });
+  }
+
+  async start(): Promise<void> {
+    await Promise.all([this.secrets.start(), this.accounts.start()]);
     const enqueue = (s: ApiObject) => {
       if (!isServiceAccountTokenType(s.type)) return;
       const k = { namespace: s.metadata.namespace ?? '', name: s.metadata.name ?? '' };
       this.queue.add(`${k.namespace}/${k.name}`, k);
     };
-    this.informers = [
-      new Informer(registry, storage, { group: '', resource: 'secrets' }, { onObject: enqueue }, 'token controller'),
-      new Informer(registry, storage, { group: '', resource: 'serviceaccounts' }, {
-        onObject: () => {},
-        // the account's token Secrets are deleted by their own sync, which finds the account gone
-        onDelete: (sa) => void this.secretsOf(sa).then((secrets) => secrets.forEach(enqueue), (err) => console.error('token controller: listing secrets failed', err)),
-      }, 'token controller'),
-    ];
-  }
-
-  async start(): Promise<void> {
-    for (const i of this.informers) await i.start();
+    this.removers.push(
+      this.secrets.addHandler({ onAdd: enqueue, onUpdate: (_, s) => enqueue(s) }),
+      // the account's token Secrets are deleted by their own sync, which finds the account gone
+      this.accounts.addHandler({ onDelete: (sa) => this.secretsOf(sa).forEach(enqueue) }),
+    );
   }
 
   stop(): void {
     this.queue.stop();
-    for (const i of this.informers) i.stop();
+    for (const remove of this.removers.splice(0)) remove();
   }
 
-  private async secretsOf(sa: ApiObject): Promise<ApiObject[]> {
-    const { items } = await this.registry.store('', 'secrets').list(sa.metadata.namespace ?? '');
-    return items.filter((s) => isServiceAccountTokenType(s.type) && s.metadata.annotations?.[tokenSecretAnnotations(s.type).name] === sa.metadata.name);
+  private secretsOf(sa: ApiObject): ApiObject[] {
+    return this.secrets.list(sa.metadata.namespace ?? '')
+      .filter((s) => isServiceAccountTokenType(s.type) && s.metadata.annotations?.[tokenSecretAnnotations(s.type).name] === sa.metadata.name);
   }
 
   private async syncSecret(key: SecretKey): Promise<boolean> {
-    const secrets = this.registry.store('', 'secrets');
     let secret: ApiObject;
     try {
-      secret = await secrets.get(key.namespace, key.name);
+      secret = await this.client.get(SECRETS, key.namespace, key.name);
     } catch (err) {
       if (isReason(err, 'NotFound')) return true;
       throw err;
@@ -76,13 +83,13 @@ export class TokensController {
     const saUID = secret.metadata.annotations?.[ann.uid] ?? '';
     let sa: ApiObject | undefined;
     try {
-      sa = await this.registry.store('', 'serviceaccounts').get(key.namespace, saName);
+      sa = await this.client.get({ group: '', version: 'v1', resource: 'serviceaccounts' }, key.namespace, saName);
     } catch (err) {
       if (!isReason(err, 'NotFound')) throw err;
     }
     if (!sa || (saUID !== '' && sa.metadata.uid !== saUID)) {
       try {
-        await secrets.delete(key.namespace, key.name, { dryRun: false, preconditions: { uid: secret.metadata.uid } });
+        await this.client.delete(SECRETS, key.namespace, key.name, { preconditions: { uid: secret.metadata.uid } });
       } catch (err) {
         if (!isReason(err, 'NotFound') && !isReason(err, 'Conflict')) throw err;
       }
@@ -90,9 +97,8 @@ export class TokensController {
     }
     if (!this.updateNeeded(secret)) return true;
     const token = await this.generator.generate(legacyClaims(sa, secret));
-    const schema = schemaFor('', 'v1', 'Secret');
     try {
-      await secrets.guaranteedUpdate(key.namespace, key.name, (cur) => {
+      await this.client.update(SECRETS, key.namespace, key.name, (cur) => {
         if (cur.metadata.uid !== secret.metadata.uid) throw Object.assign(new Error('secret replaced'), { replaced: true });
         const next = clone(cur);
         const data = { ...dataOf(next) };
@@ -102,7 +108,7 @@ export class TokensController {
         next.data = data;
         next.metadata.annotations = { ...(next.metadata.annotations ?? {}), [ann.name]: sa!.metadata.name ?? '', [ann.uid]: sa!.metadata.uid ?? '' };
         return next;
-      }, { dryRun: false, track: (live, next) => trackWrite({ manager: CONTROLLER_MANAGER, apiVersion: 'v1', kind: 'Secret', schema }, live, next) });
+      });
     } catch (err) {
       if (isReason(err, 'NotFound') || (err as { replaced?: boolean }).replaced) return true;
       throw err;

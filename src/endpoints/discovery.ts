@@ -9,7 +9,7 @@ import { newNotAcceptable } from '../api/meta/index.js';
 import type { ServedResource } from '../registry/registry.js';
 import type { RequestContext } from '../server/context.js';
 import { writeObject } from '../server/respond.js';
-import { aggregatedList, encodeDocument, matchesETag, negotiateAggregated, type AggregatedTarget, type EncodedDocument, type GroupResources } from './aggregated.js';
+import { aggregatedList, encodeDocument, matchesETag, negotiateAggregated, type AggregatedTarget, type EncodedDocument, type GroupResources, type Spelling } from './aggregated.js';
 import { BODY_TYPES, negotiate } from './negotiate.js';
 import { kubernetesGroup } from './requestinfo.js';
 
@@ -132,7 +132,7 @@ export class Discovery {
       const groups: GroupResources[] =
         path === '/api'
           ? [{ name: '', versions: [{ version: 'v1', resources: this.served('', 'v1') }] }]
-          : this.allGroups().map((g) => ({ name: g.spelled, versions: g.versions.map((v) => ({ version: v, resources: this.served(g.canonical, v) })) }));
+          : this.allGroups(target.spelling).map((g) => ({ name: g.spelled, versions: g.versions.map((v) => ({ version: v, resources: this.served(g.canonical, v) })) }));
       doc = encodeDocument(aggregatedList(groups, target.spelling), target.encoding);
       this.encoded.set(key, doc);
     }
@@ -144,13 +144,22 @@ export class Discovery {
     return [...this.deps.resources, ...this.custom.resources].filter((r) => r.group === group && r.version === version).sort((a, b) => a.resource.localeCompare(b.resource));
   }
 
-  private allGroups(): { spelled: string; canonical: string; versions: readonly string[] }[] {
+  /**
+   * Every group in both spellings. The order is the clients' priority when a
+   * resource name is in several groups: for stock clients (legacy documents,
+   * `g=apidiscovery.k8s.io`) the k8s.io spelling comes first, so kubectl
+   * resolves `roles`, `csr`, `ingress`… to the group its describers and
+   * commands know (`kubectl describe role` prints kube's rule table;
+   * `kubectl certificate approve` accepts only certificates.k8s.io objects);
+   * our own spelling of the aggregated document lists svc.io first.
+   */
+  private allGroups(first: Spelling = 'k8s.io'): { spelled: string; canonical: string; versions: readonly string[] }[] {
     const out: { spelled: string; canonical: string; versions: readonly string[] }[] = [];
     for (const g of this.deps.groups) {
       if (g.name === '') continue;
-      out.push({ spelled: g.name, canonical: g.name, versions: g.versions });
       const k8s = kubernetesGroup(g.name);
-      if (k8s !== g.name) out.push({ spelled: k8s, canonical: g.name, versions: g.versions });
+      const spellings = k8s === g.name ? [g.name] : first === 'k8s.io' ? [k8s, g.name] : [g.name, k8s];
+      for (const spelled of spellings) out.push({ spelled, canonical: g.name, versions: g.versions });
     }
     out.push(...this.custom.groups);
     return out;

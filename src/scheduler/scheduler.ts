@@ -15,7 +15,7 @@
 import type { UserInfo } from '../authn/user.js';
 import { ControllerClient, StartWhenAuthorized } from '../controllers/client.js';
 import type { Controller, ControllerContext } from '../controllers/context.js';
-import { EventRecorder } from '../controllers/events.js';
+import { schedulerEventRecorder, type EventsV1Recorder } from '../controllers/events.js';
 import type { SharedInformer } from '../controllers/shared.js';
 import type { ApiObject } from '../registry/object.js';
 import { isObject, nowTimestamp } from '../registry/object.js';
@@ -60,7 +60,7 @@ export class Scheduler implements Controller {
   readonly profiles = new Map<string, Profile>();
   readonly nominator = new Nominator();
   private readonly client: ControllerClient;
-  private readonly recorders = new Map<string, EventRecorder>();
+  private readonly recorders = new Map<string, EventsV1Recorder>();
   private readonly random: () => number;
   private pods!: SharedInformer;
   private nodes!: SharedInformer;
@@ -104,7 +104,7 @@ export class Scheduler implements Controller {
     this.lister = lister;
     for (const p of config.profiles) {
       this.profiles.set(p.schedulerName, buildProfile(p, { selectors, namespaceLabels: (n) => lister('', 'namespaces')?.get('', n)?.metadata.labels, volumes }));
-      this.recorders.set(p.schedulerName, new EventRecorder(this.client, p.schedulerName));
+      this.recorders.set(p.schedulerName, schedulerEventRecorder(ctx, this.client, p.schedulerName));
     }
   }
 
@@ -151,6 +151,7 @@ export class Scheduler implements Controller {
     this.stopped = true;
     this.starter?.stop();
     for (const t of this.timers) clearInterval(t);
+    for (const r of this.recorders.values()) r.stop();
     this.queue.close();
   }
 

@@ -32,6 +32,7 @@ import { CRD_GROUP, CRD_RESOURCE } from '../apiextensions/serve/controller.js';
 import { customResources } from '../apiextensions/serve/index.js';
 import { ControllerContext } from '../controllers/context.js';
 import { controllerTable, controlPlane, selectControllers, SERVICE_ACCOUNT_CONTROLLERS, type ControlPlaneOptions, type LeaderElectedComponent } from '../controllers/manager.js';
+import { ensureClusterInfo } from '../controllers/bootstrapsigner.js';
 import { reconcileBootstrapPolicy } from '../authz/rbac/reconcile.js';
 import { RBAC_GROUP } from '../api/rbac/v1/validation.js';
 import { Discovery } from '../endpoints/discovery.js';
@@ -373,6 +374,11 @@ async function assemble(opts: ApiServerOptions, store: Store, admissionPlan: Adm
     cachesReady.done();
     await start(new StartupWrite(systemNamespaces, () => ensureSystemNamespaces(registry)));
     if (rbacServed) await start(new StartupWrite(rbacBootstrap, () => reconcileBootstrapPolicy(registry, gates)));
+    // With bootstrap tokens, cluster-info in svc-public, as kubeadm publishes it for nodes joining.
+    if (opts.enableBootstrapTokenAuth) {
+      const url = `https://${hostFor(opts.bindAddress)}:${port}`;
+      await start(new StartupWrite(new PostStartHook('svc/cluster-info'), () => ensureClusterInfo(registry, url, Buffer.from(rootCA).toString('base64'), { rbac: rbacServed })));
+    }
     // ValidatingAdmissionPolicy writes its policies' status.typeChecking from inside the server, as kube's plugin does
     if (policyStatusWanted(admissionPlan.names, registry, gates)) await start(policyStatusController(registry, store));
     for (const c of plane?.components ?? []) await start(c);

@@ -11,6 +11,7 @@ import { eventually, startTestServer, type TestServer } from './harness.js';
 import { CsrApprover } from '../../src/controllers/certificates/approver.js';
 import { CsrSigner } from '../../src/controllers/certificates/signer.js';
 import { loadCertificateAuthority } from '../../src/server/pki.js';
+import { kubectlFor, kubectlMissing } from './kubectlcli.js';
 
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 const CSRS = '/apis/certificates.k8s.io/v1/certificatesigningrequests';
@@ -29,8 +30,9 @@ const csr = (name: string, pem: string, signerName: string, usages: string[]) =>
   metadata: { name }, spec: { request: Buffer.from(pem).toString('base64'), signerName, usages },
 });
 
-describe('certificate signing requests', () => {
+describe('certificate signing requests', { skip: kubectlMissing }, () => {
   let t: TestServer;
+  const kubectl = kubectlFor(() => t);
   let approver: CsrApprover;
   let signer: CsrSigner;
   before(async () => {
@@ -52,6 +54,7 @@ describe('certificate signing requests', () => {
     approver?.stop();
     signer?.stop();
     await t?.stop();
+    kubectl.cleanup();
   });
 
   it('a joining node\'s kubelet client request is approved after a SubjectAccessReview and signed by the cluster CA', async () => {
@@ -78,10 +81,12 @@ describe('certificate signing requests', () => {
     assert.equal((await t.req('POST', CSRS, { ...csr('jane', pem, 'svc.io/kube-apiserver-client', ['client auth']), spec: { ...csr('jane', pem, 'svc.io/kube-apiserver-client', ['client auth']).spec, expirationSeconds: 3600 } })).status, 201);
     await new Promise((r) => setTimeout(r, 300));
     assert.equal((await t.req('GET', `${CSRS}/jane`)).body.status?.conditions, undefined);
-    // (kubectl 1.27 `certificate approve` maps csr to the first group discovery lists, certificates.svc.io, and refuses it: approved here through the API)
-    const cur = (await t.req('GET', `${CSRS}/jane`)).body;
-    const approved = await t.req('PUT', `${CSRS}/jane/approval`, { ...cur, status: { conditions: [{ type: 'Approved', status: 'True', reason: 'ByHand', message: 'ok' }] } });
-    assert.equal(approved.status, 200, approved.text);
+    // kubectl maps `csr` to the first group discovery lists (certificates.k8s.io for stock clients) and approves it
+    const approved = await kubectl('certificate', 'approve', 'jane');
+    assert.equal(approved.code, 0, approved.err);
+    assert.equal(approved.out, 'certificatesigningrequest.certificates.k8s.io/jane approved\n');
+    const condition = (await t.req('GET', `${CSRS}/jane`)).body.status.conditions[0];
+    assert.deepEqual([condition.type, condition.reason, condition.message], ['Approved', 'KubectlApprove', 'This CSR was approved by kubectl certificate approve.']);
     await eventually(async () => Boolean((await t.req('GET', `${CSRS}/jane`)).body.status?.certificate));
     const cert = new X509Certificate(Buffer.from((await t.req('GET', `${CSRS}/jane`)).body.status.certificate, 'base64').toString('utf8'));
     const minutes = (Date.parse(cert.validTo) - Date.now()) / 60_000;

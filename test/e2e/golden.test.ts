@@ -46,8 +46,6 @@ const KNOWN_GAPS: Record<string, string> = {
   'ns-03-protected / delete-kube-system': 'our protected namespaces are svc-system and svc-public (spec); kube-system does not exist here',
   'ns-03-protected / delete-kube-public': 'our protected namespaces are svc-system and svc-public (spec); kube-public does not exist here',
   'ns-04-finalize / finalize': 'timing: our namespace controller empties and removes a terminating namespace within milliseconds; the recorded one had not run yet when /finalize arrived',
-  'ns-04-finalize / get-second': 'timing: our namespace controller has already removed the terminating namespace (see finalize)',
-  'ns-04-finalize / delete-second-again': 'timing: our namespace controller has already removed the terminating namespace (see finalize)',
   'apply-06-clear-managedfields / empty-list-no-reset': 'deliberate (spec "Apply" item 13): an empty managedFields list does not reset it; the recorded v1.26 server reset it',
   'apply-06-clear-managedfields / clear-and-change': 'deliberate (spec "Apply" item 13): the reset comes first, then the change belongs to the updater; the recorded server tracked nothing',
   'apply-06-clear-managedfields / get-final': 'follows clear-and-change (spec item 13)',

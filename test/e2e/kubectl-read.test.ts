@@ -155,6 +155,16 @@ describe('kubectl 1.27: reading', { skip: kubectlMissing }, () => {
     }
   });
 
+  it('describe role: kubectl resolves roles to rbac.authorization.k8s.io (listed first for stock clients) and prints its rule table', async () => {
+    const c = await kubectl('create', 'role', 'reader', '--verb=get,list', '--resource=pods');
+    assert.equal(c.code, 0, c.err);
+    const r = await kubectl('describe', 'role', 'reader');
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /^PolicyRule:\n {2}Resources\s+Non-Resource URLs\s+Resource Names\s+Verbs\n {2}-+\s+-+\s+-+\s+-+\n {2}pods\s+\[\]\s+\[\]\s+\[get list\]\n/m);
+    const yaml = await kubectl('get', 'role', 'reader', '-o', 'jsonpath={.apiVersion}');
+    assert.equal(yaml.out, 'rbac.authorization.k8s.io/v1');
+  });
+
   it('api-resources and api-versions list both group spellings', async () => {
     const apps = await kubectl('api-resources', '--api-group=apps');
     assert.equal(apps.code, 0, apps.err);

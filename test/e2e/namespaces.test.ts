@@ -60,6 +60,35 @@ describe('namespaces', () => {
     assert.equal(f.body.spec.finalizers, undefined, 'an emptied list is left out, as Go writes it');
     const d = await t.req('DELETE', '/api/v1/namespaces/fin');
     assert.equal(d.status, 200);
-    await eventually(async () => (await t.req('GET', '/api/v1/namespaces/fin')).status === 404);
+    // As kube: the first delete only marks it; with no finalizer left the
+    // namespace controller has nothing to do, and a second delete removes it.
+    await new Promise((r) => setTimeout(r, 300));
+    const marked = await t.req('GET', '/api/v1/namespaces/fin');
+    assert.equal(marked.status, 200);
+    assert.ok(marked.body.metadata.deletionTimestamp);
+    assert.equal((await t.req('DELETE', '/api/v1/namespaces/fin')).status, 200);
+    assert.equal((await t.req('GET', '/api/v1/namespaces/fin')).status, 404);
+  });
+
+  it('a terminating namespace carries kube\'s deletion conditions while content remains', async () => {
+    assert.equal((await t.req('POST', '/api/v1/namespaces', { metadata: { name: 'cond' } })).status, 201);
+    await t.req('POST', '/api/v1/namespaces/cond/configmaps', { metadata: { name: 'held', finalizers: ['example.com/hold'] } });
+    assert.equal((await t.req('DELETE', '/api/v1/namespaces/cond')).status, 200);
+    let conditions: { type: string; status: string; reason: string; message: string }[] = [];
+    await eventually(async () => {
+      conditions = (await t.req('GET', '/api/v1/namespaces/cond')).body.status?.conditions ?? [];
+      return conditions.some((c) => c.type === 'NamespaceContentRemaining' && c.status === 'True');
+    });
+    const byType = new Map(conditions.map((c) => [c.type, c]));
+    assert.deepEqual([...byType.keys()], [
+      'NamespaceDeletionDiscoveryFailure', 'NamespaceDeletionGroupVersionParsingFailure', 'NamespaceDeletionContentFailure',
+      'NamespaceContentRemaining', 'NamespaceFinalizersRemaining',
+    ]);
+    assert.deepEqual(byType.get('NamespaceContentRemaining'), { ...byType.get('NamespaceContentRemaining'), reason: 'SomeResourcesRemain', message: 'Some resources are remaining: configmaps. has 1 resource instances' });
+    assert.deepEqual(byType.get('NamespaceFinalizersRemaining'), { ...byType.get('NamespaceFinalizersRemaining'), status: 'True', reason: 'SomeFinalizerRemain', message: 'Some finalizers are remaining: example.com/hold in 1 resource instances' });
+    assert.deepEqual(byType.get('NamespaceDeletionDiscoveryFailure'), { ...byType.get('NamespaceDeletionDiscoveryFailure'), status: 'False', reason: 'ResourcesDiscovered', message: 'All resources successfully discovered' });
+    const held = await t.req('GET', '/api/v1/namespaces/cond/configmaps/held');
+    await t.req('PUT', '/api/v1/namespaces/cond/configmaps/held', { ...held.body, metadata: { ...held.body.metadata, finalizers: [] } });
+    await eventually(async () => (await t.req('GET', '/api/v1/namespaces/cond')).status === 404, 15_000);
   });
 });

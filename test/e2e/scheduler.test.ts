@@ -68,7 +68,7 @@ async function boundNode(t: TestServer, name: string): Promise<string> {
   return node;
 }
 
-async function eventsFor(t: TestServer, name: string, reason: string): Promise<{ message: string; type: string; source: { component: string } }[]> {
+async function eventsFor(t: TestServer, name: string, reason: string): Promise<{ message: string; type: string; reportingComponent: string }[]> {
   const r = await t.req('GET', `${NS}/events?fieldSelector=involvedObject.name=${name},reason=${reason}`);
   return r.body.items ?? [];
 }
@@ -169,7 +169,7 @@ for (const backend of BACKENDS) {
       const [ev] = await eventsFor(t, 'p1', 'Scheduled');
       assert.equal(ev!.message, 'Successfully assigned default/p1 to plain');
       assert.equal(ev!.type, 'Normal');
-      assert.equal(ev!.source.component, 'default-scheduler');
+      assert.equal(ev!.reportingComponent, 'default-scheduler'); // events.k8s.io/v1: no source, the reporting controller
       const p1 = (await t.req('GET', `${NS}/pods/p1`)).body;
       assert.equal(p1.status.conditions.find((c: { type: string }) => c.type === 'PodScheduled').status, 'True');
     });
@@ -289,7 +289,7 @@ profiles:
     await createPod(t, pod('packed', { cpu: '1', schedulerName: 'packer' }));
     assert.equal(await boundNode(t, 'packed'), 'b');
     await eventually(async () => (await eventsFor(t, 'packed', 'Scheduled')).length > 0);
-    assert.equal((await eventsFor(t, 'packed', 'Scheduled'))[0]!.source.component, 'packer');
+    assert.equal((await eventsFor(t, 'packed', 'Scheduled'))[0]!.reportingComponent, 'packer');
   });
 
   it('a pod waiting for its claim: not found, then unbound, in the PreFilter\'s words', async () => {

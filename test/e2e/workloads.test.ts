@@ -50,7 +50,7 @@ for (const backend of BACKENDS) {
       assert.equal(rs.kind, 'ReplicaSet');
       assert.ok(ps.every((p) => p.metadata.ownerReferences[0].uid === rs.uid));
       const events = (await t.req('GET', `/api/v1/namespaces/${NS}/events`)).body.items as Obj[];
-      const by = (component: string, reason: string) => events.filter((e) => e.source?.component === component && e.reason === reason);
+      const by = (component: string, reason: string) => events.filter((e) => (e.source?.component || e.reportingComponent) === component && e.reason === reason);
       assert.equal(by('deployment-controller', 'ScalingReplicaSet').length >= 1, true, JSON.stringify(events.map((e) => [e.source?.component, e.reason])));
       assert.equal(by('replicaset-controller', 'SuccessfulCreate').length, 3);
       assert.equal(by('default-scheduler', 'Scheduled').length, 3);
