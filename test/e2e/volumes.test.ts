@@ -182,8 +182,9 @@ for (const backend of BACKENDS) {
       await eventually(async () => (await t.req('GET', '/api/v1/persistentvolumes/del')).status === 404, 20_000);
       await eventually(async () => (await pv('rec')).status.phase === 'Failed', 20_000);
       assert.equal((await pv('rec')).status.message, 'No recycler plugin found for the volume!');
-      const recEvents = (await get(`/api/v1/namespaces/default/events?fieldSelector=${encodeURIComponent('involvedObject.name=rec')}`)).items as Obj[];
-      assert.ok(recEvents.some((e) => e.reason === 'VolumeFailedRecycle' && e.type === 'Warning'));
+      // the event follows the status write
+      await eventually(async () => ((await get(`/api/v1/namespaces/default/events?fieldSelector=${encodeURIComponent('involvedObject.name=rec')}`)).items as Obj[])
+        .some((e) => e.reason === 'VolumeFailedRecycle' && e.type === 'Warning' && e.message === 'No recycler plugin found for the volume!'));
     });
 
     it('the pod is bound only once its claim is: with an external provisioner that has not answered yet, the pod waits in PreBind', async () => {
