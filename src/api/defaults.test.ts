@@ -34,10 +34,10 @@ describe('defaulterFor', () => {
   it('binds the feature gates given', () => {
     const sts = () => ({ spec: { template: { spec: { containers: [] } } } }) as Json;
     const off = sts();
-    defaulterFor('apps', 'v1', 'StatefulSet')!(off);
+    defaulterFor('apps', 'v1', 'StatefulSet', FeatureGates.parse('StatefulSetAutoDeletePVC=false'))!(off);
     assert.equal((off.spec as Json).persistentVolumeClaimRetentionPolicy, undefined);
     const on = sts();
-    defaulterFor('apps', 'v1', 'StatefulSet', FeatureGates.parse('StatefulSetAutoDeletePVC=true'))!(on);
+    defaulterFor('apps', 'v1', 'StatefulSet')!(on); // beta and on by default in v1.27
     assert.deepEqual((on.spec as Json).persistentVolumeClaimRetentionPolicy, { whenDeleted: 'Retain', whenScaled: 'Retain' });
   });
   it('lists every registered kind once', () => {

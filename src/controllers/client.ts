@@ -19,6 +19,7 @@ import { kindSchema } from '../endpoints/kindschema.js';
 import { resetFields } from '../endpoints/resetfields.js';
 import { DEFAULT_GATES, type FeatureGates } from '../features/gates.js';
 import { subresourceCreator } from '../registry/subresources.js';
+import { managedFieldsConverter, versionerFor, type Versioner } from '../endpoints/versioning.js';
 import { CONTROLLER_MANAGER, isReason } from './informer.js';
 
 export const CONTROLLER_NAMESPACE = 'svc-system';
@@ -88,13 +89,19 @@ export class ControllerClient {
 
   async get(t: Target, namespace: string, name: string): Promise<ApiObject> {
     await this.authorize(t, 'get', namespace, name);
-    return this.registry.store(t.group, t.resource).get(namespace, name);
+    return this.versions(t).toRequest(await this.registry.store(t.group, t.resource).get(namespace, name));
   }
 
-  /** Every object of the resource in the namespace ('' for all), as the watch cache holds them: shared and frozen (copy before changing). */
+  /**
+   * Every object of the resource in the namespace ('' for all), as the watch
+   * cache holds them: shared and frozen (copy before changing); converted
+   * copies when the target is not the storage version.
+   */
   async list(t: Target, namespace: string): Promise<readonly ApiObject[]> {
     await this.authorize(t, 'list', namespace, '');
-    return this.registry.store(t.group, t.resource).listShared(namespace);
+    const items = await this.registry.store(t.group, t.resource).listShared(namespace);
+    const versions = this.versions(t);
+    return versions.converts ? items.map((o) => versions.toRequest(o)) : items;
   }
 
   /**
@@ -106,20 +113,22 @@ export class ControllerClient {
     if (t.subresource) throw new Error(`create of ${t.resource}/${t.subresource}: use createSubresource`);
     const requestInfo = await this.authorize(t, 'create', namespace, '');
     const served = this.served(t);
+    const versions = this.versions(t);
     const body = this.decoded(t, obj);
-    return this.registry.store(t.group, t.resource).create(namespace, body, {
+    return versions.toRequest(await this.registry.store(t.group, t.resource).create(namespace, body, {
       dryRun: false, user: this.user, requestInfo, track: opts.track ?? this.tracking(t, served.kind, opts.manager),
-    });
+    }));
   }
 
   /** An update computed from the latest object (retried on conflict), as a client's GET-modify-PUT. */
   async update(t: Target, namespace: string, name: string, mutate: (current: ApiObject) => ApiObject, opts: WriteOptions = {}): Promise<ApiObject> {
     const requestInfo = await this.authorize(t, opts.verb ?? 'update', namespace, name);
     const served = this.served(t);
-    return this.registry.store(t.group, t.resource).guaranteedUpdate(namespace, name, (cur) => this.decoded(t, mutate(cur)), {
+    const versions = this.versions(t);
+    return versions.toRequest(await this.registry.store(t.group, t.resource).guaranteedUpdate(namespace, name, (cur) => this.decoded(t, mutate(versions.toRequest(cur))), {
       dryRun: false, user: this.user, requestInfo, ...(t.subresource ? { subresource: t.subresource } : {}),
       track: opts.track ?? this.tracking(t, served.kind, opts.manager),
-    });
+    }));
   }
 
   /**
@@ -130,11 +139,12 @@ export class ControllerClient {
   async replace(t: Target, namespace: string, name: string, obj: ApiObject, opts: WriteOptions = {}): Promise<ApiObject> {
     const requestInfo = await this.authorize(t, 'update', namespace, name);
     const served = this.served(t);
+    const versions = this.versions(t);
     const { object } = await this.registry.store(t.group, t.resource).update(namespace, name, this.decoded(t, obj), {
       dryRun: false, user: this.user, requestInfo, ...(t.subresource ? { subresource: t.subresource } : {}),
       track: opts.track ?? this.tracking(t, served.kind, opts.manager),
     });
-    return object;
+    return versions.toRequest(object);
   }
 
   async delete(t: Target, namespace: string, name: string, opts: DeleteOptions = {}): Promise<DeleteResult> {
@@ -163,6 +173,14 @@ export class ControllerClient {
     return served;
   }
 
+  /**
+   * The target version's view of the stored objects (the identity when it is
+   * the storage version; events.svc.io/v1 Events are core Events stored).
+   */
+  private versions(t: Target): Versioner {
+    return versionerFor(this.served(t), this.gates);
+  }
+
   /** A copy of the object as the wire would decode it for this version. */
   private decoded(t: Target, obj: ApiObject): ApiObject {
     const served = this.served(t);
@@ -178,10 +196,15 @@ export class ControllerClient {
     const served = this.served(t);
     const apiVersion = t.group === '' ? t.version : `${t.group}/${t.version}`;
     const ignored = resetFields(served.group, served.resource, this.registry.store(t.group, t.resource).strategy.hasStatus, t.subresource);
-    return (live, next) => trackWrite({
+    const versions = this.versions(t);
+    const opts = {
       manager, apiVersion, kind, schema: kindSchema(served), ...(t.subresource ? { subresource: t.subresource } : {}),
       ...(ignored ? { ignored } : {}), ...(served.custom ? { unstructured: true } : {}),
-    }, live, next);
+    };
+    if (!versions.converts) return (live, next) => trackWrite(opts, live, next);
+    // as the HTTP path: the write is in the request's version, its fields tracked there, then stored converted
+    const converting = { ...opts, converter: managedFieldsConverter(served) };
+    return (live, next) => versions.toStorage(trackWrite(converting, live && versions.toRequest(live), next));
   }
 }
 

@@ -34,6 +34,7 @@ import { startNodeLifecycleController } from './nodelifecycle/controller.js';
 import { startBootstrapSigner } from './bootstrapsigner.js';
 import { startCsrApprover } from './certificates/approver.js';
 import { startCsrSigner } from './certificates/signer.js';
+import { startCsrCleaner } from './certificates/cleaner.js';
 import { readSchedulerConfig, startScheduler, type SchedulerConfig } from '../scheduler/index.js';
 import { startSimulatedNodes } from '../simnodes/index.js';
 
@@ -76,7 +77,7 @@ export const CONTROLLER_TABLE: readonly ControllerEntry[] = [
   { name: 'cronjob', factory: (ctx) => startCronJobController(ctx) },
   { name: 'csrsigning', factory: (ctx) => (ctx.config.clusterSigningCA ? startCsrSigner(ctx, { ca: ctx.config.clusterSigningCA }) : undefined) },
   { name: 'csrapproving', factory: (ctx) => startCsrApprover(ctx) },
-  { name: 'csrcleaner' },
+  { name: 'csrcleaner', factory: (ctx) => startCsrCleaner(ctx) },
   { name: 'ttl' },
   { name: 'bootstrapsigner', factory: (ctx) => startBootstrapSigner(ctx), disabledByDefault: true },
   { name: 'tokencleaner', factory: BUILTIN_FACTORIES.tokencleaner, disabledByDefault: true },

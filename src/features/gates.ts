@@ -32,7 +32,7 @@ export const KNOWN_GATES: ReadonlyMap<string, GateSpec> = new Map<string, GateSp
      LogarithmicScaleDown LoggingBetaOptions MemoryManager NodeInclusionPolicyInPodTopologySpread NodeOutOfServiceVolumeDetach
      OpenAPIEnums OpenAPIV3 PodDeletionCost PodDisruptionConditions ProbeTerminationGracePeriod ProxyTerminatingEndpoints
      RemainingItemCount RetroactiveDefaultStorageClass RotateKubeletServerCertificate SeccompDefault ServerSideFieldValidation
-     SizeMemoryBackedVolumes StorageVersionHash TopologyAwareHints TopologyManager WinOverlay`,
+     SizeMemoryBackedVolumes StatefulSetAutoDeletePVC StorageVersionHash TopologyAwareHints TopologyManager WinOverlay`,
     () => beta(true),
   ),
   ...names(`CSIMigrationPortworx ExperimentalHostUserNamespaceDefaulting MinDomainsInPodTopologySpread TopologyManagerPolicyBetaOptions`, () => beta(false)),
@@ -48,7 +48,7 @@ export const KNOWN_GATES: ReadonlyMap<string, GateSpec> = new Map<string, GateSp
      MatchLabelKeysInPodTopologySpread MaxUnavailableStatefulSet MemoryQoS MinimizeIPTablesRestore MultiCIDRRangeAllocator
      NetworkPolicyStatus NodeSwap PDBUnhealthyPodEvictionPolicy PodAndContainerStatsFromCRI PodHasNetworkCondition
      PodSchedulingReadiness ProcMountType QOSReserved ReadWriteOncePod RecoverVolumeExpansionFailure SELinuxMountReadWriteOncePod
-     StatefulSetAutoDeletePVC StatefulSetStartOrdinal StorageVersionAPI TopologyManagerPolicyAlphaOptions
+     StatefulSetStartOrdinal StorageVersionAPI TopologyManagerPolicyAlphaOptions
      TopologyManagerPolicyOptions UserNamespacesStatelessPodsSupport ValidatingAdmissionPolicy VolumeCapacityPriority WinDSR
      WatchList`,
     () => alpha(false),

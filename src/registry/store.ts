@@ -635,8 +635,21 @@ export class GenericStore {
         if (policy === 'Foreground') finalizers.add('foregroundDeletion');
         for (const f of this.strategy.deletionFinalizers ?? []) finalizers.add(f);
       }
-      const grace = this.strategy.gracePeriod(obj, opts.gracePeriodSeconds);
       const pending = [...finalizers].length > 0 || this.strategy.pendingFinalizers(obj).length > 0;
+      const current = meta.deletionGracePeriodSeconds ?? 0;
+      if (meta.deletionTimestamp && this.strategy.gracefulDeletion && current > 0) {
+        // As kube's BeforeDelete: a terminating object's grace period may only be shortened; its
+        // deletionTimestamp moves by as much. Shortened to 0 with no finalizer, it goes at once.
+        const requested = opts.gracePeriodSeconds;
+        if (requested === undefined || requested >= current) return { object: old, deleted: false };
+        const grace = Math.max(0, requested);
+        meta.deletionTimestamp = nowTimestamp(Date.parse(meta.deletionTimestamp) - (current - grace) * 1000);
+        meta.deletionGracePeriodSeconds = grace;
+        const r = await this.writeDeletion(key, kv, obj, !pending && grace === 0, opts.dryRun);
+        if (r) return r;
+        continue;
+      }
+      const grace = this.strategy.gracePeriod(obj, opts.gracePeriodSeconds);
       if (meta.deletionTimestamp && pending) return { object: old, deleted: false }; // further deletes change nothing
       const marksFirst = this.strategy.deletionMarksFirst && !meta.deletionTimestamp;
       if (pending || grace > 0 || marksFirst || (this.strategy.gracefulDeletion && !meta.deletionTimestamp)) {
@@ -646,26 +659,9 @@ export class GenericStore {
         else meta.deletionGracePeriodSeconds = grace;
         if (meta.generation !== undefined && meta.generation > 0 && !this.strategy.marksDeletionOnly) meta.generation += 1;
         this.strategy.onDeletionStarted(obj);
-        const immediate = !pending && grace === 0 && !marksFirst;
-        if (opts.dryRun) return { object: obj, deleted: immediate };
-        try {
-          const value = this.encode(obj);
-          const next = await this.storage.update(key, value, { expectedModRevision: kv.modRevision });
-          meta.resourceVersion = String(next.modRevision);
-          if (immediate) {
-            // Graceful deletion with a zero grace period: recorded, then deleted at once.
-            this.recent.forget(key);
-            const gone = await this.storage.delete(key, { expectedModRevision: next.modRevision });
-            await this.released(obj);
-            meta.resourceVersion = String(gone.revision);
-            return { object: obj, deleted: true };
-          }
-          this.recent.remember(key, next.modRevision, obj, value);
-          return { object: obj, deleted: false };
-        } catch (err) {
-          if (isStorageError(err, 'Conflict')) continue;
-          throw errs.fromStorage(err, this.qualifiedResource, name);
-        }
+        const r = await this.writeDeletion(key, kv, obj, !pending && grace === 0 && !marksFirst, opts.dryRun);
+        if (r) return r;
+        continue;
       }
       if (opts.dryRun) return { object: old, deleted: true };
       try {
@@ -677,6 +673,34 @@ export class GenericStore {
         if (isStorageError(err, 'Conflict')) continue;
         throw errs.fromStorage(err, this.qualifiedResource, name);
       }
+    }
+  }
+
+  /**
+   * Records a deletion in progress (deletionTimestamp and the rest already set
+   * on `obj`); `immediate` (a zero grace period, no finalizer) then deletes it
+   * at once. Undefined on a conflict: the caller reads again.
+   */
+  private async writeDeletion(key: string, kv: KeyValue, obj: ApiObject, immediate: boolean, dryRun: boolean): Promise<DeleteResult | undefined> {
+    if (dryRun) return { object: obj, deleted: immediate };
+    const meta = obj.metadata;
+    try {
+      const value = this.encode(obj);
+      const next = await this.storage.update(key, value, { expectedModRevision: kv.modRevision });
+      meta.resourceVersion = String(next.modRevision);
+      if (immediate) {
+        // Graceful deletion with a zero grace period: recorded, then deleted at once.
+        this.recent.forget(key);
+        const gone = await this.storage.delete(key, { expectedModRevision: next.modRevision });
+        await this.released(obj);
+        meta.resourceVersion = String(gone.revision);
+        return { object: obj, deleted: true };
+      }
+      this.recent.remember(key, next.modRevision, obj, value);
+      return { object: obj, deleted: false };
+    } catch (err) {
+      if (isStorageError(err, 'Conflict')) return undefined;
+      throw errs.fromStorage(err, this.qualifiedResource, meta.name!);
     }
   }
 

@@ -104,7 +104,7 @@ export class Scheduler implements Controller {
     this.lister = lister;
     for (const p of config.profiles) {
       this.profiles.set(p.schedulerName, buildProfile(p, { selectors, namespaceLabels: (n) => lister('', 'namespaces')?.get('', n)?.metadata.labels, volumes }));
-      this.recorders.set(p.schedulerName, schedulerEventRecorder(ctx, this.client, p.schedulerName));
+      this.recorders.set(p.schedulerName, schedulerEventRecorder(this.client, p.schedulerName));
     }
   }
 

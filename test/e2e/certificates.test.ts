@@ -10,6 +10,7 @@ import * as x509 from '@peculiar/x509';
 import { eventually, startTestServer, type TestServer } from './harness.js';
 import { CsrApprover } from '../../src/controllers/certificates/approver.js';
 import { CsrSigner } from '../../src/controllers/certificates/signer.js';
+import { CsrCleaner } from '../../src/controllers/certificates/cleaner.js';
 import { loadCertificateAuthority } from '../../src/server/pki.js';
 import { kubectlFor, kubectlMissing } from './kubectlcli.js';
 
@@ -102,5 +103,23 @@ describe('certificate signing requests', { skip: kubectlMissing }, () => {
     await eventually(async () => ((await t.req('GET', `${CSRS}/bad`)).body.status?.conditions ?? []).some((c: Obj) => c.type === 'Failed'));
     const failed = (await t.req('GET', `${CSRS}/bad`)).body.status.conditions.find((c: Obj) => c.type === 'Failed');
     assert.deepEqual([failed.reason, failed.message], ['SignerValidationFailure', 'invalid usage for client certificate: server auth']);
+  });
+
+  it('the CSR cleaner: an hour later the issued, failed and denied requests go; a pending one stays until 24 hours', async () => {
+    const pem = await csrPem('later', []);
+    assert.equal((await t.req('POST', CSRS, csr('pending', pem, 'kubernetes.io/kube-apiserver-client', ['client auth']))).status, 201);
+    const names = async () => ((await t.req('GET', CSRS)).body.items as Obj[]).map((c) => c.metadata.name as string).sort();
+    const before = await names();
+    assert.ok(before.includes('jane') && before.includes('bad') && before.includes('pending'), before.join());
+    const cleanAt = async (ms: number) => {
+      const cleaner = new CsrCleaner(t.server.controllerContext, { now: () => Date.now() + ms, periodMs: 3_600_000 });
+      await cleaner.start();
+      await cleaner.clean();
+      cleaner.stop();
+    };
+    await cleanAt(2 * 3_600_000);
+    await eventually(async () => (await names()).join() === 'pending');
+    await cleanAt(25 * 3_600_000);
+    await eventually(async () => (await names()).length === 0);
   });
 });

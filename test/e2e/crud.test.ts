@@ -191,6 +191,23 @@ describe('resource API (HTTPS, embedded storage)', () => {
     assert.equal((await t.req('GET', '/api/v1/namespaces/crud/pods/p')).status, 404);
   });
 
+  it('a terminating pod\'s grace period may only be shortened, its deletionTimestamp moving by as much; 0 deletes it', async () => {
+    const pods = '/api/v1/namespaces/crud/pods';
+    await t.req('POST', pods, { metadata: { name: 'slow' }, spec: { nodeName: 'n1', terminationGracePeriodSeconds: 30, containers: [{ name: 'c', image: 'x' }] } });
+    const d1 = await t.req('DELETE', `${pods}/slow`);
+    assert.equal(d1.body.metadata.deletionGracePeriodSeconds, 30);
+    const longer = await t.req('DELETE', `${pods}/slow`, { gracePeriodSeconds: 60 });
+    assert.equal(longer.status, 200);
+    assert.equal(longer.body.metadata.resourceVersion, d1.body.metadata.resourceVersion, 'a longer period changes nothing');
+    assert.equal((await t.req('DELETE', `${pods}/slow`)).body.metadata.resourceVersion, d1.body.metadata.resourceVersion, 'nor does none');
+    const shorter = await t.req('DELETE', `${pods}/slow`, { gracePeriodSeconds: 10 });
+    assert.equal(shorter.body.metadata.deletionGracePeriodSeconds, 10);
+    assert.equal(Date.parse(d1.body.metadata.deletionTimestamp) - Date.parse(shorter.body.metadata.deletionTimestamp), 20_000);
+    const now = await t.req('DELETE', `${pods}/slow`, { gracePeriodSeconds: 0 });
+    assert.equal(now.status, 200);
+    assert.equal((await t.req('GET', `${pods}/slow`)).status, 404);
+  });
+
   it('answers unknown paths and verbs as Kubernetes does', async () => {
     const group = await t.req('GET', '/apis/widgets.example.com/v1');
     assert.equal(group.status, 404);

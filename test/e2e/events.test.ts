@@ -109,7 +109,7 @@ for (const backend of BACKENDS) {
 
     it('repeats kept in memory are written by the refresh, as the scheduler\'s user', async () => {
       const ctx = t.server.controllerContext;
-      const recorder = schedulerEventRecorder(ctx, ctx.clientAs(SCHEDULER_USER, 'kube-scheduler'), 'default-scheduler');
+      const recorder = schedulerEventRecorder(ctx.clientAs(SCHEDULER_USER, 'kube-scheduler'), 'default-scheduler');
       try {
         const pod = (await t.req('GET', `${NS}/pods/stuck`)).body;
         for (let n = 0; n < 5; n++) await recorder.event(pod, 'Warning', 'FailedScheduling', `try ${n}`);

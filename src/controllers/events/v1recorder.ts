@@ -10,7 +10,6 @@ import { hostname } from 'node:os';
 import type { ApiObject } from '../../registry/object.js';
 import { isReason } from '../informer.js';
 import type { ControllerClient } from '../client.js';
-import type { ControllerContext } from '../context.js';
 import { microTime } from '../leaderelection/record.js';
 import { EventNamer, REAL_CLOCK, type Clock } from './clock.js';
 import { asReference, eventNamespace, type EventType, type InvolvedObject } from './reference.js';
@@ -136,6 +135,6 @@ export class EventsV1Recorder {
 }
 
 /** kube-scheduler's recorder for a profile: events.svc.io/v1 as the scheduler's user, with its actions. */
-export function schedulerEventRecorder(ctx: ControllerContext, client: ControllerClient, schedulerName: string, opts: EventsV1RecorderOptions = {}): EventsV1Recorder {
-  return new EventsV1Recorder(eventsV1Sink(ctx, client), schedulerName, { actions: SCHEDULER_ACTIONS, ...opts });
+export function schedulerEventRecorder(client: ControllerClient, schedulerName: string, opts: EventsV1RecorderOptions = {}): EventsV1Recorder {
+  return new EventsV1Recorder(eventsV1Sink(client), schedulerName, { actions: SCHEDULER_ACTIONS, ...opts });
 }

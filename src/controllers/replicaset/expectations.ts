@@ -36,6 +36,11 @@ export class Expectations {
     this.byKey.set(key, { add: 0, deletes: new Set(podKeys), at: this.now() });
   }
 
+  /** Creations and deletions at once (kube's SetExpectations; the daemon controller does both in one sync). */
+  expect(key: string, creations: number, podKeys: readonly string[]): void {
+    this.byKey.set(key, { add: creations, deletes: new Set(podKeys), at: this.now() });
+  }
+
   creationObserved(key: string): void {
     const e = this.byKey.get(key);
     if (e && e.add > 0) e.add--;

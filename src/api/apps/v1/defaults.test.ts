@@ -30,19 +30,20 @@ const rows: [kind: string, name: string, input: Json, want: Json, gates?: string
   }],
   ['StatefulSet', 'everything, claim templates included', { spec: { template, volumeClaimTemplates: [{ metadata: { name: 'd' }, spec: {} }] } }, {
     spec: {
-      podManagementPolicy: 'OrderedReady', updateStrategy: { type: 'RollingUpdate', rollingUpdate: { partition: 0 } }, replicas: 1, revisionHistoryLimit: 10, template: templateOut,
+      podManagementPolicy: 'OrderedReady', updateStrategy: { type: 'RollingUpdate', rollingUpdate: { partition: 0 } },
+      persistentVolumeClaimRetentionPolicy: { whenDeleted: 'Retain', whenScaled: 'Retain' }, replicas: 1, revisionHistoryLimit: 10, template: templateOut,
       volumeClaimTemplates: [{ metadata: { name: 'd' }, spec: { volumeMode: 'Filesystem' }, status: { phase: 'Pending' } }],
     },
   }],
   ['StatefulSet', 'an explicit RollingUpdate without rollingUpdate stays so', { spec: { updateStrategy: { type: 'RollingUpdate' }, template } }, {
     spec: { podManagementPolicy: 'OrderedReady', updateStrategy: { type: 'RollingUpdate' }, replicas: 1, revisionHistoryLimit: 10, template: templateOut },
-  }],
+  }, 'StatefulSetAutoDeletePVC=false'],
   ['StatefulSet', 'gated defaults', { spec: { template } }, {
     spec: {
       podManagementPolicy: 'OrderedReady', updateStrategy: { type: 'RollingUpdate', rollingUpdate: { partition: 0, maxUnavailable: 1 } },
       persistentVolumeClaimRetentionPolicy: { whenDeleted: 'Retain', whenScaled: 'Retain' }, replicas: 1, revisionHistoryLimit: 10, template: templateOut,
     },
-  }, 'StatefulSetAutoDeletePVC=true,MaxUnavailableStatefulSet=true'],
+  }, 'MaxUnavailableStatefulSet=true'],
   ['ReplicaSet', 'replicas and template', { spec: { template } }, { spec: { replicas: 1, template: templateOut } }],
 ];
 
