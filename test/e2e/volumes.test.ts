@@ -109,12 +109,15 @@ for (const backend of BACKENDS) {
       await eventually(async () => (await get(`/api/v1/namespaces/${NS}/pods/app`)).status.phase === 'Running', 20_000);
     });
 
-    it('kubectl get pvc shows the claim Bound to its volume', { skip: kubectlMissing }, async () => {
+    it('kubectl get pvc and pv show the claim Bound to its volume', { skip: kubectlMissing }, async () => {
       const r = await kubectl('get', 'pvc', 'data', '-n', NS);
       assert.equal(r.code, 0, r.err);
       const row = r.out.split('\n')[1]!.split(/\s+/);
       const c = await pvc('data');
       assert.deepEqual(row.slice(0, 6), ['data', 'Bound', c.spec.volumeName, '3Gi', 'RWO', 'local-path']);
+      const v = await kubectl('get', 'pv', c.spec.volumeName);
+      assert.equal(v.code, 0, v.err);
+      assert.deepEqual(v.out.split('\n')[1]!.split(/\s+/).slice(0, 7), [c.spec.volumeName, '3Gi', 'RWO', 'Delete', 'Bound', `${NS}/data`, 'local-path']);
     });
 
     it('deleting the pod and then the claim deletes the provisioned volume (reclaim policy Delete)', async () => {
