@@ -229,5 +229,31 @@ for (const backend of BACKENDS) {
       assert.equal((await t.req('GET', '/apis/storage.k8s.io/v1/storageclasses/local-path')).status, 404);
       assert.equal((await get('/api/v1/namespaces/svc-system/configmaps/local-path-provisioner')).data.storageClass, 'local-path');
     });
+
+    it('with the record deleted it is made again, and not as the default when another class is', async () => {
+      await create('/apis/storage.k8s.io/v1/storageclasses', { metadata: { name: 'admins-default', annotations: { 'storageclass.kubernetes.io/is-default-class': 'true' } }, provisioner: 'example.com/x' });
+      assert.equal((await t.req('DELETE', '/api/v1/namespaces/svc-system/configmaps/local-path-provisioner')).status, 200);
+      const again = startLocalPathProvisioner(t.server.controllerContext);
+      started.push(again);
+      await again.start();
+      const cls = await get('/apis/storage.k8s.io/v1/storageclasses/local-path');
+      assert.equal(cls.provisioner, 'svc.io/local-path');
+      assert.equal(cls.metadata.annotations?.['storageclass.kubernetes.io/is-default-class'], undefined);
+    });
+
+    it('a bound claim whose volume is deleted is Lost (ClaimLost)', async () => {
+      await create('/api/v1/persistentvolumes', volume('doomed', { size: '70Gi' }));
+      await create(`/api/v1/namespaces/${NS}/persistentvolumeclaims`, claim('loser', { cls: '', size: '70Gi' }));
+      await eventually(async () => (await pvc('loser')).status.phase === 'Bound', 20_000);
+      // past the pv-protection finalizer, as an admin forcing it
+      const patched = await t.req('PATCH', '/api/v1/persistentvolumes/doomed', { metadata: { finalizers: null } }, { headers: { 'content-type': 'application/merge-patch+json' } });
+      assert.equal(patched.status, 200, patched.text);
+      assert.equal((await t.req('DELETE', '/api/v1/persistentvolumes/doomed')).status, 200);
+      await eventually(async () => (await pvc('loser')).status.phase === 'Lost', 20_000);
+      await eventually(() => hasEvent('loser', 'ClaimLost', 'Bound claim has lost its PersistentVolume. Data on the volume is lost!'));
+      const c = await pvc('loser');
+      assert.equal(c.status.capacity, undefined);
+      assert.equal(c.status.accessModes, undefined);
+    });
   });
 }
