@@ -47,7 +47,8 @@ export class PersistentVolumeBinder implements Controller {
   private readonly recorder: EventRecorder;
   private readonly volumes: SharedInformer;
   private readonly claims: SharedInformer;
-  private readonly classes: SharedInformer;
+  /** Undefined when storage.k8s.io is not served (--runtime-config): no classes, so nothing provisions. */
+  private readonly classes: SharedInformer | undefined;
   private readonly volumeQueue: WorkQueue<string>;
   private readonly claimQueue: WorkQueue<string>;
   private readonly written = new LastWritten();
@@ -61,7 +62,7 @@ export class PersistentVolumeBinder implements Controller {
     this.recorder = volumeRecorder(ctx, PV_BINDER_SERVICE_ACCOUNT, PV_CONTROLLER_COMPONENT);
     this.volumes = ctx.informers.informer(PVS.group, PVS.resource);
     this.claims = ctx.informers.informer(PVCS.group, PVCS.resource);
-    this.classes = ctx.informers.informer(STORAGE_CLASSES.group, STORAGE_CLASSES.resource);
+    this.classes = ctx.registry.has(STORAGE_CLASSES.group, STORAGE_CLASSES.resource) ? ctx.informers.informer(STORAGE_CLASSES.group, STORAGE_CLASSES.resource) : undefined;
     this.syncPeriodMs = opts.syncPeriodMs ?? 15_000;
     const onError = (what: string) => (key: string, err: unknown) => console.error(`persistentvolume-binder: syncing ${what} ${key} failed; will retry: ${(err as Error).message}`);
     this.volumeQueue = new WorkQueue((name) => this.syncVolume(name), { retryMs: opts.retryMs ?? 1000, onError: onError('volume') });
@@ -108,9 +109,9 @@ export class PersistentVolumeBinder implements Controller {
       },
     }));
     // a class appearing may let waiting claims provision
-    this.removals.push(this.classes.addHandler({ onAdd: () => this.resyncClaims() }));
+    if (this.classes) this.removals.push(this.classes.addHandler({ onAdd: () => this.resyncClaims() }));
     await this.ctx.informers.start();
-    await Promise.all([this.volumes.waitForSync(), this.claims.waitForSync(), this.classes.waitForSync()]);
+    await Promise.all([this.volumes.waitForSync(), this.claims.waitForSync(), this.classes?.waitForSync()]);
     this.timer = setInterval(() => {
       for (const v of this.volumes.list()) this.addVolume(v.metadata.name);
       this.resyncClaims();
@@ -149,7 +150,7 @@ export class PersistentVolumeBinder implements Controller {
     const action = planClaim(claim, {
       volume: (n) => this.volume(n),
       volumes: () => this.volumes.list().map((v) => this.volume(v.metadata.name!) ?? v),
-      storageClass: (n) => this.classes.get('', n),
+      storageClass: (n) => this.classes?.get('', n),
       ...(this.ctx.gates.enabled('RetroactiveDefaultStorageClass') ? { defaultClass: () => this.defaultClass() } : {}),
     });
     await this.applyClaim(claim, action);
@@ -158,7 +159,7 @@ export class PersistentVolumeBinder implements Controller {
 
   /** kube's GetDefaultClass: of several defaults, the newest (then the first by name). */
   private defaultClass(): ApiObject | undefined {
-    const defaults = this.classes.list().filter(isDefaultClass);
+    const defaults = (this.classes?.list() ?? []).filter(isDefaultClass);
     defaults.sort((a, b) => String(b.metadata.creationTimestamp ?? '').localeCompare(String(a.metadata.creationTimestamp ?? '')) || a.metadata.name!.localeCompare(b.metadata.name!));
     return defaults[0];
   }
