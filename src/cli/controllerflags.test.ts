@@ -11,7 +11,7 @@ describe('controller manager flags', () => {
     assert.deepEqual(parse(), {
       controllers: ['*'],
       leaderElection: { leaderElect: true, leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 },
-      concurrentSyncs: { deployment: 5, garbagecollector: 20, namespace: 10, replicaset: 5, resourcequota: 5, 'serviceaccount-token': 5, 'ttl-after-finished': 5 },
+      concurrentSyncs: { daemonset: 2, deployment: 5, garbagecollector: 20, namespace: 10, replicaset: 5, resourcequota: 5, 'serviceaccount-token': 5, statefulset: 5, 'ttl-after-finished': 5 },
       simulatedNodes: 0,
     });
   });

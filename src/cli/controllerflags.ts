@@ -11,12 +11,14 @@ import { LEADER_ELECTION_DEFAULTS, validateTiming } from '../controllers/leadere
 
 /** --concurrent-<flag>-syncs → the controller name its value is for, kube's default. */
 const CONCURRENT_SYNCS: readonly (readonly [flag: string, controller: string, fallback: number, what: string])[] = [
+  ['daemonset', 'daemonset', 2, 'daemonset objects'],
   ['deployment', 'deployment', 5, 'deployment objects'],
   ['gc', 'garbagecollector', 20, 'garbage collector workers'],
   ['namespace', 'namespace', 10, 'namespace objects'],
   ['replicaset', 'replicaset', 5, 'replica sets'],
   ['resource-quota', 'resourcequota', 5, 'resource quotas'],
   ['serviceaccount-token', 'serviceaccount-token', 5, 'service account token objects'],
+  ['statefulset', 'statefulset', 5, 'statefulset objects'],
   ['ttl-after-finished', 'ttl-after-finished', 5, 'ttl-after-finished-controller workers'],
 ];
 

@@ -68,9 +68,10 @@ describe('the controller table (kube-controller-manager v1.27)', () => {
   it('today\'s controllers have factories', () => {
     const implemented = CONTROLLER_TABLE.filter((e) => e.factory).map((e) => e.name).sort();
     assert.deepEqual(implemented, [
-      'bootstrapsigner', 'clusterrole-aggregation', 'cronjob', 'csrapproving', 'csrsigning', 'deployment', 'disruption', 'endpoint', 'endpointslice',
-      'endpointslicemirroring', 'garbagecollector', 'job', 'namespace', 'nodelifecycle', 'podgc', 'pv-protection', 'pvc-protection', 'replicaset',
-      'replicationcontroller', 'resourcequota', 'root-ca-cert-publisher', 'serviceaccount', 'serviceaccount-token', 'tokencleaner', 'ttl-after-finished',
+      'bootstrapsigner', 'clusterrole-aggregation', 'cronjob', 'csrapproving', 'csrcleaner', 'csrsigning', 'daemonset', 'deployment', 'disruption', 'endpoint',
+      'endpointslice', 'endpointslicemirroring', 'garbagecollector', 'job', 'namespace', 'nodelifecycle', 'podgc', 'pv-protection', 'pvc-protection',
+      'replicaset', 'replicationcontroller', 'resourcequota', 'root-ca-cert-publisher', 'serviceaccount', 'serviceaccount-token', 'statefulset',
+      'tokencleaner', 'ttl-after-finished',
     ]);
   });
 

@@ -25,6 +25,8 @@ import { startCronJobController } from './cronjob/index.js';
 import { startTTLAfterFinishedController } from './ttlafterfinished/index.js';
 import { startReplicaSetController, startReplicationController } from './replicaset/index.js';
 import { startDeploymentController } from './deployment/index.js';
+import { startDaemonSetController } from './daemonset/index.js';
+import { startStatefulSetController } from './statefulset/index.js';
 import { startEndpointsController } from './endpoints/index.js';
 import { startEndpointSliceController } from './endpointslice/index.js';
 import { startEndpointSliceMirroringController } from './endpointslicemirroring/index.js';
@@ -67,13 +69,13 @@ export const CONTROLLER_TABLE: readonly ControllerEntry[] = [
   { name: 'namespace', factory: BUILTIN_FACTORIES.namespace },
   { name: 'serviceaccount', factory: BUILTIN_FACTORIES.serviceaccount },
   { name: 'garbagecollector', factory: (ctx) => startGarbageCollector(ctx, { workers: ctx.concurrency('garbagecollector', 50) }) },
-  { name: 'daemonset' },
+  { name: 'daemonset', factory: (ctx) => startDaemonSetController(ctx) },
   { name: 'job', factory: (ctx) => startJobController(ctx) },
   { name: 'deployment', factory: (ctx) => startDeploymentController(ctx) },
   { name: 'replicaset', factory: (ctx) => startReplicaSetController(ctx) },
   { name: 'horizontalpodautoscaling' },
   { name: 'disruption', factory: (ctx) => startDisruptionController(ctx) },
-  { name: 'statefulset' },
+  { name: 'statefulset', factory: (ctx) => startStatefulSetController(ctx) },
   { name: 'cronjob', factory: (ctx) => startCronJobController(ctx) },
   { name: 'csrsigning', factory: (ctx) => (ctx.config.clusterSigningCA ? startCsrSigner(ctx, { ca: ctx.config.clusterSigningCA }) : undefined) },
   { name: 'csrapproving', factory: (ctx) => startCsrApprover(ctx) },
