@@ -3,7 +3,9 @@
 // go, preScore/score/normalizeScore rank those nodes (0..100 each, times the
 // plugin's weight). A filter answers undefined for "fits" or a Status whose
 // reasons become the FailedScheduling message. Per-cycle data lives in a
-// CycleState keyed by plugin name.
+// CycleState keyed by plugin name. Once a node is chosen, reserve keeps what
+// the pod will take (undone by unreserve) and preBind writes it before the
+// binding.
 import type { ApiObject } from '../registry/object.js';
 import type { NodeInfo } from './nodeinfo.js';
 
@@ -54,6 +56,12 @@ export interface Plugin {
   score?(state: CycleState, pod: ApiObject, node: NodeInfo): number;
   /** Rewrites the scores of all nodes (name → score) into 0..100. */
   normalizeScore?(state: CycleState, pod: ApiObject, scores: Map<string, number>): void;
+  /** Once the pod is assumed on the node (kube's Reserve); a Status fails the cycle and Unreserve runs. */
+  reserve?(state: CycleState, pod: ApiObject, node: string): Status | undefined;
+  /** Undoes Reserve (a later plugin, PreBind or the binding failed). */
+  unreserve?(state: CycleState, pod: ApiObject, node: string): void;
+  /** Before the binding, off the scheduling loop (kube's PreBind); a Status fails the binding. */
+  preBind?(state: CycleState, pod: ApiObject, node: string): Promise<Status | undefined>;
 }
 
 /** kube's DefaultNormalizeScore: scaled so the best is 100 (reversed: the best is 0). */

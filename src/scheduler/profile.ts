@@ -115,6 +115,39 @@ export class Profile {
   }
 }
 
+/** The distinct plugins of the profile that implement `point`, in filter then score order. */
+function pluginsWith(p: Profile, point: 'reserve' | 'preBind'): Plugin[] {
+  const out: Plugin[] = [];
+  for (const plugin of [...p.filters, ...p.scores.map((s) => s.plugin)]) if (plugin[point] && !out.includes(plugin)) out.push(plugin);
+  return out;
+}
+
+/** Reserve: the first refusal (with its plugin), after which every plugin's Unreserve has run. */
+export function runReserve(p: Profile, state: CycleState, pod: ApiObject, node: string): Status | undefined {
+  for (const plugin of pluginsWith(p, 'reserve')) {
+    const s = plugin.reserve!(state, pod, node);
+    if (s) {
+      runUnreserve(p, state, pod, node);
+      return { ...s, plugin: plugin.name };
+    }
+  }
+  return undefined;
+}
+
+/** Unreserve, in reverse order (kube's RunReservePluginsUnreserve). */
+export function runUnreserve(p: Profile, state: CycleState, pod: ApiObject, node: string): void {
+  for (const plugin of pluginsWith(p, 'reserve').reverse()) plugin.unreserve?.(state, pod, node);
+}
+
+/** PreBind: the first refusal, with its plugin. */
+export async function runPreBind(p: Profile, state: CycleState, pod: ApiObject, node: string): Promise<Status | undefined> {
+  for (const plugin of pluginsWith(p, 'preBind')) {
+    const s = await plugin.preBind!(state, pod, node);
+    if (s) return { ...s, plugin: plugin.name };
+  }
+  return undefined;
+}
+
 /** The highest total; ties broken at random (reservoir sampling, as kube's selectHost). */
 export function selectHost(totals: ReadonlyMap<string, number>, random: () => number = Math.random): string | undefined {
   let best: string | undefined;

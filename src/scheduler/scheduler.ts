@@ -26,7 +26,8 @@ import { EVENT_PLUGINS, nodeSchedulingPropertiesChanged, type ClusterEvent } fro
 import { fitErrorMessage } from './fiterror.js';
 import { preempt, type Candidate } from './preemption.js';
 import type { Profile } from './profile.js';
-import { selectHost } from './profile.js';
+import { runPreBind, runReserve, runUnreserve, selectHost } from './profile.js';
+import type { CycleState } from './framework.js';
 import { isTerminal, nodeName, podKey, schedulerNameOf } from './pods.js';
 import { SchedulingQueue, type QueuedPod } from './queue.js';
 import { Nominator, nominatedNodeOf } from './nominator.js';
@@ -40,6 +41,8 @@ export const SCHEDULER_MANAGER = 'kube-scheduler';
 const PODS = { group: '', version: 'v1', resource: 'pods' };
 const BINDING = { ...PODS, subresource: 'binding' };
 const POD_STATUS = { ...PODS, subresource: 'status' };
+const PVS = { group: '', version: 'v1', resource: 'persistentvolumes' };
+const PVCS = { group: '', version: 'v1', resource: 'persistentvolumeclaims' };
 /** kube's noteLengthLimit for event messages. */
 const NOTE_LIMIT = 1024;
 
@@ -91,6 +94,12 @@ export class Scheduler implements Controller {
       storageClass: (name: string) => lister('storage.svc.io', 'storageclasses')?.get('', name),
       volumes: () => lister('', 'persistentvolumes')?.list() ?? [],
       csiNode: (name: string) => lister('storage.svc.io', 'csinodes')?.get('', name),
+      // VolumeBinding's PreBind: claimRefs and selected-node written as PUTs of what was read (a stale read is a conflict)
+      writer: {
+        updateVolume: (pv: ApiObject) => this.client.replace(PVS, '', pv.metadata.name!, pv),
+        updateClaim: (c: ApiObject) => this.client.replace(PVCS, c.metadata.namespace ?? '', c.metadata.name!, c),
+      },
+      stopped: () => this.stopped,
     };
     this.lister = lister;
     for (const p of config.profiles) {
@@ -253,12 +262,28 @@ export class Scheduler implements Controller {
     if (found.feasible.length > 1) host = selectHost(profile.score(state, pod, found.feasible).totals, this.random)!;
     this.cache.assume(pod, host);
     this.nominator.delete(qp.key);
-    void this.bind(qp, cycle, pod, host, profile);
+    const reserved = runReserve(profile, state, pod, host);
+    if (reserved) {
+      this.cache.forget(pod);
+      return this.failed(qp, cycle, { reason: 'SchedulerError', message: `running Reserve plugin ${JSON.stringify(reserved.plugin)}: ${reserved.reasons.join(', ')}`, plugins: new Set() });
+    }
+    void this.bind(qp, cycle, pod, host, profile, state);
   }
 
-  private async bind(qp: QueuedPod, cycle: number, pod: ApiObject, host: string, profile: Profile): Promise<void> {
+  private async bind(qp: QueuedPod, cycle: number, pod: ApiObject, host: string, profile: Profile, state: CycleState): Promise<void> {
     const ns = pod.metadata.namespace ?? '';
     const name = pod.metadata.name!;
+    const pre = await runPreBind(profile, state, pod, host);
+    if (this.stopped) {
+      runUnreserve(profile, state, pod, host);
+      this.cache.forget(pod);
+      return;
+    }
+    if (pre) {
+      runUnreserve(profile, state, pod, host);
+      this.cache.forget(pod);
+      return this.failed(qp, cycle, { reason: 'SchedulerError', message: `running PreBind plugin ${JSON.stringify(pre.plugin)}: ${pre.reasons.join(', ')}`, plugins: new Set() });
+    }
     try {
       await this.client.createSubresource(BINDING, ns, name, {
         apiVersion: 'v1', kind: 'Binding',
@@ -266,6 +291,7 @@ export class Scheduler implements Controller {
         target: { kind: 'Node', name: host },
       } as ApiObject);
     } catch (err) {
+      runUnreserve(profile, state, pod, host);
       this.cache.forget(pod);
       if (this.stopped) return;
       return this.failed(qp, cycle, { reason: 'SchedulerError', message: `binding rejected: running Bind plugin "DefaultBinder": ${(err as Error).message}`, plugins: new Set() });

@@ -5,11 +5,21 @@
 import type { ApiObject } from '../registry/object.js';
 import { isObject } from '../registry/object.js';
 import { spec, type Obj } from './pods.js';
+import type { VolumeWriter } from './volumebinder.js';
+import { claimClass } from '../controllers/volume/match.js';
 
 export interface VolumeListers {
   claim(namespace: string, name: string): ApiObject | undefined;
   volume(name: string): ApiObject | undefined;
   storageClass(name: string): ApiObject | undefined;
+}
+
+/** The volume plugins' handle: the listers, all volumes, and (in a running scheduler) the binder's writes. */
+export interface VolumeHandle extends VolumeListers {
+  volumes(): readonly ApiObject[];
+  readonly writer?: VolumeWriter;
+  /** True once the scheduler stopped: PreBind stops waiting. */
+  readonly stopped?: () => boolean;
 }
 
 export const NO_VOLUMES: VolumeListers = { claim: () => undefined, volume: () => undefined, storageClass: () => undefined };
@@ -33,12 +43,8 @@ export function claimSpec(claim: ApiObject): Obj {
   return isObject(claim.spec) ? claim.spec : {};
 }
 
-export function claimClassName(claim: ApiObject): string {
-  const s = claimSpec(claim);
-  if (typeof s.storageClassName === 'string') return s.storageClassName;
-  const legacy = claim.metadata.annotations?.['volume.beta.kubernetes.io/storage-class'];
-  return legacy ?? '';
-}
+/** The claim's class as kube reads it (the beta annotation first). */
+export const claimClassName = claimClass;
 
 export function accessModes(claim: ApiObject): string[] {
   const m = claimSpec(claim).accessModes;

@@ -1,8 +1,9 @@
 // StatefulSets end to end (issue 24): the control plane with the scheduler and
 // simulated nodes, the StatefulSet controller started on the server's
 // controller context. kubectl 1.27 creates a StatefulSet with a
-// volumeClaimTemplate (a WaitForFirstConsumer class with a provisioner, so
-// the scheduler places pods while their claims wait for a provisioner); pods
+// volumeClaimTemplate (a WaitForFirstConsumer class of the local-path
+// provisioner: each claim is provisioned on its pod's node and bound by the
+// PersistentVolume binder before the scheduler binds the pod); pods
 // appear one at a time in ordinal order, each after its predecessor is
 // Running and Ready, with their claims; scaling down deletes from the highest
 // ordinal; a rolling update honours the partition; rollout status, history
@@ -14,6 +15,8 @@ import { eventually, type TestServer } from './harness.js';
 import { BACKENDS } from './backends.js';
 import { kubectlFor, kubectlMissing } from './kubectlcli.js';
 import { startStatefulSetController } from '../../src/controllers/statefulset/index.js';
+import { startLocalPathProvisioner, startPersistentVolumeBinder } from '../../src/controllers/volume/index.js';
+import { CONTROLLER_TABLE } from '../../src/controllers/manager.js';
 import { History, hashControllerRevision, newControllerRevision } from '../../src/controllers/history/index.js';
 import { startTestServer } from './harness.js';
 import type { Controller } from '../../src/controllers/context.js';
@@ -58,6 +61,7 @@ for (const backend of BACKENDS) {
   describe(`StatefulSet controller on simulated nodes (${backend.name})`, { skip: backend.skip ?? kubectlMissing }, () => {
     let t: TestServer;
     let ctl: Controller;
+    const volumeControllers: Controller[] = [];
     const kubectl = kubectlFor(() => t);
     /** Pods seen created, in order, with whether every lower ordinal was Running and Ready at that moment. */
     const created: { name: string; predecessorsReady: boolean }[] = [];
@@ -91,9 +95,15 @@ for (const backend of BACKENDS) {
       await informer.start();
       ctl = startStatefulSetController(ctx);
       await ctl.start();
+      // claims of the template are provisioned and bound before their pods are (VolumeBinding's PreBind waits):
+      // the binder and the local-path provisioner serve class `late`, started here while the manager's table lacks them
+      const inTable = (name: string) => CONTROLLER_TABLE.some((e) => e.name === name && e.factory);
+      if (!inTable('persistentvolume-binder')) volumeControllers.push(startPersistentVolumeBinder(ctx));
+      if (!inTable('local-path-provisioner')) volumeControllers.push(startLocalPathProvisioner(ctx, { className: '' }));
+      for (const c of volumeControllers) await c.start();
       assert.equal((await t.req('POST', '/api/v1/namespaces', { metadata: { name: NS } })).status, 201);
       const sc = await t.req('POST', '/apis/storage.k8s.io/v1/storageclasses', {
-        metadata: { name: 'late' }, provisioner: 'example.com/simulated', volumeBindingMode: 'WaitForFirstConsumer',
+        metadata: { name: 'late' }, provisioner: 'svc.io/local-path', volumeBindingMode: 'WaitForFirstConsumer',
       });
       assert.equal(sc.status, 201, sc.text);
       const svc = await t.req('POST', `/api/v1/namespaces/${NS}/services`, {
@@ -103,6 +113,7 @@ for (const backend of BACKENDS) {
     });
     after(async () => {
       await ctl?.stop();
+      for (const c of volumeControllers) await c.stop();
       kubectl.cleanup();
       await t?.stop();
     });

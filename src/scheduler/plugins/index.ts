@@ -16,8 +16,8 @@ import { podTopologySpread, type SpreadArgs } from './podtopologyspread.js';
 import { taintToleration } from './tainttoleration.js';
 import type { SpreadSelectors } from '../spreading.js';
 import type { ApiObject } from '../../registry/object.js';
-import type { VolumeListers } from '../volumes.js';
-import { volumeBinding } from './volumebinding.js';
+import type { VolumeHandle } from '../volumes.js';
+import { volumeBinding, type VolumeBindingArgs } from './volumebinding.js';
 import { volumeRestrictions } from './volumerestrictions.js';
 import { volumeZone } from './volumezone.js';
 import { nodeVolumeLimits, type CSINodes } from './nodevolumelimits.js';
@@ -28,7 +28,7 @@ export interface PluginHandle {
   /** Namespaces' labels, for affinity terms' namespaceSelector. */
   readonly namespaceLabels: NamespaceLabels;
   /** Claims, volumes and storage classes, for the volume plugins. */
-  readonly volumes: VolumeListers & { volumes(): readonly ApiObject[] } & CSINodes;
+  readonly volumes: VolumeHandle & CSINodes;
 }
 
 export type PluginFactory = (args: Record<string, unknown>, handle: PluginHandle) => Plugin;
@@ -44,7 +44,7 @@ export const PLUGIN_FACTORIES: Readonly<Record<string, PluginFactory>> = {
   ImageLocality: () => imageLocality(),
   PodTopologySpread: (args, handle) => podTopologySpread(args as SpreadArgs, handle.selectors),
   VolumeRestrictions: (_args, handle) => volumeRestrictions(handle.volumes),
-  VolumeBinding: (_args, handle) => volumeBinding(handle.volumes),
+  VolumeBinding: (args, handle) => volumeBinding(handle.volumes, args as VolumeBindingArgs),
   VolumeZone: (_args, handle) => volumeZone(handle.volumes),
   NodeVolumeLimits: (_args, handle) => nodeVolumeLimits(handle.volumes, handle.volumes),
   InterPodAffinity: (args, handle) => interPodAffinity(args as { hardPodAffinityWeight?: number }, handle.namespaceLabels),
