@@ -52,7 +52,7 @@ describe('--controllers', () => {
 describe('the controller table (kube-controller-manager v1.27)', () => {
   it('knows kube\'s names, with bootstrapsigner and tokencleaner off by default', () => {
     const names = knownControllers(controllerTable(DEFAULT_GATES));
-    assert.equal(names.length, 38);
+    assert.equal(names.length, 39, "kube's 38 and svc's local-path-provisioner");
     for (const n of ['serviceaccount-token', 'namespace', 'garbagecollector', 'replicaset', 'deployment', 'job', 'cronjob', 'ttl-after-finished', 'cloud-node-lifecycle', 'root-ca-cert-publisher']) {
       assert.ok(names.includes(n), n);
     }
@@ -69,8 +69,8 @@ describe('the controller table (kube-controller-manager v1.27)', () => {
     const implemented = CONTROLLER_TABLE.filter((e) => e.factory).map((e) => e.name).sort();
     assert.deepEqual(implemented, [
       'bootstrapsigner', 'clusterrole-aggregation', 'cronjob', 'csrapproving', 'csrcleaner', 'csrsigning', 'daemonset', 'deployment', 'disruption', 'endpoint',
-      'endpointslice', 'endpointslicemirroring', 'garbagecollector', 'job', 'namespace', 'nodelifecycle', 'podgc', 'pv-protection', 'pvc-protection',
-      'replicaset', 'replicationcontroller', 'resourcequota', 'root-ca-cert-publisher', 'serviceaccount', 'serviceaccount-token', 'statefulset',
+      'endpointslice', 'endpointslicemirroring', 'garbagecollector', 'job', 'local-path-provisioner', 'namespace', 'nodelifecycle',
+      'persistentvolume-binder', 'podgc', 'pv-protection', 'pvc-protection', 'replicaset', 'replicationcontroller', 'resourcequota', 'root-ca-cert-publisher', 'serviceaccount', 'serviceaccount-token', 'statefulset',
       'tokencleaner', 'ttl-after-finished',
     ]);
   });

@@ -27,6 +27,7 @@ import { startReplicaSetController, startReplicationController } from './replica
 import { startDeploymentController } from './deployment/index.js';
 import { startDaemonSetController } from './daemonset/index.js';
 import { startStatefulSetController } from './statefulset/index.js';
+import { servesStorageClasses, servesVolumes, startLocalPathProvisioner, startPersistentVolumeBinder } from './volume/index.js';
 import { startEndpointsController } from './endpoints/index.js';
 import { startEndpointSliceController } from './endpointslice/index.js';
 import { startEndpointSliceMirroringController } from './endpointslicemirroring/index.js';
@@ -88,7 +89,7 @@ export const CONTROLLER_TABLE: readonly ControllerEntry[] = [
   { name: 'service' },
   { name: 'route' },
   { name: 'cloud-node-lifecycle' },
-  { name: 'persistentvolume-binder' },
+  { name: 'persistentvolume-binder', factory: (ctx) => (servesVolumes(ctx) ? startPersistentVolumeBinder(ctx) : undefined) },
   { name: 'attachdetach' },
   { name: 'persistentvolume-expander' },
   { name: 'clusterrole-aggregation', factory: BUILTIN_FACTORIES['clusterrole-aggregation'] },
@@ -97,6 +98,8 @@ export const CONTROLLER_TABLE: readonly ControllerEntry[] = [
   { name: 'ttl-after-finished', factory: (ctx) => startTTLAfterFinishedController(ctx) },
   { name: 'root-ca-cert-publisher', factory: BUILTIN_FACTORIES['root-ca-cert-publisher'] },
   { name: 'ephemeral-volume' },
+  // svc's own (kube has none; k3s ships rancher's): PVCs of the default class work on one machine
+  { name: 'local-path-provisioner', factory: (ctx) => (servesStorageClasses(ctx) ? startLocalPathProvisioner(ctx) : undefined) },
   { name: 'storage-version-gc', gates: ['APIServerIdentity', 'StorageVersionAPI'] },
   { name: 'resource-claim-controller', gates: ['DynamicResourceAllocation'] },
 ];
