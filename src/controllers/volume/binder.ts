@@ -17,7 +17,6 @@ import { isReason } from '../informer.js';
 import { LastWritten } from '../job/loop.js';
 import type { SharedInformer } from '../shared.js';
 import { WorkQueue } from '../workqueue.js';
-import { volumeRecorder } from './recorder.js';
 import {
   ANN_BETA_STORAGE_PROVISIONER, ANN_BIND_COMPLETED, ANN_BOUND_BY_CONTROLLER, ANN_STORAGE_PROVISIONER, YES, isDefaultClass,
   type ClaimPhase, type VolumePhase,
@@ -59,7 +58,7 @@ export class PersistentVolumeBinder implements Controller {
 
   constructor(private readonly ctx: ControllerContext, opts: BinderOptions = {}) {
     this.client = ctx.client(PV_BINDER_SERVICE_ACCOUNT);
-    this.recorder = volumeRecorder(ctx, PV_BINDER_SERVICE_ACCOUNT, PV_CONTROLLER_COMPONENT);
+    this.recorder = ctx.recorder(PV_BINDER_SERVICE_ACCOUNT, PV_CONTROLLER_COMPONENT);
     this.volumes = ctx.informers.informer(PVS.group, PVS.resource);
     this.claims = ctx.informers.informer(PVCS.group, PVCS.resource);
     this.classes = ctx.registry.has(STORAGE_CLASSES.group, STORAGE_CLASSES.resource) ? ctx.informers.informer(STORAGE_CLASSES.group, STORAGE_CLASSES.resource) : undefined;

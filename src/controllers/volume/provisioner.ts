@@ -21,7 +21,6 @@ import type { EventRecorder } from '../events.js';
 import { isReason } from '../informer.js';
 import type { SharedInformer } from '../shared.js';
 import { WorkQueue } from '../workqueue.js';
-import { volumeRecorder } from './recorder.js';
 import { ANN_BETA_STORAGE_PROVISIONER, ANN_PROVISIONED_BY, ANN_SELECTED_NODE, ANN_STORAGE_PROVISIONER, annotation } from './annotations.js';
 import { PV_BINDER_SERVICE_ACCOUNT, PVCS, PVS, STORAGE_CLASSES } from './binder.js';
 import { ensureLocalPathClass } from './defaultclass.js';
@@ -74,7 +73,7 @@ export class LocalPathProvisioner implements Controller {
     this.baseDir = opts.baseDir ?? DEFAULT_BASE_DIR;
     this.className = opts.className ?? LOCAL_PATH_CLASS;
     this.client = ctx.client(PV_BINDER_SERVICE_ACCOUNT);
-    this.recorder = volumeRecorder(ctx, PV_BINDER_SERVICE_ACCOUNT, this.provisioner);
+    this.recorder = ctx.recorder(PV_BINDER_SERVICE_ACCOUNT, this.provisioner);
     this.claims = ctx.informers.informer(PVCS.group, PVCS.resource);
     this.volumes = ctx.informers.informer(PVS.group, PVS.resource);
     this.classes = ctx.informers.informer(STORAGE_CLASSES.group, STORAGE_CLASSES.resource);
