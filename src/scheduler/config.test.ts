@@ -9,7 +9,7 @@ const HEAD = 'apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerCon
 
 describe('parseSchedulerConfig', () => {
   it('defaults: one default-scheduler profile, 1 s and 10 s backoffs', () => {
-    assert.deepEqual(parseSchedulerConfig(HEAD), { profiles: [{ schedulerName: 'default-scheduler' }], podInitialBackoffSeconds: 1, podMaxBackoffSeconds: 10 });
+    assert.deepEqual(parseSchedulerConfig(HEAD), { profiles: [{ schedulerName: 'default-scheduler' }], podInitialBackoffSeconds: 1, podMaxBackoffSeconds: 10, percentageOfNodesToScore: 0 });
   });
 
   it('reads the deprecated v1beta3 the same way', () => {

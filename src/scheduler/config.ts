@@ -38,12 +38,15 @@ export interface SchedulerConfig {
   readonly profiles: readonly ProfileConfig[];
   readonly podInitialBackoffSeconds: number;
   readonly podMaxBackoffSeconds: number;
+  /** The share of the nodes a cycle looks for feasible ones in (0: kube's adaptive default). */
+  readonly percentageOfNodesToScore: number;
 }
 
 export const DEFAULT_SCHEDULER_CONFIG: SchedulerConfig = {
   profiles: [{ schedulerName: DEFAULT_SCHEDULER_NAME }],
   podInitialBackoffSeconds: 1,
   podMaxBackoffSeconds: 10,
+  percentageOfNodesToScore: 0,
 };
 
 export class SchedulerConfigError extends Error {
@@ -146,5 +149,5 @@ export function parseSchedulerConfig(text: string, file = '<config>'): Scheduler
     });
     return { schedulerName, ...(plugins ? { plugins } : {}), ...(pluginConfig.length > 0 ? { pluginConfig } : {}) };
   });
-  return { profiles, podInitialBackoffSeconds, podMaxBackoffSeconds };
+  return { profiles, podInitialBackoffSeconds, podMaxBackoffSeconds, percentageOfNodesToScore: typeof pct === 'number' ? pct : 0 };
 }

@@ -12,10 +12,15 @@ export interface PodInfo {
   readonly requests: Resources;
   readonly nonZero: { readonly cpu: number; readonly memory: number };
   readonly ports: readonly HostPort[];
+  /** The pod has podAffinity or podAntiAffinity (kube's NodeInfo.PodsWithAffinity). */
+  readonly withAffinity: boolean;
 }
 
 export function podInfo(pod: ApiObject): PodInfo {
-  return { pod, requests: podRequests(pod), nonZero: podNonZeroRequests(pod), ports: hostPorts(pod) };
+  const spec = isObject(pod.spec) ? pod.spec : {};
+  const affinity = isObject(spec.affinity) ? spec.affinity : {};
+  const withAffinity = isObject(affinity.podAffinity) || isObject(affinity.podAntiAffinity);
+  return { pod, requests: podRequests(pod), nonZero: podNonZeroRequests(pod), ports: hostPorts(pod), withAffinity };
 }
 
 export interface ImageState {
@@ -28,6 +33,8 @@ export class NodeInfo {
   readonly pods = new Map<string, PodInfo>();
   readonly requested: Resources = {};
   readonly nonZeroRequested = { cpu: 0, memory: 0 };
+  /** How many of its pods have pod (anti-)affinity. */
+  podsWithAffinity = 0;
   readonly allocatable: Resources;
   /** image name → state, filled by the snapshot. */
   readonly images = new Map<string, ImageState>();
@@ -47,6 +54,7 @@ export class NodeInfo {
     addTo(this.requested, info.requests);
     this.nonZeroRequested.cpu += info.nonZero.cpu;
     this.nonZeroRequested.memory += info.nonZero.memory;
+    if (info.withAffinity) this.podsWithAffinity++;
   }
 
   removePod(key: string): PodInfo | undefined {
@@ -56,6 +64,7 @@ export class NodeInfo {
     addTo(this.requested, info.requests, -1);
     this.nonZeroRequested.cpu -= info.nonZero.cpu;
     this.nonZeroRequested.memory -= info.nonZero.memory;
+    if (info.withAffinity) this.podsWithAffinity--;
     return info;
   }
 

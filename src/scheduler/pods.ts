@@ -79,9 +79,17 @@ export interface Toleration {
 
 export { taintsOf, type Taint };
 
+const tolerationsCache = new WeakMap<ApiObject, Toleration[]>();
+
+/** The pod's tolerations, read once per pod object (a cycle asks for them on every node). */
 export function tolerationsOf(pod: ApiObject): Toleration[] {
-  const t = spec(pod).tolerations;
-  return Array.isArray(t) ? (t.filter(isObject) as Toleration[]) : [];
+  let out = tolerationsCache.get(pod);
+  if (!out) {
+    const t = spec(pod).tolerations;
+    out = Array.isArray(t) ? (t.filter(isObject) as Toleration[]) : [];
+    tolerationsCache.set(pod, out);
+  }
+  return out;
 }
 
 

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { buildProfile } from './build.js';
-import { selectHost } from './profile.js';
+import { feasibleNodesToFind, selectHost } from './profile.js';
 import { Nominator } from './nominator.js';
 import type { ApiObject } from '../registry/object.js';
 import { snapshotOf, TEST_HANDLE, testNode, testPod } from './testing.js';
@@ -50,4 +50,23 @@ describe('a default profile', () => {
     const r = profile.findFeasible(profile.newCycle(snapshot), testPod('p'), snapshot.nodes, undefined, 'b');
     assert.deepEqual(r.feasible.map((n) => n.name), ['b']);
   });
+
+  it('looks from the start round the list and stops once enough nodes fit; with none fitting every node is looked at', () => {
+    const snapshot = snapshotOf(['a', 'b', 'c', 'd', 'e'].map((n) => testNode(n)));
+    const r = profile.findFeasible(profile.newCycle(snapshot), testPod('p'), snapshot.nodes, undefined, undefined, { start: 3, limit: 2 });
+    assert.deepEqual([r.feasible.map((n) => n.name), r.processed], [['d', 'e'], 2]);
+    const wrap = profile.findFeasible(profile.newCycle(snapshot), testPod('p'), snapshot.nodes, undefined, undefined, { start: 4, limit: 3 });
+    assert.deepEqual(wrap.feasible.map((n) => n.name), ['e', 'a', 'b']);
+    const big = testPod('big', { requests: { cpu: '1000' } });
+    const none = profile.findFeasible(profile.newCycle(snapshot), big, snapshot.nodes, undefined, undefined, { start: 2, limit: 2 });
+    assert.deepEqual([none.feasible.length, none.processed, none.statuses.size], [0, 5, 5]);
+  });
+});
+
+describe('feasibleNodesToFind (kube numFeasibleNodesToFind)', () => {
+  const rows: [percentage: number, nodes: number, want: number][] = [
+    [0, 50, 50], [0, 99, 99], [0, 100, 100], [0, 500, 230], [0, 1000, 420], [0, 5000, 500], [0, 10_000, 500],
+    [0, 200, 100], [10, 500, 100], [50, 500, 250], [100, 500, 500],
+  ];
+  for (const [pct, nodes, want] of rows) it(`${pct} % of ${nodes} nodes → ${want}`, () => assert.equal(feasibleNodesToFind(pct, nodes), want));
 });

@@ -26,6 +26,26 @@ export interface FilterResult {
   readonly feasible: NodeInfo[];
   readonly statuses: Map<string, Status>;
   readonly preFilterMsg?: string;
+  /** How many nodes were looked at (feasible or not), for the next cycle's start. */
+  readonly processed: number;
+}
+
+/** Where a cycle looks: from `start` round the list, stopping once `limit` nodes fit (kube's numFeasibleNodesToFind). */
+export interface Search {
+  readonly start: number;
+  readonly limit: number;
+}
+
+/**
+ * kube's numFeasibleNodesToFind: under 100 nodes every one; else the share
+ * `percentage` gives (0: 50 % less 1 % per 125 nodes, at least 5 %), at
+ * least 100.
+ */
+export function feasibleNodesToFind(percentage: number, nodes: number): number {
+  if (nodes < 100) return nodes;
+  let pct = percentage;
+  if (pct === 0) pct = Math.max(5, 50 - Math.trunc(nodes / 125));
+  return Math.max(100, Math.trunc((nodes * pct) / 100));
 }
 
 export class Profile {
@@ -76,23 +96,32 @@ export class Profile {
     return this.filterNode(state, pod, copy) ?? this.filterNode(state, pod, node);
   }
 
-  findFeasible(state: CycleState, pod: ApiObject, nodes: readonly NodeInfo[], nominated?: Nominated, nominatedNode?: string): FilterResult {
+  /**
+   * The nodes the pod fits, looked for from `search.start` round the list
+   * until `search.limit` fit (every node by default); with the statuses of
+   * those that did not.
+   */
+  findFeasible(state: CycleState, pod: ApiObject, nodes: readonly NodeInfo[], nominated?: Nominated, nominatedNode?: string, search?: Search): FilterResult {
     const statuses = new Map<string, Status>();
     const pre = this.preFilter(state, pod);
     if (pre) {
       for (const n of nodes) statuses.set(n.name, pre);
-      return { feasible: [], statuses, preFilterMsg: pre.reasons.join(', ') };
+      return { feasible: [], statuses, preFilterMsg: pre.reasons.join(', '), processed: 0 };
     }
     // A nominated node (preemption made room there) is tried alone first.
     const preferred = nominatedNode ? nodes.find((n) => n.name === nominatedNode) : undefined;
-    if (preferred && !this.filterWithNominated(state, pod, preferred, nominated)) return { feasible: [preferred], statuses };
+    if (preferred && !this.filterWithNominated(state, pod, preferred, nominated)) return { feasible: [preferred], statuses, processed: 0 };
     const feasible: NodeInfo[] = [];
-    for (const n of nodes) {
+    const limit = search?.limit ?? nodes.length;
+    const start = search?.start ?? 0;
+    let processed = 0;
+    for (; processed < nodes.length && feasible.length < limit; processed++) {
+      const n = nodes[(start + processed) % nodes.length]!;
       const s = this.filterWithNominated(state, pod, n, nominated);
       if (s) statuses.set(n.name, s);
       else feasible.push(n);
     }
-    return { feasible, statuses };
+    return { feasible, statuses, processed };
   }
 
   /** Each feasible node's weighted total, and each plugin's normalized scores (for tests and logs). */

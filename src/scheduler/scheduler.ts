@@ -26,7 +26,7 @@ import { EVENT_PLUGINS, nodeSchedulingPropertiesChanged, type ClusterEvent } fro
 import { fitErrorMessage } from './fiterror.js';
 import { preempt, type Candidate } from './preemption.js';
 import type { Profile } from './profile.js';
-import { runPreBind, runReserve, runUnreserve, selectHost } from './profile.js';
+import { feasibleNodesToFind, runPreBind, runReserve, runUnreserve, selectHost } from './profile.js';
 import type { CycleState } from './framework.js';
 import { isTerminal, nodeName, podKey, schedulerNameOf } from './pods.js';
 import { SchedulingQueue, type QueuedPod } from './queue.js';
@@ -62,6 +62,8 @@ export class Scheduler implements Controller {
   private readonly client: ControllerClient;
   private readonly recorders = new Map<string, EventsV1Recorder>();
   private readonly random: () => number;
+  private readonly percentageOfNodesToScore: number;
+  private nextStartNodeIndex = 0;
   private pods!: SharedInformer;
   private nodes!: SharedInformer;
   private timers: NodeJS.Timeout[] = [];
@@ -73,6 +75,7 @@ export class Scheduler implements Controller {
   constructor(private readonly ctx: ControllerContext, opts: SchedulerOptions = {}) {
     const config = opts.config ?? DEFAULT_SCHEDULER_CONFIG;
     this.random = opts.random ?? Math.random;
+    this.percentageOfNodesToScore = config.percentageOfNodesToScore;
     this.queue = new SchedulingQueue({ initialBackoffMs: config.podInitialBackoffSeconds * 1000, maxBackoffMs: config.podMaxBackoffSeconds * 1000 });
     this.client = new ControllerClient(ctx.registry, ctx.authorizer, SCHEDULER_USER, ctx.gates, SCHEDULER_MANAGER);
     const inf = ctx.informers;
@@ -241,7 +244,10 @@ export class Scheduler implements Controller {
     if (snapshot.nodes.length === 0) return this.failed(qp, cycle, { reason: 'Unschedulable', message: ERR_NO_NODES, plugins: new Set() });
     const state = profile.newCycle(snapshot);
     const nominated = (node: string, p: ApiObject) => this.nominator.ahead(node, p);
-    const found = profile.findFeasible(state, pod, snapshot.nodes, nominated, nominatedNodeOf(pod) || this.nominator.nodeFor(qp.key));
+    const search = { start: this.nextStartNodeIndex % snapshot.nodes.length, limit: feasibleNodesToFind(this.percentageOfNodesToScore, snapshot.nodes.length) };
+    const found = profile.findFeasible(state, pod, snapshot.nodes, nominated, nominatedNodeOf(pod) || this.nominator.nodeFor(qp.key), search);
+    // the next cycle starts where this one stopped, so that every node gets its turn (kube's nextStartNodeIndex)
+    this.nextStartNodeIndex = (search.start + found.processed) % snapshot.nodes.length;
     if (found.feasible.length === 0) {
       let postFilterMsg = '';
       let candidate: Candidate | undefined;

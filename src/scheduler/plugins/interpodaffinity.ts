@@ -51,6 +51,33 @@ function terms(pod: ApiObject, kind: 'podAffinity' | 'podAntiAffinity', which: '
   return Array.isArray(list) ? list.filter(isObject).filter((w) => isObject(w.podAffinityTerm)).map((w) => term(w.podAffinityTerm as Record<string, unknown>, pod, typeof w.weight === 'number' ? w.weight : 0)) : [];
 }
 
+/** A pod's four lists of terms, made once per pod object (kube keeps them in its PodInfo). */
+interface PodTerms {
+  readonly requiredAffinity: Term[];
+  readonly requiredAnti: Term[];
+  readonly preferredAffinity: Term[];
+  readonly preferredAnti: Term[];
+  /** Any of the four. */
+  readonly any: boolean;
+}
+
+const termsCache = new WeakMap<ApiObject, PodTerms>();
+
+/** The pod's terms; objects from the informers are frozen, so a pod's terms never change under its object. */
+function podTerms(pod: ApiObject): PodTerms {
+  let t = termsCache.get(pod);
+  if (!t) {
+    const requiredAffinity = terms(pod, 'podAffinity', 'required');
+    const requiredAnti = terms(pod, 'podAntiAffinity', 'required');
+    const preferredAffinity = terms(pod, 'podAffinity', 'preferred');
+    const preferredAnti = terms(pod, 'podAntiAffinity', 'preferred');
+    const any = requiredAffinity.length + requiredAnti.length + preferredAffinity.length + preferredAnti.length > 0;
+    t = { requiredAffinity, requiredAnti, preferredAffinity, preferredAnti, any };
+    termsCache.set(pod, t);
+  }
+  return t;
+}
+
 function termMatches(t: Term, pod: ApiObject, nsLabels: NamespaceLabels): boolean {
   if (!t.selector) return false;
   const ns = pod.metadata.namespace ?? '';
@@ -82,18 +109,24 @@ export function interPodAffinity(args: { readonly hardPodAffinityWeight?: number
   return {
     name: 'InterPodAffinity',
     preFilter(state: CycleState, pod) {
+      const own = podTerms(pod);
       const s: FilterState = {
-        affinity: terms(pod, 'podAffinity', 'required'), antiAffinity: terms(pod, 'podAntiAffinity', 'required'),
+        affinity: own.requiredAffinity, antiAffinity: own.requiredAnti,
         affinityCounts: new Map(), antiAffinityCounts: new Map(), existingAntiAffinityCounts: new Map(),
       };
+      const ownRequired = s.affinity.length > 0 || s.antiAffinity.length > 0;
       for (const node of state.snapshot.nodes) {
+        if (!ownRequired && node.podsWithAffinity === 0) continue;
         for (const { pod: existing } of node.pods.values()) {
-          for (const t of terms(existing, 'podAntiAffinity', 'required')) if (termMatches(t, pod, nsLabels)) add(s.existingAntiAffinityCounts, node, t.topologyKey, 1);
+          const theirs = podTerms(existing);
+          for (const t of theirs.requiredAnti) if (termMatches(t, pod, nsLabels)) add(s.existingAntiAffinityCounts, node, t.topologyKey, 1);
+          if (!ownRequired) continue;
           for (const t of s.affinity) if (termMatches(t, existing, nsLabels)) add(s.affinityCounts, node, t.topologyKey, 1);
           for (const t of s.antiAffinity) if (termMatches(t, existing, nsLabels)) add(s.antiAffinityCounts, node, t.topologyKey, 1);
         }
       }
-      state.write(FILTER_KEY, s);
+      // nothing to check on any node: kube's PreFilter answers Skip
+      if (ownRequired || s.existingAntiAffinityCounts.size > 0) state.write(FILTER_KEY, s);
       return undefined;
     },
     filter(state, pod, node) {
@@ -111,20 +144,26 @@ export function interPodAffinity(args: { readonly hardPodAffinityWeight?: number
         const v = labels[t.topologyKey];
         if (v !== undefined && (s.antiAffinityCounts.get(pair(t.topologyKey, v)) ?? 0) > 0) return unschedulable(ERR_ANTI_AFFINITY);
       }
-      for (const [k, v] of Object.entries(labels)) if ((s.existingAntiAffinityCounts.get(pair(k, v)) ?? 0) > 0) return unschedulable(ERR_EXISTING_ANTI_AFFINITY);
+      if (s.existingAntiAffinityCounts.size > 0) {
+        for (const [k, v] of Object.entries(labels)) if ((s.existingAntiAffinityCounts.get(pair(k, v)) ?? 0) > 0) return unschedulable(ERR_EXISTING_ANTI_AFFINITY);
+      }
       return undefined;
     },
     preScore(state, pod) {
-      const preferredAffinity = terms(pod, 'podAffinity', 'preferred');
-      const preferredAnti = terms(pod, 'podAntiAffinity', 'preferred');
+      const own = podTerms(pod);
       const scores = new Map<string, number>();
+      const ownPreferred = own.preferredAffinity.length > 0 || own.preferredAnti.length > 0;
       for (const node of state.snapshot.nodes) {
+        if (!ownPreferred && node.podsWithAffinity === 0) continue;
         for (const { pod: existing } of node.pods.values()) {
-          for (const t of preferredAffinity) if (termMatches(t, existing, nsLabels)) add(scores, node, t.topologyKey, t.weight);
-          for (const t of preferredAnti) if (termMatches(t, existing, nsLabels)) add(scores, node, t.topologyKey, -t.weight);
-          if (hardWeight > 0) for (const t of terms(existing, 'podAffinity', 'required')) if (termMatches(t, pod, nsLabels)) add(scores, node, t.topologyKey, hardWeight);
-          for (const t of terms(existing, 'podAffinity', 'preferred')) if (termMatches(t, pod, nsLabels)) add(scores, node, t.topologyKey, t.weight);
-          for (const t of terms(existing, 'podAntiAffinity', 'preferred')) if (termMatches(t, pod, nsLabels)) add(scores, node, t.topologyKey, -t.weight);
+          const theirs = podTerms(existing);
+          if (!theirs.any && own.preferredAffinity.length === 0 && own.preferredAnti.length === 0) continue;
+          for (const t of own.preferredAffinity) if (termMatches(t, existing, nsLabels)) add(scores, node, t.topologyKey, t.weight);
+          for (const t of own.preferredAnti) if (termMatches(t, existing, nsLabels)) add(scores, node, t.topologyKey, -t.weight);
+          if (!theirs.any) continue;
+          if (hardWeight > 0) for (const t of theirs.requiredAffinity) if (termMatches(t, pod, nsLabels)) add(scores, node, t.topologyKey, hardWeight);
+          for (const t of theirs.preferredAffinity) if (termMatches(t, pod, nsLabels)) add(scores, node, t.topologyKey, t.weight);
+          for (const t of theirs.preferredAnti) if (termMatches(t, pod, nsLabels)) add(scores, node, t.topologyKey, -t.weight);
         }
       }
       state.write(SCORE_KEY, scores);

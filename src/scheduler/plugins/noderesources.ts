@@ -3,7 +3,7 @@
 // LeastAllocated strategy (or MostAllocated) over cpu and memory with their
 // non-zero requests. NodeResourcesBalancedAllocation scores how evenly the
 // node's cpu and memory would be used: 100 × (1 − the fractions' spread).
-import type { Plugin } from '../framework.js';
+import type { CycleState, Plugin } from '../framework.js';
 import { MAX_NODE_SCORE, unschedulable } from '../framework.js';
 import type { NodeInfo } from '../nodeinfo.js';
 import { podNonZeroRequests, podRequests, type Resources } from '../resources.js';
@@ -44,6 +44,20 @@ function mostRequested(requested: number, capacity: number): number {
 }
 
 const REQ = 'NodeResourcesFit/requests';
+const NON_ZERO = 'NodeResources/nonZeroRequests';
+
+/** The pod's requests, computed once per cycle (every node's filter and score reads them). */
+function cycleRequests(state: CycleState, pod: ApiObject): Resources {
+  let r = state.read<Resources>(REQ);
+  if (!r) state.write(REQ, (r = podRequests(pod)));
+  return r;
+}
+
+function cycleNonZero(state: CycleState, pod: ApiObject): { readonly cpu: number; readonly memory: number } {
+  let r = state.read<{ cpu: number; memory: number }>(NON_ZERO);
+  if (!r) state.write(NON_ZERO, (r = podNonZeroRequests(pod)));
+  return r;
+}
 
 export function nodeResourcesFit(args: FitArgs = {}): Plugin {
   const strategy = args.scoringStrategy?.type ?? 'LeastAllocated';
@@ -56,12 +70,12 @@ export function nodeResourcesFit(args: FitArgs = {}): Plugin {
       return undefined;
     },
     filter(state, pod, node) {
-      const reasons = insufficientResources(state.read<Resources>(REQ) ?? podRequests(pod), node);
+      const reasons = insufficientResources(cycleRequests(state, pod), node);
       return reasons.length > 0 ? unschedulable(...reasons) : undefined;
     },
-    score(_state, pod, node) {
-      const podNonZero = podNonZeroRequests(pod);
-      const podReq = podRequests(pod);
+    score(state, pod, node) {
+      const podNonZero = cycleNonZero(state, pod);
+      const podReq = cycleRequests(state, pod);
       let total = 0;
       let weights = 0;
       for (const { name, weight } of resources) {
@@ -94,8 +108,8 @@ export function nodeResourcesBalancedAllocation(args: { readonly resources?: rea
   const resources = (args.resources ?? DEFAULT_RESOURCES).map((r) => r.name);
   return {
     name: 'NodeResourcesBalancedAllocation',
-    score(_state, pod: ApiObject, node) {
-      const req = podRequests(pod);
+    score(state, pod: ApiObject, node) {
+      const req = cycleRequests(state, pod);
       const fractions: number[] = [];
       for (const r of resources) {
         const capacity = node.allocatable[r] ?? 0;

@@ -13,13 +13,17 @@ export function taintToleration(): Plugin {
   return {
     name: 'TaintToleration',
     filter(_state, pod, node) {
-      const taint = firstUntolerated(taintsOf(node.node), tolerationsOf(pod), (t) => t.effect === 'NoSchedule' || t.effect === 'NoExecute');
+      const taints = taintsOf(node.node);
+      if (taints.length === 0) return undefined;
+      const taint = firstUntolerated(taints, tolerationsOf(pod), (t) => t.effect === 'NoSchedule' || t.effect === 'NoExecute');
       return taint ? unresolvable(untoleratedTaintReason(taint.key, taint.value)) : undefined;
     },
     score(_state, pod, node) {
+      const taints = taintsOf(node.node);
+      if (taints.length === 0) return 0;
       const tolerations = tolerationsOf(pod).filter((t) => !t.effect || t.effect === 'PreferNoSchedule');
       let n = 0;
-      for (const taint of taintsOf(node.node)) {
+      for (const taint of taints) {
         if (taint.effect === 'PreferNoSchedule' && !tolerations.some((t) => tolerates(t, taint))) n++;
       }
       return n;

@@ -21,6 +21,9 @@ function conflicts(a: Obj, b: Obj): boolean {
 }
 
 const KEY = 'VolumeRestrictions/checked';
+const MINE = 'VolumeRestrictions/volumes';
+
+const mayConflict = (v: Obj): boolean => isObject(v.gcePersistentDisk) || isObject(v.awsElasticBlockStore) || isObject(v.iscsi);
 
 export function volumeRestrictions(listers: VolumeListers): Plugin {
   return {
@@ -38,8 +41,10 @@ export function volumeRestrictions(listers: VolumeListers): Plugin {
       }
       return undefined;
     },
-    filter(_state, pod, node) {
-      const mine = podVolumes(pod);
+    filter(state, pod, node) {
+      // only GCE PD, AWS EBS and iSCSI volumes can conflict on a node (kube's PreFilter skips the rest)
+      let mine = state.read<Obj[]>(MINE);
+      if (!mine) state.write(MINE, (mine = podVolumes(pod).filter(mayConflict)));
       if (mine.length === 0) return undefined;
       for (const { pod: other } of node.pods.values()) {
         for (const v of podVolumes(other)) if (mine.some((m) => conflicts(m, v))) return unschedulable(ERR_DISK_CONFLICT);
