@@ -8,6 +8,7 @@ import { CONTENT_TYPES, TEXT_BODY_TYPES, encode, negotiate, protobufMediaType, t
 import { encodeObject, ProtobufListWriter } from '../protobuf/index.js';
 import { isObject } from '../schema/model.js';
 import type { RequestContext } from './context.js';
+import { canonicalGroup, groupSpelling } from '../endpoints/requestinfo.js';
 import { endBody } from './compress.js';
 import { drained } from './drain.js';
 import { WarningRecorder } from './warnings.js';
@@ -88,6 +89,25 @@ export function addWarning(ctx: RequestContext, text: string): void {
   if (r.add(text)) ctx.res.setHeader('Warning', r.headers);
 }
 
+/**
+ * A Status about the request's own group in the spelling the request used:
+ * the server names its groups in svc.io (`roles.rbac.authorization.svc.io
+ * "x" not found`); a client that asked in k8s.io reads kube's
+ * `roles.rbac.authorization.k8s.io "x" not found`.
+ */
+function inRequestSpelling(ctx: RequestContext, status: Status): Status {
+  const info = ctx.requestInfo;
+  if (!info?.isResourceRequest || groupSpelling(info.apiGroup) !== 'k8s.io') return status;
+  const ours = canonicalGroup(info.apiGroup);
+  const theirs = info.apiGroup;
+  const respell = (text: string) => text.split(`.${ours}`).join(`.${theirs}`);
+  return {
+    ...status,
+    ...(status.message !== undefined ? { message: respell(status.message) } : {}),
+    ...(status.details ? { details: { ...status.details, ...(status.details.group === ours ? { group: theirs } : {}) } } : {}),
+  };
+}
+
 export function writeText(ctx: RequestContext, code: number, body: string): void {
   if (ctx.res.headersSent || ctx.res.writableEnded) return;
   ctx.res.statusCode = code;
@@ -99,7 +119,7 @@ export function writeText(ctx: RequestContext, code: number, body: string): void
 
 /** Converts any error to a Status body once; errors that are not API errors are bugs and logged. */
 export function writeError(ctx: RequestContext, err: unknown): void {
-  const status: Status = statusFromUnknown(err);
+  const status: Status = inRequestSpelling(ctx, statusFromUnknown(err));
   if (status.code === 500 && status.reason === 'InternalError') console.error(`svc: internal error serving ${ctx.req.method} ${ctx.req.url}:`, err);
   if (status.details?.retryAfterSeconds !== undefined) ctx.res.setHeader('Retry-After', String(status.details.retryAfterSeconds));
   writeObject(ctx, status.code ?? 500, status, negotiate(ctx.req.headers.accept) ?? 'json');

@@ -70,6 +70,11 @@ describe('authentication, health, discovery', () => {
     assert.ok(groups.indexOf('rbac.authorization.k8s.io') < groups.indexOf('rbac.authorization.svc.io'));
     const rbac = await t.req('GET', '/apis/rbac.authorization.k8s.io/v1');
     assert.equal(rbac.body.groupVersion, 'rbac.authorization.k8s.io/v1');
+    // errors name the group as the request spelled it
+    const missing = await t.req('GET', '/apis/rbac.authorization.k8s.io/v1/namespaces/default/roles/nope');
+    assert.deepEqual([missing.status, missing.body.message, missing.body.details.group], [404, 'roles.rbac.authorization.k8s.io "nope" not found', 'rbac.authorization.k8s.io']);
+    const ours = await t.req('GET', '/apis/rbac.authorization.svc.io/v1/namespaces/default/roles/nope');
+    assert.deepEqual([ours.body.message, ours.body.details.group], ['roles.rbac.authorization.svc.io "nope" not found', 'rbac.authorization.svc.io']);
     assert.ok(rbac.body.resources.some((r: { name: string }) => r.name === 'clusterroles'));
     const version = await t.req('GET', '/version');
     assert.equal(version.body.major, '1');
