@@ -30,18 +30,26 @@ export function validateListTypes(s: Schema | undefined, obj: unknown, opts: { o
 function collect(s: Schema | undefined, obj: unknown, path: FieldPath): FieldError[] {
   if (s === undefined || !isObject(obj) || !reaches(s, 'listType')) return [];
   const errs: FieldError[] = [];
-  visitObject(s, obj, path, errs);
+  visitObject(s, obj, path, errs, true);
   return errs;
 }
 
-function visitObject(s: Schema, obj: Record<string, unknown>, path: FieldPath, errs: FieldError[]): void {
+/** The object's values under the schema; at the root `metadata` is passed over (a custom resource's metadata has no list types in kube's structural schema). */
+function visitObject(s: Schema, obj: Record<string, unknown>, path: FieldPath, errs: FieldError[], root = false): void {
   const extra = s.additionalProperties;
   if (typeof extra === 'object') for (const k of Object.keys(obj)) visit(extra, obj[k], path.key(k), errs);
   const props = s.properties;
-  if (props) for (const k of Object.keys(obj)) if (Object.prototype.hasOwnProperty.call(props, k)) visit(props[k]!, obj[k], path.child(k), errs);
+  if (props) {
+    for (const k of Object.keys(obj)) {
+      if (root && k === 'metadata') continue;
+      if (Object.prototype.hasOwnProperty.call(props, k)) visit(props[k]!, obj[k], path.child(k), errs);
+    }
+  }
 }
 
 function visit(s: Schema, v: unknown, path: FieldPath, errs: FieldError[]): void {
+  // a subtree whose schema holds no set or map list has nothing to check
+  if (!reaches(s, 'listType')) return;
   if (Array.isArray(v)) visitArray(s, v, path, errs);
   else if (isObject(v)) visitObject(s, v, path, errs);
 }
