@@ -169,8 +169,6 @@ export class DaemonSetController implements Controller {
 
   // ---- events → queue ----
 
-
-
   private daemonSetDeleted(ds: ApiObject): void {
     this.expectations.delete(keyOf(ds));
     this.work.add(ds);

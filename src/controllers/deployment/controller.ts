@@ -106,8 +106,6 @@ export class DeploymentController implements Controller {
     for (const d of this.deployments.list()) this.work.add(d);
   }
 
-
-
   /** The Deployment a ReplicaSet's controller reference names, if it is still that object. */
   private ownerOf(rs: ApiObject, ref = controllerOf(rs)): ApiObject | undefined {
     return resolveControllerRef(this.deployments, rs.metadata.namespace ?? '', ref, 'Deployment');

@@ -104,8 +104,6 @@ export class ReplicaSetController implements Controller {
     for (const o of this.owners.list()) this.work.add(o);
   }
 
-
-
   /** The owner a pod's controller reference names, if it is ours and still the same object. */
   private ownerOf(pod: ApiObject, ref = controllerOf(pod)): ApiObject | undefined {
     return resolveControllerRef(this.owners, pod.metadata.namespace ?? '', ref, this.kind.kind);

@@ -101,8 +101,6 @@ export class StatefulSetController implements Controller {
     for (const s of this.sets.list()) this.work.add(s);
   }
 
-
-
   private setOf(pod: ApiObject, ref = controllerOf(pod)): ApiObject | undefined {
     return resolveControllerRef(this.sets, pod.metadata.namespace ?? '', ref, 'StatefulSet');
   }
