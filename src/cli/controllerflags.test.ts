@@ -12,8 +12,18 @@ describe('controller manager flags', () => {
       controllers: ['*'],
       leaderElection: { leaderElect: true, leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 },
       concurrentSyncs: { daemonset: 2, deployment: 5, garbagecollector: 20, namespace: 10, replicaset: 5, resourcequota: 5, 'serviceaccount-token': 5, statefulset: 5, 'ttl-after-finished': 5 },
+      settings: {
+        nodeMonitorPeriodMs: 5_000, nodeMonitorGracePeriodMs: 40_000, nodeStartupGracePeriodMs: 60_000, nodeEvictionRate: 0.1, secondaryNodeEvictionRate: 0.01,
+        unhealthyZoneThreshold: 0.55, largeClusterSizeThreshold: 50, terminatedPodGCThreshold: 12_500,
+      },
       simulatedNodes: 0,
     });
+  });
+
+  it('node lifecycle and pod GC settings as given; a rate that is no number is refused with pflag\'s message', () => {
+    const o = parse('--node-monitor-grace-period=1m', '--node-eviction-rate=0.5', '--unhealthy-zone-threshold', '0.7', '--terminated-pod-gc-threshold=0', '--large-cluster-size-threshold=10');
+    assert.deepEqual([o.settings.nodeMonitorGracePeriodMs, o.settings.nodeEvictionRate, o.settings.unhealthyZoneThreshold, o.settings.terminatedPodGCThreshold, o.settings.largeClusterSizeThreshold], [60_000, 0.5, 0.7, 0, 10]);
+    assert.throws(() => parse('--node-eviction-rate=fast'), /invalid argument "fast" for "--node-eviction-rate" flag: strconv.ParseFloat: parsing "fast": invalid syntax/);
   });
 
   it('values as given: lists, Go durations, per-controller concurrency, scheduler config, nodes', () => {

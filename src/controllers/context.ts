@@ -33,6 +33,20 @@ export interface ControllerConfig {
   readonly clusterSigningCA?: PemKeyPair;
   /** --concurrent-*-syncs: workers per controller, by kube's controller name (`replicaset`, `deployment`, `namespace`…). */
   readonly concurrentSyncs: Readonly<Record<string, number>>;
+  /** The other per-controller flags (absent: kube's defaults). */
+  readonly settings?: ControllerSettings;
+}
+
+/** kube-controller-manager's per-controller flags that svc has (node lifecycle, pod GC). */
+export interface ControllerSettings {
+  readonly nodeMonitorPeriodMs?: number;
+  readonly nodeMonitorGracePeriodMs?: number;
+  readonly nodeStartupGracePeriodMs?: number;
+  readonly nodeEvictionRate?: number;
+  readonly secondaryNodeEvictionRate?: number;
+  readonly unhealthyZoneThreshold?: number;
+  readonly largeClusterSizeThreshold?: number;
+  readonly terminatedPodGCThreshold?: number;
 }
 
 export interface ControllerContextOptions {

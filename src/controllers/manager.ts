@@ -65,7 +65,7 @@ export const CONTROLLER_TABLE: readonly ControllerEntry[] = [
   { name: 'endpointslice', factory: (ctx) => startEndpointSliceController(ctx) },
   { name: 'endpointslicemirroring', factory: (ctx) => startEndpointSliceMirroringController(ctx) },
   { name: 'replicationcontroller', factory: (ctx) => startReplicationController(ctx) },
-  { name: 'podgc', factory: (ctx) => startPodGC(ctx) },
+  { name: 'podgc', factory: (ctx) => startPodGC(ctx, defined({ terminatedThreshold: ctx.config.settings?.terminatedPodGCThreshold })) },
   { name: 'resourcequota', factory: BUILTIN_FACTORIES.resourcequota },
   { name: 'namespace', factory: BUILTIN_FACTORIES.namespace },
   { name: 'serviceaccount', factory: BUILTIN_FACTORIES.serviceaccount },
@@ -85,7 +85,14 @@ export const CONTROLLER_TABLE: readonly ControllerEntry[] = [
   { name: 'bootstrapsigner', factory: (ctx) => startBootstrapSigner(ctx), disabledByDefault: true },
   { name: 'tokencleaner', factory: BUILTIN_FACTORIES.tokencleaner, disabledByDefault: true },
   { name: 'nodeipam' },
-  { name: 'nodelifecycle', factory: (ctx) => startNodeLifecycleController(ctx) },
+  { name: 'nodelifecycle', factory: (ctx) => {
+    const s = ctx.config.settings ?? {};
+    return startNodeLifecycleController(ctx, defined({
+      monitorPeriodMs: s.nodeMonitorPeriodMs, gracePeriodMs: s.nodeMonitorGracePeriodMs, startupGraceMs: s.nodeStartupGracePeriodMs,
+      evictionRate: s.nodeEvictionRate, secondaryEvictionRate: s.secondaryNodeEvictionRate, unhealthyZoneThreshold: s.unhealthyZoneThreshold,
+      largeClusterSize: s.largeClusterSizeThreshold,
+    }));
+  } },
   { name: 'service' },
   { name: 'route' },
   { name: 'cloud-node-lifecycle' },
@@ -103,6 +110,11 @@ export const CONTROLLER_TABLE: readonly ControllerEntry[] = [
   { name: 'storage-version-gc', gates: ['APIServerIdentity', 'StorageVersionAPI'] },
   { name: 'resource-claim-controller', gates: ['DynamicResourceAllocation'] },
 ];
+
+/** The options without the keys whose value is undefined (a flag not given leaves the controller's default). */
+function defined<T extends object>(o: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as { [K in keyof T]?: Exclude<T[K], undefined> };
+}
 
 /** The controllers of kube's service-account family (`serviceAccountControllers: false` turns them off). */
 export const SERVICE_ACCOUNT_CONTROLLERS = ['serviceaccount', 'serviceaccount-token', 'root-ca-cert-publisher'] as const;

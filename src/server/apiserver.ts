@@ -30,7 +30,7 @@ import { buildAdmissionPlugins, planAdmission, type AdmissionFlags, type Admissi
 import { policyStatusController, policyStatusWanted } from '../admission/plugins/validatingpolicy/status.js';
 import { CRD_GROUP, CRD_RESOURCE } from '../apiextensions/serve/controller.js';
 import { customResources } from '../apiextensions/serve/index.js';
-import { ControllerContext } from '../controllers/context.js';
+import { ControllerContext, type ControllerSettings } from '../controllers/context.js';
 import { controllerTable, controlPlane, selectControllers, SERVICE_ACCOUNT_CONTROLLERS, type ControlPlaneOptions, type LeaderElectedComponent } from '../controllers/manager.js';
 import { ensureClusterInfo } from '../controllers/bootstrapsigner.js';
 import { reconcileBootstrapPolicy } from '../authz/rbac/reconcile.js';
@@ -102,7 +102,7 @@ export interface ApiServerOptions {
    * leader election — `svc server` turns it on, as kube-controller-manager's default), the
    * --concurrent-*-syncs by controller name, --scheduler-config, --simulated-nodes.
    */
-  readonly controllerManager?: ControlPlaneOptions & { readonly concurrentSyncs?: Readonly<Record<string, number>> };
+  readonly controllerManager?: ControlPlaneOptions & { readonly concurrentSyncs?: Readonly<Record<string, number>>; readonly settings?: ControllerSettings };
   /** The --service-account-* flags and --api-audiences (defaults when absent). */
   readonly serviceAccounts?: ServiceAccountOptions;
   /**
@@ -348,7 +348,7 @@ async function assemble(opts: ApiServerOptions, store: Store, admissionPlan: Adm
   let kubeconfigPath: string | undefined;
   const cm = opts.controllerManager ?? {};
   const controllerContext = new ControllerContext(registry, store, authorizer, gates, {
-    config: { rootCA, tokenGenerator: serviceAccounts.legacyIssuer, concurrentSyncs: cm.concurrentSyncs ?? {}, ...(generated ? { clusterSigningCA: generated.ca } : {}) },
+    config: { rootCA, tokenGenerator: serviceAccounts.legacyIssuer, concurrentSyncs: cm.concurrentSyncs ?? {}, settings: cm.settings ?? {}, ...(generated ? { clusterSigningCA: generated.ca } : {}) },
   });
   running.push({ stop: () => controllerContext.informers.stop() });
   const plane = opts.controllers ? controlPlane(controllerContext, {

@@ -41,7 +41,7 @@ describe('ClusterTrustBundleAttest (HTTPS, RBAC)', () => {
     ['attest on the domain wildcard', 'wild-token', bundle('foo.com:bar:b', 'foo.com/bar'), 201],
     ['no bundle signer: nothing to attest', 'other-token', bundle('plain'), 201],
     ['attest on another signer only', 'other-token', bundle('foo.com:bar:c', 'foo.com/bar'), 403,
-      'clustertrustbundles.certificates.svc.io "foo.com:bar:c" is forbidden: user not permitted to attest for signerName "foo.com/bar"'],
+      'clustertrustbundles.certificates.k8s.io "foo.com:bar:c" is forbidden: user not permitted to attest for signerName "foo.com/bar"'],
   ];
   for (const [what, token, body, status, message] of rows) {
     it(what, async () => {

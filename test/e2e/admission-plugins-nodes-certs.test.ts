@@ -158,7 +158,7 @@ const csr = (name: string, signerName: string, which: string) => () => ({
 });
 const SIGNER = 'example.com/signer';
 // svc names the group in its svc.io spelling in every error, whichever spelling the request used
-const csrForbidden = (name: string, text: string) => `certificatesigningrequests.certificates.svc.io "${name}" is forbidden: ${text}`;
+const csrForbidden = (name: string, text: string) => `certificatesigningrequests.certificates.k8s.io "${name}" is forbidden: ${text}`;
 const cond = (type: string) => ({ type, status: 'True', reason: 'Test', message: 'by the suite' });
 const condition = (type: string) => ({ status: { conditions: [cond(type)] } });
 /** A status write after approval keeps the Approved condition (validation refuses removing it). */

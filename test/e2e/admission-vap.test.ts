@@ -133,11 +133,11 @@ for (const backend of BACKENDS) {
     it('expressions must compile: kube\'s field errors', async () => {
       const r = await t.req('POST', POLICIES, policy('bad', { validations: [{ expression: 'object.metadata.name ==' }] }));
       assert.equal(r.status, 422);
-      assert.equal((r.body as Obj).message, `ValidatingAdmissionPolicy.admissionregistration.svc.io "bad" is invalid: spec.validations[0].expression: Invalid value: "object.metadata.name ==": compilation failed: ERROR: <input>:1:24: Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}\n | object.metadata.name ==\n | .......................^`);
+      assert.equal((r.body as Obj).message, `ValidatingAdmissionPolicy.admissionregistration.k8s.io "bad" is invalid: spec.validations[0].expression: Invalid value: "object.metadata.name ==": compilation failed: ERROR: <input>:1:24: Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}\n | object.metadata.name ==\n | .......................^`);
       const dyn = await t.req('POST', POLICIES, policy('dyn', { validations: [{ expression: 'object.metadata.name' }] }));
-      assert.equal((dyn.body as Obj).message, 'ValidatingAdmissionPolicy.admissionregistration.svc.io "dyn" is invalid: spec.validations[0].expression: Invalid value: "object.metadata.name": must evaluate to bool');
+      assert.equal((dyn.body as Obj).message, 'ValidatingAdmissionPolicy.admissionregistration.k8s.io "dyn" is invalid: spec.validations[0].expression: Invalid value: "object.metadata.name": must evaluate to bool');
       const b = await t.req('POST', BINDINGS, { ...binding('nb', {}), spec: { policyName: 'nb' } });
-      assert.equal((b.body as Obj).message, 'ValidatingAdmissionPolicyBinding.admissionregistration.svc.io "nb" is invalid: spec.validationActions: Required value: at least one validation action is required');
+      assert.equal((b.body as Obj).message, 'ValidatingAdmissionPolicyBinding.admissionregistration.k8s.io "nb" is invalid: spec.validationActions: Required value: at least one validation action is required');
     });
 
     it('status.typeChecking against the ConfigMap schema', async () => {

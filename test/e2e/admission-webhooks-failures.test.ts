@@ -135,7 +135,7 @@ for (const backend of BACKENDS) {
       it(`sideEffects ${sideEffects} is refused by v1 validation (422)`, async () => {
         const r = await t.req('POST', VALIDATING, { metadata: { name: `side-${sideEffects.toLowerCase()}` }, webhooks: [hook('side.failures.svc.io', at('/dry'), 'dry', { sideEffects })] });
         assert.equal(r.status, 422, r.text);
-        assert.equal(r.body.message, `ValidatingWebhookConfiguration.admissionregistration.svc.io "side-${sideEffects.toLowerCase()}" is invalid: webhooks[0].sideEffects: Unsupported value: "${sideEffects}": supported values: "None", "NoneOnDryRun"`);
+        assert.equal(r.body.message, `ValidatingWebhookConfiguration.admissionregistration.k8s.io "side-${sideEffects.toLowerCase()}" is invalid: webhooks[0].sideEffects: Unsupported value: "${sideEffects}": supported values: "None", "NoneOnDryRun"`);
       });
     }
   });
