@@ -517,7 +517,7 @@ export class GenericStore {
       // (so a pod's QoS class is computed from the resources LimitRanger defaulted).
       await this.admission.mutate(this.attributes('CREATE', obj, undefined, ctx));
       this.strategy.prepareForCreate(obj, ctx.user);
-      this.check(obj, validateMetadata(obj, this.strategy).concat(this.strategy.validate(obj, ctx.requestInfo?.apiVersion)));
+      this.check(obj, validateMetadata(obj, this.strategy).concat(this.strategy.validate(obj, ctx.requestInfo?.apiVersion, ctx.requestInfo?.apiGroup)));
       await this.admission.admit(this.attributes('CREATE', obj, undefined, ctx));
       if (refuseResourceVersion) throw errs.badRequest('resourceVersion should not be set on objects to be created');
       if (ctx.dryRun) {
@@ -782,7 +782,7 @@ export class GenericStore {
 
   private async commitPrepared(key: string, kv: KeyValue, obj: ApiObject, old: ApiObject, ctx: WriteContext): Promise<ApiObject> {
     await this.admission.mutate(this.attributes('UPDATE', obj, old, ctx));
-    this.check(obj, validateMetadataUpdate(obj, old, this.strategy).concat(this.strategy.validateUpdate(obj, old, (ctx as UpdateContext).subresource, ctx.requestInfo?.apiVersion)));
+    this.check(obj, validateMetadataUpdate(obj, old, this.strategy).concat(this.strategy.validateUpdate(obj, old, (ctx as UpdateContext).subresource, ctx.requestInfo?.apiVersion, ctx.requestInfo?.apiGroup)));
     await this.admission.admit(this.attributes('UPDATE', obj, old, ctx));
     const unchanged = deepEqual(stripRV(obj), stripRV(old));
     if (unchanged) return old; // as Kubernetes: a no-op update writes nothing and keeps the resourceVersion

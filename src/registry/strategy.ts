@@ -33,10 +33,14 @@ export interface Strategy {
   /** `user`: who creates the object (absent for the server's own writes). */
   prepareForCreate(obj: ApiObject, user?: UserInfo): void;
   prepareForUpdate(obj: ApiObject, old: ApiObject, subresource: string | undefined): void;
-  /** `version`: the API version the request was made in, when the store knows it (custom resources validate in it). */
-  validate(obj: ApiObject, version?: string): FieldError[];
+  /**
+   * `version`: the API version the request was made in, when the store knows it (custom resources
+   * validate in it); `group`: the group the request named, as spelled (a resource stored for two
+   * groups — Events — validates as the request's group's kind).
+   */
+  validate(obj: ApiObject, version?: string, group?: string): FieldError[];
   /** `subresource`: the one the update came through, undefined for the main resource. */
-  validateUpdate(obj: ApiObject, old: ApiObject, subresource?: string, version?: string): FieldError[];
+  validateUpdate(obj: ApiObject, old: ApiObject, subresource?: string, version?: string, group?: string): FieldError[];
   /**
    * Graceful deletion (pods): even an immediate delete first records
    * deletionTimestamp with the grace period, and answers with that object.

@@ -159,3 +159,44 @@ describe('a controller\'s core/v1 events: correlation and the spam filter', () =
     assert.deepEqual(combined.map((e) => [e.message, e.count]), [['(combined from similar events): message 10', 2]]);
   });
 });
+
+describe('events.k8s.io/v1 writes are validated as events/v1 (one store with core Events)', () => {
+  let t: TestServer;
+  before(async () => {
+    t = await startTestServer();
+  });
+  after(async () => {
+    await t?.stop();
+  });
+  const V1 = '/apis/events.k8s.io/v1/namespaces/default/events';
+  const event = (name: string, extra: Obj = {}) => ({
+    apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: { name },
+    eventTime: '2026-11-27T12:00:00.000000Z', reportingController: 'example.com/ctl', reportingInstance: 'ctl-1', action: 'Checking', reason: 'Checked',
+    type: 'Normal', note: 'all good', regarding: { kind: 'ConfigMap', namespace: 'default', name: 'cm', apiVersion: 'v1' }, ...extra,
+  });
+
+  it('without eventTime, or with a deprecated field set: 422 with kube\'s causes; a whole one is created and read through both APIs', async () => {
+    const { eventTime: _, ...noTime } = event('no-time');
+    const r = await t.req('POST', V1, noTime);
+    assert.equal(r.status, 422, r.text);
+    assert.match(r.body.message, /eventTime: Required value/);
+    const dep = await t.req('POST', V1, event('deprecated', { deprecatedCount: 3 }));
+    assert.equal(dep.status, 422, dep.text);
+    assert.match(dep.body.message, /deprecatedCount: Invalid value: .*needs to be unset/);
+    assert.equal((await t.req('POST', V1, event('ok'))).status, 201);
+    assert.equal((await t.req('GET', '/api/v1/namespaces/default/events/ok')).body.reason, 'Checked');
+    // core/v1 keeps its own, laxer rules: no eventTime needed there
+    assert.equal((await t.req('POST', '/api/v1/namespaces/default/events', { metadata: { name: 'core' }, involvedObject: { kind: 'ConfigMap', namespace: 'default', name: 'cm' }, reason: 'R', message: 'm', type: 'Normal' })).status, 201);
+  });
+
+  it('an events/v1 update may grow its series but not change an immutable field (compared against the stored Event seen in events/v1)', async () => {
+    const cur = (await t.req('GET', `${V1}/ok`)).body;
+    const series = await t.req('PUT', `${V1}/ok`, { ...cur, series: { count: 2, lastObservedTime: '2026-11-27T12:01:00.000000Z' } });
+    assert.equal(series.status, 200, series.text);
+    const note = await t.req('PUT', `${V1}/ok`, { ...series.body, note: 'changed' });
+    assert.equal(note.status, 422, note.text);
+    const changed = await t.req('PUT', `${V1}/ok`, { ...(await t.req('GET', `${V1}/ok`)).body, reason: 'Other' });
+    assert.equal(changed.status, 422, changed.text);
+    assert.match(changed.body.message, /reason: Invalid value: "Other": field is immutable/);
+  });
+});

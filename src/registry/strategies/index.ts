@@ -14,6 +14,8 @@ import { defaulterFor } from '../../api/defaults.js';
 import { fillGoStatus } from '../../schema/gozero.js';
 import type { Schema } from '../../schema/model.js';
 import type { ApiObject } from '../object.js';
+import { canonicalGroup } from '../../endpoints/requestinfo.js';
+import { convert } from '../../conversion/index.js';
 
 const SPECIAL: Record<string, Strategy> = {
   '/namespaces': namespaces, '/pods': pods, 'batch/jobs': jobs, 'apps/daemonsets': daemonsets,
@@ -106,8 +108,32 @@ export function strategyFor(key: StrategyKey, namespaced: boolean, hasStatus = f
   let s = baseFor(group, resource, namespaced, hasStatus);
   const schema = s.hasStatus && !KEEPS_STATUS_ON_CREATE.has(`${group}/${resource}`) ? schemaFor(group, key.version, kind) : undefined;
   if (schema) s = withStatusReset(s, schema, STATUS_DEFAULTS.has(`${group}/${resource}`) ? defaulterFor(group, key.version, kind) : undefined);
-  return withKindValidation(s, validators ? validators.get(group, kind) : validatorFor(group, kind));
+  const v = withKindValidation(s, validators ? validators.get(group, kind) : validatorFor(group, kind));
+  return group === '' && resource === 'events' ? withEventsV1Validation(v, s, validators) : v;
 }
+
+/**
+ * Core Events are also served as events.svc.io/v1 Events (one store): a write
+ * through that group is validated as kube validates it — the events/v1 rules
+ * (eventTime required, the deprecated fields unset…) on the object seen in
+ * events/v1 (the store validates the stored core/v1 form), an update against
+ * the stored Event seen the same way.
+ */
+function withEventsV1Validation(core: Strategy, base: Strategy, validators?: ValidatorRegistry): Strategy {
+  const v1 = validators ? validators.get(EVENTS_V1.group, 'Event') : validatorFor(EVENTS_V1.group, 'Event');
+  if (!v1) return core;
+  const isV1 = (group: string | undefined) => group !== undefined && canonicalGroup(group) === EVENTS_V1.group;
+  const asV1 = (o: ApiObject) => convert(o as unknown as Record<string, unknown>, EVENTS_V1) as unknown as ApiObject;
+  return {
+    ...core,
+    validate: (obj, version, group) => (isV1(group) ? [...base.validate(obj), ...v1.validate(asV1(obj))] : core.validate(obj, version, group)),
+    validateUpdate: (obj, old, subresource, version, group) => (isV1(group)
+      ? [...base.validateUpdate(obj, old, subresource), ...v1.validateUpdate(asV1(obj), asV1(old), subresource)]
+      : core.validateUpdate(obj, old, subresource, version, group)),
+  };
+}
+
+const EVENTS_V1 = { group: 'events.svc.io', version: 'v1', kind: 'Event' };
 
 /**
  * Kube's PrepareForCreate of a kind with a status subresource: the status
