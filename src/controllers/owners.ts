@@ -8,9 +8,12 @@
 //     informer, if it is still that object (kube's resolveControllerRef);
 //   - ownersSelecting: the owners whose non-empty selector matches an
 //     orphan's labels (kube's getPodReplicaSets, getStatefulSetsForPod…: a
-//     nil or empty selector matches nothing).
+//     nil or empty selector matches nothing);
+//   - queueOwnersOfUpdate: the core of their update handlers (updatePod,
+//     updateHistory).
 import type { ApiObject, OwnerReference } from '../registry/object.js';
-import { isObject } from '../registry/object.js';
+import { deepEqual, isObject } from '../registry/object.js';
+import { controllerOf } from './replicaset/pods.js';
 import { selectorMatches } from '../api/meta/checks.js';
 import type { SharedInformer } from './shared.js';
 import type { WorkQueue } from './workqueue.js';
@@ -72,4 +75,35 @@ export function ownersSelecting(informer: SharedInformer, obj: ApiObject, select
     const sel = selectorOf(owner);
     return !isEmptySelector(sel) && selectorMatches(sel, labels);
   });
+}
+
+/** How a controller finds the owners of the objects it owns. */
+export interface OwnerLookup {
+  /** The owner a controller reference names, if it is still that object. */
+  resolve(namespace: string, ref: OwnerReference): ApiObject | undefined;
+  /** The owners selecting an orphan. */
+  selecting(obj: ApiObject): ApiObject[];
+}
+
+/**
+ * An owned object changed: its former owner is queued when its controller
+ * reference changed, and its owner; an orphan whose labels or reference
+ * changed queues the owners selecting it (they may adopt it). Returns the
+ * owner, if any.
+ */
+export function queueOwnersOfUpdate(work: ObjectQueue, old: ApiObject, obj: ApiObject, owners: OwnerLookup): ApiObject | undefined {
+  const oldRef = controllerOf(old);
+  const ref = controllerOf(obj);
+  const refChanged = !deepEqual(oldRef ?? null, ref ?? null);
+  if (refChanged && oldRef) {
+    const prior = owners.resolve(old.metadata.namespace ?? '', oldRef);
+    if (prior) work.add(prior);
+  }
+  if (ref) {
+    const owner = owners.resolve(obj.metadata.namespace ?? '', ref);
+    if (owner) work.add(owner);
+    return owner;
+  }
+  if (refChanged || !deepEqual(old.metadata.labels ?? {}, obj.metadata.labels ?? {})) for (const o of owners.selecting(obj)) work.add(o);
+  return undefined;
 }

@@ -26,7 +26,7 @@ import type { EventRecorder } from '../events.js';
 import type { SharedInformer } from '../shared.js';
 import { WorkQueue } from '../workqueue.js';
 import { selectorMatches } from '../../api/meta/checks.js';
-import { objectKey as keyOf, ObjectQueue, ownersSelecting, resolveControllerRef } from '../owners.js';
+import { objectKey as keyOf, ObjectQueue, ownersSelecting, queueOwnersOfUpdate, resolveControllerRef } from '../owners.js';
 import { Expectations } from '../replicaset/expectations.js';
 import { controllerOf, isPodReady, nodeNameOf } from '../replicaset/pods.js';
 import { Backoff } from './backoff.js';
@@ -202,20 +202,7 @@ export class DaemonSetController implements Controller {
    * changed every DaemonSet selecting it.
    */
   private ownedUpdated(old: ApiObject, obj: ApiObject): ApiObject | undefined {
-    const oldRef = controllerOf(old);
-    const ref = controllerOf(obj);
-    const refChanged = !deepEqual(oldRef ?? null, ref ?? null);
-    if (refChanged && oldRef) {
-      const prior = this.resolve(old.metadata.namespace ?? '', oldRef);
-      if (prior) this.work.add(prior);
-    }
-    if (ref) {
-      const ds = this.resolve(obj.metadata.namespace ?? '', ref);
-      if (ds) this.work.add(ds);
-      return ds;
-    }
-    if (refChanged || !deepEqual(old.metadata.labels ?? {}, obj.metadata.labels ?? {})) for (const ds of this.selecting(obj)) this.work.add(ds);
-    return undefined;
+    return queueOwnersOfUpdate(this.work, old, obj, { resolve: (ns, ref) => this.resolve(ns, ref), selecting: (o) => this.selecting(o) });
   }
 
   private revisionDeleted(r: ApiObject): void {

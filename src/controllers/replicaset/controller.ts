@@ -18,7 +18,7 @@ import type { SharedInformer } from '../shared.js';
 import { WorkQueue } from '../workqueue.js';
 import { isNamespaceTerminating, isReason } from '../informer.js';
 import { selectorMatches } from '../../api/meta/checks.js';
-import { objectKey as keyOf, ObjectQueue, ownersSelecting, resolveControllerRef } from '../owners.js';
+import { objectKey as keyOf, ObjectQueue, ownersSelecting, queueOwnersOfUpdate, resolveControllerRef } from '../owners.js';
 import { deepEqual } from '../../registry/object.js';
 import { Expectations } from './expectations.js';
 import { slowStartBatch } from './slowstart.js';
@@ -133,22 +133,10 @@ export class ReplicaSetController implements Controller {
       if (labelsChanged) this.podDeleted(old);
       return;
     }
-    const oldRef = controllerOf(old);
-    const ref = controllerOf(pod);
-    const refChanged = !deepEqual(oldRef ?? null, ref ?? null);
-    if (refChanged && oldRef) {
-      const prior = this.ownerOf(old, oldRef);
-      if (prior) this.work.add(prior);
-    }
-    if (ref) {
-      const owner = this.ownerOf(pod, ref);
-      if (!owner) return;
-      this.work.add(owner);
-      const minReady = specOf(owner).minReadySeconds ?? 0;
-      if (!isPodReady(old) && isPodReady(pod) && minReady > 0) this.work.addAfter(owner, minReady * 1000 + 1000);
-      return;
-    }
-    if (labelsChanged || refChanged) for (const o of this.ownersSelecting(pod)) this.work.add(o);
+    const owner = queueOwnersOfUpdate(this.work, old, pod, { resolve: (ns, ref) => resolveControllerRef(this.owners, ns, ref, this.kind.kind), selecting: (p) => this.ownersSelecting(p) });
+    if (!owner) return;
+    const minReady = specOf(owner).minReadySeconds ?? 0;
+    if (!isPodReady(old) && isPodReady(pod) && minReady > 0) this.work.addAfter(owner, minReady * 1000 + 1000);
   }
 
   private podDeleted(pod: ApiObject): void {

@@ -14,9 +14,8 @@ import type { SharedInformer } from '../shared.js';
 import { WorkQueue } from '../workqueue.js';
 import { isReason } from '../informer.js';
 import { selectorMatches } from '../../api/meta/checks.js';
-import { objectKey as keyOf, ObjectQueue, ownersSelecting, resolveControllerRef } from '../owners.js';
+import { objectKey as keyOf, ObjectQueue, ownersSelecting, queueOwnersOfUpdate, resolveControllerRef } from '../owners.js';
 import { isPodReady } from '../../api/core/v1/podutil.js';
-import { deepEqual } from '../../registry/object.js';
 import { claimObjects } from '../replicaset/claim.js';
 import { controllerOf, controllerRef } from '../replicaset/pods.js';
 import {
@@ -122,23 +121,10 @@ export class StatefulSetController implements Controller {
 
   private podUpdated(old: ApiObject, pod: ApiObject): void {
     if (old.metadata.resourceVersion === pod.metadata.resourceVersion) return;
-    const labelsChanged = !deepEqual(old.metadata.labels ?? {}, pod.metadata.labels ?? {});
-    const oldRef = controllerOf(old);
-    const ref = controllerOf(pod);
-    const refChanged = !deepEqual(oldRef ?? null, ref ?? null);
-    if (refChanged && oldRef) {
-      const prior = this.setOf(old, oldRef);
-      if (prior) this.work.add(prior);
-    }
-    if (ref) {
-      const s = this.setOf(pod, ref);
-      if (!s) return;
-      this.work.add(s);
-      const minReady = specOf(s).minReadySeconds ?? 0;
-      if (!isPodReady(old) && isPodReady(pod) && minReady > 0) this.work.addAfter(s, minReady * 1000);
-      return;
-    }
-    if (labelsChanged || refChanged) for (const s of this.setsSelecting(pod)) this.work.add(s);
+    const s = queueOwnersOfUpdate(this.work, old, pod, { resolve: (ns, ref) => resolveControllerRef(this.sets, ns, ref, 'StatefulSet'), selecting: (p) => this.setsSelecting(p) });
+    if (!s) return;
+    const minReady = specOf(s).minReadySeconds ?? 0;
+    if (!isPodReady(old) && isPodReady(pod) && minReady > 0) this.work.addAfter(s, minReady * 1000);
   }
 
   private podDeleted(pod: ApiObject): void {
