@@ -1,0 +1,123 @@
+// A private containerd for tests: its own root, state and socket under a
+// temporary folder, the CRI plugin configured as these machines need
+// (../shared/runtime/containerd/), and the two local images every agent test
+// uses imported — `svc.local/busybox:1.35` (sh, sleep, httpd, nc, …) and the
+// sandbox image `svc.local/pause:1`. No registry is reachable here, so images
+// are built from Debian's busybox-static and imported, never pulled.
+//
+// Locally a missing package skips (the message names what to install); under
+// CI=true it fails, as every external tool does (src/testing/tools.ts).
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+/** The shared folder with the verified containerd set-up. */
+export const CONTAINERD_KIT = fileURLToPath(new URL('../../../../shared/runtime/containerd/', import.meta.url));
+
+export const BUSYBOX_IMAGE = 'svc.local/busybox:1.35';
+export const PAUSE_IMAGE = 'svc.local/pause:1';
+
+const INSTALL = 'apt-get install -y containerd runc busybox-static containernetworking-plugins jq';
+const IMAGE_CACHE = '/tmp/svc-cri-images';
+
+export interface Containerd {
+  /** `unix:///…/containerd.sock`, for --container-runtime-endpoint. */
+  readonly endpoint: string;
+  /** The socket's path. */
+  readonly socket: string;
+  /** The instance's folder (logs in `containerd.log`). */
+  readonly root: string;
+  /** The CNI bridge of this instance, when started with `cni: true`. */
+  readonly bridge?: string;
+  /** The pod subnet of this instance, when started with `cni: true`. */
+  readonly subnet?: string;
+  /** Runs `ctr` against this instance (namespace k8s.io). */
+  ctr(...args: string[]): Promise<string>;
+  /** Stops the instance, its shims and tasks, and removes its folder. */
+  stop(): Promise<void>;
+}
+
+export interface ContainerdOptions {
+  /** A CNI bridge network of its own (bridge `svcb<n>`, subnet 10.<n>.0.0/16); host-network pods work without it. */
+  readonly cni?: boolean;
+}
+
+/** Why containerd cannot run here (a skip message), or false. Throws under CI=true. */
+export function containerdMissing(): string | false {
+  const missing = ['/usr/bin/containerd', '/usr/sbin/runc', '/usr/bin/ctr', '/bin/busybox', '/usr/lib/cni/bridge', '/usr/bin/jq']
+    .filter((p) => !existsSync(p));
+  if (missing.length === 0 && process.getuid?.() === 0) return false;
+  const msg = missing.length > 0 ? `containerd tests need ${missing.join(', ')}: ${INSTALL}` : 'containerd tests need root';
+  if (process.env.CI === 'true') throw new Error(`${msg} (required under CI=true)`);
+  return msg;
+}
+
+/** The image tarballs, built once per machine (the build is deterministic; concurrent builders rename into place). */
+async function images(): Promise<{ busybox: string; pause: string }> {
+  mkdirSync(IMAGE_CACHE, { recursive: true });
+  const build = async (file: string, name: string, cmd: string): Promise<string> => {
+    const out = join(IMAGE_CACHE, file);
+    if (existsSync(out)) return out;
+    const tmp = `${out}.${process.pid}.tmp`;
+    await run(join(CONTAINERD_KIT, 'build-image.sh'), [tmp, name, cmd]);
+    renameSync(tmp, out);
+    return out;
+  };
+  return {
+    busybox: await build('busybox.tar', BUSYBOX_IMAGE, '["sh"]'),
+    pause: await build('pause.tar', PAUSE_IMAGE, '["sleep","infinity"]'),
+  };
+}
+
+let instances = 0;
+
+/** Starts a private containerd with the local images imported. */
+export async function startContainerd(opts: ContainerdOptions = {}): Promise<Containerd> {
+  const tars = await images();
+  // Unix socket paths are limited to 107 bytes: keep the folder short.
+  const root = mkdtempSync('/tmp/svc-cri-');
+  const env = { ...process.env, RP: root, SNAPSHOTTER: 'overlayfs' };
+  const socket = join(root, 'containerd.sock');
+  const ctr = async (...args: string[]): Promise<string> =>
+    (await run('ctr', ['--address', socket, '-n', 'k8s.io', ...args], { maxBuffer: 16 << 20 })).stdout;
+  const stop = async (): Promise<void> => {
+    await run(join(CONTAINERD_KIT, 'stop-containerd.sh'), [], { env }).catch(() => undefined);
+    if (bridge) await run('ip', ['link', 'del', bridge]).catch(() => undefined);
+    rmSync(root, { recursive: true, force: true });
+  };
+  let bridge: string | undefined;
+  let subnet: string | undefined;
+  try {
+    await run(join(CONTAINERD_KIT, 'start-containerd.sh'), [], { env });
+    for (const tar of [tars.busybox, tars.pause]) await ctr('images', 'import', '--snapshotter', 'overlayfs', tar);
+    if (opts.cni) {
+      const n = 100 + ((process.pid * 7 + instances++) % 100);
+      bridge = `svcb${n}`;
+      subnet = `10.${n}.0.0/16`;
+      writeFileSync(join(root, 'cni', 'net.d', '10-svc-bridge.conflist'), JSON.stringify(bridgeNetwork(root, bridge, n)));
+    }
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { endpoint: `unix://${socket}`, socket, root, bridge, subnet, ctr, stop };
+}
+
+/** The CNI network of one instance: the shared kit's bridge network with its own bridge and subnet. */
+function bridgeNetwork(root: string, bridge: string, n: number): unknown {
+  return {
+    cniVersion: '1.0.0',
+    name: `svc-net-${n}`,
+    plugins: [
+      {
+        type: 'bridge', bridge, isGateway: true, ipMasq: false, hairpinMode: true,
+        ipam: { type: 'host-local', ranges: [[{ subnet: `10.${n}.0.0/16`, gateway: `10.${n}.0.1` }]], dataDir: join(root, 'cni', 'ipam') },
+      },
+      { type: 'portmap', capabilities: { portMappings: true } },
+    ],
+  };
+}
