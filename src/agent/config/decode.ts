@@ -11,7 +11,7 @@ import { AgentConfigError } from './errors.js';
 export const CONFIG_KIND = 'KubeletConfiguration';
 export const CONFIG_API_VERSIONS = ['kubelet.config.svc.io/v1beta1', 'kubelet.config.k8s.io/v1beta1'] as const;
 
-type Scalar = 'string' | 'bool' | 'int32' | 'int64' | 'float' | 'duration' | 'intOrString';
+type Scalar = 'string' | 'bool' | 'int32' | 'int64' | 'float' | 'duration' | 'nanosOrDuration' | 'intOrString';
 type FieldType = Scalar | 'strings' | 'stringMap' | 'boolMap' | 'stringsMap' | { readonly fields: Schema } | { readonly items: Schema };
 type Schema = { readonly [field: string]: FieldType };
 
@@ -55,7 +55,7 @@ const SCHEMA: Schema = {
   providerID: 'string', kernelMemcgNotification: 'bool',
   logging: {
     fields: {
-      format: 'string', flushFrequency: 'duration', verbosity: 'int32',
+      format: 'string', flushFrequency: 'nanosOrDuration', verbosity: 'int32',
       vmodule: { items: { filePattern: 'string', verbosity: 'int32' } },
       options: { fields: { json: { fields: { splitStream: 'bool', infoBufferSize: 'intOrString' } } } },
     },
@@ -84,7 +84,7 @@ const PATH_FIELDS: readonly (readonly string[])[] = [
   ['staticPodPath'], ['authentication', 'x509', 'clientCAFile'], ['tlsCertFile'], ['tlsPrivateKeyFile'], ['resolvConf'], ['volumePluginDir'],
 ];
 
-const GO_TYPE: Record<Scalar, string> = { string: 'string', bool: 'bool', int32: 'int32', int64: 'int64', float: 'float64', duration: 'v1.Duration', intOrString: 'resource.QuantityValue' };
+const GO_TYPE: Record<Scalar, string> = { string: 'string', bool: 'bool', int32: 'int32', int64: 'int64', float: 'float64', duration: 'v1.Duration', nanosOrDuration: 'v1.TimeOrMetaDuration', intOrString: 'resource.QuantityValue' };
 
 class DecodeError extends Error {}
 
@@ -122,6 +122,10 @@ function scalar(t: Scalar, v: unknown, path: string): unknown {
         if (err instanceof DurationError) throw new DecodeError(`${CONFIG_KIND}.${path}: ${err.message}`);
         throw err;
       }
+    case 'nanosOrDuration':
+      // logging.flushFrequency: a number of nanoseconds or a duration string
+      if (typeof v === 'number' && Number.isInteger(v)) return v / 1e6;
+      return scalar('duration', v, path);
     case 'intOrString':
       if (typeof v === 'number' && Number.isInteger(v)) return String(v);
       if (typeof v !== 'string') throw typeError(v, path, GO_TYPE.intOrString);

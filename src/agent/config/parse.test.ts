@@ -234,6 +234,11 @@ describe('agent config: --config file', () => {
     assert.equal(config.authentication.x509.clientCAFile, '/abs/ca.crt');
   });
 
+  it('logging.flushFrequency as nanoseconds or a duration', () => {
+    assert.equal(withFile('logging:\n  flushFrequency: 2000000000\n').config.logging.flushFrequency, 2000);
+    assert.equal(withFile('logging:\n  flushFrequency: 3s\n').config.logging.flushFrequency, 3000);
+  });
+
   it('our field spellings are accepted', () => {
     const { config } = withFile('svcReserved:\n  cpu: 100m\nsvcAPIQPS: 7\nnodeAgentCgroups: /agent\n');
     assert.deepEqual(config.kubeReserved, { cpu: '100m' });
