@@ -181,7 +181,8 @@ function decodeObject(schema: Schema, v: unknown, path: string): Record<string, 
 export function decodeKubeletConfigFile(text: string, file: string): Record<string, unknown> {
   const fail = (msg: string) => new AgentConfigError('file', `failed to load Kubelet config file ${file}, error ${msg}`);
   if (text.trim() === '') throw fail(`kubelet config file ${JSON.stringify(file)} was empty`);
-  const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: false });
+  // YAML 1.1, as kube's YAML-to-JSON step reads it (yes/no/on/off are booleans)
+  const doc = parseDocument(text, { version: '1.1', uniqueKeys: true, prettyErrors: false });
   const problem = doc.errors[0];
   if (problem) throw fail(`failed to decode: yaml: ${problem.message}`);
   const data: unknown = doc.toJS();

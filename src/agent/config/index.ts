@@ -7,5 +7,7 @@ export type { Threshold, ThresholdValue, EvictionSignal } from './eviction.js';
 export type { ResourceMap } from './resources.js';
 export type { Taint } from './taints.js';
 export { AGENT_GATES } from './gates.js';
+/** The flag table (names, aliases, kinds), e.g. to tell agent flags apart on `svc server --agent`'s command line. */
+export { AGENT_FLAGS, type AgentFlag } from './flags.js';
 export { CONFIG_API_VERSIONS, CONFIG_KIND } from './decode.js';
 export { DEFAULT_RUNTIME_ENDPOINT, DEFAULT_ROOT_DIR, DEFAULT_CERT_DIR, DEFAULT_EVICTION_HARD } from './defaults.js';

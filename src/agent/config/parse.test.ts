@@ -234,6 +234,11 @@ describe('agent config: --config file', () => {
     assert.equal(config.authentication.x509.clientCAFile, '/abs/ca.crt');
   });
 
+  it('YAML 1.1 booleans, as kube reads its YAML', () => {
+    const { config } = withFile('failSwapOn: no\nserializeImagePulls: off\nrotateCertificates: yes\n');
+    assert.deepEqual([config.failSwapOn, config.serializeImagePulls, config.rotateCertificates], [false, false, true]);
+  });
+
   it('logging.flushFrequency as nanoseconds or a duration', () => {
     assert.equal(withFile('logging:\n  flushFrequency: 2000000000\n').config.logging.flushFrequency, 2000);
     assert.equal(withFile('logging:\n  flushFrequency: 3s\n').config.logging.flushFrequency, 3000);
