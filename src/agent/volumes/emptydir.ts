@@ -2,7 +2,7 @@
 // atomic writer fills: on disk a 0777 folder; medium Memory a tmpfs mounted on
 // it (size= the least of sizeLimit, the pod's memory limit and the node's
 // allocatable memory). Set-up is idempotent: a mounted tmpfs is kept.
-import { chmod, mkdir, rm } from 'node:fs/promises';
+import { chmod, mkdir, rm, stat } from 'node:fs/promises';
 import { PluginError } from './errors.js';
 import { resolve } from 'node:path';
 import { isMountPoint, mountPoints, mountTmpfs, unmount } from './tmpfs.js';
@@ -18,7 +18,8 @@ export function mediumOf(medium: string | undefined): Medium {
 
 export async function setupEmptyDir(dir: string, medium: Medium, sizeBytes?: bigint): Promise<void> {
   await mkdir(dir, { recursive: true, mode: 0o777 });
-  await chmod(dir, 0o777);
+  // Past the umask, but only when the bits differ: a chmod would also clear the setgid bit fsGroup set.
+  if (((await stat(dir)).mode & 0o777) !== 0o777) await chmod(dir, 0o777);
   if (medium === 'memory' && !(await isMountPoint(dir))) await mountTmpfs(dir, sizeBytes);
 }
 

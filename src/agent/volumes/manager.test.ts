@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { lstat, mkdir, mkdtemp, readdir, readFile, readlink, rm, stat, writeFile } from 'node:fs/promises';
+import { chown, lstat, mkdir, mkdtemp, readdir, readFile, readlink, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -266,6 +266,21 @@ describe('VolumeManager: downwardAPI and projected', () => {
     assert.equal(version.mode & 0o2000, 0o2000);
   });
 
+  it('with fsGroupChangePolicy OnRootMismatch, leaves a volume whose root already fits alone', async () => {
+    const { vm, vol } = await setup();
+    const ctx = { securityContext: { fsGroup: 2345, fsGroupChangePolicy: 'OnRootMismatch' } };
+    const p = pod([{ name: 'scratch', emptyDir: {} }], ctx);
+    await vm.mountPod(p);
+    const dir = vol('kubernetes.io~empty-dir', 'scratch');
+    await writeFile(join(dir, 'later'), 'x', { mode: 0o600 });
+    await chown(join(dir, 'later'), 0, 0); // (the setgid folder gave it the group already)
+    await vm.mountPod(p);
+    assert.equal((await stat(join(dir, 'later'))).gid, 0, 'root matched: no walk');
+    await vm.mountPod(pod([{ name: 'scratch', emptyDir: {} }], { securityContext: { fsGroup: 2345 } }));
+    assert.equal((await stat(join(dir, 'later'))).gid, 2345, 'Always: walked');
+    assert.equal((await stat(join(dir, 'later'))).mode & 0o777, 0o660);
+  });
+
   it('writes the token 0600, owned by the one runAsUser of the pod', async () => {
     const { api, vm, vol } = await setup();
     api.put('configmaps', cm(ROOT_CA_CONFIGMAP, { 'ca.crt': 'PEM' }));
@@ -386,6 +401,20 @@ describe('VolumeManager: persistent volume claims', () => {
   });
 });
 
+describe('VolumeManager: one operation at a time per pod', () => {
+  it('serializes concurrent resyncs of a pod (no torn versions)', async () => {
+    const { api, vm, vol } = await setup();
+    api.put('configmaps', cm('settings', { a: 'A' }));
+    const p = pod([{ name: 'config', configMap: { name: 'settings' } }]);
+    await vm.mountPod(p);
+    api.put('configmaps', cm('settings', { a: 'B' }));
+    await Promise.all([vm.resync(p), vm.resync(p), vm.resync(p), vm.mountPod(p)]);
+    const dir = vol('kubernetes.io~configmap', 'config');
+    assert.deepEqual(await files(dir), { a: 'B' });
+    assert.equal((await readdir(dir)).filter((n) => n.startsWith('..') && n !== '..data').length, 1);
+  });
+});
+
 describe('VolumeManager: teardown', () => {
   it("removes the pod's volume folders and nothing of hostPath", async () => {
     const { api, vm, rootDir } = await setup();
@@ -401,6 +430,7 @@ describe('VolumeManager: teardown', () => {
     assert.ok((await stat(join(rootDir, 'pods', 'uid-1', 'containers'))).isDirectory(), 'other pod folders are not the volume manager\'s');
     assert.equal(await readFile(join(host, 'data'), 'utf8'), 'mine');
     assert.ok((await stat(join(rootDir, 'pods', 'uid-2', 'volumes', 'kubernetes.io~empty-dir', 'x'))).isDirectory());
+    assert.deepEqual(await vm.podsOnDisk(), ['uid-2']);
     await vm.unmountPod('uid-1'); // again: nothing left, no error
     assert.deepEqual((await mountPoints()).filter((m) => m.startsWith(rootDir)), []);
   });

@@ -32,7 +32,7 @@ import { ClaimError, resolveClaim, setupClaimedVolume } from './pvc.js';
 import { machineAllocatable, memoryVolumeSize, type ResourceList } from './resources.js';
 import { getKeyed } from './sources.js';
 import { TokenManager } from './tokens.js';
-import { readdir, rm } from 'node:fs/promises';
+import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 
 const DEFAULT_MODE = 0o644;
@@ -79,6 +79,7 @@ export class VolumeManager {
   private readonly tokens?: TokenManager;
   private readonly tmpfs: boolean;
   private readonly now: () => number;
+  private readonly busy = new Map<string, Promise<void>>();
 
   constructor(private readonly opts: VolumeManagerOptions) {
     this.now = opts.now ?? Date.now;
@@ -88,24 +89,46 @@ export class VolumeManager {
 
   /** Sets up every volume of the pod; the host paths by volume name. */
   async mountPod(pod: ApiObject): Promise<Map<string, MountedVolume>> {
-    return this.run(pod, () => true);
+    return this.serial(pod.metadata.uid ?? '', () => this.run(pod, () => true));
   }
 
   /** Writes the pod's configMap, secret, downwardAPI and projected volumes again from their sources. */
   async resync(pod: ApiObject): Promise<void> {
-    await this.run(pod, (k) => WRITTEN.has(k as Kind));
+    await this.serial(pod.metadata.uid ?? '', () => this.run(pod, (k) => WRITTEN.has(k as Kind)));
     this.tokens?.cleanup();
   }
 
   /** Tears down what mountPod made for the pod. */
   async unmountPod(podUid: string): Promise<void> {
-    const dir = podVolumesDir(this.opts.rootDir, podUid);
-    const plugins = await readdir(dir).catch(() => [] as string[]);
-    for (const plugin of plugins) {
-      for (const vol of await readdir(join(dir, plugin)).catch(() => [] as string[])) await teardownDir(join(dir, plugin, vol));
-    }
-    await rm(dir, { recursive: true, force: true });
-    this.tokens?.forgetPod(podUid);
+    await this.serial(podUid, async () => {
+      const dir = podVolumesDir(this.opts.rootDir, podUid);
+      const plugins = await readdir(dir).catch(() => [] as string[]);
+      for (const plugin of plugins) {
+        for (const vol of await readdir(join(dir, plugin)).catch(() => [] as string[])) await teardownDir(join(dir, plugin, vol));
+      }
+      await rm(dir, { recursive: true, force: true });
+      this.tokens?.forgetPod(podUid);
+    });
+  }
+
+  /** The uids of pods that have volume folders on disk (after a restart: tear down those no longer known). */
+  async podsOnDisk(): Promise<string[]> {
+    const pods = await readdir(join(this.opts.rootDir, 'pods')).catch(() => [] as string[]);
+    const out: string[] = [];
+    for (const uid of pods) if (await stat(podVolumesDir(this.opts.rootDir, uid)).catch(() => undefined)) out.push(uid);
+    return out.sort();
+  }
+
+  /** One operation at a time per pod: two writers must not race on a volume. */
+  private serial<T>(podUid: string, fn: () => Promise<T>): Promise<T> {
+    const prev = this.busy.get(podUid) ?? Promise.resolve();
+    const next = prev.then(fn, fn);
+    const tail = next.then(() => undefined, () => undefined);
+    this.busy.set(podUid, tail);
+    void tail.then(() => {
+      if (this.busy.get(podUid) === tail) this.busy.delete(podUid);
+    });
+    return next;
   }
 
   private async run(pod: ApiObject, which: (kind: string) => boolean): Promise<Map<string, MountedVolume>> {
