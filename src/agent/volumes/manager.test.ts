@@ -138,6 +138,20 @@ describe('VolumeManager: configMap and secret', () => {
     await assert.rejects(lstat(join(dir, v1)), { code: 'ENOENT' }, 'the old version is removed');
   });
 
+  it('makes the folders of mount points nested in the volume', async () => {
+    const { api, vm, vol } = await setup();
+    api.put('configmaps', cm('settings', { a: 'A' }));
+    const p = pod([{ name: 'config', configMap: { name: 'settings' } }, { name: 'logs', emptyDir: {} }, { name: 'deep', emptyDir: {} }]);
+    (p.spec as { containers: unknown[] }).containers = [{
+      name: 'main', image: 'busybox',
+      volumeMounts: [{ name: 'config', mountPath: '/etc/app' }, { name: 'logs', mountPath: '/etc/app/logs/' }, { name: 'deep', mountPath: '/etc/app/logs/deep' }, { name: 'deep', mountPath: '/etc/apple' }],
+    }];
+    await vm.mountPod(p);
+    const dir = vol('kubernetes.io~configmap', 'config');
+    assert.ok((await stat(join(dir, 'logs'))).isDirectory());
+    assert.deepEqual((await readdir(dir)).filter((n) => !n.startsWith('..')).sort(), ['a', 'logs']);
+  });
+
   it('projects only the listed items at their paths and modes', async () => {
     const { api, vm, vol } = await setup();
     api.put('configmaps', cm('settings', { a: 'A', b: 'B' }));

@@ -25,6 +25,7 @@ import { PodVolumesError, VolumeSetupError } from './errors.js';
 import { checkHostPath } from './hostpath.js';
 import { keyedPayload, objectData, type KeyToPath } from './keyed.js';
 import { setVolumeOwnership } from './ownership.js';
+import { makeNestedMountpoints } from './nested.js';
 import { podVolumesDir, volumeDir, type FolderPlugin } from './paths.js';
 import { fsGroupOf, fsUserOf, podVolumes, type VolumeSpec } from './podinfo.js';
 import { projectedPayload, type VolumeProjection } from './projected.js';
@@ -229,6 +230,7 @@ export class VolumeManager {
     const dir = volumeDir(this.opts.rootDir, pod.metadata.uid ?? '', kind, vol.name);
     const medium: Medium = this.tmpfs && (kind === 'secret' || kind === 'projected') ? 'memory' : 'disk';
     await setupEmptyDir(dir, medium, medium === 'memory' ? memoryVolumeSize(this.allocatable(), pod, undefined) : undefined);
+    await makeNestedMountpoints(vol.name, dir, pod);
     const context = `pod ${pod.metadata.namespace}/${pod.metadata.name} volume ${vol.name}`;
     await new AtomicWriter(dir, context, { now: this.now }).write(payload);
     const own = fsGroupOf(pod);
