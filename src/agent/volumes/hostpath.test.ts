@@ -70,6 +70,10 @@ describe('checkHostPath', () => {
     assert.equal(await readFile(join(root, 'file'), 'utf8'), 'content');
   });
 
+  it('FileOrCreate in a missing folder fails as Go words it', async () => {
+    await assert.rejects(checkHostPath(join(root, 'no-dir/f'), 'FileOrCreate'), { message: `open ${root}/no-dir/f: no such file or directory` });
+  });
+
   it("refuses paths with '..'", async () => {
     await assert.rejects(checkHostPath('/tmp/../etc', 'Directory'), { message: "invalid HostPath `/tmp/../etc`: must not contain '..'" });
   });

@@ -7,7 +7,7 @@
 //   Socket / CharDevice / BlockDevice   must be one
 //   "" (unset)         no check
 import { mkdir, open, stat } from 'node:fs/promises';
-import { PluginError } from './errors.js';
+import { goOsError, PluginError } from './errors.js';
 
 async function statOrUndefined(path: string) {
   try {
@@ -33,8 +33,12 @@ export async function checkHostPath(path: string, type: string | undefined): Pro
   if (type === 'DirectoryOrCreate' || type === 'FileOrCreate') {
     want = type === 'DirectoryOrCreate' ? 'Directory' : 'File';
     if (!(await statOrUndefined(path))) {
-      if (want === 'Directory') await mkdir(path, { recursive: true, mode: 0o755 });
-      else await (await open(path, 'a', 0o644)).close();
+      try {
+        if (want === 'Directory') await mkdir(path, { recursive: true, mode: 0o755 });
+        else await (await open(path, 'a', 0o644)).close();
+      } catch (err) {
+        throw new PluginError(goOsError(want === 'Directory' ? 'mkdir' : 'open', path, err));
+      }
       return;
     }
   }
