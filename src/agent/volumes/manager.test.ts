@@ -9,13 +9,18 @@ import type { ApiObject } from '../../registry/object.js';
 import { PodVolumesError } from './errors.js';
 import { FakeAgentApi } from './fakeapi.js';
 import { VolumeManager } from './manager.js';
-import { isMountPoint, mountPoints } from './tmpfs.js';
+import { isMountPoint, mountPoints, unmount } from './tmpfs.js';
 
 const T0 = Date.parse('2026-11-27T10:00:00Z');
 const ROOT = process.getuid?.() === 0;
 const dirs: string[] = [];
 after(async () => {
-  for (const d of dirs) await rm(d, { recursive: true, force: true });
+  // A failed test may leave a tmpfs behind: unmount before removing.
+  const mounted = await mountPoints();
+  for (const d of dirs) {
+    for (const m of mounted.filter((x) => x.startsWith(`${d}/`)).reverse()) await unmount(m).catch(() => undefined);
+    await rm(d, { recursive: true, force: true });
+  }
 });
 
 async function tempDir(): Promise<string> {
