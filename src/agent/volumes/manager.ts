@@ -16,6 +16,8 @@
 //   secret, projected        kubernetes.io~secret|projected/<name> on tmpfs (when root), read-only
 //   persistentVolumeClaim    the bound hostPath/local volume's path; ephemeral: the pod's own claim
 // Without an API (standalone) only emptyDir, hostPath and downwardAPI can be set up.
+import { readdir, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { ApiObject } from '../../registry/object.js';
 import type { AgentApi } from '../api.js';
 import { AtomicWriter, type Payload } from './atomicwriter.js';
@@ -33,8 +35,6 @@ import { ClaimError, resolveClaim, setupClaimedVolume } from './pvc.js';
 import { machineAllocatable, memoryVolumeSize, type ResourceList } from './resources.js';
 import { getKeyed } from './sources.js';
 import { TokenManager } from './tokens.js';
-import { readdir, rm, stat } from 'node:fs/promises';
-import { join } from 'node:path';
 
 const DEFAULT_MODE = 0o644;
 
@@ -175,7 +175,7 @@ export class VolumeManager {
         const medium = mediumOf(src.medium);
         const dir = volumeDir(this.opts.rootDir, uid, 'emptyDir', vol.name);
         await setupEmptyDir(dir, medium, medium === 'memory' ? memoryVolumeSize(this.allocatable(), pod, src.sizeLimit) : undefined);
-        if (own.fsGroup !== undefined) await setVolumeOwnership(dir, { fsGroup: own.fsGroup, readOnly: false, ...(own.changePolicy ? { changePolicy: own.changePolicy } : {}) });
+        await this.own(pod, dir, false);
         return { hostPath: dir };
       }
       case 'hostPath': {
@@ -233,8 +233,13 @@ export class VolumeManager {
     await makeNestedMountpoints(vol.name, dir, pod);
     const context = `pod ${pod.metadata.namespace}/${pod.metadata.name} volume ${vol.name}`;
     await new AtomicWriter(dir, context, { now: this.now }).write(payload);
-    const own = fsGroupOf(pod);
-    if (own.fsGroup !== undefined) await setVolumeOwnership(dir, { fsGroup: own.fsGroup, readOnly: true, ...(own.changePolicy ? { changePolicy: own.changePolicy } : {}) });
+    await this.own(pod, dir, true);
     return { hostPath: dir, readOnly: true };
+  }
+
+  /** The pod's fsGroup on the volume, if it has one. */
+  private async own(pod: ApiObject, dir: string, readOnly: boolean): Promise<void> {
+    const { fsGroup, changePolicy } = fsGroupOf(pod);
+    if (fsGroup !== undefined) await setVolumeOwnership(dir, { fsGroup, readOnly, ...(changePolicy ? { changePolicy } : {}) });
   }
 }
