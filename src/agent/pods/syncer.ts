@@ -58,7 +58,9 @@ export class PodLifecycle implements PodSyncer {
     try {
       mounts = await this.d.volumes.mount(pod);
     } catch (err) {
-      this.d.events.record(pod, 'Warning', 'FailedMount', (err as Error).message);
+      // one event per volume that failed (kube's), else the whole message
+      const texts = (err as { events?: unknown }).events;
+      for (const text of Array.isArray(texts) && texts.length > 0 ? texts.map(String) : [(err as Error).message]) this.d.events.record(pod, 'Warning', 'FailedMount', text);
       return { requeueMs: this.d.mountRetryMs ?? 2000 };
     }
     const out = await this.d.runtime.sync(pod, { mounts, cgroupParent });
