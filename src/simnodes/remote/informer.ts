@@ -6,7 +6,7 @@
 import { isObject, type ApiObject } from '../../registry/object.js';
 import type { ResourceHandler } from '../../controllers/shared.js';
 import type { ObjectCache } from '../api.js';
-import type { ApiHttp } from './http.js';
+import type { ApiHttp } from '../../client/http.js';
 
 const PAGE = 500;
 const RETRY_MS = 1000;
