@@ -38,7 +38,8 @@ export function remoteAgentApi(connection: ClientConfig | ApiHttp, nodeName: str
     create: async (t, ns, obj) => (await http.json('POST', managed(collectionPath(t, ns)), obj)) as ApiObject,
     async update(t, ns, name, mutate) {
       for (let attempt = 1; ; attempt++) {
-        const next = mutate(await get(t, ns, name));
+        // the object itself (a node may not GET nodes/status), PUT to the subresource
+        const next = mutate((await http.json('GET', objectPath(t, ns, name))) as ApiObject);
         try {
           return (await http.json('PUT', managed(subPath(t, ns, name)), next)) as ApiObject;
         } catch (err) {
