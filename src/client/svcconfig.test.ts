@@ -63,3 +63,19 @@ describe('svcconfig: the current context\'s cluster and user', () => {
     it(`refused: ${name}`, () => assert.throws(() => parse(text), (e: Error) => e.name === 'ConnectionFileError' && e.message === message ? true : assert.fail(e.message)));
   }
 });
+
+describe('certificate files are read again when they change', () => {
+  it('a new file behind the link is the next request\'s certificate', async () => {
+    const { symlinkSync, renameSync } = await import('node:fs');
+    writeFileSync(join(dir, 'a.pem'), '-----BEGIN CERTIFICATE-----\nA\n-----END CERTIFICATE-----\n-----BEGIN EC PRIVATE KEY-----\nKA\n-----END EC PRIVATE KEY-----\n');
+    writeFileSync(join(dir, 'b.pem'), '-----BEGIN CERTIFICATE-----\nB\n-----END CERTIFICATE-----\n-----BEGIN EC PRIVATE KEY-----\nKB\n-----END EC PRIVATE KEY-----\n');
+    symlinkSync(join(dir, 'a.pem'), join(dir, 'current.pem'));
+    const c = parse(cfg({ 'client-certificate': 'current.pem', 'client-key': 'current.pem' }));
+    const first = await c.credentials.get();
+    assert.match(first.clientCert!, /\nA\n/);
+    assert.equal(await c.credentials.get(), first, 'unchanged: the same');
+    symlinkSync(join(dir, 'b.pem'), join(dir, 'next.pem'));
+    renameSync(join(dir, 'next.pem'), join(dir, 'current.pem'));
+    assert.match((await c.credentials.get()).clientCert!, /\nB\n/);
+  });
+});
