@@ -14,7 +14,7 @@ import { stringify } from 'yaml';
 import { eventually, HARNESS_CONTROLLERS, startTestServer, writeTokenFile, type TestServer } from './harness.js';
 import { tempDir } from '../../src/testing/tempdir.js';
 import { loadSvcconfig } from '../../src/client/svcconfig.js';
-import { inProcessAgentApi, remoteAgentApi } from '../../src/agent/api/index.js';
+import { connectAgent, inProcessAgentApi, remoteAgentApi } from '../../src/agent/api/index.js';
 import { CertStore, ClientCertificateRotation, loadClientCertificate, KUBELET_CLIENT_SIGNER } from '../../src/agent/bootstrap/index.js';
 import { isStatusError } from '../../src/api/meta/index.js';
 import type { AgentApi } from '../../src/agent/api.js';
@@ -191,6 +191,24 @@ describe('agent TLS bootstrap and node identity', () => {
     assert.deepEqual([err?.name, err?.message], ['CertificateRequestError', 'certificate signing request is denied, reason: NotANode, message: who are you']);
     assert.ok(existsSync(join(certDir, 'kubelet-client.key.tmp')));
     assert.equal(existsSync(join(dir, 'n3.svcconfig')), false);
+  });
+
+  it('connectAgent: bootstrap, then the node\'s AgentApi and the renewal of its certificate', async () => {
+    const connected = await connectAgent({
+      svcconfigPath: join(dir, 'n6', 'agent.svcconfig'), bootstrapSvcconfigPath: join(dir, 'bootstrap.svcconfig'), certDir: join(dir, 'pki-n6'), nodeName: 'n6', rotateCertificates: true,
+    });
+    try {
+      assert.ok(connected.rotation, 'renewal runs: the svcconfig presents the store\'s certificate');
+      const deadline = connected.rotation.nextDeadline()!;
+      const cert = new CertStore(join(dir, 'pki-n6')).current()!;
+      assert.ok(deadline >= cert.notBefore + 0.7 * (cert.notAfter - cert.notBefore) && deadline <= cert.notBefore + 0.9 * (cert.notAfter - cert.notBefore));
+      assert.equal((await connected.api.create(NODES, '', node('n6'))).metadata.name, 'n6');
+    } finally {
+      connected.close();
+    }
+    const plain = await connectAgent({ svcconfigPath: join(dir, 'n6', 'agent.svcconfig'), certDir: join(dir, 'pki-n6'), nodeName: 'n6' });
+    assert.equal(plain.rotation, undefined, 'without rotateCertificates');
+    plain.close();
   });
 
   it('in process: the node\'s calls as system:node:<name>, its pods and Node only', async () => {

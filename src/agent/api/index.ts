@@ -4,3 +4,4 @@
 export { inProcessAgentApi } from './inprocess.js';
 export { remoteAgentApi } from './remote.js';
 export { FilteredCache } from './filtered.js';
+export { connectAgent, type ConnectOptions, type Connected } from './connect.js';
