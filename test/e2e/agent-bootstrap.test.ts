@@ -37,7 +37,7 @@ describe('agent TLS bootstrap and node identity', () => {
     dir = tempDir('svc-agent-boot-');
     t = await startTestServer({
       enableBootstrapTokenAuth: true,
-      tokenAuthFile: writeTokenFile(dir, 'token-joiner,joiner,joiner,"joiners"\n'),
+      tokenAuthFile: writeTokenFile(dir, 'token-joiner,joiner,joiner,"joiners"\ntoken-node-n7,system:node:n7,n7,"system:nodes"\n'),
       controllerManager: { controllers: [...HARNESS_CONTROLLERS, 'csrapproving', 'csrsigning'] },
       // kubeadm's admission: a node may only touch its own Node and pods
       admission: { enable: ['NodeRestriction'] },
@@ -209,6 +209,29 @@ describe('agent TLS bootstrap and node identity', () => {
     const plain = await connectAgent({ svcconfigPath: join(dir, 'n6', 'agent.svcconfig'), certDir: join(dir, 'pki-n6'), nodeName: 'n6' });
     assert.equal(plain.rotation, undefined, 'without rotateCertificates');
     plain.close();
+  });
+
+  it('a svcconfig with an exec plugin: its token, run again after a 401', async () => {
+    const plugin = join(dir, 'node-token.mjs');
+    writeFileSync(plugin, [
+      "import { appendFileSync, readFileSync } from 'node:fs';",
+      "const log = process.env.RUNS; appendFileSync(log, 'run\\n');",
+      "const runs = readFileSync(log, 'utf8').trim().split('\\n').length;",
+      "const info = JSON.parse(process.env.SVC_EXEC_INFO);",
+      "process.stdout.write(JSON.stringify({ kind: 'ExecCredential', apiVersion: info.apiVersion, status: { token: runs === 1 ? 'stale-token' : 'token-node-n7' } }));",
+    ].join('\n'));
+    const path = join(dir, 'n7.svcconfig');
+    writeFileSync(path, stringify({
+      apiVersion: 'v1', kind: 'Config', 'current-context': 'n7',
+      clusters: [{ name: 'c', cluster: { server: t.url, 'certificate-authority-data': caData } }],
+      contexts: [{ name: 'n7', context: { cluster: 'c', user: 'n7' } }],
+      users: [{ name: 'n7', user: { exec: { apiVersion: 'client.authentication.svc.io/v1', command: process.execPath, args: [plugin], interactiveMode: 'Never', env: [{ name: 'RUNS', value: join(dir, 'n7.runs') }] } } }],
+    }));
+    const api = remoteAgentApi(loadSvcconfig(path), 'n7');
+    apis.push(api);
+    assert.equal((await api.create(NODES, '', node('n7'))).metadata.name, 'n7');
+    assert.equal((await api.get(NODES, '', 'n7')).metadata.name, 'n7');
+    assert.equal(readFileSync(join(dir, 'n7.runs'), 'utf8'), 'run\nrun\n', 'run once, again after the 401, then cached');
   });
 
   it('in process: the node\'s calls as system:node:<name>, its pods and Node only', async () => {
