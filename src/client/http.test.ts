@@ -80,6 +80,36 @@ describe('ApiHttp credentials', () => {
     client.close();
   });
 
+  it('certificate files: after the link moves to a new pair, the next request presents it', async () => {
+    const { writeFileSync, symlinkSync, renameSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { fileCredentials } = await import('./credentials.js');
+    const pki = await ensurePki({ dataDir: tempDir('svc-http-'), bindAddress: '127.0.0.1' });
+    const dir = tempDir('svc-http-files-');
+    const a = await issueClientCertificate(pki.ca, 'first');
+    const b = await issueClientCertificate(pki.ca, 'second');
+    writeFileSync(join(dir, 'a.pem'), a.cert + a.key);
+    writeFileSync(join(dir, 'b.pem'), b.cert + b.key);
+    symlinkSync(join(dir, 'a.pem'), join(dir, 'current.pem'));
+    const names: string[] = [];
+    const server = https.createServer({ cert: pki.serving.cert, key: pki.serving.key, ca: pki.ca.cert, requestCert: true }, (req, res) => {
+      const raw = (req.socket as TLSSocket).getPeerCertificate(false).raw;
+      names.push(raw ? /CN=([^\n,]+)/.exec(new X509Certificate(raw).subject)?.[1] ?? '' : '');
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{}');
+    });
+    const port = await listen(server as unknown as http.Server);
+    const current = join(dir, 'current.pem');
+    const client = new ApiHttp({ server: new URL(`https://127.0.0.1:${port}`), ca: pki.ca.cert }, { credentials: fileCredentials({ certFile: current, keyFile: current }) });
+    await client.json('GET', '/api');
+    await client.json('GET', '/api');
+    symlinkSync(join(dir, 'b.pem'), join(dir, 'next.pem'));
+    renameSync(join(dir, 'next.pem'), current);
+    await client.json('GET', '/api');
+    assert.deepEqual(names, ['first', 'first', 'second']);
+    client.close();
+  });
+
   it('a watch answered 401 ends with the error and refreshes the credentials for the next one', async () => {
     const port = await listen(http.createServer((req, res) => {
       if (req.headers.authorization !== 'Bearer good') {

@@ -7,7 +7,7 @@
 // and the in-process AgentApi as system:node:<name>.
 import assert from 'node:assert/strict';
 import { X509Certificate } from 'node:crypto';
-import { existsSync, lstatSync, readFileSync, readlinkSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { stringify } from 'yaml';
@@ -17,6 +17,7 @@ import { loadSvcconfig } from '../../src/client/svcconfig.js';
 import { connectAgent, inProcessAgentApi, remoteAgentApi } from '../../src/agent/api/index.js';
 import { CertStore, ClientCertificateRotation, loadClientCertificate, KUBELET_CLIENT_SIGNER } from '../../src/agent/bootstrap/index.js';
 import { isStatusError } from '../../src/api/meta/index.js';
+import { clientUsages, digestedName, generateKeyPem, nodeRequestPem, parseKey } from '../../src/agent/bootstrap/request.js';
 import type { AgentApi } from '../../src/agent/api.js';
 
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -191,6 +192,26 @@ describe('agent TLS bootstrap and node identity', () => {
     assert.deepEqual([err?.name, err?.message], ['CertificateRequestError', 'certificate signing request is denied, reason: NotANode, message: who are you']);
     assert.ok(existsSync(join(certDir, 'kubelet-client.key.tmp')));
     assert.equal(existsSync(join(dir, 'n3.svcconfig')), false);
+    // again with the same key: the same request (same digested name) is found, not made anew — and it is denied
+    await assert.rejects(loadClientCertificate({
+      svcconfigPath: join(dir, 'n3.svcconfig'), bootstrapSvcconfigPath: join(dir, 'joiner.svcconfig'), certDir, nodeName: 'n3', waitForServerMs: 5000, timeoutMs: 30_000,
+    }), { name: 'CertificateRequestError', message: 'certificate signing request is denied, reason: NotANode, message: who are you' });
+    assert.deepEqual(((await t.req('GET', CSRS)).body.items as Obj[]).filter((x) => x.spec.username === 'joiner').map((x) => x.metadata.name), [name]);
+  });
+
+  it('a request of that name by another key is not taken for ours', async () => {
+    const certDir = join(dir, 'pki-n8');
+    mkdirSync(certDir, { recursive: true });
+    const keyPem = generateKeyPem();
+    writeFileSync(join(certDir, 'kubelet-client.key.tmp'), keyPem);
+    const key = parseKey(keyPem)!;
+    const name = digestedName(key, 'system:node:n8', ['system:nodes'], clientUsages(key));
+    const other = parseKey(generateKeyPem())!;
+    const made = await t.req('POST', CSRS, { metadata: { name }, spec: { request: Buffer.from(await nodeRequestPem(other, 'n8')).toString('base64'), signerName: KUBELET_CLIENT_SIGNER, usages: ['digital signature', 'client auth'] } });
+    assert.equal(made.status, 201, made.text);
+    await assert.rejects(loadClientCertificate({
+      svcconfigPath: join(dir, 'n8.svcconfig'), bootstrapSvcconfigPath: join(dir, 'bootstrap.svcconfig'), certDir, nodeName: 'n8', waitForServerMs: 5000, timeoutMs: 30_000,
+    }), { name: 'CertificateRequestError', message: 'retrieved csr is not compatible: error validating signature new CSR against old key: the request is signed by another key' });
   });
 
   it('connectAgent: bootstrap, then the node\'s AgentApi and the renewal of its certificate', async () => {
