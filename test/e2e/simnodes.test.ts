@@ -10,7 +10,7 @@ import { BACKENDS } from './backends.js';
 import { eventually, startTestServer, type TestServer } from './harness.js';
 import { startSimulatedNodes, RUN_SECONDS_ANNOTATION, EXIT_CODE_ANNOTATION, SimulatedNodes } from '../../src/simnodes/index.js';
 import { remoteCluster, type RemoteCluster } from '../../src/simnodes/remote/index.js';
-import { ApiHttp } from '../../src/simnodes/remote/http.js';
+import { ApiHttp } from '../../src/client/http.js';
 import { RemoteKubelet } from '../../src/simnodes/remote/kubelet.js';
 import { POD_STATUS } from '../../src/simnodes/pods.js';
 import { loadConnectionFile } from '../../src/webhook/connfile.js';

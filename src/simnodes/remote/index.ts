@@ -5,7 +5,7 @@
 import type { Connection } from '../../webhook/connfile.js';
 import type { Cluster } from '../api.js';
 import { SIMULATED_LABEL } from '../node.js';
-import { ApiHttp } from './http.js';
+import { ApiHttp } from '../../client/http.js';
 import { RemoteInformer, } from './informer.js';
 import { collectionPath, RemoteKubelet } from './kubelet.js';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ApiObject } from '../../registry/object.js';
-import type { ApiHttp } from './http.js';
+import type { ApiHttp } from '../../client/http.js';
 import { RemoteInformer } from './informer.js';
 
 const obj = (name: string, rv: string): ApiObject => ({ metadata: { name, namespace: 'ns', resourceVersion: rv } });

@@ -6,7 +6,7 @@
 import { isObject, type ApiObject } from '../../registry/object.js';
 import type { ResourceHandler } from '../../controllers/shared.js';
 import type { ObjectCache } from '../api.js';
-import type { ApiHttp } from './http.js';
+import type { ApiHttp } from '../../client/http.js';
 
 const PAGE = 500;
 const RETRY_MS = 1000;
@@ -22,8 +22,11 @@ export class RemoteInformer implements ObjectCache {
   private stopped = false;
   private resourceVersion = '';
 
-  /** `path` is the collection (e.g. /api/v1/pods); `selector` extra query (labelSelector=…), or ''. */
-  constructor(private readonly http: ApiHttp, private readonly path: string, private readonly selector = '') {}
+  /**
+   * `path` is the collection (e.g. /api/v1/pods); `selector` extra query
+   * (labelSelector=…, fieldSelector=…), or ''; `who` names the user in messages.
+   */
+  constructor(private readonly http: ApiHttp, private readonly path: string, private readonly selector = '', private readonly who = 'simulated nodes') {}
 
   get(namespace: string, name: string): ApiObject | undefined {
     return this.objects.get(`${namespace}/${name}`);
@@ -90,7 +93,7 @@ export class RemoteInformer implements ObjectCache {
 
   private later(fn: () => Promise<void>): void {
     this.timer = setTimeout(() => void fn().catch((e) => {
-      console.error(`simulated nodes: listing ${this.path} failed (${(e as Error).message}); again in a second`);
+      console.error(`${this.who}: listing ${this.path} failed (${(e as Error).message}); again in a second`);
       this.later(fn);
     }), RETRY_MS);
     this.timer.unref();

@@ -8,7 +8,7 @@ import { isStatusError, StatusError } from '../../api/meta/index.js';
 import type { ApiObject } from '../../registry/object.js';
 import { KUBELET_MANAGER, type KubeletClient } from '../api.js';
 import { nodeUser } from '../identity.js';
-import type { ApiHttp, Headers } from './http.js';
+import type { ApiHttp, Headers } from '../../client/http.js';
 
 const CONFLICT_RETRIES = 5;
 
