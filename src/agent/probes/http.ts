@@ -1,0 +1,245 @@
+// The httpGet probe, as the kubelet's HTTP prober runs it:
+//
+//   URL      scheme (http/https, certificates not verified) :// host (the pod IP
+//            when empty) : port (number or container port name) path(?query)
+//   headers  the probe's httpHeaders (Go-canonical names, repeats kept); a Host
+//            header sets the request's host; User-Agent `kube-probe/1.27` and
+//            Accept `*/*` unless given (an empty Accept removes it);
+//            Accept-Encoding gzip as Go's transport adds it; Connection: close
+//   result   200–399 success; a redirect (301/302/303/307/308) is followed
+//            only to the same host name (at most 10), otherwise the 3xx is a
+//            success with a warning; other codes fail with kube's text
+//            `HTTP probe failed with statuscode: 500`; the body is read up to
+//            10 KiB; the whole exchange must end within the timeout.
+//
+// Failures that never reach a response read as Go's client errors:
+// `Get "http://10.0.0.1:80/healthz": dial tcp 10.0.0.1:80: connect: connection refused`.
+import { request as httpRequest, type ClientRequest, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { isIP } from 'node:net';
+import { createGunzip } from 'node:zlib';
+import type { Readable } from 'node:stream';
+import { dialErrorText, errCode, goQuote, joinHostPort } from './goformat.js';
+import { resolveContainerPort, type ProbeHandler } from './spec.js';
+import { ProbeError, type Json, type ProbeOutcome } from './types.js';
+
+/** kube's User-Agent for probes: `kube-probe/<major>.<minor>`. */
+export const PROBE_USER_AGENT = 'kube-probe/1.27';
+/** kube's maxRespBodyLength. */
+export const HTTP_MAX_BODY = 10 * 1024;
+const MAX_REDIRECTS = 10;
+const REDIRECT_CODES = new Set([301, 302, 303, 307, 308]);
+
+/** A probe request ready to send. */
+export interface HttpProbeRequest {
+  readonly scheme: 'http' | 'https';
+  readonly host: string;
+  readonly port: number;
+  /** Path and query as sent on the request line ("/" when empty). */
+  readonly target: string;
+  /** The URL as Go prints it (error texts). */
+  readonly display: string;
+  /** Header lines in order, Go-canonical names, without Host. */
+  readonly headers: readonly (readonly [string, string])[];
+  /** The Host header value sent. */
+  readonly hostHeader: string;
+  /** Whether Accept-Encoding gzip was added (then a gzip body is decoded). */
+  readonly gzip: boolean;
+}
+
+/** textproto.CanonicalMIMEHeaderKey: `x-forwarded-for` → `X-Forwarded-For`; names with invalid characters are kept. */
+export function canonicalHeaderName(name: string): string {
+  if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name)) return name;
+  return name.toLowerCase().replace(/(^|-)([a-z])/g, (_m, sep: string, c: string) => sep + c.toUpperCase());
+}
+
+/** Splits a probe path as Go's url.Parse would: path, then `?query` (a `#fragment` is dropped). */
+function splitPath(path: string): { pathname: string; search: string } {
+  const noFrag = path.split('#', 1)[0]!;
+  const q = noFrag.indexOf('?');
+  const rawPath = q < 0 ? noFrag : noFrag.slice(0, q);
+  const rawQuery = q < 0 ? '' : noFrag.slice(q + 1);
+  const u = new URL('http://h');
+  u.pathname = rawPath === '' ? '' : rawPath.startsWith('/') ? rawPath : `/${rawPath}`;
+  return { pathname: rawPath === '' ? '' : u.pathname, search: rawQuery === '' ? '' : `?${rawQuery}` };
+}
+
+/** The request an httpGet handler makes for a container of a pod with `podIP`. */
+export function buildHttpRequest(handler: Extract<ProbeHandler, { kind: 'httpGet' }>, container: Json, podIP: string): HttpProbeRequest {
+  const lower = handler.scheme.toLowerCase();
+  if (lower !== '' && lower !== 'http' && lower !== 'https') throw new ProbeError(`unsupported protocol scheme ${goQuote(lower)}`);
+  const scheme = lower === 'https' ? 'https' : 'http';
+  const host = handler.host !== '' ? handler.host : podIP;
+  const port = resolveContainerPort(handler.port, container);
+  const { pathname, search } = splitPath(handler.path);
+  const hostPort = joinHostPort(host, port);
+  const lines: [string, string][] = handler.headers.map((h) => [canonicalHeaderName(h.name), h.value]);
+  const has = (n: string): boolean => lines.some(([k]) => k === n);
+  const first = (n: string): string => lines.find(([k]) => k === n)?.[1] ?? '';
+  if (!has('User-Agent')) lines.push(['User-Agent', PROBE_USER_AGENT]);
+  let out = lines;
+  if (!has('Accept')) out.push(['Accept', '*/*']);
+  else if (first('Accept') === '') out = out.filter(([k]) => k !== 'Accept');
+  const hostValue = first('Host');
+  out = out.filter(([k, v]) => k !== 'Host' && !(k === 'User-Agent' && v === ''));
+  const gzip = !has('Accept-Encoding') && !has('Range');
+  if (gzip) out.push(['Accept-Encoding', 'gzip']);
+  return {
+    scheme, host, port,
+    target: (pathname === '' ? '/' : pathname) + search,
+    display: `${scheme}://${hostPort}${pathname}${search}`,
+    headers: out,
+    hostHeader: hostValue !== '' ? hostValue : hostPort,
+    gzip,
+  };
+}
+
+/** What sending one request gave. */
+type Exchange = { readonly res: IncomingMessage; readonly req: ClientRequest };
+
+class Deadline {
+  expired = false;
+  private readonly timer: NodeJS.Timeout;
+  private onExpire: (() => void) | undefined;
+  constructor(ms: number) {
+    this.timer = setTimeout(() => {
+      this.expired = true;
+      this.onExpire?.();
+    }, ms);
+  }
+  watch(fn: () => void): void {
+    this.onExpire = fn;
+  }
+  clear(): void {
+    clearTimeout(this.timer);
+  }
+}
+
+function send(r: HttpProbeRequest, deadline: Deadline): Promise<Exchange> {
+  return new Promise((resolve, reject) => {
+    const headers: OutgoingHttpHeaders = {};
+    for (const [k, v] of r.headers) {
+      const prev = headers[k];
+      headers[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [String(prev), v];
+    }
+    headers.Host = r.hostHeader;
+    const options = {
+      host: r.host, port: r.port, path: r.target, method: 'GET', headers, agent: false as const,
+      ...(r.scheme === 'https' ? { rejectUnauthorized: false, servername: isIP(r.host) ? '' : r.host } : {}),
+    };
+    let req: ClientRequest;
+    try {
+      req = (r.scheme === 'https' ? httpsRequest : httpRequest)(options);
+    } catch (err) {
+      reject(err);
+      return;
+    }
+    deadline.watch(() => req.destroy(new Error('deadline')));
+    req.once('response', (res) => resolve({ res, req }));
+    req.once('error', reject);
+    req.end();
+  });
+}
+
+/** Go's text for a request that got no response. */
+function transportErrorText(r: HttpProbeRequest, err: unknown): string {
+  const code = errCode(err);
+  if (code === 'ECONNREFUSED' || code === 'EHOSTUNREACH' || code === 'ENETUNREACH' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EADDRNOTAVAIL') {
+    return dialErrorText(joinHostPort(r.host, r.port), r.host, err);
+  }
+  if (code === 'ECONNRESET' || (err instanceof Error && err.message === 'socket hang up')) return 'EOF';
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** Reads at most `limit` bytes of the body (more is dropped, as kube's ReadAtMost truncation). */
+function readBody(res: IncomingMessage, gzip: boolean, limit: number, deadline: Deadline): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const encoding = String(res.headers['content-encoding'] ?? '').toLowerCase();
+    const stream: Readable = gzip && encoding === 'gzip' ? res.pipe(createGunzip()) : res;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    const done = (err?: Error): void => {
+      if (settled) return;
+      settled = true;
+      res.destroy();
+      if (err) reject(err);
+      else resolve(Buffer.concat(chunks).subarray(0, limit));
+    };
+    deadline.watch(() => done(new ProbeError('context deadline exceeded (Client.Timeout or context cancellation while reading body)')));
+    stream.on('data', (c: Buffer) => {
+      chunks.push(c);
+      size += c.length;
+      if (size >= limit) done();
+    });
+    stream.once('end', () => done());
+    stream.once('error', (err) => done(new ProbeError(err.message)));
+    res.once('aborted', () => done(new ProbeError('unexpected EOF')));
+  });
+}
+
+function nextRequest(prev: HttpProbeRequest, location: string): HttpProbeRequest {
+  const base = new URL(`${prev.scheme}://${joinHostPort(prev.host, prev.port)}${prev.target}`);
+  const next = new URL(location, base);
+  const scheme = next.protocol === 'https:' ? 'https' : 'http';
+  const host = next.hostname.replace(/^\[(.*)\]$/, '$1');
+  const port = next.port !== '' ? Number(next.port) : scheme === 'https' ? 443 : 80;
+  const target = (next.pathname === '' ? '/' : next.pathname) + next.search;
+  const shown = next.port !== '' ? joinHostPort(host, port) : next.hostname;
+  // Go keeps a custom Host header across a relative redirect only.
+  const relative = !/^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(location) && !location.startsWith('//');
+  const customHost = prev.hostHeader !== joinHostPort(prev.host, prev.port);
+  return {
+    ...prev, scheme, host, port, target,
+    display: `${scheme}://${shown}${next.pathname}${next.search}`,
+    hostHeader: relative && customHost ? prev.hostHeader : shown,
+  };
+}
+
+/** Runs the probe request; throws ProbeError only when the body could not be read (kube's "errored"). */
+export async function httpProbe(first: HttpProbeRequest, timeoutSeconds: number): Promise<ProbeOutcome> {
+  const deadline = new Deadline(timeoutSeconds * 1000);
+  try {
+    let current = first;
+    let hops = 0;
+    for (;;) {
+      let ex: Exchange;
+      try {
+        ex = await send(current, deadline);
+      } catch (err) {
+        const text = deadline.expired ? 'context deadline exceeded (Client.Timeout exceeded while awaiting headers)' : transportErrorText(current, err);
+        return { result: 'Failure', output: `Get ${goQuote(current.display)}: ${text}` };
+      }
+      const status = ex.res.statusCode ?? 0;
+      const location = ex.res.headers.location;
+      if (REDIRECT_CODES.has(status) && typeof location === 'string' && location !== '') {
+        let next: HttpProbeRequest;
+        try {
+          next = nextRequest(current, location);
+        } catch (err) {
+          ex.res.destroy();
+          return { result: 'Failure', output: `Get ${goQuote(current.display)}: failed to parse Location header ${goQuote(location)}: ${(err as Error).message}` };
+        }
+        if (next.host === first.host) {
+          ex.res.destroy();
+          // Go's checker sees the requests made so far (`via`) and stops at 10.
+          if (hops + 1 >= MAX_REDIRECTS) {
+            return { result: 'Failure', output: `Get ${goQuote(next.display)}: stopped after ${MAX_REDIRECTS} redirects` };
+          }
+          hops++;
+          current = next;
+          continue;
+        }
+        // A redirect to another host is not followed: its 3xx response is the answer.
+      }
+      const body = (await readBody(ex.res, current.gzip, HTTP_MAX_BODY, deadline)).toString('utf8');
+      if (status >= 200 && status < 400) {
+        if (status >= 300) return { result: 'Warning', output: `Probe terminated redirects, Response body: ${body}` };
+        return { result: 'Success', output: body };
+      }
+      return { result: 'Failure', output: `HTTP probe failed with statuscode: ${status}` };
+    }
+  } finally {
+    deadline.clear();
+  }
+}
