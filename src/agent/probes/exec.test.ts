@@ -21,6 +21,11 @@ describe('exec probe', () => {
       assert.deepEqual(rt.calls, [{ id: 'abc', cmd: ['sh', '-c', 'sleep 10'], timeoutSeconds: 3 }]);
     });
   }
+  it('with ExecProbeTimeout off a timeout is an error (the result is thrown away)', async () => {
+    const rt = new FakeExecRuntime(new Map([['abc', new CriError(4, 'deadline', 'ExecSync')]]));
+    await assert.rejects(execProbe(rt, 'containerd://abc', ['sleep', '5'], 1, false),
+      (e: unknown) => e instanceof ProbeError && e.message === 'command "sleep 5" timed out');
+  });
   it('keeps at most 10 KiB of output', async () => {
     const rt = new FakeExecRuntime(new Map([['abc', execResult(1, 'x'.repeat(EXEC_MAX_OUTPUT), 'y'.repeat(100))]]));
     const out = await execProbe(rt, 'containerd://abc', ['true'], 1);

@@ -1,11 +1,10 @@
 // The grpc probe against a real grpc-js server implementing grpc.health.v1.Health/Check.
 import assert from 'node:assert/strict';
 import { Server, ServerCredentials, status as grpcStatus, type sendUnaryData, type ServerUnaryCall, type ServiceDefinition } from '@grpc/grpc-js';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { grpcProbe } from './grpc.js';
 import { HEALTH_SERVICE, decodeRequest, decodeResponse, encodeRequest, encodeResponse, type HealthCheckRequest, type HealthCheckResponse } from './health.js';
+import { closedPort as freePort } from './testing.js';
 import type { ProbeOutcome } from './types.js';
 
 const STATUSES = new Map<string, number>([['', 1], ['down', 2], ['weird', 9]]);
@@ -37,10 +36,7 @@ before(async () => {
   // A server without the health service.
   const other: ServiceDefinition = { Echo: { ...HEALTH_SERVICE.Check!, path: '/test.Echo/Echo' } };
   otherPort = await serve(other, { Echo: (_call, cb) => cb(null, { status: 1 }) });
-  const tmp = createServer();
-  await new Promise<void>((r) => tmp.listen(0, '127.0.0.1', r));
-  closedPort = (tmp.address() as AddressInfo).port;
-  await new Promise((r) => tmp.close(r));
+  closedPort = await freePort();
 });
 after(() => {
   for (const s of servers) s.forceShutdown();

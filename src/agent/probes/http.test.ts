@@ -8,6 +8,7 @@ import { gzipSync } from 'node:zlib';
 import { newCertificateAuthority } from '../../server/pki.js';
 import { buildHttpRequest, canonicalHeaderName, httpProbe, HTTP_MAX_BODY, PROBE_USER_AGENT } from './http.js';
 import type { ProbeHandler } from './spec.js';
+import { closedPort as freePort } from './testing.js';
 import type { ProbeOutcome } from './types.js';
 
 type HttpGet = Extract<ProbeHandler, { kind: 'httpGet' }>;
@@ -51,10 +52,7 @@ before(async () => {
   httpsServer = createHttpsServer({ cert: ca.cert, key: ca.key }, routes(() => httpsPort)) as unknown as Server;
   await new Promise<void>((r) => httpsServer.listen(0, '127.0.0.1', r));
   httpsPort = (httpsServer.address() as AddressInfo).port;
-  const tmp = createServer();
-  await new Promise<void>((r) => tmp.listen(0, '127.0.0.1', r));
-  closedPort = (tmp.address() as AddressInfo).port;
-  await new Promise((r) => tmp.close(r));
+  closedPort = await freePort();
 });
 
 after(() => {

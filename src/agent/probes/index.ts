@@ -6,7 +6,7 @@
 //       ▲   ──updatePodStatus(started/ready)──▶ │            │ results per container ID
 //       └──── onChange / onLivenessFailure ◀────┴────────────┘ events (Unhealthy, ProbeWarning) ──▶ recorder
 export { ProberManager, probeKillGracePeriod, probeKillMessage, type LivenessFailure, type ProbeKillReason, type ProberManagerOptions } from './manager.js';
-export { Prober, containerRef, runHandler, REASON_PROBE_WARNING, REASON_UNHEALTHY, type ProbeEventSink, type ProbeTarget } from './prober.js';
+export { Prober, containerRef, runHandler, REASON_PROBE_WARNING, REASON_UNHEALTHY, type ProbeEventSink, type ProbeFeatures, type ProbeTarget } from './prober.js';
 export { REAL_CLOCK, type ProbeClock } from './clock.js';
 export type { ProbeUpdate } from './results.js';
 export { probeSpecOf, resolveContainerPort, type ProbeHandler, type ProbeSpec } from './spec.js';

@@ -321,6 +321,8 @@ describe('probe kills', () => {
     ['2 s without any', pod(), 'LivenessProbe', 2],
   ];
   for (const [name, p, reason, want] of rows) it(name, () => assert.equal(probeKillGracePeriod(p, withProbe, reason), want));
+  it('the probe\'s grace period is ignored with ProbeTerminationGracePeriod off', () =>
+    assert.equal(probeKillGracePeriod(pod({ terminationGracePeriodSeconds: 30 }), withProbe, 'LivenessProbe', false), 30));
   it('messages say whether the container restarts', () => {
     assert.equal(probeKillMessage(pod(), 'web', 'LivenessProbe'), 'Container web failed liveness probe, will be restarted');
     assert.equal(probeKillMessage(pod({ restartPolicy: 'OnFailure' }), 'web', 'StartupProbe'), 'Container web failed startup probe, will be restarted');

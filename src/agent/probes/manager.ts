@@ -18,7 +18,7 @@
 // will be restarted") and kube's grace period for it.
 import type { RuntimeService } from '../cri/types.js';
 import { REAL_CLOCK, type ProbeClock } from './clock.js';
-import { Prober, type ProbeEventSink } from './prober.js';
+import { Prober, type ProbeEventSink, type ProbeFeatures } from './prober.js';
 import { ResultsCache, type ProbeUpdate } from './results.js';
 import { containerNamed, containersOf, probeSpecOf, restartPolicyOf } from './spec.js';
 import type { ContainerStatusView, Json, Pod, PodStatusView, ProbeKind, ProbeResult } from './types.js';
@@ -46,6 +46,8 @@ export interface ProberManagerOptions {
   /** A liveness or startup probe failed: kill the container (and restart it per the pod's restartPolicy). */
   readonly onLivenessFailure?: (podUid: string, containerName: string, message: string, failure: LivenessFailure) => void;
   readonly recorder?: ProbeEventSink;
+  /** Feature gates (ExecProbeTimeout, ProbeTerminationGracePeriod); both on when unset. */
+  readonly features?: ProbeFeatures;
   readonly clock?: ProbeClock;
   /** [0,1) for the initial jitter; Math.random by default. */
   readonly random?: () => number;
@@ -58,14 +60,15 @@ const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && 
 
 /**
  * kuberuntime's setTerminationGracePeriod for a probe kill: the pod's deletion grace period when it is
- * being deleted, else the probe's terminationGracePeriodSeconds when set, else the pod's, else 2.
+ * being deleted, else the probe's terminationGracePeriodSeconds when set (and the ProbeTerminationGracePeriod
+ * gate is on), else the pod's, else 2.
  */
-export function probeKillGracePeriod(pod: Pod, container: Json | undefined, reason: ProbeKillReason): number {
+export function probeKillGracePeriod(pod: Pod, container: Json | undefined, reason: ProbeKillReason, probeTerminationGracePeriod = true): number {
   const dgp = pod.metadata.deletionGracePeriodSeconds;
   if (typeof dgp === 'number') return dgp;
   const spec = isObj(pod.spec) ? pod.spec : {};
   if (typeof spec.terminationGracePeriodSeconds !== 'number') return MINIMUM_GRACE_PERIOD_SECONDS;
-  const probe = container ? probeSpecOf(container, reason === 'LivenessProbe' ? 'liveness' : 'startup') : undefined;
+  const probe = container && probeTerminationGracePeriod ? probeSpecOf(container, reason === 'LivenessProbe' ? 'liveness' : 'startup') : undefined;
   if (probe?.terminationGracePeriodSeconds !== undefined) return probe.terminationGracePeriodSeconds;
   return spec.terminationGracePeriodSeconds;
 }
@@ -116,7 +119,7 @@ export class ProberManager {
       clock,
       random: opts.random ?? Math.random,
       startedAt: clock.now(),
-      prober: new Prober(opts.runtime, opts.recorder),
+      prober: new Prober(opts.runtime, opts.recorder, opts.features),
       statusOf: (uid) => this.statuses.get(uid),
       probeFailed: (w) => this.probeFailed(w),
       workerDone: (w) => {
@@ -250,7 +253,7 @@ export class ProberManager {
     const failure: LivenessFailure = {
       podUid: w.podUid, containerName: w.containerName, containerId: w.containerId, reason,
       message: probeKillMessage(w.pod, w.containerName, reason),
-      gracePeriodSeconds: probeKillGracePeriod(w.pod, container, reason),
+      gracePeriodSeconds: probeKillGracePeriod(w.pod, container, reason, this.opts.features?.probeTerminationGracePeriod ?? true),
     };
     try {
       this.opts.onLivenessFailure?.(failure.podUid, failure.containerName, failure.message, failure);

@@ -48,12 +48,20 @@ export function containerRef(pod: Pod, containerName: string): InvolvedObject {
   };
 }
 
+/** The kubelet feature gates the prober reads (both on by default in 1.27). */
+export interface ProbeFeatures {
+  /** ExecProbeTimeout (GA-track, default true): an exec probe's timeout is a failure. */
+  readonly execProbeTimeout?: boolean;
+  /** ProbeTerminationGracePeriod (beta, default true): a probe's terminationGracePeriodSeconds applies to its kill. */
+  readonly probeTerminationGracePeriod?: boolean;
+}
+
 /** Runs a probe's handler once. Throws ProbeError when it could not run. */
-export async function runHandler(runtime: RuntimeService, spec: ProbeSpec, t: ProbeTarget): Promise<ProbeOutcome> {
+export async function runHandler(runtime: RuntimeService, spec: ProbeSpec, t: ProbeTarget, features: ProbeFeatures = {}): Promise<ProbeOutcome> {
   const h = spec.handler;
   switch (h.kind) {
     case 'exec':
-      return execProbe(runtime, t.containerId, expandCommand(h.command, t.container.env), spec.timeoutSeconds);
+      return execProbe(runtime, t.containerId, expandCommand(h.command, t.container.env), spec.timeoutSeconds, features.execProbeTimeout ?? true);
     case 'httpGet':
       return httpProbe(buildHttpRequest(h, t.container, t.podIP), spec.timeoutSeconds);
     case 'tcpSocket': {
@@ -75,14 +83,14 @@ export interface ProbeRun {
 }
 
 export class Prober {
-  constructor(private readonly runtime: RuntimeService, private readonly recorder?: ProbeEventSink) {}
+  constructor(private readonly runtime: RuntimeService, private readonly recorder?: ProbeEventSink, private readonly features: ProbeFeatures = {}) {}
 
   async probe(kind: ProbeKind, spec: ProbeSpec, t: ProbeTarget): Promise<ProbeRun> {
     let outcome: ProbeOutcome | undefined;
     let error = '';
     for (let i = 0; i < MAX_PROBE_RETRIES && !outcome; i++) {
       try {
-        outcome = await runHandler(this.runtime, spec, t);
+        outcome = await runHandler(this.runtime, spec, t, this.features);
       } catch (err) {
         error = err instanceof Error ? err.message : String(err);
       }

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { tcpProbe } from './tcp.js';
+import { closedPort as freePort } from './testing.js';
 
 let server: Server;
 let open = 0;
@@ -15,10 +16,7 @@ before(async () => {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   open = (server.address() as AddressInfo).port;
-  const tmp = createServer();
-  await new Promise<void>((r) => tmp.listen(0, '127.0.0.1', r));
-  closed = (tmp.address() as AddressInfo).port;
-  await new Promise((r) => tmp.close(r));
+  closed = await freePort();
 });
 after(() => server.close());
 

@@ -1,5 +1,6 @@
 // Test helpers for the prober: a fake clock the tests advance by hand, and
 // an in-memory RuntimeService whose execSync answers from a table.
+import { createServer, type AddressInfo } from 'node:net';
 import { CriError, type ExecSyncResult, type RuntimeService } from '../cri/types.js';
 import type { ProbeClock } from './clock.js';
 
@@ -81,3 +82,12 @@ export class FakeExecRuntime implements RuntimeService {
 
 export const execResult = (exitCode: number, stdout = '', stderr = ''): ExecSyncResult =>
   ({ exitCode, stdout: Buffer.from(stdout), stderr: Buffer.from(stderr) });
+
+/** A local TCP port nothing listens on (one was bound and released). */
+export async function closedPort(): Promise<number> {
+  const tmp = createServer();
+  await new Promise<void>((r) => tmp.listen(0, '127.0.0.1', r));
+  const port = (tmp.address() as AddressInfo).port;
+  await new Promise((r) => tmp.close(r));
+  return port;
+}
