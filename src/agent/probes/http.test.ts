@@ -9,7 +9,7 @@ import { newCertificateAuthority } from '../../server/pki.js';
 import { buildHttpRequest, canonicalHeaderName, httpProbe, HTTP_MAX_BODY, PROBE_USER_AGENT } from './http.js';
 import type { ProbeHandler } from './spec.js';
 import { closedPort as freePort } from './testing.js';
-import type { ProbeOutcome } from './types.js';
+import { ProbeError, type ProbeOutcome } from './types.js';
 
 type HttpGet = Extract<ProbeHandler, { kind: 'httpGet' }>;
 const get = (over: Partial<HttpGet>): HttpGet => ({ kind: 'httpGet', scheme: 'HTTP', host: '', port: 0, path: '/', headers: [], ...over });
@@ -33,6 +33,7 @@ function routes(port: () => number) {
       case '/304': res.writeHead(304).end(); return;
       case '/big': res.end(Buffer.alloc(HTTP_MAX_BODY * 10, 'a')); return;
       case '/hang': return; // never answers
+      case '/trickle': res.writeHead(200); res.write('partial'); return; // never ends the body
       default: res.writeHead(404).end();
     }
   };
@@ -101,6 +102,10 @@ describe('httpGet probe: results', () => {
     assert.deepEqual(await probe({ path: '/hang' }, 1), {
       result: 'Failure', output: `Get "http://127.0.0.1:${port}/hang": context deadline exceeded (Client.Timeout exceeded while awaiting headers)`,
     });
+  });
+  it('a body that does not end in time is an error (kube throws the result away)', async () => {
+    await assert.rejects(probe({ path: '/trickle' }, 1),
+      (e: unknown) => e instanceof ProbeError && e.message === 'context deadline exceeded (Client.Timeout or context cancellation while reading body)');
   });
   it('a named container port', async () => {
     assert.deepEqual(await probe({ port: 'web', path: '/ok' }, 2, { name: 'c', ports: [{ name: 'web', containerPort: port }] }), { result: 'Success', output: 'ok' });

@@ -166,7 +166,9 @@ function readBody(res: IncomingMessage, gzip: boolean, limit: number, deadline: 
       if (err) reject(err);
       else resolve(Buffer.concat(chunks).subarray(0, limit));
     };
-    deadline.watch(() => done(new ProbeError('context deadline exceeded (Client.Timeout or context cancellation while reading body)')));
+    const expired = (): void => done(new ProbeError('context deadline exceeded (Client.Timeout or context cancellation while reading body)'));
+    if (deadline.expired) return expired();
+    deadline.watch(expired);
     stream.on('data', (c: Buffer) => {
       chunks.push(c);
       size += c.length;
@@ -175,6 +177,9 @@ function readBody(res: IncomingMessage, gzip: boolean, limit: number, deadline: 
     stream.once('end', () => done());
     stream.once('error', (err) => done(new ProbeError(err.message)));
     res.once('aborted', () => done(new ProbeError('unexpected EOF')));
+    res.once('close', () => {
+      if (!res.complete) done(new ProbeError('unexpected EOF'));
+    });
   });
 }
 

@@ -2,6 +2,8 @@
 // gating, restarts, UpdatePodStatus. Probes are exec probes answered by a fake
 // runtime from a table the scenarios change.
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, it } from 'node:test';
 import type { ExecSyncResult } from '../cri/types.js';
 import { ProberManager, probeKillGracePeriod, probeKillMessage, type LivenessFailure } from './manager.js';
@@ -327,5 +329,30 @@ describe('probe kills', () => {
     assert.equal(probeKillMessage(pod(), 'web', 'LivenessProbe'), 'Container web failed liveness probe, will be restarted');
     assert.equal(probeKillMessage(pod({ restartPolicy: 'OnFailure' }), 'web', 'StartupProbe'), 'Container web failed startup probe, will be restarted');
     assert.equal(probeKillMessage(pod({ restartPolicy: 'Never' }), 'web', 'LivenessProbe'), 'Container web failed liveness probe');
+  });
+});
+
+describe('ProberManager: an HTTP readiness probe against a real server', () => {
+  it('follows the server\'s answers, with kube\'s event texts', async () => {
+    let code = 200;
+    const server = createServer((_req, res) => res.writeHead(code).end());
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const port = (server.address() as AddressInfo).port;
+    try {
+      const t = setup([{ name: 'web', ports: [{ name: 'http', containerPort: port }], readinessProbe: { httpGet: { path: '/ready', port: 'http' }, failureThreshold: 1 } }]);
+      await t.add();
+      assert.deepEqual(t.flags(await t.status([running('web', 'c1')])), [{ started: true, ready: false }]);
+      assert.deepEqual(t.flags(await t.status([running('web', 'c1')])), [{ started: true, ready: true }]);
+      code = 503;
+      await t.step(10_000);
+      assert.deepEqual(t.flags(await t.status([running('web', 'c1')])), [{ started: true, ready: false }]);
+      assert.deepEqual(t.events.slice(0, 1), ['Unhealthy: Readiness probe failed: HTTP probe failed with statuscode: 503']);
+      code = 200;
+      await t.step(10_000);
+      assert.deepEqual(t.flags(await t.status([running('web', 'c1')])), [{ started: true, ready: true }]);
+      await t.mgr.close();
+    } finally {
+      server.close();
+    }
   });
 });
