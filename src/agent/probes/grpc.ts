@@ -10,7 +10,7 @@
 import { Client, Metadata, credentials, type ServiceError } from '@grpc/grpc-js';
 import { goDuration, goQuote, grpcErrorText, joinHostPort } from './goformat.js';
 import { HEALTH_CHECK_METHOD, decodeResponse, encodeRequest, servingStatusName, type HealthCheckResponse } from './health.js';
-import { PROBE_USER_AGENT } from './http.js';
+import { PROBE_USER_AGENT } from './httprequest.js';
 import type { ProbeOutcome } from './types.js';
 
 const UNIMPLEMENTED = 12;

@@ -1,11 +1,7 @@
-// The httpGet probe, as the kubelet's HTTP prober runs it:
+// The httpGet probe, as the kubelet's HTTP prober runs it (the request is
+// built in httprequest.ts): HTTPS without verifying certificates, no
+// keep-alive (Connection: close), and
 //
-//   URL      scheme (http/https, certificates not verified) :// host (the pod IP
-//            when empty) : port (number or container port name) path(?query)
-//   headers  the probe's httpHeaders (Go-canonical names, repeats kept); a Host
-//            header sets the request's host; User-Agent `kube-probe/1.27` and
-//            Accept `*/*` unless given (an empty Accept removes it);
-//            Accept-Encoding gzip as Go's transport adds it; Connection: close
 //   result   200–399 success; a redirect (301/302/303/307/308) is followed
 //            only to the same host name (at most 10), otherwise the 3xx is a
 //            success with a warning; other codes fail with kube's text
@@ -20,79 +16,15 @@ import { isIP } from 'node:net';
 import { createGunzip } from 'node:zlib';
 import type { Readable } from 'node:stream';
 import { dialErrorText, errCode, goQuote, joinHostPort } from './goformat.js';
-import { resolveContainerPort, type ProbeHandler } from './spec.js';
-import { ProbeError, type Json, type ProbeOutcome } from './types.js';
+import { nextRequest, type HttpProbeRequest } from './httprequest.js';
+import { ProbeError, type ProbeOutcome } from './types.js';
 
-/** kube's User-Agent for probes: `kube-probe/<major>.<minor>`. */
-export const PROBE_USER_AGENT = 'kube-probe/1.27';
+export { PROBE_USER_AGENT, buildHttpRequest, canonicalHeaderName, type HttpProbeRequest } from './httprequest.js';
+
 /** kube's maxRespBodyLength. */
 export const HTTP_MAX_BODY = 10 * 1024;
 const MAX_REDIRECTS = 10;
 const REDIRECT_CODES = new Set([301, 302, 303, 307, 308]);
-
-/** A probe request ready to send. */
-export interface HttpProbeRequest {
-  readonly scheme: 'http' | 'https';
-  readonly host: string;
-  readonly port: number;
-  /** Path and query as sent on the request line ("/" when empty). */
-  readonly target: string;
-  /** The URL as Go prints it (error texts). */
-  readonly display: string;
-  /** Header lines in order, Go-canonical names, without Host. */
-  readonly headers: readonly (readonly [string, string])[];
-  /** The Host header value sent. */
-  readonly hostHeader: string;
-  /** Whether Accept-Encoding gzip was added (then a gzip body is decoded). */
-  readonly gzip: boolean;
-}
-
-/** textproto.CanonicalMIMEHeaderKey: `x-forwarded-for` → `X-Forwarded-For`; names with invalid characters are kept. */
-export function canonicalHeaderName(name: string): string {
-  if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name)) return name;
-  return name.toLowerCase().replace(/(^|-)([a-z])/g, (_m, sep: string, c: string) => sep + c.toUpperCase());
-}
-
-/** Splits a probe path as Go's url.Parse would: path, then `?query` (a `#fragment` is dropped). */
-function splitPath(path: string): { pathname: string; search: string } {
-  const noFrag = path.split('#', 1)[0]!;
-  const q = noFrag.indexOf('?');
-  const rawPath = q < 0 ? noFrag : noFrag.slice(0, q);
-  const rawQuery = q < 0 ? '' : noFrag.slice(q + 1);
-  const u = new URL('http://h');
-  u.pathname = rawPath === '' ? '' : rawPath.startsWith('/') ? rawPath : `/${rawPath}`;
-  return { pathname: rawPath === '' ? '' : u.pathname, search: rawQuery === '' ? '' : `?${rawQuery}` };
-}
-
-/** The request an httpGet handler makes for a container of a pod with `podIP`. */
-export function buildHttpRequest(handler: Extract<ProbeHandler, { kind: 'httpGet' }>, container: Json, podIP: string): HttpProbeRequest {
-  const lower = handler.scheme.toLowerCase();
-  if (lower !== '' && lower !== 'http' && lower !== 'https') throw new ProbeError(`unsupported protocol scheme ${goQuote(lower)}`);
-  const scheme = lower === 'https' ? 'https' : 'http';
-  const host = handler.host !== '' ? handler.host : podIP;
-  const port = resolveContainerPort(handler.port, container);
-  const { pathname, search } = splitPath(handler.path);
-  const hostPort = joinHostPort(host, port);
-  const lines: [string, string][] = handler.headers.map((h) => [canonicalHeaderName(h.name), h.value]);
-  const has = (n: string): boolean => lines.some(([k]) => k === n);
-  const first = (n: string): string => lines.find(([k]) => k === n)?.[1] ?? '';
-  if (!has('User-Agent')) lines.push(['User-Agent', PROBE_USER_AGENT]);
-  let out = lines;
-  if (!has('Accept')) out.push(['Accept', '*/*']);
-  else if (first('Accept') === '') out = out.filter(([k]) => k !== 'Accept');
-  const hostValue = first('Host');
-  out = out.filter(([k, v]) => k !== 'Host' && !(k === 'User-Agent' && v === ''));
-  const gzip = !has('Accept-Encoding') && !has('Range');
-  if (gzip) out.push(['Accept-Encoding', 'gzip']);
-  return {
-    scheme, host, port,
-    target: (pathname === '' ? '/' : pathname) + search,
-    display: `${scheme}://${hostPort}${pathname}${search}`,
-    headers: out,
-    hostHeader: hostValue !== '' ? hostValue : hostPort,
-    gzip,
-  };
-}
 
 /** What sending one request gave. */
 type Exchange = { readonly res: IncomingMessage; readonly req: ClientRequest };
@@ -181,24 +113,6 @@ function readBody(res: IncomingMessage, gzip: boolean, limit: number, deadline: 
       if (!res.complete) done(new ProbeError('unexpected EOF'));
     });
   });
-}
-
-function nextRequest(prev: HttpProbeRequest, location: string): HttpProbeRequest {
-  const base = new URL(`${prev.scheme}://${joinHostPort(prev.host, prev.port)}${prev.target}`);
-  const next = new URL(location, base);
-  const scheme = next.protocol === 'https:' ? 'https' : 'http';
-  const host = next.hostname.replace(/^\[(.*)\]$/, '$1');
-  const port = next.port !== '' ? Number(next.port) : scheme === 'https' ? 443 : 80;
-  const target = (next.pathname === '' ? '/' : next.pathname) + next.search;
-  const shown = next.port !== '' ? joinHostPort(host, port) : next.hostname;
-  // Go keeps a custom Host header across a relative redirect only.
-  const relative = !/^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(location) && !location.startsWith('//');
-  const customHost = prev.hostHeader !== joinHostPort(prev.host, prev.port);
-  return {
-    ...prev, scheme, host, port, target,
-    display: `${scheme}://${shown}${next.pathname}${next.search}`,
-    hostHeader: relative && customHost ? prev.hostHeader : shown,
-  };
 }
 
 /** Runs the probe request; throws ProbeError only when the body could not be read (kube's "errored"). */

@@ -11,6 +11,6 @@ export { REAL_CLOCK, type ProbeClock } from './clock.js';
 export type { ProbeUpdate } from './results.js';
 export { probeSpecOf, resolveContainerPort, type ProbeHandler, type ProbeSpec } from './spec.js';
 export { expandCommand, expandReferences } from './expand.js';
-export { PROBE_USER_AGENT } from './http.js';
+export { PROBE_USER_AGENT } from './httprequest.js';
 export { HEALTH_SERVICE, HEALTH_CHECK_METHOD } from './health.js';
 export { ProbeError, type ContainerStatusView, type PodStatusView, type ProbeKind, type ProbeResult, type ProbeOutcome } from './types.js';

@@ -20,24 +20,12 @@ import type { RuntimeService } from '../cri/types.js';
 import { REAL_CLOCK, type ProbeClock } from './clock.js';
 import { Prober, type ProbeEventSink, type ProbeFeatures } from './prober.js';
 import { ResultsCache, type ProbeUpdate } from './results.js';
-import { containerNamed, containersOf, probeSpecOf, restartPolicyOf } from './spec.js';
+import { probeKillGracePeriod, probeKillMessage, type LivenessFailure, type ProbeKillReason } from './kill.js';
+import { containerNamed, containersOf, probeSpecOf } from './spec.js';
 import type { ContainerStatusView, Json, Pod, PodStatusView, ProbeKind, ProbeResult } from './types.js';
 import { Worker, type WorkerHost } from './worker.js';
 
-/** Why the pod worker kills a container after a probe (kuberuntime's containerKillReason). */
-export type ProbeKillReason = 'LivenessProbe' | 'StartupProbe';
-
-export interface LivenessFailure {
-  readonly podUid: string;
-  readonly containerName: string;
-  /** The status containerID of the container to kill. */
-  readonly containerId: string;
-  readonly reason: ProbeKillReason;
-  /** The Killing event's message, as kuberuntime writes it. */
-  readonly message: string;
-  /** The grace period to stop it with (the probe's terminationGracePeriodSeconds, the pod's, or 2 s). */
-  readonly gracePeriodSeconds: number;
-}
+export { probeKillGracePeriod, probeKillMessage, type LivenessFailure, type ProbeKillReason } from './kill.js';
 
 export interface ProberManagerOptions {
   readonly runtime: RuntimeService;
@@ -53,32 +41,7 @@ export interface ProberManagerOptions {
   readonly random?: () => number;
 }
 
-/** kuberuntime's minimumGracePeriodInSeconds. */
-const MINIMUM_GRACE_PERIOD_SECONDS = 2;
-
 const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/**
- * kuberuntime's setTerminationGracePeriod for a probe kill: the pod's deletion grace period when it is
- * being deleted, else the probe's terminationGracePeriodSeconds when set (and the ProbeTerminationGracePeriod
- * gate is on), else the pod's, else 2.
- */
-export function probeKillGracePeriod(pod: Pod, container: Json | undefined, reason: ProbeKillReason, probeTerminationGracePeriod = true): number {
-  const dgp = pod.metadata.deletionGracePeriodSeconds;
-  if (typeof dgp === 'number') return dgp;
-  const spec = isObj(pod.spec) ? pod.spec : {};
-  if (typeof spec.terminationGracePeriodSeconds !== 'number') return MINIMUM_GRACE_PERIOD_SECONDS;
-  const probe = container && probeTerminationGracePeriod ? probeSpecOf(container, reason === 'LivenessProbe' ? 'liveness' : 'startup') : undefined;
-  if (probe?.terminationGracePeriodSeconds !== undefined) return probe.terminationGracePeriodSeconds;
-  return spec.terminationGracePeriodSeconds;
-}
-
-/** kuberuntime's kill message after a failed probe: `Container web failed liveness probe, will be restarted`. */
-export function probeKillMessage(pod: Pod, containerName: string, reason: ProbeKillReason): string {
-  const what = reason === 'LivenessProbe' ? 'liveness' : 'startup';
-  const base = `Container ${containerName} failed ${what} probe`;
-  return restartPolicyOf(pod) !== 'Never' ? `${base}, will be restarted` : base;
-}
 
 const KINDS: readonly ProbeKind[] = ['startup', 'readiness', 'liveness'];
 const key = (uid: string, container: string, kind: ProbeKind): string => `${uid}\u0000${container}\u0000${kind}`;
