@@ -33,6 +33,6 @@ describe('tcpSocket probe', () => {
     });
   });
   it('an unknown host fails with Go\'s lookup error', async () => {
-    assert.deepEqual(await tcpProbe('no-such-host.invalid', 80, 2), { result: 'Failure', output: 'dial tcp: lookup no-such-host.invalid: no such host' });
+    assert.deepEqual(await tcpProbe('no-such-host.invalid', 80, 10), { result: 'Failure', output: 'dial tcp: lookup no-such-host.invalid: no such host' });
   });
 });
