@@ -142,5 +142,16 @@ describe('pods/log through the node agent', () => {
     const end = await follow.done;
     assert.equal(end.code, 0, end.err);
     assert.equal(end.out, 'three\nfour\n');
+    await until(() => agent.openLogStreams() === 0, () => 'the agent\'s stream ends with the container');
+
+    // the client leaving ends the API server's request to the agent, and the agent's stream
+    running = true;
+    const leaving = kubectl.start('logs', '-f', 'solo', '--tail=2'); // the last two file lines are the two parts of "four"
+    await until(() => leaving.out() === 'four\n', () => `kubectl logs -f printed ${JSON.stringify(leaving.out())} ${leaving.err()}`);
+    assert.equal(agent.openLogStreams(), 1);
+    leaving.proc.kill('SIGINT');
+    await leaving.done;
+    await until(() => agent.openLogStreams() === 0, () => 'the agent\'s stream ends when kubectl leaves');
+    running = false;
   });
 });

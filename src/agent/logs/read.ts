@@ -44,13 +44,21 @@ export interface ReadLogsRequest {
   readonly checkIntervalMs?: number;
 }
 
+/** The log cannot be read (kube's wording). */
+export class LogReadError extends Error {
+  override readonly name = 'LogReadError';
+}
+
+const GO_ERRNO: Record<string, string> = { ENOENT: 'no such file or directory', EACCES: 'permission denied', EISDIR: 'is a directory' };
 const NL = 0x0a;
 const BLOCK = 64 * 1024;
 
 export async function readLogs(r: ReadLogsRequest): Promise<void> {
   const o = r.options;
   const out = new EntryWriter(o, r.sink);
-  let file = await openFollowed(r.path, o.follow === true);
+  let file = await openFollowed(r.path, o.follow === true).catch((err: NodeJS.ErrnoException) => {
+    throw new LogReadError(`failed to open log file "${r.path}": open ${r.path}: ${GO_ERRNO[err.code ?? ''] ?? err.message}`);
+  });
   try {
     let pos = o.tailLines !== undefined ? await tailStart(file.fh, o.tailLines) : 0;
     let remainingLines = o.tailLines !== undefined && !o.follow ? o.tailLines : -1;

@@ -9,8 +9,8 @@
 // kubelet answers a handler it did not install.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isObject, type ApiObject } from '../../registry/object.js';
-import { readLogs } from '../logs/read.js';
-import { LogUnavailable, type AgentHost } from './host.js';
+import { LogReadError, readLogs } from '../logs/read.js';
+import type { AgentHost } from './host.js';
 import { LogQueryError, parseLogQuery } from './logquery.js';
 
 /** Path prefixes the later issue's handlers will take (exec/attach/portForward/run/stats/metrics). */
@@ -20,6 +20,8 @@ export interface HandlerOptions {
   readonly host: AgentHost;
   /** The forced re-check of a followed log (kube: 1 s). */
   readonly logCheckIntervalMs?: number;
+  /** Told when a log stream opens and closes (the server's count of open streams). */
+  readonly streams?: { opened(): void; closed(): void };
 }
 
 export type Route = (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<void> | void;
@@ -54,8 +56,8 @@ async function containerLogs(req: IncomingMessage, res: ServerResponse, url: URL
   try {
     log = await o.host.logPath(namespace, podName, container, query.previous);
   } catch (err) {
-    if (err instanceof LogUnavailable) return writeText(res, 400, err.message);
-    throw err;
+    // kube answers any failure to find the log 400 with its text (LogUnavailable is the expected kind)
+    return writeText(res, 400, err instanceof Error ? err.message : String(err));
   }
   // Headers go out before the first line, so a follow of a quiet container is answered at once.
   res.writeHead(200, { 'content-type': 'text/plain', 'transfer-encoding': 'chunked' });
@@ -64,6 +66,7 @@ async function containerLogs(req: IncomingMessage, res: ServerResponse, url: URL
   const ac = new AbortController();
   const gone = () => ac.abort();
   res.on('close', gone);
+  o.streams?.opened();
   try {
     await readLogs({
       path: log.path,
@@ -80,10 +83,13 @@ async function containerLogs(req: IncomingMessage, res: ServerResponse, url: URL
       },
     });
     res.end();
-  } catch {
-    res.destroy(); // the status is already sent: cut the stream, as a failed copy does
+  } catch (err) {
+    // The status is already sent: the kubelet's late error text ends the body, as its WriteError after the flush does.
+    if (err instanceof LogReadError) res.end(err.message);
+    else res.destroy();
   } finally {
     res.off('close', gone);
+    o.streams?.closed();
   }
 }
 

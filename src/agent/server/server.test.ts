@@ -23,12 +23,14 @@ writeFileSync(logFile, '2026-01-01T00:00:01Z stdout F one\n2026-01-01T00:00:02.5
 writeFileSync(prevFile, '2026-01-01T00:00:00Z stdout F before the restart\n');
 
 const pod = (ns: string, name: string, containers: string[]): ApiObject => ({ apiVersion: 'v1', kind: 'Pod', metadata: { namespace: ns, name }, spec: { containers: containers.map((c) => ({ name: c, image: 'busybox' })) } });
-const pods = [pod('default', 'web', ['app', 'waiting']), pod('kube', 'dns', ['dns'])];
+const pods = [pod('default', 'web', ['app', 'waiting', 'gone', 'broken']), pod('kube', 'dns', ['dns'])];
 let followRunning = true;
 const host: AgentHost = {
   pods: () => pods,
   logPath: async (_ns, _pod, container, previous) => {
     if (container === 'waiting') throw new LogUnavailable('container "waiting" in pod "web" is waiting to start: ContainerCreating');
+    if (container === 'broken') throw new Error('failed to get container status "abc": rpc error: code = NotFound');
+    if (container === 'gone') return { path: join(dir, 'missing.log'), running: async () => false };
     if (previous) return { path: prevFile, running: async () => false };
     return { path: logFile, running: async () => followRunning };
   },
@@ -206,6 +208,8 @@ test('routes table: /containerLogs, /healthz, later routes', async () => {
     { path: '/containerLogs/default/web/app?limitBytes=5', status: 200, text: 'one\nt' },
     { path: '/containerLogs/default/web/app?previous=true', status: 200, text: 'before the restart\n' },
     { path: '/containerLogs/default/web/waiting', status: 400, text: 'container "waiting" in pod "web" is waiting to start: ContainerCreating' },
+    { path: '/containerLogs/default/web/broken', status: 400, text: 'failed to get container status "abc": rpc error: code = NotFound' },
+    { path: '/containerLogs/default/web/gone', status: 200, text: `failed to open log file "${join(dir, 'missing.log')}": open ${join(dir, 'missing.log')}: no such file or directory` },
     { path: '/containerLogs/default/nope/app', status: 404, text: 'pod "nope" does not exist' },
     { path: '/containerLogs/kube/dns/app', status: 404, text: 'container "app" not found in pod "dns"' },
     { path: '/containerLogs/default/web/app?tailLines=x', status: 400, text: '{"message": "Unable to decode query."}' },
@@ -263,6 +267,24 @@ test('follow streams lines as the file grows and ends when the container stops',
   assert.equal(got.status, 200);
   assert.equal(got.headers['transfer-encoding'], 'chunked');
   assert.equal(got.text, 'three\nfour\n');
+});
+
+test('a follow ends when the client goes away', async () => {
+  const s = await start();
+  followRunning = true;
+  await new Promise<void>((resolve, reject) => {
+    const req = https.get({ host: '127.0.0.1', port: s.port, path: '/containerLogs/default/web/app?follow=true', servername: 'localhost', ca: tls.cert, cert: alice.cert, key: alice.key, agent: false }, (res) => {
+      res.once('data', () => {
+        assert.equal(s.openLogStreams(), 1);
+        req.destroy();
+        resolve();
+      });
+    });
+    req.on('error', (e) => ((e as NodeJS.ErrnoException).code === 'ECONNRESET' ? undefined : reject(e)));
+  });
+  for (let i = 0; i < 200 && s.openLogStreams() > 0; i++) await new Promise((r) => setTimeout(r, 10));
+  assert.equal(s.openLogStreams(), 0);
+  followRunning = false;
 });
 
 test('self-signed serving pair: generated once in --cert-dir, then loaded', async () => {

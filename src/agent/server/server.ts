@@ -37,13 +37,17 @@ export interface AgentServerOptions {
 export interface RunningAgentServer {
   readonly port: number;
   readonly healthzPort: number | undefined;
+  /** Log streams being served now (a follow stays open until the container stops or the client leaves). */
+  openLogStreams(): number;
   close(): Promise<void>;
 }
 
 export async function startAgentServer(o: AgentServerOptions): Promise<RunningAgentServer> {
   const authn = new AgentAuthenticator(o.authentication);
   const authz = new AgentAuthorizer(o.authorization);
-  const routes = agentRoutes({ host: o.host, ...(o.logCheckIntervalMs !== undefined ? { logCheckIntervalMs: o.logCheckIntervalMs } : {}) });
+  let open = 0;
+  const streams = { opened: () => void open++, closed: () => void open-- };
+  const routes = agentRoutes({ host: o.host, streams, ...(o.logCheckIntervalMs !== undefined ? { logCheckIntervalMs: o.logCheckIntervalMs } : {}) });
   const wantsCerts = (o.authentication.clientCAs?.length ?? 0) > 0;
   const server = https.createServer({
     cert: o.tls.cert,
@@ -95,6 +99,7 @@ export async function startAgentServer(o: AgentServerOptions): Promise<RunningAg
   return {
     port: (server.address() as AddressInfo).port,
     healthzPort: health ? (health.address() as AddressInfo).port : undefined,
+    openLogStreams: () => open,
     async close() {
       await Promise.all([closeServer(server), health ? closeServer(health) : undefined]);
     },
