@@ -107,6 +107,25 @@ function goDialText(url: URL, err: NodeJS.ErrnoException): string {
   if (err.code === 'ENOTFOUND' || err.code === 'EAI_AGAIN') return `dial tcp: lookup ${url.hostname.replace(/^\[(.*)\]$/, '$1')}: no such host`;
   const known = err.code ? CONNECT_ERRORS[err.code] : undefined;
   if (known) return `dial tcp ${hostPort}: ${known}`;
-  if (/certificate|self.signed|SSL|TLS/i.test(err.message)) return `tls: failed to verify certificate: x509: ${err.message}`;
-  return err.message;
+  const tls = goTlsText(url, err as NodeJS.ErrnoException & { cert?: { subjectaltname?: string } });
+  return tls ?? err.message;
+}
+
+const UNKNOWN_AUTHORITY = new Set(['UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'SELF_SIGNED_CERT_IN_CHAIN', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'UNABLE_TO_GET_ISSUER_CERT', 'CERT_SIGNATURE_FAILURE']);
+
+/** Go's crypto/x509 texts for a serving certificate that does not verify. */
+function goTlsText(url: URL, err: NodeJS.ErrnoException & { cert?: { subjectaltname?: string } }): string | undefined {
+  const prefix = 'tls: failed to verify certificate: x509: ';
+  if (err.code && UNKNOWN_AUTHORITY.has(err.code)) return `${prefix}certificate signed by unknown authority`;
+  if (err.code === 'CERT_HAS_EXPIRED' || err.code === 'CERT_NOT_YET_VALID') return `${prefix}certificate has expired or is not yet valid`;
+  if (err.code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
+    const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+    const sans = (err.cert?.subjectaltname ?? '').split(', ').filter(Boolean);
+    if (isIP(host)) {
+      if (!sans.some((s) => s.startsWith('IP Address:'))) return `${prefix}cannot validate certificate for ${host} because it doesn't contain any IP SANs`;
+      return `${prefix}certificate is valid for ${sans.filter((s) => s.startsWith('IP Address:')).map((s) => s.slice(11)).join(', ')}, not ${host}`;
+    }
+    return `${prefix}certificate is valid for ${sans.filter((s) => s.startsWith('DNS:')).map((s) => s.slice(4)).join(', ')}, not ${host}`;
+  }
+  return undefined;
 }

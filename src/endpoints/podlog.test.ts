@@ -3,6 +3,11 @@ import assert from 'node:assert/strict';
 import { kubeletClient, NoPreferredAddress } from './kubeletclient.js';
 import { checkResponse, logLocation } from './podlog.js';
 import type { ApiObject } from '../registry/object.js';
+import { join } from 'node:path';
+import { tempDir } from '../testing/tempdir.js';
+import { servingTls } from '../agent/server/tls.js';
+import { startAgentServer } from '../agent/server/server.js';
+import { newCertificateAuthority } from '../server/pki.js';
 
 const node = (status: Record<string, unknown>): ApiObject => ({ metadata: { name: 'n' }, status });
 
@@ -49,5 +54,33 @@ test('checkResponse: the agent\'s refusals as kube\'s generic response checker m
     assert.equal(s.reason, r.reason, String(r.code));
     assert.equal(s.message, r.message, String(r.code));
     if (r.kind) assert.deepEqual(s.details, { name: 'p', kind: r.kind });
+  }
+});
+
+test('kubelet client against a real agent: verified with --kubelet-certificate-authority, Go\'s x509 texts when not', async () => {
+  const tls = await servingTls({ certDir: join(tempDir('svc-kubelet-client-'), 'pki'), hostname: 'localhost' });
+  const agent = await startAgentServer({
+    host: { pods: () => [], logPath: async () => { throw new Error('none'); } }, nodeName: 'n', address: '127.0.0.1', port: 0, tls,
+    authentication: { anonymous: true }, authorization: { mode: 'AlwaysAllow' },
+  });
+  try {
+    const body = async (url: string, ca?: string) => {
+      const res = await kubeletClient(ca ? { ca } : {}).get(new URL(url), new AbortController().signal);
+      let text = '';
+      for await (const c of res) text += String(c);
+      return `${res.statusCode} ${text}`;
+    };
+    const byName = `https://localhost:${agent.port}/healthz`;
+    const byIP = `https://127.0.0.1:${agent.port}/healthz`;
+    assert.equal(await body(byIP), '200 ok'); // no CA: not verified, as kube
+    assert.equal(await body(byName, tls.cert), '200 ok');
+    const other = (await newCertificateAuthority()).cert;
+    const rows: [string, string | undefined, string][] = [
+      [byName, other, `Get "${byName}": tls: failed to verify certificate: x509: certificate signed by unknown authority`],
+      [byIP, tls.cert, `Get "${byIP}": tls: failed to verify certificate: x509: cannot validate certificate for 127.0.0.1 because it doesn't contain any IP SANs`],
+    ];
+    for (const [url, ca, want] of rows) await assert.rejects(body(url, ca), (e: unknown) => e instanceof Error && e.message === want, url);
+  } finally {
+    await agent.close();
   }
 });
