@@ -41,6 +41,12 @@ const cases: { name: string; options: LogOptions; text?: string; want: string }[
   { name: 'empty file', options: { tailLines: 3 }, text: '', want: '' },
 ];
 
+const many = Array.from({ length: 3000 }, (_, i) => `2026-01-01T00:00:01Z stdout F line ${i}\n`).join('');
+cases.push(
+  { name: 'tailLines across many blocks', options: { tailLines: 2500 }, text: many, want: Array.from({ length: 2500 }, (_, i) => `line ${i + 500}\n`).join('') },
+  { name: 'limitBytes across blocks', options: { limitBytes: 70_000 }, text: many.repeat(3), want: Array.from({ length: 9000 }, (_, i) => `line ${i % 3000}\n`).join('').slice(0, 70_000) },
+);
+
 for (const c of cases) {
   test(`readLogs: ${c.name}`, async () => {
     assert.equal(await read(c.text ?? FILE, c.options), c.want);
