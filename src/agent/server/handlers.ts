@@ -5,7 +5,8 @@
 //   GET /containerLogs/{namespace}/{pod}/{container}   the container's log (PodLogOptions query)
 //
 // The routes of exec, attach, port-forward, run, stats and metrics come later
-// (LATER_ROUTES): until then they answer 404 as any unknown path, as the
+// (LATER_ROUTES): a handler given in `extra` under one of those prefixes takes
+// the prefix's paths; until then they answer 404 as any unknown path, as the
 // kubelet answers a handler it did not install.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isObject, type ApiObject } from '../../registry/object.js';
@@ -14,12 +15,15 @@ import type { AgentHost } from './host.js';
 import { LogQueryError, parseLogQuery } from './logquery.js';
 
 /** Path prefixes the later issue's handlers will take (exec/attach/portForward/run/stats/metrics). */
-export const LATER_ROUTES: readonly string[] = ['/exec', '/attach', '/portForward', '/run', '/stats', '/metrics', '/cri'];
+export const LATER_ROUTES = ['/exec', '/attach', '/portForward', '/run', '/stats', '/metrics', '/cri'] as const;
+export type LaterRoute = (typeof LATER_ROUTES)[number];
 
 export interface HandlerOptions {
   readonly host: AgentHost;
   /** The forced re-check of a followed log (kube: 1 s). */
   readonly logCheckIntervalMs?: number;
+  /** Handlers of the later routes, by prefix (one of LATER_ROUTES). */
+  readonly extra?: Readonly<Partial<Record<LaterRoute, Route>>>;
   /** Told when a log stream opens and closes (the server's count of open streams). */
   readonly streams?: { opened(): void; closed(): void };
 }
@@ -33,6 +37,9 @@ export function agentRoutes(o: HandlerOptions): Route {
     if (path === '/pods' && isRead(req)) return writeJson(res, 200, { kind: 'PodList', apiVersion: 'v1', metadata: {}, items: o.host.pods() });
     const logs = /^\/containerLogs\/([^/]+)\/([^/]+)\/([^/]+)\/?$/.exec(path);
     if (logs && isRead(req)) return containerLogs(req, res, url, o, logs.slice(1).map(decodeURIComponent) as [string, string, string]);
+    const later = LATER_ROUTES.find((p) => path === p || path.startsWith(`${p}/`));
+    const handler = later && o.extra?.[later];
+    if (handler) return handler(req, res, url);
     notFound(res);
   };
 }

@@ -231,6 +231,13 @@ test('routes table: /containerLogs, /healthz, later routes', async () => {
   }
 });
 
+test('a later route plugs in by prefix, behind authentication and authorization', async () => {
+  const s = await start({ authentication: { anonymous: false, clientCAs: parseCertificateBundle(ca.cert) }, extraRoutes: { '/exec': (_req, res, url) => void res.end(`exec ${url.pathname}`) } });
+  assert.deepEqual([(await get(s.port, '/exec/default/web/app', { cert: alice, method: 'POST' })).text, (await get(s.port, '/exec/default/web/app', { method: 'POST' })).status], ['exec /exec/default/web/app', 401]);
+  assert.equal((await get(s.port, '/execx', { cert: alice })).status, 404);
+  assert.equal((await get(s.port, '/attach/default/web/app', { cert: alice })).status, 404);
+});
+
 test('the health server answers /healthz over plain HTTP; a failing sync loop is a 500 with kube\'s check list', async () => {
   let unhealthy: string | undefined;
   const s = await start({ host: { ...host, unhealthy: () => unhealthy }, healthz: { address: '127.0.0.1', port: await freePort() } });

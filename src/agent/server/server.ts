@@ -14,7 +14,7 @@ import type { TLSSocket } from 'node:tls';
 import { peerCertificateChain, type PemKeyPair } from '../../server/pki.js';
 import { AgentAuthenticator, Unauthenticated, type AuthenticationOptions } from './authn.js';
 import { AgentAuthorizer, describe, nodeAttributes, type AuthorizationOptions } from './authz.js';
-import { agentRoutes, healthz, notFound, writeText } from './handlers.js';
+import { agentRoutes, healthz, notFound, writeText, type HandlerOptions } from './handlers.js';
 import type { AgentHost } from './host.js';
 
 export interface AgentServerOptions {
@@ -30,6 +30,8 @@ export interface AgentServerOptions {
   /** --healthz-bind-address and --healthz-port; absent or port 0: no health server. */
   readonly healthz?: { readonly address: string; readonly port: number };
   readonly logCheckIntervalMs?: number;
+  /** The later issue's handlers (exec, attach, portForward, run, stats, metrics) by prefix; absent: 404. */
+  readonly extraRoutes?: HandlerOptions['extra'];
   /** Where unexpected errors go (the agent's log). */
   readonly onError?: (err: unknown) => void;
 }
@@ -47,7 +49,11 @@ export async function startAgentServer(o: AgentServerOptions): Promise<RunningAg
   const authz = new AgentAuthorizer(o.authorization);
   let open = 0;
   const streams = { opened: () => void open++, closed: () => void open-- };
-  const routes = agentRoutes({ host: o.host, streams, ...(o.logCheckIntervalMs !== undefined ? { logCheckIntervalMs: o.logCheckIntervalMs } : {}) });
+  const routes = agentRoutes({
+    host: o.host, streams,
+    ...(o.logCheckIntervalMs !== undefined ? { logCheckIntervalMs: o.logCheckIntervalMs } : {}),
+    ...(o.extraRoutes ? { extra: o.extraRoutes } : {}),
+  });
   const wantsCerts = (o.authentication.clientCAs?.length ?? 0) > 0;
   const server = https.createServer({
     cert: o.tls.cert,
