@@ -54,6 +54,10 @@ const SERVER_FLAGS = (bind: string): FlagSpec[] => [
   { name: 'service-account-jwks-uri', type: 'string', help: 'jwks_uri of the issuer discovery document. Default https://<host:port>/openid/v1/jwks.' },
   { name: 'api-audiences', type: 'strings', help: 'Audiences of the API: tokens must be for one of them. Default: the service account issuers.' },
   { name: 'anonymous-auth', type: 'bool', help: 'Serve requests without credentials as system:anonymous.', default: true },
+  { name: 'kubelet-client-certificate', type: 'string', help: 'Client certificate (PEM) presented to node agents. Default: one for kube-apiserver-kubelet-client from the generated CA.' },
+  { name: 'kubelet-client-key', type: 'string', help: 'Private key of --kubelet-client-certificate.' },
+  { name: 'kubelet-certificate-authority', type: 'string', help: 'CA bundle that node agents\' serving certificates must verify against; without it they are not verified.' },
+  { name: 'kubelet-preferred-address-types', type: 'strings', help: 'Node address types tried in order to reach a node agent.', default: ['Hostname', 'InternalDNS', 'InternalIP', 'ExternalDNS', 'ExternalIP'] },
   ...AUTHN_FLAGS,
   ...AUTHZ_FLAGS,
   ...ADMISSION_FLAGS,
@@ -86,6 +90,9 @@ function options(v: Map<string, unknown>, controllers: boolean): ApiServerOption
     etcdKeyFile: str('etcd-keyfile'),
     compaction: { retentionMs: num('storage-history') },
   };
+  if ((str('kubelet-client-certificate') === undefined) !== (str('kubelet-client-key') === undefined)) {
+    throw new FlagError('--kubelet-client-certificate and --kubelet-client-key must be given together');
+  }
   if ((str('tls-cert-file') === undefined) !== (str('tls-private-key-file') === undefined)) {
     throw new FlagError('--tls-cert-file and --tls-private-key-file must be given together');
   }
@@ -145,6 +152,12 @@ function options(v: Map<string, unknown>, controllers: boolean): ApiServerOption
       apiAudiences: (v.get('api-audiences') as string[] | undefined) ?? [],
     },
     anonymousAuth: v.get('anonymous-auth') as boolean,
+    kubeletClient: {
+      clientCertificateFile: str('kubelet-client-certificate'),
+      clientKeyFile: str('kubelet-client-key'),
+      certificateAuthorityFile: str('kubelet-certificate-authority'),
+      preferredAddressTypes: list('kubelet-preferred-address-types'),
+    },
     enableBootstrapTokenAuth: v.get('enable-bootstrap-token-auth') as boolean,
     requestHeader: requestHeaderCA ? {
       clientCAFile: requestHeaderCA,

@@ -1,7 +1,7 @@
 // The pod subresources that stream from the node agent: log, exec, attach and
-// portforward. svc has no node agent yet, so none of them can stream; each
-// answers at once with the Status Kubernetes gives when it cannot reach a
-// node, never a hang:
+// portforward. pods/log is proxied to the node's agent (podlog.ts) when the
+// server has a kubelet client; exec, attach and portforward (a later issue)
+// answer at once, never a hang:
 //
 //   pod (or node) missing              404 NotFound, as Kubernetes
 //   bad PodLogOptions                  422 Invalid, kind PodLogOptions, as Kubernetes
@@ -10,13 +10,18 @@
 //                                      nothing for an unscheduled pod);
 //                                      exec/attach/portforward: 400 "pod X does
 //                                      not have a host assigned", as Kubernetes
-//   pod on a node                      503 ServiceUnavailable: where Kubernetes
-//                                      would call the node's kubelet, svc has no
-//                                      node agent to call; the message says so
+//   log of a pod on a node             the agent's /containerLogs streamed back;
+//                                      a node without a preferred address or an
+//                                      agent that cannot be reached: 500 with
+//                                      the error's text, as Kubernetes
+//   exec/attach/portforward on a node  503 ServiceUnavailable: the message says
+//                                      this server does not stream them yet
 import { fieldPath, forbidden, invalid, newBadRequest, newInvalid, newServiceUnavailable, type FieldError } from '../api/meta/index.js';
 import type { RequestContext } from '../server/context.js';
 import { isObject, type ApiObject } from '../registry/object.js';
 import type { ResourceRequestInfo } from './requestinfo.js';
+import { NoPreferredAddress, type KubeletClient } from './kubeletclient.js';
+import { logLocation, noAddress, proxyPodLog } from './podlog.js';
 
 export const POD_STREAM_SUBRESOURCES: ReadonlySet<string> = new Set(['log', 'exec', 'attach', 'portforward']);
 
@@ -25,6 +30,8 @@ export interface PodStreamDeps {
   readonly pod: (namespace: string, name: string) => Promise<ApiObject>;
   /** The node a pod is assigned to (throws NotFound). */
   readonly node: (name: string) => Promise<ApiObject>;
+  /** The client to node agents; without it pods/log answers 503 as the other streams. */
+  readonly kubelet?: KubeletClient;
 }
 
 export async function servePodStream(ctx: RequestContext, info: ResourceRequestInfo, deps: PodStreamDeps): Promise<void> {
@@ -34,7 +41,7 @@ export async function servePodStream(ctx: RequestContext, info: ResourceRequestI
     if (errs.length > 0) throw newInvalid({ group: '', kind: 'PodLogOptions' }, info.name, errs);
   }
   const pod = await deps.pod(info.namespace, info.name);
-  if (info.subresource !== 'portforward') checkContainer(pod, q.get('container') ?? '');
+  const container = info.subresource !== 'portforward' ? checkContainer(pod, q.get('container') ?? '') : '';
   const spec = isObject(pod.spec) ? pod.spec : {};
   const nodeName = typeof spec.nodeName === 'string' ? spec.nodeName : '';
   if (!nodeName) {
@@ -45,14 +52,24 @@ export async function servePodStream(ctx: RequestContext, info: ResourceRequestI
     }
     throw newBadRequest(`pod ${info.name} does not have a host assigned`);
   }
-  await deps.node(nodeName);
+  const node = await deps.node(nodeName);
+  if (info.subresource === 'log' && deps.kubelet) {
+    let url;
+    try {
+      url = logLocation(deps.kubelet, node, info.namespace, info.name, container, q);
+    } catch (err) {
+      if (err instanceof NoPreferredAddress) throw noAddress(err);
+      throw err;
+    }
+    return proxyPodLog(ctx, deps.kubelet, url, info.name);
+  }
   throw newServiceUnavailable(`pod ${info.name} runs on node ${nodeName}, but this server has no node agent to reach it: ${WHAT[info.subresource] ?? info.subresource} is not available`);
 }
 
 const WHAT: Record<string, string> = { log: 'reading container logs', exec: 'exec', attach: 'attach', portforward: 'port forwarding' };
 
-/** The container a request names must be one of the pod's; with none named, the pod must have exactly one. */
-function checkContainer(pod: ApiObject, container: string): void {
+/** The container a request names must be one of the pod's; with none named, the pod must have exactly one (returned). */
+function checkContainer(pod: ApiObject, container: string): string {
   const spec = isObject(pod.spec) ? pod.spec : {};
   const names = (key: string) => (Array.isArray(spec[key]) ? (spec[key] as unknown[]) : []).map((c) => (isObject(c) && typeof c.name === 'string' ? c.name : ''));
   const main = names('containers');
@@ -60,9 +77,9 @@ function checkContainer(pod: ApiObject, container: string): void {
   const podName = pod.metadata.name ?? '';
   if (container) {
     if (!all.includes(container)) throw newBadRequest(`container ${container} is not valid for pod ${podName}`);
-    return;
+    return container;
   }
-  if (main.length === 1) return;
+  if (main.length === 1) return main[0]!;
   if (main.length === 0) throw newBadRequest(`a container name must be specified for pod ${podName}`);
   throw newBadRequest(`a container name must be specified for pod ${podName}, choose one of: [${all.join(' ')}]`);
 }

@@ -27,6 +27,7 @@ import { serveScale } from './scaleverb.js';
 import { serveProxy } from './proxies.js';
 import { connectOptions } from './connectoptions.js';
 import { POD_STREAM_SUBRESOURCES, servePodStream } from './podstreams.js';
+import type { KubeletClient } from './kubeletclient.js';
 import { review, type ReviewDeps } from './reviews.js';
 import type { SubresourceHandler } from './tokenrequest.js';
 import { planGet, planList } from '../registry/listoptions.js';
@@ -40,7 +41,7 @@ import { kindedBody, typedBody, checkPutTarget, bodyObject } from './writebody.j
 import { servePatch } from './patchverb.js';
 
 /** `tokenRequest`: serviceaccounts/<name>/token (src/endpoints/tokenrequest.ts); without it the subresource answers 405. */
-export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSettings: WatchSettings = DEFAULT_WATCH_SETTINGS, gates: FeatureGates = DEFAULT_GATES, tokenRequest?: SubresourceHandler) {
+export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSettings: WatchSettings = DEFAULT_WATCH_SETTINGS, gates: FeatureGates = DEFAULT_GATES, tokenRequest?: SubresourceHandler, kubelet?: KubeletClient) {
   return async (ctx: RequestContext): Promise<void> => {
     const info = resourceInfoOf(ctx);
     // Routes first (404, then 405), as go-restful matches them; then what the request accepts (406).
@@ -111,7 +112,7 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
 
     const connecting = served.group === '' ? connectOptions(served.resource, info, q) : undefined;
     if (connecting) await store.admitConnect(info.namespace, info.name, info.subresource, connecting, user);
-    if (served.group === '' && served.resource === 'pods' && POD_STREAM_SUBRESOURCES.has(info.subresource)) return servePodStream(ctx, info, { pod: (ns, n) => store.get(ns, n), node: (n) => registry.store('', 'nodes').get('', n) });
+    if (served.group === '' && served.resource === 'pods' && POD_STREAM_SUBRESOURCES.has(info.subresource)) return servePodStream(ctx, info, { pod: (ns, n) => store.get(ns, n), node: (n) => registry.store('', 'nodes').get('', n), ...(kubelet ? { kubelet } : {}) });
     if (sub && isConnecter(sub)) {
       // The proxies: answered here, never by the parent's verbs below (a DELETE …/proxy would delete the parent).
       return serveProxy(served.resource, info, { parent: (ns, n) => store.get(ns, n), endpoints: (ns, n) => registry.store('', 'endpoints').get(ns, n) });

@@ -44,6 +44,7 @@ import { defaulterFor } from '../api/defaults.js';
 import { trackWrite } from '../endpoints/fieldmanager.js';
 import type { ApiObject } from '../registry/object.js';
 import { ensurePki, parseCertificateBundle } from './pki.js';
+import { buildKubeletClient, type KubeletClientOptions } from './kubeletclientconfig.js';
 import { writeAdminKubeconfig } from './kubeconfig.js';
 import { Health, PostStartHook, ShutdownCheck, log, ping, type HealthCheck } from './health.js';
 import { buildHandlerChain } from './chain.js';
@@ -120,6 +121,8 @@ export interface ApiServerOptions {
    * (default: kube's default-on plugins that are implemented; see admission/chain.ts).
    */
   readonly admission?: AdmissionFlags;
+  /** --kubelet-client-certificate, --kubelet-client-key, --kubelet-certificate-authority, --kubelet-preferred-address-types. */
+  readonly kubeletClient?: KubeletClientOptions;
 }
 
 export interface ServiceAccountOptions {
@@ -280,7 +283,7 @@ async function assemble(opts: ApiServerOptions, store: Store, admissionPlan: Adm
   }));
   const router = buildRouter({
     health, discovery, knowsGroup: (g) => registry.servesGroup(g), openapi,
-    resources: resourceHandler(registry, { authenticator, authorizer, tokenAuthenticator, apiAudiences }, { ...DEFAULT_WATCH_SETTINGS, watchList: gates.enabled('WatchList'), ...opts.watch }, gates, tokenRequestHandler(registry, serviceAccounts)),
+    resources: resourceHandler(registry, { authenticator, authorizer, tokenAuthenticator, apiAudiences }, { ...DEFAULT_WATCH_SETTINGS, watchList: gates.enabled('WatchList'), ...opts.watch }, gates, tokenRequestHandler(registry, serviceAccounts), await buildKubeletClient(opts.kubeletClient, generated?.ca)),
     issuerDiscovery: async (path) => {
       if (path !== OPENID_CONFIGURATION_PATH && path !== JWKS_PATH) return undefined;
       const docs = await issuerDocuments();

@@ -204,13 +204,13 @@ function allowsClientAuth(cert: X509Certificate): boolean {
 // ---- issuing ----
 
 type LeafSpec =
-  | { readonly kind: 'serving'; readonly hosts: readonly string[] }
+  | { readonly kind: 'serving'; readonly hosts: readonly string[]; readonly commonName?: string }
   | { readonly kind: 'client'; readonly name: string; readonly groups: readonly string[] };
 
-async function createCa(now: Date): Promise<PemKeyPair> {
+async function createCa(now: Date, commonName = 'svc-ca'): Promise<PemKeyPair> {
   const keys = await webcrypto.subtle.generateKey(EC_KEY, true, ['sign', 'verify']);
   const cert = await x509.X509CertificateGenerator.createSelfSigned({
-    name: [{ CN: ['svc-ca'] }],
+    name: [{ CN: [commonName] }],
     keys,
     signingAlgorithm: SIGNING,
     ...validity(now, CA_DAYS),
@@ -237,7 +237,7 @@ async function issueLeaf(ca: PemKeyPair, spec: LeafSpec, now: Date): Promise<Pem
   ];
   let subject: x509.JsonName;
   if (spec.kind === 'serving') {
-    subject = [{ CN: ['svc-apiserver'] }];
+    subject = [{ CN: [spec.commonName ?? 'svc-apiserver'] }];
     extensions.push(
       new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.serverAuth]),
       new x509.SubjectAlternativeNameExtension(spec.hosts.map((h) => ({ type: isIP(h) ? 'ip' : 'dns', value: h }))),
@@ -337,8 +337,13 @@ export async function loadCertificateAuthority(dataDir: string, now: Date = new 
 // ---- certificates made the way the PKI makes them (tests, `svc certs user`) ----
 
 /** A fresh self-signed CA (ECDSA P-256), as the generated PKI's. */
-export function newCertificateAuthority(now: Date = new Date()): Promise<PemKeyPair> {
-  return createCa(now);
+export function newCertificateAuthority(now: Date = new Date(), commonName = 'svc-ca'): Promise<PemKeyPair> {
+  return createCa(now, commonName);
+}
+
+/** A serving certificate for `hosts` (DNS names or IPs) signed by `ca`, valid for a year (the node agent's self-signed pair). */
+export function issueServingCertificate(ca: PemKeyPair, hosts: readonly string[], commonName = 'svc-apiserver', now: Date = new Date()): Promise<PemKeyPair> {
+  return issueLeaf(ca, { kind: 'serving', hosts, commonName }, now);
 }
 
 /** A client certificate (CN=name, one O per group) signed by `ca`, valid for a year. */
