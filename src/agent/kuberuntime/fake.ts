@@ -86,7 +86,8 @@ export class FakeRuntime implements RuntimeService {
   }
 
   private ts(): number {
-    return this.now() * 1e6 + ++this.seq;
+    // Microsecond steps: nanosecond epochs are past 2^53, so smaller steps would be lost.
+    return this.now() * 1e6 + ++this.seq * 1000;
   }
 
   private id(): string {

@@ -124,7 +124,7 @@ const ignoreNotFound = <T>(p: Promise<T>): Promise<T | undefined> =>
 /** The statuses of every container of the pod uid, newest first (kube's getPodContainerStatuses). */
 export async function podContainerStatuses(runtime: RuntimeService, uid: string, runtimeName = 'containerd'): Promise<RuntimeContainerStatus[]> {
   const list = await runtime.listContainers({ labelSelector: { [POD_UID_LABEL]: uid } });
-  const out: RuntimeContainerStatus[] = [];
+  const out: (RuntimeContainerStatus & { createdNs: number })[] = [];
   for (const c of list) {
     const s = await ignoreNotFound(runtime.containerStatus(c.id));
     if (!s) continue;
@@ -153,9 +153,10 @@ export async function podContainerStatuses(runtime: RuntimeService, uid: string,
       reason: state === 'exited' ? s.reason : '',
       message,
       podSandboxId: c.podSandboxId,
+      createdNs: s.createdAt,
     });
   }
-  return out.sort((a, b) => b.createdAt - a.createdAt);
+  return out.sort((a, b) => b.createdNs - a.createdNs).map(({ createdNs: _ns, ...s }) => s);
 }
 
 /** kube's GetPodStatus. */
