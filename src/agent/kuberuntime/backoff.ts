@@ -53,6 +53,18 @@ export class Backoff {
     return eventTime - e.lastUpdate < e.backoff;
   }
 
+  /** How long until the delay since the last update ends (0 when none runs). */
+  remainingSinceUpdate(key: string): number {
+    const e = this.entries.get(key);
+    return e ? Math.max(0, e.lastUpdate + e.backoff - this.now()) : 0;
+  }
+
+  /** How long until the delay since eventTime ends (0 when none runs). */
+  remainingSince(key: string, eventTime: number): number {
+    const e = this.entries.get(key);
+    return e && !this.expired(eventTime, e.lastUpdate) ? Math.max(0, eventTime + e.backoff - this.now()) : 0;
+  }
+
   /** Drops entries not updated for 2·max. */
   gc(): void {
     const now = this.now();

@@ -15,7 +15,8 @@ export type ImageErrorReason = 'ErrImagePull' | 'ImagePullBackOff' | 'ErrImageNe
 /** The image could not be made ready: reason and message become the container's waiting state. */
 export class ImageError extends Error {
   override readonly name = 'ImageError';
-  constructor(readonly reason: ImageErrorReason, message: string) {
+  /** When a retry may succeed (the pull back-off's end), in ms from now. */
+  constructor(readonly reason: ImageErrorReason, message: string, readonly retryAfterMs?: number) {
     super(message);
   }
 }
@@ -80,7 +81,7 @@ export class ImagePuller {
     if (backoff.inBackOffSinceUpdate(key, backoff.now())) {
       const msg = `Back-off pulling image "${shown}"`;
       record('Normal', Reasons.BackOff, msg);
-      throw new ImageError('ImagePullBackOff', msg);
+      throw new ImageError('ImagePullBackOff', msg, backoff.remainingSinceUpdate(key));
     }
     record('Normal', Reasons.Pulling, `Pulling image "${shown}"`);
     const start = backoff.now();
@@ -91,7 +92,7 @@ export class ImagePuller {
       const message = (err as Error).message;
       record('Warning', Reasons.Failed, `Failed to pull image "${shown}": ${message}`);
       backoff.next(key, backoff.now());
-      throw new ImageError('ErrImagePull', message);
+      throw new ImageError('ErrImagePull', message, backoff.remainingSinceUpdate(key));
     }
     const took = goDuration(backoff.now() - start);
     record('Normal', Reasons.Pulled, `Successfully pulled image "${shown}" in ${took} (${took} including waiting)`);

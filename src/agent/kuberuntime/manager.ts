@@ -42,6 +42,8 @@ export interface SyncStep {
   /** Failure reason: CrashLoopBackOff, ErrImagePull, CreateContainerConfigError, CreateContainerError, RunContainerError, PostStartHookError, … */
   readonly error?: string;
   readonly message?: string;
+  /** For back-offs: how soon (ms) a sync may get further. */
+  readonly retryAfterMs?: number;
 }
 
 export interface SyncResult {
@@ -95,7 +97,7 @@ const fieldPathOf = (pod: Pod, name: string): string => {
 
 /** A container could not be started: kube's reason and message. */
 class StartError extends Error {
-  constructor(readonly reason: string, message: string) {
+  constructor(readonly reason: string, message: string, readonly retryAfterMs?: number) {
     super(message);
   }
 }
@@ -209,7 +211,7 @@ export class RuntimeManager {
         return true;
       } catch (err) {
         const e = err instanceof StartError ? err : new StartError('RunContainerError', criMessage(err));
-        steps.push({ action, target: c.name, error: e.reason, message: e.message });
+        steps.push({ action, target: c.name, error: e.reason, message: e.message, ...(e.retryAfterMs !== undefined ? { retryAfterMs: e.retryAfterMs } : {}) });
         return false;
       }
     };
@@ -227,7 +229,8 @@ export class RuntimeManager {
     const key = `${pod.metadata.name}_${pod.metadata.namespace}_${pod.metadata.uid}_${c.name}_${hashContainer(c)}`;
     if (this.backoff.inBackOffSince(key, exited.finishedAt)) {
       this.event(pod, 'Warning', Reasons.BackOff, `Back-off restarting failed container ${c.name} in pod ${formatPod(pod)}`, c.name);
-      throw new StartError('CrashLoopBackOff', `back-off ${goDuration(this.backoff.get(key))} restarting failed container=${c.name} pod=${formatPod(pod)}`);
+      throw new StartError('CrashLoopBackOff', `back-off ${goDuration(this.backoff.get(key))} restarting failed container=${c.name} pod=${formatPod(pod)}`,
+        this.backoff.remainingSince(key, exited.finishedAt));
     }
     this.backoff.next(key, exited.finishedAt);
   }
@@ -239,7 +242,7 @@ export class RuntimeManager {
     try {
       imageRef = await this.puller.ensure(pod, c, fp);
     } catch (err) {
-      if (err instanceof ImageError) throw new StartError(err.reason, err.message);
+      if (err instanceof ImageError) throw new StartError(err.reason, err.message, err.retryAfterMs);
       throw err;
     }
     const prev = findContainer(a.status, c.name);
