@@ -1,13 +1,14 @@
 // A container → its CRI ContainerConfig (kube's generateContainerConfig):
 // the resolved image, command/args with $(VAR) expanded from the
 // environment, workingDir, env, mounts (volumes + the termination-message
-// file), labels/annotations, the log path `<name>/<restartCount>.log`
+// file, the pod's managed /etc/hosts), labels/annotations, the log path `<name>/<restartCount>.log`
 // relative to the pod's log folder, stdin/tty, resources and the security
 // context (runAsNonRoot checked against the image's user first).
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ContainerConfig } from '../cri/types.js';
 import { containerEnv, type EnvOptions } from './env.js';
+import { ETC_HOSTS, etcHostsMount } from './etchosts.js';
 import { expand, mappingFor } from './expansion.js';
 import { containerAnnotations, containerLabels } from './labels.js';
 import { terminationMessageMount, volumeMounts, type VolumeHostPath } from './mounts.js';
@@ -31,6 +32,8 @@ export interface ContainerConfigOptions {
   /** `<root-dir>/pods`. */
   readonly podsDir: string;
   readonly podLogsRoot?: string;
+  /** The pod's /etc/hosts (kube mounts its managed file once the pod has an IP). */
+  readonly etcHosts?: { readonly clusterDomain: string; readonly podIPs: readonly string[]; readonly nodeHostsFile?: string };
 }
 
 /** `<name>/<restartCount>.log`. */
@@ -54,6 +57,10 @@ export async function containerConfig(pod: Pod, container: Container, args: { im
   const mounts = volumeMounts(pod, container, opts.volumes, envs);
   const logDir = join(podLogsDirectory(opts.podLogsRoot ?? DEFAULT_POD_LOGS_ROOT, pod), container.name);
   mkdirSync(logDir, { recursive: true, mode: 0o755 });
+  const hosts = opts.etcHosts;
+  if (hosts && hosts.podIPs.length > 0 && !(container.volumeMounts ?? []).some((m) => m.mountPath === ETC_HOSTS)) {
+    mounts.push(etcHostsMount(opts.podsDir, pod, hosts.podIPs, hosts.clusterDomain, hosts.nodeHostsFile));
+  }
   const tm = terminationMessageMount(opts.podsDir, pod, container);
   if (tm) mounts.push(tm);
   return {

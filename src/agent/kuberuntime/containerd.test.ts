@@ -77,7 +77,7 @@ describe('runtime manager on containerd', { skip }, () => {
       restartPolicy: 'Never',
       containers: [testContainer({
         image: BUSYBOX_IMAGE,
-        command: ['sh', '-c', 'echo "greeting=$GREETING"; echo "ip=$POD_IP"; cat /etc/resolv.conf; echo "host=$(hostname)"; printf bye > /dev/termination-log; exit 3'],
+        command: ['sh', '-c', 'echo "greeting=$GREETING"; echo "ip=$POD_IP"; cat /etc/resolv.conf; echo "host=$(hostname)"; echo "hosts=$(grep cni-pod /etc/hosts)"; printf bye > /dev/termination-log; exit 3'],
         env: [{ name: 'GREETING', value: 'hello $(WHO)' }, { name: 'WHO', value: 'late' }, { name: 'POD_IP', valueFrom: { fieldRef: { fieldPath: 'status.podIP' } } }],
       })],
     }, { name: 'cni-pod', uid: `uid-${process.pid}-cni` });
@@ -96,6 +96,7 @@ describe('runtime manager on containerd', { skip }, () => {
     assert.match(log, / stdout F search ns1\.svc\.cluster\.local svc\.cluster\.local cluster\.local corp\.example\n/);
     assert.match(log, / stdout F options ndots:5\n/);
     assert.match(log, / stdout F host=cni-pod\n/);
+    assert.ok(log.includes(` stdout F hosts=${st.ips[0]}\tcni-pod\n`), 'the managed /etc/hosts names the pod');
     // Never: the next sync kills the pod's sandbox and starts nothing.
     await sync(pod);
     assert.equal((await status(pod)).sandboxes[0].state, 'SANDBOX_NOTREADY');

@@ -9,6 +9,7 @@
 //   expansion.ts   $(VAR) expansion
 //   env.ts         env, envFrom, valueFrom refs, service environment variables
 //   mounts.ts      volume mounts (subPath, propagation) and the termination-message file
+//   etchosts.ts    the pod's managed /etc/hosts
 //   security.ts    container security context, seccomp, runAsNonRoot
 //   container.ts   container → ContainerConfig
 //   images.ts      image pull policy, pull back-off, image Events

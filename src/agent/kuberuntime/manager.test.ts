@@ -48,6 +48,8 @@ describe('SyncPod', () => {
     assert.equal(st.containers[0].state, 'running');
     assert.match(st.containers[0].containerID, /^containerd:\/\/[0-9a-f]{64}$/);
     assert.equal(st.containers[0].imageID, h.images.images.get(IMAGE)!.id);
+    const cfg = h.runtime.find('web', 'app')!.config;
+    assert.deepEqual(cfg.mounts!.map((m) => m.containerPath), ['/etc/hosts', '/dev/termination-log']);
     // Nothing more to do on the next sync.
     const again = await h.sync(pod);
     assert.deepEqual(again.steps, []);

@@ -70,6 +70,8 @@ export interface RuntimeManagerOptions extends CpuQuotaOptions {
   /** ConfigMaps, Secrets, Services; absent in standalone mode. */
   readonly envSources?: EnvSources;
   readonly seccompDefault?: boolean;
+  /** The node's hosts file, copied for host-network pods (default /etc/hosts). */
+  readonly nodeHostsFile?: string;
   /** `<root-dir>/seccomp`. */
   readonly seccompProfileRoot?: string;
   /** The runtime's name in container IDs (`containerd`). */
@@ -170,6 +172,7 @@ export class RuntimeManager {
       }
     }
     if (actions.nextInitContainer) await this.pruneInitContainers(pod, status);
+    if (!actions.createSandbox && !actions.nextInitContainer && actions.containersToStart.length === 0) return result();
 
     const sbOpts = this.sandboxOptions(ctx);
     let sandboxId = actions.sandboxId;
@@ -257,6 +260,7 @@ export class RuntimeManager {
         volumes: a.volumes,
         podsDir: o.podsDir,
         podLogsRoot: o.podLogsRoot,
+        etcHosts: { clusterDomain: o.dns.clusterDomain, podIPs: a.podIPs, nodeHostsFile: o.nodeHostsFile },
       };
       config = await containerConfig(pod, c, { imageRef, restartCount, imageUser: { uid: img?.uid?.value, username: img?.username ?? '' } }, cfgOpts);
     } catch (err) {

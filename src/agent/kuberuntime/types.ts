@@ -108,6 +108,7 @@ export interface PodSpec {
   readonly priorityClassName?: string;
   readonly overhead?: ResourceList;
   readonly enableServiceLinks?: boolean;
+  readonly hostAliases?: readonly { readonly ip: string; readonly hostnames?: readonly string[] }[];
 }
 export interface Pod {
   readonly apiVersion?: string;
