@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { tempDir } from '../../testing/tempdir.js';
 import { CriError } from '../cri/types.js';
@@ -209,6 +210,16 @@ describe('SyncPod', () => {
     assert.equal(kill.message, 'Container app definition changed, will be restarted');
     const st = await h.status(changed);
     assert.deepEqual(st.containers.map((c) => [c.state, c.restartCount, c.image]), [['running', 1, h.images.images.get('svc.local/busybox:1.36')!.id], ['exited', 0, h.images.images.get(IMAGE)!.id]]);
+  });
+
+  it('a runtime that lost its containers: the restart count goes on from the newest log file', async () => {
+    const h = harness();
+    const pod = podWith();
+    mkdirSync(join(h.logs, 'ns1_web_uid-1', 'app'), { recursive: true });
+    for (const f of ['0.log', '1.log', '4.log', 'x.log']) writeFileSync(join(h.logs, 'ns1_web_uid-1', 'app', f), '');
+    await h.sync(pod);
+    const cfg = h.runtime.find('web', 'app')!.config;
+    assert.deepEqual([cfg.metadata.attempt, cfg.logPath, cfg.annotations!['io.kubernetes.container.restartCount']], [5, 'app/5.log', '5']);
   });
 
   it('host-network pods: no sandbox IP, fieldRef status.podIP is the host IP', async () => {
