@@ -77,8 +77,8 @@ describe('computePodActions', () => {
     { name: 'created but never started: start it', st: () => status([sandbox()], [cs(APP, 'created')]), want: { start: ['app'] } },
     { name: 'unknown state: kill and start', st: () => status([sandbox()], [cs(APP, 'unknown')]), want: { start: ['app'], kill: ['app'] } },
     { name: 'spec changed: kill and restart even with Never', spec: { restartPolicy: 'Never' }, st: () => status([sandbox()], [cs(APP, 'running', { hash: 'old' })]), want: { start: ['app'], kill: ['app'] } },
-    { name: 'liveness failed: kill and restart', st: () => status([sandbox()], [cs(APP, 'running')]), probes: { liveness: () => 'failure', startup: () => undefined }, want: { start: ['app'], kill: ['app'] } },
-    { name: 'startup failed with Never: kill, no restart, pod killed', spec: { restartPolicy: 'Never' }, st: () => status([sandbox()], [cs(APP, 'running')]), probes: { liveness: () => undefined, startup: () => 'failure' }, want: { killPod: true, kill: ['app'] } },
+    { name: 'liveness failed: kill and restart', st: () => status([sandbox()], [cs(APP, 'running')]), probes: { result: (k) => (k === 'liveness' ? 'Failure' : undefined) }, want: { start: ['app'], kill: ['app'] } },
+    { name: 'startup failed with Never: kill, no restart, pod killed', spec: { restartPolicy: 'Never' }, st: () => status([sandbox()], [cs(APP, 'running')]), probes: { result: (k) => (k === 'startup' ? 'Failure' : 'Success') }, want: { killPod: true, kill: ['app'] } },
     { name: 'deleted pod: exited containers are not restarted', meta: { deletionTimestamp: '2026-01-01T00:00:00Z' }, st: () => status([sandbox()], [cs(APP, 'exited', { exitCode: 1 })]), want: { killPod: true } },
   ];
   for (const c of table) {
@@ -94,7 +94,7 @@ describe('computePodActions', () => {
 
   it('kill messages as kube writes them', () => {
     const pod = testPod({ containers: [APP, SIDE] });
-    const a = computePodActions(pod, status([sandbox()], [cs(APP, 'running', { hash: 'old' }), cs(SIDE, 'running')]), { liveness: (id) => (id.startsWith('side') ? 'failure' : undefined), startup: () => undefined });
+    const a = computePodActions(pod, status([sandbox()], [cs(APP, 'running', { hash: 'old' }), cs(SIDE, 'running')]), { result: (k, id) => (k === 'liveness' && id.startsWith('containerd://side') ? 'Failure' : undefined) });
     assert.deepEqual([...a.containersToKill.values()].map((k) => [k.message, k.reason]), [
       ['Container app definition changed, will be restarted', 'Unknown'],
       ['Container side failed liveness probe, will be restarted', 'LivenessProbe'],

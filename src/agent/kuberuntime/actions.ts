@@ -36,13 +36,15 @@ export interface PodActions {
   containersToKill: Map<string, ContainerToKill>;
 }
 
-/** Probe results the prober keeps per container id; undefined when none is known. */
+/**
+ * The prober's cached results by status containerID (`containerd://…`); undefined when none is known. The prober
+ * manager (src/agent/probes) has this shape.
+ */
 export interface ProbeResults {
-  liveness(containerId: string): 'success' | 'failure' | undefined;
-  startup(containerId: string): 'success' | 'failure' | undefined;
+  result(kind: 'liveness' | 'startup', containerId: string): 'Success' | 'Failure' | 'Unknown' | undefined;
 }
 
-const NO_PROBES: ProbeResults = { liveness: () => undefined, startup: () => undefined };
+const NO_PROBES: ProbeResults = { result: () => undefined };
 
 export const shouldRestartOnFailure = (pod: Pod): boolean => (pod.spec.restartPolicy ?? 'Always') !== 'Never';
 
@@ -167,10 +169,10 @@ export function computePodActions(pod: Pod, status: RuntimePodStatus, probes: Pr
     if (s.hash !== hashContainer(c)) {
       message = `Container ${c.name} definition changed`;
       restart = true;
-    } else if (probes.liveness(s.id) === 'failure') {
+    } else if (probes.result('liveness', s.containerID) === 'Failure') {
       message = `Container ${c.name} failed liveness probe`;
       reason = 'LivenessProbe';
-    } else if (probes.startup(s.id) === 'failure') {
+    } else if (probes.result('startup', s.containerID) === 'Failure') {
       message = `Container ${c.name} failed startup probe`;
       reason = 'StartupProbe';
     } else {

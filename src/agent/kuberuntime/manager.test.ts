@@ -257,6 +257,18 @@ describe('KillPod', () => {
     });
   }
 
+  it('a probe kill by status containerID: the probe\'s message and grace period, then a restart on the next sync', async () => {
+    const h = harness();
+    const pod = podWith({ livenessProbe: { terminationGracePeriodSeconds: 3 } }, { terminationGracePeriodSeconds: 30 });
+    await h.sync(pod);
+    const c = (await h.status(pod)).containers[0];
+    await h.manager.killContainer(pod, c.containerID, 'app', 'Container app failed liveness probe, will be restarted', 'LivenessProbe');
+    assert.deepEqual(h.runtime.calls.filter((x) => x.method === 'stopContainer').map((x) => x.args), [[c.id, 3]]);
+    assert.equal(h.events.events.at(-1)!.message, 'Container app failed liveness probe, will be restarted');
+    await h.sync(pod);
+    assert.deepEqual((await h.status(pod)).containers.map((x) => [x.state, x.restartCount]), [['running', 1], ['exited', 0]]);
+  });
+
   it('a failing preStop hook: FailedPreStopHook, the container still stops', async () => {
     const h = harness();
     h.runtime.exec = () => ({ stdout: Buffer.alloc(0), stderr: Buffer.alloc(0), exitCode: 7 });

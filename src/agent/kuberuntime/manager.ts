@@ -305,8 +305,12 @@ export class RuntimeManager {
     return t;
   }
 
-  /** kube's killContainer: Killing event, preStop within the grace period, StopContainer with what is left (at least 2 s). */
-  async killContainer(pod: Pod, id: string, name: string, message: string, reason: KillReason, gracePeriodOverride?: number): Promise<void> {
+  /**
+   * kube's killContainer: Killing event, preStop within the grace period, StopContainer with what is left (at least
+   * 2 s). `id` is the CRI id or the status containerID (`containerd://<id>`).
+   */
+  async killContainer(pod: Pod, containerId: string, name: string, message: string, reason: KillReason, gracePeriodOverride?: number): Promise<void> {
+    const id = containerId.replace(/^[a-z0-9.-]+:\/\//, '');
     const spec = containerSpec(pod, name)?.container ?? (await this.restoreSpec(id, name));
     let grace = this.gracePeriod(pod, spec, reason);
     this.event(pod, 'Normal', Reasons.Killing, message || `Stopping container ${name}`, containerSpec(pod, name) ? name : undefined);
