@@ -65,7 +65,7 @@ export interface NodeManagerOptions {
 
 /** kube's GetHostname: the override or the machine's name, trimmed and lowercased; empty is an error. */
 export function nodeHostname(override?: string): string {
-  const name = (override && override.trim() ? override : hostname()).trim().toLowerCase();
+  const name = (override ? override : hostname()).trim().toLowerCase();
   if (!name) throw new Error('empty hostname is invalid');
   return name;
 }
@@ -103,12 +103,12 @@ export class NodeManager {
   /** Registers (retrying until it works or stop()), writes the first status, then keeps the heartbeats going. */
   async start(): Promise<void> {
     this.stopped = false;
-    await this.runtimeState.check(this.o.runtime, () => this.clock.now());
+    await this.checkRuntime();
     await this.registerWithRetry();
     if (this.stopped) return;
     await this.updateStatus(true);
     this.lease.start();
-    this.every('runtime', this.o.runtimeCheckMs ?? 5_000, () => this.runtimeState.check(this.o.runtime, () => this.clock.now()));
+    this.every('runtime', this.o.runtimeCheckMs ?? 5_000, () => this.checkRuntime());
     this.every('status', this.o.statusUpdateMs ?? 10_000, () => this.updateStatus(false));
   }
 
@@ -131,6 +131,11 @@ export class NodeManager {
 
   private report(what: string, err: unknown): void {
     this.o.onError?.(what, err);
+  }
+
+  /** Asks the runtime's Status() once (kube's updateRuntimeUp). */
+  checkRuntime(): Promise<void> {
+    return this.runtimeState.check(this.o.runtime, () => this.clock.now());
   }
 
   private async registerWithRetry(): Promise<void> {
