@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { aggregateMessage, nodeConditions, PressureTracker, readiness } from './conditions.js';
+import { nodeConditions, PressureTracker, readiness } from './conditions.js';
 import { parseEvictionThresholds } from './eviction.js';
 import { RuntimeState } from './runtimestate.js';
 
@@ -25,7 +25,6 @@ test('Ready from the runtime state, with kube reasons and messages', () => {
   }
   assert.deepEqual(readiness({ errors: [], capacityNames: ['cpu', 'pods'] }).message, 'missing node capacity for resources: memory, ephemeral-storage');
   assert.equal(readiness({ errors: [], capacityNames: ALL, appArmorEnabled: true }).message, 'kubelet is posting ready status. AppArmor enabled');
-  assert.equal(aggregateMessage(['a', 'b', 'a']), '[a, b]');
 });
 
 test('runtime not ready', async () => {

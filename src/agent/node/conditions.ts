@@ -3,6 +3,7 @@
 // held for --eviction-pressure-transition-period after the last time), Ready.
 // Every condition takes `now` as lastHeartbeatTime; lastTransitionTime moves
 // only when the status changes.
+import { aggregateErrors } from '../../api/meta/aggregate.js';
 import { isObject } from '../../registry/object.js';
 import { rfc3339 } from '../../simnodes/clock.js';
 import { conditionOf, thresholdsMet, type EvictionThreshold, type Observations } from './eviction.js';
@@ -40,12 +41,6 @@ export class PressureTracker {
   }
 }
 
-/** kube's utilerrors aggregate text: one message as is, several as `[a, b]` (duplicates once). */
-export function aggregateMessage(errs: readonly string[]): string {
-  const unique = [...new Set(errs)];
-  return unique.length === 1 ? unique[0]! : `[${unique.join(', ')}]`;
-}
-
 export interface ReadyInputs {
   /** Runtime, network and other errors, in kube's order. */
   readonly errors: readonly string[];
@@ -61,7 +56,7 @@ export function readiness(r: ReadyInputs): Pick<NodeCondition, 'status' | 'reaso
   const required = ['cpu', 'memory', 'pods', ...(r.localStorageCapacityIsolation === false ? [] : ['ephemeral-storage'])];
   const missing = required.filter((k) => !r.capacityNames.includes(k));
   if (missing.length > 0) errs.push(`missing node capacity for resources: ${missing.join(', ')}`);
-  if (errs.length > 0) return { status: 'False', reason: 'KubeletNotReady', message: aggregateMessage(errs) };
+  if (errs.length > 0) return { status: 'False', reason: 'KubeletNotReady', message: aggregateErrors(errs) };
   return { status: 'True', reason: 'KubeletReady', message: `kubelet is posting ready status${r.appArmorEnabled ? '. AppArmor enabled' : ''}` };
 }
 
