@@ -38,6 +38,9 @@ test('registration creates the Node with the kubelet labels, annotations and tai
   assert.deepEqual(node.metadata.annotations, { 'node.alpha.kubernetes.io/ttl': '0', 'volumes.kubernetes.io/controller-managed-attach-detach': 'true' });
   assert.deepEqual(node.spec, { taints: [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }] });
   assert.deepEqual(api.calls.map((c) => c.verb), ['create']);
+  const sent = api.calls[0]!.body as { status: { capacity: Record<string, string>; conditions: { type: string }[] } };
+  assert.equal(sent.status.capacity.pods, '110', 'created with its first status');
+  assert.deepEqual(sent.status.conditions.map((c) => c.type), ['MemoryPressure', 'DiskPressure', 'PIDPressure', 'Ready']);
 });
 
 test('registration adopts an existing Node: kubelet labels reconciled, other labels and taints kept', async () => {

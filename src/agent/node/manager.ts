@@ -154,12 +154,13 @@ export class NodeManager {
     }
   }
 
-  /** kube's tryRegisterWithAPIServer: create the Node, or adopt the one there (labels and annotations reconciled). */
+  /** kube's tryRegisterWithAPIServer: create the Node with its status, or adopt the one there (labels and annotations reconciled). */
   async register(): Promise<ApiObject> {
     const wanted = initialNode(this.o.node, this.o.machine);
     if (this.o.registerNode === false) return this.adopt(await this.o.api.get(NODES, '', this.nodeName));
     try {
-      return this.adopt(await this.o.api.create(NODES, '', wanted));
+      // kube's initialNode carries the first status (nodes keep status on create)
+      return this.adopt(await this.o.api.create(NODES, '', { ...wanted, status: await this.desiredStatus(undefined) }));
     } catch (err) {
       if (!isReason(err, 'AlreadyExists')) throw err;
     }

@@ -78,15 +78,17 @@ test('a manifest folder: pods added, changed and removed, bad files reported and
 
 test('a manifest path that does not exist yet, and a single file', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'svc-static-'));
-  const src = new StaticPodSource({ nodeName: 'node-a', path: join(dir, 'later'), fileCheckMs: 60_000 });
+  const src = new StaticPodSource({ nodeName: 'node-a', path: join(dir, 'later'), fileCheckMs: 20 });
   const file = new StaticPodSource({ nodeName: 'node-a', path: join(dir, 'one.yaml'), fileCheckMs: 60_000 });
   try {
     await src.start();
     assert.deepEqual(src.pods(), []);
     mkdirSync(join(dir, 'later'));
     writeFileSync(join(dir, 'later', 'a.yaml'), pod('a'));
-    await src.syncFiles();
+    await until(() => src.pods().length === 1, 'the poll to find the new folder');
     assert.deepEqual(src.pods().map((p) => p.metadata.name), ['a-node-a']);
+    writeFileSync(join(dir, 'later', 'b.yaml'), pod('b'));
+    await until(() => src.pods().length === 2, 'the second manifest');
     writeFileSync(join(dir, 'one.yaml'), pod('one'));
     await file.start();
     assert.deepEqual(file.pods().map((p) => p.metadata.name), ['one-node-a']);

@@ -124,14 +124,11 @@ export class StaticPodSource {
     this.stopped = false;
     await Promise.all([this.syncFiles(), this.syncURL()]);
     if (this.o.path !== undefined) {
-      this.every(this.o.fileCheckMs ?? 20_000, () => this.syncFiles());
-      try {
-        this.watcher = watch(this.o.path, { persistent: false }, () => void this.syncFiles());
-        this.watcher.on('error', (err) => this.report('file', err));
-      } catch (err) {
-        // a path that does not exist yet is polled until it does (kube logs and polls too)
-        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.report('file', err as Error);
-      }
+      this.every(this.o.fileCheckMs ?? 20_000, async () => {
+        this.watchPath();
+        await this.syncFiles();
+      });
+      this.watchPath();
     }
     if (this.o.url !== undefined) this.every(this.o.httpCheckMs ?? 20_000, () => this.syncURL());
   }
@@ -141,6 +138,24 @@ export class StaticPodSource {
     for (const t of this.timers) clearInterval(t);
     this.timers.length = 0;
     this.watcher?.close();
+    this.watcher = undefined;
+  }
+
+  /** Watches the path for changes; a path that does not exist yet is polled until it does, then watched. */
+  private watchPath(): void {
+    if (this.watcher || this.stopped || this.o.path === undefined) return;
+    try {
+      const w = watch(this.o.path, { persistent: false }, () => void this.syncFiles());
+      w.on('error', (err) => {
+        // the folder went away: poll until it is back
+        w.close();
+        if (this.watcher === w) this.watcher = undefined;
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.report('file', err);
+      });
+      this.watcher = w;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.report('file', err as Error);
+    }
   }
 
   private every(ms: number, fn: () => Promise<void>): void {
