@@ -4,7 +4,7 @@ import type { Image, RuntimeCondition } from '../cri/types.js';
 import { LEASES } from '../../simnodes/heartbeat.js';
 import { parseEvictionThresholds, DEFAULT_EVICTION_HARD } from './eviction.js';
 import { FakeAgentApi } from './fakeapi.js';
-import { NodeManager, NODES, nodeHostname, statusPatch, type NodeManagerOptions } from './manager.js';
+import { isExtendedResourceName, NodeManager, NODES, nodeHostname, statusPatch, type NodeManagerOptions } from './manager.js';
 import { statusImages } from './status.js';
 import { GI, tableMachine } from './testmachine.js';
 
@@ -125,6 +125,15 @@ test('status is written when it changed or when the report period passed', async
   assert.equal(await m.updateStatus(false), false);
   await advance(60_000);
   assert.equal(await m.updateStatus(false), true, 'report period');
+  // an extended resource advertised by someone else stays, and is allocatable
+  await api.patch({ ...NODES, subresource: 'status' }, '', 'node-a', { status: { capacity: { 'example.com/dongle': '4' } } });
+  await advance(1_000);
+  assert.equal(await m.updateStatus(false), true, 'allocatable follows');
+  const status = (await api.get(NODES, '', 'node-a')).status as any;
+  assert.equal(status.capacity['example.com/dongle'], '4');
+  assert.equal(status.allocatable['example.com/dongle'], '4');
+  await advance(1_000);
+  assert.equal(await m.updateStatus(false), false);
   void GI;
 });
 
@@ -158,5 +167,7 @@ test('helpers: hostname, image list, status patch', () => {
   assert.equal(listed.length, 50);
   assert.equal(listed[0]!.sizeBytes, 59);
   assert.equal(listed[0]!.names.length, 5);
-  assert.deepEqual(statusPatch({ capacity: { cpu: '2', 'example.com/dongle': '1' } }, { capacity: { cpu: '2' } }), { capacity: { cpu: '2', 'example.com/dongle': null } });
+  assert.deepEqual(statusPatch({ capacity: { cpu: '2', 'hugepages-32Mi': '0' } }, { capacity: { cpu: '2' } }), { capacity: { cpu: '2', 'hugepages-32Mi': null } });
+  const rows: [string, boolean][] = [['example.com/dongle', true], ['cpu', false], ['kubernetes.io/x', false], ['node.kubernetes.io/x', false], ['requests.example.com/x', false]];
+  for (const [name, want] of rows) assert.equal(isExtendedResourceName(name), want, name);
 });

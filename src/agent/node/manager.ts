@@ -11,7 +11,9 @@
 // Status is written as a merge patch of nodes/status, so fields other writers
 // own (volumesAttached) stay.
 import { hostname } from 'node:os';
+import type { Quantity } from '../../api/meta/quantity.js';
 import { isReason } from '../../controllers/informer.js';
+import { parseResourceList } from '../../quota/resources.js';
 import type { ApiObject } from '../../registry/object.js';
 import { isObject } from '../../registry/object.js';
 import { SYSTEM_CLOCK, type Clock } from '../../simnodes/clock.js';
@@ -185,7 +187,8 @@ export class NodeManager {
     }, now);
     this.version ??= await this.o.runtime.version().catch(() => undefined);
     const images: readonly Image[] = await this.o.images.listImages().catch(() => []);
-    const capacity = machineCapacity(m, { maxPods: this.o.maxPods, localStorageCapacityIsolation: this.o.localStorageCapacityIsolation });
+    // extended resources others advertised in capacity stay (kube's MachineInfo setter keeps them)
+    const capacity = { ...extendedResources(previous), ...machineCapacity(m, { maxPods: this.o.maxPods, localStorageCapacityIsolation: this.o.localStorageCapacityIsolation }) };
     const conditions = nodeConditions({
       now, previous,
       pressure: (t) => this.pressure.under(t, now),
@@ -216,6 +219,22 @@ export class NodeManager {
     this.lastReport = this.clock.now();
     return true;
   }
+}
+
+/** kube's IsExtendedResourceName: a domain-prefixed name outside kubernetes.io, not a quota `requests.` name. */
+export function isExtendedResourceName(name: string): boolean {
+  const slash = name.indexOf('/');
+  if (slash < 0 || name.startsWith('requests.')) return false;
+  const domain = name.slice(0, slash);
+  return domain !== 'kubernetes.io' && !domain.endsWith('.kubernetes.io');
+}
+
+/** The extended resources of a status's capacity. */
+function extendedResources(status: unknown): Record<string, Quantity> {
+  const cap = isObject(status) && isObject(status.capacity) ? status.capacity : {};
+  const out: Record<string, Quantity> = {};
+  for (const [k, v] of Object.entries(parseResourceList(cap))) if (isExtendedResourceName(k)) out[k] = v;
+  return out;
 }
 
 /** A merge patch from `server` to `desired`: resource names no longer reported are removed (null). */
