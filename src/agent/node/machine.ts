@@ -19,7 +19,7 @@ export interface MachineReader {
   cpus(): number;
   /** MemTotal, bytes. */
   memoryCapacity(): number;
-  /** MemAvailable, bytes (what memory.available is measured against). */
+  /** memory.available as kube measures it: capacity less the root cgroup's working set (usage − inactive file pages); MemAvailable without a v1 memory cgroup. */
   memoryAvailable(): number;
   /** The root directory's filesystem (nodefs). */
   rootFs(): FsFigures;
@@ -67,6 +67,12 @@ export function defaultRouteInterface(routeTable: string): string {
   return '';
 }
 
+/** A `name value` line's value in a cgroup stat file (0 when absent). */
+export function statField(text: string, name: string): number {
+  const m = new RegExp(`^${name} (\\d+)$`, 'm').exec(text);
+  return m ? Number(m[1]) : 0;
+}
+
 /** The total of /proc/loadavg's 4th field (`running/total` scheduling entities). */
 export function loadavgTasks(text: string): number {
   const m = /\s\d+\/(\d+)\s/.exec(` ${text} `);
@@ -82,14 +88,22 @@ const readText = (path: string): string => {
 };
 
 /** The real machine. `root` is the filesystem whose size is nodefs (kube: the kubelet's root dir). */
-export function hostMachine(opts: { readonly rootDir: string; readonly procDir?: string; readonly sysDir?: string; readonly etcDir?: string }): MachineReader {
+export function hostMachine(opts: { readonly rootDir: string; readonly procDir?: string; readonly sysDir?: string; readonly etcDir?: string; readonly memoryCgroupDir?: string }): MachineReader {
   const proc = opts.procDir ?? '/proc';
   const sys = opts.sysDir ?? '/sys';
   const etc = opts.etcDir ?? '/etc';
+  const memcg = opts.memoryCgroupDir ?? `${sys}/fs/cgroup/memory`;
   return {
     cpus: () => cpus().length,
     memoryCapacity: () => meminfoBytes(readText(`${proc}/meminfo`), 'MemTotal') ?? 0,
-    memoryAvailable: () => meminfoBytes(readText(`${proc}/meminfo`), 'MemAvailable') ?? 0,
+    memoryAvailable: () => {
+      const meminfo = readText(`${proc}/meminfo`);
+      const usage = readText(`${memcg}/memory.usage_in_bytes`).trim();
+      if (usage === '') return meminfoBytes(meminfo, 'MemAvailable') ?? 0;
+      const inactive = statField(readText(`${memcg}/memory.stat`), 'total_inactive_file');
+      const workingSet = Math.max(0, Number(usage) - inactive);
+      return Math.max(0, (meminfoBytes(meminfo, 'MemTotal') ?? 0) - workingSet);
+    },
     rootFs: () => {
       const s = statfsSync(opts.rootDir);
       return { capacityBytes: s.blocks * s.bsize, availableBytes: s.bavail * s.bsize, inodes: s.files, inodesFree: s.ffree };

@@ -4,7 +4,7 @@ import type { Image, RuntimeCondition } from '../cri/types.js';
 import { LEASES } from '../../simnodes/heartbeat.js';
 import { parseEvictionThresholds, DEFAULT_EVICTION_HARD } from './eviction.js';
 import { FakeAgentApi } from './fakeapi.js';
-import { isExtendedResourceName, NodeManager, NODES, nodeHostname, statusPatch, type NodeManagerOptions } from './manager.js';
+import { isExtendedResourceName, NodeManager, NODES, nodeHostname, statusPatch, transitionEvents, type NodeManagerOptions } from './manager.js';
 import { statusImages } from './status.js';
 import { GI, tableMachine } from './testmachine.js';
 
@@ -170,4 +170,27 @@ test('helpers: hostname, image list, status patch', () => {
   assert.deepEqual(statusPatch({ capacity: { cpu: '2', 'hugepages-32Mi': '0' } }, { capacity: { cpu: '2' } }), { capacity: { cpu: '2', 'hugepages-32Mi': null } });
   const rows: [string, boolean][] = [['example.com/dongle', true], ['cpu', false], ['kubernetes.io/x', false], ['node.kubernetes.io/x', false], ['requests.example.com/x', false]];
   for (const [name, want] of rows) assert.equal(isExtendedResourceName(name), want, name);
+});
+
+test('health checks make the node NotReady; condition changes are events', async () => {
+  let pleg: string | undefined;
+  const events: string[] = [];
+  const { api, m, advance } = setup({ healthChecks: [{ name: 'PLEG', check: () => pleg }], onEvent: (e) => events.push(`${e.type} ${e.reason}: ${e.message}`) });
+  await m.start();
+  m.stop();
+  assert.deepEqual(events, [
+    'Normal Starting: Starting kubelet.',
+    'Normal NodeHasSufficientMemory: Node node-a status is now: NodeHasSufficientMemory',
+    'Normal NodeHasNoDiskPressure: Node node-a status is now: NodeHasNoDiskPressure',
+    'Normal NodeHasSufficientPID: Node node-a status is now: NodeHasSufficientPID',
+  ]);
+  events.length = 0;
+  pleg = 'pleg was last seen active 3m0s ago; threshold is 3m0s';
+  advance(1_000);
+  await m.checkRuntime();
+  assert.equal(await m.updateStatus(false), true);
+  const ready = ((await api.get(NODES, '', 'node-a')).status as any).conditions[3];
+  assert.deepEqual([ready.status, ready.message], ['False', 'PLEG is not healthy: pleg was last seen active 3m0s ago; threshold is 3m0s']);
+  assert.deepEqual(events, ['Normal NodeNotReady: Node node-a status is now: NodeNotReady']);
+  assert.deepEqual(transitionEvents('n', undefined, [{ type: 'Ready', status: 'True' }]), [], "Ready's first appearance is no event");
 });

@@ -63,6 +63,39 @@ export interface NodeManagerOptions {
   /** Retry period of a failed registration (kube: 100 ms doubling to 7 s). */
   readonly registerRetryMs?: number;
   readonly onError?: (what: string, err: unknown) => void;
+  /** Checks whose failure makes the node NotReady (kube's runtimeState health checks, e.g. PLEG): an error text, or undefined when healthy. */
+  readonly healthChecks?: readonly { readonly name: string; readonly check: () => string | undefined }[];
+  /** Events about the Node (kube's node status events: NodeReady, NodeHasSufficientMemory, …); the agent's event recorder. */
+  readonly onEvent?: (e: NodeEvent) => void;
+}
+
+export interface NodeEvent {
+  readonly type: 'Normal' | 'Warning';
+  readonly reason: string;
+  readonly message: string;
+}
+
+/** The event reason of a condition now at a status (kube's node status setters). */
+const TRANSITION_REASONS: Record<string, Record<string, string>> = {
+  MemoryPressure: { True: 'NodeHasInsufficientMemory', False: 'NodeHasSufficientMemory' },
+  DiskPressure: { True: 'NodeHasDiskPressure', False: 'NodeHasNoDiskPressure' },
+  PIDPressure: { True: 'NodeHasInsufficientPID', False: 'NodeHasSufficientPID' },
+  Ready: { True: 'NodeReady', False: 'NodeNotReady' },
+};
+
+/** The events a status change makes: one per condition whose status moved (or, but for Ready, that is new). */
+export function transitionEvents(nodeName: string, previous: unknown, conditions: readonly { type: string; status: string }[]): NodeEvent[] {
+  const before = isObject(previous) && Array.isArray(previous.conditions) ? previous.conditions.filter(isObject) : [];
+  const out: NodeEvent[] = [];
+  for (const c of conditions) {
+    const old = before.find((p) => p.type === c.type);
+    const reason = TRANSITION_REASONS[c.type]?.[c.status];
+    if (!reason || old?.status === c.status) continue;
+    // kube records Ready's changes only, not its first appearance
+    if (c.type === 'Ready' && !old) continue;
+    out.push({ type: 'Normal', reason, message: `Node ${nodeName} status is now: ${reason}` });
+  }
+  return out;
 }
 
 /** kube's GetHostname: the override or the machine's name, trimmed and lowercased; empty is an error. */
@@ -105,6 +138,7 @@ export class NodeManager {
   /** Registers (retrying until it works or stop()), writes the first status, then keeps the heartbeats going. */
   async start(): Promise<void> {
     this.stopped = false;
+    this.o.onEvent?.({ type: 'Normal', reason: 'Starting', message: 'Starting kubelet.' });
     await this.checkRuntime();
     await this.registerWithRetry();
     if (this.stopped) return;
@@ -161,8 +195,11 @@ export class NodeManager {
     const wanted = initialNode(this.o.node, this.o.machine);
     if (this.o.registerNode === false) return this.adopt(await this.o.api.get(NODES, '', this.nodeName));
     try {
-      // kube's initialNode carries the first status (nodes keep status on create)
-      return this.adopt(await this.o.api.create(NODES, '', { ...wanted, status: await this.desiredStatus(undefined) }));
+      // kube's initialNode carries the first status (nodes keep status on create); its setters record the events
+      const status = await this.desiredStatus(undefined);
+      const created = await this.o.api.create(NODES, '', { ...wanted, status });
+      for (const e of transitionEvents(this.nodeName, undefined, status.conditions as { type: string; status: string }[])) this.o.onEvent?.(e);
+      return this.adopt(created);
     } catch (err) {
       if (!isReason(err, 'AlreadyExists')) throw err;
     }
@@ -193,7 +230,7 @@ export class NodeManager {
       now, previous,
       pressure: (t) => this.pressure.under(t, now),
       ready: {
-        errors: [...this.runtimeState.runtimeErrors(now), ...this.runtimeState.networkErrors()],
+        errors: [...this.runtimeState.runtimeErrors(now, this.healthErrors()), ...this.runtimeState.networkErrors()],
         capacityNames: Object.keys(capacity),
         localStorageCapacityIsolation: this.o.localStorageCapacityIsolation,
         appArmorEnabled: m.appArmorEnabled(),
@@ -208,6 +245,15 @@ export class NodeManager {
     });
   }
 
+  private healthErrors(): string[] {
+    const out: string[] = [];
+    for (const h of this.o.healthChecks ?? []) {
+      const err = h.check();
+      if (err !== undefined) out.push(`${h.name} is not healthy: ${err}`);
+    }
+    return out;
+  }
+
   /** One status round: written when `force`, when it changed, or when the report period passed. True when written. */
   async updateStatus(force: boolean): Promise<boolean> {
     const node = await this.o.api.get(NODES, '', this.nodeName);
@@ -217,6 +263,7 @@ export class NodeManager {
     if (!force && !due && !statusChanged(node.status, desired)) return false;
     await this.o.api.patch(NODE_STATUS, '', this.nodeName, { status: statusPatch(node.status, desired) });
     this.lastReport = this.clock.now();
+    for (const e of transitionEvents(this.nodeName, node.status, desired.conditions as { type: string; status: string }[])) this.o.onEvent?.(e);
     return true;
   }
 }

@@ -5,6 +5,7 @@
 //   no good answer for 30 s     container runtime is down
 //   RuntimeReady false          container runtime not ready: RuntimeReady=false reason:… message:…
 //   NetworkReady false          container runtime network not ready: NetworkReady=false reason:… message:…
+//   a health check failing      <name> is not healthy: <error>   (PLEG's, given by the pod workers)
 import type { RuntimeCondition, RuntimeService } from '../cri/types.js';
 
 /** kube's baseRuntimeSyncThreshold / maxWaitForContainerRuntime. */
@@ -44,11 +45,12 @@ export class RuntimeState {
     this.observe(conditions, now());
   }
 
-  /** The runtime's errors at `now`, in kube's order. */
-  runtimeErrors(now: number): string[] {
+  /** The runtime's errors at `now`, in kube's order; `health`: the failed health checks' texts (they go before the runtime's own error). */
+  runtimeErrors(now: number, health: readonly string[] = []): string[] {
     const errs: string[] = [];
     if (this.lastSync === 0) errs.push('container runtime status check may not have completed yet');
     else if (this.lastSync + this.thresholdMs <= now) errs.push('container runtime is down');
+    errs.push(...health);
     if (this.runtimeError) errs.push(this.runtimeError);
     return errs;
   }
