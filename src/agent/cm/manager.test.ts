@@ -61,7 +61,9 @@ test('kubepods, QoS and pod cgroups on the real cgroupfs', (t) => {
   try {
     assert.throws(() => new ContainerManager({ fs, capacity, cgroupRoot: `${root}/missing` }).start(), /cgroup-root "\/svc-cm-test-\d+\/missing" doesn't exist/);
     const cm = new ContainerManager({ fs, capacity, cgroupRoot: root, svcReserved: { cpu: '500m', memory: '512Mi' } });
-    cm.start();
+    const events: string[] = [];
+    cm.start((e) => events.push(`${e.reason}: ${e.message}`));
+    assert.deepEqual(events, ['NodeAllocatableEnforced: Updated Node Allocatable limit across pods']);
     assert.equal(fs.read('cpu', `${root}/kubepods`, 'cpu.shares'), '1536');
     assert.equal(fs.read('memory', `${root}/kubepods`, 'memory.limit_in_bytes'), String(1536 * 1024 * 1024));
     if (fs.controllers.includes('pids')) assert.equal(fs.read('pids', `${root}/kubepods`, 'pids.max'), '4096');

@@ -113,8 +113,8 @@ export class ContainerManager {
     return cgroupConfigOf(out);
   }
 
-  /** Creates the node allocatable and QoS cgroups, and limits the reserved cgroups that are enforced. */
-  start(): void {
+  /** Creates the node allocatable and QoS cgroups, and limits the reserved cgroups that are enforced; `onEvent` hears kube's NodeAllocatableEnforced. */
+  start(onEvent?: (e: { type: 'Normal'; reason: string; message: string }) => void): void {
     if (!this.o.fs.exists(this.root)) throw new CgroupConfigError(`invalid configuration: cgroup-root ${JSON.stringify(this.root)} doesn't exist`);
     if (this.perQOS) {
       this.o.fs.create(this.podsCgroup, this.nodeAllocatableConfig());
@@ -130,6 +130,7 @@ export class ContainerManager {
       if (!this.o.fs.exists(cgroup)) throw new CgroupConfigError(`${JSON.stringify(cgroup)} cgroup does not exist`);
       this.o.fs.update(cgroup, cgroupConfigOf(parseResourceList(list ?? {})));
     }
+    if (this.perQOS && this.enforce.has('pods')) onEvent?.({ type: 'Normal', reason: 'NodeAllocatableEnforced', message: 'Updated Node Allocatable limit across pods' });
   }
 
   /** The pod's cgroup: the sandbox's cgroupParent. */

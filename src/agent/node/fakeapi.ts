@@ -3,7 +3,7 @@
 // applied, kube's NotFound/AlreadyExists errors, every call recorded. Not a
 // server: no admission, no authorization (the e2e suites cover those).
 import { randomUUID } from 'node:crypto';
-import { newAlreadyExists, newNotFound } from '../../api/meta/status.js';
+import { newAlreadyExists, newConflict, newNotFound } from '../../api/meta/status.js';
 import type { DeleteOptions, Target } from '../../controllers/client.js';
 import type { ResourceHandler } from '../../controllers/shared.js';
 import { applyMergePatch } from '../../patch/mergepatch.js';
@@ -137,7 +137,7 @@ export class FakeAgentApi implements AgentApi {
     const cur = this.bucket(t).get(key);
     if (!cur) throw newNotFound({ group: t.group, resource: t.resource }, name);
     if (opts?.preconditions?.uid && opts.preconditions.uid !== cur.metadata.uid) {
-      throw Object.assign(newNotFound({ group: t.group, resource: t.resource }, name), {});
+      throw newConflict({ group: t.group, resource: t.resource }, name, `Precondition failed: UID in precondition: ${opts.preconditions.uid}, UID in object meta: ${cur.metadata.uid}`);
     }
     this.bucket(t).delete(key);
     if (t.resource === 'pods') this.podCache.emit('delete', cur);

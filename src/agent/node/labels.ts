@@ -14,6 +14,14 @@ export interface LabelFacts {
 const sorted = (o: Record<string, string>): Record<string, string> =>
   Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 
+/** The keys of the kubelet's default labels (kube's updateDefaultLabels list), both spellings: reconciled on an adopted Node. */
+export const DEFAULT_LABEL_KEYS: readonly string[] = [
+  'kubernetes.io/hostname', 'topology.kubernetes.io/zone', 'topology.kubernetes.io/region',
+  'failure-domain.beta.kubernetes.io/zone', 'failure-domain.beta.kubernetes.io/region',
+  'node.kubernetes.io/instance-type', 'beta.kubernetes.io/instance-type', 'kubernetes.io/os', 'kubernetes.io/arch',
+  'node.kubernetes.io/windows-build', 'beta.kubernetes.io/os', 'beta.kubernetes.io/arch',
+].flatMap((k) => [k, k.replace('kubernetes.io/', 'svc.io/')]);
+
 /** The kubelet's default labels, both spellings, keys sorted. */
 export function kubeletLabels(f: LabelFacts): Record<string, string> {
   const base: Record<string, string> = {

@@ -7,7 +7,7 @@ import type { ApiObject } from '../../registry/object.js';
 import { deepEqual, isObject } from '../../registry/object.js';
 import { allocatable, formatList, machineCapacity, type AllocatableOptions } from './capacity.js';
 import type { NodeCondition } from './conditions.js';
-import { ATTACH_DETACH_ANNOTATION, NODE_TTL_ANNOTATION, registrationAnnotations, registrationLabels, type AnnotationFacts } from './labels.js';
+import { ATTACH_DETACH_ANNOTATION, DEFAULT_LABEL_KEYS, NODE_TTL_ANNOTATION, registrationAnnotations, registrationLabels, type AnnotationFacts } from './labels.js';
 import { KUBELET_VERSION } from './version.js';
 import type { MachineReader } from './machine.js';
 
@@ -62,7 +62,7 @@ export function reconcileExisting(existing: ApiObject, wanted: ApiObject): ApiOb
   const wantedLabels = wanted.metadata.labels ?? {};
   const wantedAnnotations = wanted.metadata.annotations ?? {};
   // only the kubelet's own labels (both spellings) are reconciled, never --node-labels
-  for (const k of Object.keys(registrationLabels({ hostname: 'x', os: 'x', arch: 'x' }))) {
+  for (const k of DEFAULT_LABEL_KEYS) {
     const v = wantedLabels[k];
     if (v === undefined || labels[k] === v) continue;
     labels[k] = v;

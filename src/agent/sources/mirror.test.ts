@@ -69,4 +69,7 @@ test('create: an existing mirror of the same hash is fine, anything else is an e
   await assert.rejects(mc.sync([staticPod('x')]), (e: unknown) => e instanceof MirrorPodError && /mirror pod web-node-a_default: connection refused/.test(e.message));
   api.failWith = undefined;
   assert.equal(await mc.delete('default', 'nothing'), false);
+  // a mirror of another UID (recreated meanwhile) is not deleted
+  assert.equal(await mc.delete('default', 'web-node-a', 'some-other-uid'), false);
+  assert.equal((await api.get(PODS, 'default', 'web-node-a')).metadata.name, 'web-node-a');
 });
