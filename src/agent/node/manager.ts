@@ -142,7 +142,8 @@ export class NodeManager {
     await this.checkRuntime();
     await this.registerWithRetry();
     if (this.stopped) return;
-    await this.updateStatus(true);
+    // the heartbeats start even when this first write fails: the status loop writes again
+    await this.updateStatus(true).catch((err) => this.report('updating its status', err));
     this.lease.start();
     this.every('runtime', this.o.runtimeCheckMs ?? 5_000, () => this.checkRuntime());
     this.every('status', this.o.statusUpdateMs ?? 10_000, () => this.updateStatus(false));
