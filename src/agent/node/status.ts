@@ -1,7 +1,7 @@
 // The Node object and status the agent registers and reports, assembled from
 // the machine, the runtime and the configuration (kube's initialNode and the
 // nodestatus setters: MachineInfo, NodeAddress, DaemonEndpoints, VersionInfo,
-// Images, the conditions). Pure: node.ts reads the inputs and writes the result.
+// Images, the conditions). Pure: manager.ts reads the inputs and writes the result.
 import type { Image, VersionInfo } from '../cri/types.js';
 import type { ApiObject } from '../../registry/object.js';
 import { deepEqual, isObject } from '../../registry/object.js';
@@ -10,7 +10,6 @@ import type { NodeCondition } from './conditions.js';
 import { ATTACH_DETACH_ANNOTATION, DEFAULT_LABEL_KEYS, NODE_TTL_ANNOTATION, registrationAnnotations, registrationLabels, type AnnotationFacts } from './labels.js';
 import { KUBELET_VERSION } from './version.js';
 import type { MachineReader } from './machine.js';
-
 
 /** kube's nodeStatusMaxImages and MaxNamesPerImageInNodeStatus. */
 export const NODE_STATUS_MAX_IMAGES = 50;
@@ -28,7 +27,7 @@ export interface NodeSpecOptions extends AnnotationFacts {
   readonly unschedulable?: boolean;
 }
 
-/** The Node a kubelet creates at registration (status is written separately, as kube's first status update). */
+/** The Node a kubelet creates at registration, without its status (manager.ts adds the first one). */
 export function initialNode(o: NodeSpecOptions, m: Pick<MachineReader, 'architecture'>): ApiObject {
   const taints = (o.taints ?? []).map((t) => ({ key: t.key, ...(t.value ? { value: t.value } : {}), effect: t.effect }));
   if (o.unschedulable && !taints.some((t) => t.key === 'node.kubernetes.io/unschedulable' && t.effect === 'NoSchedule')) {
