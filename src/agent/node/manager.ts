@@ -12,6 +12,7 @@
 // own (volumesAttached) stay.
 import { hostname } from 'node:os';
 import type { Quantity } from '../../api/meta/quantity.js';
+import { NODE_LEASE_NAMESPACE } from '../../authz/node/authorizer.js';
 import { isReason } from '../../controllers/informer.js';
 import { parseResourceList } from '../../quota/resources.js';
 import type { ApiObject } from '../../registry/object.js';
@@ -51,7 +52,8 @@ export interface NodeManagerOptions {
   readonly nodeIPs?: readonly string[];
   /** The agent's HTTPS port (daemonEndpoints). */
   readonly kubeletPort: number;
-  readonly leaseNamespace: string;
+  /** Where the Lease is (default svc-node-lease, kube's kube-node-lease). */
+  readonly leaseNamespace?: string;
   readonly leaseRenewMs?: number;
   readonly leaseDurationSeconds?: number;
   /** `--node-status-update-frequency` (10 s). */
@@ -120,7 +122,7 @@ export class NodeManager {
     this.clock = o.clock ?? SYSTEM_CLOCK;
     this.pressure = new PressureTracker(o.evictionHard, o.evictionPressureTransitionMs ?? 5 * 60_000);
     this.lease = new LeaseHeartbeat(o.api, this.clock, {
-      ...DEFAULT_LEASE, namespace: o.leaseNamespace,
+      ...DEFAULT_LEASE, namespace: o.leaseNamespace ?? NODE_LEASE_NAMESPACE,
       ...(o.leaseRenewMs !== undefined ? { renewMs: o.leaseRenewMs } : {}),
       ...(o.leaseDurationSeconds !== undefined ? { durationSeconds: o.leaseDurationSeconds } : {}),
     }, () => this.uid, (what, err) => this.report(what, err));
