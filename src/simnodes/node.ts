@@ -7,6 +7,7 @@ import { parseResourceList, formatResourceList, subtractLists, type ResourceList
 import type { ApiObject } from '../registry/object.js';
 import { deepEqual, isObject } from '../registry/object.js';
 import { rfc3339 } from './clock.js';
+import { kubeletLabels } from '../agent/node/labels.js';
 
 /** The label kwok's nodes carry as `type=kwok`; ours say `type=simulated`. */
 export const SIMULATED_LABEL = { key: 'type', value: 'simulated' } as const;
@@ -49,20 +50,7 @@ export function defaultAllocatable(capacity: Readonly<Record<string, string>>): 
 
 /** The labels a kubelet sets on its Node, in the kubernetes.io and svc.io spellings, and kwok's `type` label. */
 export function nodeLabels(id: NodeIdentity, s: NodeSettings): Record<string, string> {
-  const base: Record<string, string> = {
-    'kubernetes.io/hostname': id.name,
-    'kubernetes.io/os': 'linux',
-    'kubernetes.io/arch': 'amd64',
-    'beta.kubernetes.io/os': 'linux',
-    'beta.kubernetes.io/arch': 'amd64',
-    'node.kubernetes.io/instance-type': s.instanceType,
-  };
-  const labels: Record<string, string> = {};
-  for (const [k, v] of Object.entries(base)) {
-    labels[k] = v;
-    labels[k.replace('kubernetes.io/', 'svc.io/')] = v;
-  }
-  labels[SIMULATED_LABEL.key] = SIMULATED_LABEL.value;
+  const labels = { ...kubeletLabels({ hostname: id.name, os: 'linux', arch: 'amd64', instanceType: s.instanceType }), [SIMULATED_LABEL.key]: SIMULATED_LABEL.value };
   return Object.fromEntries(Object.entries(labels).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
