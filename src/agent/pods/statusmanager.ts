@@ -39,7 +39,8 @@ interface Entry {
 }
 
 export interface StatusManagerOptions {
-  readonly api: AgentApi;
+  /** None in standalone mode: statuses are kept, never written. */
+  readonly api?: AgentApi;
   /** The API's current copy of a pod (the pods informer), to skip writes that change nothing. */
   readonly lookup?: (namespace: string, name: string) => ApiObject | undefined;
   readonly onError?: (target: StatusTarget, err: unknown) => void;
@@ -131,6 +132,8 @@ export class StatusManager {
   }
 
   private async write(uid: string, e: Entry): Promise<void> {
+    const api = this.opts.api;
+    if (!api) return;
     const { namespace, name } = e.target;
     try {
       const cached = this.opts.lookup?.(namespace, name);
@@ -138,14 +141,14 @@ export class StatusManager {
         && !statusDiffers(isObject(cached.status) ? cached.status : {}, mergeStatus(isObject(cached.status) ? cached.status : {}, e.status));
       let latest = cached;
       if (!upToDate) {
-        latest = await this.opts.api.update(POD_STATUS, namespace, name, (current) => {
+        latest = await api.update(POD_STATUS, namespace, name, (current) => {
           if (current.metadata.uid !== e.target.uid) throw new PodReplaced();
           const cur = isObject(current.status) ? current.status : {};
           return { ...current, status: mergeStatus(cur, e.status) };
         });
       }
       if (e.finished && !e.mirror && latest?.metadata.deletionTimestamp) {
-        await this.opts.api.delete(PODS, namespace, name, { gracePeriodSeconds: 0, preconditions: { uid: e.target.uid } });
+        await api.delete(PODS, namespace, name, { gracePeriodSeconds: 0, preconditions: { uid: e.target.uid } });
         this.entries.delete(uid);
       }
     } catch (err) {
