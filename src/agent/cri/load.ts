@@ -42,6 +42,12 @@ function load(): Readonly<Record<CriServiceName, ServiceDefinition>> {
   }
 }
 
+/** A whole service's definition (for a gRPC server in tests). */
+export function criService(service: CriServiceName): ServiceDefinition {
+  loaded ??= load();
+  return loaded[service];
+}
+
 /** The definition of one rpc (path, serializers); throws for an rpc the proto does not declare. */
 export function criMethod(service: CriServiceName, rpc: string): CriMethod {
   loaded ??= load();
