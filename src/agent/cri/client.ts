@@ -43,10 +43,10 @@ const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 type Deadline = number | null;
 
 export function criClient(endpoint: string, opts: CriClientOptions = {}): RuntimeService & ImageService {
-  const { path, deprecation } = parseEndpoint(endpoint);
+  const { path: socket, deprecation } = parseEndpoint(endpoint);
   if (deprecation) (opts.warn ?? ((m: string) => process.emitWarning(m)))(deprecation);
   const timeout = opts.timeoutMs ?? DEFAULT_RUNTIME_REQUEST_TIMEOUT_MS;
-  const channel = new Client(`unix:${path}`, credentials.createInsecure(), {
+  const channel = new Client(`unix:${socket}`, credentials.createInsecure(), {
     'grpc.max_receive_message_length': MAX_MESSAGE_BYTES,
     'grpc.max_send_message_length': MAX_MESSAGE_BYTES,
   });
@@ -65,21 +65,22 @@ export function criClient(endpoint: string, opts: CriClientOptions = {}): Runtim
   };
   const runtime = <R>(rpc: string, request: object): Promise<R> => call<R>('RuntimeService', rpc, request, timeout);
   const images = <R>(rpc: string, request: object): Promise<R> => call<R>('ImageService', rpc, request, timeout);
-  const path_ = (rpc: string, service: CriServiceName = 'RuntimeService'): string => criMethod(service, rpc).path;
+  /** The rpc's full name, as CriError.method carries it. */
+  const method = (rpc: string, service: CriServiceName = 'RuntimeService'): string => criMethod(service, rpc).path;
   const close = (): void => channel.close();
 
   return {
     async version() {
       const v = await runtime<convert.PbVersion>('Version', { version: KUBE_RUNTIME_API_VERSION });
-      return convert.version(v, path_('Version'));
+      return convert.version(v, method('Version'));
     },
     async status() {
       const r = await runtime<{ status: Parameters<typeof convert.runtimeConditions>[0] }>('Status', { verbose: false });
-      return convert.runtimeConditions(r.status, path_('Status'));
+      return convert.runtimeConditions(r.status, method('Status'));
     },
     async runPodSandbox(config: PodSandboxConfig, runtimeHandler = '') {
       const r = await call<{ podSandboxId: string }>('RuntimeService', 'RunPodSandbox', { config, runtimeHandler }, 2 * timeout);
-      return convert.requiredId(r.podSandboxId, path_('RunPodSandbox'),
+      return convert.requiredId(r.podSandboxId, method('RunPodSandbox'),
         `PodSandboxId is not set for sandbox ${JSON.stringify(config.metadata)}`);
     },
     async stopPodSandbox(id: string) {
@@ -90,7 +91,7 @@ export function criClient(endpoint: string, opts: CriClientOptions = {}): Runtim
     },
     async podSandboxStatus(id: string) {
       const r = await runtime<{ status: convert.PbPodSandboxStatus | null }>('PodSandboxStatus', { podSandboxId: id, verbose: false });
-      return convert.sandboxStatus(r.status, path_('PodSandboxStatus'));
+      return convert.sandboxStatus(r.status, method('PodSandboxStatus'));
     },
     async listPodSandbox(filter?: PodSandboxFilter) {
       const r = await runtime<{ items: convert.PbPodSandbox[] }>('ListPodSandbox', { filter: convert.sandboxFilterToProto(filter) });
@@ -98,7 +99,7 @@ export function criClient(endpoint: string, opts: CriClientOptions = {}): Runtim
     },
     async createContainer(podSandboxId: string, config: ContainerConfig, sandboxConfig: PodSandboxConfig) {
       const r = await runtime<{ containerId: string }>('CreateContainer', { podSandboxId, config, sandboxConfig });
-      return convert.requiredId(r.containerId, path_('CreateContainer'),
+      return convert.requiredId(r.containerId, method('CreateContainer'),
         `ContainerId is not set for container ${JSON.stringify(config.metadata)}`);
     },
     async startContainer(id: string) {
@@ -116,7 +117,7 @@ export function criClient(endpoint: string, opts: CriClientOptions = {}): Runtim
     },
     async containerStatus(id: string) {
       const r = await runtime<{ status: convert.PbContainerStatus | null }>('ContainerStatus', { containerId: id, verbose: false });
-      return convert.containerStatus(r.status, path_('ContainerStatus'));
+      return convert.containerStatus(r.status, method('ContainerStatus'));
     },
     async execSync(id: string, cmd: readonly string[], timeoutSeconds: number) {
       const deadline = timeoutSeconds > 0 ? timeout + timeoutSeconds * 1000 : null;
@@ -129,7 +130,7 @@ export function criClient(endpoint: string, opts: CriClientOptions = {}): Runtim
 
     async imageStatus(image: string) {
       const r = await images<{ image: convert.PbImage | null }>('ImageStatus', { image: { image }, verbose: false });
-      return convert.imageStatus(r.image, image, path_('ImageStatus', 'ImageService'));
+      return convert.imageStatus(r.image, image, method('ImageStatus', 'ImageService'));
     },
     async listImages() {
       const r = await images<{ images: convert.PbImage[] }>('ListImages', {});
@@ -137,7 +138,7 @@ export function criClient(endpoint: string, opts: CriClientOptions = {}): Runtim
     },
     async pullImage(image: string, auth?: AuthConfig, sandboxConfig?: PodSandboxConfig) {
       const r = await call<{ imageRef: string }>('ImageService', 'PullImage', { image: { image }, auth, sandboxConfig }, null);
-      return convert.requiredId(r.imageRef, path_('PullImage', 'ImageService'), `imageRef of image ${JSON.stringify(image)} is not set`);
+      return convert.requiredId(r.imageRef, method('PullImage', 'ImageService'), `imageRef of image ${JSON.stringify(image)} is not set`);
     },
     async removeImage(image: string) {
       await images('RemoveImage', { image: { image } });
