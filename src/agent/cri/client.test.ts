@@ -178,6 +178,8 @@ describe('CRI client against containerd', { skip }, () => {
       assert.equal(ex.stderr.toString(), 'oops\n');
       assert.equal(ex.exitCode, 3);
       assert.equal((await cri.execSync(id, ['true'], 0)).exitCode, 0);
+      // A command past its own timeout: the runtime answers DeadlineExceeded (a probe's timeout, for the kubelet).
+      await rejectsWith(cri.execSync(id, ['sleep', '10'], 1), (e) => assert.equal(e.code, 4));
 
       // Filters: by label, state, sandbox, id; a selector that matches nothing.
       const ids = async (f: Parameters<RuntimeService['listContainers']>[0]) => (await cri.listContainers(f)).map((c) => c.id);
