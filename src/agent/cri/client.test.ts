@@ -3,7 +3,7 @@
 // is stopped and removed (so CNI releases its IP) before containerd stops.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { BUSYBOX_IMAGE, containerdMissing, PAUSE_IMAGE, startContainerd, type Containerd } from '../../testing/containerd.js';
 import { tempDir } from '../../testing/tempdir.js';
@@ -146,7 +146,7 @@ describe('CRI client against containerd', { skip }, () => {
       assert.ok(st.createdAt > 1.5e18);
       assert.equal(st.linux?.namespaces?.options?.network, 'NODE');
 
-      const cfg = busybox('main', 'echo hi; sleep 30', { envs: [{ key: 'GREETING', value: 'hello' }] });
+      const cfg = busybox('main', 'echo hi; while true; do sleep 1; echo tick; done', { envs: [{ key: 'GREETING', value: 'hello' }] });
       const id = await cri.createContainer(sb, cfg, sbConfig);
       const created = await cri.containerStatus(id);
       assert.equal(created.state, 'CONTAINER_CREATED');
@@ -164,13 +164,21 @@ describe('CRI client against containerd', { skip }, () => {
       assert.deepEqual(running.labels, cfg.labels);
       assert.deepEqual(running.annotations, cfg.annotations);
 
-      // The CRI log file: `<RFC3339Nano> stdout F hi`.
-      const line = await until('the log line', async () => {
-        const text = readFileSync(running.logPath, 'utf8');
-        return text.includes('hi') ? text : undefined;
+      // The CRI log file: `<RFC3339Nano> stdout F hi`, then ticks.
+      const text = await until('the log line', async () => {
+        const t = readFileSync(running.logPath, 'utf8');
+        return t.includes('hi\n') ? t : undefined;
       });
-      assert.match(line, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+(Z|[+-]\d\d:\d\d) stdout F hi\n$/);
+      assert.match(text.split('\n')[0]!, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+(Z|[+-]\d\d:\d\d) stdout F hi$/);
+      // Rotation: the file moved away, ReopenContainerLog makes the runtime write a new one at logPath.
+      renameSync(running.logPath, `${running.logPath}.1`);
       await cri.reopenContainerLog(id);
+      const fresh = await until('ticks in the reopened log', async () => {
+        const t = existsSync(running.logPath) ? readFileSync(running.logPath, 'utf8') : '';
+        return t.includes('stdout F tick') ? t : undefined;
+      });
+      assert.ok(!fresh.includes('stdout F hi'), fresh);
+      assert.match(readFileSync(`${running.logPath}.1`, 'utf8'), /stdout F hi\n/);
 
       const ex = await cri.execSync(id, ['sh', '-c', 'echo "$GREETING"; echo oops >&2; exit 3'], 10);
       assert.ok(Buffer.isBuffer(ex.stdout));
