@@ -126,28 +126,10 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
     const recorder = api ? new EventRecorder(undefined, 'kubelet', o.nodeName, { sink: agentEventSink(api, c.eventRecordQPS, c.eventBurst) }) : undefined;
     const podEvent = (pod: ApiObject, type: 'Normal' | 'Warning', reason: string, message: string, fieldPath?: string) => {
       if (!recorder) return void log(`${type} ${reason} pod ${pod.metadata.namespace}/${pod.metadata.name}: ${message}`);
-      void recorder.event({ kind: 'Pod', apiVersion: 'v1', namespace: pod.metadata.namespace, name: pod.metadata.name, uid: pod.metadata.uid, ...(fieldPath ? { fieldPath } : {}) }, type, reason, message);
+      void recorder.event({ kind: 'Pod', apiVersion: 'v1', namespace: pod.metadata.namespace ?? '', name: pod.metadata.name ?? '', uid: pod.metadata.uid ?? '', ...(fieldPath ? { fieldPath } : {}) }, type, reason, message);
     };
 
-    // the Node
     let pleg: Pleg | undefined;
-    const node = api ? new NodeManager({
-      api, runtime, images, machine,
-      node: { name: o.nodeName, hostname: o.hostname, labels: c.nodeLabels, taints: c.registerWithTaints, controllerAttachDetach: c.enableControllerAttachDetach },
-      registerNode: c.registerNode, maxPods: c.maxPods, svcReserved: c.kubeReserved, systemReserved: c.systemReserved, evictionHard,
-      evictionPressureTransitionMs: c.evictionPressureTransitionPeriod, localStorageCapacityIsolation: c.localStorageCapacityIsolation,
-      nodeIPs: c.nodeIps, kubeletPort: c.port, leaseNamespace: NODE_LEASE_NAMESPACE, leaseDurationSeconds: c.nodeLeaseDurationSeconds,
-      statusUpdateMs: c.nodeStatusUpdateFrequency, statusReportMs: c.nodeStatusReportFrequency,
-      healthChecks: [{ name: 'PLEG', check: () => { const h = pleg?.healthy(); return h && !h.ok ? `PLEG is not healthy: ${h.message}` : undefined; } }],
-      onEvent: (e) => {
-        if (recorder) void recorder.event({ kind: 'Node', apiVersion: 'v1', name: o.nodeName, uid: o.nodeName }, e.type, e.reason, e.message);
-      },
-      onError: (what, err) => log(`${what}: ${(err as Error).message}`),
-    }) : undefined;
-    if (node) {
-      await node.start();
-      stops.push(() => node.stop());
-    }
     const hostIP = (): string => c.nodeIps[0] || machine.defaultRouteIP() || '127.0.0.1';
 
     // pods
@@ -168,7 +150,7 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
           const pod = dispatch.get(uid);
           if (!pod) return;
           try {
-            await manager.killContainer(pod as unknown as Pod, failure.containerID, _name, _message, failure.reason, failure.gracePeriodSeconds);
+            await manager.killContainer(pod as unknown as Pod, failure.containerId, _name, _message, failure.reason, failure.gracePeriodSeconds);
           } catch (err) {
             log(`killing container ${_name} of pod ${pod.metadata.namespace}/${pod.metadata.name}: ${(err as Error).message}`);
           }
@@ -176,7 +158,6 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
         })();
       },
       recorder: { event: (ref, type, reason, message) => recorder?.event(ref, type, reason, message) },
-      features: { execProbeTimeout: c.gates.enabled('ExecProbeTimeout'), probeTerminationGracePeriod: c.gates.enabled('ProbeTerminationGracePeriod') },
     });
     stops.push(() => probes.close());
     const manager = new RuntimeManager({
@@ -204,9 +185,9 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
       runtime: runtimePort,
       volumes: { mount: (p) => volumes.mountPod(p), unmount: (p) => volumes.unmountPod(p.metadata.uid ?? '') },
       probes: {
-        add: (p) => probes.addPod(p as unknown as Pod),
+        add: (p) => probes.addPod(p as never),
         remove: (p) => probes.removePod(p.metadata.uid ?? ''),
-        apply: (p, statuses) => probes.updatePodStatus(p as unknown as Pod, statuses.map((s) => ({ ...s })) as never).containerStatuses as Record<string, unknown>[] ?? [],
+        apply: (p, statuses) => probes.updatePodStatus(p as never, statuses.map((s) => ({ ...s })) as never).containerStatuses as Record<string, unknown>[] ?? [],
       },
       cgroups: {
         ensure: async (p) => cm.ensurePod(p),
@@ -280,7 +261,7 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
     // the server and log rotation
     let server: RunningAgentServer | undefined;
     if (c.enableServer) {
-      const tls = await servingTls({ tlsCertFile: c.tlsCertFile, tlsPrivateKeyFile: c.tlsPrivateKeyFile, certDir: c.certDir, hostname: o.hostname, ips: [hostIP()] });
+      const tls = await servingTls({ tlsCertFile: c.tlsCertFile, tlsPrivateKeyFile: c.tlsPrivateKeyFile, certDir: c.certDir, hostname: o.hostname });
       const clientCAs = c.authentication.x509.clientCAFile ? readCAs(c.authentication.x509.clientCAFile) : undefined;
       server = await startAgentServer({
         host: {
@@ -303,13 +284,31 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
           anonymous: c.authentication.anonymous.enabled,
         },
         authorization: c.authorization.mode === 'Webhook' && api
-          ? { mode: 'Webhook', api, cacheAuthorizedTtlMs: c.authorization.webhook.cacheAuthorizedTTL, cacheUnauthorizedTtlMs: c.authorization.webhook.cacheUnauthorizedTTL }
-          : { mode: 'AlwaysAllow' },
+          ? { mode: 'Webhook' as const, api, authorizedTtlMs: c.authorization.webhook.cacheAuthorizedTTL, unauthorizedTtlMs: c.authorization.webhook.cacheUnauthorizedTTL }
+          : { mode: 'AlwaysAllow' as const },
         ...(c.healthzPort > 0 ? { healthz: { address: c.healthzBindAddress, port: c.healthzPort } } : {}),
         onError: (err) => log(`server: ${(err as Error).message}`),
       });
       stops.push(() => server!.close());
       log(`serving on https://${c.address}:${server.port}${server.healthzPort ? `, /healthz on http://${c.healthzBindAddress}:${server.healthzPort}` : ''}`);
+    }
+    // the Node
+    const node = api ? new NodeManager({
+      api, runtime, images, machine,
+      node: { name: o.nodeName, hostname: o.hostname, labels: c.nodeLabels, taints: c.registerWithTaints, controllerAttachDetach: c.enableControllerAttachDetach },
+      registerNode: c.registerNode, maxPods: c.maxPods, svcReserved: c.kubeReserved, systemReserved: c.systemReserved, evictionHard,
+      evictionPressureTransitionMs: c.evictionPressureTransitionPeriod, localStorageCapacityIsolation: c.localStorageCapacityIsolation,
+      nodeIPs: c.nodeIps, kubeletPort: server?.port || c.port, leaseNamespace: NODE_LEASE_NAMESPACE, leaseDurationSeconds: c.nodeLeaseDurationSeconds,
+      statusUpdateMs: c.nodeStatusUpdateFrequency, statusReportMs: c.nodeStatusReportFrequency,
+      healthChecks: [{ name: 'PLEG', check: () => { const h = pleg?.healthy(); return h && !h.ok ? `PLEG is not healthy: ${h.message}` : undefined; } }],
+      onEvent: (e) => {
+        if (recorder) void recorder.event({ kind: 'Node', apiVersion: 'v1', name: o.nodeName, uid: o.nodeName }, e.type, e.reason, e.message);
+      },
+      onError: (what, err) => log(`${what}: ${(err as Error).message}`),
+    }) : undefined;
+    if (node) {
+      await node.start();
+      stops.push(() => node.stop());
     }
     const rotation = new ContainerLogManager({ runtime, policy: { maxSizeBytes: c.containerLogMaxSizeBytes, maxFiles: c.containerLogMaxFiles }, onError: (id, err) => log(`log rotation of ${id}: ${(err as Error).message}`) });
     rotation.start();

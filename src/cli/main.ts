@@ -12,6 +12,7 @@ import { AUTHN_FLAGS, authnOptions } from './authnflags.js';
 import { AUTHZ_FLAGS, authzOptions } from './authzflags.js';
 import { ADMISSION_FLAGS, admissionOptions } from './admissionflags.js';
 import { certsCommand } from './certs.js';
+import { agentCommand, agentConfig, inProcessAgent, splitAgentArgs } from './agent.js';
 import { CONTROLLER_FLAGS, controllerOptions } from './controllerflags.js';
 import { DEFAULT_SERVICE_ACCOUNT_ISSUER } from '../authn/serviceaccount/index.js';
 
@@ -57,7 +58,7 @@ const SERVER_FLAGS = (bind: string): FlagSpec[] => [
   { name: 'kubelet-client-certificate', type: 'string', help: 'Client certificate (PEM) presented to node agents. Default: one for kube-apiserver-kubelet-client from the generated CA.' },
   { name: 'kubelet-client-key', type: 'string', help: 'Private key of --kubelet-client-certificate.' },
   { name: 'kubelet-certificate-authority', type: 'string', help: 'CA bundle that node agents\' serving certificates must verify against; without it they are not verified.' },
-  { name: 'kubelet-preferred-address-types', type: 'strings', help: 'Node address types tried in order to reach a node agent.', default: ['Hostname', 'InternalDNS', 'InternalIP', 'ExternalDNS', 'ExternalIP'] },
+  { name: 'kubelet-preferred-address-types', type: 'strings', help: 'Node address types tried in order to reach a node agent (kubeadm\'s order; kube-apiserver\'s own default puts Hostname first).', default: ['InternalIP', 'ExternalIP', 'Hostname', 'InternalDNS', 'ExternalDNS'] },
   ...AUTHN_FLAGS,
   ...AUTHZ_FLAGS,
   ...ADMISSION_FLAGS,
@@ -184,8 +185,10 @@ function options(v: Map<string, unknown>, controllers: boolean): ApiServerOption
 
 async function serve(cmd: string, argv: string[]): Promise<number> {
   // `svc server` is also kube-controller-manager and kube-scheduler (their flags); `svc apiserver` is kube-apiserver alone.
-  const specs = [...SERVER_FLAGS(cmd === 'server' ? '127.0.0.1' : '0.0.0.0'), ...(cmd === 'server' ? CONTROLLER_FLAGS : [])];
-  const { values, args } = parseFlags(specs, argv);
+  const specs = [...SERVER_FLAGS(cmd === 'server' ? '127.0.0.1' : '0.0.0.0'), ...(cmd === 'server' ? [...CONTROLLER_FLAGS, AGENT_FLAG] : [])];
+  // `svc server --agent`: the agent's own flags (those the server does not have) go to the agent
+  const split = cmd === 'server' ? splitAgentArgs(argv, specs) : { server: argv, agent: [] };
+  const { values, args } = parseFlags(specs, split.server);
   if (values.get('help')) {
     console.log(`Usage: svc ${cmd} [flags]\n\nFlags:\n${usage(specs)}`);
     return 0;
@@ -195,7 +198,12 @@ async function serve(cmd: string, argv: string[]): Promise<number> {
   // run in the all-in-one `svc server`; `svc apiserver` is kube-apiserver alone (no default
   // ServiceAccount or root-CA ConfigMap appears by itself, a deleted namespace stays Terminating).
   const base = options(values, cmd === 'server');
-  const opts: ApiServerOptions = cmd === 'server' ? { ...base, controllerManager: controllerOptions(values, base.featureGates!) } : base;
+  if (split.agent.length > 0 && !values.get('agent')) throw new FlagError(`${split.agent[0]} is a node agent flag: add --agent to run an agent in this server`);
+  const agent = values.get('agent') ? agentConfig(split.agent) : undefined;
+  if (values.get('agent') && !agent) return 0;
+  const opts: ApiServerOptions = cmd === 'server'
+    ? { ...base, controllerManager: { ...controllerOptions(values, base.featureGates!), ...(agent ? { agent: (ctx) => inProcessAgent(ctx, agent) } : {}) } }
+    : base;
   const server = await startApiServer(opts);
   console.log(`svc ${cmd}: serving on https://${opts.bindAddress}:${server.port} (HTTP/1.1 and HTTP/2), storage ${describeStore(opts.storage)}`);
   if (server.kubeconfigPath) console.log(`svc ${cmd}: admin kubeconfig: ${server.kubeconfigPath}  (kubectl --kubeconfig ${server.kubeconfigPath} get ns)`);
@@ -208,13 +216,18 @@ async function serve(cmd: string, argv: string[]): Promise<number> {
   return 0;
 }
 
-const COMMANDS: Record<string, (cmd: string, argv: string[]) => Promise<number>> = { server: serve, apiserver: serve, certs: certsCommand, 'simulate-nodes': simulateNodesCommand };
+const AGENT_FLAG: FlagSpec = {
+  name: 'agent', type: 'bool', default: false,
+  help: 'Also run a node agent in this process (needs --container-runtime-endpoint): one machine is a whole cluster. The agent\'s flags (svc agent --help) are accepted; names the server also has (--tls-cert-file, --feature-gates, …) are the server\'s.',
+};
+
+const COMMANDS: Record<string, (cmd: string, argv: string[]) => Promise<number>> = { server: serve, apiserver: serve, certs: certsCommand, 'simulate-nodes': simulateNodesCommand, agent: agentCommand };
 
 async function main(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
   const run = cmd ? COMMANDS[cmd] : undefined;
   if (!run) {
-    console.error(`${cmd ? `unknown command ${JSON.stringify(cmd)}\n` : ''}Usage: svc <command> [flags]\n\nCommands:\n  server      all-in-one control plane on the embedded store\n  apiserver   the API server alone\n  certs user  a client certificate and svcconfig for a user, from the data directory's CA\n  simulate-nodes  simulated nodes (kwok-like) against any API server over HTTPS`);
+    console.error(`${cmd ? `unknown command ${JSON.stringify(cmd)}\n` : ''}Usage: svc <command> [flags]\n\nCommands:\n  server      all-in-one control plane on the embedded store\n  apiserver   the API server alone\n  certs user  a client certificate and svcconfig for a user, from the data directory's CA\n  simulate-nodes  simulated nodes (kwok-like) against any API server over HTTPS\n  agent       the node agent: registers this machine and runs its pods in containers (containerd over CRI)`);
     return 1;
   }
   try {

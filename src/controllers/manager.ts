@@ -314,6 +314,8 @@ export interface ControlPlaneOptions extends ControllerManagerOptions {
   readonly simulatedNodes?: number;
   /** Replaces COMPONENT_SLOTS (tests). */
   readonly slots?: typeof COMPONENT_SLOTS;
+  /** `svc server --agent`: a node agent in this process (src/cli/agent.ts makes it). */
+  readonly agent?: (ctx: ControllerContext) => Controller;
 }
 
 /**
@@ -343,5 +345,6 @@ export function controlPlane(ctx: ControllerContext, o: ControlPlaneOptions = {}
     if (slots.simulatedNodes) components.push(slots.simulatedNodes(ctx, nodes));
     else console.error('W svc: --simulated-nodes given, but this build has no simulated nodes');
   }
+  if (o.agent) components.push(o.agent(ctx));
   return { components, manager, ...(scheduler ? { scheduler } : {}) };
 }

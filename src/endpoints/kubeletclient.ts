@@ -1,7 +1,9 @@
 // The API server's client to node agents (kube-apiserver's kubelet client):
 // where a node's agent listens — the first of the node's status.addresses by
-// --kubelet-preferred-address-types (kube: Hostname, InternalDNS, InternalIP,
-// ExternalDNS, ExternalIP), at status.daemonEndpoints.kubeletEndpoint.port
+// --kubelet-preferred-address-types (default InternalIP, ExternalIP,
+// Hostname, InternalDNS, ExternalDNS: an agent's hostname need not resolve,
+// so svc starts as kubeadm configures kube-apiserver; kube's own default is
+// Hostname, InternalDNS, InternalIP, ExternalDNS, ExternalIP), at status.daemonEndpoints.kubeletEndpoint.port
 // (10250 when unset) — and HTTPS GETs to it with the API server's client
 // certificate (--kubelet-client-certificate/-key). The agent's serving
 // certificate is verified against --kubelet-certificate-authority; without
@@ -13,7 +15,7 @@ import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
 import { isObject, type ApiObject } from '../registry/object.js';
 
-export const DEFAULT_PREFERRED_ADDRESS_TYPES: readonly string[] = ['Hostname', 'InternalDNS', 'InternalIP', 'ExternalDNS', 'ExternalIP'];
+export const DEFAULT_PREFERRED_ADDRESS_TYPES: readonly string[] = ['InternalIP', 'ExternalIP', 'Hostname', 'InternalDNS', 'ExternalDNS'];
 export const DEFAULT_KUBELET_PORT = 10250;
 
 export interface KubeletClientConfig {

@@ -13,7 +13,7 @@ export interface KubeletClientOptions {
   readonly clientCertificateFile?: string;
   readonly clientKeyFile?: string;
   readonly certificateAuthorityFile?: string;
-  /** --kubelet-preferred-address-types (default: Hostname, InternalDNS, InternalIP, ExternalDNS, ExternalIP). */
+  /** --kubelet-preferred-address-types (default: InternalIP, ExternalIP, Hostname, InternalDNS, ExternalDNS, as kubeadm sets it). */
   readonly preferredAddressTypes?: readonly string[];
 }
 

@@ -7,8 +7,8 @@
 //
 // Locally a missing package skips (the message names what to install); under
 // CI=true it fails, as every external tool does (src/testing/tools.ts).
-import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile, execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -120,4 +120,16 @@ function bridgeNetwork(root: string, bridge: string, n: number): unknown {
       { type: 'portmap', capabilities: { portMappings: true } },
     ],
   };
+}
+
+/** Unmounts what an agent left mounted under a folder (tmpfs volumes of pods still running when it stopped). */
+export function unmountUnder(dir: string): void {
+  const mounts = readFileSync('/proc/self/mounts', 'utf8').split('\n').map((l) => l.split(' ')[1] ?? '').filter((m) => m.startsWith(`${dir}/`));
+  for (const m of mounts.sort().reverse()) {
+    try {
+      execFileSync('umount', ['-l', m]);
+    } catch {
+      // already gone
+    }
+  }
 }
