@@ -133,3 +133,25 @@ export function unmountUnder(dir: string): void {
     }
   }
 }
+
+/**
+ * A cgroup root of its own for one test agent (`--cgroup-root`), so agents of
+ * tests running side by side never see each other's pod cgroups as orphans.
+ * `remove()` deletes what is left below it (empty cgroups only).
+ */
+export async function testCgroupRoot(): Promise<{ readonly path: string; remove(): void }> {
+  const { CgroupFs } = await import('../agent/cm/cgroupfs.js');
+  const fs = new CgroupFs();
+  const path = `/svc-test-${process.pid}-${instances++}`;
+  fs.create(path);
+  return {
+    path,
+    remove: () => {
+      try {
+        fs.destroy(path);
+      } catch {
+        // a process still inside: left for the host's clean-up
+      }
+    },
+  };
+}

@@ -16,7 +16,7 @@ import { eventually, HARNESS_CONTROLLERS, startTestServer, writeTokenFile, type 
 import { kubectlFor, kubectlMissing } from './kubectlcli.js';
 import { tempDir } from '../../src/testing/tempdir.js';
 import { freePort } from '../../src/testing/ports.js';
-import { BUSYBOX_IMAGE, containerdMissing, startContainerd, unmountUnder, type Containerd } from '../../src/testing/containerd.js';
+import { BUSYBOX_IMAGE, containerdMissing, startContainerd, testCgroupRoot, unmountUnder, type Containerd } from '../../src/testing/containerd.js';
 import { parseAgentArgs } from '../../src/agent/config/index.js';
 import { startAgent, type RunningAgent } from '../../src/agent/agent.js';
 import { remoteAgentApi } from '../../src/agent/api/index.js';
@@ -30,6 +30,7 @@ describe('the node agent on containerd', { skip }, () => {
   let t: TestServer;
   let c: Containerd;
   let agent: RunningAgent;
+  let cgroups: { path: string; remove(): void };
   const dir = tempDir('svc-agent-e2e-');
   const manifests = join(dir, 'manifests');
   const kubectl = kubectlFor(() => t);
@@ -60,6 +61,7 @@ describe('the node agent on containerd', { skip }, () => {
 
   before(async () => {
     c = await startContainerd({ cni: true });
+    cgroups = await testCgroupRoot();
     t = await startTestServer({
       tokenAuthFile: writeTokenFile(dir, `token-${NODE},system:node:${NODE},${NODE},"system:nodes"\n`),
       controllerManager: { controllers: [...HARNESS_CONTROLLERS] },
@@ -78,7 +80,7 @@ describe('the node agent on containerd', { skip }, () => {
     const { config } = parseAgentArgs([
       '--container-runtime-endpoint', c.endpoint, '--svcconfig', svcconfig, '--root-dir', join(dir, 'root'), '--cert-dir', join(dir, 'pki'),
       '--hostname-override', NODE, '--node-ip', '127.0.0.1', '--port', String(await freePort()), '--healthz-port', '0', '--pod-manifest-path', manifests,
-      '--file-check-frequency', '1s', '--node-status-update-frequency', '1s', '--cluster-domain', 'cluster.local',
+      '--file-check-frequency', '1s', '--cgroup-root', cgroups.path, '--node-status-update-frequency', '1s', '--cluster-domain', 'cluster.local',
     ], { cwd: dir });
     agent = await startAgent({
       config, nodeName: NODE, hostname: NODE, api: remoteAgentApi(loadSvcconfig(svcconfig), NODE),
@@ -90,6 +92,7 @@ describe('the node agent on containerd', { skip }, () => {
     await t?.stop();
     await c?.stop();
     unmountUnder(dir);
+    cgroups?.remove();
   });
 
   it('registers its Node, Ready, with the machine\'s capacity, the kubelet port and both label spellings', async () => {
