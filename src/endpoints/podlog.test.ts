@@ -11,16 +11,16 @@ import { newCertificateAuthority } from '../server/pki.js';
 
 const node = (status: Record<string, unknown>): ApiObject => ({ metadata: { name: 'n' }, status });
 
-test('kubelet client: the first address of the preferred types, the kubelet port or 10250', () => {
+test('kubelet client: the first address of the preferred types (InternalIP first by default, as kubeadm), the kubelet port or 10250', () => {
   const c = kubeletClient();
   const rows: { status: Record<string, unknown>; host: string; port: number }[] = [
-    { status: { addresses: [{ type: 'InternalIP', address: '10.0.0.1' }, { type: 'Hostname', address: 'n1' }] }, host: 'n1', port: 10250 },
+    { status: { addresses: [{ type: 'Hostname', address: 'n1' }, { type: 'InternalIP', address: '10.0.0.1' }] }, host: '10.0.0.1', port: 10250 },
     { status: { addresses: [{ type: 'ExternalIP', address: '1.2.3.4' }, { type: 'InternalIP', address: '10.0.0.1' }], daemonEndpoints: { kubeletEndpoint: { Port: 10300 } } }, host: '10.0.0.1', port: 10300 },
     { status: { addresses: [{ type: 'ExternalDNS', address: 'n.example' }, { type: 'ExternalIP', address: '1.2.3.4' }], daemonEndpoints: { kubeletEndpoint: { Port: 0 } } }, host: 'n.example', port: 10250 },
   ];
   for (const r of rows) assert.deepEqual(c.connection(node(r.status)), { host: r.host, port: r.port });
-  const internalFirst = kubeletClient({ preferredAddressTypes: ['InternalIP', 'Hostname'] });
-  assert.equal(internalFirst.connection(node(rows[0]!.status)).host, '10.0.0.1');
+  const hostnameFirst = kubeletClient({ preferredAddressTypes: ['Hostname', 'InternalIP'] });
+  assert.equal(hostnameFirst.connection(node(rows[0]!.status)).host, 'n1');
   assert.throws(() => c.connection(node({ addresses: [{ type: 'Weird', address: 'x' }] })), (e: unknown) => e instanceof NoPreferredAddress && e.message === 'no preferred addresses found; known addresses: [{Weird x}]');
   assert.throws(() => c.connection(node({})), /known addresses: \[\]$/);
 });
