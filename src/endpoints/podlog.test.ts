@@ -16,7 +16,7 @@ test('kubelet client: the first address of the preferred types (InternalIP first
   const rows: { status: Record<string, unknown>; host: string; port: number }[] = [
     { status: { addresses: [{ type: 'Hostname', address: 'n1' }, { type: 'InternalIP', address: '10.0.0.1' }] }, host: '10.0.0.1', port: 10250 },
     { status: { addresses: [{ type: 'ExternalIP', address: '1.2.3.4' }, { type: 'InternalIP', address: '10.0.0.1' }], daemonEndpoints: { kubeletEndpoint: { Port: 10300 } } }, host: '10.0.0.1', port: 10300 },
-    { status: { addresses: [{ type: 'ExternalDNS', address: 'n.example' }, { type: 'ExternalIP', address: '1.2.3.4' }], daemonEndpoints: { kubeletEndpoint: { Port: 0 } } }, host: 'n.example', port: 10250 },
+    { status: { addresses: [{ type: 'ExternalDNS', address: 'n.example' }, { type: 'ExternalIP', address: '1.2.3.4' }], daemonEndpoints: { kubeletEndpoint: { Port: 0 } } }, host: '1.2.3.4', port: 10250 },
   ];
   for (const r of rows) assert.deepEqual(c.connection(node(r.status)), { host: r.host, port: r.port });
   const hostnameFirst = kubeletClient({ preferredAddressTypes: ['Hostname', 'InternalIP'] });
