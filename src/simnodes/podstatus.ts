@@ -21,6 +21,10 @@
 import { isObject, type ApiObject } from '../registry/object.js';
 import { parseTime, rfc3339 } from './clock.js';
 import { containerID, imageID, normalizeImage } from './image.js';
+import { containersReadyCondition, initializedCondition, readyCondition, type Condition as GeneratedCondition, type PodPhase } from '../agent/pods/status.js';
+
+/** Init containers as a simulated node reports them: each ran to completion. */
+const initsDone = (pod: ApiObject): Obj[] => list(obj(pod.spec).initContainers).map((c) => ({ name: str(c.name), state: { terminated: { exitCode: 0 } } }));
 
 export const RUN_SECONDS_ANNOTATION = 'simulated.svc.io/run-seconds';
 export const EXIT_CODE_ANNOTATION = 'simulated.svc.io/exit-code';
@@ -188,27 +192,14 @@ function conditions(pod: ApiObject, phase: string, statuses: readonly Obj[], t: 
     if (message) c.message = message;
     return c;
   };
-  const unready = statuses.filter((s) => s.ready !== true).map((s) => str(s.name));
-  let containersReady: Condition;
-  if (phase === 'Succeeded') containersReady = cond('ContainersReady', false, 'PodCompleted');
-  else if (unready.length > 0) containersReady = cond('ContainersReady', false, 'ContainersNotReady', `containers with unready status: [${unready.join(' ')}]`);
-  else containersReady = cond('ContainersReady', true);
-  let ready: Condition;
-  if (containersReady.status !== 'True') ready = cond('Ready', false, containersReady.reason, containersReady.message);
-  else {
-    const gates: string[] = [];
-    for (const g of list(obj(pod.spec).readinessGates)) {
-      const type = str(g.conditionType);
-      const c = prev.find((p) => p.type === type);
-      if (!c) gates.push(`corresponding condition of pod readiness gate "${type}" does not exist.`);
-      else if (c.status !== 'True') gates.push(`the status of pod readiness gate "${type}" is not "True", but ${str(c.status)}`);
-    }
-    ready = gates.length > 0 ? cond('Ready', false, 'ReadinessGatesNotReady', gates.join(', ')) : cond('Ready', true);
-  }
-  const initialized = phase === 'Succeeded' ? cond('Initialized', true, 'PodCompleted') : cond('Initialized', true);
+  const others = prev.filter((p) => !KUBELET_CONDITIONS.includes(str(p.type)));
+  const at = (c: GeneratedCondition): Condition => cond(c.type, c.status === 'True', c.reason, c.message);
+  const p = phase as PodPhase;
+  const containersReady = at(containersReadyCondition(pod, statuses, p));
+  const ready = at(readyCondition(pod, statuses, others, p));
+  const initialized = at(initializedCondition(pod, initsDone(pod), p));
   const scheduled = prev.find((p) => p.type === 'PodScheduled' && p.status === 'True') as Condition | undefined ?? cond('PodScheduled', true);
-  const others = prev.filter((p) => !KUBELET_CONDITIONS.includes(str(p.type))) as unknown as Condition[];
-  return [initialized, ready, containersReady, scheduled, ...others];
+  return [initialized, ready, containersReady, scheduled, ...(others as unknown as Condition[])];
 }
 
 /** Whether the stored kubelet conditions are what the containers and readiness gates make them (times aside). */

@@ -9,21 +9,12 @@ import { BUSYBOX_IMAGE, containerdMissing, PAUSE_IMAGE, startContainerd, type Co
 import { tempDir } from '../../testing/tempdir.js';
 import { criClient } from './client.js';
 import { CriError, type ContainerConfig, type ImageService, type PodSandboxConfig, type RuntimeService } from './types.js';
+import { waitFor as until } from '../../testing/wait.js';
 
 const skip = containerdMissing();
 
 type Cri = RuntimeService & ImageService;
 
-/** Polls until `get` returns a value (bounded, so a broken runtime fails the test instead of hanging it). */
-async function until<T>(what: string, get: () => Promise<T | undefined>, ms = 30_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await get();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 let n = 0;
 function sandboxConfig(opts: { hostNetwork: boolean; labels?: Record<string, string> }): PodSandboxConfig {

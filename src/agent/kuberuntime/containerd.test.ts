@@ -9,37 +9,15 @@ import { after, before, describe, it } from 'node:test';
 import { BUSYBOX_IMAGE, containerdMissing, startContainerd, type Containerd } from '../../testing/containerd.js';
 import { tempDir } from '../../testing/tempdir.js';
 import type { ImageService, RuntimeService } from '../cri/types.js';
+import { criClient } from '../cri/client.js';
+import { waitFor as until } from '../../testing/wait.js';
 import { MemoryEvents } from './events.js';
 import { RuntimeManager } from './manager.js';
 import { KubeRuntimePort } from './port.js';
 import { testContainer, testPod } from './testpods.js';
 import type { Pod } from './types.js';
 
-type CriClient = (endpoint: string) => RuntimeService & ImageService;
-
-/** The CRI client (src/agent/cri/client.ts, written beside this folder); loaded by path so this file builds before it lands. */
-async function loadClient(): Promise<CriClient | string> {
-  const path = '../cri/client.js';
-  try {
-    return ((await import(path)) as { criClient: CriClient }).criClient;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') throw err;
-    return 'the CRI client (src/agent/cri/client.ts) is not built here';
-  }
-}
-
-const client = await loadClient();
-const skip = containerdMissing() || (typeof client === 'string' ? client : false);
-
-async function until<T>(what: string, get: () => Promise<T | undefined>, ms = 30_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await get();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const skip = containerdMissing();
 
 describe('runtime manager on containerd', { skip }, () => {
   let ctrd: Containerd;
@@ -52,7 +30,7 @@ describe('runtime manager on containerd', { skip }, () => {
 
   before(async () => {
     ctrd = await startContainerd({ cni: true });
-    cri = (client as CriClient)(ctrd.endpoint);
+    cri = criClient(ctrd.endpoint);
     const resolv = tempDir('kr-ctrd-etc-') + '/resolv.conf';
     writeFileSync(resolv, 'nameserver 192.0.2.53\nsearch corp.example\n');
     manager = new RuntimeManager({

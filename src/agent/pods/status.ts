@@ -78,7 +78,6 @@ export interface Condition {
 /** kube's GeneratePodInitializedCondition. */
 export function initializedCondition(pod: ApiObject, initStatuses: readonly Obj[], phase: PodPhase): Condition {
   const inits = list(obj(pod.spec).initContainers);
-  if (inits.length === 0) return { type: 'Initialized', status: 'True' };
   const unknown: string[] = [];
   const incomplete: string[] = [];
   for (const c of inits) {
@@ -88,7 +87,8 @@ export function initializedCondition(pod: ApiObject, initStatuses: readonly Obj[
     const t = obj(stateOf(s).terminated);
     if (!(isObject(stateOf(s).terminated) && exitCodeOf(t) === 0)) incomplete.push(name);
   }
-  if (incomplete.length === 0 && phase === 'Succeeded') return { type: 'Initialized', status: 'True', reason: 'PodCompleted' };
+  // all init containers known and the pod done: PodCompleted (also with none)
+  if (phase === 'Succeeded' && unknown.length === 0) return { type: 'Initialized', status: 'True', reason: 'PodCompleted' };
   const parts: string[] = [];
   if (unknown.length > 0) parts.push(`containers with unknown status: [${unknown.join(' ')}]`);
   if (incomplete.length > 0) parts.push(`containers with incomplete status: [${incomplete.join(' ')}]`);
