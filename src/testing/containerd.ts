@@ -87,15 +87,18 @@ export async function startContainerd(opts: ContainerdOptions = {}): Promise<Con
   const stop = async (): Promise<void> => {
     await run(join(CONTAINERD_KIT, 'stop-containerd.sh'), [], { env }).catch(() => undefined);
     if (bridge) await run('ip', ['link', 'del', bridge]).catch(() => undefined);
+    if (netLock) rmSync(netLock, { recursive: true, force: true });
     rmSync(root, { recursive: true, force: true });
   };
   let bridge: string | undefined;
   let subnet: string | undefined;
+  let netLock: string | undefined;
   try {
     await run(join(CONTAINERD_KIT, 'start-containerd.sh'), [], { env });
     for (const tar of [tars.busybox, tars.pause]) await ctr('images', 'import', '--snapshotter', 'overlayfs', tar);
     if (opts.cni) {
-      const n = 100 + ((process.pid * 7 + instances++) % 100);
+      const n = claimNetwork();
+      netLock = `${NET_LOCKS}/${n}`;
       bridge = `svcb${n}`;
       subnet = `10.${n}.0.0/16`;
       writeFileSync(join(root, 'cni', 'net.d', '10-svc-bridge.conflist'), JSON.stringify(bridgeNetwork(root, bridge, n)));
@@ -105,6 +108,39 @@ export async function startContainerd(opts: ContainerdOptions = {}): Promise<Con
     throw err;
   }
   return { endpoint: `unix://${socket}`, socket, root, bridge, subnet, ctr, stop };
+}
+
+const NET_LOCKS = '/tmp/svc-cri-nets';
+
+/**
+ * A network number (100–199: bridge svcb<n>, subnet 10.<n>.0.0/16) no other
+ * running instance holds: claimed by making its lock folder, which a stop
+ * removes; a claim whose process is gone is taken over.
+ */
+function claimNetwork(): number {
+  mkdirSync(NET_LOCKS, { recursive: true });
+  const start = (process.pid * 7 + instances++) % 100;
+  for (let i = 0; i < 100; i++) {
+    const n = 100 + ((start + i) % 100);
+    const lock = `${NET_LOCKS}/${n}`;
+    try {
+      mkdirSync(lock);
+      writeFileSync(`${lock}/pid`, String(process.pid));
+      return n;
+    } catch {
+      let owner = 0;
+      try {
+        owner = Number(readFileSync(`${lock}/pid`, 'utf8'));
+        process.kill(owner, 0);
+      } catch {
+        if (owner > 0) {
+          rmSync(lock, { recursive: true, force: true });
+          i--;
+        }
+      }
+    }
+  }
+  throw new Error(`no free test network under ${NET_LOCKS}`);
 }
 
 /** The CNI network of one instance: the shared kit's bridge network with its own bridge and subnet. */
