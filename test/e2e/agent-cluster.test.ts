@@ -165,4 +165,10 @@ describe('svc server --agent: a one-machine cluster on containerd', { skip }, ()
     const rs = JSON.parse(await k('get', 'replicasets', '-o', 'json')).items as Obj[];
     assert.deepEqual(rs.map((x) => x.metadata.name), []);
   });
+
+  it('stops on SIGTERM, the agent with it, exit code 0', async () => {
+    server!.kill('SIGTERM');
+    assert.equal(await exited, 0, output.slice(-2000));
+    assert.match(output, /svc server: shutting down/);
+  });
 });
