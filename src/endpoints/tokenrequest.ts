@@ -6,9 +6,11 @@
 // subresource, then:
 //   name/namespace in the body must match the URL (422) → the service account
 //   must exist (404) → audiences default to --api-audiences → validation
-//   (expirationSeconds ≥ 600 and ≤ 2^32: 422) → boundObjectRef: a Pod running as
-//   this account or a Secret (404 when missing; another kind 400; another uid 409)
-//   → capped at --service-account-max-token-expiration (with a warning) → a pod-bound
+//   (expirationSeconds ≥ 600 and ≤ 2^32: 422) → admission (a CREATE of
+//   serviceaccounts/token: NodeRestriction keeps a node to its own pods) →
+//   boundObjectRef: a Pod running as this account or a Secret (404 when missing;
+//   another kind 400; another uid 409) → capped at
+//   --service-account-max-token-expiration (with a warning) → a pod-bound
 //   token asking for 3607 s for the API audiences lives a year (warnafter at 3607 s)
 //   when --service-account-extend-token-expiration → signed by the first issuer.
 // Nothing is stored.
@@ -17,7 +19,7 @@ import { schemaFor } from '../api/schemas.js';
 import { finishGoDecode } from '../schema/gozero.js';
 import type { Registry } from '../registry/registry.js';
 import { isObject, type ApiObject } from '../registry/object.js';
-import type { RequestContext } from '../server/context.js';
+import { userOf, type RequestContext } from '../server/context.js';
 import { addWarning, writeObject } from '../server/respond.js';
 import { boundClaims, EXPIRATION_EXTENSION_SECONDS, WARN_ONLY_BOUND_TOKEN_EXPIRATION_SECONDS, type ServiceAccountTokens } from '../authn/serviceaccount/index.js';
 import { readObjectBody } from './body.js';
@@ -25,6 +27,7 @@ import { decodeTyped, fieldValidationOf } from './fieldvalidation.js';
 import { fieldManagerOf, trackWrite } from './fieldmanager.js';
 import type { ResourceRequestInfo } from './requestinfo.js';
 import type { SubresourceCreate } from '../registry/subresources.js';
+import type { WriteContext } from '../registry/store.js';
 
 export const DEFAULT_TOKEN_EXPIRATION_SECONDS = 3600;
 const MIN_EXPIRATION_SECONDS = 600;
@@ -54,7 +57,8 @@ export function tokenRequestHandler(registry: Registry, tokens: ServiceAccountTo
     if (schema) finishGoDecode(schema, tr);
     tr = trackWrite({ manager, apiVersion, kind: 'TokenRequest', schema, subresource: 'token' }, undefined, tr);
 
-    const { object, warnings } = await issueTokenRequest(registry, tokens, clock, info, tr, group);
+    const write: WriteContext = { dryRun: false, user: userOf(ctx), requestInfo: info, warn: (w) => addWarning(ctx, w) };
+    const { object, warnings } = await issueTokenRequest(registry, tokens, clock, info, tr, group, write);
     for (const w of warnings) addWarning(ctx, w);
     return writeObject(ctx, 201, object);
   };
@@ -65,7 +69,7 @@ export function tokenRequestHandler(registry: Registry, tokens: ServiceAccountTo
  * <namespace> (kube's TokenREST.Create after decoding), with its warnings.
  */
 export async function issueTokenRequest(
-  registry: Registry, tokens: ServiceAccountTokens, clock: () => number, info: Pick<ResourceRequestInfo, 'namespace' | 'name'>, tr: ApiObject, group: string,
+  registry: Registry, tokens: ServiceAccountTokens, clock: () => number, info: Pick<ResourceRequestInfo, 'namespace' | 'name'>, tr: ApiObject, group: string, write: WriteContext,
 ): Promise<{ object: ApiObject; warnings: string[] }> {
   const warnings: string[] = [];
   const apiVersion = `${group}/v1`;
@@ -84,6 +88,8 @@ export async function issueTokenRequest(
   if (expirationSeconds < MIN_EXPIRATION_SECONDS) errs.push(invalid(fieldPath('spec.expirationSeconds'), expirationSeconds, 'may not specify a duration less than 10 minutes'));
   if (expirationSeconds > MAX_EXPIRATION_SECONDS) errs.push(invalid(fieldPath('spec.expirationSeconds'), expirationSeconds, 'may not specify a duration larger than 2^32 seconds'));
   if (errs.length > 0) throw newInvalid(gk, '', errs);
+  // admission after validation, as kube's createValidation (NodeRestriction: a node's tokens are for its own pods)
+  await registry.store('', 'serviceaccounts').admitSubresourceCreate(info.namespace, info.name, 'token', 'TokenRequest', tr, write);
 
   const bound = await boundObject(registry, info, isObject(spec.boundObjectRef) ? spec.boundObjectRef : undefined);
   const max = tokens.config.maxExpirationSeconds;
@@ -119,7 +125,7 @@ export async function issueTokenRequest(
  * TokenRequest object; warnings are dropped.
  */
 export function tokenRequestCreator(tokens: ServiceAccountTokens, clock: () => number = Date.now): SubresourceCreate {
-  return async (registry, namespace, name, req) => {
+  return async (registry, namespace, name, req, write) => {
     const bodyVersion = typeof req.apiVersion === 'string' ? req.apiVersion : '';
     const group = bodyVersion.startsWith('authentication.svc.io/') ? 'authentication.svc.io' : 'authentication.k8s.io';
     const apiVersion = `${group}/v1`;
@@ -131,7 +137,7 @@ export function tokenRequestCreator(tokens: ServiceAccountTokens, clock: () => n
     const tr: ApiObject = { ...req, apiVersion, kind: 'TokenRequest', metadata: isObject(req.metadata) ? { ...req.metadata } : {}, spec };
     const schema = schemaFor('authentication.svc.io', 'v1', 'TokenRequest');
     if (schema) finishGoDecode(schema, tr);
-    return (await issueTokenRequest(registry, tokens, clock, { namespace, name }, tr, group)).object;
+    return (await issueTokenRequest(registry, tokens, clock, { namespace, name }, tr, group, write)).object;
   };
 }
 

@@ -6,7 +6,10 @@
 // hostPath and emptyDir volumes are visible in the container, the downward
 // API fills env from the pod's name and IP, and a static pod read from
 // --manifest-url (a local HTTP server that insists on a header) runs with its
-// mirror pod, which goes when the URL stops listing it.
+// mirror pod, which goes when the URL stops listing it. Also pod-bound
+// service account tokens, over HTTPS and through the agent API of `svc
+// server --agent` (in the server's process): for the node's own pods only
+// (NodeRestriction admits the token request).
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -19,7 +22,8 @@ import { freePort } from '../../src/testing/ports.js';
 import { BUSYBOX_IMAGE, containerdMissing, startContainerd, testCgroupRoot, unmountUnder, type Containerd } from '../../src/testing/containerd.js';
 import { parseAgentArgs } from '../../src/agent/config/index.js';
 import { startAgent, type RunningAgent } from '../../src/agent/agent.js';
-import { remoteAgentApi } from '../../src/agent/api/index.js';
+import { inProcessAgentApi, remoteAgentApi } from '../../src/agent/api/index.js';
+import { SA_TOKEN } from '../../src/agent/volumes/sources.js';
 import { loadSvcconfig } from '../../src/client/svcconfig.js';
 
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -35,6 +39,7 @@ describe('pod behaviours of the node agent on containerd', { skip }, () => {
   const dir = tempDir('svc-agent-pods-');
   const hostDir = join(dir, 'host');
   const logs = join(dir, 'logs');
+  const svcconfig = join(dir, 'node.svcconfig');
   // What the manifest URL serves (YAML), and the requests it saw.
   let manifest = '';
   const seenHeaders: string[] = [];
@@ -88,7 +93,6 @@ describe('pod behaviours of the node agent on containerd', { skip }, () => {
       serviceAccountControllers: true,
     });
     const cfg = parse(readFileSync(t.kubeconfig, 'utf8'));
-    const svcconfig = join(dir, 'node.svcconfig');
     writeFileSync(svcconfig, stringify({
       apiVersion: 'v1', kind: 'Config', 'current-context': 'node',
       clusters: [{ name: 'c', cluster: { server: t.url, 'certificate-authority-data': cfg.clusters[0].cluster['certificate-authority-data'] } }],
@@ -172,7 +176,7 @@ describe('pod behaviours of the node agent on containerd', { skip }, () => {
     assert.equal(await waitLog('init', (l) => l.length > 0), 'first\nsecond\nmain\n');
   });
 
-  it('holds the main container while an init container fails: Init:Error, restarted, main never created', async () => {
+  it('fails a Never pod whose init container fails: not Initialized, the main container never created', async () => {
     await createPod('initfail', {
       restartPolicy: 'Never',
       initContainers: [sh('setup', 'exit 2')],
@@ -235,6 +239,36 @@ describe('pod behaviours of the node agent on containerd', { skip }, () => {
     assert.match(p.status.podIP, /^10\.\d+\.\d+\.\d+$/);
     const log = await waitLog('downward', (l) => l.length > 0);
     assert.equal(log, `name=downward ip=${p.status.podIP} node=${NODE}\n`);
+  });
+
+  it('gets pod-bound tokens as the node for its own pods only, over HTTPS and in the server\'s process (svc server --agent)', async () => {
+    await createPod('mine', { containers: [sh('main', 'sleep 3600')] });
+    await createPod('theirs', { nodeName: 'another-node', containers: [sh('main', 'sleep 3600')] });
+    const mine = (await getPod('mine'))!;
+    const theirs = (await getPod('theirs'))!;
+    for (const [how, api] of [['https', remoteAgentApi(loadSvcconfig(svcconfig), NODE)], ['in-process', inProcessAgentApi(t.server.controllerContext, NODE)]] as const) {
+      const request = (pod: Obj) => api.createSubresource(SA_TOKEN, 'default', 'default', {
+        apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', metadata: {},
+        spec: { audiences: [], expirationSeconds: 3607, boundObjectRef: { apiVersion: 'v1', kind: 'Pod', name: pod.metadata.name, uid: pod.metadata.uid } },
+      });
+      try {
+        const tr = await request(mine) as Obj;
+        assert.equal(tr.kind, 'TokenRequest', how);
+        const review = await t.req('POST', '/apis/authentication.k8s.io/v1/tokenreviews', { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token: tr.status.token } });
+        assert.equal(review.status, 201, review.text);
+        const status = (review.body as Obj).status;
+        assert.equal(status.authenticated, true, JSON.stringify(status));
+        assert.equal(status.user.username, 'system:serviceaccount:default:default');
+        assert.deepEqual(status.user.extra['authentication.kubernetes.io/pod-name'], ['mine']);
+        await assert.rejects(request(theirs), (err: unknown) => {
+          const message = err instanceof Error ? err.message : String(err);
+          assert.match(message, /serviceaccounts "default" is forbidden: node requested token bound to a pod scheduled on a different node/, `${how}: ${message}`);
+          return true;
+        });
+      } finally {
+        api.close();
+      }
+    }
   });
 
   it('runs a static pod from --manifest-url (with its header) and publishes its mirror pod; removing it from the URL removes both', async () => {
