@@ -18,7 +18,7 @@ import { trackWrite } from '../endpoints/fieldmanager.js';
 import { kindSchema } from '../endpoints/kindschema.js';
 import { resetFields } from '../endpoints/resetfields.js';
 import { DEFAULT_GATES, type FeatureGates } from '../features/gates.js';
-import { subresourceCreator } from '../registry/subresources.js';
+import { subresourceCreator, type SubresourceCreate } from '../registry/subresources.js';
 import { managedFieldsConverter, versionerFor, type Versioner } from '../endpoints/versioning.js';
 import { CONTROLLER_MANAGER, isReason } from './informer.js';
 
@@ -159,10 +159,10 @@ export class ControllerClient {
     return items;
   }
 
-  /** A POST to a create-only subresource (pods/binding, pods/eviction), through the same handler as the HTTP path. */
-  async createSubresource(t: Target & { readonly subresource: string }, namespace: string, name: string, body: ApiObject): Promise<ApiObject> {
+  /** A POST to a create-only subresource (pods/binding, pods/eviction), through the same handler as the HTTP path; `creator` for one the registry does not hold (serviceaccounts/token). */
+  async createSubresource(t: Target & { readonly subresource: string }, namespace: string, name: string, body: ApiObject, creator?: SubresourceCreate): Promise<ApiObject> {
     const requestInfo = await this.authorize(t, 'create', namespace, name);
-    const create = subresourceCreator(t.group, t.resource, t.subresource);
+    const create = creator ?? subresourceCreator(t.group, t.resource, t.subresource);
     if (!create) throw newMethodNotSupported({ group: t.group, resource: `${t.resource}/${t.subresource}` }, 'create');
     return create(this.registry, namespace, name, body, { dryRun: false, user: this.user, requestInfo });
   }

@@ -12,6 +12,7 @@ import type { Authorizer } from '../authz/authorizer.js';
 import type { FeatureGates } from '../features/gates.js';
 import type { Registry } from '../registry/registry.js';
 import type { Store } from '../storage/interface.js';
+import type { SubresourceCreate } from '../registry/subresources.js';
 import { ControllerClient, controllerUser } from './client.js';
 import { EventRecorder } from './events.js';
 import { CONTROLLER_MANAGER } from './informer.js';
@@ -29,6 +30,8 @@ export interface ControllerConfig {
   readonly rootCA: string;
   /** Signs legacy service-account token Secrets (kube's --service-account-private-key-file); no token controller without it. */
   readonly tokenGenerator?: TokenGenerator;
+  /** serviceaccounts/token for in-process clients (the API server's TokenRequest storage); absent: 405 as without a token issuer. */
+  readonly tokenRequest?: SubresourceCreate;
   /** The CA that signs certificates for the built-in signers (kube's --cluster-signing-cert-file/-key-file): the generated CA, if any. */
   readonly clusterSigningCA?: PemKeyPair;
   /** --concurrent-*-syncs: workers per controller, by kube's controller name (`replicaset`, `deployment`, `namespace`…). */

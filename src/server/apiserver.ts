@@ -19,7 +19,7 @@ import {
   DEFAULT_SERVICE_ACCOUNT_ISSUER, ensureServiceAccountKey, issuerDiscovery, JWKS_PATH, OPENID_CONFIGURATION_PATH, publicKeysFromFile, publicKeysFromPem,
   registryTokenGetter, ServiceAccountTokens, signingKeyFromFile, type IssuerDiscoveryDocuments, type PublicKeyInfo,
 } from '../authn/serviceaccount/index.js';
-import { tokenRequestHandler } from '../endpoints/tokenrequest.js';
+import { tokenRequestCreator, tokenRequestHandler } from '../endpoints/tokenrequest.js';
 import { buildAuthorizer, DEFAULT_AUTHORIZATION_MODES, type AuthorizationConfig } from '../authz/modes.js';
 import type { Authorizer } from '../authz/authorizer.js';
 import { installEscalationChecks } from '../authz/rbac/policybased.js';
@@ -351,7 +351,7 @@ async function assemble(opts: ApiServerOptions, store: Store, admissionPlan: Adm
   let kubeconfigPath: string | undefined;
   const cm = opts.controllerManager ?? {};
   const controllerContext = new ControllerContext(registry, store, authorizer, gates, {
-    config: { rootCA, tokenGenerator: serviceAccounts.legacyIssuer, concurrentSyncs: cm.concurrentSyncs ?? {}, settings: cm.settings ?? {}, ...(generated ? { clusterSigningCA: generated.ca } : {}) },
+    config: { rootCA, tokenGenerator: serviceAccounts.legacyIssuer, tokenRequest: tokenRequestCreator(serviceAccounts), concurrentSyncs: cm.concurrentSyncs ?? {}, settings: cm.settings ?? {}, ...(generated ? { clusterSigningCA: generated.ca } : {}) },
   });
   running.push({ stop: () => controllerContext.informers.stop() });
   const plane = opts.controllers ? controlPlane(controllerContext, {

@@ -32,7 +32,9 @@ export function inProcessAgentApi(ctx: ControllerContext, nodeName: string): Age
     patch: (t, ns, name, patch) =>
       client.update(t, ns, name, (cur) => applyMergePatch(cur as unknown as JsonValue, patch as JsonValue) as unknown as ApiObject, { verb: 'patch' }),
     delete: (t, ns, name, opts?: DeleteOptions) => client.delete(t, ns, name, opts),
-    createSubresource: (t, ns, name, body) => client.createSubresource(t, ns, name, body),
+    // serviceaccounts/token is no registry subresource: the server's TokenRequest storage (projected token volumes)
+    createSubresource: (t, ns, name, body) =>
+      client.createSubresource(t, ns, name, body, t.group === '' && t.resource === 'serviceaccounts' && t.subresource === 'token' ? ctx.config.tokenRequest : undefined),
     pods: (): ObjectCache => pods,
     services: (): ObjectCache => services,
     node: (): ObjectCache => node,

@@ -78,6 +78,24 @@ test('a finished Never pod is terminal; terminating kills with the grace period,
   assert.deepEqual(log, ['probes off', 'kill grace=30', 'unmount', 'cgroup removed', 'finished u1']);
 });
 
+test('init containers are ready once they exited 0, as kube\'s prober manager says; failed or running ones are not', async () => {
+  const cases: [string, Obj, boolean][] = [
+    ['completed', { terminated: { exitCode: 0, reason: 'Completed' } }, true],
+    ['failed', { terminated: { exitCode: 2, reason: 'Error' } }, false],
+    ['running', { running: { startedAt: '2026-01-01T00:00:00Z' } }, false],
+    ['waiting', { waiting: { reason: 'PodInitializing' } }, false],
+  ];
+  const view: RuntimePodView = {
+    initContainerStatuses: cases.map(([name, state]) => ({ name, ready: false, state })),
+    containerStatuses: [{ name: 'a', ready: false, state: { waiting: { reason: 'PodInitializing' } } }],
+    podIPs: [],
+  };
+  const d = deps([], { view });
+  await new PodLifecycle(d).syncPod(pod({ initContainers: cases.map(([name]) => ({ name, image: 'i' })) }));
+  const got = (d.written[0]?.initContainerStatuses as Obj[]).map((s) => [s.name, s.ready]);
+  assert.deepEqual(got, cases.map(([name, , ready]) => [name, ready]));
+});
+
 test('graceOf: the deletion\'s grace period, else the pod\'s, else 30 s', () => {
   assert.equal(graceOf(pod({}, { deletionGracePeriodSeconds: 5 })), 5);
   assert.equal(graceOf(pod({ terminationGracePeriodSeconds: 0 })), 0);

@@ -86,7 +86,7 @@ export class PodLifecycle implements PodSyncer {
   private statusOf(pod: ApiObject, view: RuntimePodView, opts: { terminal?: boolean; failure?: Rejection }): Record<string, unknown> {
     const now = rfc3339((this.d.now ?? Date.now)());
     return podStatus(pod, {
-      initContainerStatuses: view.initContainerStatuses,
+      initContainerStatuses: view.initContainerStatuses.map(initReady),
       containerStatuses: this.d.probes.apply(pod, view.containerStatuses),
       podIPs: view.podIPs,
       hostIP: this.d.hostIP(),
@@ -104,6 +104,12 @@ export class PodLifecycle implements PodSyncer {
     if (!mirror) return undefined;
     return { to: { namespace: mirror.metadata.namespace ?? '', name: mirror.metadata.name ?? '', uid: mirror.metadata.uid ?? '' }, mirror: true };
   }
+}
+
+/** An init container is ready once it terminated with exit code 0 (kube's prober manager UpdatePodStatus). */
+function initReady(s: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const terminated = (s.state as { terminated?: { exitCode?: number } | null } | undefined)?.terminated;
+  return { ...s, ready: terminated !== undefined && terminated !== null && terminated.exitCode === 0 };
 }
 
 const EMPTY_VIEW: RuntimePodView = { initContainerStatuses: [], containerStatuses: [], podIPs: [] };
