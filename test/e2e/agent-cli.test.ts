@@ -11,7 +11,7 @@
 // webhook authentication and authorization on the agent's HTTPS server.
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,6 +25,7 @@ import { BUSYBOX_IMAGE, containerdMissing, startContainerd, testCgroupRoot, unmo
 import { criClient } from '../../src/agent/cri/client.js';
 
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+const POD_LOGS = '/var/log/pods';
 const MAIN = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
 const skip = containerdMissing() || kubectlMissing;
 
@@ -190,7 +191,11 @@ describe('svc agent: the process', { skip }, () => {
 
   after(async () => {
     if (steady) clearInterval(steady);
+    // the agent keeps pod logs in /var/log/pods (kubelet 1.27 has no flag for it): this test's pods' folders go
+    const uids = t ? ((await t.req('GET', '/api/v1/namespaces/default/pods')).body.items as Obj[] ?? []).map((p) => `default_${p.metadata.name}_${p.metadata.uid}`) : [];
     for (const a of agents) await a.stop(15_000);
+    const logs = existsSync(POD_LOGS) ? readdirSync(POD_LOGS).filter((d) => uids.includes(d) || d.startsWith('default_static-alone_')) : [];
+    for (const d of logs) rmSync(join(POD_LOGS, d), { recursive: true, force: true });
     await t?.stop();
     await c?.stop();
     unmountUnder(dir);
@@ -246,7 +251,11 @@ describe('svc agent: the process', { skip }, () => {
     assert.deepEqual((tainted!.spec.taints as Obj[]).map((x) => [x.key, x.effect]).sort(), [['node.svc.io/unreachable', 'NoExecute'], ['node.svc.io/unreachable', 'NoSchedule']]);
     // the pods of the node are not ready any more; the brief one is deleted (it stays Terminating: nobody confirms)
     await waitFor('pod web not ready', pod('web'), (x) => condition(x ?? {}, 'Ready')?.status === 'False');
-    await waitFor('pod brief deleted', pod('brief'), (x) => x === undefined || x.metadata.deletionTimestamp !== undefined);
+    const brief = await waitFor('pod brief deleted', pod('brief'), (x) => x?.metadata.deletionTimestamp !== undefined);
+    const target = condition(brief!, 'DisruptionTarget');
+    assert.deepEqual([target?.status, target?.reason], ['True', 'DeletionByTaintManager']);
+    const events = (await t.req('GET', '/api/v1/namespaces/default/events?fieldSelector=involvedObject.name%3Dbrief')).body.items as Obj[];
+    assert.ok(events.some((e) => e.reason === 'TaintManagerEviction' && e.message === 'Marking for deletion Pod default/brief'), JSON.stringify(events.map((e) => e.reason)));
     assert.equal((await getObj(pod('web')))!.metadata.deletionTimestamp, undefined, 'web tolerates the taint forever');
     // the container is still running in containerd without its agent
     const cri = criClient(c.endpoint);
@@ -264,6 +273,12 @@ describe('svc agent: the process', { skip }, () => {
     assert.equal(container(web!).containerID, webId, 'the same container');
     assert.equal(container(web!).restartCount, 0);
     await waitFor('pod brief gone', pod('brief'), (x) => x === undefined);
+    const cri2 = criClient(c.endpoint);
+    try {
+      await eventually(async () => (await cri2.listContainers({ labelSelector: { 'io.kubernetes.pod.name': 'brief' }, state: 'CONTAINER_RUNNING' })).length === 0, 30_000);
+    } finally {
+      cri2.close();
+    }
     const csrs = ((await t.req('GET', '/apis/certificates.k8s.io/v1/certificatesigningrequests')).body.items as Obj[]).filter((x) => x.spec.username === 'system:bootstrap:abcdef');
     assert.equal(csrs.length, 1, 'no second bootstrap');
   });
