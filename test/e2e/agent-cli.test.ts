@@ -134,7 +134,8 @@ describe('svc agent: the process', { skip }, () => {
     return a;
   };
   const bootArgs = async (name: string, ports = true) => [
-    '--bootstrap-svcconfig', join(dir, 'boot.yaml'), '--svcconfig', join(dir, name, 'node.yaml'), '--cert-dir', join(dir, name, 'pki'),
+    // paths relative to the working directory (the test's folder), as an operator types them
+    '--bootstrap-svcconfig', 'boot.yaml', '--svcconfig', `${name}/node.yaml`, '--cert-dir', `${name}/pki`,
     '--root-dir', join(dir, name, 'root'), '--container-runtime-endpoint', c.endpoint, '--hostname-override', name, '--node-ip', '127.0.0.1',
     ...(ports ? ['--port', String(await freePort()), '--healthz-port', '0', '--node-status-update-frequency', '1s'] : []), '--cgroup-root', await cgroupRoot(),
   ];
