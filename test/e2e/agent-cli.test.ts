@@ -133,10 +133,17 @@ describe('svc agent: the process', { skip }, () => {
     agents.push(a);
     return a;
   };
-  const bootArgs = async (name: string, ports = true) => [
+  // one runtime per node, as on real machines: an agent removes the runtime's pods it does not know
+  const runtimes: Containerd[] = [];
+  const ownRuntime = async (): Promise<Containerd> => {
+    const r = await startContainerd({ cni: true });
+    runtimes.push(r);
+    return r;
+  };
+  const bootArgs = async (name: string, runtime: Containerd, ports = true) => [
     // paths relative to the working directory (the test's folder), as an operator types them
     '--bootstrap-svcconfig', 'boot.yaml', '--svcconfig', `${name}/node.yaml`, '--cert-dir', `${name}/pki`,
-    '--root-dir', join(dir, name, 'root'), '--container-runtime-endpoint', c.endpoint, '--hostname-override', name, '--node-ip', '127.0.0.1',
+    '--root-dir', join(dir, name, 'root'), '--container-runtime-endpoint', runtime.endpoint, '--hostname-override', name, '--node-ip', '127.0.0.1',
     ...(ports ? ['--port', String(await freePort()), '--healthz-port', '0', '--node-status-update-frequency', '1s'] : []), '--cgroup-root', await cgroupRoot(),
   ];
 
@@ -199,6 +206,7 @@ describe('svc agent: the process', { skip }, () => {
     for (const d of logs) rmSync(join(POD_LOGS, d), { recursive: true, force: true });
     await t?.stop();
     await c?.stop();
+    for (const r of runtimes) await r.stop();
     unmountUnder(dir);
     for (const cg of cgroups) cg.remove();
   });
@@ -208,7 +216,7 @@ describe('svc agent: the process', { skip }, () => {
   let webId = '';
 
   it('adds a node with a bootstrap token: the CSR approved and signed, the svcconfig written, the Node Ready, a pod Running', async () => {
-    n1Args.push(...await bootArgs('n1'));
+    n1Args.push(...await bootArgs('n1', c));
     n1 = start(n1Args);
     const node = await waitFor('node n1 Ready', '/api/v1/nodes/n1', (n) => condition(n ?? {}, 'Ready')?.status === 'True');
     assert.equal(node!.metadata.labels['kubernetes.io/hostname'], 'n1');
@@ -289,11 +297,12 @@ describe('svc agent: the process', { skip }, () => {
     mkdirSync(manifests, { recursive: true });
     writeFileSync(join(manifests, 'static.yaml'), stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'static', namespace: 'default' }, spec: { hostNetwork: true, containers: [sh('sleep 3600')] } }));
     const port = await freePort();
+    const own = await ownRuntime();
     const alone = start([
-      '--container-runtime-endpoint', c.endpoint, '--hostname-override', 'alone', '--root-dir', join(dir, 'alone', 'root'), '--cert-dir', join(dir, 'alone', 'pki'),
+      '--container-runtime-endpoint', own.endpoint, '--hostname-override', 'alone', '--root-dir', join(dir, 'alone', 'root'), '--cert-dir', join(dir, 'alone', 'pki'),
       '--pod-manifest-path', manifests, '--file-check-frequency', '1s', '--port', String(port), '--healthz-port', '0', '--cgroup-root', await cgroupRoot(),
     ]);
-    const cri = criClient(c.endpoint);
+    const cri = criClient(own.endpoint);
     try {
       await eventually(async () => (await cri.listContainers({ labelSelector: { 'io.kubernetes.pod.name': 'static-alone' }, state: 'CONTAINER_RUNNING' })).length === 1, 60_000)
         .catch(() => assert.fail(`no running container: ${alone.stderr().slice(-3000)}`));
@@ -329,7 +338,7 @@ describe('svc agent: the process', { skip }, () => {
       authentication: { anonymous: { enabled: false }, webhook: { enabled: true }, x509: { clientCAFile: join(dir, 'ca.crt') } },
       authorization: { mode: 'Webhook' },
     }));
-    const n2 = start(['--config', join(dir, 'n2.yaml'), ...await bootArgs('n2', false)]);
+    const n2 = start(['--config', join(dir, 'n2.yaml'), ...await bootArgs('n2', await ownRuntime(), false)]);
     await waitFor('node n2 Ready', '/api/v1/nodes/n2', (n) => condition(n ?? {}, 'Ready')?.status === 'True');
     const anonymous = await agentGet(port, '/pods');
     assert.deepEqual([anonymous.status, anonymous.text], [401, 'Unauthorized']);
