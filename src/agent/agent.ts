@@ -68,17 +68,25 @@ export class AgentStartError extends Error {
 }
 
 const HOUSEKEEPING_MS = 2000;
+const STOP_STEP_MS = 10_000;
 
 export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
   const c = o.config;
   const log = o.log ?? ((m: string) => console.error(`svc agent: ${m}`));
   const stops: (() => void | Promise<void>)[] = [];
+  // each part gets STOP_STEP_MS to stop, so a stuck part (a probe, a stream) cannot hold the agent's exit
   const stopAll = async () => {
     for (const s of stops.reverse()) {
+      let timer: NodeJS.Timeout | undefined;
       try {
-        await s();
+        await Promise.race([
+          Promise.resolve().then(s),
+          new Promise<void>((resolve) => { timer = setTimeout(() => { log('stopping: a part did not stop in time; going on'); resolve(); }, STOP_STEP_MS); }),
+        ]);
       } catch (err) {
         log(`stopping: ${(err as Error).message}`);
+      } finally {
+        clearTimeout(timer);
       }
     }
   };
