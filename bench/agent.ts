@@ -16,7 +16,7 @@
 // Needs root, containerd, runc, CNI plugins and busybox-static (see
 // src/testing/containerd.ts); otherwise the suite reports why it did not run.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -152,7 +152,7 @@ export async function benchAgent(opts: { pods?: number; exits?: number; idleS?: 
       '--cgroup-root', cgroups.path, '--cluster-domain', 'cluster.local',
     ], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
     let agentErr = '';
-    agent.stderr!.on("data", (d: Buffer) => { agentErr = (agentErr + d.toString()).slice(-4000); if (process.env.AGDBG) appendFileSync("/tmp/ag2bench-agent.log", d); });
+    agent.stderr!.on('data', (d: Buffer) => (agentErr = (agentErr + d.toString()).slice(-4000)));
     stops.push(async () => {
       await stopProcess(agent);
       unmountUnder(dir);
@@ -216,26 +216,47 @@ export async function benchAgent(opts: { pods?: number; exits?: number; idleS?: 
 
     // 3. exit → status: pods whose container exits 1 after 2 s — all created at once (their exits a burst),
     // then created 300 ms apart (exits one at a time)
-    const exitLatency = async (prefix: string, gapMs: number): Promise<number[]> => {
+    // containerd's own view: when CRI first lists each container as exited (polled every 100 ms), to split
+    // each latency into containerd's (finishedAt → listed exited) and the agent's (listed exited → status seen)
+    const listedExited = new Map<string, number>();
+    const exitLatency = async (prefix: string, gapMs: number): Promise<{ total: number[]; containerd: number[]; agent: number[] }> => {
+      let polling = true;
+      const poller = (async () => {
+        while (polling) {
+          const now = Date.now();
+          for (const x of await cri.listContainers({ state: 'CONTAINER_EXITED' }).catch(() => [])) if (!listedExited.has(x.id)) listedExited.set(x.id, now);
+          await sleep(100);
+        }
+      })();
       const exits = Array.from({ length: exitCount }, (_, i) => `${prefix}-${i}`);
       if (gapMs === 0) await Promise.all(exits.map((n) => must('POST', `/api/v1/namespaces/${NS}/pods`, pod(n, 'sleep 2; exit 1', 'Never'))));
       else for (const n of exits) await Promise.all([must('POST', `/api/v1/namespaces/${NS}/pods`, pod(n, 'sleep 2; exit 1', 'Never')), sleep(gapMs)]);
-      await until(`${exitCount} pods Failed`, () => exits.every((n) => w.failed.has(n)), 120_000).catch((err: Error) => { throw new Error(`${err.message} (${w.failed.size}); agent said: ${agentErr}`); });
-      const lat: number[] = [];
+      await until(`${exitCount} pods Failed`, () => exits.every((n) => w.failed.has(n)), 120_000).catch((err: Error) => { throw new Error(`${err.message} (${w.failed.size}); agent said: ${agentErr}`); })
+        .finally(() => (polling = false));
+      await poller;
+      const lat = { total: [] as number[], containerd: [] as number[], agent: [] as number[] };
       for (const ctr of await cri.listContainers({ state: 'CONTAINER_EXITED' })) {
         const name = ctr.labels['io.kubernetes.pod.name'] ?? '';
         const seen = w.failed.get(name);
         if (!name.startsWith(`${prefix}-`) || seen === undefined) continue;
         const st = await cri.containerStatus(ctr.id);
-        lat.push(seen - st.finishedAt / 1e6);
+        const listed = listedExited.get(ctr.id) ?? NaN;
+        lat.total.push(seen - st.finishedAt / 1e6);
+        lat.containerd.push(listed - st.finishedAt / 1e6);
+        lat.agent.push(seen - listed);
       }
       return lat;
     };
     const burst = await exitLatency('exit', 0);
     await sleep(3000);
     const spread = await exitLatency('exit-spread', 300);
-    const exit = summarize(burst);
-    const exitSpread = summarize(spread);
+    const exit = summarize(burst.total);
+    const exitSpread = summarize(spread.total);
+    const split = (l: { containerd: number[]; agent: number[] }) => {
+      const c = summarize(l.containerd);
+      const a = summarize(l.agent);
+      return `containerd (finishedAt → CRI lists it exited, polled every 100 ms) p50 ${fmt(c.p50, 0)} / max ${fmt(c.max, 0)} ms; agent (listed exited → status seen: PLEG's 1 s relist, sync, status write, watch) p50 ${fmt(a.p50, 0)} / max ${fmt(a.max, 0)} ms`;
+    };
 
     const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
     const cpuS = (k: keyof typeof cpu0) => cpu1[k] - cpu0[k];
@@ -250,8 +271,8 @@ export async function benchAgent(opts: { pods?: number; exits?: number; idleS?: 
       `| CPU during it: agent / server / containerd with its shims, runc and CNI plugins (cpuacct) / whole machine (other work included) | ${fmt(cpuS('agent'), 1)} / ${fmt(cpuS('server'), 1)} / ${fmt(cpuS('containerd'), 1)} / ${fmt(cpuS('machine'), 1)} s (of ${fmt(2 * readyS, 1)} core-s) | |`,
       `| agent RSS with ${podCount} pods running (VmRSS), after 5 s / after the idle ${idleS} s | ${fmt(rss / 1e6, 0)} MB / ${fmt(rssAfter / 1e6, 0)} MB | ≤ 80 MB |`,
       `| agent CPU over ${idleS} idle seconds with ${podCount} pods (utime+stime) | ${fmt(idlePct, 2)} % of a core | ≤ 2 % |`,
-      `| exit → status: container finishedAt (CRI) → phase Failed seen by a watch; ${burst.length} pods created at once (exits within ~1 s), p50 / p99 / max | ${fmt(exit.p50, 0)} / ${fmt(exit.p99, 0)} / ${fmt(exit.max, 0)} ms | p99 ≤ 2 s |`,
-      `| the same, ${spread.length} pods created 300 ms apart (one exit at a time), p50 / p99 / max | ${fmt(exitSpread.p50, 0)} / ${fmt(exitSpread.p99, 0)} / ${fmt(exitSpread.max, 0)} ms | p99 ≤ 2 s |`,
+      `| exit → status: container finishedAt (CRI) → phase Failed seen by a watch; ${burst.total.length} pods created at once (exits within ~1 s), p50 / p99 / max | ${fmt(exit.p50, 0)} / ${fmt(exit.p99, 0)} / ${fmt(exit.max, 0)} ms (${split(burst)}) | p99 ≤ 2 s |`,
+      `| the same, ${spread.total.length} pods created 300 ms apart (one exit at a time), p50 / p99 / max | ${fmt(exitSpread.p50, 0)} / ${fmt(exitSpread.p99, 0)} / ${fmt(exitSpread.max, 0)} ms (${split(spread)}) | p99 ≤ 2 s |`,
     );
     // the pods go (their containers stop with the agent; the logs under /var/log/pods with them)
     await call('DELETE', `/api/v1/namespaces/${NS}/pods`).catch(() => undefined);
