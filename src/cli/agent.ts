@@ -6,8 +6,7 @@
 import { hostname as machineHostname } from 'node:os';
 import { AGENT_FLAGS, AgentConfigError, agentUsage, parseAgentArgs, type AgentConfig } from '../agent/config/index.js';
 import { AgentStartError, startAgent, type RunningAgent } from '../agent/agent.js';
-import { connectAgent } from '../agent/api/index.js';
-import { inProcessAgentApi } from '../agent/api/inprocess.js';
+import { connectAgent } from '../agent/api/connect.js';
 import { nodeHostname } from '../agent/node/index.js';
 import type { Controller, ControllerContext } from '../controllers/context.js';
 import { KUBELET_VERSION } from '../agent/node/index.js';
@@ -86,6 +85,8 @@ export function inProcessAgent(ctx: ControllerContext, config: AgentConfig): Con
   return {
     async start() {
       const hostname = nodeHostname(config.hostnameOverride || machineHostname());
+      // loaded here: a `svc agent` process never needs the in-process API (nor the controllers' client it uses)
+      const { inProcessAgentApi } = await import('../agent/api/inprocess.js');
       agent = await startAgent({ config, nodeName: hostname, hostname, api: inProcessAgentApi(ctx, hostname), log });
     },
     async stop() {

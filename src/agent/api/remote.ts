@@ -13,11 +13,17 @@ import type { ApiObject } from '../../registry/object.js';
 import { ApiHttp } from '../../client/http.js';
 import type { ClientConfig } from '../../client/svcconfig.js';
 import { RemoteInformer } from '../../simnodes/remote/informer.js';
-import { collectionPath } from '../../simnodes/remote/kubelet.js';
 import { AGENT_MANAGER, type AgentApi } from '../api.js';
 
 const CONFLICT_RETRIES = 5;
 const MERGE_PATCH = { 'content-type': 'application/merge-patch+json' };
+
+/** A collection's path (the k8s.io spelling of svc.io groups, as every server accepts). Own copy: simnodes' would load the controllers' client. */
+function collectionPath(t: Pick<Target, 'group' | 'version' | 'resource'>, namespace: string): string {
+  const group = t.group.replace(/\.svc\.io$/, '.k8s.io');
+  const base = group === '' ? `/api/${t.version}` : `/apis/${group}/${t.version}`;
+  return `${base}${namespace ? `/namespaces/${encodeURIComponent(namespace)}` : ''}/${t.resource}`;
+}
 
 const objectPath = (t: Target, namespace: string, name: string) => `${collectionPath(t, namespace)}/${encodeURIComponent(name)}`;
 const subPath = (t: Target, namespace: string, name: string) => `${objectPath(t, namespace, name)}${t.subresource ? `/${t.subresource}` : ''}`;

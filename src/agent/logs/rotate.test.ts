@@ -76,3 +76,24 @@ test('rotation: a failed reopen renames the log back', async () => {
 test('rotation: maxFiles below 2 is refused as kube', () => {
   assert.throws(() => new ContainerLogManager({ runtime: fakeRuntime({}), policy: { maxSizeBytes: 1, maxFiles: 1 } }), /must be > 1/);
 });
+
+test('rotation: a container\'s log path is asked of the runtime once, and forgotten when the container stops running', async () => {
+  const dir = tempDir('svc-rotate-');
+  const containers: Record<string, { path: string; state?: Container['state'] }> = { a: { path: join(dir, 'a.log') } };
+  writeFileSync(containers.a!.path, 'x');
+  const rt = fakeRuntime(containers);
+  const asked: string[] = [];
+  const runtime = { ...rt, containerStatus: async (id: string) => (asked.push(id), rt.containerStatus(id)) };
+  const m = new ContainerLogManager({ runtime, policy: { maxSizeBytes: 100, maxFiles: 2 }, now: clock });
+  await m.rotateAll();
+  await m.rotateAll();
+  assert.deepEqual(asked, ['a']);
+  containers.a!.state = 'CONTAINER_EXITED';
+  await m.rotateAll();
+  containers.a = { path: join(dir, 'a2.log') };
+  writeFileSync(containers.a.path, 'y'.repeat(100));
+  await m.rotateAll();
+  assert.deepEqual(asked, ['a', 'a']);
+  assert.deepEqual(rt.reopened, ['a']);
+  assert.ok(readdirSync(dir).some((f) => f.startsWith('a2.log.')), 'the new container\'s log was rotated at its own path');
+});

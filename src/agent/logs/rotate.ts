@@ -35,6 +35,8 @@ export interface ContainerLogManagerOptions {
 export class ContainerLogManager {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
+  /** Each running container's log path: fixed at creation, so asked of the runtime once, not every pass. */
+  private readonly logPaths = new Map<string, string>();
 
   constructor(private readonly o: ContainerLogManagerOptions) {
     if (o.policy.maxFiles < 2) throw new Error(`invalid MaxFiles ${o.policy.maxFiles}, must be > 1`);
@@ -56,13 +58,20 @@ export class ContainerLogManager {
 
   /** One pass over the running containers. */
   async rotateAll(): Promise<void> {
-    for (const c of await this.o.runtime.listContainers({ state: 'CONTAINER_RUNNING' })) {
+    const running = await this.o.runtime.listContainers({ state: 'CONTAINER_RUNNING' });
+    const ids = new Set(running.map((c) => c.id));
+    for (const id of this.logPaths.keys()) if (!ids.has(id)) this.logPaths.delete(id);
+    for (const c of running) {
       try {
-        const status = await this.o.runtime.containerStatus(c.id);
-        if (!status.logPath) continue;
-        const size = await stat(status.logPath).then((s) => s.size, () => -1);
+        let logPath = this.logPaths.get(c.id);
+        if (logPath === undefined) {
+          logPath = (await this.o.runtime.containerStatus(c.id)).logPath ?? '';
+          this.logPaths.set(c.id, logPath);
+        }
+        if (!logPath) continue;
+        const size = await stat(logPath).then((s) => s.size, () => -1);
         if (size < this.o.policy.maxSizeBytes) continue;
-        await this.rotate(c.id, status.logPath);
+        await this.rotate(c.id, logPath);
       } catch (err) {
         this.o.onError?.(c.id, err);
       }

@@ -5,7 +5,7 @@
 // against allocatable, then handed to its worker; a deletion timestamp is a
 // kill with the deletion's grace period; a pod gone from its source is
 // killed and, once stopped, cleaned out of the runtime.
-import type { ApiObject } from '../../registry/object.js';
+import { deepEqual, type ApiObject } from '../../registry/object.js';
 import { isMirrorPod } from '../sources/staticpod.js';
 import type { PodAdmission } from './admission.js';
 import type { RuntimePort } from './ports.js';
@@ -25,6 +25,23 @@ export interface DispatchDeps {
 
 const TERMINAL = new Set(['Succeeded', 'Failed']);
 const phaseOf = (p: ApiObject): string => String((p.status as { phase?: unknown } | undefined)?.phase ?? '');
+
+/**
+ * Whether a change of a known pod calls for a sync (kube's
+ * podsDifferSemantically and HandlePodReconcile): its spec, labels,
+ * annotations or deletion changed, it has readiness gates (whose conditions
+ * others write to the status), or it turned terminal. A change of the status
+ * alone — most often the agent's own status write coming back — does not.
+ */
+export function needsSync(before: ApiObject, after: ApiObject): boolean {
+  const m0 = before.metadata;
+  const m1 = after.metadata;
+  if (m0.deletionTimestamp !== m1.deletionTimestamp || m0.deletionGracePeriodSeconds !== m1.deletionGracePeriodSeconds) return true;
+  if (!deepEqual(m0.labels ?? {}, m1.labels ?? {}) || !deepEqual(m0.annotations ?? {}, m1.annotations ?? {}) || !deepEqual(before.spec, after.spec)) return true;
+  const gates = (after.spec as { readinessGates?: unknown[] } | undefined)?.readinessGates;
+  if (Array.isArray(gates) && gates.length > 0) return true;
+  return TERMINAL.has(phaseOf(after)) && phaseOf(after) !== phaseOf(before);
+}
 
 export class PodDispatch {
   /** Every pod the agent is responsible for, by UID. */
@@ -52,8 +69,10 @@ export class PodDispatch {
     if (isMirrorPod(pod)) return;
     const uid = pod.metadata.uid ?? '';
     if (!uid) return;
-    const known = this.pods.has(uid);
+    const before = this.pods.get(uid);
+    const known = before !== undefined;
     this.pods.set(uid, pod);
+    if (before && !needsSync(before, pod)) return this.d.workers.reconcile(pod);
     if (!known && !TERMINAL.has(phaseOf(pod)) && !pod.metadata.deletionTimestamp) {
       const rejection = this.d.admission.admit(pod, this.d.allocatable());
       if (rejection) this.d.log(`pod ${pod.metadata.namespace}/${pod.metadata.name} refused: ${rejection.reason}: ${rejection.message}`);

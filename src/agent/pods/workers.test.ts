@@ -101,3 +101,17 @@ test('a failed sync is reported and retried', async () => {
   assert.deepEqual(r.calls, ['sync e', 'sync e']);
   w.stop();
 });
+
+test('reconcile: the lane\'s next sync gets the newest object, and no sync runs for it', async () => {
+  const r = new Recorder();
+  const w = new PodWorkers(r, { resyncMs: 60_000 });
+  w.update({ pod: pod('r'), type: 'sync' });
+  await w.idle();
+  w.reconcile(pod('r', 2));
+  await w.idle();
+  assert.deepEqual(r.calls, ['sync r g1']);
+  w.resync('r');
+  await w.idle();
+  assert.deepEqual(r.calls, ['sync r g1', 'sync r g2']);
+  w.stop();
+});

@@ -84,6 +84,17 @@ export class PodWorkers {
     this.kick(uid, lane);
   }
 
+  /**
+   * A change of the pod's status only (kube's reconcile): the lane keeps the
+   * newest object, for the next sync's status, without a sync of its own.
+   */
+  reconcile(pod: ApiObject): void {
+    const lane = this.lanes.get(pod.metadata.uid ?? '');
+    if (!lane || lane.stage === 'terminated') return;
+    lane.pod = pod;
+    if (lane.pending) lane.pending = { ...lane.pending, pod };
+  }
+
   /** Runs a pod's lane again (PLEG saw its containers change, a probe result, a timer). */
   resync(uid: string): void {
     const lane = this.lanes.get(uid);
