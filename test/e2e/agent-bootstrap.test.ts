@@ -11,6 +11,7 @@ import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, readdirSy
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { stringify } from 'yaml';
+import { kubeadmJoinSetup } from './agentpods.js';
 import { eventually, HARNESS_CONTROLLERS, startTestServer, writeTokenFile, type TestServer } from './harness.js';
 import { tempDir } from '../../src/testing/tempdir.js';
 import { loadSvcconfig } from '../../src/client/svcconfig.js';
@@ -45,24 +46,13 @@ describe('agent TLS bootstrap and node identity', () => {
     });
     const cfg = (await import('yaml')).parse(readFileSync(t.kubeconfig, 'utf8'));
     caData = cfg.clusters[0].cluster['certificate-authority-data'];
-    // kubeadm's bindings: bootstrappers create CSRs and have node client ones approved; nodes renew their own
-    const bind = async (name: string, role: string, group: string) => {
-      const r = await t.req('POST', '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', {
-        metadata: { name }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: role },
-        subjects: [{ kind: 'Group', apiGroup: 'rbac.authorization.k8s.io', name: group }],
-      });
-      assert.equal(r.status, 201, r.text);
-    };
-    await bind('join-create', 'system:node-bootstrapper', 'system:bootstrappers');
-    await bind('join-approve', 'system:certificates.k8s.io:certificatesigningrequests:nodeclient', 'system:bootstrappers');
-    await bind('node-renew', 'system:certificates.k8s.io:certificatesigningrequests:selfnodeclient', 'system:nodes');
+    await kubeadmJoinSetup(t);
     // a user that may ask but whose requests nobody approves automatically
-    await bind('joiners-create', 'system:node-bootstrapper', 'joiners');
-    const secret = await t.req('POST', '/api/v1/namespaces/svc-system/secrets', {
-      apiVersion: 'v1', kind: 'Secret', metadata: { name: 'bootstrap-token-abcdef' }, type: 'bootstrap.kubernetes.io/token',
-      stringData: { 'token-id': 'abcdef', 'token-secret': '0123456789abcdef', 'usage-bootstrap-authentication': 'true' },
+    const r = await t.req('POST', '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', {
+      metadata: { name: 'joiners-create' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'system:node-bootstrapper' },
+      subjects: [{ kind: 'Group', apiGroup: 'rbac.authorization.k8s.io', name: 'joiners' }],
     });
-    assert.equal(secret.status, 201, secret.text);
+    assert.equal(r.status, 201, r.text);
   });
   after(async () => {
     for (const a of apis) a.close();

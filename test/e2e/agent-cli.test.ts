@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { parse, stringify } from 'yaml';
+import { kubeadmJoinSetup } from './agentpods.js';
 import { eventually, HARNESS_CONTROLLERS, startTestServer, writeTokenFile, type TestServer } from './harness.js';
 import { kubectlFor, kubectlMissing } from './kubectlcli.js';
 import { tempDir } from '../../src/testing/tempdir.js';
@@ -162,22 +163,7 @@ describe('svc agent: the process', { skip }, () => {
     caData = cfg.clusters[0].cluster['certificate-authority-data'];
     admin = { cert: Buffer.from(cfg.users[0].user['client-certificate-data'], 'base64').toString(), key: Buffer.from(cfg.users[0].user['client-key-data'], 'base64').toString() };
     writeFileSync(join(dir, 'ca.crt'), Buffer.from(caData, 'base64'));
-    // kubeadm's bindings: bootstrappers create CSRs and have node client ones approved; nodes renew their own
-    const bind = async (name: string, role: string, group: string) => {
-      const r = await t.req('POST', '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', {
-        metadata: { name }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: role },
-        subjects: [{ kind: 'Group', apiGroup: 'rbac.authorization.k8s.io', name: group }],
-      });
-      assert.equal(r.status, 201, r.text);
-    };
-    await bind('join-create', 'system:node-bootstrapper', 'system:bootstrappers');
-    await bind('join-approve', 'system:certificates.k8s.io:certificatesigningrequests:nodeclient', 'system:bootstrappers');
-    await bind('node-renew', 'system:certificates.k8s.io:certificatesigningrequests:selfnodeclient', 'system:nodes');
-    const secret = await t.req('POST', '/api/v1/namespaces/svc-system/secrets', {
-      apiVersion: 'v1', kind: 'Secret', metadata: { name: 'bootstrap-token-abcdef' }, type: 'bootstrap.kubernetes.io/token',
-      stringData: { 'token-id': 'abcdef', 'token-secret': '0123456789abcdef', 'usage-bootstrap-authentication': 'true' },
-    });
-    assert.equal(secret.status, 201, secret.text);
+    await kubeadmJoinSetup(t);
     writeFileSync(join(dir, 'boot.yaml'), stringify({
       apiVersion: 'v1', kind: 'Config', 'current-context': 'boot',
       clusters: [{ name: 'c', cluster: { server: t.url, 'certificate-authority-data': caData } }],

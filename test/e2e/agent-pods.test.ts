@@ -15,8 +15,9 @@ import { createServer, type Server } from 'node:http';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { parse, stringify } from 'yaml';
-import { eventually, HARNESS_CONTROLLERS, startTestServer, writeTokenFile, type TestServer } from './harness.js';
+import { stringify } from 'yaml';
+import { podHelpers, startNodeTestServer } from './agentpods.js';
+import { eventually, type TestServer } from './harness.js';
 import { tempDir } from '../../src/testing/tempdir.js';
 import { freePort } from '../../src/testing/ports.js';
 import { BUSYBOX_IMAGE, containerdMissing, startContainerd, testCgroupRoot, unmountUnder, type Containerd } from '../../src/testing/containerd.js';
@@ -44,26 +45,8 @@ describe('pod behaviours of the node agent on containerd', { skip }, () => {
   let manifest = '';
   const seenHeaders: string[] = [];
 
-  const getPod = async (name: string): Promise<Obj | undefined> => {
-    const r = await t.req('GET', `/api/v1/namespaces/default/pods/${name}`);
-    return r.status === 200 ? (r.body as Obj) : undefined;
-  };
-  const waitPod = async (name: string, pred: (p: Obj) => boolean, ms = 45_000): Promise<Obj> => {
-    let last: Obj | undefined;
-    try {
-      await eventually(async () => {
-        last = await getPod(name);
-        return last !== undefined && pred(last);
-      }, ms);
-    } catch {
-      throw new Error(`pod ${name} did not get there: ${JSON.stringify(last?.status)}`);
-    }
-    return last!;
-  };
-  const createPod = async (name: string, spec: Obj) => {
-    const r = await t.req('POST', '/api/v1/namespaces/default/pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { nodeName: NODE, terminationGracePeriodSeconds: 2, ...spec } });
-    assert.equal(r.status, 201, r.text);
-  };
+  const { getPod, waitPod, createPod } = podHelpers(() => t, NODE);
+
   const sh = (name: string, script: string, extra: Obj = {}) => ({ name, image: BUSYBOX_IMAGE, imagePullPolicy: 'Never', command: ['sh', '-c', script], ...extra });
   const status = (p: Obj, name = 'main', kind = 'containerStatuses'): Obj => (p.status?.[kind] ?? []).find((s: Obj) => s.name === name) ?? {};
   const condition = (p: Obj, type: string): string | undefined => (p.status?.conditions ?? []).find((x: Obj) => x.type === type)?.status;
@@ -86,19 +69,7 @@ describe('pod behaviours of the node agent on containerd', { skip }, () => {
   before(async () => {
     c = await startContainerd({ cni: true });
     cgroups = await testCgroupRoot();
-    t = await startTestServer({
-      tokenAuthFile: writeTokenFile(dir, `token-${NODE},system:node:${NODE},${NODE},"system:nodes"\n`),
-      controllerManager: { controllers: [...HARNESS_CONTROLLERS] },
-      admission: { enable: ['NodeRestriction'] },
-      serviceAccountControllers: true,
-    });
-    const cfg = parse(readFileSync(t.kubeconfig, 'utf8'));
-    writeFileSync(svcconfig, stringify({
-      apiVersion: 'v1', kind: 'Config', 'current-context': 'node',
-      clusters: [{ name: 'c', cluster: { server: t.url, 'certificate-authority-data': cfg.clusters[0].cluster['certificate-authority-data'] } }],
-      contexts: [{ name: 'node', context: { cluster: 'c', user: 'node' } }],
-      users: [{ name: 'node', user: { token: `token-${NODE}` } }],
-    }));
+    t = await startNodeTestServer(dir, NODE, svcconfig);
     manifestServer = createServer((req, res) => {
       seenHeaders.push(String(req.headers['x-svc-test']));
       if (req.headers['x-svc-test'] !== 'yes') {

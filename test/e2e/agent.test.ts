@@ -11,8 +11,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { stringify } from 'yaml';
-import { readFileSync } from 'node:fs';
-import { eventually, HARNESS_CONTROLLERS, startTestServer, writeTokenFile, type TestServer } from './harness.js';
+import { podHelpers, startNodeTestServer } from './agentpods.js';
+import { eventually, type TestServer } from './harness.js';
 import { kubectlFor, kubectlMissing } from './kubectlcli.js';
 import { tempDir } from '../../src/testing/tempdir.js';
 import { freePort } from '../../src/testing/ports.js';
@@ -35,26 +35,8 @@ describe('the node agent on containerd', { skip }, () => {
   const manifests = join(dir, 'manifests');
   const kubectl = kubectlFor(() => t);
 
-  const getPod = async (name: string): Promise<Obj | undefined> => {
-    const r = await t.req('GET', `/api/v1/namespaces/default/pods/${name}`);
-    return r.status === 200 ? (r.body as Obj) : undefined;
-  };
-  const waitPod = async (name: string, pred: (p: Obj) => boolean, ms = 30_000): Promise<Obj> => {
-    let last: Obj | undefined;
-    try {
-      await eventually(async () => {
-        last = await getPod(name);
-        return last !== undefined && pred(last);
-      }, ms);
-    } catch {
-      throw new Error(`pod ${name} did not get there: ${JSON.stringify(last?.status)}`);
-    }
-    return last!;
-  };
-  const createPod = async (name: string, spec: Obj, meta: Obj = {}) => {
-    const r = await t.req('POST', '/api/v1/namespaces/default/pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name, ...meta }, spec: { nodeName: NODE, terminationGracePeriodSeconds: 2, ...spec } });
-    assert.equal(r.status, 201, r.text);
-  };
+  const { getPod, waitPod, createPod } = podHelpers(() => t, NODE);
+
   const sh = (script: string, extra: Obj = {}) => ({ name: 'main', image: BUSYBOX_IMAGE, imagePullPolicy: 'Never', command: ['sh', '-c', script], ...extra });
   const container = (p: Obj, name = 'main'): Obj => (p.status?.containerStatuses ?? []).find((s: Obj) => s.name === name) ?? {};
   const condition = (p: Obj, type: string): string | undefined => (p.status?.conditions ?? []).find((x: Obj) => x.type === type)?.status;
@@ -62,20 +44,8 @@ describe('the node agent on containerd', { skip }, () => {
   before(async () => {
     c = await startContainerd({ cni: true });
     cgroups = await testCgroupRoot();
-    t = await startTestServer({
-      tokenAuthFile: writeTokenFile(dir, `token-${NODE},system:node:${NODE},${NODE},"system:nodes"\n`),
-      controllerManager: { controllers: [...HARNESS_CONTROLLERS] },
-      admission: { enable: ['NodeRestriction'] },
-      serviceAccountControllers: true,
-    });
-    const cfg = (await import('yaml')).parse(readFileSync(t.kubeconfig, 'utf8'));
     const svcconfig = join(dir, 'node.svcconfig');
-    writeFileSync(svcconfig, stringify({
-      apiVersion: 'v1', kind: 'Config', 'current-context': 'node',
-      clusters: [{ name: 'c', cluster: { server: t.url, 'certificate-authority-data': cfg.clusters[0].cluster['certificate-authority-data'] } }],
-      contexts: [{ name: 'node', context: { cluster: 'c', user: 'node' } }],
-      users: [{ name: 'node', user: { token: `token-${NODE}` } }],
-    }));
+    t = await startNodeTestServer(dir, NODE, svcconfig);
     mkdirSync(manifests, { recursive: true });
     const { config } = parseAgentArgs([
       '--container-runtime-endpoint', c.endpoint, '--svcconfig', svcconfig, '--root-dir', join(dir, 'root'), '--cert-dir', join(dir, 'pki'),
