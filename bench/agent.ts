@@ -26,6 +26,7 @@ import { freePort } from '../src/testing/ports.js';
 import { BUSYBOX_IMAGE, containerdMissing, startContainerd, testCgroupRoot, unmountUnder, type Containerd } from '../src/testing/containerd.js';
 import { criClient } from '../src/agent/cri/client.js';
 import { client } from './httpclient.js';
+import { LineReader } from './eventlines.js';
 import { cpuOf, machineCpu, rssOf } from './proc.js';
 import { fmt, startServerProcess, stopProcess, summarize } from './report.js';
 
@@ -40,23 +41,15 @@ type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-exp
 function podWatch(port: number, ca: Buffer, token: string) {
   const ready = new Map<string, number>();
   const failed = new Map<string, number>();
+  const lines = new LineReader((b, start, end) => {
+    const now = Date.now();
+    const p = (JSON.parse(b.toString('utf8', start, end)) as { object: Obj }).object;
+    const name = p.metadata?.name as string;
+    if ((p.status?.conditions ?? []).some((c: Obj) => c.type === 'Ready' && c.status === 'True') && !ready.has(name)) ready.set(name, now);
+    if ((p.status?.phase === 'Failed' || p.status?.phase === 'Succeeded') && !failed.has(name)) failed.set(name, now);
+  });
   const req = request({ host: '127.0.0.1', port, ca, path: `/api/v1/namespaces/${NS}/pods?watch=1`, headers: { Authorization: `Bearer ${token}` } }, (res) => {
-    let buf = '';
-    res.setEncoding('utf8');
-    res.on('data', (d: string) => {
-      const now = Date.now();
-      buf += d;
-      let i;
-      while ((i = buf.indexOf('\n')) >= 0) {
-        const line = buf.slice(0, i);
-        buf = buf.slice(i + 1);
-        if (!line) continue;
-        const p = (JSON.parse(line) as { object: Obj }).object;
-        const name = p.metadata?.name as string;
-        if ((p.status?.conditions ?? []).some((c: Obj) => c.type === 'Ready' && c.status === 'True') && !ready.has(name)) ready.set(name, now);
-        if ((p.status?.phase === 'Failed' || p.status?.phase === 'Succeeded') && !failed.has(name)) failed.set(name, now);
-      }
-    });
+    res.on('data', (d: Buffer) => lines.push(d));
   });
   req.end();
   return { ready, failed, close: () => void req.destroy() };

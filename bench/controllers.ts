@@ -15,6 +15,7 @@
 import { request } from 'node:https';
 import { startAdminServer, type AdminServer } from './adminserver.js';
 import { fmt } from './report.js';
+import { LineReader } from './eventlines.js';
 import { rssOf } from './proc.js';
 
 const NS = 'bench';
@@ -27,22 +28,14 @@ function podWatch(server: AdminServer): { bound: Set<string>; deleted: Set<strin
   const bound = new Set<string>();
   const deleted = new Set<string>();
   const { port, ca, token } = server.connection;
+  const lines = new LineReader((b, start, end) => {
+    const e = JSON.parse(b.toString('utf8', start, end)) as { type: string; object: Pod };
+    const p = e.object;
+    if (p.spec?.nodeName) bound.add(p.metadata.name);
+    if (e.type === 'DELETED' || p.metadata.deletionTimestamp) deleted.add(p.metadata.name);
+  });
   const req = request({ host: '127.0.0.1', port, ca, path: `/api/v1/namespaces/${NS}/pods?watch=1&allowWatchBookmarks=false`, headers: { Authorization: `Bearer ${token}` } }, (res) => {
-    let buf = '';
-    res.setEncoding('utf8');
-    res.on('data', (d: string) => {
-      buf += d;
-      let i;
-      while ((i = buf.indexOf('\n')) >= 0) {
-        const line = buf.slice(0, i);
-        buf = buf.slice(i + 1);
-        if (!line) continue;
-        const e = JSON.parse(line) as { type: string; object: Pod };
-        const p = e.object;
-        if (p.spec?.nodeName) bound.add(p.metadata.name);
-        if (e.type === 'DELETED' || p.metadata.deletionTimestamp) deleted.add(p.metadata.name);
-      }
-    });
+    res.on('data', (d: Buffer) => lines.push(d));
   });
   req.end();
   return { bound, deleted, close: () => req.destroy() };
