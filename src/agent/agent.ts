@@ -33,7 +33,8 @@ import { PodLifecycle } from './pods/syncer.js';
 import { PodWorkers } from './pods/workers.js';
 import { ProberManager } from './probes/index.js';
 import { LogUnavailable, servingTls, startAgentServer, type RunningAgentServer } from './server/index.js';
-import { MirrorPodClient, StaticPodSource, isMirrorPod } from './sources/index.js';
+import { MirrorPodClient, StaticPodSource, isMirrorPod, CONFIG_SOURCE } from './sources/index.js';
+import { annotation } from './sources/staticpod.js';
 import { VolumeManager } from './volumes/index.js';
 
 export const NODE_LEASE_NAMESPACE = 'svc-node-lease';
@@ -368,10 +369,9 @@ function envSources(api: AgentApi) {
 
 const STATIC_SOURCES = new Set(['file', 'http']);
 
-/** A static pod: from the manifest folder or URL (kube's config.source annotation). */
+/** A static pod: from the manifest folder or URL (kube's config.source annotation, either spelling). */
 function isStaticPod(pod: ApiObject): boolean {
-  const a = pod.metadata.annotations ?? {};
-  return STATIC_SOURCES.has(a['kubernetes.io/config.source'] ?? a['svc.io/config.source'] ?? '');
+  return STATIC_SOURCES.has(annotation(pod, CONFIG_SOURCE) ?? '');
 }
 
 function readCAs(file: string): X509Certificate[] {

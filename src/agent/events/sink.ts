@@ -8,37 +8,14 @@ import type { ApiObject } from '../../registry/object.js';
 import type { CoreEventSink } from '../../controllers/events/sinks.js';
 import type { CoreEvent } from '../../controllers/events/reference.js';
 import type { AgentApi } from '../api.js';
+import { TokenBucket } from '../../admission/plugins/eventratelimit/bucket.js';
 
 const CORE_EVENTS = { group: '', version: 'v1', resource: 'events' } as const;
 
-/** A token bucket that delays instead of dropping. */
-export class TokenBucket {
-  private tokens: number;
-  private last: number;
-  private readonly qps: number;
-  private readonly burst: number;
-
-  constructor(qps: number, burst: number, private readonly now: () => number = Date.now) {
-    this.qps = qps > 0 ? qps : 5;
-    this.burst = burst > 0 ? burst : 10;
-    this.tokens = this.burst;
-    this.last = now();
-  }
-
-  /** Milliseconds to wait before the next write may go (0: now); takes the token. */
-  take(): number {
-    const t = this.now();
-    this.tokens = Math.min(this.burst, this.tokens + ((t - this.last) / 1000) * this.qps);
-    this.last = t;
-    this.tokens -= 1;
-    return this.tokens >= 0 ? 0 : Math.ceil((-this.tokens / this.qps) * 1000);
-  }
-}
-
 export function agentEventSink(api: AgentApi, qps: number, burst: number): CoreEventSink {
-  const bucket = new TokenBucket(qps, burst);
+  const bucket = new TokenBucket(qps > 0 ? qps : 5, burst > 0 ? burst : 10);
   const wait = async () => {
-    const ms = bucket.take();
+    const ms = bucket.reserve();
     if (ms > 0) await new Promise((resolve) => setTimeout(resolve, ms));
   };
   return {

@@ -11,6 +11,7 @@
 //               may now delete a pod marked for deletion
 import type { ApiObject } from '../../registry/object.js';
 import { isObject } from '../../registry/object.js';
+import { rfc3339 } from '../../controllers/events/clock.js';
 import type { CgroupPort, EventPort, MirrorPort, ProbePort, RuntimePort, RuntimePodView, VolumePort } from './ports.js';
 import { podStatus } from './status.js';
 import type { StatusManager, StatusTarget } from './statusmanager.js';
@@ -39,8 +40,6 @@ export interface SyncerDeps {
 }
 
 const DEFAULT_GRACE_S = 30;
-
-const rfc3339 = (ms: number): string => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
 
 export class PodLifecycle implements PodSyncer {
   constructor(private readonly d: SyncerDeps) {}

@@ -56,3 +56,12 @@ describe('token bucket', () => {
     assert.equal(b.tryAccept(), true);
   });
 });
+
+it('reserve: a token now while the burst lasts, then from the future at qps (the bucket in debt)', () => {
+  let now = 0;
+  const b = new TokenBucket(5, 2, () => now);
+  assert.deepEqual([b.reserve(), b.reserve(), b.reserve(), b.reserve()], [0, 0, 200, 400]);
+  now = 1000;
+  assert.equal(b.reserve(), 0, 'five tokens refilled pay the debt of two; the bucket holds its burst again');
+  assert.equal(b.tryAccept(), true);
+});

@@ -24,14 +24,29 @@ export class TokenBucket {
 
   /** Takes one token if the bucket has one (after refilling for the time passed). */
   tryAccept(): boolean {
+    this.refill();
+    if (this.tokens < 1) return false;
+    this.tokens -= 1;
+    return true;
+  }
+
+  /**
+   * Takes a token now or from the future (rate.Limiter's Reserve, what
+   * client-go's blocking Wait does): the milliseconds until it is the
+   * caller's; the bucket goes into debt meanwhile.
+   */
+  reserve(): number {
+    this.refill();
+    this.tokens -= 1;
+    return this.tokens >= 0 ? 0 : Math.ceil((-this.tokens / this.qps) * 1000);
+  }
+
+  private refill(): void {
     const t = this.now();
     if (t > this.last) {
       this.tokens = Math.min(this.burst, this.tokens + ((t - this.last) / 1000) * this.qps);
       this.last = t;
     }
-    if (this.tokens < 1) return false;
-    this.tokens -= 1;
-    return true;
   }
 
   /** The tokens held now (tests look). */
