@@ -1,7 +1,11 @@
 // The filter chain — the only place the order of the request path is written:
 //
-//   recovery → request info → max in-flight → timeout → authentication
-//     → impersonation → authorization → router (health, version, discovery, resources)
+//   recovery → request info → timeout → authentication → impersonation
+//     → max in-flight → authorization → router (health, version, discovery, resources)
+//
+// As kube-apiserver's DefaultBuildHandlerChain: the in-flight limit (and API
+// Priority and Fairness, which classifies by user) runs after authentication
+// and impersonation, so it sees who is asking.
 //
 // Each filter is a small withX(next, deps) in filters/.
 import type { UnionAuthenticator } from '../authn/authenticator.js';
@@ -25,10 +29,10 @@ export interface ChainDeps {
 export function buildHandlerChain(router: Handler, deps: ChainDeps): Handler {
   let h = router;
   h = withAuthorization(h, deps.authorizer);
+  h = withMaxInFlight(h, deps.inFlight);
   h = withImpersonation(h, deps.authorizer);
   h = withAuthentication(h, deps.authenticator);
   h = withTimeout(h, deps.requestTimeoutMs);
-  h = withMaxInFlight(h, deps.inFlight);
   h = withRequestInfo(h);
   h = withRecovery(h);
   return h;
