@@ -12,7 +12,7 @@ import type { ApiObject } from '../registry/object.js';
 import type { GenericStore, ListEntry } from '../registry/store.js';
 import type { ListPlan } from '../registry/listoptions.js';
 import { writeServedJSON, type PieceSink } from '../registry/encoded.js';
-import type { RequestContext } from '../server/context.js';
+import { countResponseBytes, type RequestContext } from '../server/context.js';
 
 export interface ListJSONRequest {
   readonly store: GenericStore;
@@ -146,6 +146,7 @@ class BodyWriter implements PieceSink {
     const res = this.gz ?? this.ctx.res;
     for (const piece of this.ready.splice(0)) {
       if (this.closed) return false;
+      countResponseBytes(this.ctx, piece);
       // Once written out, the piece serves the next body (a walk of 50,000 pods writes hundreds of MiB).
       const written = (res as unknown as { write(chunk: Buffer, done: (err?: Error | null) => void): boolean }).write(piece, (err) => !err && givePiece(piece));
       if (!written && !this.closed) await drained(res, this.ctx.res);
@@ -159,7 +160,11 @@ class BodyWriter implements PieceSink {
     // A body that never needed a flush goes out in one piece (gzip-encoded if large enough).
     if (!this.decided) return endBody(this.ctx, this.ready.length === 0 ? Buffer.from(last) : Buffer.concat([...this.ready.splice(0), last]));
     const res = this.gz ?? this.ctx.res;
-    for (const piece of this.ready.splice(0)) res.write(piece);
+    for (const piece of this.ready.splice(0)) {
+      countResponseBytes(this.ctx, piece);
+      res.write(piece);
+    }
+    countResponseBytes(this.ctx, last);
     res.end(last);
   }
 

@@ -47,6 +47,8 @@ import { ensurePki, parseCertificateBundle } from './pki.js';
 import { buildKubeletClient, type KubeletClientOptions } from './kubeletclientconfig.js';
 import { writeAdminKubeconfig } from './kubeconfig.js';
 import { Health, PostStartHook, ShutdownCheck, log, ping, type HealthCheck } from './health.js';
+import { servedSubresources } from './filters/metrics.js';
+import { collectProcessMetrics, configureMetrics } from '../metrics/registry.js';
 import { buildHandlerChain } from './chain.js';
 import { buildRouter } from './router.js';
 import { OpenAPIService } from '../openapi/service.js';
@@ -121,6 +123,8 @@ export interface ApiServerOptions {
    * (default: kube's default-on plugins that are implemented; see admission/chain.ts).
    */
   readonly admission?: AdmissionFlags;
+  /** --show-hidden-metrics-for-version (checked by the flag; src/cli/metricsflags.ts). */
+  readonly metrics?: { readonly showHiddenMetricsForVersion?: string };
   /** --kubelet-client-certificate, --kubelet-client-key, --kubelet-certificate-authority, --kubelet-preferred-address-types. */
   readonly kubeletClient?: KubeletClientOptions;
 }
@@ -163,6 +167,9 @@ export interface RunningApiServer {
 export async function startApiServer(opts: ApiServerOptions): Promise<RunningApiServer> {
   // The admission flags and configuration file are checked before anything opens.
   const admissionPlan = planAdmission(opts.admission ?? {});
+  // Which metrics /metrics exposes (the metric lifecycle), and the process and runtime collectors.
+  configureMetrics(opts.metrics ?? {});
+  collectProcessMetrics();
   // So is the --controllers selection (kube's "… is not in the list of known controllers").
   if (opts.controllers) selectControllers(opts.controllerManager?.controllers ?? ['*'], controllerTable(opts.featureGates ?? DEFAULT_GATES));
   const store = await openStore(opts.storage);
@@ -296,6 +303,7 @@ async function assemble(opts: ApiServerOptions, store: Store, admissionPlan: Adm
     authorizer,
     inFlight: { readonly: opts.maxRequestsInflight, mutating: opts.maxMutatingRequestsInflight },
     requestTimeoutMs: opts.requestTimeoutMs,
+    metrics: { served: servedSubresources((g, v, r) => registry.lookup(g, v, r)) },
   });
 
   let inFlight = 0;

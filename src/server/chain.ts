@@ -1,6 +1,6 @@
 // The filter chain — the only place the order of the request path is written:
 //
-//   recovery → request info → timeout → authentication → impersonation
+//   recovery → request info → request metrics → timeout → authentication → impersonation
 //     → max in-flight → authorization → router (health, version, discovery, resources)
 //
 // As kube-apiserver's DefaultBuildHandlerChain: the in-flight limit (and API
@@ -13,6 +13,7 @@ import type { Authorizer } from '../authz/authorizer.js';
 import type { Handler } from './context.js';
 import { withRecovery } from './filters/recovery.js';
 import { withRequestInfo } from './filters/requestinfo.js';
+import { withRequestMetrics, type RequestMetricsDeps } from './filters/metrics.js';
 import { withMaxInFlight, type InFlightLimits } from './filters/inflight.js';
 import { withTimeout } from './filters/timeout.js';
 import { withAuthentication } from './filters/authn.js';
@@ -24,6 +25,8 @@ export interface ChainDeps {
   readonly authorizer: Authorizer;
   readonly inFlight: InFlightLimits;
   readonly requestTimeoutMs: number;
+  /** What the request metrics need to keep their labels bounded. */
+  readonly metrics: RequestMetricsDeps;
 }
 
 export function buildHandlerChain(router: Handler, deps: ChainDeps): Handler {
@@ -33,6 +36,7 @@ export function buildHandlerChain(router: Handler, deps: ChainDeps): Handler {
   h = withImpersonation(h, deps.authorizer);
   h = withAuthentication(h, deps.authenticator);
   h = withTimeout(h, deps.requestTimeoutMs);
+  h = withRequestMetrics(h, deps.metrics);
   h = withRequestInfo(h);
   h = withRecovery(h);
   return h;

@@ -3,7 +3,7 @@
 // Accept-Encoding allows gzip, as kube-apiserver does. Small bodies are not
 // worth the CPU; watch streams are never compressed.
 import { gzip } from 'node:zlib';
-import type { RequestContext } from './context.js';
+import { countResponseBytes, type RequestContext } from './context.js';
 
 /** Kubernetes' threshold (defaultGzipThresholdBytes). */
 export const GZIP_THRESHOLD_BYTES = 128 * 1024;
@@ -28,6 +28,7 @@ export function shouldCompress(ctx: RequestContext, byteLength: number): boolean
 /** Ends the response with `body`, gzip-encoded when it should be (headers other than the encoding are set by the caller). */
 export function endBody(ctx: RequestContext, body: string | Buffer): void {
   const res = ctx.res;
+  countResponseBytes(ctx, body);
   // On the hot path (small answers) no byte count is taken: a string of n UTF-16 units has at most 3n UTF-8 bytes.
   const small = (typeof body === 'string' ? body.length * 3 : body.length) <= GZIP_THRESHOLD_BYTES;
   if (small || !shouldCompress(ctx, typeof body === 'string' ? Buffer.byteLength(body) : body.length)) {

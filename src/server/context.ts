@@ -4,6 +4,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { RequestInfo, ResourceRequestInfo } from '../endpoints/requestinfo.js';
 import type { UserInfo } from '../authn/user.js';
+import type { RequestLabels } from '../metrics/apiserver.js';
 
 /** The response side, common to HTTP/1.1 and HTTP/2 compatibility responses. */
 export interface Response {
@@ -37,6 +38,10 @@ export interface RequestContext {
   longRunning?: boolean;
   /** Large bodies may be gzip-encoded (the APIResponseCompression gate; see compress.ts). */
   compression?: boolean;
+  /** Body bytes written so far (before compression); counted only once set (the metrics filter sets 0 for GET and LIST). */
+  responseBytes?: number;
+  /** The request's metric labels, set by the metrics filter (server/filters/metrics.ts). */
+  metricsLabels?: RequestLabels;
 }
 
 export type Handler = (ctx: RequestContext) => Promise<void>;
@@ -55,4 +60,9 @@ export function resourceInfoOf(ctx: RequestContext): ResourceRequestInfo {
 export function userOf(ctx: RequestContext): UserInfo {
   if (!ctx.user) throw new Error('user read before the authentication filter ran');
   return ctx.user;
+}
+
+/** Counts body bytes for apiserver_response_sizes when the metrics filter asked for them. */
+export function countResponseBytes(ctx: RequestContext, body: string | Uint8Array): void {
+  if (ctx.responseBytes !== undefined) ctx.responseBytes += typeof body === 'string' ? Buffer.byteLength(body) : body.length;
 }

@@ -7,7 +7,7 @@ import { newNotAcceptable, statusFromUnknown, type Status } from '../api/meta/in
 import { CONTENT_TYPES, TEXT_BODY_TYPES, encode, negotiate, protobufMediaType, type Encoding } from '../endpoints/negotiate.js';
 import { encodeObject, ProtobufListWriter } from '../protobuf/index.js';
 import { isObject } from '../schema/model.js';
-import type { RequestContext } from './context.js';
+import { countResponseBytes, type RequestContext } from './context.js';
 import { canonicalGroup, groupSpelling } from '../endpoints/requestinfo.js';
 import { endBody } from './compress.js';
 import { drained } from './drain.js';
@@ -56,6 +56,7 @@ export async function writeProtobufList(
   res.setHeader('Content-Type', protobufMediaType(ctx.req.headers.accept));
   res.setHeader('Cache-Control', 'no-cache, private');
   for (const piece of list.finish({ resourceVersion: String(revision) })) {
+    countResponseBytes(ctx, piece);
     if (res.write(piece)) continue;
     if (!(await drained(res, res))) return; // the client went away
   }
@@ -114,6 +115,7 @@ export function writeText(ctx: RequestContext, code: number, body: string): void
   ctx.res.setHeader('Content-Type', 'text/plain; charset=utf-8');
   ctx.res.setHeader('Cache-Control', 'no-cache, private');
   ctx.res.setHeader('X-Content-Type-Options', 'nosniff');
+  countResponseBytes(ctx, body);
   ctx.res.end(body);
 }
 

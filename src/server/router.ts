@@ -1,4 +1,4 @@
-// The router behind the chain: health, version, OpenAPI, discovery, then resources.
+// The router behind the chain: health, version, /metrics, OpenAPI, discovery, then resources.
 import { newNotFound, newRouteNotAcceptable } from '../api/meta/index.js';
 import type { Health } from './health.js';
 import type { Discovery } from '../endpoints/discovery.js';
@@ -9,6 +9,7 @@ import type { OpenAPIService } from '../openapi/service.js';
 import { requestInfoOf, type Handler } from './context.js';
 import { writeObject, writeText } from './respond.js';
 import type { RequestContext } from './context.js';
+import { METRICS_PATH, serveMetrics } from '../metrics/endpoint.js';
 
 /** A document relying parties may cache for an hour (kube's OIDC discovery routes override `no-cache, private`). */
 function writeDocument(ctx: RequestContext, contentType: string, body: string): void {
@@ -49,6 +50,7 @@ export function buildRouter(deps: RouterDeps): Handler {
       if (!acceptsAny(ctx.req.headers.accept, ['application/json'])) throw newRouteNotAcceptable(['application/json']);
       return writeObject(ctx, 200, VERSION_INFO, 'json');
     }
+    if (info.path === METRICS_PATH) return serveMetrics(ctx);
     if (info.path.startsWith('/openapi/') && deps.openapi.handle(ctx, info.path)) return;
     if (deps.issuerDiscovery && ctx.req.method === 'GET') {
       const doc = await deps.issuerDiscovery(info.path);

@@ -1,7 +1,9 @@
 // --max-requests-inflight and --max-mutating-requests-inflight: requests over
-// the limit get 429 with Retry-After. Long-running requests are exempt.
+// the limit get 429 with Retry-After (and count in apiserver_request_terminations_total).
+// Long-running requests are exempt. The requests in use feed apiserver_current_inflight_requests.
 import { newTooManyRequests } from '../../api/meta/index.js';
 import { requestInfoOf, type Handler } from '../context.js';
+import { inflightWatermark, recordRequestTermination } from '../../metrics/apiserver.js';
 
 const MUTATING = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
 
@@ -19,14 +21,19 @@ export function withMaxInFlight(next: Handler, limits: InFlightLimits): Handler 
     const mutating = MUTATING.has(requestInfoOf(ctx).verb);
     const limit = mutating ? limits.mutating : limits.readonly;
     const current = mutating ? writes : reads;
-    if (limit > 0 && current >= limit) throw newTooManyRequests('Too many requests, please try again later.', 1);
+    if (limit > 0 && current >= limit) {
+      recordRequestTermination(ctx, 429);
+      throw newTooManyRequests('Too many requests, please try again later.', 1);
+    }
     if (mutating) writes++;
     else reads++;
+    inflightWatermark.started(mutating);
     try {
       await next(ctx);
     } finally {
       if (mutating) writes--;
       else reads--;
+      inflightWatermark.finished(mutating);
     }
   };
 }

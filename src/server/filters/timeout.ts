@@ -6,6 +6,7 @@
 import { newTimeout } from '../../api/meta/index.js';
 import type { Handler } from '../context.js';
 import { writeError } from '../respond.js';
+import { recordRequestTermination } from '../../metrics/apiserver.js';
 
 interface Pending {
   readonly deadline: number;
@@ -39,6 +40,7 @@ export function withTimeout(next: Handler, timeoutMs: number): Handler {
     try {
       const r = await Promise.race([work, timedOut]);
       if (r === 'timeout' && !ctx.res.headersSent) {
+        recordRequestTermination(ctx, 504);
         writeError(ctx, newTimeout(`request did not complete within the allotted timeout of ${Math.round(timeoutMs / 1000)}s`, 0));
         work.catch(() => undefined);
       }

@@ -1,0 +1,219 @@
+// The request metrics of kube-apiserver v1.27 (apiserver/pkg/endpoints/metrics):
+// declarations and the recording the request path does.
+//
+//   withRequestMetrics (server/filters/metrics.ts) ─► recordRequest: request_total,
+//       request_duration_seconds, response_sizes (GET and LIST), longrunning_requests
+//   in-flight limiter / APF ─► inflightStarted/Finished (current_inflight_requests,
+//       the most in use during the last second), recordRequestTermination (429, 504)
+//   watch (endpoints/watch.ts) ─► recordWatchEvent: watch_events_total, watch_events_sizes
+//   filters ─► recordFilterLatency: request_filter_duration_seconds
+//
+// Series are cached per label set (children): the request path builds one key
+// string per request and finds its cells in a map.
+import type { RequestInfo } from '../endpoints/requestinfo.js';
+import { reportedVerb, requestScope } from './requestlabels.js';
+import { exponentialBuckets, newCounter, newGauge, newHistogram, type CounterChild, type HistogramChild } from './registry.js';
+
+export const APISERVER_COMPONENT = 'apiserver';
+
+const REQUEST_LABELS = ['verb', 'dry_run', 'group', 'version', 'resource', 'subresource', 'scope', 'component', 'code'] as const;
+const LATENCY_BUCKETS = [0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1.0, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45, 60];
+
+export const requestTotal = newCounter({
+  name: 'apiserver_request_total',
+  help: 'Counter of apiserver requests broken out for each verb, dry run value, group, version, resource, scope, component, and HTTP response code.',
+  labelNames: REQUEST_LABELS, stabilityLevel: 'STABLE',
+});
+export const requestDuration = newHistogram({
+  name: 'apiserver_request_duration_seconds',
+  help: 'Response latency distribution in seconds for each verb, dry run value, group, version, resource, subresource, scope and component.',
+  labelNames: ['verb', 'dry_run', 'group', 'version', 'resource', 'subresource', 'scope', 'component'],
+  buckets: LATENCY_BUCKETS, stabilityLevel: 'STABLE',
+});
+export const responseSizes = newHistogram({
+  name: 'apiserver_response_sizes',
+  help: 'Response size distribution in bytes for each group, version, verb, resource, subresource, scope and component.',
+  labelNames: ['verb', 'group', 'version', 'resource', 'subresource', 'scope', 'component'],
+  buckets: exponentialBuckets(1000, 10, 7), stabilityLevel: 'STABLE',
+});
+export const longRunningRequests = newGauge({
+  name: 'apiserver_longrunning_requests',
+  help: 'Gauge of all active long-running apiserver requests broken out by verb, group, version, resource, scope and component. Not all requests are tracked this way.',
+  labelNames: ['verb', 'group', 'version', 'resource', 'subresource', 'scope', 'component'], stabilityLevel: 'STABLE',
+});
+export const currentInflightRequests = newGauge({
+  name: 'apiserver_current_inflight_requests',
+  help: 'Maximal number of currently used inflight request limit of this apiserver per request kind in last second.',
+  labelNames: ['request_kind'], stabilityLevel: 'STABLE',
+});
+export const requestTerminations = newCounter({
+  name: 'apiserver_request_terminations_total',
+  help: 'Number of requests which apiserver terminated in self-defense.',
+  labelNames: ['verb', 'group', 'version', 'resource', 'subresource', 'scope', 'component', 'code'],
+});
+export const requestFilterDuration = newHistogram({
+  name: 'apiserver_request_filter_duration_seconds',
+  help: 'Request filter latency distribution in seconds, for each filter type',
+  labelNames: ['filter'],
+  buckets: [0.0001, 0.0003, 0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1.0, 5.0, 10.0, 15.0, 30.0],
+});
+export const watchEvents = newCounter({
+  name: 'apiserver_watch_events_total',
+  help: 'Number of events sent in watch clients',
+  labelNames: ['group', 'version', 'kind'],
+});
+export const watchEventsSizes = newHistogram({
+  name: 'apiserver_watch_events_sizes',
+  help: 'Watch event size distribution in bytes',
+  labelNames: ['group', 'version', 'kind'],
+  buckets: exponentialBuckets(1024, 2, 8),
+});
+
+/** The labels of one request but its code. */
+export interface RequestLabels {
+  readonly verb: string;
+  readonly dryRun: string;
+  readonly group: string;
+  readonly version: string;
+  readonly resource: string;
+  readonly subresource: string;
+  readonly scope: string;
+  readonly component: string;
+}
+
+/** The cells of one label set, found once per request by one key. */
+export interface RequestSeries {
+  readonly labels: RequestLabels;
+  readonly duration: HistogramChild;
+  readonly sizes: HistogramChild | undefined;
+  readonly byCode: Map<number, CounterChild>;
+}
+
+const series = new Map<string, RequestSeries>();
+
+/** The series of a label set (made on first use, then found by one string key). */
+export function requestSeries(verb: string, dryRun: string, group: string, version: string, resource: string, subresource: string, scope: string, component: string): RequestSeries {
+  const key = `${verb}\u0000${dryRun}\u0000${group}\u0000${version}\u0000${resource}\u0000${subresource}\u0000${scope}\u0000${component}`;
+  let s = series.get(key);
+  if (s) return s;
+  const labels: RequestLabels = { verb, dryRun, group, version, resource, subresource, scope, component };
+  const base = seriesLabels(labels);
+  s = {
+    labels,
+    duration: requestDuration.child({ ...base, dry_run: dryRun }),
+    // kube records the sizes of read requests only.
+    sizes: verb === 'GET' || verb === 'LIST' ? responseSizes.child(base) : undefined,
+    byCode: new Map(),
+  };
+  series.set(key, s);
+  return s;
+}
+
+/** One finished request: its count by code, its duration, and for GET/LIST its response size. */
+export function recordRequest(s: RequestSeries, code: number, seconds: number, responseBytes: number): void {
+  let counter = s.byCode.get(code);
+  if (!counter) s.byCode.set(code, (counter = requestTotal.child({ ...seriesLabels(s.labels), dry_run: s.labels.dryRun, code: String(code) })));
+  counter.inc();
+  s.duration.observe(seconds);
+  s.sizes?.observe(responseBytes);
+}
+
+function seriesLabels(l: RequestLabels) {
+  return { verb: l.verb, group: l.group, version: l.version, resource: l.resource, subresource: l.subresource, scope: l.scope, component: l.component };
+}
+
+/** A long-running request (watch, exec…) started; call the returned function when it ends. */
+export function longRunningStarted(l: RequestLabels): void {
+  longRunningRequests.inc(seriesLabels(l));
+}
+export function longRunningFinished(l: RequestLabels): void {
+  longRunningRequests.dec(seriesLabels(l));
+}
+
+/**
+ * A request the server ended in self-defense (429 from the in-flight limit or
+ * API Priority and Fairness, 504 on timeout): kube's RecordRequestTermination.
+ * Non-resource requests carry their path as the subresource, as kube does.
+ */
+export function recordRequestTermination(ctx: TerminatedRequest, code: number): void {
+  const known = ctx.metricsLabels;
+  if (known) {
+    requestTerminations.inc({ ...seriesLabels(known), component: APISERVER_COMPONENT, code: String(code) });
+    return;
+  }
+  const info = ctx.requestInfo;
+  if (!info) return;
+  const scope = requestScope(info);
+  const verb = reportedVerb(ctx.req.method, info, scope, headerText(ctx.req.headers['content-type']));
+  const r = info.isResourceRequest;
+  requestTerminations.inc({
+    verb, group: r ? info.apiGroup : '', version: r ? info.apiVersion : '', resource: r ? info.resource : '',
+    subresource: r ? info.subresource : info.path, scope, component: APISERVER_COMPONENT, code: String(code),
+  });
+}
+
+export interface TerminatedRequest {
+  readonly requestInfo?: RequestInfo | undefined;
+  /** The labels the metrics filter computed (bounded: unknown resources blanked). */
+  readonly metricsLabels?: RequestLabels | undefined;
+  readonly req: { readonly method?: string | undefined; readonly headers: Readonly<Record<string, string | string[] | undefined>> };
+}
+
+function headerText(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v[0] : v;
+}
+
+/** How long a filter took before it handed the request on (kube's filterlatency). */
+const filterChildren = new Map<string, HistogramChild>();
+export function recordFilterLatency(filter: string, seconds: number): void {
+  let c = filterChildren.get(filter);
+  if (!c) filterChildren.set(filter, (c = requestFilterDuration.child({ filter })));
+  c.observe(seconds);
+}
+
+/** One event written to a watch client: its group, version, kind and encoded size. */
+export interface WatchEventRecorder {
+  record(bytes: number): void;
+}
+export function watchEventRecorder(group: string, version: string, kind: string): WatchEventRecorder {
+  const labels = { group, version, kind };
+  const count = watchEvents.child(labels);
+  const sizes = watchEventsSizes.child(labels);
+  return {
+    record(bytes) {
+      count.inc();
+      sizes.observe(bytes);
+    },
+  };
+}
+
+/**
+ * The in-flight watermark: the most requests in use per kind (readOnly,
+ * mutating) during the last second, published once a second as kube's
+ * maxinflight and APF filters do.
+ */
+class Watermark {
+  private current = [0, 0];
+  private max = [0, 0];
+  private timer: NodeJS.Timeout | undefined;
+
+  started(mutating: boolean): void {
+    const i = mutating ? 1 : 0;
+    const n = ++this.current[i]!;
+    if (n > this.max[i]!) this.max[i] = n;
+    this.timer ??= setInterval(() => this.publish(), 1000).unref();
+  }
+
+  finished(mutating: boolean): void {
+    this.current[mutating ? 1 : 0]!--;
+  }
+
+  /** Sets the gauges to the window's maxima and starts a new window at the current counts. */
+  publish(): void {
+    currentInflightRequests.set({ request_kind: 'readOnly' }, this.max[0]!);
+    currentInflightRequests.set({ request_kind: 'mutating' }, this.max[1]!);
+    this.max = [...this.current];
+  }
+}
+
+export const inflightWatermark = new Watermark();
