@@ -26,6 +26,7 @@ import { encodeWatchFrame } from '../protobuf/index.js';
 import { drained } from '../server/drain.js';
 import type { RequestContext } from '../server/context.js';
 import { writeError } from '../server/respond.js';
+import { watchEventRecorderFor } from '../metrics/apiserver.js';
 import { queryBool } from './requestinfo.js';
 import { WatchBudget, type BudgetedWatch } from './watchbudget.js';
 
@@ -105,6 +106,8 @@ export async function serveWatch(ctx: RequestContext, w: WatchRequest): Promise<
     w.protobuf ? (encodeWatchFrame(type, obj as Record<string, unknown>) ?? Buffer.alloc(0)) : `${JSON.stringify({ type, object: obj })}\n`;
   const { convert, convertMany, render, predicate } = w;
   const typeMeta = { kind: w.kind, apiVersion: w.apiVersion };
+  // apiserver_watch_events_total and _sizes: every event line or frame this watch sends.
+  const sent = watchEventRecorderFor(w.apiVersion, w.kind);
   /** Stored values converted ahead by convertMany, for the batch being written. */
   const ahead = new Map<KeyValue, ApiObject>();
   const decoded = (kv: KeyValue): ApiObject => ahead.get(kv) ?? w.store.decode(kv);
@@ -168,8 +171,12 @@ export async function serveWatch(ctx: RequestContext, w: WatchRequest): Promise<
     }
     budget.update(me, unsent());
   };
+  const sendEvent = (chunk: Buffer | string) => {
+    sent.record(typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length);
+    send(chunk);
+  };
   const bookmark = (annotations?: Record<string, string>) =>
-    send(encode('BOOKMARK', { kind: w.kind, apiVersion: w.apiVersion, metadata: { resourceVersion: String(lastRevision), ...(annotations ? { annotations } : {}) } }));
+    sendEvent(encode('BOOKMARK', { kind: w.kind, apiVersion: w.apiVersion, metadata: { resourceVersion: String(lastRevision), ...(annotations ? { annotations } : {}) } }));
 
   // An event's object as this watch shows it: the new state, or the old one at the event's revision (DELETED).
   const objectOf = (e: WatchEvent, which: 'new' | 'old'): ApiObject => {
@@ -239,13 +246,16 @@ export async function serveWatch(ctx: RequestContext, w: WatchRequest): Promise<
   const deliver = (events: readonly WatchEvent[]) => {
     if (events.length === 1) {
       const one = lineFor(events[0]!);
-      if (one) send(one);
+      if (one) sendEvent(one);
       return;
     }
     const lines: Buffer[] = [];
     for (const e of events) {
       const l = lineFor(e);
-      if (l) lines.push(l);
+      if (l) {
+        sent.record(l.length);
+        lines.push(l);
+      }
     }
     if (lines.length > 0) send(lines.length === 1 ? lines[0]! : Buffer.concat(lines));
   };
@@ -255,7 +265,7 @@ export async function serveWatch(ctx: RequestContext, w: WatchRequest): Promise<
   const valuesOf = (events: readonly WatchEvent[]): KeyValue[] => events.flatMap((e) =>
     e.type === 'create' ? [e.kv] : e.type === 'delete' ? [e.prev] : [(e as { kv: KeyValue }).kv, (e as { prev: KeyValue }).prev]);
   const failConversion = (err: unknown) => {
-    send(encode('ERROR', statusFromUnknown(err)));
+    sendEvent(encode('ERROR', statusFromUnknown(err)));
     finish();
   };
   const deliverConverted = (events: readonly WatchEvent[]) => {
@@ -280,7 +290,7 @@ export async function serveWatch(ctx: RequestContext, w: WatchRequest): Promise<
         const status = isStorageError(err, 'Compacted')
           ? newResourceExpired(`too old resource version: ${from} (${err.revision})`).status
           : statusFromUnknown(err);
-        send(encode('ERROR', status));
+        sendEvent(encode('ERROR', status));
         finish();
       },
     });
@@ -313,6 +323,7 @@ export async function serveWatch(ctx: RequestContext, w: WatchRequest): Promise<
   let size = 0;
   for (let i = 0; i < initial.length && !closed; i++) {
     const b = initialFrame(initial[i]!);
+    sent.record(b.length);
     piece.push(b);
     size += b.length;
     if (size >= INITIAL_PIECE_BYTES || i === initial.length - 1) {

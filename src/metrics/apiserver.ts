@@ -171,20 +171,28 @@ export function recordFilterLatency(filter: string, seconds: number): void {
   c.observe(seconds);
 }
 
-/** One event written to a watch client: its group, version, kind and encoded size. */
+/** Records events written to watch clients of one kind: apiserver_watch_events_total and _sizes. */
 export interface WatchEventRecorder {
   record(bytes: number): void;
 }
-export function watchEventRecorder(group: string, version: string, kind: string): WatchEventRecorder {
-  const labels = { group, version, kind };
+const watchRecorders = new Map<string, WatchEventRecorder>();
+/** The recorder of an apiVersion ("apps/v1", "v1") and kind, made once per pair. */
+export function watchEventRecorderFor(apiVersion: string, kind: string): WatchEventRecorder {
+  const key = `${apiVersion}\u0000${kind}`;
+  let r = watchRecorders.get(key);
+  if (r) return r;
+  const slash = apiVersion.lastIndexOf('/');
+  const labels = { group: slash < 0 ? '' : apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1), kind };
   const count = watchEvents.child(labels);
   const sizes = watchEventsSizes.child(labels);
-  return {
+  r = {
     record(bytes) {
       count.inc();
       sizes.observe(bytes);
     },
   };
+  watchRecorders.set(key, r);
+  return r;
 }
 
 /**

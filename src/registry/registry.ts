@@ -164,6 +164,12 @@ export class Registry {
     for (const [k, v] of this.served) if (v.custom && v.group === group && v.resource === resource) this.served.delete(k);
   }
 
+  /** The number of objects in each watch cache, by key prefix (apiserver_storage_objects). */
+  *cachedObjectCounts(): Iterable<{ prefix: string; count: number }> {
+    for (const c of this.cachers) yield { prefix: c.prefix, count: c.size };
+    for (const e of this.custom.values()) if (e.cacher) yield { prefix: e.cacher.prefix, count: e.cacher.size };
+  }
+
   /** Fills every watch cache (start-up). */
   async startCaches(): Promise<void> {
     await Promise.all(this.cachers.map((c) => c.start()));

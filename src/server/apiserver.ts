@@ -49,6 +49,7 @@ import { writeAdminKubeconfig } from './kubeconfig.js';
 import { Health, PostStartHook, ShutdownCheck, log, ping, type HealthCheck } from './health.js';
 import { servedSubresources } from './filters/metrics.js';
 import { collectProcessMetrics, configureMetrics } from '../metrics/registry.js';
+import { countObjectsFrom, instrumentStore, keyResource } from '../metrics/storage.js';
 import { buildHandlerChain } from './chain.js';
 import { buildRouter } from './router.js';
 import { OpenAPIService } from '../openapi/service.js';
@@ -181,7 +182,10 @@ export async function startApiServer(opts: ApiServerOptions): Promise<RunningApi
   }
 }
 
-async function assemble(opts: ApiServerOptions, store: Store, admissionPlan: AdmissionPlan): Promise<RunningApiServer> {
+async function assemble(opts: ApiServerOptions, rawStore: Store, admissionPlan: AdmissionPlan): Promise<RunningApiServer> {
+  // Every storage call is timed (etcd_request_duration_seconds, both backends); keys name their resource.
+  const resourceOfKey = keyResource((segment) => registry.servesGroup(segment));
+  const store = instrumentStore(rawStore, resourceOfKey);
   // TLS material: given files, or a generated PKI in the data directory.
   const generated = !opts.tlsCertFile ? await ensurePki({ dataDir: opts.dataDir, bindAddress: opts.bindAddress }) : undefined;
   const cert = opts.tlsCertFile ? readFileSync(opts.tlsCertFile, 'utf8') : generated!.serving.cert;
@@ -204,6 +208,7 @@ async function assemble(opts: ApiServerOptions, store: Store, admissionPlan: Adm
   const nodePortRange = parseNodePortRange(opts.serviceNodePortRange ?? DEFAULT_NODE_PORT_RANGE);
   const validators = buildValidators({ nodePortRange: nodePortBounds(nodePortRange) });
   const registry = new Registry(resources, store, admission, { watchCache: true, window: opts.watchCacheWindow, validators });
+  countObjectsFrom(registry, resourceOfKey);
   const serviceAllocation = serviceHooks({
     storage: store,
     clusterIPRange: parseClusterIPRange(opts.serviceClusterIPRange ?? DEFAULT_CLUSTER_IP_RANGE),
