@@ -7,6 +7,7 @@ import type { UserInfo } from '../authn/user.js';
 import type { ApiObject } from './object.js';
 import { newBadRequest } from '../api/meta/index.js';
 import type { ResourceRequestInfo } from '../endpoints/requestinfo.js';
+import { observeAdmissionController, observeAdmissionStep, type AdmissionStepType } from '../metrics/admission.js';
 
 export type AdmissionOperation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
 
@@ -84,15 +85,32 @@ type Step = (a: AdmissionAttributes) => Promise<void> | void;
 /**
  * Runs the steps in order; a step that answers synchronously
  * costs no await (most built-in plugins decide without I/O), so a chain of
- * twenty plugins is not twenty turns of the microtask queue.
+ * twenty plugins is not twenty turns of the microtask queue. Each step and
+ * the whole phase are timed (apiserver_admission_controller_ and
+ * step_admission_duration_seconds).
  */
-async function runSteps(steps: readonly [AdmissionPlugin, Step][], a: AdmissionAttributes): Promise<void> {
-  for (let i = 0; i < steps.length; i++) {
-    const [p, step] = steps[i]!;
-    if (a.dryRun && p.sideEffects === 'Some') throw dryRunUnsupported(p);
-    const r = step(a);
-    if (r !== undefined && typeof (r as Promise<void>).then === 'function') await r;
+async function runSteps(steps: readonly [AdmissionPlugin, Step][], a: AdmissionAttributes, type: AdmissionStepType): Promise<void> {
+  const phaseStart = performance.now();
+  let stepStart = phaseStart;
+  let current: AdmissionPlugin | undefined;
+  try {
+    for (let i = 0; i < steps.length; i++) {
+      const [p, step] = steps[i]!;
+      current = p;
+      stepStart = performance.now();
+      if (a.dryRun && p.sideEffects === 'Some') throw dryRunUnsupported(p);
+      const r = step(a);
+      if (r !== undefined && typeof (r as Promise<void>).then === 'function') await r;
+      const now = performance.now();
+      observeAdmissionController(p.name, type, a.operation, false, (now - stepStart) / 1000);
+    }
+  } catch (err) {
+    const now = performance.now();
+    if (current) observeAdmissionController(current.name, type, a.operation, true, (now - stepStart) / 1000);
+    observeAdmissionStep(type, a.operation, true, (now - phaseStart) / 1000);
+    throw err;
   }
+  observeAdmissionStep(type, a.operation, false, (performance.now() - phaseStart) / 1000);
 }
 
 export class Admission {
@@ -128,13 +146,13 @@ export class Admission {
     if (this.mutating.length === 0) return;
     const reinvocation = a.reinvocation ?? new ReinvocationContext();
     const attrs: AdmissionAttributes = a.reinvocation ? a : { ...a, reinvocation };
-    await runSteps(this.mutating, attrs);
+    await runSteps(this.mutating, attrs, 'admit');
     if (!reinvocation.shouldReinvoke || reinvocation.isReinvoke) return;
     reinvocation.isReinvoke = true;
-    await runSteps(this.mutating, attrs);
+    await runSteps(this.mutating, attrs, 'admit');
   }
   /** The validating phase: after validation, just before storage. */
   admit(a: AdmissionAttributes): Promise<void> {
-    return runSteps(this.validating, a);
+    return runSteps(this.validating, a, 'validate');
   }
 }

@@ -15,11 +15,12 @@
 //            called so far is reinvoked; otherwise only the marked ones.
 import type { AdmissionAttributes, AdmissionPlugin } from '../../registry/admission.js';
 import { clone, deepEqual, type ApiObject } from '../../registry/object.js';
-import { newInternalError } from '../../api/meta/index.js';
+import { newInternalError, StatusError } from '../../api/meta/index.js';
 import { applyJsonPatch, decodeJsonPatch, isPatchError, type JsonValue } from '../../patch/index.js';
 import { applySimplePatch } from './simplepatch.js';
 import { annotateFailedOpen, annotateFromAnswer, annotateMutation, annotatePatch } from './annotations.js';
 import { callWebhook } from './call.js';
+import { observeWebhook, WEBHOOK_ALLOWED, type WebhookOutcome } from '../../metrics/admission.js';
 import { asStatus, callInput, matchConditionsError, shouldInvoke, VersionedObjects, type DispatchDeps } from './dispatch.js';
 import { CallingWebhookError, failedClosed, toStatusError } from './errors.js';
 import { requestView, type Invocation, type RequestView } from './match.js';
@@ -129,9 +130,12 @@ export function mutatingWebhookPlugin(deps: DispatchDeps): AdmissionPlugin {
           if (!inv) continue;
           if (reinvoking && !state.reinvoke.has(w.uid)) continue;
           let changed: boolean;
+          const started = performance.now();
           try {
             changed = await callMutating(a, req, inv, versioned, deps, round, i);
+            observeWebhook(w.name, 'admit', a.operation, (performance.now() - started) / 1000, WEBHOOK_ALLOWED);
           } catch (err) {
+            observeWebhook(w.name, 'admit', a.operation, (performance.now() - started) / 1000, webhookOutcome(err, w.failurePolicy === 'Ignore'));
             if (err instanceof CallingWebhookError) {
               if (w.failurePolicy === 'Ignore') {
                 annotateFailedOpen(a, 'mutation', round, i, 'true');
@@ -153,4 +157,11 @@ export function mutatingWebhookPlugin(deps: DispatchDeps): AdmissionPlugin {
       }
     },
   };
+}
+
+/** How a failed mutating call is recorded: a call failure, a denial (its code), or the server's own error (500). */
+function webhookOutcome(err: unknown, failOpen: boolean): WebhookOutcome {
+  if (err instanceof CallingWebhookError) return { kind: 'callFailed', failOpen, code: 0 };
+  if (err instanceof StatusError && !(err.status.code === 500 && err.status.reason === 'InternalError')) return { kind: 'rejected', code: err.status.code ?? 400 };
+  return { kind: 'internal' };
 }

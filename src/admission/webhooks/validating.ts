@@ -10,6 +10,7 @@ import { annotateFailedOpen, annotateFromAnswer } from './annotations.js';
 import { callWebhook } from './call.js';
 import { asStatus, callInput, invocations, matchConditionsError, VersionedObjects, type DispatchDeps } from './dispatch.js';
 import { CallingWebhookError, failedClosed, toStatusError } from './errors.js';
+import { observeWebhook, WEBHOOK_ALLOWED, type WebhookOutcome } from '../../metrics/admission.js';
 
 export const VALIDATING_PLUGIN = 'ValidatingAdmissionWebhook';
 
@@ -26,6 +27,8 @@ export function validatingWebhookPlugin(deps: DispatchDeps): AdmissionPlugin {
       if (list.length === 0) return;
       const results = await Promise.all(list.map(async ({ inv }, idx): Promise<StatusError | undefined> => {
         const w = inv.webhook;
+        const started = performance.now();
+        const observe = (outcome: WebhookOutcome) => observeWebhook(w.name, 'validating', a.operation, (performance.now() - started) / 1000, outcome);
         try {
           const mc = matchConditionsError(w, deps);
           if (mc) throw mc;
@@ -33,15 +36,19 @@ export function validatingWebhookPlugin(deps: DispatchDeps): AdmissionPlugin {
           const answer = await callWebhook(deps.caller, w, callInput(a, req, inv, object, oldObject));
           annotateFromAnswer(a, w.name, answer.auditAnnotations);
           for (const text of answer.warnings) a.warn?.(text);
-          return answer.allowed ? undefined : toStatusError(w.name, answer.result);
+          const denied = answer.allowed ? undefined : toStatusError(w.name, answer.result);
+          observe(denied ? { kind: 'rejected', code: denied.status.code ?? 400 } : WEBHOOK_ALLOWED);
+          return denied;
         } catch (err) {
           if (err instanceof CallingWebhookError) {
+            observe({ kind: 'callFailed', failOpen: w.failurePolicy === 'Ignore', code: 0 });
             if (w.failurePolicy === 'Ignore') {
               annotateFailedOpen(a, 'validating', 0, idx, w.name);
               return undefined;
             }
             return failedClosed(err);
           }
+          observe({ kind: 'internal' });
           return asStatus(err);
         }
       }));

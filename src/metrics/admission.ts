@@ -1,0 +1,114 @@
+// Admission metrics of kube-apiserver v1.27 (apiserver/pkg/admission/metrics):
+//
+//   step_admission_duration_seconds {type, operation, rejected}        the whole mutating
+//       ("admit") or validating ("validate") phase
+//   controller_admission_duration_seconds {name, type, operation, rejected}  each plugin's step
+//   webhook_admission_duration_seconds {name, type, operation, rejected}     each webhook call
+//   webhook_request_total {name, type, operation, code, rejected}
+//   webhook_rejection_count {name, type, operation, error_type, rejection_code}
+//   webhook_fail_open_count {name, type}
+//
+// Webhook types are "admit" (mutating) and "validating", as kube's dispatchers
+// write them; codes over 600 are recorded as 600.
+import { newCounter, newHistogram, type HistogramChild } from './registry.js';
+
+const BUCKETS = [0.005, 0.025, 0.1, 0.5, 1.0, 2.5];
+
+export const stepAdmissionDuration = newHistogram({
+  name: 'apiserver_admission_step_admission_duration_seconds',
+  help: 'Admission sub-step latency histogram in seconds, broken out for each operation and API resource and step type (validate or admit).',
+  labelNames: ['type', 'operation', 'rejected'], buckets: BUCKETS, stabilityLevel: 'STABLE',
+});
+export const controllerAdmissionDuration = newHistogram({
+  name: 'apiserver_admission_controller_admission_duration_seconds',
+  help: 'Admission controller latency histogram in seconds, identified by name and broken out for each operation and API resource and type (validate or admit).',
+  labelNames: ['name', 'type', 'operation', 'rejected'], buckets: BUCKETS, stabilityLevel: 'STABLE',
+});
+export const webhookAdmissionDuration = newHistogram({
+  name: 'apiserver_admission_webhook_admission_duration_seconds',
+  help: 'Admission webhook latency histogram in seconds, identified by name and broken out for each operation and API resource and type (validate or admit).',
+  labelNames: ['name', 'type', 'operation', 'rejected'], buckets: [...BUCKETS, 10, 25], stabilityLevel: 'STABLE',
+});
+export const webhookRejections = newCounter({
+  name: 'apiserver_admission_webhook_rejection_count',
+  help: 'Admission webhook rejection count, identified by name and broken out for each admission type (validating or admit) and operation. Additional labels specify an error type (calling_webhook_error or apiserver_internal_error if an error occurred; no_error otherwise) and optionally a non-zero rejection code if the webhook rejects the request with an HTTP status code (honored by the apiserver when the code is greater or equal to 400). Codes greater than 600 are truncated to 600, to keep the metrics cardinality bounded.',
+  labelNames: ['name', 'type', 'operation', 'error_type', 'rejection_code'],
+});
+export const webhookFailOpen = newCounter({
+  name: 'apiserver_admission_webhook_fail_open_count',
+  help: 'Admission webhook fail open count, identified by name and broken out for each admission type (validating or mutating).',
+  labelNames: ['name', 'type'],
+});
+export const webhookRequests = newCounter({
+  name: 'apiserver_admission_webhook_request_total',
+  help: 'Admission webhook request total, identified by name and broken out for each admission type (validating or mutating) and operation. Additional labels specify whether the request was rejected or not and an HTTP status code. Codes greater than 600 are truncated to 600, to keep the metrics cardinality bounded.',
+  labelNames: ['name', 'type', 'operation', 'code', 'rejected'],
+});
+
+export type AdmissionStepType = 'admit' | 'validate';
+
+const stepChildren = new Map<string, HistogramChild>();
+const controllerChildren = new Map<string, HistogramChild>();
+
+/** One admission phase took `seconds` (kube's WithStepMetrics). */
+export function observeAdmissionStep(type: AdmissionStepType, operation: string, rejected: boolean, seconds: number): void {
+  const key = `${type}\u0000${operation}\u0000${rejected}`;
+  let c = stepChildren.get(key);
+  if (!c) stepChildren.set(key, (c = stepAdmissionDuration.child({ type, operation, rejected: String(rejected) })));
+  c.observe(seconds);
+}
+
+/** One plugin's step took `seconds` (kube's WithControllerMetrics). */
+export function observeAdmissionController(name: string, type: AdmissionStepType, operation: string, rejected: boolean, seconds: number): void {
+  const key = `${name}\u0000${type}\u0000${operation}\u0000${rejected}`;
+  let c = controllerChildren.get(key);
+  if (!c) controllerChildren.set(key, (c = controllerAdmissionDuration.child({ name, type, operation, rejected: String(rejected) })));
+  c.observe(seconds);
+}
+
+export type WebhookType = 'admit' | 'validating';
+
+/** How a webhook call ended, as kube's dispatchers tell them apart. */
+export type WebhookOutcome =
+  | { readonly kind: 'allowed' }
+  /** The webhook answered allowed: false, with this code. */
+  | { readonly kind: 'rejected'; readonly code: number }
+  /** The call failed (network, time-out, bad answer); `failOpen` under failurePolicy Ignore. */
+  | { readonly kind: 'callFailed'; readonly failOpen: boolean; readonly code: number }
+  /** The server failed around the call (a patch that does not apply…). */
+  | { readonly kind: 'internal' };
+
+export const WEBHOOK_ALLOWED: WebhookOutcome = { kind: 'allowed' };
+
+const bounded = (code: number): string => String(code > 600 ? 600 : code);
+
+/** One webhook call: request count, latency, and rejections or fail-open as kube records them. */
+export function observeWebhook(name: string, type: WebhookType, operation: string, seconds: number, outcome: WebhookOutcome): void {
+  let rejected = false;
+  let code = 200;
+  switch (outcome.kind) {
+    case 'allowed':
+      break;
+    case 'rejected':
+      rejected = true;
+      code = outcome.code;
+      webhookRejections.inc({ name, type, operation, error_type: 'no_error', rejection_code: bounded(code) });
+      break;
+    case 'callFailed':
+      code = outcome.code;
+      if (outcome.failOpen) webhookFailOpen.inc({ name, type });
+      else {
+        rejected = true;
+        webhookRejections.inc({ name, type, operation, error_type: 'calling_webhook_error', rejection_code: bounded(code) });
+      }
+      break;
+    case 'internal':
+      rejected = true;
+      code = 0;
+      webhookRejections.inc({ name, type, operation, error_type: 'apiserver_internal_error', rejection_code: '0' });
+      break;
+  }
+  webhookRequests.inc({ name, type, operation, code: bounded(code), rejected: String(rejected) });
+  webhookAdmissionDuration.observe({ name, type, operation, rejected: String(rejected) }, seconds);
+}
+
