@@ -9,6 +9,7 @@
 // bearer token pass straight through.
 import { createHash } from 'node:crypto';
 import { bearerToken, type AuthRequest, type AuthResult, type Authenticator } from './authenticator.js';
+import { recordTokenCacheRequest, tokenCacheBlocked, tokenCacheFetchStarted } from '../metrics/authn.js';
 
 export interface TokenCacheOptions {
   /** How long a success is kept (kube-apiserver: 10 s). */
@@ -51,23 +52,29 @@ export class CachedTokenAuthenticator implements Authenticator {
     const now = this.now();
     if (hit && hit.expires > now) {
       this.stats.hits++;
+      recordTokenCacheRequest(true, 0);
       return hit.result;
     }
     if (hit) this.entries.delete(key);
+    const started = performance.now();
     const pending = this.inflight.get(key);
-    if (pending) return pending;
+    if (pending) return waitForFetch(pending, started);
     this.stats.misses++;
     const p = (async () => {
+      const fetched = tokenCacheFetchStarted();
+      let ok = false;
       try {
         const r = await this.inner.authenticate(req);
+        ok = true;
         if (r && this.ttl > 0) this.store(key, r);
         return r;
       } finally {
+        fetched(ok);
         this.inflight.delete(key);
       }
     })();
     this.inflight.set(key, p);
-    return p;
+    return waitForFetch(p, started);
   }
 
   /** Forgets everything (tests). */
@@ -103,4 +110,13 @@ export function cacheKey(token: string, audiences: readonly string[] | undefined
   h.update(`|${Buffer.byteLength(token)}:`);
   h.update(token);
   return h.digest('base64');
+}
+
+/** A miss waits for the token's one fetch (authentication_token_cache_active_fetch_count{status="blocked"}). */
+function waitForFetch<T>(fetch: Promise<T>, started: number): Promise<T> {
+  const unblock = tokenCacheBlocked();
+  return fetch.finally(() => {
+    unblock();
+    recordTokenCacheRequest(false, (performance.now() - started) / 1000);
+  });
 }

@@ -1,18 +1,29 @@
-// Authentication: sets ctx.user, or answers 401 for invalid credentials.
+// Authentication: sets ctx.user, or answers 401 for invalid credentials; records
+// authentication_attempts/_duration_seconds, authenticated_user_requests and the filter's latency.
 import type { TLSSocket } from 'node:tls';
 import { peerCertificateChain } from '../pki.js';
 import { newUnauthorized } from '../../api/meta/index.js';
 import { AuthenticationError, type AuthRequest, type UnionAuthenticator } from '../../authn/authenticator.js';
 import type { Handler, RequestContext } from '../context.js';
+import { recordAuthentication } from '../../metrics/authn.js';
+import { recordFilterLatency } from '../../metrics/apiserver.js';
 
 export function withAuthentication(next: Handler, authenticator: UnionAuthenticator): Handler {
   return async (ctx) => {
+    const started = performance.now();
     try {
       ctx.user = (await authenticator.authenticate(authRequest(ctx))).user;
     } catch (err) {
-      if (err instanceof AuthenticationError) throw newUnauthorized('Unauthorized');
+      if (err instanceof AuthenticationError) {
+        // kube: no credentials (anonymous access off) is a failure, credentials refused an error.
+        recordAuthentication(err.message === 'no credentials provided' ? 'failure' : 'error', (performance.now() - started) / 1000);
+        throw newUnauthorized('Unauthorized');
+      }
       throw err;
     }
+    const now = performance.now();
+    recordAuthentication('success', (now - started) / 1000, ctx.user.name);
+    recordFilterLatency('authentication', (now - started) / 1000);
     await next(ctx);
   };
 }

@@ -5,13 +5,16 @@ import { forbiddenError } from '../../authz/forbidden.js';
 import type { Attributes, Authorizer } from '../../authz/authorizer.js';
 import { requestInfoOf, userOf, type Handler } from '../context.js';
 import { writeText } from '../respond.js';
+import { recordFilterLatency } from '../../metrics/apiserver.js';
 
 export function withAuthorization(next: Handler, authorizer: Authorizer): Handler {
   return async (ctx) => {
+    const started = performance.now();
     const info = requestInfoOf(ctx);
     const user = userOf(ctx);
     const a: Attributes = { ...info, user };
     const d = await authorizer.authorize(a);
+    if (d.decision === 'allow') recordFilterLatency('authorization', (performance.now() - started) / 1000);
     if (d.decision !== 'allow') {
       if (d.error !== undefined) {
         // kube's responsewriters.InternalError: Go's http.Error, plain text with HTML's special characters escaped
