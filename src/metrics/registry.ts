@@ -113,10 +113,11 @@ export async function exposition(): Promise<string> {
 export const EXPOSITION_CONTENT_TYPE = registry.contentType;
 
 /** Every declared metric (exposed or not): name, type, labels, class — for the pinning test. */
-export function declaredMetrics(): readonly { name: string; type: string; labelNames: readonly string[]; stabilityLevel: StabilityLevel; deprecatedVersion?: string; hidden: boolean }[] {
+export function declaredMetrics(): readonly { name: string; type: string; labelNames: readonly string[]; stabilityLevel: StabilityLevel; deprecatedVersion?: string; hidden: boolean; buckets?: readonly number[] }[] {
   return declared.map((d) => ({
     name: d.opts.name, type: d.type, labelNames: d.opts.labelNames ?? [], stabilityLevel: d.opts.stabilityLevel ?? 'ALPHA',
     ...(d.opts.deprecatedVersion ? { deprecatedVersion: d.opts.deprecatedVersion } : {}), hidden: isHidden(d.opts.deprecatedVersion),
+    ...('buckets' in d.opts ? { buckets: (d.opts as HistogramOpts).buckets } : {}),
   }));
 }
 

@@ -1,0 +1,67 @@
+// Pins every metric this server declares: name, type, labels, stability class
+// and (histograms) buckets, as kube-apiserver v1.27 declares them. A metric
+// added without a row here, or changed, fails this test.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import './apiserver.js';
+import './storage.js';
+import './admission.js';
+import './authn.js';
+import { declaredMetrics, exponentialBuckets } from './registry.js';
+
+const LATENCY = [0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1.0, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45, 60];
+const ADMISSION = [0.005, 0.025, 0.1, 0.5, 1.0, 2.5];
+const REQUEST = ['verb', 'dry_run', 'group', 'version', 'resource', 'subresource', 'scope', 'component'];
+const SERIES = ['verb', 'group', 'version', 'resource', 'subresource', 'scope', 'component'];
+
+type Row = [name: string, type: 'counter' | 'gauge' | 'histogram', labels: string[], level: 'ALPHA' | 'STABLE', buckets?: number[]];
+
+const CATALOGUE: Row[] = [
+  ['apiserver_request_total', 'counter', [...REQUEST, 'code'], 'STABLE'],
+  ['apiserver_request_duration_seconds', 'histogram', REQUEST, 'STABLE', LATENCY],
+  ['apiserver_response_sizes', 'histogram', SERIES, 'STABLE', exponentialBuckets(1000, 10, 7)],
+  ['apiserver_longrunning_requests', 'gauge', SERIES, 'STABLE'],
+  ['apiserver_current_inflight_requests', 'gauge', ['request_kind'], 'STABLE'],
+  ['apiserver_request_terminations_total', 'counter', [...SERIES, 'code'], 'ALPHA'],
+  ['apiserver_request_filter_duration_seconds', 'histogram', ['filter'], 'ALPHA', [0.0001, 0.0003, 0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1.0, 5.0, 10.0, 15.0, 30.0]],
+  ['apiserver_watch_events_total', 'counter', ['group', 'version', 'kind'], 'ALPHA'],
+  ['apiserver_watch_events_sizes', 'histogram', ['group', 'version', 'kind'], 'ALPHA', [1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072]],
+  ['etcd_request_duration_seconds', 'histogram', ['operation', 'type'], 'ALPHA', LATENCY],
+  ['apiserver_storage_objects', 'gauge', ['resource'], 'STABLE'],
+  ['apiserver_admission_step_admission_duration_seconds', 'histogram', ['type', 'operation', 'rejected'], 'STABLE', ADMISSION],
+  ['apiserver_admission_controller_admission_duration_seconds', 'histogram', ['name', 'type', 'operation', 'rejected'], 'STABLE', ADMISSION],
+  ['apiserver_admission_webhook_admission_duration_seconds', 'histogram', ['name', 'type', 'operation', 'rejected'], 'STABLE', [...ADMISSION, 10, 25]],
+  ['apiserver_admission_webhook_rejection_count', 'counter', ['name', 'type', 'operation', 'error_type', 'rejection_code'], 'ALPHA'],
+  ['apiserver_admission_webhook_fail_open_count', 'counter', ['name', 'type'], 'ALPHA'],
+  ['apiserver_admission_webhook_request_total', 'counter', ['name', 'type', 'operation', 'code', 'rejected'], 'ALPHA'],
+  ['authenticated_user_requests', 'counter', ['username'], 'ALPHA'],
+  ['authentication_attempts', 'counter', ['result'], 'ALPHA'],
+  ['authentication_duration_seconds', 'histogram', ['result'], 'ALPHA', exponentialBuckets(0.001, 2, 15)],
+  ['authentication_token_cache_request_duration_seconds', 'histogram', ['status'], 'ALPHA', [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]],
+  ['authentication_token_cache_request_total', 'counter', ['status'], 'ALPHA'],
+  ['authentication_token_cache_fetch_total', 'counter', ['status'], 'ALPHA'],
+  ['authentication_token_cache_active_fetch_count', 'gauge', ['status'], 'ALPHA'],
+];
+
+describe('metric catalogue', () => {
+  const declared = new Map(declaredMetrics().map((d) => [d.name, d]));
+
+  it('every row is declared as pinned', () => {
+    for (const [name, type, labels, level, buckets] of CATALOGUE) {
+      const d = declared.get(name);
+      assert.ok(d, `${name} is not declared`);
+      assert.equal(d.type, type, `${name} type`);
+      assert.deepEqual(d.labelNames, labels, `${name} labels`);
+      assert.equal(d.stabilityLevel, level, `${name} class`);
+      assert.equal(d.deprecatedVersion, undefined, `${name} is not deprecated in v1.27`);
+      assert.deepEqual(d.buckets, buckets, `${name} buckets`);
+    }
+  });
+
+  it('every declared metric has a row (names are unique)', () => {
+    const pinned = new Set(CATALOGUE.map((r) => r[0]));
+    assert.equal(pinned.size, CATALOGUE.length);
+    assert.equal(declaredMetrics().length, declared.size, 'a name declared twice');
+    for (const name of declared.keys()) assert.ok(pinned.has(name), `${name} is declared but not pinned here`);
+  });
+});
