@@ -1,0 +1,115 @@
+// /metrics end to end (issue 26): a scrape before and after known traffic moves
+// exactly by that traffic (metrics are process-global: deltas), kube's content
+// type, and /metrics authorized as a non-resource URL (system:monitoring may,
+// others get 403).
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { startTestServer, writeTokenFile, type TestServer } from './harness.js';
+import { tempDir } from '../../src/testing/tempdir.js';
+import { parseSamples, sampleSum, type Sample } from '../../src/testing/metricstext.js';
+
+const USERS = 'token-mon,mon,uid-mon,"system:monitoring"\ntoken-alice,alice,uid-alice\n';
+const NS = 'metrics-e2e';
+
+describe('/metrics', () => {
+  let t: TestServer;
+  before(async () => {
+    t = await startTestServer({ tokenAuthFile: writeTokenFile(tempDir('svc-metrics-'), USERS) });
+    assert.equal((await t.req('POST', '/api/v1/namespaces', { metadata: { name: NS } })).status, 201);
+  });
+  after(async () => t?.stop());
+
+  const scrape = async (): Promise<Sample[]> => {
+    const r = await t.req('GET', '/metrics');
+    assert.equal(r.status, 200);
+    return parseSamples(r.text);
+  };
+
+  it('is served in the text format with kube\'s content type, process and runtime metrics included', async () => {
+    const r = await t.req('GET', '/metrics');
+    assert.equal(r.status, 200);
+    assert.equal(r.headers['content-type'], 'text/plain; version=0.0.4; charset=utf-8');
+    assert.match(r.text, /^# HELP apiserver_request_total \[STABLE\] Counter of apiserver requests broken out for each verb, dry run value, group, version, resource, scope, component, and HTTP response code\.$/m);
+    assert.match(r.text, /^# TYPE apiserver_request_duration_seconds histogram$/m);
+    assert.match(r.text, /^process_resident_memory_bytes \d+/m);
+    assert.match(r.text, /^nodejs_heap_size_used_bytes \d+/m);
+  });
+
+  it('moves by exactly the traffic sent', async () => {
+    const cm = (name: string) => ({ metadata: { name }, data: { k: 'v' } });
+    const base = { dry_run: '', group: '', version: 'v1', resource: 'configmaps', subresource: '', component: 'apiserver' };
+    const probes: [name: string, labels: Record<string, string>, want: number][] = [
+      ['apiserver_request_total', { ...base, verb: 'POST', scope: 'resource', code: '201' }, 3],
+      ['apiserver_request_total', { ...base, verb: 'POST', dry_run: 'All', scope: 'resource', code: '201' }, 1],
+      ['apiserver_request_total', { ...base, verb: 'POST', scope: 'resource', code: '409' }, 1],
+      ['apiserver_request_total', { ...base, verb: 'GET', scope: 'resource', code: '200' }, 2],
+      ['apiserver_request_total', { ...base, verb: 'GET', scope: 'resource', code: '404' }, 1],
+      ['apiserver_request_total', { ...base, verb: 'LIST', scope: 'namespace', code: '200' }, 1],
+      ['apiserver_request_total', { ...base, verb: 'APPLY', scope: 'resource', code: '200' }, 1],
+      ['apiserver_request_total', { ...base, verb: 'DELETE', scope: 'resource', code: '200' }, 1],
+      ['apiserver_request_total', { ...base, verb: 'WATCH', scope: 'namespace', code: '200' }, 1],
+      ['apiserver_request_duration_seconds_count', { ...base, verb: 'GET', scope: 'resource' }, 3],
+      ['apiserver_response_sizes_count', { verb: 'GET', resource: 'configmaps', scope: 'resource' }, 3],
+      ['apiserver_response_sizes_count', { verb: 'POST', resource: 'configmaps' }, 0],
+      // storage: 4 creates (3 and the one refused as existing; the dry run writes nothing), the delete
+      ['etcd_request_duration_seconds_count', { operation: 'create', type: 'configmaps' }, 4],
+      ['etcd_request_duration_seconds_count', { operation: 'delete', type: 'configmaps' }, 1],
+      // admission: NamespaceLifecycle refuses a write into a namespace that does not exist
+      ['apiserver_admission_controller_admission_duration_seconds_count', { name: 'NamespaceLifecycle', operation: 'CREATE', rejected: 'true' }, 1],
+      ['apiserver_request_total', { ...base, verb: 'POST', scope: 'resource', code: '404' }, 1],
+      // a refused token
+      ['authentication_attempts', { result: 'error' }, 1],
+    ];
+    const before = await scrape();
+    const sizes: number[] = [];
+    for (const n of ['a', 'b', 'c']) assert.equal((await t.req('POST', `/api/v1/namespaces/${NS}/configmaps`, cm(n))).status, 201);
+    assert.equal((await t.req('POST', `/api/v1/namespaces/${NS}/configmaps?dryRun=All`, cm('d'))).status, 201);
+    assert.equal((await t.req('POST', `/api/v1/namespaces/${NS}/configmaps`, cm('a'))).status, 409);
+    for (const n of ['a', 'b', 'missing']) {
+      const r = await t.req('GET', `/api/v1/namespaces/${NS}/configmaps/${n}`);
+      sizes.push(Buffer.byteLength(r.text));
+    }
+    assert.equal((await t.req('GET', `/api/v1/namespaces/${NS}/configmaps`)).status, 200);
+    const apply = await t.req('PATCH', `/api/v1/namespaces/${NS}/configmaps/b?fieldManager=m&force=true`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'b' }, data: { k: 'w' } }, { headers: { 'content-type': 'application/apply-patch+yaml' } });
+    assert.equal(apply.status, 200);
+    assert.equal((await t.req('DELETE', `/api/v1/namespaces/${NS}/configmaps/c`)).status, 200);
+    const watch = await t.req('GET', `/api/v1/namespaces/${NS}/configmaps?watch=1&timeoutSeconds=1`);
+    assert.equal(watch.status, 200);
+    assert.equal((await t.req('GET', `/api/v1/namespaces/${NS}/configmaps`, undefined, { token: 'no-such-token' })).status, 401);
+    assert.equal((await t.req('POST', '/api/v1/namespaces/no-such-namespace/configmaps', cm('x'))).status, 404);
+    const after = await scrape();
+
+    for (const [name, labels, want] of probes) {
+      assert.equal(sampleSum(after, name, labels) - sampleSum(before, name, labels), want, `${name} ${JSON.stringify(labels)}`);
+    }
+    const sizeLabels = { verb: 'GET', group: '', version: 'v1', resource: 'configmaps', subresource: '', scope: 'resource', component: 'apiserver' };
+    assert.equal(sampleSum(after, 'apiserver_response_sizes_sum', sizeLabels) - sampleSum(before, 'apiserver_response_sizes_sum', sizeLabels), sizes.reduce((a, b) => a + b, 0), 'response sizes are the bodies\' bytes');
+    // objects per resource, from the watch caches: what a list counts
+    const all = await t.req('GET', '/api/v1/configmaps');
+    assert.equal(sampleSum(await scrape(), 'apiserver_storage_objects', { resource: 'configmaps' }), all.body.items.length);
+  });
+
+  it('counts watch events as they are sent', async () => {
+    const before = await scrape();
+    // no selector: the watch starts with the current state (the namespace's configmaps)
+    const listed = await t.req('GET', `/api/v1/namespaces/${NS}/configmaps`);
+    const r = await t.req('GET', `/api/v1/namespaces/${NS}/configmaps?watch=1&timeoutSeconds=1`);
+    const lines = r.text.split('\n').filter((l) => l !== '');
+    assert.equal(lines.length, listed.body.items.length);
+    const after = await scrape();
+    const labels = { group: '', version: 'v1', kind: 'ConfigMap' };
+    assert.equal(sampleSum(after, 'apiserver_watch_events_total', labels) - sampleSum(before, 'apiserver_watch_events_total', labels), lines.length);
+    const bytes = lines.reduce((n, l) => n + Buffer.byteLength(l) + 1, 0);
+    assert.equal(sampleSum(after, 'apiserver_watch_events_sizes_sum', labels) - sampleSum(before, 'apiserver_watch_events_sizes_sum', labels), bytes);
+  });
+
+  it('is a non-resource URL: system:monitoring may read it, other users get 403', async () => {
+    const mon = await t.req('GET', '/metrics', undefined, { token: 'token-mon' });
+    assert.equal(mon.status, 200);
+    assert.match(mon.text, /^apiserver_request_total\{/m);
+    const alice = await t.req('GET', '/metrics', undefined, { token: 'token-alice' });
+    assert.equal(alice.status, 403);
+    assert.equal(alice.body.message, 'forbidden: User "alice" cannot get path "/metrics"');
+    assert.equal((await t.req('GET', '/metrics', undefined, { anonymous: true })).status, 403);
+  });
+});
