@@ -141,7 +141,9 @@ export function longRunningFinished(l: RequestLabels): void {
 /**
  * A request the server ended in self-defense (429 from the in-flight limit or
  * API Priority and Fairness, 504 on timeout): kube's RecordRequestTermination.
- * Non-resource requests carry their path as the subresource, as kube does.
+ * Uses the labels the metrics filter computed; without them (a request the filter
+ * does not record), non-resource requests carry their path as the subresource, as
+ * kube does, when it is one of the server's own paths.
  */
 export function recordRequestTermination(ctx: TerminatedRequest, code: number): void {
   const known = ctx.metricsLabels;
@@ -156,9 +158,12 @@ export function recordRequestTermination(ctx: TerminatedRequest, code: number): 
   const r = info.isResourceRequest;
   requestTerminations.inc({
     verb, group: r ? info.apiGroup : '', version: r ? info.apiVersion : '', resource: r ? info.resource : '',
-    subresource: r ? info.subresource : info.path, scope, component: APISERVER_COMPONENT, code: String(code),
+    subresource: r ? info.subresource : KNOWN_PATHS.has(info.path) ? info.path : '', scope, component: APISERVER_COMPONENT, code: String(code),
   });
 }
+
+/** Non-resource paths named in termination labels (kube writes any path; others are blanked to keep the values bounded). */
+const KNOWN_PATHS = new Set(['/healthz', '/livez', '/readyz', '/metrics', '/version', '/api', '/apis', '/openapi/v2', '/openapi/v3']);
 
 export interface TerminatedRequest {
   readonly requestInfo?: RequestInfo | undefined;

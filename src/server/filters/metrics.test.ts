@@ -137,3 +137,16 @@ describe('withRequestMetrics', () => {
     assert.equal(sampleSum(text, 'apiserver_current_inflight_requests', { request_kind: 'readOnly' }), 0);
   });
 });
+
+describe('recordRequestTermination without the filter\'s labels', () => {
+  it('names the server\'s own non-resource paths, blanks others', async () => {
+    const { recordRequestTermination } = await import('../../metrics/apiserver.js');
+    const { resolveRequestInfo } = await import('../../endpoints/requestinfo.js');
+    const rows: [string, string][] = [['/version', '/version'], ['/random/thing', '']];
+    for (const [path, sub] of rows) {
+      const ctx = { req: { method: 'GET', headers: {} }, requestInfo: resolveRequestInfo({ method: 'GET', url: path }) };
+      const labels = { verb: 'GET', group: '', version: '', resource: '', subresource: sub, scope: '', component: 'apiserver', code: '429' };
+      assert.equal(await delta(async () => recordRequestTermination(ctx, 429), 'apiserver_request_terminations_total', labels), 1, path);
+    }
+  });
+});
