@@ -4,12 +4,14 @@
 //       through one decorator over the Store interface (instrumentStore)
 //   apiserver_storage_objects {resource}             objects per resource, read from the
 //       watch caches when /metrics is scraped (kube counts in storage once a minute)
+//   apiserver_storage_list_{total,fetched_objects_total,evaluated_objects_total,
+//       returned_objects_total} {resource}          LISTs the watch cache could not serve
 //
 // `type`: kube v1.27 reports the Go type of the object (`*core.Pod`); this server
 // has no Go types and reports the group-resource instead (`pods`,
 // `deployments.apps`), the value kube's `resource` label of storage_objects uses.
 import type { DeleteResult, GetOptions, KeyValue, RangeOptions, RangeResult, Store, WatchHandle, WatchOptions, WatchSink, WriteOptions } from '../storage/interface.js';
-import { newGauge, newHistogram, type HistogramChild } from './registry.js';
+import { newCounter, newGauge, newHistogram, type CounterChild, type HistogramChild } from './registry.js';
 
 export const etcdRequestDuration = newHistogram({
   name: 'etcd_request_duration_seconds',
@@ -17,6 +19,32 @@ export const etcdRequestDuration = newHistogram({
   labelNames: ['operation', 'type'],
   buckets: [0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1.0, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45, 60],
 });
+
+const listLabels = ['resource'] as const;
+export const storageListTotal = newCounter({ name: 'apiserver_storage_list_total', help: 'Number of LIST requests served from storage', labelNames: listLabels });
+export const storageListFetched = newCounter({ name: 'apiserver_storage_list_fetched_objects_total', help: 'Number of objects read from storage in the course of serving a LIST request', labelNames: listLabels });
+export const storageListEvaluated = newCounter({ name: 'apiserver_storage_list_evaluated_objects_total', help: 'Number of objects tested in the course of serving a LIST request from storage', labelNames: listLabels });
+export const storageListReturned = newCounter({ name: 'apiserver_storage_list_returned_objects_total', help: 'Number of objects returned for a LIST request from storage', labelNames: listLabels });
+
+const listChildren = new WeakMap<object, { total: CounterChild; fetched: CounterChild; evaluated: CounterChild; returned: CounterChild }>();
+
+/**
+ * A LIST served from storage rather than the watch cache (kube's
+ * RecordStorageListMetrics): objects read, tested by the selectors (every one
+ * read, as kube decodes and tests each) and returned. `of` is the store's
+ * group-resource, kept as one object per store.
+ */
+export function recordStorageList(of: { readonly group: string; readonly resource: string }, fetched: number, returned: number): void {
+  let c = listChildren.get(of);
+  if (!c) {
+    const resource = of.group === '' ? of.resource : `${of.resource}.${of.group}`;
+    listChildren.set(of, (c = { total: storageListTotal.child({ resource }), fetched: storageListFetched.child({ resource }), evaluated: storageListEvaluated.child({ resource }), returned: storageListReturned.child({ resource }) }));
+  }
+  c.total.inc();
+  c.fetched.inc(fetched);
+  c.evaluated.inc(fetched);
+  c.returned.inc(returned);
+}
 
 /** Where apiserver_storage_objects reads its counts: watch caches by key prefix. */
 export interface ObjectCountSource {

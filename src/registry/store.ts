@@ -22,6 +22,7 @@ import type { Cacher } from '../storage/cacher/cacher.js';
 import { newResourceExpired, newTooLargeResourceVersion } from '../api/meta/index.js';
 import type { UserInfo } from '../authn/user.js';
 import type { ResourceRequestInfo } from '../endpoints/requestinfo.js';
+import { recordStorageList } from '../metrics/storage.js';
 
 export interface ResourceIdentity {
   /** The svc.io spelling of the group; '' for core. */
@@ -286,11 +287,13 @@ export class GenericStore {
     if (plan.mode.kind === 'notOlderThan' || plan.mode.kind === 'exact') await this.waitForRevision(plan.mode.revision, plan.limit === 0);
     const entries: ListEntry[] = [];
     let startAfter = plan.startAfter;
+    let fetched = 0;
     try {
       for (;;) {
         const want = plan.limit > 0 ? plan.limit - entries.length : 0;
         const page = await this.storage.range(prefix, { revision, limit: want, startAfter });
         revision = page.revision;
+        fetched += page.items.length;
         for (const e of this.filtered(page.items, opts.predicate)) entries.push(e);
         const last = page.items[page.items.length - 1]?.key;
         if (!page.more || last === undefined) return { entries, resourceVersion: String(revision) };
@@ -316,6 +319,8 @@ export class GenericStore {
         throw newResourceExpired(`too old resource version: ${revision} (${err.revision})`);
       }
       throw errs.fromStorage(err, this.qualifiedResource, '');
+    } finally {
+      recordStorageList(this.qualifiedResource, fetched, entries.length);
     }
   }
 
@@ -340,19 +345,28 @@ export class GenericStore {
     if (mode.kind === 'notOlderThan' || mode.kind === 'exact') await this.waitForRevision(mode.revision);
     if (mode.kind === 'exact') revision = mode.revision;
     let startAfter: string | undefined;
-    for (;;) {
-      let page;
-      try {
-        page = await this.storage.range(prefix, { revision, limit: chunk, startAfter });
-      } catch (err) {
-        if (isStorageError(err, 'Compacted')) throw newResourceExpired(`too old resource version: ${revision} (${err.revision})`);
-        throw errs.fromStorage(err, this.qualifiedResource, '');
+    let fetched = 0;
+    let returned = 0;
+    try {
+      for (;;) {
+        let page;
+        try {
+          page = await this.storage.range(prefix, { revision, limit: chunk, startAfter });
+        } catch (err) {
+          if (isStorageError(err, 'Compacted')) throw newResourceExpired(`too old resource version: ${revision} (${err.revision})`);
+          throw errs.fromStorage(err, this.qualifiedResource, '');
+        }
+        revision = page.revision;
+        const entries = this.filtered(page.items, predicate, keep);
+        fetched += page.items.length;
+        returned += entries.length;
+        yield { revision, entries };
+        const last = page.items[page.items.length - 1]?.key;
+        if (!page.more || last === undefined) return;
+        startAfter = last;
       }
-      revision = page.revision;
-      yield { revision, entries: this.filtered(page.items, predicate, keep) };
-      const last = page.items[page.items.length - 1]?.key;
-      if (!page.more || last === undefined) return;
-      startAfter = last;
+    } finally {
+      recordStorageList(this.qualifiedResource, fetched, returned);
     }
   }
 

@@ -89,6 +89,19 @@ describe('/metrics', () => {
     assert.equal(sampleSum(await scrape(), 'apiserver_storage_objects', { resource: 'configmaps' }), all.body.items.length);
   });
 
+  it('counts LISTs the watch cache cannot serve (an exact resourceVersion): objects read, tested, returned', async () => {
+    const rv = (await t.req('GET', `/api/v1/namespaces/${NS}/configmaps`)).body.metadata.resourceVersion as string;
+    const probes = ['apiserver_storage_list_total', 'apiserver_storage_list_fetched_objects_total', 'apiserver_storage_list_evaluated_objects_total', 'apiserver_storage_list_returned_objects_total'];
+    const before = await scrape();
+    const r = await t.req('GET', `/api/v1/namespaces/${NS}/configmaps?resourceVersion=${rv}&resourceVersionMatch=Exact&labelSelector=none%3Dnone`);
+    assert.equal(r.status, 200);
+    const all = await t.req('GET', `/api/v1/namespaces/${NS}/configmaps?resourceVersion=${rv}&resourceVersionMatch=Exact`);
+    const after = await scrape();
+    const n = all.body.items.length;
+    const got = probes.map((p) => sampleSum(after, p, { resource: 'configmaps' }) - sampleSum(before, p, { resource: 'configmaps' }));
+    assert.deepEqual(got, [2, 2 * n, 2 * n, n]);
+  });
+
   it('counts watch events as they are sent', async () => {
     const before = await scrape();
     // no selector: the watch starts with the current state (the namespace's configmaps)
