@@ -7,6 +7,7 @@ import type { X509Certificate } from 'node:crypto';
 import type { PeerCertificate } from 'node:tls';
 import { AuthenticationError, type AuthRequest, type AuthResult, type Authenticator } from './authenticator.js';
 import { verifyClientCertificateCached } from '../server/pki.js';
+import { observeClientCertificate } from '../metrics/authn.js';
 
 export class X509Authenticator implements Authenticator {
   readonly name = 'x509';
@@ -16,6 +17,7 @@ export class X509Authenticator implements Authenticator {
   authenticate(req: AuthRequest): AuthResult | null {
     const cert = req.peerCertificate;
     if (!cert || Object.keys(cert).length === 0) return null;
+    observeClientCertificate(cert);
     if (this.roots) {
       const r = verifyClientCertificateCached(req.peerChain ?? [], this.roots);
       if (!r.ok) throw new AuthenticationError(`verifying certificate ${describe(cert)} failed: x509: ${r.reason}`);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { exposition } from './registry.js';
-import { compressUsername, recordAuthentication, recordTokenCacheRequest, tokenCacheBlocked, tokenCacheFetchStarted } from './authn.js';
+import { compressUsername, observeClientCertificate, recordAuthentication, recordTokenCacheRequest, tokenCacheBlocked, tokenCacheFetchStarted } from './authn.js';
 import { CachedTokenAuthenticator } from '../authn/tokencache.js';
 import { sampleSum } from '../testing/metricstext.js';
 
@@ -61,5 +61,18 @@ describe('authentication metrics', () => {
     assert.equal(sampleSum(after, 'authentication_token_cache_active_fetch_count', {}) - sampleSum(before, 'authentication_token_cache_active_fetch_count', {}), 0);
     // kube records whole milliseconds: 1.9 ms is 0.001 s
     assert.equal(sampleSum(after, 'authentication_token_cache_request_duration_seconds_bucket', { status: 'miss', le: '0.005' }) - sampleSum(before, 'authentication_token_cache_request_duration_seconds_bucket', { status: 'miss', le: '0.005' }), 1);
+  });
+
+  it('client certificates: their remaining lifetime', async () => {
+    const cert = { valid_to: 'Jan  2 00:00:00 2030 GMT' };
+    const now = Date.parse('Jan  1 00:00:00 2030 GMT');
+    const before = await exposition();
+    observeClientCertificate(cert, now); // one day left
+    observeClientCertificate({ valid_to: 'garbage' }, now); // not recorded
+    const after = await exposition();
+    const d = (le: string) => sampleSum(after, 'apiserver_client_certificate_expiration_seconds_bucket', { le }) - sampleSum(before, 'apiserver_client_certificate_expiration_seconds_bucket', { le });
+    assert.equal(d('43200'), 0);
+    assert.equal(d('86400'), 1);
+    assert.equal(sampleSum(after, 'apiserver_client_certificate_expiration_seconds_count') - sampleSum(before, 'apiserver_client_certificate_expiration_seconds_count'), 1);
   });
 });

@@ -5,6 +5,7 @@
 //   authentication_attempts {result}         success, failure (no credentials and no
 //       anonymous access) or error (credentials refused)
 //   authentication_duration_seconds {result}
+//   apiserver_client_certificate_expiration_seconds   remaining lifetime of client certificates
 //   authentication_token_cache_*             (authentication/token/cache/stats.go) the
 //       bearer-token cache: requests by hit/miss, fetches by ok/error, fetches in flight
 //
@@ -29,6 +30,24 @@ export const authenticationDuration = newHistogram({
   labelNames: ['result'],
   buckets: exponentialBuckets(0.001, 2, 15),
 });
+
+export const clientCertificateExpiration = newHistogram({
+  name: 'apiserver_client_certificate_expiration_seconds',
+  help: 'Distribution of the remaining lifetime on the certificate used to authenticate a request.',
+  buckets: [0, 1800, 3600, 7200, 21600, 43200, 86400, 172800, 345600, 604800, 2592000, 7776000, 15552000, 31104000],
+});
+const certificateLifetime = clientCertificateExpiration.child({});
+const notAfter = new WeakMap<object, number>();
+
+/** A client certificate presented for authentication: its remaining lifetime (kube's x509 authenticator). */
+export function observeClientCertificate(cert: { readonly valid_to?: string }, now = Date.now()): void {
+  let end = notAfter.get(cert);
+  if (end === undefined) {
+    end = Date.parse(cert.valid_to ?? '');
+    notAfter.set(cert, end);
+  }
+  if (Number.isFinite(end)) certificateLifetime.observe((end - now) / 1000);
+}
 
 /** Prometheus' DefBuckets (kube's token cache histogram sets none). */
 const DEFAULT_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];

@@ -39,6 +39,7 @@ const CATALOGUE: Row[] = [
   ['apiserver_admission_webhook_fail_open_count', 'counter', ['name', 'type'], 'ALPHA'],
   ['apiserver_admission_webhook_request_total', 'counter', ['name', 'type', 'operation', 'code', 'rejected'], 'ALPHA'],
   ['authenticated_user_requests', 'counter', ['username'], 'ALPHA'],
+  ['apiserver_client_certificate_expiration_seconds', 'histogram', [], 'ALPHA', [0, 1800, 3600, 7200, 21600, 43200, 86400, 172800, 345600, 604800, 2592000, 7776000, 15552000, 31104000]],
   ['authentication_attempts', 'counter', ['result'], 'ALPHA'],
   ['authentication_duration_seconds', 'histogram', ['result'], 'ALPHA', exponentialBuckets(0.001, 2, 15)],
   ['authentication_token_cache_request_duration_seconds', 'histogram', ['status'], 'ALPHA', [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]],
