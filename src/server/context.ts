@@ -40,6 +40,12 @@ export interface RequestContext {
   compression?: boolean;
   /** Body bytes written so far (before compression); counted only once set (the metrics filter sets 0 for GET and LIST). */
   responseBytes?: number;
+  /**
+   * The filter that refused the request (authentication, impersonation, authorization):
+   * kube answers these before its instrumented handlers, so apiserver_request_total and
+   * the request's duration do not count them.
+   */
+  refusedBy?: 'authentication' | 'impersonation' | 'authorization';
   /** The request's metric labels, set by the metrics filter (server/filters/metrics.ts). */
   metricsLabels?: RequestLabels;
 }

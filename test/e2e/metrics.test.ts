@@ -125,4 +125,14 @@ describe('/metrics', () => {
     assert.equal(alice.body.message, 'forbidden: User "alice" cannot get path "/metrics"');
     assert.equal((await t.req('GET', '/metrics', undefined, { anonymous: true })).status, 403);
   });
+
+  it('does not count requests refused by authentication or authorization (kube answers them before its handlers)', async () => {
+    const labels = { resource: 'configmaps', verb: 'LIST' };
+    const before = await scrape();
+    assert.equal((await t.req('GET', `/api/v1/namespaces/${NS}/configmaps`, undefined, { token: 'token-alice' })).status, 403);
+    assert.equal((await t.req('GET', `/api/v1/namespaces/${NS}/configmaps`, undefined, { token: 'wrong' })).status, 401);
+    const after = await scrape();
+    assert.equal(sampleSum(after, 'apiserver_request_total', labels) - sampleSum(before, 'apiserver_request_total', labels), 0);
+    assert.equal(sampleSum(after, 'authentication_attempts', { result: 'error' }) - sampleSum(before, 'authentication_attempts', { result: 'error' }), 1);
+  });
 });

@@ -17,6 +17,7 @@ export function withAuthentication(next: Handler, authenticator: UnionAuthentica
       if (err instanceof AuthenticationError) {
         // kube: no credentials (anonymous access off) is a failure, credentials refused an error.
         recordAuthentication(err.message === 'no credentials provided' ? 'failure' : 'error', (performance.now() - started) / 1000);
+        ctx.refusedBy = 'authentication';
         throw newUnauthorized('Unauthorized');
       }
       throw err;

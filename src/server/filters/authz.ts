@@ -16,6 +16,7 @@ export function withAuthorization(next: Handler, authorizer: Authorizer): Handle
     const d = await authorizer.authorize(a);
     if (d.decision === 'allow') recordFilterLatency('authorization', (performance.now() - started) / 1000);
     if (d.decision !== 'allow') {
+      ctx.refusedBy = 'authorization';
       if (d.error !== undefined) {
         // kube's responsewriters.InternalError: Go's http.Error, plain text with HTML's special characters escaped
         const text = `Internal Server Error: ${JSON.stringify(ctx.req.url ?? '')}: ${d.error}`;

@@ -52,7 +52,10 @@ export function withImpersonation(next: Handler, authorizer: Authorizer): Handle
     for (const w of wanted) {
       const a = attributesFor(w, requestor, ctx.url.pathname);
       const d = await authorizer.authorize(a);
-      if (d.decision !== 'allow') throw forbiddenError(a, d.reason);
+      if (d.decision !== 'allow') {
+        ctx.refusedBy = 'impersonation';
+        throw forbiddenError(a, d.reason);
+      }
     }
     ctx.user = actingUser(wanted, headerValues(src, GROUP).length > 0);
     deleteHeaders(src, [USER, GROUP, UID, ...headerNamesWithPrefix(src, EXTRA_PREFIX)]);

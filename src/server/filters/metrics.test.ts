@@ -150,3 +150,12 @@ describe('recordRequestTermination without the filter\'s labels', () => {
     }
   });
 });
+
+describe('requests refused by the authentication and authorization filters', () => {
+  it('are not counted, as kube answers them before its instrumented handlers', async () => {
+    const refused = chain(async (ctx) => { ctx.refusedBy = 'authorization'; writeText(ctx, 403, 'forbidden'); });
+    assert.equal(await delta(() => refused(fakeCtx('GET', '/api/v1/namespaces/n/configmaps/c')), 'apiserver_request_total', { resource: 'configmaps' }), 0);
+    const allowed = chain(answer(403));
+    assert.equal(await delta(() => allowed(fakeCtx('GET', '/api/v1/namespaces/n/configmaps/c')), 'apiserver_request_total', { resource: 'configmaps', code: '403' }), 1, 'a 403 from a handler (admission) is counted');
+  });
+});

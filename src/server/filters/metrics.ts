@@ -13,7 +13,11 @@
 // written for kube's group names keep working for clients using them.
 //
 // Errors thrown by later stages are written here (as recovery would), so the
-// code and body size recorded are the ones the client gets.
+// code and body size recorded are the ones the client gets. As in kube, whose
+// handlers are instrumented behind the filters, requests refused by
+// authentication (401), impersonation or authorization (403, or 500 when an
+// authorizer failed) are not counted; 429 (in-flight limit) and 504 (timeout)
+// are, with apiserver_request_terminations_total.
 import { performance } from 'node:perf_hooks';
 import { requestInfoOf, type Handler, type RequestContext } from '../context.js';
 import { writeError } from '../respond.js';
@@ -69,7 +73,7 @@ export function withRequestMetrics(next: Handler, deps: RequestMetricsDeps): Han
       writeError(ctx, err);
     } finally {
       if (longRunning) longRunningFinished(series.labels);
-      recordRequest(series, ctx.res.statusCode, (performance.now() - start) / 1000, ctx.responseBytes ?? 0);
+      if (ctx.refusedBy === undefined) recordRequest(series, ctx.res.statusCode, (performance.now() - start) / 1000, ctx.responseBytes ?? 0);
     }
   };
 }
