@@ -3,8 +3,9 @@
 //
 //   withRequestMetrics (server/filters/metrics.ts) ─► recordRequest: request_total,
 //       request_duration_seconds, response_sizes (GET and LIST), longrunning_requests
-//   in-flight limiter / APF ─► inflightStarted/Finished (current_inflight_requests,
-//       the most in use during the last second), recordRequestTermination (429, 504)
+//   in-flight limiter / APF ─► inflightWatermark, inqueueWatermark (current_inflight_ and
+//       current_inqueue_requests: the most in use during the last second),
+//       recordRequestTermination (429, 504)
 //   watch (endpoints/watch.ts) ─► recordWatchEvent: watch_events_total, watch_events_sizes
 //   filters ─► recordFilterLatency: request_filter_duration_seconds
 //
@@ -45,6 +46,11 @@ export const currentInflightRequests = newGauge({
   name: 'apiserver_current_inflight_requests',
   help: 'Maximal number of currently used inflight request limit of this apiserver per request kind in last second.',
   labelNames: ['request_kind'], stabilityLevel: 'STABLE',
+});
+export const currentInqueueRequests = newGauge({
+  name: 'apiserver_current_inqueue_requests',
+  help: 'Maximal number of queued requests in this apiserver per request kind in last second.',
+  labelNames: ['request_kind'],
 });
 export const requestTerminations = newCounter({
   name: 'apiserver_request_terminations_total',
@@ -209,14 +215,17 @@ export function watchEventRecorderFor(apiVersion: string, kind: string): WatchEv
 }
 
 /**
- * The in-flight watermark: the most requests in use per kind (readOnly,
- * mutating) during the last second, published once a second as kube's
- * maxinflight and APF filters do.
+ * A watermark: the most requests per kind (readOnly, mutating) during the last
+ * second, published once a second as kube's maxinflight and APF filters do —
+ * executing requests to apiserver_current_inflight_requests, requests waiting
+ * in APF's queues to apiserver_current_inqueue_requests.
  */
 class Watermark {
   private current = [0, 0];
   private max = [0, 0];
   private timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly gauge: typeof currentInflightRequests) {}
 
   started(mutating: boolean): void {
     const i = mutating ? 1 : 0;
@@ -231,10 +240,13 @@ class Watermark {
 
   /** Sets the gauges to the window's maxima and starts a new window at the current counts. */
   publish(): void {
-    currentInflightRequests.set({ request_kind: 'readOnly' }, this.max[0]!);
-    currentInflightRequests.set({ request_kind: 'mutating' }, this.max[1]!);
+    this.gauge.set({ request_kind: 'readOnly' }, this.max[0]!);
+    this.gauge.set({ request_kind: 'mutating' }, this.max[1]!);
     this.max = [...this.current];
   }
 }
 
-export const inflightWatermark = new Watermark();
+/** Requests executing (past the in-flight limit or APF's dispatch). */
+export const inflightWatermark = new Watermark(currentInflightRequests);
+/** Requests waiting in API Priority and Fairness' queues. */
+export const inqueueWatermark = new Watermark(currentInqueueRequests);

@@ -22,6 +22,7 @@ const CATALOGUE: Row[] = [
   ['apiserver_response_sizes', 'histogram', SERIES, 'STABLE', exponentialBuckets(1000, 10, 7)],
   ['apiserver_longrunning_requests', 'gauge', SERIES, 'STABLE'],
   ['apiserver_current_inflight_requests', 'gauge', ['request_kind'], 'STABLE'],
+  ['apiserver_current_inqueue_requests', 'gauge', ['request_kind'], 'ALPHA'],
   ['apiserver_request_terminations_total', 'counter', [...SERIES, 'code'], 'ALPHA'],
   ['apiserver_request_filter_duration_seconds', 'histogram', ['filter'], 'ALPHA', [0.0001, 0.0003, 0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1.0, 5.0, 10.0, 15.0, 30.0]],
   ['apiserver_watch_events_total', 'counter', ['group', 'version', 'kind'], 'ALPHA'],

@@ -159,3 +159,16 @@ describe('requests refused by the authentication and authorization filters', () 
     assert.equal(await delta(() => allowed(fakeCtx('GET', '/api/v1/namespaces/n/configmaps/c')), 'apiserver_request_total', { resource: 'configmaps', code: '403' }), 1, 'a 403 from a handler (admission) is counted');
   });
 });
+
+describe('the in-queue watermark (for API Priority and Fairness)', () => {
+  it('publishes to apiserver_current_inqueue_requests', async () => {
+    const { inqueueWatermark } = await import('../../metrics/apiserver.js');
+    inqueueWatermark.publish();
+    inqueueWatermark.started(true);
+    inqueueWatermark.publish();
+    inqueueWatermark.finished(true);
+    const text = await exposition();
+    assert.equal(sampleSum(text, 'apiserver_current_inqueue_requests', { request_kind: 'mutating' }), 1);
+    assert.equal(sampleSum(text, 'apiserver_current_inflight_requests', { request_kind: 'mutating' }) >= 0, true);
+  });
+});
