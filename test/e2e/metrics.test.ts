@@ -1,12 +1,13 @@
 // /metrics end to end (issue 26): a scrape before and after known traffic moves
 // exactly by that traffic (metrics are process-global: deltas), kube's content
-// type, and /metrics authorized as a non-resource URL (system:monitoring may,
-// others get 403).
+// type, /metrics authorized as a non-resource URL (system:monitoring may,
+// others get 403), and admission webhooks' calls, rejections and fail-open.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startTestServer, writeTokenFile, type TestServer } from './harness.js';
+import { eventually, startTestServer, writeTokenFile, type TestServer } from './harness.js';
 import { tempDir } from '../../src/testing/tempdir.js';
 import { parseSamples, sampleSum, type Sample } from '../../src/testing/metricstext.js';
+import { pathOf, reviewOf, startCallbackServer, type CallbackRequest, type CallbackServer } from '../../src/testing/webhookserver.js';
 
 const USERS = 'token-mon,mon,uid-mon,"system:monitoring"\ntoken-alice,alice,uid-alice\n';
 const NS = 'metrics-e2e';
@@ -134,5 +135,59 @@ describe('/metrics', () => {
     const after = await scrape();
     assert.equal(sampleSum(after, 'apiserver_request_total', labels) - sampleSum(before, 'apiserver_request_total', labels), 0);
     assert.equal(sampleSum(after, 'authentication_attempts', { result: 'error' }) - sampleSum(before, 'authentication_attempts', { result: 'error' }), 1);
+  });
+});
+
+describe('/metrics: admission webhooks', () => {
+  let t: TestServer;
+  let cb: CallbackServer;
+  const answer = (r: CallbackRequest) => {
+    const review = reviewOf(r);
+    const deny = pathOf(r) === '/deny';
+    return { body: JSON.stringify({ apiVersion: review.apiVersion, kind: 'AdmissionReview', response: { uid: review.request.uid, allowed: !deny, ...(deny ? { status: { code: 403, message: 'no' } } : {}) } }) };
+  };
+  const hook = (name: string, url: string, label: string, more: Record<string, unknown> = {}) => ({
+    name, clientConfig: { url, caBundle: cb.caBundle },
+    rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'] }],
+    objectSelector: { matchLabels: { case: label } }, sideEffects: 'None', admissionReviewVersions: ['v1'], failurePolicy: 'Fail', timeoutSeconds: 5, ...more,
+  });
+  const cm = (name: string, label: string) => ({ metadata: { name, labels: { case: label } } });
+  const CM = `/api/v1/namespaces/${NS}/configmaps`;
+
+  before(async () => {
+    cb = await startCallbackServer({ http2: false, handle: answer });
+    t = await startTestServer();
+    assert.equal((await t.req('POST', '/api/v1/namespaces', { metadata: { name: NS } })).status, 201);
+    const at = (path: string) => `https://127.0.0.1:${cb.port}${path}`;
+    const r = await t.req('POST', '/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations', {
+      metadata: { name: 'metrics' },
+      webhooks: [hook('allow.metrics.svc.io', at('/allow'), 'allow'), hook('deny.metrics.svc.io', at('/deny'), 'deny'), hook('down.metrics.svc.io', 'https://127.0.0.1:1/x', 'down', { failurePolicy: 'Ignore' })],
+    });
+    assert.equal(r.status, 201, r.text);
+    let n = 0;
+    await eventually(async () => (await t.req('POST', CM, cm(`probe-${n++}`, 'deny'))).status === 403);
+  });
+  after(async () => {
+    await t?.stop();
+    await cb?.close();
+  });
+
+  it('counts calls, rejections and fail-open per webhook as kube\'s dispatchers do', async () => {
+    const before = await parseSamples((await t.req('GET', '/metrics')).text);
+    assert.equal((await t.req('POST', CM, cm('a', 'allow'))).status, 201);
+    assert.equal((await t.req('POST', CM, cm('d', 'deny'))).status, 403);
+    assert.equal((await t.req('POST', CM, cm('x', 'down'))).status, 201);
+    const after = await parseSamples((await t.req('GET', '/metrics')).text);
+    const v = { type: 'validating', operation: 'CREATE' };
+    const probes: [string, Record<string, string>, number][] = [
+      ['apiserver_admission_webhook_request_total', { ...v, name: 'allow.metrics.svc.io', code: '200', rejected: 'false' }, 1],
+      ['apiserver_admission_webhook_request_total', { ...v, name: 'deny.metrics.svc.io', code: '403', rejected: 'true' }, 1],
+      ['apiserver_admission_webhook_rejection_count', { ...v, name: 'deny.metrics.svc.io', error_type: 'no_error', rejection_code: '403' }, 1],
+      ['apiserver_admission_webhook_request_total', { ...v, name: 'down.metrics.svc.io', code: '0', rejected: 'false' }, 1],
+      ['apiserver_admission_webhook_fail_open_count', { name: 'down.metrics.svc.io', type: 'validating' }, 1],
+      ['apiserver_admission_webhook_admission_duration_seconds_count', { ...v, name: 'allow.metrics.svc.io', rejected: 'false' }, 1],
+      ['apiserver_admission_controller_admission_duration_seconds_count', { name: 'ValidatingAdmissionWebhook', type: 'validate', operation: 'CREATE', rejected: 'true' }, 1],
+    ];
+    for (const [name, labels, want] of probes) assert.equal(sampleSum(after, name, labels) - sampleSum(before, name, labels), want, `${name} ${JSON.stringify(labels)}`);
   });
 });
