@@ -44,6 +44,7 @@ describe('deprecated API versions', () => {
     ['/apis/flowcontrol.apiserver.k8s.io/v1beta2/flowschemas/fs-1/status', 'the status subresource', warningOf('flowcontrol.apiserver.k8s.io', 'FlowSchema')],
     ['/apis/flowcontrol.apiserver.k8s.io/v1beta2/prioritylevelconfigurations/pl-1', 'a priority level', warningOf('flowcontrol.apiserver.k8s.io', 'PriorityLevelConfiguration')],
     ['/apis/flowcontrol.apiserver.k8s.io/v1beta2/flowschemas/absent', 'a 404 still warns (kube signals every request to the route)', warningOf('flowcontrol.apiserver.k8s.io', 'FlowSchema')],
+    ['/apis/flowcontrol.apiserver.k8s.io/v1beta2/flowschemas?watch=true&timeoutSeconds=1', 'a watch', warningOf('flowcontrol.apiserver.k8s.io', 'FlowSchema')],
     ['/apis/flowcontrol.apiserver.k8s.io/v1beta3/flowschemas', 'the current version: no warning', undefined],
     ['/api/v1/namespaces', 'a GA kind: no warning', undefined],
   ];
