@@ -25,12 +25,13 @@ export interface AdminServer {
   stop(): Promise<void>;
 }
 
-export async function startAdminServer(name: string, extraArgs: string[] = []): Promise<AdminServer> {
+/** `users`: more token-file lines (`token,user,uid,"groups"`) beside the admin's. */
+export async function startAdminServer(name: string, extraArgs: string[] = [], users: string[] = []): Promise<AdminServer> {
   const dataDir = mkdtempSync(join(tmpdir(), `svc-bench-${name}-`));
   try {
     const port = await freePort();
     const tokens = join(dataDir, 'tokens.csv');
-    writeFileSync(tokens, 'admin-token,admin,admin-uid,"system:masters"\n');
+    writeFileSync(tokens, ['admin-token,admin,admin-uid,"system:masters"', ...users].join('\n') + '\n');
     const server = await startServerProcess(main, dataDir, port, [`--token-auth-file=${tokens}`, ...extraArgs]);
     const kubeconfig = join(dataDir, 'admin.svcconfig');
     const cfg = parse(readFileSync(kubeconfig, 'utf8'));

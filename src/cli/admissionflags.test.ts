@@ -21,4 +21,23 @@ describe('admission flags', () => {
     it(argv.join(' '), () => assert.throws(() => parse(argv), (e: unknown) => e instanceof FlagError && e.message === message));
   }
   it('the help lists every plugin', () => assert.match(ADMISSION_FLAGS[0]!.help, /AlwaysAdmit, AlwaysDeny, AlwaysPullImages, CertificateApproval/));
+  describe('--admission-control (deprecated)', () => {
+    it('names exactly the plugins that run: every other one is disabled', () => {
+      const a = parse(['--admission-control=NamespaceLifecycle,ServiceAccount']);
+      assert.deepEqual(a.enable, ['NamespaceLifecycle', 'ServiceAccount']);
+      assert.ok(a.disable!.includes('Priority') && !a.disable!.includes('ServiceAccount'));
+      assert.deepEqual(parse(['--admission-control=']).enable, []);
+    });
+    it('prints pflag\'s deprecation notice', () => {
+      assert.deepEqual(parseFlags(ADMISSION_FLAGS, ['--admission-control=AlwaysAdmit']).warnings,
+        ['Flag --admission-control has been deprecated, Use --enable-admission-plugins or --disable-admission-plugins instead. Will be removed in a future version.']);
+    });
+    const refused: [string[], string][] = [
+      [['--admission-control=AlwaysAdmit', '--enable-admission-plugins=AlwaysDeny'], 'admission-control and enable-admission-plugins/disable-admission-plugins flags are mutually exclusive'],
+      [['--admission-control=Nope'], 'admission-control plugin "Nope" is unknown'],
+    ];
+    for (const [argv, message] of refused) {
+      it(argv.join(' '), () => assert.throws(() => parse(argv), (e: unknown) => e instanceof FlagError && e.message === message));
+    }
+  });
 });

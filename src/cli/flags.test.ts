@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { FlagError, parseDuration, parseFlags, parseMap, type FlagSpec } from './flags.js';
+import { FlagError, parseDuration, parseFlags, parseMap, usage, type FlagSpec } from './flags.js';
 
 const specs: FlagSpec[] = [
   { name: 'data-dir', type: 'string', help: '', default: './data' },
@@ -67,4 +67,17 @@ describe('parseDuration', () => {
   for (const [s, ms] of [['0', 0], ['300ms', 300], ['1.5s', 1500], ['2h45m', 9_900_000], ['-1s', -1000]] as const) {
     it(s, () => assert.equal(parseDuration(s), ms));
   }
+});
+
+describe('deprecated flags (pflag MarkDeprecated)', () => {
+  const dep: FlagSpec[] = [
+    { name: 'old', type: 'strings', help: 'Old list.', deprecated: 'Use --new instead.' },
+    { name: 'new', type: 'strings', help: 'New list.' },
+  ];
+  it('a use prints pflag\'s notice once per flag; unused or current flags print nothing', () => {
+    assert.deepEqual(parseFlags(dep, ['--old=a', '--old', 'b', '--new=c']).warnings, ['Flag --old has been deprecated, Use --new instead.']);
+    assert.deepEqual(parseFlags(dep, ['--new=c']).warnings, []);
+    assert.deepEqual(parseFlags(dep, ['--old=a', '--old=b']).values.get('old'), ['a', 'b']);
+  });
+  it('the help marks it', () => assert.match(usage(dep), /--old strings\n {6}Old list\. \(DEPRECATED: Use --new instead\.\)/));
 });

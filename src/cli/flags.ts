@@ -13,6 +13,8 @@ export interface FlagSpec {
   readonly type: FlagType;
   readonly help: string;
   readonly default?: string | number | boolean | readonly string[];
+  /** pflag's MarkDeprecated message: using the flag prints `Flag --<name> has been deprecated, <message>`. */
+  readonly deprecated?: string;
 }
 
 export type FlagValue = string | number | boolean | string[] | Record<string, string>;
@@ -24,6 +26,13 @@ export class FlagError extends Error {
 export interface Parsed {
   readonly values: Map<string, FlagValue>;
   readonly args: string[];
+  /** pflag's lines for the deprecated flags used, once per flag, for stderr. */
+  readonly warnings: string[];
+}
+
+/** pflag's notice for a deprecated flag that is set. */
+export function deprecatedFlagWarning(name: string, message: string): string {
+  return `Flag --${name} has been deprecated, ${message}`;
 }
 
 const DURATION_UNITS: Record<string, number> = { ns: 1e-6, us: 1e-3, 'µs': 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
@@ -92,6 +101,7 @@ export function parseFlags(specs: readonly FlagSpec[], argv: readonly string[]):
   const values = new Map<string, FlagValue>();
   for (const s of specs) if (s.default !== undefined) values.set(s.name, (Array.isArray(s.default) ? [...s.default] : s.default) as FlagValue);
   const args: string[] = [];
+  const warnings: string[] = [];
   const given = new Set<string>();
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
@@ -118,17 +128,18 @@ export function parseFlags(specs: readonly FlagSpec[], argv: readonly string[]):
     const value = convert(spec, raw);
     const prev = values.get(name);
     const repeated = given.has(name);
+    if (spec.deprecated !== undefined && !repeated) warnings.push(deprecatedFlagWarning(name, spec.deprecated));
     given.add(name);
     // A repeated map flag adds to the earlier pairs (a later key wins); repeated lists add up.
     if (spec.type === 'map' && typeof prev === 'object' && !Array.isArray(prev)) values.set(name, { ...prev, ...(value as Record<string, string>) });
     else if ((spec.type === 'strings' || spec.type === 'stringArray') && repeated && Array.isArray(prev)) values.set(name, [...prev, ...(value as string[])]);
     else values.set(name, value);
   }
-  return { values, args };
+  return { values, args, warnings };
 }
 
 export function usage(specs: readonly FlagSpec[]): string {
   return specs
-    .map((s) => `  --${s.name}${s.type === 'bool' ? '' : ` ${s.type === 'map' ? 'mapStringString' : s.type}`}\n      ${s.help}${s.default !== undefined && s.default !== '' ? ` (default ${JSON.stringify(s.default)})` : ''}`)
+    .map((s) => `  --${s.name}${s.type === 'bool' ? '' : ` ${s.type === 'map' ? 'mapStringString' : s.type}`}\n      ${s.help}${s.default !== undefined && s.default !== '' ? ` (default ${JSON.stringify(s.default)})` : ''}${s.deprecated !== undefined ? ` (DEPRECATED: ${s.deprecated})` : ''}`)
     .join('\n');
 }

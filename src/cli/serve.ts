@@ -189,7 +189,8 @@ export async function serve(cmd: string, argv: string[]): Promise<number> {
   const specs = [...SERVER_FLAGS(cmd === 'server' ? '127.0.0.1' : '0.0.0.0'), ...(cmd === 'server' ? [...CONTROLLER_FLAGS, AGENT_FLAG] : [])];
   // `svc server --agent`: the agent's own flags (those the server does not have) go to the agent
   const split = cmd === 'server' ? splitAgentArgs(argv, specs) : { server: argv, agent: [] };
-  const { values, args } = parseFlags(specs, split.server);
+  const { values, args, warnings } = parseFlags(specs, split.server);
+  for (const w of warnings) console.error(w);
   if (values.get('help')) {
     console.log(`Usage: svc ${cmd} [flags]\n\nFlags:\n${usage(specs)}`);
     return 0;

@@ -1,7 +1,10 @@
 // What the controllers watch: every object of one resource, listed then
 // watched from the list's revision in storage; each object that appears or
 // changes goes to `onObject`, each deleted one to `onDelete` (its last state).
-// A failed watch starts again from a fresh list after a second.
+// A failed watch starts again from a fresh list after a second. Objects are
+// the store's shared, deep-frozen decodings (one JSON parse per stored value
+// for every informer, lister and shared informer that sees it): handlers
+// must not change them.
 import type { Store, WatchHandle } from '../storage/interface.js';
 import type { Registry } from '../registry/registry.js';
 import type { ApiObject } from '../registry/object.js';
@@ -29,15 +32,16 @@ export class Informer {
 
   async start(): Promise<void> {
     const store = this.registry.store(this.resource.group, this.resource.resource);
-    const { items, resourceVersion } = await store.list('');
+    const { entries, resourceVersion } = await store.listEntries('');
+    const items = entries.map((e) => store.decodeShared(e.kv));
     this.handlers.onList?.(items);
     for (const obj of items) this.handlers.onObject(obj);
     if (this.stopped) return;
     this.handle = await store.watchStorage('', Number(resourceVersion), {
       onEvents: (events) => {
         for (const e of events) {
-          if (e.type === 'delete') this.handlers.onDelete?.(store.decode(e.prev));
-          else this.handlers.onObject(store.decode(e.kv));
+          if (e.type === 'delete') this.handlers.onDelete?.(store.decodeShared(e.prev));
+          else this.handlers.onObject(store.decodeShared(e.kv));
         }
       },
       onError: (err) => {

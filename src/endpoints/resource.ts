@@ -39,6 +39,7 @@ import { resetFields } from './resetfields.js';
 import { managedFieldsConverter, versionerFor } from './versioning.js';
 import { kindedBody, typedBody, checkPutTarget, bodyObject } from './writebody.js';
 import { servePatch } from './patchverb.js';
+import { deprecatedEndpoint, signalDeprecated } from '../deprecation/signal.js';
 
 /** `tokenRequest`: serviceaccounts/<name>/token (src/endpoints/tokenrequest.ts); without it the subresource answers 405. */
 export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSettings: WatchSettings = DEFAULT_WATCH_SETTINGS, gates: FeatureGates = DEFAULT_GATES, tokenRequest?: SubresourceHandler, kubelet?: KubeletClient) {
@@ -55,6 +56,8 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
     const sub = match.route.subresource;
     const caps = { protobuf: !served.custom }; // custom resources: JSON and YAML only, as kube serves them
     checkAcceptable(ctx, info, caps);
+    const deprecated = deprecatedEndpoint(served, sub, info.apiGroup);
+    if (deprecated) signalDeprecated(ctx, deprecated);
     if (served.custom) checkCustom(ctx, info, served.custom);
     // A list route with ?watch on a kind that cannot be watched.
     if (info.verb === 'watch' && !served.verbs.includes('watch')) throw newMethodNotSupported({ group: served.group, resource: served.resource }, 'watch');
@@ -204,9 +207,8 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
 }
 
 /** Whether the request accepts something the verb can answer in; 406 otherwise. */
-/** kube's CRD handler: a deprecated version warns on every request; a terminating CRD takes no creates. */
+/** kube's CRD handler: a terminating CRD takes no creates (its deprecated versions warn through src/deprecation/). */
 function checkCustom(ctx: RequestContext, info: ResourceRequestInfo, custom: CustomKind): void {
-  if (custom.deprecationWarning) addWarning(ctx, custom.deprecationWarning);
   if (custom.terminating && info.verb === 'create') {
     const err = newMethodNotSupported({ group: info.apiGroup, resource: info.resource }, info.verb);
     err.status.message = `${info.verb} not allowed while custom resource definition is terminating`;

@@ -40,4 +40,13 @@ describe('feature gates', () => {
   it('warns when a GA gate is set', () => {
     assert.deepEqual(FeatureGates.parse('ServerSideApply=true').warnings, ['Setting GA feature gate ServerSideApply=true. It will be removed in a future release.']);
   });
+
+  it('warns when a deprecated gate is set, either way; alpha and beta gates set say nothing', () => {
+    const known = new Map([['Old', { stage: 'DEPRECATED', default: true }], ['New', { stage: 'ALPHA', default: false }], ['Mid', { stage: 'BETA', default: true }]] as const);
+    const g = FeatureGates.parse('Old=false,New=true,Mid=false,AllAlpha=true', known);
+    assert.deepEqual(g.warnings, ['Setting deprecated feature gate Old=false. It will be removed in a future release.']);
+    assert.equal(g.enabled('Old'), false);
+    assert.equal(FeatureGates.parse('', known).enabled('Old'), true);
+    assert.equal(FeatureGates.parse('AllBeta=false,AllAlpha=false', known).enabled('Old'), true); // the meta-gates leave deprecated gates alone
+  });
 });

@@ -4,10 +4,15 @@
 //   alpha  → off unless set (AllAlpha=true turns on every alpha gate not set)
 //   beta   → as its default unless set (AllBeta likewise)
 //   GA     → locked on: setting it true warns, setting it false fails
+//   DEPRECATED → as its default unless set; setting it warns
+//
+// The warnings are kube's (component-base featuregate Set), printed at start-up:
+//   Setting GA feature gate X=true. It will be removed in a future release.
+//   Setting deprecated feature gate X=false. It will be removed in a future release.
 //
 // Unknown names and values that are not Go booleans are errors naming the gate.
 
-export type Stage = 'ALPHA' | 'BETA' | 'GA';
+export type Stage = 'ALPHA' | 'BETA' | 'GA' | 'DEPRECATED';
 
 export interface GateSpec {
   readonly stage: Stage;
@@ -67,7 +72,7 @@ const GO_FALSE = new Set(['0', 'f', 'F', 'FALSE', 'false', 'False']);
 
 export class FeatureGates {
   private readonly set = new Map<string, boolean>();
-  /** Warnings to print at start-up (GA gates set explicitly). */
+  /** Warnings to print at start-up (GA and deprecated gates set explicitly). */
   readonly warnings: string[] = [];
 
   /** Parses the `--feature-gates` value: `Name=bool` pairs separated by commas. */
@@ -90,7 +95,8 @@ export class FeatureGates {
       const spec = this.known.get(name);
       if (!spec) throw new FeatureGateError(`unrecognized feature gate: ${name}`);
       if (spec.locked && value !== spec.default) throw new FeatureGateError(`cannot set feature gate ${name} to ${value}, feature is locked to ${spec.default}`);
-      if (spec.stage === 'GA') this.warnings.push(`Setting GA feature gate ${name}=${value}. It will be removed in a future release.`);
+      if (spec.stage === 'DEPRECATED') this.warnings.push(`Setting deprecated feature gate ${name}=${value}. It will be removed in a future release.`);
+      else if (spec.stage === 'GA') this.warnings.push(`Setting GA feature gate ${name}=${value}. It will be removed in a future release.`);
     }
     this.set.set(name, value);
   }

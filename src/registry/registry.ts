@@ -16,6 +16,7 @@ import type { FieldError } from '../api/meta/index.js';
 import type { Printer } from '../printers/table.js';
 import type { ScalePaths } from '../endpoints/scale.js';
 import type { ReplicasPaths } from '../endpoints/scalefields.js';
+import type { DeprecationInfo } from '../api/catalog/types.js';
 
 export interface ServedSubresource {
   readonly name: string;
@@ -49,6 +50,8 @@ export interface ServedResource {
   readonly sharesStorageWith?: { readonly group: string; readonly resource: string; readonly kind: string };
   /** A custom resource (served from a CustomResourceDefinition): what its requests need of the definition. */
   readonly custom?: CustomKind;
+  /** A built-in kind deprecated in this release (the catalogue's; src/deprecation/ signals requests to it). */
+  readonly deprecated?: DeprecationInfo;
 }
 
 /**

@@ -14,6 +14,7 @@
 import type { ApiObject } from '../registry/object.js';
 import { deepEqual } from '../registry/object.js';
 import { podKey, priorityOf } from './pods.js';
+import { KeyedHeap } from './heap.js';
 
 export interface QueuedPod {
   pod: ApiObject;
@@ -24,6 +25,17 @@ export interface QueuedPod {
   attempts: number;
   /** The plugins that refused it in its last cycle (empty after an error). */
   unschedulablePlugins: ReadonlySet<string>;
+  /** When it last became active, in the queue's order (ties of priority and timestamp pop first-in, first-out). */
+  activeSeq?: number;
+}
+
+/** PrioritySort: higher priority first, then the earlier timestamp, then the earlier arrival. */
+function activeLess(a: QueuedPod, b: QueuedPod): boolean {
+  const pa = priorityOf(a.pod);
+  const pb = priorityOf(b.pod);
+  if (pa !== pb) return pa > pb;
+  if (a.timestamp !== b.timestamp) return a.timestamp < b.timestamp;
+  return (a.activeSeq ?? 0) < (b.activeSeq ?? 0);
 }
 
 export interface QueueOptions {
@@ -37,7 +49,8 @@ export interface QueueOptions {
 export type QueueName = 'active' | 'backoff' | 'unschedulable' | 'inFlight';
 
 export class SchedulingQueue {
-  private readonly active = new Map<string, QueuedPod>();
+  private readonly active = new KeyedHeap<QueuedPod>(activeLess);
+  private activeSeq = 0;
   private readonly backoff = new Map<string, QueuedPod>();
   private readonly unschedulable = new Map<string, QueuedPod>();
   /** Popped pods whose cycle has not finished, with their latest object. */
@@ -81,7 +94,13 @@ export class SchedulingQueue {
   /** A pending pod changed: kept where it is, or made active again when more than its status changed. */
   update(old: ApiObject, pod: ApiObject): void {
     const key = podKey(pod);
-    for (const q of [this.active, this.backoff, this.inFlight]) {
+    const active = this.active.get(key);
+    if (active) {
+      active.pod = pod;
+      this.active.set(key, active); // re-placed, should its priority have changed
+      return;
+    }
+    for (const q of [this.backoff, this.inFlight]) {
       const qp = q.get(key);
       if (qp) {
         qp.pod = pod;
@@ -190,24 +209,16 @@ export class SchedulingQueue {
   }
 
   private toActive(qp: QueuedPod): void {
+    qp.activeSeq = this.activeSeq++;
     this.active.set(qp.key, qp);
     const w = this.waiters.shift();
     if (w) w(this.takeActive());
   }
 
-  /** Highest priority, then earliest timestamp. */
+  /** Highest priority, then earliest timestamp (a heap, as kube's activeQ). */
   private takeActive(): QueuedPod | undefined {
-    let best: QueuedPod | undefined;
-    for (const qp of this.active.values()) {
-      if (!best) best = qp;
-      else {
-        const a = priorityOf(qp.pod);
-        const b = priorityOf(best.pod);
-        if (a > b || (a === b && qp.timestamp < best.timestamp)) best = qp;
-      }
-    }
+    const best = this.active.pop();
     if (!best) return undefined;
-    this.active.delete(best.key);
     best.attempts++;
     this.cycle++;
     this.inFlight.set(best.key, best);

@@ -28,6 +28,12 @@ describe('Warning headers (kube warning recorder)', () => {
     // 256 runes each until the total reaches 4096: 16 warnings in all
     assert.equal(h.length, TRUNCATE_AT_TOTAL_RUNES / TRUNCATE_ITEM_RUNES);
   });
+  it('characters outside the BMP count as one rune each and are never cut in half', () => {
+    const smile = '\u{1F600}';
+    assert.deepEqual(record([smile.repeat(3000), 'a'.repeat(1000)]).map((h) => h.length), ['299 - ""'.length + Buffer.byteLength(smile.repeat(3000)), '299 - ""'.length + 1000]);
+    const cut = record([smile.repeat(3000), 'b'.repeat(2000)]);
+    assert.equal(Buffer.from(cut[0]!, 'latin1').toString('utf8'), `299 - "${smile.repeat(TRUNCATE_ITEM_RUNES)}"`);
+  });
   it('under the limit nothing is cut', () => {
     assert.equal(record(['x'.repeat(1000)])[0]!.length, '299 - ""'.length + 1000);
   });

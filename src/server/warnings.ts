@@ -7,7 +7,10 @@
 export const TRUNCATE_AT_TOTAL_RUNES = 4 * 1024;
 export const TRUNCATE_ITEM_RUNES = 256;
 
-const runes = (s: string) => [...s];
+/** Strings without surrogates (nearly all) count and cut runes as UTF-16 units, without an array of characters. */
+const SURROGATE = /[\uD800-\uDFFF]/;
+const runeCount = (s: string): number => (SURROGATE.test(s) ? [...s].length : s.length);
+const firstRunes = (s: string, n: number): string => (SURROGATE.test(s) ? [...s].slice(0, n).join('') : s.slice(0, n));
 
 /** `299 - "text"`: quotes and backslashes escaped, control characters as \u escapes, UTF-8 bytes as latin1 code units (what Node writes byte for byte). */
 export function warningHeader(text: string): string {
@@ -29,20 +32,24 @@ export class WarningRecorder {
     if (this.recorded.has(text)) return false;
     this.recorded.add(text);
     this.ordered.push(text);
-    let chars = runes(text);
-    if (this.truncating && chars.length > TRUNCATE_ITEM_RUNES) chars = chars.slice(0, TRUNCATE_ITEM_RUNES);
-    if (this.written + chars.length <= TRUNCATE_AT_TOTAL_RUNES || this.truncating) {
-      this.written += chars.length;
-      this.headers.push(warningHeader(chars.join('')));
+    let shown = text;
+    let count = runeCount(text);
+    if (this.truncating && count > TRUNCATE_ITEM_RUNES) {
+      shown = firstRunes(text, TRUNCATE_ITEM_RUNES);
+      count = TRUNCATE_ITEM_RUNES;
+    }
+    if (this.written + count <= TRUNCATE_AT_TOTAL_RUNES || this.truncating) {
+      this.written += count;
+      this.headers.push(warningHeader(shown));
       return true;
     }
     this.truncating = true;
     this.written = 0;
     this.headers = [];
     for (const t of this.ordered) {
-      const c = runes(t).slice(0, TRUNCATE_ITEM_RUNES);
-      this.written += c.length;
-      this.headers.push(warningHeader(c.join('')));
+      const c = firstRunes(t, TRUNCATE_ITEM_RUNES);
+      this.written += runeCount(c);
+      this.headers.push(warningHeader(c));
     }
     return true;
   }

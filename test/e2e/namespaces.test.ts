@@ -21,14 +21,14 @@ describe('namespaces', () => {
   it('new namespaces get the name label, the kubernetes finalizer and phase Active', async () => {
     const c = await t.req('POST', '/api/v1/namespaces', { metadata: { name: 'life' } });
     assert.equal(c.status, 201);
-    assert.deepEqual(c.body.metadata.labels, { 'svc.io/metadata.name': 'life' });
+    assert.deepEqual(c.body.metadata.labels, { 'svc.io/metadata.name': 'life', 'kubernetes.io/metadata.name': 'life' });
     assert.deepEqual(c.body.spec, { finalizers: ['kubernetes'] });
     assert.deepEqual(c.body.status, { phase: 'Active' });
     const bad = await t.req('POST', '/api/v1/namespaces', { metadata: { name: 'Not_Valid' } });
     assert.equal(bad.status, 422);
     assert.match(bad.body.message, /a lowercase RFC 1123 label must consist of/);
-    const relabel = await t.req('PUT', '/api/v1/namespaces/life', { ...c.body, metadata: { ...c.body.metadata, labels: { 'svc.io/metadata.name': 'other', team: 'a' } } });
-    assert.deepEqual(relabel.body.metadata.labels, { 'svc.io/metadata.name': 'life', team: 'a' }, 'the name label is kept');
+    const relabel = await t.req('PUT', '/api/v1/namespaces/life', { ...c.body, metadata: { ...c.body.metadata, labels: { 'svc.io/metadata.name': 'other', 'kubernetes.io/metadata.name': 'other', team: 'a' } } });
+    assert.deepEqual(relabel.body.metadata.labels, { 'svc.io/metadata.name': 'life', 'kubernetes.io/metadata.name': 'life', team: 'a' }, 'the name labels are kept');
   });
 
   it('deleting a namespace terminates it, removes its content, then the namespace', async () => {

@@ -25,9 +25,9 @@ export const admissionregistration = defineGroup({
       resources: [
         {
           resource: 'validatingadmissionpolicies', kind: 'ValidatingAdmissionPolicy', namespaced: false,
-          categories: API_EXTENSIONS, subresources: [status('ValidatingAdmissionPolicy')],
+          categories: API_EXTENSIONS, subresources: [status('ValidatingAdmissionPolicy')], lifecycle: { introduced: '1.26' },
         },
-        { resource: 'validatingadmissionpolicybindings', kind: 'ValidatingAdmissionPolicyBinding', namespaced: false, categories: API_EXTENSIONS },
+        { resource: 'validatingadmissionpolicybindings', kind: 'ValidatingAdmissionPolicyBinding', namespaced: false, categories: API_EXTENSIONS, lifecycle: { introduced: '1.26' } },
       ],
     },
   ],

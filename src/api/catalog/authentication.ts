@@ -16,7 +16,7 @@ export const authentication = defineGroup({
       versionPriority: 15,
       resources: [{ resource: 'tokenreviews', kind: 'TokenReview', namespaced: false, verbs: CREATE, virtual: true }],
     },
-    { version: 'v1beta1', enabledByDefault: false, versionPriority: 9, resources: [selfSubjectReviews] },
-    { version: 'v1alpha1', enabledByDefault: false, versionPriority: 1, resources: [selfSubjectReviews] },
+    { version: 'v1beta1', enabledByDefault: false, versionPriority: 9, resources: [{ ...selfSubjectReviews, lifecycle: { introduced: '1.27' } }] },
+    { version: 'v1alpha1', enabledByDefault: false, versionPriority: 1, resources: [{ ...selfSubjectReviews, lifecycle: { introduced: '1.26' } }] },
   ],
 });

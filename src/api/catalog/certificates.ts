@@ -20,7 +20,7 @@ export const certificates = defineGroup({
       version: 'v1alpha1',
       enabledByDefault: false,
       versionPriority: 1,
-      resources: [{ resource: 'clustertrustbundles', kind: 'ClusterTrustBundle', namespaced: false }],
+      resources: [{ resource: 'clustertrustbundles', kind: 'ClusterTrustBundle', namespaced: false, lifecycle: { introduced: '1.26' } }],
     },
   ],
 });

@@ -23,7 +23,7 @@ export const core = defineGroup({
       // Computed from health probes of the control-plane components.
       {
         resource: 'componentstatuses', kind: 'ComponentStatus', namespaced: false, verbs: ['get', 'list'],
-        shortNames: ['cs'], virtual: true, deprecated: { since: '1.19' },
+        shortNames: ['cs'], virtual: true, lifecycle: { introduced: '1.0', deprecated: '1.19' },
       },
       { resource: 'configmaps', kind: 'ConfigMap', namespaced: true, shortNames: ['cm'] },
       { resource: 'endpoints', kind: 'Endpoints', namespaced: true, shortNames: ['ep'] },

@@ -4,6 +4,7 @@
 import type {
   DeprecationInfo, GroupInfo, ResourceInfo, Stability, SubresourceInfo, VersionInfo, Verb,
 } from './types.js';
+import { completeLifecycle, CURRENT_RELEASE, isDeprecated, type APILifecycle, type LifecycleTags } from '../../deprecation/lifecycle.js';
 
 /** The verbs of an ordinary stored collection. */
 export const CRUD: readonly Verb[] = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
@@ -31,7 +32,17 @@ export interface ResourceSpec {
   /** Overrides the version's default (legacy beta resources kept on). */
   readonly enabledByDefault?: boolean;
   readonly sharesStorageWith?: ResourceInfo['sharesStorageWith'];
-  readonly deprecated?: DeprecationInfo;
+  /**
+   * kube v1.27's lifecycle tags of the kind in this version (`+k8s:prerelease-lifecycle-gen:…`):
+   * alpha and beta kinds give at least `introduced` and get the generator's computed releases.
+   */
+  readonly lifecycle?: LifecycleTags;
+}
+
+/** The derived deprecation: set when the lifecycle deprecates the kind at or before this release. */
+function deprecationOf(l: APILifecycle | undefined): DeprecationInfo | undefined {
+  if (!l || !isDeprecated(l, CURRENT_RELEASE)) return undefined;
+  return { since: l.deprecated!, ...(l.removed ? { removedIn: l.removed } : {}), ...(l.replacement ? { replacement: l.replacement } : {}) };
 }
 
 export interface VersionSpec {
@@ -87,6 +98,8 @@ export function defineGroup(spec: GroupSpec): GroupInfo {
   const versions: VersionInfo[] = spec.versions.map((v) => {
     const stability = stabilityOf(v.version);
     const resources: ResourceInfo[] = v.resources.map((r) => {
+      const lifecycle = r.lifecycle && completeLifecycle(stability, r.lifecycle);
+      const deprecated = deprecationOf(lifecycle);
       const info: ResourceInfo = {
         group: spec.name,
         version: v.version,
@@ -104,7 +117,8 @@ export function defineGroup(spec: GroupSpec): GroupInfo {
         storageVersion: spec.storageVersions?.[r.resource] ?? v.version,
         ...(r.virtual ? { virtual: true } : {}),
         ...(r.sharesStorageWith ? { sharesStorageWith: r.sharesStorageWith } : {}),
-        ...(r.deprecated ? { deprecated: r.deprecated } : {}),
+        ...(lifecycle ? { lifecycle } : {}),
+        ...(deprecated ? { deprecated } : {}),
       };
       return info;
     });

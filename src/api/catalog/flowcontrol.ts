@@ -1,17 +1,18 @@
 // flowcontrol.apiserver.svc.io: API priority and fairness. In 1.27 v1beta3
-// (preferred, and the storage version from 1.27 on) and v1beta2 (deprecated
-// in 1.26, removed in 1.29) are served. kube-apiserver lists both versions
+// (introduced 1.26, preferred, and the storage version from 1.27 on) and
+// v1beta2 (introduced 1.23, deprecated in 1.26 for v1beta3, removed in 1.29)
+// are served. kube-apiserver lists both versions
 // as off by default but keeps their two resources on
 // (legacyBetaEnabledByDefaultResources), so both versions are served.
 import { defineGroup, status } from './define.js';
 import type { ResourceSpec } from './define.js';
 
-const resources = (deprecated: boolean): ResourceSpec[] =>
+const resources = (v1beta2: boolean): ResourceSpec[] =>
   ([['flowschemas', 'FlowSchema'], ['prioritylevelconfigurations', 'PriorityLevelConfiguration']] as const).map(([resource, kind]) => ({
     resource, kind, namespaced: false, subresources: [status(kind)], enabledByDefault: true,
-    ...(deprecated ? {
-      deprecated: { since: '1.26', removedIn: '1.29', replacement: { group: 'flowcontrol.apiserver.svc.io', version: 'v1beta3', kind } },
-    } : {}),
+    lifecycle: v1beta2
+      ? { introduced: '1.23', deprecated: '1.26', replacement: { group: 'flowcontrol.apiserver.svc.io', version: 'v1beta3', kind } }
+      : { introduced: '1.26' },
   }));
 
 export const flowcontrol = defineGroup({

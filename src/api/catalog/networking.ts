@@ -25,8 +25,8 @@ export const networking = defineGroup({
       enabledByDefault: false,
       versionPriority: 1,
       resources: [
-        { resource: 'clustercidrs', kind: 'ClusterCIDR', namespaced: false, shortNames: ['cc'] },
-        { resource: 'ipaddresses', kind: 'IPAddress', namespaced: false, shortNames: ['ip'] },
+        { resource: 'clustercidrs', kind: 'ClusterCIDR', namespaced: false, shortNames: ['cc'], lifecycle: { introduced: '1.25' } },
+        { resource: 'ipaddresses', kind: 'IPAddress', namespaced: false, shortNames: ['ip'], lifecycle: { introduced: '1.27' } },
       ],
     },
   ],

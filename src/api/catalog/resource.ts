@@ -1,6 +1,6 @@
 // resource.svc.io: dynamic resource allocation. 1.27 replaced v1alpha1 with
 // v1alpha2 and renamed PodScheduling to PodSchedulingContext; alpha, off by
-// default.
+// default; kube v1.27 generates no prerelease lifecycle for it (no warnings).
 import { defineGroup, status } from './define.js';
 
 export const resource = defineGroup({

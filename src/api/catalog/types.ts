@@ -2,6 +2,7 @@
 // Kubernetes v1.27 serves (storage, routes, discovery), in the project's
 // svc.io group spelling. Pure data shapes; the data lives in one module per
 // API group and is assembled by index.ts.
+import type { APILifecycle } from '../../deprecation/lifecycle.js';
 
 /** API verbs as discovery lists them. */
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
@@ -78,7 +79,13 @@ export interface ResourceInfo {
    * core events, stored as v1 Event under the core `events` resource).
    */
   readonly sharesStorageWith?: { readonly group: string; readonly resource: string; readonly kind: string };
+  /** Deprecated in the release this server is (derived from lifecycle). */
   readonly deprecated?: DeprecationInfo;
+  /**
+   * The kind's lifecycle in this version as kube v1.27's generated
+   * zz_generated.prerelease-lifecycle.go (alpha/beta) or hand-written methods (GA) report it.
+   */
+  readonly lifecycle?: APILifecycle;
 }
 
 export interface VersionInfo {

@@ -1,12 +1,12 @@
-// Namespaces: cluster-scoped, DNS-label names, the svc.io/metadata.name label
-// kept equal to the name, the `kubernetes` finalizer in spec.finalizers,
+// Namespaces: cluster-scoped, DNS-label names, the svc.io/metadata.name and
+// kubernetes.io/metadata.name labels kept equal to the name, the `kubernetes` finalizer in spec.finalizers,
 // status.phase Active, then Terminating once deletion starts.
 import { baseStrategy, type Strategy } from '../strategy.js';
 import type { ApiObject } from '../object.js';
 import { isObject } from '../object.js';
 import { labelName } from './names.js';
+import { NAMESPACE_NAME_LABELS } from '../../api/core/v1/defaults.js';
 
-export const NAME_LABEL = 'svc.io/metadata.name';
 export const NAMESPACE_FINALIZER = 'kubernetes';
 
 function spec(obj: ApiObject): Record<string, unknown> {
@@ -15,7 +15,9 @@ function spec(obj: ApiObject): Record<string, unknown> {
 }
 
 function ensureNameLabel(obj: ApiObject): void {
-  obj.metadata.labels = { ...(obj.metadata.labels ?? {}), [NAME_LABEL]: obj.metadata.name! };
+  const labels: Record<string, string> = { ...(obj.metadata.labels ?? {}) };
+  for (const l of NAMESPACE_NAME_LABELS) labels[l] = obj.metadata.name!;
+  obj.metadata.labels = labels;
 }
 
 export const namespaces: Strategy = baseStrategy({

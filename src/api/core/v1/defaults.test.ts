@@ -182,7 +182,7 @@ describe('storage, namespaces, nodes, secrets, limit ranges', () => {
   ]);
   table('Namespace', [
     ['name label and phase', { metadata: { name: 'team', labels: { svc: 'x', 'svc.io/metadata.name': 'other' } } },
-      { metadata: { name: 'team', labels: { svc: 'x', 'svc.io/metadata.name': 'team' } }, status: { phase: 'Active' } }],
+      { metadata: { name: 'team', labels: { svc: 'x', 'svc.io/metadata.name': 'team', 'kubernetes.io/metadata.name': 'team' } }, status: { phase: 'Active' } }],
     ['no label without a name (generateName)', { metadata: { generateName: 'n-' } }, { metadata: { generateName: 'n-' }, status: { phase: 'Active' } }],
   ]);
   table('Node', [

@@ -42,15 +42,19 @@ export * from './defaults-storage.js';
 
 // ---- the rest of core/v1 ----
 
-/** The label kube-apiserver spells kubernetes.io/metadata.name (see ../../../../shared/DESIGN.md §2). */
-export const NAMESPACE_NAME_LABEL = 'svc.io/metadata.name';
+/**
+ * The labels kept equal to a namespace's name: kube-apiserver's kubernetes.io/metadata.name in the
+ * svc.io spelling (../../../../shared/DESIGN.md §2) and, beside it, kube's own, which stock tools and
+ * manifests select namespaces by (NetworkPolicy and webhook namespaceSelectors).
+ */
+export const NAMESPACE_NAME_LABELS = ['svc.io/metadata.name', 'kubernetes.io/metadata.name'] as const;
 
 export function defaultNamespace(ns: Json): void {
   const metadata = at(ns, 'metadata');
   const name = metadata?.name;
   if (metadata && typeof name === 'string' && name !== '') {
     const labels = struct(metadata, 'labels');
-    if (labels) labels[NAMESPACE_NAME_LABEL] = name;
+    if (labels) for (const l of NAMESPACE_NAME_LABELS) labels[l] = name;
   }
   const status = struct(ns, 'status');
   if (status) orStr(status, 'phase', 'Active');

@@ -1,0 +1,100 @@
+// Operating the server (issue 26): ConfigMap creates/s and gets/s on a server
+// with metrics, an audit log at Metadata for every request and API Priority and
+// Fairness, against the same on a server with audit off and the plain in-flight
+// limiter (metrics are always on). Both `svc server` processes (SQLite) run at
+// once and the phases are interleaved (creates A, creates B, gets A, gets B…),
+// best of the rounds kept. The load runs as an ordinary user (a ClusterRoleBinding
+// to cluster-admin), not system:masters, so APF classifies it into a queued
+// priority level (global-default) rather than the exempt one.
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startAdminServer, type AdminServer } from './adminserver.js';
+import { client, type Call } from './httpclient.js';
+import { runLoad } from './load.js';
+import { fmt, summarize } from './report.js';
+
+const NS = 'bench-ops';
+const USER_TOKEN = 'bench-user-token';
+
+type Phase = { rate: number; p50: number; p99: number; cpuUs: number };
+
+const configMap = (name: string) => JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, labels: { app: 'bench' } }, data: { 'app.properties': 'color=blue\nsize=large\n', owner: 'team-platform' } });
+
+async function prepare(server: AdminServer): Promise<Call> {
+  await server.must('POST', '/api/v1/namespaces', { metadata: { name: NS } });
+  await server.must('POST', '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', {
+    metadata: { name: 'bench-user' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-admin' },
+    subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'bench' }],
+  });
+  await server.must('POST', `/api/v1/namespaces/${NS}/configmaps`, JSON.parse(configMap('target')));
+  const call = client(server.connection.port, { ca: server.connection.ca }, USER_TOKEN);
+  for (let i = 0; i < 200; i++) {
+    if ((await call('GET', `/api/v1/namespaces/${NS}/configmaps/target`)).status === 200) return call;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('the bench user was never authorized');
+}
+
+export async function benchOperations(opts: { perPhase?: number; rounds?: number } = {}): Promise<string[]> {
+  const perPhase = opts.perPhase ?? 3000;
+  const rounds = opts.rounds ?? 3;
+  const dir = mkdtempSync(join(tmpdir(), 'svc-bench-ops-'));
+  const servers: AdminServer[] = [];
+  try {
+    const policy = join(dir, 'audit-policy.yaml');
+    writeFileSync(policy, 'apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n- level: Metadata\n');
+    const log = join(dir, 'audit.log');
+    const users = [`${USER_TOKEN},bench,bench-uid,"bench-group"`];
+    const on = await startAdminServer('ops-on', [`--audit-policy-file=${policy}`, `--audit-log-path=${log}`, '--enable-priority-and-fairness=true'], users);
+    servers.push(on);
+    const off = await startAdminServer('ops-off', ['--enable-priority-and-fairness=false'], users);
+    servers.push(off);
+    const sides = [{ name: 'on', server: on, call: await prepare(on) }, { name: 'off', server: off, call: await prepare(off) }];
+    let made = 0;
+    const creates = async (server: AdminServer, call: Call, total: number): Promise<Phase> => {
+      const load = await runLoad(server.pid, total, 32, async () => {
+        const r = await call('POST', `/api/v1/namespaces/${NS}/configmaps`, configMap(`cm-${made++}`));
+        if (r.status !== 201) throw new Error(`configmap create answered ${r.status}: ${r.body.slice(0, 300)}`);
+      });
+      const s = summarize(load.latenciesMs);
+      return { rate: load.rate, p50: s.p50, p99: s.p99, cpuUs: load.cpuUs };
+    };
+    const gets = async (server: AdminServer, call: Call, total: number): Promise<Phase> => {
+      const load = await runLoad(server.pid, total, 32, async () => {
+        const r = await call('GET', `/api/v1/namespaces/${NS}/configmaps/target`);
+        if (r.status !== 200) throw new Error(`configmap get answered ${r.status}: ${r.body.slice(0, 300)}`);
+      });
+      const s = summarize(load.latenciesMs);
+      return { rate: load.rate, p50: s.p50, p99: s.p99, cpuUs: load.cpuUs };
+    };
+    for (const s of sides) { await creates(s.server, s.call, 300); await gets(s.server, s.call, 1000); } // warm-up
+    const results: Record<string, { creates: Phase[]; gets: Phase[] }> = { on: { creates: [], gets: [] }, off: { creates: [], gets: [] } };
+    for (let r = 0; r < rounds; r++) {
+      const order = r % 2 === 0 ? sides : [...sides].reverse();
+      for (const s of order) results[s.name]!.creates.push(await creates(s.server, s.call, perPhase));
+      for (const s of order) results[s.name]!.gets.push(await gets(s.server, s.call, perPhase * 2));
+    }
+    const logged = readFileSync(log, 'utf8').split('\n').filter((l) => l.includes('"ResponseComplete"')).length;
+    if (logged < perPhase * rounds) throw new Error(`the audit log holds ${logged} ResponseComplete events, fewer than the ${perPhase * rounds} creates: audit is not on`);
+    const best = (ps: Phase[]) => ps.reduce((x, y) => (y.rate > x.rate ? y : x));
+    const row = (what: string, verb: string, p: Phase) => `| ${what} | ${verb} | ${fmt(p.rate, 0)} | ${fmt(p.p50)} | ${fmt(p.p99)} | ${fmt(p.cpuUs, 0)} |`;
+    const c = { on: best(results.on!.creates), off: best(results.off!.creates) };
+    const g = { on: best(results.on!.gets), off: best(results.off!.gets) };
+    return [
+      '### Operating the server (issue 26): metrics + audit (Metadata, everything) + APF vs audit off + the plain in-flight limiter',
+      '',
+      `Two \`svc server\` processes on SQLite at once, phases interleaved, best of ${rounds}; 32 keep-alive clients as an ordinary user bound to cluster-admin (APF: global-default, queued); ${perPhase.toLocaleString('en')} creates and ${(perPhase * 2).toLocaleString('en')} gets of one ConfigMap per phase. Audit: log backend, default (blocking) mode, one policy rule \`level: Metadata\`; ${statSync(log).size.toLocaleString('en')} bytes of audit log written (${logged.toLocaleString('en')} ResponseComplete events).`,
+      '',
+      '| server | verb | per second | p50 ms | p99 ms | server CPU µs per request |',
+      '|---|---|---|---|---|---|',
+      row('metrics + audit + APF', 'create', c.on), row('metrics, no audit, in-flight limiter', 'create', c.off),
+      row('metrics + audit + APF', 'get', g.on), row('metrics, no audit, in-flight limiter', 'get', g.off),
+      '',
+      `- creates/s: ${fmt((100 * c.on.rate) / c.off.rate, 0)} % (target ≥ 85 %); gets/s: ${fmt((100 * g.on.rate) / g.off.rate, 0)} % (target ≥ 85 %)`,
+    ];
+  } finally {
+    for (const s of servers) await s.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
