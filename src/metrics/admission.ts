@@ -47,22 +47,32 @@ export const webhookRequests = newCounter({
 
 export type AdmissionStepType = 'admit' | 'validate';
 
-const stepChildren = new Map<string, HistogramChild>();
-const controllerChildren = new Map<string, HistogramChild>();
+/** Children by label value, one map level per label: a plugin step records without building a key. */
+type Level = Map<string, unknown>;
+const stepChildren: Level = new Map();
+const controllerChildren: Level = new Map();
+
+function level(m: Level, k: string): Level {
+  let n = m.get(k) as Level | undefined;
+  if (!n) m.set(k, (n = new Map()));
+  return n;
+}
 
 /** One admission phase took `seconds` (kube's WithStepMetrics). */
 export function observeAdmissionStep(type: AdmissionStepType, operation: string, rejected: boolean, seconds: number): void {
-  const key = `${type}\u0000${operation}\u0000${rejected}`;
-  let c = stepChildren.get(key);
-  if (!c) stepChildren.set(key, (c = stepAdmissionDuration.child({ type, operation, rejected: String(rejected) })));
+  const last = level(level(stepChildren, type), operation);
+  const r = rejected ? 'true' : 'false';
+  let c = last.get(r) as HistogramChild | undefined;
+  if (!c) last.set(r, (c = stepAdmissionDuration.child({ type, operation, rejected: r })));
   c.observe(seconds);
 }
 
 /** One plugin's step took `seconds` (kube's WithControllerMetrics). */
 export function observeAdmissionController(name: string, type: AdmissionStepType, operation: string, rejected: boolean, seconds: number): void {
-  const key = `${name}\u0000${type}\u0000${operation}\u0000${rejected}`;
-  let c = controllerChildren.get(key);
-  if (!c) controllerChildren.set(key, (c = controllerAdmissionDuration.child({ name, type, operation, rejected: String(rejected) })));
+  const last = level(level(level(controllerChildren, name), type), operation);
+  const r = rejected ? 'true' : 'false';
+  let c = last.get(r) as HistogramChild | undefined;
+  if (!c) last.set(r, (c = controllerAdmissionDuration.child({ name, type, operation, rejected: r })));
   c.observe(seconds);
 }
 
