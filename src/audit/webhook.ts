@@ -1,0 +1,44 @@
+// The webhook backend (kube's plugin/pkg/audit/webhook): each batch is POSTed
+// as an audit.k8s.io/v1 EventList to the server of --audit-webhook-config-file
+// (a kubeconfig, read with the project's connection-credentials reader) over
+// the project's HTTPS client, with kube's retries (a reset connection, 500,
+// 504, 429 or Retry-After) and exponential backoff from
+// --audit-webhook-initial-backoff (×1.5, jitter 0.2, 5 attempts). A batch that
+// still fails counts apiserver_audit_error_total{plugin="webhook"} per event.
+import { OutboundClient, type Connection } from '../webhook/index.js';
+import type { Backend } from './backend.js';
+import { eventListJSON, DEFAULT_EVENT_VERSION } from './encode.js';
+import { handlePluginError } from './metrics.js';
+import type { AuditEvent } from './types.js';
+
+/** kube's DefaultInitialBackoffDelay for the audit webhook. */
+export const DEFAULT_INITIAL_BACKOFF_MS = 10_000;
+/** Each attempt's own deadline (kube's webhook client timeout). */
+const REQUEST_TIMEOUT_MS = 30_000;
+
+export class WebhookBackend implements Backend {
+  readonly name = 'webhook';
+  private readonly client: OutboundClient;
+
+  constructor(connection: Connection, initialBackoffMs = DEFAULT_INITIAL_BACKOFF_MS, private readonly apiVersion: string = DEFAULT_EVENT_VERSION) {
+    const backoff = { initialMs: initialBackoffMs, factor: 1.5, jitter: 0.2, steps: 5 };
+    // The client's deadline covers the retries: every attempt's timeout plus every wait (at most 1.2 × each step).
+    let waits = 0;
+    for (let i = 0, w = initialBackoffMs; i < backoff.steps - 1; i++, w *= backoff.factor) waits += w * (1 + backoff.jitter);
+    this.client = new OutboundClient(connection, { backoff, timeoutMs: REQUEST_TIMEOUT_MS * backoff.steps + waits, userAgent: 'svc-apiserver/audit' });
+  }
+
+  async processEvents(events: readonly AuditEvent[]): Promise<boolean> {
+    try {
+      await this.client.call({ method: 'POST', body: Buffer.from(eventListJSON(events, this.apiVersion)), headers: { accept: 'application/json' } });
+      return true;
+    } catch (err) {
+      handlePluginError('webhook', err, events);
+      return false;
+    }
+  }
+
+  async shutdown(): Promise<void> {
+    this.client.close();
+  }
+}
