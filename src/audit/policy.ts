@@ -22,7 +22,10 @@ export function loadPolicyFile(path: string): Policy {
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
-    throw new AuditPolicyError(`failed to read file path ${JSON.stringify(path)}: ${(err as Error).message}`);
+    const e = err as NodeJS.ErrnoException;
+    // Go's *PathError text for the common cases
+    const why = e.code === 'ENOENT' ? `open ${path}: no such file or directory` : e.code === 'EACCES' ? `open ${path}: permission denied` : e.message;
+    throw new AuditPolicyError(`failed to read file path ${JSON.stringify(path)}: ${why}`);
   }
   try {
     return parsePolicy(text);
