@@ -47,8 +47,8 @@ function objectRefOf(info: RequestInfo): ObjectReference | undefined {
   return { resource: info.resource, namespace: info.namespace, name: info.name, apiGroup: info.apiGroup, apiVersion: info.apiVersion, subresource: info.subresource };
 }
 
-function newRecord(ctx: RequestContext, config: RequestAuditConfig, info: RequestInfo): AuditRecord {
-  const u = ctx.user;
+function newRecord(ctx: RequestContext, config: RequestAuditConfig, info: RequestInfo, authenticated = true): AuditRecord {
+  const u = authenticated ? ctx.user : undefined;
   return new AuditRecord(
     config,
     String(ctx.res.getHeader('Audit-Id') ?? ''),
@@ -122,12 +122,19 @@ export function withAudit(next: Handler, deps: AuditDeps): Handler {
 /** Calls fn once, when the response's head is written (writeHead, the first write, or end). */
 function watchResponseStart(res: Response, fn: () => void): void {
   const o = res as unknown as Record<string, (...a: unknown[]) => unknown>;
-  for (const m of ['writeHead', 'write', 'end', 'flushHeaders'] as const) {
-    const orig = o[m];
-    if (typeof orig !== 'function') continue;
+  const methods = ['writeHead', 'write', 'end', 'flushHeaders'].filter((m) => typeof o[m] === 'function');
+  const own = new Map(methods.map((m) => [m, Object.prototype.hasOwnProperty.call(o, m) ? o[m] : undefined]));
+  const restore = () => {
+    for (const [m, f] of own) {
+      if (f) o[m] = f;
+      else delete o[m];
+    }
+  };
+  for (const m of methods) {
+    const orig = o[m]!;
     o[m] = function (this: unknown, ...a: unknown[]) {
       if (m === 'writeHead' && typeof a[0] === 'number') res.statusCode = a[0];
-      for (const k of ['writeHead', 'write', 'end', 'flushHeaders']) delete o[k];
+      restore();
       const out = orig.apply(res, a);
       fn();
       return out;
@@ -161,7 +168,7 @@ export function failedAuthenticationAudit(deps: AuditDeps): (ctx: RequestContext
     observePolicyLevel(config.level);
     writeError(ctx, err);
     if (config.level === 'None') return;
-    const r = newRecord(ctx, config, info);
+    const r = newRecord(ctx, config, info, false);
     r.responseStatus = { message: authMethods(ctx), code: statusFromUnknown(err).code ?? 401 };
     const done = emit(backend, ctx, r, 'ResponseStarted');
     if (done !== true && done !== false) await done;
