@@ -103,7 +103,7 @@ function withoutManagedFields(obj: Obj): Obj {
  * (namespace, name, uid, resourceVersion where the path did not say) at every
  * level, and keeps the object from Request on.
  */
-export function auditRequestObject(ctx: RequestContext, obj: unknown): void {
+export function auditRequestObject(ctx: RequestContext, obj: unknown, typeMeta?: { readonly apiVersion: string; readonly kind: string }): void {
   const r = auditRecordOf(ctx);
   if (!r) return;
   const ref = (r.objectRef ??= {});
@@ -115,7 +115,9 @@ export function auditRequestObject(ctx: RequestContext, obj: unknown): void {
     if (!ref.resourceVersion && typeof meta.resourceVersion === 'string') ref.resourceVersion = meta.resourceVersion;
   }
   if (!levelAtLeast(r.level, 'Request')) return;
-  r.requestObject = objectJSON(obj, r.config.omitManagedFields);
+  // kube encodes the object with its group-version: kind and apiVersion first when the decoder dropped them
+  const typed = typeMeta && isObj(obj) && obj.kind === undefined ? { kind: typeMeta.kind, apiVersion: typeMeta.apiVersion, ...obj } : obj;
+  r.requestObject = objectJSON(typed, r.config.omitManagedFields);
 }
 
 /** kube's LogRequestPatch: the patch body as sent (JSON; a YAML apply body as a JSON string). */

@@ -164,13 +164,13 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
         if (info.subresource) throw newMethodNotSupported({ group: served.group, resource: `${served.resource}/${info.subresource}` }, 'create');
         const t = tracking('CreateOptions');
         const obj = bodyObject(await typedBody(ctx, served, endpoint, 'CreateOptions', gates));
-        auditRequestObject(ctx, obj);
+        auditRequestObject(ctx, obj, { apiVersion, kind: served.kind });
         return out(201, await store.create(info.namespace, obj, { ...writeCtx, options: writeOptions('CreateOptions', q), track: track(t) }));
       }
       case 'update': {
         const t = tracking('UpdateOptions');
         const obj = bodyObject(await typedBody(ctx, served, endpoint, 'UpdateOptions', gates));
-        auditRequestObject(ctx, obj);
+        auditRequestObject(ctx, obj, { apiVersion, kind: served.kind });
         checkPutTarget(obj, info, served);
         if (info.subresource === 'finalize') {
           // As kube-apiserver, /finalize keeps no managedFields of its own.

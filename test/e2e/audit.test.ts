@@ -1,0 +1,239 @@
+// The audit log of a real server over HTTPS: a policy file, the JSON log
+// file read back, one request per verb with the event kube would write
+// (level, stages, objectRef, responseStatus, objects, annotations, Audit-ID),
+// failed authentication, a 403, and rotation by size with maxbackup.
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { startTestServer, type TestServer } from './harness.js';
+import { openWatch } from './watchclient.js';
+import { tempDir } from '../../src/testing/tempdir.js';
+import { waitFor } from '../../src/testing/wait.js';
+import { defaultAuditOptions, type AuditOptions } from '../../src/audit/options.js';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Ev = Record<string, any>;
+
+const POLICY = `apiVersion: audit.k8s.io/v1
+kind: Policy
+omitStages: [RequestReceived]
+rules:
+- level: None
+  nonResourceURLs: [/healthz*, /readyz*, /livez*]
+- level: RequestResponse
+  omitManagedFields: true
+  resources:
+  - group: ""
+    resources: [configmaps]
+- level: Request
+  resources:
+  - group: ""
+    resources: [secrets]
+  omitStages: []
+- level: Metadata
+`;
+
+function auditOptions(dir: string, log: Partial<AuditOptions['log']> = {}, policy = POLICY): AuditOptions {
+  const d = defaultAuditOptions();
+  const policyFile = join(dir, 'policy.yaml');
+  writeFileSync(policyFile, policy);
+  return { ...d, policyFile, log: { ...d.log, path: join(dir, 'audit.log'), ...log } };
+}
+
+function readLog(file: string): Ev[] {
+  let text = '';
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return [];
+  }
+  return text.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Ev);
+}
+
+describe('audit log (e2e)', () => {
+  let t: TestServer;
+  let dir: string;
+  let log: string;
+  before(async () => {
+    dir = tempDir('svc-e2e-audit-');
+    log = join(dir, 'audit.log');
+    t = await startTestServer({ audit: auditOptions(dir) });
+    await t.req('POST', '/api/v1/namespaces', { metadata: { name: 'au' } });
+  });
+  after(async () => t?.stop());
+
+  /** The events of the request whose response carried this Audit-Id, once its last stage is in the file. */
+  const eventsOf = (id: string, last = 'ResponseComplete') =>
+    waitFor(`audit events of ${id}`, async () => {
+      const evs = readLog(log).filter((e) => e.auditID === id);
+      return evs.some((e) => e.stage === last) ? evs : undefined;
+    }, 10_000);
+  const complete = async (id: string) => (await eventsOf(id)).find((e) => e.stage === 'ResponseComplete')!;
+
+  it('every response carries an Audit-Id; an incoming one is kept', async () => {
+    const r = await t.req('GET', '/api/v1/namespaces/au', undefined, { headers: { 'Audit-ID': 'e2e-chosen-id' } });
+    assert.equal(r.headers['audit-id'], 'e2e-chosen-id');
+    const ev = await complete('e2e-chosen-id');
+    assert.equal(ev.verb, 'get');
+    const h = await t.req('GET', '/healthz');
+    assert.match(String(h.headers['audit-id']), /^[0-9a-f-]{36}$/);
+  });
+
+  it('create (RequestResponse, managedFields omitted): the request and response objects, the Status-less 201', async () => {
+    const r = await t.req('POST', '/api/v1/namespaces/au/configmaps?fieldManager=e2e', { metadata: { name: 'c1' }, data: { k: 'v' } }, { headers: { 'user-agent': 'audit-e2e/1.0' } });
+    assert.equal(r.status, 201);
+    const evs = await eventsOf(String(r.headers['audit-id']));
+    assert.deepEqual(evs.map((e) => e.stage), ['ResponseComplete'], 'RequestReceived is omitted by the policy');
+    const ev = evs[0]!;
+    assert.equal(ev.kind, 'Event');
+    assert.equal(ev.apiVersion, 'audit.k8s.io/v1');
+    assert.equal(ev.level, 'RequestResponse');
+    assert.equal(ev.verb, 'create');
+    assert.equal(ev.requestURI, '/api/v1/namespaces/au/configmaps?fieldManager=e2e');
+    assert.equal(ev.user.username, 'admin');
+    assert.ok(ev.user.groups.includes('system:masters'));
+    assert.deepEqual(ev.sourceIPs, ['127.0.0.1']);
+    assert.equal(ev.userAgent, 'audit-e2e/1.0');
+    assert.deepEqual(ev.objectRef, { resource: 'configmaps', namespace: 'au', name: 'c1', apiVersion: 'v1' });
+    assert.deepEqual(ev.responseStatus, { metadata: {}, code: 201 });
+    assert.equal(ev.requestObject.data.k, 'v');
+    assert.equal(ev.responseObject.metadata.name, 'c1');
+    assert.equal(ev.responseObject.metadata.managedFields, undefined);
+    assert.ok(ev.responseObject.metadata.uid);
+    assert.match(ev.requestReceivedTimestamp, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
+    assert.match(ev.stageTimestamp, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
+    assert.equal(ev.annotations['authorization.k8s.io/decision'], 'allow');
+    assert.equal(ev.annotations['authorization.svc.io/decision'], 'allow');
+    assert.ok('authorization.k8s.io/reason' in ev.annotations);
+  });
+
+  it('get, list (streamed), update, patch at RequestResponse', async () => {
+    const g = await t.req('GET', '/api/v1/namespaces/au/configmaps/c1');
+    const ge = await complete(String(g.headers['audit-id']));
+    assert.equal(ge.verb, 'get');
+    assert.deepEqual(ge.objectRef, { resource: 'configmaps', namespace: 'au', name: 'c1', apiVersion: 'v1' });
+    assert.equal(ge.responseObject.data.k, 'v');
+    assert.equal(ge.requestObject, undefined);
+
+    const l = await t.req('GET', '/api/v1/namespaces/au/configmaps');
+    const le = await complete(String(l.headers['audit-id']));
+    assert.equal(le.verb, 'list');
+    assert.equal(le.responseObject.kind, 'ConfigMapList');
+    assert.deepEqual(le.responseObject.items.map((i: Ev) => i.metadata.name), ['c1']);
+    assert.equal(le.responseObject.items[0].metadata.managedFields, undefined);
+
+    const cur = g.body;
+    const u = await t.req('PUT', '/api/v1/namespaces/au/configmaps/c1', { ...cur, data: { k: 'v2' } });
+    assert.equal(u.status, 200);
+    const ue = await complete(String(u.headers['audit-id']));
+    assert.equal(ue.verb, 'update');
+    assert.equal(ue.objectRef.uid, cur.metadata.uid, 'uid and resourceVersion from the request object');
+    assert.equal(ue.objectRef.resourceVersion, cur.metadata.resourceVersion);
+    assert.equal(ue.requestObject.data.k, 'v2');
+
+    const p = await t.req('PATCH', '/api/v1/namespaces/au/configmaps/c1', undefined, { raw: '{"data":{"k":"v3"}}', headers: { 'content-type': 'application/merge-patch+json' } });
+    assert.equal(p.status, 200);
+    const pe = await complete(String(p.headers['audit-id']));
+    assert.equal(pe.verb, 'patch');
+    assert.deepEqual(pe.requestObject, { data: { k: 'v3' } }, 'the patch as sent');
+    assert.equal(pe.responseObject.data.k, 'v3');
+  });
+
+  it('delete and deletecollection; a 404 with its Status', async () => {
+    await t.req('POST', '/api/v1/namespaces/au/configmaps', { metadata: { name: 'c2' } });
+    const d = await t.req('DELETE', '/api/v1/namespaces/au/configmaps/c1');
+    assert.equal(d.status, 200);
+    const de = await complete(String(d.headers['audit-id']));
+    assert.equal(de.verb, 'delete');
+    assert.equal(de.objectRef.name, 'c1');
+    assert.deepEqual(de.responseStatus, { metadata: {}, status: 'Success', details: de.responseObject.details, code: 200 });
+
+    const dc = await t.req('DELETE', '/api/v1/namespaces/au/configmaps');
+    const dce = await complete(String(dc.headers['audit-id']));
+    assert.equal(dce.verb, 'deletecollection');
+    assert.deepEqual(dce.responseObject.items.map((i: Ev) => i.metadata.name), ['c2']);
+
+    const nf = await t.req('GET', '/api/v1/namespaces/au/configmaps/gone');
+    assert.equal(nf.status, 404);
+    const nfe = await complete(String(nf.headers['audit-id']));
+    assert.deepEqual(nfe.responseStatus, { metadata: {}, status: 'Failure', message: 'configmaps "gone" not found', reason: 'NotFound', details: { name: 'gone', kind: 'configmaps' }, code: 404 });
+  });
+
+  it('Request level keeps the request only, with RequestReceived (the rule clears no stage, the policy omits it)', async () => {
+    const r = await t.req('POST', '/api/v1/namespaces/au/secrets', { metadata: { name: 's1' }, stringData: { p: 'w' } });
+    const evs = await eventsOf(String(r.headers['audit-id']));
+    assert.deepEqual(evs.map((e) => e.stage), ['ResponseComplete'], "a rule's omitStages adds to the policy's");
+    assert.equal(evs[0]!.level, 'Request');
+    // as kube's: the decoded object in the request's version (stringData merged into data), with its type
+    assert.deepEqual(evs[0]!.requestObject, { kind: 'Secret', apiVersion: 'v1', metadata: { name: 's1' }, type: 'Opaque', data: { p: 'dw==' } });
+    assert.equal(evs[0]!.responseObject, undefined);
+  });
+
+  it('watch: ResponseStarted when the stream starts, ResponseComplete when it ends', async () => {
+    const s = await openWatch(t, '/api/v1/namespaces/au/pods?watch=true&timeoutSeconds=1');
+    assert.equal(s.status, 200);
+    await s.ended;
+    const evs = await waitFor('the watch events', async () => {
+      const w = readLog(log).filter((e) => e.verb === 'watch' && e.objectRef?.namespace === 'au');
+      return w.some((e) => e.stage === 'ResponseComplete') ? w : undefined;
+    }, 10_000);
+    assert.deepEqual(evs.map((e) => e.stage), ['ResponseStarted', 'ResponseComplete']);
+    assert.equal(evs[0]!.level, 'Metadata');
+    assert.deepEqual(evs[0]!.responseStatus, { metadata: {}, code: 200 });
+    assert.equal(evs[0]!.auditID, evs[1]!.auditID);
+  });
+
+  it('a non-resource URL: verb is the method, no objectRef', async () => {
+    const r = await t.req('GET', '/version');
+    const ev = await complete(String(r.headers['audit-id']));
+    assert.equal(ev.verb, 'get');
+    assert.equal(ev.requestURI, '/version');
+    assert.equal(ev.objectRef, undefined);
+    assert.equal(ev.level, 'Metadata');
+  });
+
+  it('a 403: the Forbidden Status and forbid annotations; impersonation recorded', async () => {
+    const r = await t.req('GET', '/api/v1/namespaces/au/secrets', undefined, { headers: { 'Impersonate-User': 'nobody' } });
+    assert.equal(r.status, 403);
+    const ev = await complete(String(r.headers['audit-id']));
+    assert.equal(ev.user.username, 'admin');
+    assert.deepEqual(ev.impersonatedUser, { username: 'nobody', groups: ['system:authenticated'] });
+    assert.equal(ev.responseStatus.reason, 'Forbidden');
+    assert.equal(ev.responseStatus.code, 403);
+    assert.equal(ev.annotations['authorization.k8s.io/decision'], 'forbid');
+  });
+
+  it('a failed authentication: one ResponseStarted event, no user', async () => {
+    const r = await t.req('GET', '/api/v1/namespaces', undefined, { token: 'not-a-token' });
+    assert.equal(r.status, 401);
+    const evs = await eventsOf(String(r.headers['audit-id']), 'ResponseStarted');
+    assert.equal(evs.length, 1);
+    assert.deepEqual(evs[0]!.user, {});
+    assert.deepEqual(evs[0]!.responseStatus, { metadata: {}, message: 'Authentication failed, attempted: bearer', code: 401 });
+  });
+});
+
+describe('audit log rotation (e2e)', () => {
+  it('rotates by size and keeps maxbackup backups', async () => {
+    const dir = tempDir('svc-e2e-audit-rot-');
+    const policy = 'apiVersion: audit.svc.io/v1\nkind: Policy\nrules:\n- level: RequestResponse\n  resources: [{resources: [configmaps]}]\n';
+    const t = await startTestServer({ audit: auditOptions(dir, { maxSize: 1, maxBackups: 1 }, policy) });
+    try {
+      // each create writes ~2 × 300 KB (RequestReceived has no objects; ResponseComplete both): 1 MB per ~2 creates
+      const big = 'x'.repeat(300 * 1024);
+      for (let i = 0; i < 6; i++) assert.equal((await t.req('POST', '/api/v1/namespaces/default/configmaps', { metadata: { name: `big${i}` }, data: { big } })).status, 201);
+      const backups = await waitFor('one backup left', async () => {
+        const names = readdirSync(dir).filter((n) => /^audit-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d\.\d{3}\.log$/.test(n));
+        return names.length === 1 ? names : undefined;
+      }, 10_000);
+      assert.equal(backups.length, 1);
+      const current = readLog(join(dir, 'audit.log'));
+      assert.ok(current.length > 0);
+      assert.ok(readFileSync(join(dir, 'audit.log')).length <= 1024 * 1024);
+      assert.ok(current.every((e) => e.kind === 'Event'));
+    } finally {
+      await t.stop();
+    }
+  });
+});
