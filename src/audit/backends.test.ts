@@ -20,6 +20,12 @@ async function counter(name: string, labels = ''): Promise<number> {
   return m ? Number(m[1]) : 0;
 }
 
+/** The lines of a written chunk. */
+function lines(bytes: Buffer, ends: readonly number[]): string[] {
+  let start = 0;
+  return ends.map((e) => bytes.subarray(start, (start = e)).toString());
+}
+
 /** A backend that records batches and answers as told. */
 class Recorder implements Backend {
   readonly name = 'recorder';
@@ -43,7 +49,7 @@ afterEach(() => setPluginErrorLog((t) => console.error(t)));
 describe('the log backend', () => {
   it('writes the events of one loop turn in one write, and everyone waits for it', async () => {
     const writes: string[][] = [];
-    const b = new LogBackend({ writeLines: (l) => void writes.push([...l]) }, 'json');
+    const b = new LogBackend({ writeChunk: (bytes, ends) => void writes.push(lines(bytes, ends)) }, 'json');
     const waits = [b.processEvents([ev('1')]), b.processEvents([ev('2')]), b.processEvents([ev('3')])];
     assert.equal(writes.length, 0, 'nothing written before the turn ends');
     assert.deepEqual(await Promise.all(waits), [true, true, true]);
@@ -56,14 +62,14 @@ describe('the log backend', () => {
 
   it('writes legacy lines', async () => {
     const writes: string[] = [];
-    const b = new LogBackend({ writeLines: (l) => void writes.push(...l) }, 'legacy');
+    const b = new LogBackend({ writeChunk: (bytes, ends) => void writes.push(...lines(bytes, ends)) }, 'legacy');
     await b.processEvents([ev('1')]);
     assert.match(writes[0]!, /AUDIT: id="1" stage="ResponseComplete" .* response="<deferred>"\n$/);
   });
 
   it('a failed write: false, counted per event under plugin "log", logged', async () => {
     const before = await counter('apiserver_audit_error_total', '{plugin="log"}');
-    const failing: LineWriter = { writeLines: () => { throw new Error('disk full'); } };
+    const failing: LineWriter = { writeChunk: () => { throw new Error('disk full'); } };
     const b = new LogBackend(failing, 'json');
     const r = await Promise.all([b.processEvents([ev('1')]), b.processEvents([ev('2')])]);
     assert.deepEqual(r, [false, false]);

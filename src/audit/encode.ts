@@ -3,7 +3,7 @@
 // map keys sorted as Go sorts them), the EventList the webhook posts, and the
 // "legacy" one-line text (kube's audit.EventString). Hand-ordered string
 // building: no intermediate object per event.
-import type { AuditEvent, EventUser, ObjectReference, ResponseStatus } from './types.js';
+import type { AuditEvent, EventCache, EventUser, ObjectReference, ResponseStatus } from './types.js';
 
 /** The Event apiVersion kube writes; `audit.svc.io/v1` on request (--audit-log-version). */
 export const DEFAULT_EVENT_VERSION = 'audit.k8s.io/v1';
@@ -15,12 +15,20 @@ function pad(n: number, w: number): string {
   return String(n).padStart(w, '0');
 }
 
+/** The last second formatted (events come in bursts within one second). */
+let lastSecond = -1;
+let lastSecondText = '';
+
 /** metav1.MicroTime's JSON form: RFC 3339 with exactly six fraction digits, UTC. */
 export function microTime(us: number): string {
-  const ms = Math.floor(us / 1000);
-  const d = new Date(ms);
-  const frac = Math.floor(us) - Math.floor(us / 1e6) * 1e6;
-  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1, 2)}-${pad(d.getUTCDate(), 2)}T${pad(d.getUTCHours(), 2)}:${pad(d.getUTCMinutes(), 2)}:${pad(d.getUTCSeconds(), 2)}.${pad(frac, 6)}Z`;
+  const sec = Math.floor(us / 1e6);
+  if (sec !== lastSecond) {
+    const d = new Date(sec * 1000);
+    lastSecondText = `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1, 2)}-${pad(d.getUTCDate(), 2)}T${pad(d.getUTCHours(), 2)}:${pad(d.getUTCMinutes(), 2)}:${pad(d.getUTCSeconds(), 2)}.`;
+    lastSecond = sec;
+  }
+  const frac = Math.floor(us) - sec * 1e6;
+  return `${lastSecondText}${frac >= 100000 ? frac : pad(frac, 6)}Z`;
 }
 
 /** Go's time.RFC3339Nano: the fraction without trailing zeros (none when whole). */
@@ -30,10 +38,26 @@ export function rfc3339Nano(us: number): string {
   return `${t.slice(0, 19)}${frac ? `.${frac}` : ''}Z`;
 }
 
-function sortedMap(m: Readonly<Record<string, unknown>>): string {
+/** Quoted strings seen often (annotation keys and values), bounded. */
+const quotedCache = new Map<string, string>();
+function quoted(s: string): string {
+  let v = quotedCache.get(s);
+  if (v === undefined) {
+    v = q(s);
+    if (quotedCache.size < 2048 && s.length < 256) quotedCache.set(s, v);
+  }
+  return v;
+}
+
+/** A Go map[string]string or map[string][]string: keys sorted as encoding/json sorts them. */
+function sortedMap(m: Readonly<Record<string, string | readonly string[]>>): string {
   const keys = Object.keys(m).sort();
   let s = '{';
-  for (let i = 0; i < keys.length; i++) s += `${i > 0 ? ',' : ''}${q(keys[i])}:${q(m[keys[i]!])}`;
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const v = m[k]!;
+    s += `${i > 0 ? ',' : ''}${quoted(k)}:${typeof v === 'string' ? quoted(v) : q(v)}`;
+  }
   return `${s}}`;
 }
 
@@ -67,19 +91,64 @@ function statusJSON(st: ResponseStatus): string {
   return `${s}}`;
 }
 
+const HEADS = new Map<string, string>();
+function head(apiVersion: string): string {
+  let h = HEADS.get(apiVersion);
+  if (h === undefined) HEADS.set(apiVersion, (h = `{"kind":"Event","apiVersion":${q(apiVersion)},"level":"`));
+  return h;
+}
+
+/** Where the pieces of an encoded event go: a string, or bytes (the log backend's batch buffer). */
+export interface PieceSink {
+  put(piece: string): void;
+}
+
+/** One event as kube's JSON (no newline), piece by piece. The request's stage-independent pieces are encoded once (ev.cache). */
+export function writeEventJSON(out: PieceSink, ev: AuditEvent, apiVersion: string = DEFAULT_EVENT_VERSION): void {
+  const c: EventCache = ev.cache ?? {};
+  const id = (c.id ??= `","auditID":${q(ev.auditID)},"stage":"`);
+  const mid = (c.mid ??= `","requestURI":${q(ev.requestURI)},"verb":${q(ev.verb)},"user":${userJSON(ev.user)}`);
+  const tail = (c.tail ??= `${ev.sourceIPs.length > 0 ? `,"sourceIPs":${q(ev.sourceIPs)}` : ''}${ev.userAgent ? `,"userAgent":${q(ev.userAgent)}` : ''}`);
+  out.put(head(apiVersion));
+  out.put(ev.level);
+  out.put(id);
+  out.put(ev.stage);
+  out.put(mid);
+  if (ev.impersonatedUser) out.put(`,"impersonatedUser":${userJSON(ev.impersonatedUser)}`);
+  out.put(tail);
+  if (ev.objectRef) {
+    if (c.ref !== ev.objectRef) {
+      c.ref = ev.objectRef;
+      c.refJSON = `,"objectRef":${objectRefJSON(ev.objectRef)}`;
+    }
+    out.put(c.refJSON!);
+  }
+  if (ev.responseStatus) out.put(`,"responseStatus":${statusJSON(ev.responseStatus)}`);
+  if (ev.requestObject !== undefined) {
+    out.put(',"requestObject":');
+    out.put(ev.requestObject);
+  }
+  if (ev.responseObject !== undefined) {
+    out.put(',"responseObject":');
+    out.put(ev.responseObject);
+  }
+  out.put(`,"requestReceivedTimestamp":"${microTime(ev.requestReceivedTimestamp)}","stageTimestamp":"${microTime(ev.stageTimestamp)}"`);
+  if (ev.annotations && Object.keys(ev.annotations).length > 0) out.put(`,"annotations":${sortedMap(ev.annotations)}}`);
+  else out.put('}');
+}
+
+class StringSink implements PieceSink {
+  text = '';
+  put(piece: string): void {
+    this.text += piece;
+  }
+}
+
 /** One event as kube's JSON (no newline). */
 export function eventJSON(ev: AuditEvent, apiVersion: string = DEFAULT_EVENT_VERSION): string {
-  let s = `{"kind":"Event","apiVersion":${q(apiVersion)},"level":"${ev.level}","auditID":${q(ev.auditID)},"stage":"${ev.stage}","requestURI":${q(ev.requestURI)},"verb":${q(ev.verb)},"user":${userJSON(ev.user)}`;
-  if (ev.impersonatedUser) s += `,"impersonatedUser":${userJSON(ev.impersonatedUser)}`;
-  if (ev.sourceIPs.length > 0) s += `,"sourceIPs":${q(ev.sourceIPs)}`;
-  if (ev.userAgent) s += `,"userAgent":${q(ev.userAgent)}`;
-  if (ev.objectRef) s += `,"objectRef":${objectRefJSON(ev.objectRef)}`;
-  if (ev.responseStatus) s += `,"responseStatus":${statusJSON(ev.responseStatus)}`;
-  if (ev.requestObject !== undefined) s += `,"requestObject":${ev.requestObject}`;
-  if (ev.responseObject !== undefined) s += `,"responseObject":${ev.responseObject}`;
-  s += `,"requestReceivedTimestamp":"${microTime(ev.requestReceivedTimestamp)}","stageTimestamp":"${microTime(ev.stageTimestamp)}"`;
-  if (ev.annotations && Object.keys(ev.annotations).length > 0) s += `,"annotations":${sortedMap(ev.annotations)}`;
-  return `${s}}`;
+  const s = new StringSink();
+  writeEventJSON(s, ev, apiVersion);
+  return s.text;
 }
 
 /** The body the webhook backend posts: an EventList of the batch. */
@@ -87,7 +156,7 @@ export function eventListJSON(events: readonly AuditEvent[], apiVersion: string 
   return `{"kind":"EventList","apiVersion":${q(apiVersion)},"metadata":{},"items":[${events.map((e) => eventJSON(e, apiVersion)).join(',')}]}`;
 }
 
-const quoted = (list: readonly string[]) => list.map((g) => q(g)).join(',');
+const quotedList = (list: readonly string[]) => list.map((g) => q(g)).join(',');
 
 /** kube's audit.EventString: the `legacy` log format and the lines of plugin error logs. */
 export function eventString(ev: AuditEvent): string {
@@ -95,13 +164,13 @@ export function eventString(ev: AuditEvent): string {
   let groups = '<none>';
   if (ev.user.username) {
     username = ev.user.username;
-    if (ev.user.groups && ev.user.groups.length > 0) groups = quoted(ev.user.groups);
+    if (ev.user.groups && ev.user.groups.length > 0) groups = quotedList(ev.user.groups);
   }
   let as = '<self>';
   let asgroups = '<lookup>';
   if (ev.impersonatedUser) {
     as = ev.impersonatedUser.username ?? '';
-    if (ev.impersonatedUser.groups) asgroups = quoted(ev.impersonatedUser.groups);
+    if (ev.impersonatedUser.groups) asgroups = quotedList(ev.impersonatedUser.groups);
   }
   const namespace = ev.objectRef?.namespace || '<none>';
   const response = ev.responseStatus ? String(ev.responseStatus.code ?? 0) : '<deferred>';

@@ -1,12 +1,14 @@
 // The log backend (kube's plugin/pkg/audit/log): each event becomes one line,
 // JSON (an audit.k8s.io/v1 Event) or `legacy` (kube's EventString), written to
 // the rotating file or to stdout for `--audit-log-path=-`. Events are encoded
-// when they arrive (the caller may keep changing its record) and the lines of
-// one event-loop turn are written together in one write; everyone who handed
-// events in that turn waits for that write and learns whether it succeeded.
-// A failed write counts `apiserver_audit_error_total{plugin="log"}` per event
-// and logs the events, as kube's HandlePluginError.
+// when they arrive (the caller may keep changing its record), straight into
+// the batch's bytes (bytebatch.ts), and the lines of one event-loop turn are written together
+// in one write; everyone who handed events in that turn waits for that write
+// and learns whether it succeeded. A failed write counts
+// `apiserver_audit_error_total{plugin="log"}` per event and logs the events, as
+// kube's HandlePluginError.
 import type { Backend } from './backend.js';
+import { ByteBatch } from './bytebatch.js';
 import { eventJSON, eventString, DEFAULT_EVENT_VERSION } from './encode.js';
 import { handlePluginError } from './metrics.js';
 import type { AuditEvent } from './types.js';
@@ -16,22 +18,27 @@ export const LOG_FORMATS: readonly LogFormat[] = ['legacy', 'json'];
 
 /** Where lines go: the rotating file, stdout, or a test's sink. */
 export interface LineWriter {
-  /** Writes the lines (each ending in a newline); throws or rejects on failure. */
-  writeLines(lines: readonly string[]): void | Promise<void>;
+  /**
+   * Writes a batch of lines: their bytes and the offset where each ends. The
+   * bytes are valid during the call only (an asynchronous writer copies them).
+   * Throws or rejects on failure.
+   */
+  writeChunk(bytes: Buffer, ends: readonly number[]): void | Promise<void>;
   close?(): void;
 }
 
 export const stdoutWriter: LineWriter = {
-  writeLines(lines) {
+  writeChunk(bytes) {
+    const copy = Buffer.from(bytes);
     return new Promise<void>((resolve, reject) => {
-      process.stdout.write(lines.join(''), (err) => (err ? reject(err) : resolve()));
+      process.stdout.write(copy, (err) => (err ? reject(err) : resolve()));
     });
   },
 };
 
 export class LogBackend implements Backend {
   readonly name = 'log';
-  private lines: string[] = [];
+  private readonly batch = new ByteBatch();
   private events: AuditEvent[] = [];
   private flushed: Promise<boolean> | undefined;
   private resolveFlush: ((ok: boolean) => void) | undefined;
@@ -41,7 +48,9 @@ export class LogBackend implements Backend {
 
   processEvents(events: readonly AuditEvent[]): Promise<boolean> {
     for (const ev of events) {
-      this.lines.push(`${this.format === 'legacy' ? eventString(ev) : eventJSON(ev, this.apiVersion)}\n`);
+      // one string per event, then its UTF-8 bytes into the batch (measured faster than piece by piece)
+      this.batch.put(this.format === 'legacy' ? eventString(ev) : eventJSON(ev, this.apiVersion));
+      this.batch.endLine();
       this.events.push(ev);
     }
     if (!this.flushed) {
@@ -52,10 +61,8 @@ export class LogBackend implements Backend {
   }
 
   private flush(): void {
-    const lines = this.lines;
     const events = this.events;
     const resolve = this.resolveFlush!;
-    this.lines = [];
     this.events = [];
     this.flushed = undefined;
     this.resolveFlush = undefined;
@@ -64,11 +71,13 @@ export class LogBackend implements Backend {
       resolve(false);
     };
     try {
-      const r = this.out.writeLines(lines);
+      const r = this.out.writeChunk(this.batch.bytes(), this.batch.ends);
       if (r) this.writing = r.then(() => resolve(true), fail);
       else resolve(true);
     } catch (err) {
       fail(err);
+    } finally {
+      this.batch.reset();
     }
   }
 

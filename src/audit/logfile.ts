@@ -41,35 +41,44 @@ export class RotatingFile {
 
   /** Writes the lines (each already ending in a newline), rotating between them as needed. Throws on failure. */
   writeLines(lines: readonly string[]): void {
-    let chunk = '';
-    let chunkBytes = 0;
-    for (const line of lines) {
-      const n = Buffer.byteLength(line);
-      if (n > this.max) {
-        this.flushChunk(chunk);
-        chunk = '';
-        chunkBytes = 0;
-        throw new Error(`write length ${n} exceeds maximum file size ${this.max}`);
-      }
-      if (this.fd === undefined) this.openExistingOrNew(n);
-      if (this.size + chunkBytes + n > this.max) {
-        this.flushChunk(chunk);
-        chunk = '';
-        chunkBytes = 0;
-        this.rotate();
-      }
-      chunk += line;
-      chunkBytes += n;
-    }
-    this.flushChunk(chunk);
+    const ends: number[] = [];
+    let at = 0;
+    for (const l of lines) ends.push((at += Buffer.byteLength(l)));
+    this.writeChunk(Buffer.from(lines.join('')), ends);
   }
 
-  private flushChunk(chunk: string): void {
-    if (chunk === '' || this.fd === undefined) return;
-    const buf = Buffer.from(chunk);
+  /**
+   * Writes a batch of lines given as bytes and the offset where each line ends,
+   * rotating between lines as needed (the bytes are not kept). Throws on failure.
+   */
+  writeChunk(bytes: Buffer, ends: readonly number[]): void {
+    if (bytes.length === 0) return;
+    if (this.fd === undefined) this.openExistingOrNew(ends[0]!);
+    // the common case: the whole batch fits in the current file
+    if (this.size + bytes.length <= this.max) return this.put(bytes);
+    let from = 0; // start of the lines not yet written
+    let start = 0; // start of the current line
+    for (const end of ends) {
+      const n = end - start;
+      if (n > this.max) {
+        this.put(bytes.subarray(from, start));
+        throw new Error(`write length ${n} exceeds maximum file size ${this.max}`);
+      }
+      if (this.size + (end - from) > this.max) {
+        this.put(bytes.subarray(from, start));
+        from = start;
+        this.rotate();
+      }
+      start = end;
+    }
+    this.put(bytes.subarray(from, start));
+  }
+
+  private put(b: Buffer): void {
+    if (b.length === 0 || this.fd === undefined) return;
     let off = 0;
-    while (off < buf.length) off += writeSync(this.fd, buf, off);
-    this.size += buf.length;
+    while (off < b.length) off += writeSync(this.fd, b, off);
+    this.size += b.length;
   }
 
   private openExistingOrNew(writeLen: number): void {

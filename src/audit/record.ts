@@ -7,7 +7,7 @@
 // takes a snapshot (an AuditEvent) for the backends.
 import type { RequestContext } from '../server/context.js';
 import { auditAnnotationsOf } from '../server/auditannotations.js';
-import { levelAtLeast, type AuditEvent, type EventUser, type Level, type ObjectReference, type RequestAuditConfig, type ResponseStatus, type Stage } from './types.js';
+import { levelAtLeast, type AuditEvent, type EventCache, type EventUser, type Level, type ObjectReference, type RequestAuditConfig, type ResponseStatus, type Stage } from './types.js';
 
 /** Epoch microseconds. */
 export function nowMicros(): number {
@@ -23,6 +23,8 @@ export class AuditRecord {
   responseObject: string | undefined;
   /** Whether a ResponseStarted event went out (long-running requests). */
   started = false;
+  /** What the encoder keeps between this request's events. */
+  private readonly cache: EventCache = {};
 
   constructor(
     readonly config: RequestAuditConfig,
@@ -39,26 +41,24 @@ export class AuditRecord {
     this.objectRef = objectRef;
   }
 
-  /** The event of one stage, as the record stands now. */
+  /**
+   * The event of one stage, as the record stands now. The parts it shares with
+   * the record are never changed afterwards (objectRef is replaced, not edited).
+   */
   snapshot(ctx: RequestContext, stage: Stage, stageTimestamp: number): AuditEvent {
     const notes = auditAnnotationsOf(ctx);
     return {
       level: this.level, auditID: this.auditID, stage, requestURI: this.requestURI, verb: this.verb, user: this.user,
-      ...(this.impersonatedUser ? { impersonatedUser: this.impersonatedUser } : {}),
-      sourceIPs: this.sourceIPs, userAgent: this.userAgent,
-      ...(this.objectRef ? { objectRef: { ...this.objectRef } } : {}),
-      ...(this.responseStatus ? { responseStatus: this.responseStatus } : {}),
-      ...(this.requestObject !== undefined ? { requestObject: this.requestObject } : {}),
-      ...(this.responseObject !== undefined ? { responseObject: this.responseObject } : {}),
-      requestReceivedTimestamp: this.requestReceivedTimestamp,
-      stageTimestamp,
-      ...(notes.size > 0 ? { annotations: Object.fromEntries(notes) } : {}),
+      impersonatedUser: this.impersonatedUser, sourceIPs: this.sourceIPs, userAgent: this.userAgent, objectRef: this.objectRef,
+      responseStatus: this.responseStatus, requestObject: this.requestObject, responseObject: this.responseObject,
+      requestReceivedTimestamp: this.requestReceivedTimestamp, stageTimestamp,
+      annotations: notes.size > 0 ? Object.fromEntries(notes) : undefined,
+      cache: this.cache,
     };
   }
 }
 
-const records = new WeakMap<RequestContext, AuditRecord>();
-/** Whether any request can be audited (a policy and a backend are configured): the hooks below cost nothing otherwise. */
+/** Whether any request can be audited (a policy and a backend are configured). */
 let enabled = false;
 
 export function enableAuditHooks(on = true): void {
@@ -66,16 +66,16 @@ export function enableAuditHooks(on = true): void {
 }
 
 export function attachRecord(ctx: RequestContext, r: AuditRecord): void {
-  records.set(ctx, r);
+  ctx.audit = r;
 }
 
 export function auditRecordOf(ctx: RequestContext): AuditRecord | undefined {
-  return enabled ? records.get(ctx) : undefined;
+  return enabled ? ctx.audit : undefined;
 }
 
 /** Whether the request is audited at all (authorization adds its annotations only then). */
 export function isAudited(ctx: RequestContext): boolean {
-  return enabled && records.has(ctx);
+  return enabled && ctx.audit !== undefined;
 }
 
 type Obj = Record<string, unknown>;
@@ -106,7 +106,9 @@ function withoutManagedFields(obj: Obj): Obj {
 export function auditRequestObject(ctx: RequestContext, obj: unknown, typeMeta?: { readonly apiVersion: string; readonly kind: string }): void {
   const r = auditRecordOf(ctx);
   if (!r) return;
-  const ref = (r.objectRef ??= {});
+  // a new objectRef: events already taken keep theirs
+  const ref: ObjectReference = { ...r.objectRef };
+  r.objectRef = ref;
   const meta = isObj(obj) && isObj(obj.metadata) ? obj.metadata : undefined;
   if (meta) {
     if (!ref.namespace && typeof meta.namespace === 'string') ref.namespace = meta.namespace;

@@ -81,14 +81,28 @@ export interface AuditEvent {
   readonly requestURI: string;
   readonly verb: string;
   readonly user: EventUser;
-  readonly impersonatedUser?: EventUser;
+  readonly impersonatedUser?: EventUser | undefined;
   readonly sourceIPs: readonly string[];
   readonly userAgent: string;
-  readonly objectRef?: Readonly<ObjectReference>;
-  readonly responseStatus?: ResponseStatus;
-  readonly requestObject?: string;
-  readonly responseObject?: string;
+  readonly objectRef?: Readonly<ObjectReference> | undefined;
+  readonly responseStatus?: ResponseStatus | undefined;
+  readonly requestObject?: string | undefined;
+  readonly responseObject?: string | undefined;
   readonly requestReceivedTimestamp: number;
   readonly stageTimestamp: number;
-  readonly annotations?: Readonly<Record<string, string>>;
+  readonly annotations?: Readonly<Record<string, string>> | undefined;
+  /**
+   * Encoded pieces shared by the events of one request (encode.ts fills it):
+   * what does not change between stages is encoded once per request.
+   */
+  readonly cache?: EventCache | undefined;
+}
+
+export interface EventCache {
+  /** `"auditID":…` … through `"user":{…}` after the stage (everything from requestURI on, with the level and ID before). */
+  id?: string;
+  mid?: string;
+  tail?: string;
+  ref?: Readonly<ObjectReference>;
+  refJSON?: string;
 }
