@@ -6,6 +6,8 @@
 //   mode:    batch → BufferedBackend; blocking → errors ignored; blocking-strict → as is
 //
 // Auditing is on only with a policy file and at least one backend.
+import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { Connection } from '../webhook/index.js';
 import { loadConnectionFile } from '../webhook/index.js';
 import { ignoreErrors, union, type Backend } from './backend.js';
@@ -132,6 +134,16 @@ export function loadAuditPolicy(o: AuditOptions): Policy | undefined {
   }
 }
 
+/** kube's ensureLogFile: the directory and the file exist (0600) before the server starts. */
+function ensureLogFile(path: string): void {
+  try {
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    closeSync(openSync(path, 'a', 0o600));
+  } catch (err) {
+    throw new AuditConfigError(`ensureLogFile: ${(err as Error).message}`);
+  }
+}
+
 function withMode(b: Backend, batch: BatchOptions): Backend {
   if (batch.mode === 'blocking-strict') return b;
   if (batch.mode === 'blocking') return ignoreErrors(b);
@@ -155,6 +167,7 @@ export function buildAudit(o: AuditOptions, deps: { webhookConnection?: Connecti
   if (!policy) return undefined;
   const backends: Backend[] = [];
   if (o.log.path !== '') {
+    if (o.log.path !== '-') ensureLogFile(o.log.path);
     const out = o.log.path === '-' ? stdoutWriter : new RotatingFile(o.log.path, { maxSize: o.log.maxSize, maxBackups: o.log.maxBackups, maxAge: o.log.maxAge, compress: o.log.compress });
     backends.push(withTruncate(withMode(new LogBackend(out, o.log.format as LogFormat, o.log.version), o.log.batch), o.log.truncate, o.log.version));
   }
