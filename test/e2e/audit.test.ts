@@ -21,6 +21,12 @@ omitStages: [RequestReceived]
 rules:
 - level: None
   nonResourceURLs: [/healthz*, /readyz*, /livez*]
+- level: Metadata
+  namespaces: [lvl-metadata]
+- level: Request
+  namespaces: [lvl-request]
+- level: RequestResponse
+  namespaces: [lvl-requestresponse]
 - level: RequestResponse
   omitManagedFields: true
   resources:
@@ -212,6 +218,55 @@ describe('audit log (e2e)', () => {
     assert.deepEqual(evs[0]!.user, {});
     assert.deepEqual(evs[0]!.responseStatus, { metadata: {}, message: 'Authentication failed, attempted: bearer', code: 401 });
   });
+});
+
+describe('audit events per level and verb (e2e)', () => {
+  let t: TestServer;
+  let log: string;
+  before(async () => {
+    const dir = tempDir('svc-e2e-audit-lv-');
+    log = join(dir, 'audit.log');
+    t = await startTestServer({ audit: auditOptions(dir, {}, POLICY.replace('omitStages: [RequestReceived]\n', '')) });
+  });
+  after(async () => t?.stop());
+
+  const verbs: [string, (ns: string) => Promise<{ headers: Record<string, unknown>; status: number }>, boolean][] = [
+    ['create', (ns) => t.req('POST', `/api/v1/namespaces/${ns}/configmaps`, { metadata: { name: 'a' }, data: { k: '1' } }), true],
+    ['get', (ns) => t.req('GET', `/api/v1/namespaces/${ns}/configmaps/a`), false],
+    ['list', (ns) => t.req('GET', `/api/v1/namespaces/${ns}/configmaps`), false],
+    ['update', (ns) => t.req('PUT', `/api/v1/namespaces/${ns}/configmaps/a`, { metadata: { name: 'a' }, data: { k: '2' } }), true],
+    ['patch', (ns) => t.req('PATCH', `/api/v1/namespaces/${ns}/configmaps/a`, undefined, { raw: '[{"op":"add","path":"/data/j","value":"3"}]', headers: { 'content-type': 'application/json-patch+json' } }), true],
+    ['delete', (ns) => t.req('DELETE', `/api/v1/namespaces/${ns}/configmaps/a`), false],
+    ['deletecollection', (ns) => t.req('DELETE', `/api/v1/namespaces/${ns}/configmaps`), false],
+  ];
+  for (const level of ['Metadata', 'Request', 'RequestResponse']) {
+    it(`${level}: both stages for every verb; the request object from Request on (bodies only), the response object at RequestResponse`, async () => {
+      const ns = `lvl-${level.toLowerCase()}`;
+      await t.req('POST', '/api/v1/namespaces', { metadata: { name: ns } });
+      for (const [verb, call, hasBody] of verbs) {
+        const r = await call(ns);
+        assert.ok(r.status < 300, `${verb}: ${r.status}`);
+        const id = String(r.headers['audit-id']);
+        const evs = await waitFor(`${verb} events`, async () => {
+          const e = readLog(log).filter((x) => x.auditID === id);
+          return e.some((x) => x.stage === 'ResponseComplete') ? e : undefined;
+        }, 10_000);
+        assert.deepEqual(evs.map((e) => e.stage), ['RequestReceived', 'ResponseComplete'], verb);
+        const [rr, rc] = evs as [Ev, Ev];
+        for (const e of evs) {
+          assert.equal(e.level, level, verb);
+          assert.equal(e.verb, verb);
+          assert.equal(e.objectRef.namespace, ns);
+          assert.equal(e.objectRef.resource, 'configmaps');
+        }
+        assert.equal(rr.responseStatus, undefined, `${verb}: RequestReceived has no status`);
+        assert.equal(rc.responseStatus.code, r.status, verb);
+        assert.equal(rc.requestObject !== undefined, hasBody && level !== 'Metadata', `${verb}: requestObject`);
+        assert.equal(rc.responseObject !== undefined, level === 'RequestResponse', `${verb}: responseObject`);
+        assert.equal(rr.requestObject, undefined, `${verb}: the request object is read after RequestReceived`);
+      }
+    });
+  }
 });
 
 describe('audit log rotation (e2e)', () => {
