@@ -95,7 +95,7 @@ function validateBatch(plugin: string, b: BatchOptions): string[] {
 
 function validateTruncate(plugin: string, t: TruncateOptions): string[] {
   if (t.maxEventSize <= 0) return [`invalid audit truncate ${plugin} max event size ${t.maxEventSize}, must be a positive number`];
-  if (t.maxBatchSize < t.maxEventSize) return [`invalid audit truncate ${plugin} max batch size ${t.maxBatchSize}, must be greater than or equal to max event size (${t.maxEventSize})`];
+  if (t.maxBatchSize < t.maxEventSize) return [`invalid audit truncate ${plugin} max batch size ${t.maxBatchSize}, must be greater than max event size (${t.maxEventSize})`];
   return [];
 }
 

@@ -14,7 +14,13 @@ describe('audit policy decoding and validation', () => {
       rules: [{ level: 'Request', omitManagedFields: false, resources: [{ group: '', resources: ['pods'], resourceNames: ['a'] }] }], omitStages: ['RequestReceived'], omitManagedFields: true,
     }],
   ];
-  for (const [name, text, want] of ok) it(`accepts ${name}`, () => assert.deepEqual(parsePolicy(text), want));
+  for (const [name, text, want] of ok) it(`accepts ${name}`, () => assert.deepEqual(parsePolicy(text, () => undefined), want));
+
+  it('warns about unknown fields (strict decoding falls back to lenient)', () => {
+    const warned: string[] = [];
+    parsePolicy('apiVersion: audit.k8s.io/v1\nkind: Policy\nextra: 1\nrules:\n- level: None\n  user: [a]\n  resources: [{group: "", resource: [pods]}]\n', (m) => warned.push(m));
+    assert.deepEqual(warned, ['Audit policy contains errors, falling back to lenient decoding: strict decoding error: unknown field "extra", unknown field "rules[0].user", unknown field "rules[0].resources[0].resource"']);
+  });
 
   const bad: [string, string, string][] = [
     ['no kind', 'apiVersion: audit.k8s.io/v1\nrules: []\n', "failed decoding: Object 'Kind' is missing in"],
@@ -27,7 +33,7 @@ describe('audit policy decoding and validation', () => {
     ['a wildcard inside a URL', 'apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n- level: None\n  nonResourceURLs: ["/a*/b"]\n', `rules[0].nonResourceURLs[0]: Invalid value: "/a*/b": non-resource URL wildcards '*' must be the final character of the rule`],
     ['URLs and resources together', 'apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n- level: None\n  nonResourceURLs: ["/x"]\n  namespaces: [a]\n', 'rules[0].nonResourceURLs: Invalid value: []string{"/x"}: rules cannot apply to both regular resources and non-resource URLs'],
     ['a group with a version', 'apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n- level: None\n  resources: [{group: rbac.authorization.k8s.io/v1}]\n', 'rules[0].resources.group: Invalid value: "rbac.authorization.k8s.io/v1"'],
-    ['resource names with a subresource', 'apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n- level: None\n  resources: [{resources: [pods/log], resourceNames: [a]}]\n', 'rules[0].resources.resourceNames: Invalid value: []string{"a"}: using resource names with subresources is not allowed'],
+    ['resource names without resources', 'apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n- level: None\n  resources: [{resourceNames: [a]}]\n', 'rules[0].resources.resourceNames: Invalid value: []string{"a"}: using resourceNames requires at least one resource'],
     ['a wrong type', 'apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n- level: None\n  users: a\n', 'failed decoding: json: cannot unmarshal string into Go struct field PolicyRule.users of type []string'],
   ];
   for (const [name, text, want] of bad) {

@@ -1,7 +1,8 @@
 // The --audit-policy-file: an audit.svc.io/v1 (or audit.k8s.io/v1) Policy in
 // YAML or JSON, decoded and validated as kube's policy reader does
 // (pkg/audit/policy/reader.go, pkg/apis/audit/validation): unknown fields are
-// ignored, a wrong type fails decoding, the rules are checked with kube's
+// ignored with a warning (kube's strict decoding falling back to lenient), a
+// wrong type fails decoding, the rules are checked with kube's
 // field-error texts, and a policy without rules is refused. Errors carry the
 // file name, as kube's "…: from file <path>".
 import { readFileSync } from 'node:fs';
@@ -75,6 +76,27 @@ function groupResources(v: unknown): GroupResources[] | undefined {
   });
 }
 
+const POLICY_FIELDS = new Set(['apiVersion', 'kind', 'metadata', 'rules', 'omitStages', 'omitManagedFields']);
+const RULE_FIELDS = new Set(['level', 'users', 'userGroups', 'verbs', 'resources', 'namespaces', 'nonResourceURLs', 'omitStages', 'omitManagedFields']);
+const GROUP_FIELDS = new Set(['group', 'resources', 'resourceNames']);
+
+/** Fields strict decoding would refuse, with their paths. */
+function unknownFields(doc: Record<string, unknown>): string[] {
+  const out: string[] = [];
+  const check = (o: Record<string, unknown>, known: Set<string>, at: string) => {
+    for (const k of Object.keys(o)) if (!known.has(k)) out.push(`${at}${k}`);
+  };
+  check(doc, POLICY_FIELDS, '');
+  if (Array.isArray(doc.rules)) {
+    doc.rules.forEach((r, i) => {
+      if (!isRecord(r)) return;
+      check(r, RULE_FIELDS, `rules[${i}].`);
+      if (Array.isArray(r.resources)) r.resources.forEach((g, j) => isRecord(g) && check(g, GROUP_FIELDS, `rules[${i}].resources[${j}].`));
+    });
+  }
+  return out;
+}
+
 function rule(v: unknown): PolicyRule {
   if (!isRecord(v)) throw decodeError('Policy.rules', 'v1.PolicyRule', v);
   const out: Record<string, unknown> = { level: str(v.level, 'PolicyRule.level') };
@@ -89,8 +111,8 @@ function rule(v: unknown): PolicyRule {
   return out as unknown as PolicyRule;
 }
 
-/** Decodes and validates a policy document (no file name in the errors). */
-export function parsePolicy(text: string): Policy {
+/** Decodes and validates a policy document (no file name in the errors); `warn` hears about unknown fields. */
+export function parsePolicy(text: string, warn: (msg: string) => void = (m) => console.warn(`svc: ${m}`)): Policy {
   let doc: unknown;
   try {
     doc = parseYaml(text);
@@ -105,6 +127,8 @@ export function parsePolicy(text: string): Policy {
   if (!(POLICY_VERSIONS as readonly string[]).includes(apiVersion) || kind !== 'Policy') {
     throw new AuditPolicyError(`failed decoding: no kind ${JSON.stringify(kind)} is registered for version ${JSON.stringify(apiVersion)}`);
   }
+  const unknown = unknownFields(doc);
+  if (unknown.length > 0) warn(`Audit policy contains errors, falling back to lenient decoding: strict decoding error: ${unknown.map((f) => `unknown field ${JSON.stringify(f)}`).join(', ')}`);
   const rawRules = doc.rules ?? [];
   if (!Array.isArray(rawRules)) throw decodeError('Policy.rules', '[]v1.PolicyRule', rawRules);
   const omitStages = strings(doc.omitStages, 'Policy.omitStages');
@@ -142,10 +166,8 @@ function validateRule(r: PolicyRule, path: string): FieldError[] {
       const msgs = dns1123SubdomainErrors(g.group);
       if (msgs.length > 0) errs.push(invalid(`${path}.resources.group`, g.group, msgs.join(',')));
     }
-    if ((g.resourceNames?.length ?? 0) > 0) {
-      for (const res of g.resources ?? []) {
-        if (res.includes('/')) errs.push(invalid(`${path}.resources.resourceNames`, g.resourceNames, 'using resource names with subresources is not allowed'));
-      }
+    if ((g.resourceNames?.length ?? 0) > 0 && (g.resources?.length ?? 0) === 0) {
+      errs.push(invalid(`${path}.resources.resourceNames`, g.resourceNames, 'using resourceNames requires at least one resource'));
     }
   }
   errs.push(...validateOmitStages(r.omitStages, `${path}.omitStages`));

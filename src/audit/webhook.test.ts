@@ -1,5 +1,5 @@
 // The webhook backend against a real local HTTPS server: EventList batches
-// from the batch mode, a retry after a 500, a failure that is not retried.
+// from the batch mode, a retry after a 500, a failure after every attempt.
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -79,12 +79,12 @@ current-context: default
     await audit.backend.shutdown();
   });
 
-  it('a 400 is not retried: false in blocking-strict, counted under plugin "webhook"', async () => {
+  it('every failure is retried (kube retryOnError); after 5 attempts: false in blocking-strict, counted under plugin "webhook"', async () => {
     const before = Number(/^apiserver_audit_error_total\{plugin="webhook"\} (\S+)$/m.exec(await exposition())?.[1] ?? 0);
-    answers = [{ status: 400, body: '{}' }];
-    const audit = buildAudit(options({ mode: 'blocking-strict' }))!;
+    answers = [{ status: 400, body: '{}' }, { status: 403, body: '{}' }, { status: 404, body: '{}' }, { status: 400, body: '{}' }, { status: 400, body: '{}' }];
+    const audit = buildAudit(options({ mode: 'blocking-strict' }, 1))!;
     assert.equal(await audit.backend.processEvents([ev('f1'), ev('f2')]), false);
-    assert.equal(server.seen.length, 1);
+    assert.equal(server.seen.length, 5);
     assert.match(await exposition(), new RegExp(`^apiserver_audit_error_total\\{plugin="webhook"\\} ${before + 2}$`, 'm'));
     await audit.backend.shutdown();
   });

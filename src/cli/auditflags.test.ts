@@ -38,7 +38,7 @@ describe('audit flags', () => {
     [['--audit-log-path=x', '--audit-log-mode=batch', '--audit-log-batch-buffer-size=0'], 'invalid audit batch log buffer size 0, must be a positive number'],
     [['--audit-webhook-config-file=x', '--audit-webhook-batch-throttle-qps=0'], 'invalid audit batch webhook throttle QPS 0, must be a positive number'],
     [['--audit-webhook-config-file=x', '--audit-webhook-truncate-max-event-size=0'], 'invalid audit truncate webhook max event size 0, must be a positive number'],
-    [['--audit-log-path=x', '--audit-log-truncate-max-batch-size=10', '--audit-log-truncate-max-event-size=20'], 'invalid audit truncate log max batch size 10, must be greater than or equal to max event size (20)'],
+    [['--audit-log-path=x', '--audit-log-truncate-max-batch-size=10', '--audit-log-truncate-max-event-size=20'], 'invalid audit truncate log max batch size 10, must be greater than max event size (20)'],
     [['--audit-log-path=x', '--audit-log-version=audit.k8s.io/v1beta1'], 'invalid group version, allowed versions are ["audit.k8s.io/v1" "audit.svc.io/v1"]'],
     [['--audit-webhook-batch-throttle-qps=abc'], 'invalid argument "abc" for "--audit-webhook-batch-throttle-qps" flag: strconv.ParseFloat: parsing "abc": invalid syntax'],
   ];

@@ -161,7 +161,7 @@ describe('the audit filter', () => {
     }
     assert.equal(ctx.out().status, 500);
     assert.deepEqual(stages(backend), ['RequestReceived', 'Panic']);
-    assert.deepEqual(events(backend)[1]!.responseStatus, { status: 'Failure', message: "APIServer panic'd: boom", code: 500 });
+    assert.deepEqual(events(backend)[1]!.responseStatus, { status: 'Failure', message: "APIServer panic'd: boom", reason: 'InternalError', code: 500 });
   });
 
   it('a watch: ResponseStarted when the head is written, ResponseComplete at the end', async () => {

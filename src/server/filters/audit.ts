@@ -100,7 +100,7 @@ export function withAudit(next: Handler, deps: AuditDeps): Handler {
     } catch (err) {
       if (!(err instanceof StatusError)) {
         // kube's panic: the Panic stage instead of ResponseComplete, then the error answered as before.
-        r.responseStatus = { status: 'Failure', message: `APIServer panic'd: ${err instanceof Error ? err.message : String(err)}`, code: 500 };
+        r.responseStatus = { status: 'Failure', message: `APIServer panic'd: ${err instanceof Error ? err.message : String(err)}`, reason: 'InternalError', code: 500 };
         const done = emit(backend, ctx, r, 'Panic');
         if (done !== true && done !== false) await done;
         throw err;
