@@ -95,6 +95,21 @@ describe('the batch mode (buffered backend)', () => {
     assert.deepEqual(rec.batches, [['1', '2'], ['3'], ['4']]);
   });
 
+  it('full batches go out together: batches of one to a delegate that answers a turn later are not one per turn', async () => {
+    const rec = new Recorder(() => new Promise((r) => setImmediate(() => r(true))));
+    const b = new BufferedBackend(rec, { ...config, bufferSize: 1000, maxBatchSize: 1, maxBatchWaitMs: 0 });
+    b.processEvents(Array.from({ length: 100 }, (_, i) => ev(String(i))));
+    let turns = 0;
+    while (rec.batches.length < 100 && turns < 200) {
+      await new Promise((r) => setImmediate(r));
+      turns++;
+    }
+    assert.equal(rec.batches.length, 100);
+    assert.ok(turns <= 10, `${turns} turns`); // one batch per turn would take 100
+    assert.deepEqual(rec.batches[0], ['0']);
+    await b.shutdown();
+  });
+
   it('drops events when the buffer is full: counted under plugin "buffered", logged, the request goes on', async () => {
     const before = await counter('apiserver_audit_error_total', '{plugin="buffered"}');
     const rec = new Recorder();

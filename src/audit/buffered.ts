@@ -74,18 +74,29 @@ export class BufferedBackend implements Backend {
     return Math.ceil(((1 - this.tokens) / this.c.throttleQPS) * 1000);
   }
 
+  /**
+   * Sends a batch, and at once every further full batch (Go's loop sends them
+   * one after another without waiting for a timer); a partial batch waits for
+   * maxBatchWait. Without asyncDelegate the next round waits for these
+   * deliveries (the log backend writes the batches of one turn together).
+   */
   private async send(): Promise<void> {
     if (this.sending || this.buffer.length === 0) return;
     this.sending = true;
     try {
-      for (let w = this.throttleWait(); w > 0 && !this.stopped; w = this.throttleWait()) await new Promise((r) => setTimeout(r, w));
-      const batch = this.buffer.splice(0, this.c.maxBatchSize);
-      this.lastSend = this.now();
-      const p = Promise.resolve(this.delegate.processEvents(batch)).catch(() => false);
-      if (this.c.asyncDelegate) {
-        this.inflight.add(p);
-        void p.finally(() => this.inflight.delete(p));
-      } else await p;
+      const sent: Promise<boolean>[] = [];
+      do {
+        for (let w = this.throttleWait(); w > 0 && !this.stopped; w = this.throttleWait()) await new Promise((r) => setTimeout(r, w));
+        const batch = this.buffer.splice(0, this.c.maxBatchSize);
+        if (batch.length === 0) break;
+        this.lastSend = this.now();
+        const p = Promise.resolve(this.delegate.processEvents(batch)).catch(() => false);
+        if (this.c.asyncDelegate) {
+          this.inflight.add(p);
+          void p.finally(() => this.inflight.delete(p));
+        } else sent.push(p);
+      } while (this.buffer.length >= this.c.maxBatchSize);
+      await Promise.all(sent);
     } finally {
       this.sending = false;
       this.schedule();
