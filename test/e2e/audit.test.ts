@@ -11,6 +11,7 @@ import { openWatch } from './watchclient.js';
 import { tempDir } from '../../src/testing/tempdir.js';
 import { waitFor } from '../../src/testing/wait.js';
 import { defaultAuditOptions, type AuditOptions } from '../../src/audit/options.js';
+import { startCallbackServer } from '../../src/testing/webhookserver.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Ev = Record<string, any>;
@@ -289,6 +290,40 @@ describe('audit log rotation (e2e)', () => {
       assert.ok(current.every((e) => e.kind === 'Event'));
     } finally {
       await t.stop();
+    }
+  });
+});
+
+describe('audit webhook backend (e2e)', () => {
+  it('the server posts its events as EventList batches to the kubeconfig\'s server, retrying a failure', async () => {
+    let failFirst = true;
+    const hook = await startCallbackServer({ handle: () => (failFirst ? ((failFirst = false), { status: 503, body: '{}' }) : { body: '{}' }) });
+    const dir = tempDir('svc-e2e-audit-hook-');
+    const configFile = join(dir, 'audit-webhook.kubeconfig');
+    writeFileSync(configFile, `apiVersion: v1\nkind: Config\nclusters:\n- name: a\n  cluster:\n    server: https://127.0.0.1:${hook.port}/events\n    certificate-authority-data: ${hook.caBundle}\nusers:\n- name: u\n  user: {}\ncontexts:\n- name: c\n  context: {cluster: a, user: u}\ncurrent-context: c\n`);
+    const policyFile = join(dir, 'policy.yaml');
+    writeFileSync(policyFile, 'apiVersion: audit.svc.io/v1\nkind: Policy\nomitStages: [RequestReceived]\nrules:\n- level: None\n  users: [system:apiserver]\n- level: Metadata\n  resources: [{resources: [configmaps]}]\n');
+    const d = defaultAuditOptions();
+    const t = await startTestServer({ audit: { ...d, policyFile, webhook: { ...d.webhook, configFile, initialBackoffMs: 50, batch: { ...d.webhook.batch, maxBatchWaitMs: 100 } } } });
+    try {
+      const ids: string[] = [];
+      for (const name of ['h1', 'h2', 'h3']) ids.push(String((await t.req('POST', '/api/v1/namespaces/default/configmaps', { metadata: { name } })).headers['audit-id']));
+      const received = await waitFor('the three events at the webhook', async () => {
+        const items = hook.seen.filter((r) => r.headers['content-type'] === 'application/json').flatMap((r) => (JSON.parse(r.body) as { items: Ev[] }).items);
+        return ids.every((id) => items.some((e) => e.auditID === id)) ? items : undefined;
+      }, 15_000);
+      assert.ok(hook.seen.length >= 2, 'the failed post was retried');
+      const first = JSON.parse(hook.seen[0]!.body);
+      assert.equal(first.kind, 'EventList');
+      assert.equal(first.apiVersion, 'audit.k8s.io/v1');
+      assert.equal(hook.seen[0]!.body, hook.seen[1]!.body, 'the retry posts the same batch');
+      const ev = received.find((e) => e.auditID === ids[0])!;
+      assert.equal(ev.verb, 'create');
+      assert.equal(ev.objectRef.name, 'h1');
+      assert.equal(ev.responseStatus.code, 201);
+    } finally {
+      await t.stop();
+      await hook.close();
     }
   });
 });
