@@ -38,6 +38,8 @@ export interface RequestContext {
   longRunning?: boolean;
   /** Large bodies may be gzip-encoded (the APIResponseCompression gate; see compress.ts). */
   compression?: boolean;
+  /** When the chain started on the request, epoch µs (kube's WithRequestReceivedTimestamp; the audit event's requestReceivedTimestamp). */
+  receivedAt?: number;
   /** The request's audit record, when the audit policy records it (src/audit/record.ts; read through its accessors). */
   audit?: AuditRecord;
   /** Audit annotations (server/auditannotations.ts; read through its accessors). */

@@ -57,7 +57,7 @@ function newRecord(ctx: RequestContext, config: RequestAuditConfig, info: Reques
     u ? eventUser(u) : {},
     sourceIPs(ctx.req.headers, peerAddress(ctx)),
     userAgentOf(ctx),
-    nowMicros(),
+    ctx.receivedAt ?? nowMicros(),
     objectRefOf(info),
   );
 }
