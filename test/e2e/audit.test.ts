@@ -3,60 +3,13 @@
 // (level, stages, objectRef, responseStatus, objects, annotations, Audit-ID),
 // failed authentication, a 403, and rotation by size with maxbackup.
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startTestServer, type TestServer } from './harness.js';
 import { openWatch } from './watchclient.js';
 import { tempDir } from '../../src/testing/tempdir.js';
 import { waitFor } from '../../src/testing/wait.js';
-import { defaultAuditOptions, type AuditOptions } from '../../src/audit/options.js';
-import { startCallbackServer } from '../../src/testing/webhookserver.js';
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Ev = Record<string, any>;
-
-const POLICY = `apiVersion: audit.k8s.io/v1
-kind: Policy
-omitStages: [RequestReceived]
-rules:
-- level: None
-  nonResourceURLs: [/healthz*, /readyz*, /livez*]
-- level: Metadata
-  namespaces: [lvl-metadata]
-- level: Request
-  namespaces: [lvl-request]
-- level: RequestResponse
-  namespaces: [lvl-requestresponse]
-- level: RequestResponse
-  omitManagedFields: true
-  resources:
-  - group: ""
-    resources: [configmaps]
-- level: Request
-  resources:
-  - group: ""
-    resources: [secrets]
-  omitStages: []
-- level: Metadata
-`;
-
-function auditOptions(dir: string, log: Partial<AuditOptions['log']> = {}, policy = POLICY): AuditOptions {
-  const d = defaultAuditOptions();
-  const policyFile = join(dir, 'policy.yaml');
-  writeFileSync(policyFile, policy);
-  return { ...d, policyFile, log: { ...d.log, path: join(dir, 'audit.log'), ...log } };
-}
-
-function readLog(file: string): Ev[] {
-  let text = '';
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    return [];
-  }
-  return text.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Ev);
-}
+import { auditOptions, POLICY, readLog, type Ev } from './auditlog.js';
 
 describe('audit log (e2e)', () => {
   let t: TestServer;
@@ -268,62 +221,4 @@ describe('audit events per level and verb (e2e)', () => {
       }
     });
   }
-});
-
-describe('audit log rotation (e2e)', () => {
-  it('rotates by size and keeps maxbackup backups', async () => {
-    const dir = tempDir('svc-e2e-audit-rot-');
-    const policy = 'apiVersion: audit.svc.io/v1\nkind: Policy\nrules:\n- level: RequestResponse\n  resources: [{resources: [configmaps]}]\n';
-    const t = await startTestServer({ audit: auditOptions(dir, { maxSize: 1, maxBackups: 1 }, policy) });
-    try {
-      // each create writes ~2 × 300 KB (RequestReceived has no objects; ResponseComplete both): 1 MB per ~2 creates
-      const big = 'x'.repeat(300 * 1024);
-      for (let i = 0; i < 6; i++) assert.equal((await t.req('POST', '/api/v1/namespaces/default/configmaps', { metadata: { name: `big${i}` }, data: { big } })).status, 201);
-      const backups = await waitFor('one backup left', async () => {
-        const names = readdirSync(dir).filter((n) => /^audit-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d\.\d{3}\.log$/.test(n));
-        return names.length === 1 ? names : undefined;
-      }, 10_000);
-      assert.equal(backups.length, 1);
-      const current = readLog(join(dir, 'audit.log'));
-      assert.ok(current.length > 0);
-      assert.ok(readFileSync(join(dir, 'audit.log')).length <= 1024 * 1024);
-      assert.ok(current.every((e) => e.kind === 'Event'));
-    } finally {
-      await t.stop();
-    }
-  });
-});
-
-describe('audit webhook backend (e2e)', () => {
-  it('the server posts its events as EventList batches to the kubeconfig\'s server, retrying a failure', async () => {
-    let failFirst = true;
-    const hook = await startCallbackServer({ handle: () => (failFirst ? ((failFirst = false), { status: 503, body: '{}' }) : { body: '{}' }) });
-    const dir = tempDir('svc-e2e-audit-hook-');
-    const configFile = join(dir, 'audit-webhook.kubeconfig');
-    writeFileSync(configFile, `apiVersion: v1\nkind: Config\nclusters:\n- name: a\n  cluster:\n    server: https://127.0.0.1:${hook.port}/events\n    certificate-authority-data: ${hook.caBundle}\nusers:\n- name: u\n  user: {}\ncontexts:\n- name: c\n  context: {cluster: a, user: u}\ncurrent-context: c\n`);
-    const policyFile = join(dir, 'policy.yaml');
-    writeFileSync(policyFile, 'apiVersion: audit.svc.io/v1\nkind: Policy\nomitStages: [RequestReceived]\nrules:\n- level: None\n  users: [system:apiserver]\n- level: Metadata\n  resources: [{resources: [configmaps]}]\n');
-    const d = defaultAuditOptions();
-    const t = await startTestServer({ audit: { ...d, policyFile, webhook: { ...d.webhook, configFile, initialBackoffMs: 50, batch: { ...d.webhook.batch, maxBatchWaitMs: 100 } } } });
-    try {
-      const ids: string[] = [];
-      for (const name of ['h1', 'h2', 'h3']) ids.push(String((await t.req('POST', '/api/v1/namespaces/default/configmaps', { metadata: { name } })).headers['audit-id']));
-      const received = await waitFor('the three events at the webhook', async () => {
-        const items = hook.seen.filter((r) => r.headers['content-type'] === 'application/json').flatMap((r) => (JSON.parse(r.body) as { items: Ev[] }).items);
-        return ids.every((id) => items.some((e) => e.auditID === id)) ? items : undefined;
-      }, 15_000);
-      assert.ok(hook.seen.length >= 2, 'the failed post was retried');
-      const first = JSON.parse(hook.seen[0]!.body);
-      assert.equal(first.kind, 'EventList');
-      assert.equal(first.apiVersion, 'audit.k8s.io/v1');
-      assert.equal(hook.seen[0]!.body, hook.seen[1]!.body, 'the retry posts the same batch');
-      const ev = received.find((e) => e.auditID === ids[0])!;
-      assert.equal(ev.verb, 'create');
-      assert.equal(ev.objectRef.name, 'h1');
-      assert.equal(ev.responseStatus.code, 201);
-    } finally {
-      await t.stop();
-      await hook.close();
-    }
-  });
 });
