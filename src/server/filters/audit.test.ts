@@ -18,6 +18,7 @@ import type { Backend } from '../../audit/backend.js';
 import type { AuditEvent } from '../../audit/types.js';
 import { writeJSONText, writeObject } from '../respond.js';
 import { configureMetrics, exposition } from '../../metrics/registry.js';
+import { newGone } from '../../api/meta/index.js';
 
 enableAuditHooks();
 
@@ -177,6 +178,24 @@ describe('the audit filter', () => {
     assert.deepEqual(stages(backend), ['RequestReceived', 'ResponseStarted', 'ResponseComplete']);
     assert.equal(events(backend)[0]!.verb, 'watch');
     assert.deepEqual(events(backend)[1]!.responseStatus, { code: 200 });
+  });
+
+  it('an API error after the response started still ends with ResponseComplete', async () => {
+    const { h, backend } = chain(async (ctx) => {
+      const r = ctx.res as unknown as { writeHead(c: number): void };
+      r.writeHead(200);
+      ctx.res.write('{"type":"ADDED"}\n');
+      throw newGone('too old resource version: 1 (5)');
+    });
+    const err = console.error;
+    console.error = () => undefined;
+    try {
+      await h(fakeCtx('GET', '/api/v1/namespaces/ns/pods?watch=true'));
+    } finally {
+      console.error = err;
+    }
+    assert.deepEqual(stages(backend), ['RequestReceived', 'ResponseStarted', 'ResponseComplete']);
+    assert.deepEqual(events(backend)[2]!.responseStatus, { code: 200 });
   });
 
   it('omitStages, level None, and the level metric', async () => {

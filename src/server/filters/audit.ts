@@ -95,6 +95,7 @@ export function withAudit(next: Handler, deps: AuditDeps): Handler {
       r.responseStatus ??= { code: ctx.res.statusCode };
       void emit(backend, ctx, r, 'ResponseStarted');
     });
+    let rethrow: unknown;
     try {
       await next(ctx);
     } catch (err) {
@@ -105,8 +106,8 @@ export function withAudit(next: Handler, deps: AuditDeps): Handler {
         if (done !== true && done !== false) await done;
         throw err;
       }
-      if (ctx.res.headersSent) throw err;
-      writeError(ctx, err); // records the Status (respond.ts) so ResponseComplete carries it
+      if (ctx.res.headersSent) rethrow = err; // the response started: recovery ends it, after ResponseComplete
+      else writeError(ctx, err); // records the Status (respond.ts) so ResponseComplete carries it
     }
     if (!r.responseStatus) r.responseStatus = ctx.res.headersSent ? { code: ctx.res.statusCode } : CLOSED_EARLY;
     else if (r.responseStatus.code === undefined) r.responseStatus = { ...r.responseStatus, code: ctx.res.statusCode };
@@ -116,6 +117,7 @@ export function withAudit(next: Handler, deps: AuditDeps): Handler {
     }
     const done = emit(backend, ctx, r, 'ResponseComplete');
     if (done !== true && done !== false) await done;
+    if (rethrow !== undefined) throw rethrow;
   };
 }
 
