@@ -4,6 +4,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { RequestInfo, ResourceRequestInfo } from '../endpoints/requestinfo.js';
 import type { UserInfo } from '../authn/user.js';
+import type { AuditRecord } from '../audit/record.js';
 
 /** The response side, common to HTTP/1.1 and HTTP/2 compatibility responses. */
 export interface Response {
@@ -37,6 +38,12 @@ export interface RequestContext {
   longRunning?: boolean;
   /** Large bodies may be gzip-encoded (the APIResponseCompression gate; see compress.ts). */
   compression?: boolean;
+  /** When the chain started on the request, epoch µs (kube's WithRequestReceivedTimestamp; the audit event's requestReceivedTimestamp). */
+  receivedAt?: number;
+  /** The request's audit record, when the audit policy records it (src/audit/record.ts; read through its accessors). */
+  audit?: AuditRecord;
+  /** Audit annotations (server/auditannotations.ts; read through its accessors). */
+  auditAnnotations?: Map<string, string>;
 }
 
 export type Handler = (ctx: RequestContext) => Promise<void>;

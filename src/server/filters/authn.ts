@@ -1,16 +1,20 @@
-// Authentication: sets ctx.user, or answers 401 for invalid credentials.
+// Authentication: sets ctx.user, or answers 401 for invalid credentials
+// (through `failed` when given: kube's failed handler, audited).
 import type { TLSSocket } from 'node:tls';
 import { peerCertificateChain } from '../pki.js';
-import { newUnauthorized } from '../../api/meta/index.js';
+import { newUnauthorized, type StatusError } from '../../api/meta/index.js';
 import { AuthenticationError, type AuthRequest, type UnionAuthenticator } from '../../authn/authenticator.js';
 import type { Handler, RequestContext } from '../context.js';
 
-export function withAuthentication(next: Handler, authenticator: UnionAuthenticator): Handler {
+export function withAuthentication(next: Handler, authenticator: UnionAuthenticator, failed?: (ctx: RequestContext, err: StatusError) => Promise<void>): Handler {
   return async (ctx) => {
     try {
       ctx.user = (await authenticator.authenticate(authRequest(ctx))).user;
     } catch (err) {
-      if (err instanceof AuthenticationError) throw newUnauthorized('Unauthorized');
+      if (err instanceof AuthenticationError) {
+        if (failed) return failed(ctx, newUnauthorized('Unauthorized'));
+        throw newUnauthorized('Unauthorized');
+      }
       throw err;
     }
     await next(ctx);

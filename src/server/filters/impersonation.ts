@@ -23,6 +23,7 @@ import { deleteHeaders, headerNamesWithPrefix, headerValue, headerValues, pathUn
 import type { Attributes, Authorizer } from '../../authz/authorizer.js';
 import { userOf, type Handler } from '../context.js';
 import { forbiddenError } from '../../authz/forbidden.js';
+import { auditImpersonatedUser } from '../../audit/record.js';
 
 /** The group of the uids and userextras resources (RBAC must also match the authentication.k8s.io spelling). */
 export const IMPERSONATION_GROUP = 'authentication.svc.io';
@@ -53,6 +54,7 @@ export function withImpersonation(next: Handler, authorizer: Authorizer): Handle
       if (d.decision !== 'allow') throw forbiddenError(a, d.reason);
     }
     ctx.user = actingUser(wanted, headerValues(src, GROUP).length > 0);
+    auditImpersonatedUser(ctx, ctx.user);
     deleteHeaders(src, [USER, GROUP, UID, ...headerNamesWithPrefix(src, EXTRA_PREFIX)]);
     await next(ctx);
   };
