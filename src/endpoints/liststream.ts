@@ -5,6 +5,7 @@
 // is one page of one snapshot; an unpaged one streams storage chunks (or the
 // watch cache's snapshot) item by item, so a list of 150,000 pods never
 // becomes one string, one array of objects, or a buffer the client cannot drain.
+import { auditResponseText, auditWantsResponse } from '../audit/record.js';
 import { createGzip, type Gzip } from 'node:zlib';
 import { endBody, GZIP_THRESHOLD_BYTES, shouldCompress } from '../server/compress.js';
 import { drained } from '../server/drain.js';
@@ -100,8 +101,11 @@ class BodyWriter implements PieceSink {
   private decided = false;
   /** Set when the body goes out gzip-encoded (APIResponseCompression, src/server/compress.ts). */
   private gz: Gzip | undefined;
+  /** The body's text, kept only when the audit policy wants the response (RequestResponse). */
+  private readonly audited: string[] | undefined;
 
   constructor(private readonly ctx: RequestContext) {
+    this.audited = auditWantsResponse(ctx) ? [] : undefined;
     const res = ctx.res;
     res.statusCode = 200;
     res.setHeader('Content-Type', 'application/json');
@@ -119,14 +123,17 @@ class BodyWriter implements PieceSink {
   }
 
   text(s: string): void {
-    if (s.length * 3 <= PIECE_BYTES - this.at) this.at += this.piece.write(s, this.at);
-    else {
+    if (s.length * 3 <= PIECE_BYTES - this.at) {
+      this.audited?.push(s);
+      this.at += this.piece.write(s, this.at);
+    } else {
       const b = Buffer.from(s);
       this.bytes(b, 0, b.length);
     }
   }
 
   bytes(b: Buffer, start: number, end: number): void {
+    this.audited?.push(b.toString('utf8', start, end));
     while (start < end) {
       const n = Math.min(end - start, PIECE_BYTES - this.at);
       b.copy(this.piece, this.at, start, start + n);
@@ -156,6 +163,7 @@ class BodyWriter implements PieceSink {
 
   end(): void {
     if (this.closed || this.ctx.res.writableEnded) return;
+    if (this.audited) auditResponseText(this.ctx, this.audited.join(''));
     const last = this.piece.subarray(0, this.at);
     // A body that never needed a flush goes out in one piece (gzip-encoded if large enough).
     if (!this.decided) return endBody(this.ctx, this.ready.length === 0 ? Buffer.from(last) : Buffer.concat([...this.ready.splice(0), last]));

@@ -10,6 +10,7 @@ import type { ServedResource } from '../registry/registry.js';
 import type { GenericStore, TrackFields } from '../registry/store.js';
 import { type ApiObject, isObject, withTypeMeta } from '../registry/object.js';
 import { type ResourceRequestInfo } from './requestinfo.js';
+import { auditRequestPatch } from '../audit/record.js';
 import { readBody } from './body.js';
 import { checkAppliedKind, type EndpointKind } from './bodykind.js';
 import { applyPatch, decodePatch, patchedObject, patchInvalid, patchTypeOf, requireObject, type DecodedPatch, type Patched, type PatchTarget } from './patch.js';
@@ -35,6 +36,7 @@ export async function servePatch(
   const t = p.tracking('PatchOptions', type === 'apply');
   const mode = fieldValidationOf(ctx.url.searchParams, 'PatchOptions');
   const text = (await readBody(ctx.req)).toString('utf8');
+  auditRequestPatch(ctx, text);
   let warnings: string[] = [];
   const opts = { dryRun: p.dryRun, user: ctx.user, requestInfo: info, options: writeOptions('PatchOptions', ctx.url.searchParams), subresource: info.subresource || undefined, warn: (w: string) => addWarning(ctx, w), annotate: (k: string, v: string) => addAuditAnnotation(ctx, k, v), ...(p.versions.lens ? { lens: p.versions.lens } : {}) };
   if (type === 'apply') {

@@ -6,6 +6,7 @@
 import { fieldPath, newBadRequest, newInvalid, newMethodNotAllowed, newMethodNotSupported, newNotAcceptable, newNotFound, newRouteNotAcceptable, notSupported, type Status } from '../api/meta/index.js';
 import { resourceInfoOf, type RequestContext } from '../server/context.js';
 import { addWarning, writeJSONText, writeObject } from '../server/respond.js';
+import { auditRequestObject } from '../audit/record.js';
 import { addAuditAnnotation } from '../server/auditannotations.js';
 import type { CustomKind, Registry, ServedResource } from '../registry/registry.js';
 import type { DeleteOptions, GenericStore, TrackFields } from '../registry/store.js';
@@ -69,6 +70,7 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
     if (served.virtual) {
       const apiVersion = spellApiVersion(served.group === '' ? served.version : `${served.group}/${served.version}`, spelling);
       const body = info.verb === 'create' ? await kindedBody(ctx, endpoint) : undefined;
+      if (body) auditRequestObject(ctx, body);
       const writes = body && collectionCreator(served.group, served.resource);
       if (writes) {
         const dryRun = parseDryRun(ctx.url.searchParams, 'CreateOptions');
@@ -157,15 +159,21 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
       }
       case 'create': {
         const creator = info.subresource ? subresourceCreator(served.group, served.resource, info.subresource) : undefined;
-        if (creator) return writeObject(ctx, 201, await creator(registry, info.namespace, info.name, (await kindedBody(ctx, endpoint)) as ApiObject, { ...writeCtx, options: writeOptions('CreateOptions', q) }));
+        if (creator) {
+          const body = (await kindedBody(ctx, endpoint)) as ApiObject;
+          auditRequestObject(ctx, body);
+          return writeObject(ctx, 201, await creator(registry, info.namespace, info.name, body, { ...writeCtx, options: writeOptions('CreateOptions', q) }));
+        }
         if (info.subresource) throw newMethodNotSupported({ group: served.group, resource: `${served.resource}/${info.subresource}` }, 'create');
         const t = tracking('CreateOptions');
         const obj = bodyObject(await typedBody(ctx, served, endpoint, 'CreateOptions', gates));
+        auditRequestObject(ctx, obj, { apiVersion, kind: served.kind });
         return out(201, await store.create(info.namespace, obj, { ...writeCtx, options: writeOptions('CreateOptions', q), track: track(t) }));
       }
       case 'update': {
         const t = tracking('UpdateOptions');
         const obj = bodyObject(await typedBody(ctx, served, endpoint, 'UpdateOptions', gates));
+        auditRequestObject(ctx, obj, { apiVersion, kind: served.kind });
         checkPutTarget(obj, info, served);
         if (info.subresource === 'finalize') {
           // As kube-apiserver, /finalize keeps no managedFields of its own.
@@ -249,6 +257,7 @@ function checkDryRun(values: readonly string[], optionsKind: string): boolean {
 async function deleteOptions(ctx: RequestContext, queryDryRun: boolean, spelling: ReturnType<typeof groupSpelling>, info?: ResourceRequestInfo): Promise<DeleteOptions> {
   const read = await readObjectBody(ctx.req);
   if (read) checkDeleteOptionsKind(read.value, read.raw, spellGroup('meta.svc.io', spelling));
+  if (read) auditRequestObject(ctx, read.value);
   const body = read?.value;
   const q = ctx.url.searchParams;
   const grace = body ? (body.gracePeriodSeconds === undefined || body.gracePeriodSeconds === null ? undefined : String(body.gracePeriodSeconds)) : (q.get('gracePeriodSeconds') ?? undefined);

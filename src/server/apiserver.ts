@@ -27,6 +27,8 @@ import { Registry, type ServedResource } from '../registry/registry.js';
 import { Admission } from '../registry/admission.js';
 import { SYSTEM_NAMESPACES } from '../admission/plugins/namespacelifecycle.js';
 import { buildAdmissionPlugins, planAdmission, type AdmissionFlags, type AdmissionPlan } from '../admission/chain.js';
+import { buildAudit, type AuditOptions } from '../audit/options.js';
+import { enableAuditHooks } from '../audit/record.js';
 import { policyStatusController, policyStatusWanted } from '../admission/plugins/validatingpolicy/status.js';
 import { CRD_GROUP, CRD_RESOURCE } from '../apiextensions/serve/controller.js';
 import { customResources } from '../apiextensions/serve/index.js';
@@ -128,6 +130,8 @@ export interface ApiServerOptions {
   readonly metrics?: { readonly showHiddenMetricsForVersion?: string };
   /** --kubelet-client-certificate, --kubelet-client-key, --kubelet-certificate-authority, --kubelet-preferred-address-types. */
   readonly kubeletClient?: KubeletClientOptions;
+  /** --audit-policy-file, --audit-log-*, --audit-webhook-* (src/audit/options.ts); auditing is off without a policy and a backend. */
+  readonly audit?: AuditOptions;
 }
 
 export interface ServiceAccountOptions {
@@ -303,7 +307,10 @@ async function assemble(opts: ApiServerOptions, rawStore: Store, admissionPlan: 
       return path === JWKS_PATH ? { contentType: 'application/jwk-set+json', body: docs.jwks } : { contentType: 'application/json', body: docs.configuration };
     },
   });
+  const audit = opts.audit ? buildAudit(opts.audit) : undefined;
+  if (audit) enableAuditHooks();
   const chain = buildHandlerChain(router, {
+    ...(audit ? { audit } : {}),
     authenticator,
     authorizer,
     inFlight: { readonly: opts.maxRequestsInflight, mutating: opts.maxMutatingRequestsInflight },
@@ -353,6 +360,8 @@ async function assemble(opts: ApiServerOptions, rawStore: Store, admissionPlan: 
   const running: { stop(): void | Promise<void> }[] = [
     { stop: () => external.close() }, { stop: () => authz.stop() }, { stop: () => registry.stopCaches() }, { stop: () => serviceAllocation.close() },
   ];
+  // The audit backend stops last, once every request it may hear about has ended.
+  if (audit) running.unshift({ stop: () => audit.backend.shutdown() });
   const start = async <T extends { start(): Promise<void>; stop(): void }>(c: T): Promise<T> => {
     running.push(c);
     await c.start();

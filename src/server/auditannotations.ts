@@ -6,11 +6,11 @@
 // later, different one is dropped with a log line.
 import type { RequestContext } from './context.js';
 
-const byRequest = new WeakMap<RequestContext, Map<string, string>>();
+const NONE: ReadonlyMap<string, string> = new Map();
 
 export function addAuditAnnotation(ctx: RequestContext, key: string, value: string): void {
-  let m = byRequest.get(ctx);
-  if (!m) byRequest.set(ctx, (m = new Map()));
+  let m = ctx.auditAnnotations;
+  if (!m) ctx.auditAnnotations = m = new Map();
   const had = m.get(key);
   if (had === undefined) m.set(key, value);
   else if (had !== value) console.error(`svc: audit annotation ${JSON.stringify(key)} already set to ${JSON.stringify(had)}; ${JSON.stringify(value)} dropped`);
@@ -18,5 +18,5 @@ export function addAuditAnnotation(ctx: RequestContext, key: string, value: stri
 
 /** The request's audit annotations, in the order they were added. */
 export function auditAnnotationsOf(ctx: RequestContext): ReadonlyMap<string, string> {
-  return byRequest.get(ctx) ?? new Map();
+  return ctx.auditAnnotations ?? NONE;
 }

@@ -1,11 +1,13 @@
 // The filter chain — the only place the order of the request path is written:
 //
-//   recovery → request info → request metrics → timeout → authentication → impersonation
-//     → max in-flight → authorization → router (health, version, discovery, resources)
+//   recovery → request info → request metrics → timeout → authentication (failed: audited 401)
+//     → audit → impersonation → max in-flight → authorization → router (health, version, discovery, resources)
 //
 // As kube-apiserver's DefaultBuildHandlerChain: the in-flight limit (and API
 // Priority and Fairness, which classifies by user) runs after authentication
-// and impersonation, so it sees who is asking.
+// and impersonation, so it sees who is asking. Audit sits where kube's
+// WithAudit does: it sees the authenticated user, and impersonation then
+// records the impersonated one on the event.
 //
 // Each filter is a small withX(next, deps) in filters/.
 import type { UnionAuthenticator } from '../authn/authenticator.js';
@@ -19,6 +21,7 @@ import { withTimeout } from './filters/timeout.js';
 import { withAuthentication } from './filters/authn.js';
 import { withImpersonation } from './filters/impersonation.js';
 import { withAuthorization } from './filters/authz.js';
+import { withAudit, failedAuthenticationAudit, type AuditDeps } from './filters/audit.js';
 
 export interface ChainDeps {
   readonly authenticator: UnionAuthenticator;
@@ -27,6 +30,8 @@ export interface ChainDeps {
   readonly requestTimeoutMs: number;
   /** What the request metrics need to keep their labels bounded. */
   readonly metrics: RequestMetricsDeps;
+  /** The audit policy and backend; absent when auditing is off. */
+  readonly audit?: AuditDeps;
 }
 
 export function buildHandlerChain(router: Handler, deps: ChainDeps): Handler {
@@ -34,7 +39,8 @@ export function buildHandlerChain(router: Handler, deps: ChainDeps): Handler {
   h = withAuthorization(h, deps.authorizer);
   h = withMaxInFlight(h, deps.inFlight);
   h = withImpersonation(h, deps.authorizer);
-  h = withAuthentication(h, deps.authenticator);
+  if (deps.audit) h = withAudit(h, deps.audit);
+  h = withAuthentication(h, deps.authenticator, deps.audit && failedAuthenticationAudit(deps.audit));
   h = withTimeout(h, deps.requestTimeoutMs);
   h = withRequestMetrics(h, deps.metrics);
   h = withRequestInfo(h);

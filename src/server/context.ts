@@ -5,6 +5,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { RequestInfo, ResourceRequestInfo } from '../endpoints/requestinfo.js';
 import type { UserInfo } from '../authn/user.js';
 import type { RequestLabels } from '../metrics/apiserver.js';
+import type { AuditRecord } from '../audit/record.js';
 
 /** The response side, common to HTTP/1.1 and HTTP/2 compatibility responses. */
 export interface Response {
@@ -48,6 +49,12 @@ export interface RequestContext {
   refusedBy?: 'authentication' | 'impersonation' | 'authorization';
   /** The request's metric labels, set by the metrics filter (server/filters/metrics.ts). */
   metricsLabels?: RequestLabels;
+  /** When the chain started on the request, epoch µs (kube's WithRequestReceivedTimestamp; the audit event's requestReceivedTimestamp). */
+  receivedAt?: number;
+  /** The request's audit record, when the audit policy records it (src/audit/record.ts; read through its accessors). */
+  audit?: AuditRecord;
+  /** Audit annotations (server/auditannotations.ts; read through its accessors). */
+  auditAnnotations?: Map<string, string>;
 }
 
 export type Handler = (ctx: RequestContext) => Promise<void>;

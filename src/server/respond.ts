@@ -12,11 +12,13 @@ import { canonicalGroup, groupSpelling } from '../endpoints/requestinfo.js';
 import { endBody } from './compress.js';
 import { drained } from './drain.js';
 import { WarningRecorder } from './warnings.js';
+import { auditRecordOf, auditResponseObject, auditResponseStatus, auditResponseText } from '../audit/record.js';
 
 export function writeObject(ctx: RequestContext, code: number, obj: unknown, enc?: Encoding, contentType?: string): void {
   const accept = ctx.req.headers.accept;
   const e = enc ?? negotiate(accept) ?? 'json';
   if (ctx.res.headersSent || ctx.res.writableEnded) return;
+  if (auditRecordOf(ctx)) auditResponseObject(ctx, obj);
   if (e !== 'protobuf') return send(ctx, code, contentType ?? CONTENT_TYPES[e], encode(obj, e));
   const bytes = isObject(obj) ? encodeObject(obj) : undefined;
   if (bytes) return send(ctx, code, protobufMediaType(accept), bytes);
@@ -73,6 +75,7 @@ function send(ctx: RequestContext, code: number, contentType: string, body: stri
 /** Writes a JSON body that is already text (or its UTF-8 bytes). */
 export function writeJSONText(ctx: RequestContext, code: number, text: string | Buffer): void {
   if (ctx.res.headersSent || ctx.res.writableEnded) return;
+  if (auditRecordOf(ctx)) auditResponseText(ctx, typeof text === 'string' ? text : text.toString('utf8'));
   ctx.res.statusCode = code;
   ctx.res.setHeader('Content-Type', 'application/json');
   ctx.res.setHeader('Cache-Control', 'no-cache, private');
@@ -124,5 +127,6 @@ export function writeError(ctx: RequestContext, err: unknown): void {
   const status: Status = inRequestSpelling(ctx, statusFromUnknown(err));
   if (status.code === 500 && status.reason === 'InternalError') console.error(`svc: internal error serving ${ctx.req.method} ${ctx.req.url}:`, err);
   if (status.details?.retryAfterSeconds !== undefined) ctx.res.setHeader('Retry-After', String(status.details.retryAfterSeconds));
+  auditResponseStatus(ctx, status);
   writeObject(ctx, status.code ?? 500, status, negotiate(ctx.req.headers.accept) ?? 'json');
 }

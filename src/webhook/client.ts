@@ -51,6 +51,7 @@ export interface CallOptions {
   readonly method?: string;
   /** Absolute URL; defaults to the connection's server URL. */
   readonly url?: URL | string;
+  /** Sent as JSON; a Buffer is sent as is (a body already encoded as JSON). */
   readonly body?: unknown;
   readonly headers?: Record<string, string>;
 }
@@ -96,7 +97,7 @@ export class OutboundClient {
 
   private once(opts: CallOptions, deadline: number): Promise<Response> {
     const url = opts.url ? new URL(opts.url) : this.connection.server;
-    const payload = opts.body === undefined ? undefined : Buffer.from(JSON.stringify(opts.body));
+    const payload = opts.body === undefined ? undefined : Buffer.isBuffer(opts.body) ? opts.body : Buffer.from(JSON.stringify(opts.body));
     const headers: Record<string, string> = { 'user-agent': this.opts.userAgent ?? 'svc-apiserver', ...opts.headers };
     if (payload) {
       headers['content-type'] = 'application/json';

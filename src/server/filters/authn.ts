@@ -1,14 +1,15 @@
-// Authentication: sets ctx.user, or answers 401 for invalid credentials; records
+// Authentication: sets ctx.user, or answers 401 for invalid credentials
+// (through `failed` when given: kube's failed handler, audited); records
 // authentication_attempts/_duration_seconds, authenticated_user_requests and the filter's latency.
 import type { TLSSocket } from 'node:tls';
 import { peerCertificateChain } from '../pki.js';
-import { newUnauthorized } from '../../api/meta/index.js';
+import { newUnauthorized, type StatusError } from '../../api/meta/index.js';
 import { AuthenticationError, type AuthRequest, type UnionAuthenticator } from '../../authn/authenticator.js';
 import type { Handler, RequestContext } from '../context.js';
 import { recordAuthentication } from '../../metrics/authn.js';
 import { recordFilterLatency } from '../../metrics/apiserver.js';
 
-export function withAuthentication(next: Handler, authenticator: UnionAuthenticator): Handler {
+export function withAuthentication(next: Handler, authenticator: UnionAuthenticator, failed?: (ctx: RequestContext, err: StatusError) => Promise<void>): Handler {
   return async (ctx) => {
     const started = performance.now();
     try {
@@ -18,6 +19,7 @@ export function withAuthentication(next: Handler, authenticator: UnionAuthentica
         // kube: no credentials (anonymous access off) is a failure, credentials refused an error.
         recordAuthentication(err.message === 'no credentials provided' ? 'failure' : 'error', (performance.now() - started) / 1000);
         ctx.refusedBy = 'authentication';
+        if (failed) return failed(ctx, newUnauthorized('Unauthorized'));
         throw newUnauthorized('Unauthorized');
       }
       throw err;

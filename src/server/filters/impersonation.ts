@@ -24,6 +24,7 @@ import type { Attributes, Authorizer } from '../../authz/authorizer.js';
 import { userOf, type Handler, type RequestContext } from '../context.js';
 import { forbiddenError } from '../../authz/forbidden.js';
 import { recordFilterLatency } from '../../metrics/apiserver.js';
+import { auditImpersonatedUser } from '../../audit/record.js';
 
 /** The group of the uids and userextras resources (RBAC must also match the authentication.k8s.io spelling). */
 export const IMPERSONATION_GROUP = 'authentication.svc.io';
@@ -58,6 +59,7 @@ export function withImpersonation(next: Handler, authorizer: Authorizer): Handle
       }
     }
     ctx.user = actingUser(wanted, headerValues(src, GROUP).length > 0);
+    auditImpersonatedUser(ctx, ctx.user);
     deleteHeaders(src, [USER, GROUP, UID, ...headerNamesWithPrefix(src, EXTRA_PREFIX)]);
     await passed(ctx, started, next);
   };
