@@ -1,7 +1,7 @@
 // The filter chain — the only place the order of the request path is written:
 //
 //   recovery → request info → timeout → authentication → impersonation
-//     → max in-flight → authorization → router (health, version, discovery, resources)
+//     → max in-flight or priority and fairness → authorization → router (health, version, discovery, resources)
 //
 // As kube-apiserver's DefaultBuildHandlerChain: the in-flight limit (and API
 // Priority and Fairness, which classifies by user) runs after authentication
@@ -14,6 +14,7 @@ import type { Handler } from './context.js';
 import { withRecovery } from './filters/recovery.js';
 import { withRequestInfo } from './filters/requestinfo.js';
 import { withMaxInFlight, type InFlightLimits } from './filters/inflight.js';
+import { withPriorityAndFairness, type PriorityAndFairnessDeps } from './filters/apf.js';
 import { withTimeout } from './filters/timeout.js';
 import { withAuthentication } from './filters/authn.js';
 import { withImpersonation } from './filters/impersonation.js';
@@ -23,13 +24,15 @@ export interface ChainDeps {
   readonly authenticator: UnionAuthenticator;
   readonly authorizer: Authorizer;
   readonly inFlight: InFlightLimits;
+  /** API Priority and Fairness, in place of the in-flight limit (the APIPriorityAndFairness gate and --enable-priority-and-fairness). */
+  readonly priorityAndFairness?: PriorityAndFairnessDeps;
   readonly requestTimeoutMs: number;
 }
 
 export function buildHandlerChain(router: Handler, deps: ChainDeps): Handler {
   let h = router;
   h = withAuthorization(h, deps.authorizer);
-  h = withMaxInFlight(h, deps.inFlight);
+  h = deps.priorityAndFairness ? withPriorityAndFairness(h, deps.priorityAndFairness) : withMaxInFlight(h, deps.inFlight);
   h = withImpersonation(h, deps.authorizer);
   h = withAuthentication(h, deps.authenticator);
   h = withTimeout(h, deps.requestTimeoutMs);

@@ -1,0 +1,137 @@
+// API Priority and Fairness (kube's filters/priority-and-fairness.go, v1.27),
+// in place of the in-flight limit: each request is classified (flow schema →
+// priority level), answers carry X-Kubernetes-PF-FlowSchema-UID and
+// X-Kubernetes-PF-PriorityLevel-UID, exempt levels run at once, others wait in
+// their level's queue set for up to a quarter of the request timeout and are
+// refused with kube's plain-text 429 (Retry-After: 1) when rejected. A watch
+// holds its seats only until its response starts (its storage watch is
+// registered), as kube releases a watch's seats once it is initialized.
+import type { Handler, RequestContext, Response } from '../context.js';
+import { requestInfoOf, userOf } from '../context.js';
+import type { FlowControlController } from '../../flowcontrol/controller.js';
+import { flowDistinguisher } from '../../flowcontrol/classify.js';
+import { estimateWork, type ResourceCounts } from '../../flowcontrol/workestimate.js';
+import type { Started } from '../../flowcontrol/queueset.js';
+import {
+  cellFor, dispatchedRequests, queueLengthAfterEnqueue, rejectedRequests, requestExecutionSeconds, requestWaitDuration, watchCountSamples, workEstimatedSeats,
+} from '../../flowcontrol/metrics.js';
+
+export interface PriorityAndFairnessDeps {
+  readonly controller: FlowControlController;
+  readonly counts: ResourceCounts;
+  /** The WatchList gate: watches with sendInitialEvents cost what their list costs. */
+  readonly watchList: boolean;
+  /** --request-timeout: a request waits in a queue at most a quarter of it. */
+  readonly requestTimeoutMs: number;
+  /**
+   * Where a rejection is recorded as a request termination (the request metrics'
+   * recordRequestTermination, wired when they land).
+   */
+  readonly recordRequestTermination?: (ctx: RequestContext, code: number) => void;
+}
+
+const MESSAGE = 'Too many requests, please try again later.\n';
+
+/** kube's tooManyRequests: http.Error's plain text with Retry-After. */
+function tooManyRequests(res: Response): void {
+  res.statusCode = 429;
+  res.setHeader('Retry-After', '1');
+  res.setHeader('Content-Type', 'text/plain; charset=utf-8');
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.end(MESSAGE);
+}
+
+/** Calls fn once, when the response's headers go out (writeHead, flushHeaders or the first write). */
+function onResponseStart(res: Response, fn: () => void): void {
+  const r = res as unknown as Record<string, unknown>;
+  let fired = false;
+  const once = () => {
+    if (!fired) {
+      fired = true;
+      fn();
+    }
+  };
+  for (const m of ['writeHead', 'flushHeaders', 'write']) {
+    const orig = r[m];
+    if (typeof orig !== 'function') continue;
+    r[m] = function (this: unknown, ...args: unknown[]) {
+      once();
+      return (orig as (...a: unknown[]) => unknown).apply(this, args);
+    };
+  }
+}
+
+export function withPriorityAndFairness(next: Handler, deps: PriorityAndFairnessDeps): Handler {
+  const maxWaitMs = Math.max(1000, deps.requestTimeoutMs / 4);
+  return async (ctx) => {
+    const info = requestInfoOf(ctx);
+    const user = userOf(ctx);
+    const { schema, level } = deps.controller.classify(user, info);
+    ctx.res.setHeader('X-Kubernetes-PF-FlowSchema-UID', schema.uid);
+    ctx.res.setHeader('X-Kubernetes-PF-PriorityLevel-UID', level.uid);
+    const labels = { priority_level: level.name, flow_schema: schema.name };
+    const cell = cellFor(level.name, schema.name);
+    if (level.exempt) {
+      dispatchedRequests.inc(labels);
+      level.exemptExecuting++;
+      cell.executing++;
+      try {
+        await next(ctx);
+      } finally {
+        level.exemptExecuting--;
+        cell.executing--;
+      }
+      return;
+    }
+    const estimate = estimateWork(info, ctx.url.searchParams, deps.counts, deps.watchList);
+    const seats = Math.max(estimate.initialSeats, estimate.finalSeats);
+    workEstimatedSeats.observe(labels, seats);
+    if (estimate.finalSeats > 0 && info.isResourceRequest) watchCountSamples.observe(labels, deps.counts.watchers(info.apiGroup, info.resource));
+    const start = level.qs.start({
+      flowSchema: schema.name, distinguisher: flowDistinguisher(schema, user, info), estimate, maxWaitMs,
+      user: user.name, info,
+    });
+    if (level.qs.queuingConfig) queueLengthAfterEnqueue.observe(labels, level.qs.queueLengthAfterEnqueue);
+    let started: Started;
+    if (start.kind === 'wait') {
+      cell.waiting++;
+      // a client that goes away while its request waits leaves the queue
+      ctx.req.once('close', () => start.cancel());
+      try {
+        started = await start.result;
+      } finally {
+        cell.waiting--;
+      }
+    } else {
+      started = start;
+    }
+    if (started.kind === 'reject') {
+      rejectedRequests.inc({ ...labels, reason: started.reason });
+      requestWaitDuration.observe({ ...labels, execute: 'false' }, 0);
+      deps.recordRequestTermination?.(ctx, 429);
+      if (!ctx.res.headersSent) tooManyRequests(ctx.res);
+      return;
+    }
+    const ticket = started.ticket;
+    dispatchedRequests.inc(labels);
+    requestWaitDuration.observe({ ...labels, execute: 'true' }, ticket.waitedMs / 1000);
+    cell.executing++;
+    cell.seats += seats;
+    const begun = performance.now();
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      ticket.finish();
+      cell.executing--;
+      cell.seats -= seats;
+      requestExecutionSeconds.observe({ ...labels, type: ctx.longRunning ? 'watch' : 'regular' }, (performance.now() - begun) / 1000);
+    };
+    if (ctx.longRunning) onResponseStart(ctx.res, release);
+    try {
+      await next(ctx);
+    } finally {
+      release();
+    }
+  };
+}
