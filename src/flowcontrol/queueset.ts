@@ -196,12 +196,14 @@ export class QueueSet {
       this.hands.clear();
       this.activeQueues = 0;
       this.robin = -1;
+      this.totWaiting = 0;
+      this.totSeatsWaiting = 0;
       for (const r of waiting) {
         if (!this.queuing) {
           this.settleWaiting(r, { kind: 'reject', reason: 'concurrency-limit' });
           continue;
         }
-        const q = this.queues[this.pickQueue(r.input, r.hash)]!;
+        const q = this.queues[this.pickQueue(this.flowOf(r.input, r.hash).hand)]!;
         this.addWaiting(q, r);
       }
     }
@@ -217,7 +219,8 @@ export class QueueSet {
     this.lastRealMs = now;
   }
 
-  private handOf(input: NewRequest, hash?: bigint): number[] {
+  /** The flow's hash and hand (cached: hashing and dealing happen once per flow and configuration). */
+  private flowOf(input: NewRequest, hash?: bigint): { hash: bigint; hand: number[] } {
     const key = `${input.flowSchema}\0${input.distinguisher}`;
     let h = this.hands.get(key);
     if (!h) {
@@ -226,14 +229,14 @@ export class QueueSet {
       h = { hash: value, hand: deal(value, this.queuing!.queues, this.queuing!.handSize) };
       this.hands.set(key, h);
     }
-    return h.hand;
+    return h;
   }
 
-  /** The queue of the flow's hand with the least waiting work (the first such in dealing order). */
-  private pickQueue(input: NewRequest, hash?: bigint): number {
+  /** The queue of the hand with the least waiting work (the first such in dealing order). */
+  private pickQueue(hand: readonly number[]): number {
     let best = -1;
     let least = Infinity;
-    for (const i of this.handOf(input, hash)) {
+    for (const i of hand) {
       const w = this.queues[i]!.waitingWork;
       if (w < least) {
         least = w;
@@ -274,20 +277,10 @@ export class QueueSet {
       const r: Req = { input, maxSeats, work, arrivalR: this.currentR, arrivedAt: now, arrivedWall: Date.now(), hash: 0n, queue: undefined, startedAt: now };
       return { kind: 'execute', ticket: this.execute(r) };
     }
-    const hand = this.handOf(input);
-    const hash = this.hands.get(`${input.flowSchema}\0${input.distinguisher}`)!.hash;
-    let qi = -1;
-    let least = Infinity;
-    for (const i of hand) {
-      const w = this.queues[i]!.waitingWork;
-      if (w < least) {
-        least = w;
-        qi = i;
-      }
-    }
-    const q = this.queues[qi]!;
+    const flow = this.flowOf(input);
+    const q = this.queues[this.pickQueue(flow.hand)]!;
     if (this.totSeatsInUse >= this.limit && q.waiting.length >= this.queuing.queueLengthLimit) return { kind: 'reject', reason: 'queue-full' };
-    const r: Req = { input, maxSeats, work, arrivalR: this.currentR, arrivedAt: now, arrivedWall: Date.now(), hash, queue: undefined, startedAt: 0 };
+    const r: Req = { input, maxSeats, work, arrivalR: this.currentR, arrivedAt: now, arrivedWall: Date.now(), hash: flow.hash, queue: undefined, startedAt: 0 };
     this.addWaiting(q, r);
     this.queueLengthAfterEnqueue = q.waiting.length;
     let started: Started | undefined;

@@ -10,6 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import { eventually, startTestServer, writeTokenFile, type TestServer } from './harness.js';
 import { kubectlFor, kubectlMissing } from './kubectlcli.js';
 import { tempDir } from '../../src/testing/tempdir.js';
+import { ensureBootstrapConfiguration } from '../../src/flowcontrol/ensure.js';
 
 const FC = '/apis/flowcontrol.apiserver.k8s.io/v1beta3';
 
@@ -113,5 +114,54 @@ describe('API priority and fairness', () => {
     const pl = await kubectl('get', 'prioritylevelconfigurations');
     assert.equal(pl.code, 0, pl.err);
     assert.match(pl.out, /\nworkload-low\s+Limited\s+100\s+128\s+6\s+50\s+\S+\n/);
+  });
+
+  it('marks a schema whose level is missing as dangling', async () => {
+    assert.equal((await t.req('POST', `${FC}/flowschemas`, {
+      metadata: { name: 'lost' }, spec: { priorityLevelConfiguration: { name: 'nowhere' }, matchingPrecedence: 600, rules: [] },
+    })).status, 201);
+    await eventually(async () => {
+      const c = ((await t.req('GET', `${FC}/flowschemas/lost`)).body.status?.conditions ?? []) as { type: string; status: string; message: string }[];
+      return c.some((x) => x.type === 'Dangling' && x.status === 'True' && x.message.includes('"nowhere" but there is no such object'));
+    });
+  });
+
+  it('the ensurer keeps what operators protect, restores the rest, writes nothing twice', async () => {
+    const registry = t.server.controllerContext.registry;
+    const versions = async () => {
+      const out: Record<string, string> = {};
+      for (const r of ['flowschemas', 'prioritylevelconfigurations']) {
+        for (const o of (await t.req('GET', `${FC}/${r}`)).body.items as { metadata: { name: string; resourceVersion: string } }[]) out[`${r}/${o.metadata.name}`] = o.metadata.resourceVersion;
+      }
+      return out;
+    };
+    const before = await versions();
+    await ensureBootstrapConfiguration(registry);
+    assert.deepEqual(await versions(), before, 'a second run writes nothing');
+
+    const patch = (path: string, body: unknown) => t.req('PATCH', path, body, { headers: { 'content-type': 'application/merge-patch+json' } });
+    // an operator's protected change of a suggested level stays; a change of a mandatory one does not
+    assert.equal((await patch(`${FC}/prioritylevelconfigurations/workload-low`, {
+      metadata: { annotations: { 'apf.kubernetes.io/autoupdate-spec': 'false' } }, spec: { limited: { nominalConcurrencyShares: 7 } },
+    })).status, 200);
+    assert.equal((await patch(`${FC}/prioritylevelconfigurations/catch-all`, {
+      metadata: { annotations: { 'apf.kubernetes.io/autoupdate-spec': 'false' } }, spec: { limited: { nominalConcurrencyShares: 77 } },
+    })).status, 200);
+    // an unprotected change of a suggested schema is undone; a deleted one comes back
+    assert.equal((await patch(`${FC}/flowschemas/service-accounts`, { spec: { matchingPrecedence: 8000 } })).status, 200);
+    assert.equal((await t.req('DELETE', `${FC}/flowschemas/probes`)).status, 200);
+    // something the server made once and no longer suggests goes
+    assert.equal((await t.req('POST', `${FC}/flowschemas`, {
+      metadata: { name: 'retired', annotations: { 'apf.kubernetes.io/autoupdate-spec': 'true' } },
+      spec: { priorityLevelConfiguration: { name: 'global-default' }, matchingPrecedence: 700, rules: [] },
+    })).status, 201);
+    await ensureBootstrapConfiguration(registry);
+    const get = async (path: string) => (await t.req('GET', `${FC}/${path}`)).body;
+    assert.equal((await get('prioritylevelconfigurations/workload-low')).spec.limited.nominalConcurrencyShares, 7);
+    assert.equal((await get('prioritylevelconfigurations/catch-all')).spec.limited.nominalConcurrencyShares, 5);
+    assert.equal((await get('prioritylevelconfigurations/catch-all')).metadata.annotations['apf.kubernetes.io/autoupdate-spec'], 'true');
+    assert.equal((await get('flowschemas/service-accounts')).spec.matchingPrecedence, 9000);
+    assert.equal((await get('flowschemas/probes')).spec.priorityLevelConfiguration.name, 'exempt');
+    assert.equal((await t.req('GET', `${FC}/flowschemas/retired`)).status, 404);
   });
 });
