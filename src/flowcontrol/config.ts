@@ -7,10 +7,12 @@
 // not exist is dangling: it matches nothing.
 import type { ApiObject } from '../registry/object.js';
 import type { Clock } from './clock.js';
-import { byPrecedence, compileFlowSchema, type CompiledFlowSchema } from './classify.js';
+import { byPrecedence, compileFlowSchema, schemaMatches, type CompiledFlowSchema } from './classify.js';
+import type { UserInfo } from '../authn/user.js';
+import type { RequestInfo } from '../endpoints/requestinfo.js';
 import { levelLimits, updateDemandStats, fairAllocation, type DemandStats, type LevelLimits } from './concurrency.js';
 import { QueueSet, type QueuingConfig } from './queueset.js';
-import { MANDATORY_FLOW_SCHEMAS, MANDATORY_PRIORITY_LEVELS } from './bootstrap.js';
+import { MANDATORY_FLOW_SCHEMAS, MANDATORY_NAMES, MANDATORY_PRIORITY_LEVELS } from './bootstrap.js';
 import { validateDeal } from './dealer.js';
 
 type Obj = Record<string, unknown>;
@@ -137,6 +139,12 @@ export class FlowControlConfig {
     }
     this.ordered = ordered;
     this.dangling = dangling;
+  }
+
+  /** The schema and level of a request: the first match in order; the catch-all (always present) when nothing matches. */
+  classify(user: UserInfo, info: RequestInfo): Classified {
+    for (const c of this.ordered) if (schemaMatches(c.schema, user, info)) return c;
+    return this.ordered.find((c) => c.schema.name === MANDATORY_NAMES.catchAll)!;
   }
 
   /** kube's updateBorrowing: the current limits re-divided by smoothed seat demand. */

@@ -17,8 +17,7 @@ import { ControllerClient } from '../controllers/client.js';
 import { realClock, type Clock } from './clock.js';
 import { FlowControlConfig, type Classified } from './config.js';
 import { BORROWING_ADJUSTMENT_PERIOD_MS } from './concurrency.js';
-import { FLOWCONTROL_GROUP, MANDATORY_NAMES } from './bootstrap.js';
-import { schemaMatches } from './classify.js';
+import { FLOWCONTROL_GROUP } from './bootstrap.js';
 
 export const CONFIG_CONSUMER_MANAGER = 'api-priority-and-fairness-config-consumer-v1';
 const LOOPBACK_USER: UserInfo = { name: 'system:apiserver', groups: ['system:masters', 'system:authenticated'] };
@@ -75,8 +74,7 @@ export class FlowControlController {
 
   /** The schema and level of a request; the catch-all (always present) when nothing matches. */
   classify(user: UserInfo, info: RequestInfo): Classified {
-    for (const c of this.config.ordered) if (schemaMatches(c.schema, user, info)) return c;
-    return this.config.ordered.find((c) => c.schema.name === MANDATORY_NAMES.catchAll)!;
+    return this.config.classify(user, info);
   }
 
   async start(): Promise<void> {

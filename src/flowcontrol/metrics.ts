@@ -9,13 +9,23 @@ import type { PriorityLevel } from './config.js';
 const DURATION_BUCKETS = [0, 0.005, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30];
 const QUEUE_LENGTH_BUCKETS = [0, 10, 25, 50, 100, 250, 500, 1000];
 
-/** Requests waiting and executing, and the seats they hold, of one flow schema at one level. */
+type L2 = { readonly priority_level: string; readonly flow_schema: string };
+
+/**
+ * Requests waiting and executing, and the seats they hold, of one flow schema
+ * at one level; with the label sets its requests are recorded under, made once.
+ */
 export interface FlowCell {
   readonly priorityLevel: string;
   readonly flowSchema: string;
   waiting: number;
   executing: number;
   seats: number;
+  readonly labels: L2;
+  readonly executed: L2 & { readonly execute: 'true' };
+  readonly notExecuted: L2 & { readonly execute: 'false' };
+  readonly regular: L2 & { readonly type: 'regular' };
+  readonly watch: L2 & { readonly type: 'watch' };
 }
 
 const cells = new Map<string, FlowCell>();
@@ -25,7 +35,11 @@ export function cellFor(priorityLevel: string, flowSchema: string): FlowCell {
   const key = `${priorityLevel}\0${flowSchema}`;
   let c = cells.get(key);
   if (!c) {
-    c = { priorityLevel, flowSchema, waiting: 0, executing: 0, seats: 0 };
+    const labels = { priority_level: priorityLevel, flow_schema: flowSchema };
+    c = {
+      priorityLevel, flowSchema, waiting: 0, executing: 0, seats: 0, labels,
+      executed: { ...labels, execute: 'true' }, notExecuted: { ...labels, execute: 'false' }, regular: { ...labels, type: 'regular' }, watch: { ...labels, type: 'watch' },
+    };
     cells.set(key, c);
   }
   return c;

@@ -283,6 +283,11 @@ export class QueueSet {
     const r: Req = { input, maxSeats, work, arrivalR: this.currentR, arrivedAt: now, arrivedWall: Date.now(), hash: flow.hash, queue: undefined, startedAt: 0 };
     this.addWaiting(q, r);
     this.queueLengthAfterEnqueue = q.waiting.length;
+    // the common case, nothing else waiting and a seat free: the scan of every queue would pick this one
+    if (this.totWaiting === 1 && this.canAccommodate(maxSeats)) {
+      this.robin = q.index;
+      return { kind: 'execute', ticket: this.dispatchHead(q) };
+    }
     let started: Started | undefined;
     r.settle = (s) => (started = s);
     this.dispatchAsMuchAsPossible();
@@ -324,16 +329,23 @@ export class QueueSet {
     while (this.totWaiting > 0) {
       const q = this.selectQueue();
       if (!q) break;
-      const r = q.waiting.shift()!;
-      const was = q.active;
-      q.waitingWork -= r.work;
-      this.totWaiting--;
-      this.totSeatsWaiting -= r.maxSeats;
-      q.nextDispatchR += r.work;
-      this.setActive(q, was);
-      this.settleWaiting(r, { kind: 'execute', ticket: this.execute(r) });
+      const r = q.waiting[0]!;
+      this.settleWaiting(r, { kind: 'execute', ticket: this.dispatchHead(q) });
     }
     this.demand.set(this.totSeatsInUse + this.totSeatsWaiting);
+  }
+
+  /** The oldest request of the queue starts executing. */
+  private dispatchHead(q: Queue): Ticket {
+    const r = q.waiting.shift()!;
+    if (q.nextDispatchR < r.arrivalR) q.nextDispatchR = r.arrivalR;
+    const was = q.active;
+    q.waitingWork -= r.work;
+    this.totWaiting--;
+    this.totSeatsWaiting -= r.maxSeats;
+    q.nextDispatchR += r.work;
+    this.setActive(q, was);
+    return this.execute(r);
   }
 
   private selectQueue(): Queue | undefined {

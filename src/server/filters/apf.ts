@@ -8,16 +8,23 @@
 // registered), as kube releases a watch's seats once it is initialized.
 import type { Handler, RequestContext, Response } from '../context.js';
 import { requestInfoOf, userOf } from '../context.js';
-import type { FlowControlController } from '../../flowcontrol/controller.js';
+import type { UserInfo } from '../../authn/user.js';
+import type { RequestInfo } from '../../endpoints/requestinfo.js';
+import type { Classified } from '../../flowcontrol/config.js';
 import { flowDistinguisher } from '../../flowcontrol/classify.js';
 import { estimateWork, type ResourceCounts } from '../../flowcontrol/workestimate.js';
 import type { Started } from '../../flowcontrol/queueset.js';
 import {
-  cellFor, dispatchedRequests, queueLengthAfterEnqueue, rejectedRequests, requestExecutionSeconds, requestWaitDuration, watchCountSamples, workEstimatedSeats,
+  cellFor, type FlowCell, dispatchedRequests, queueLengthAfterEnqueue, rejectedRequests, requestExecutionSeconds, requestWaitDuration, watchCountSamples, workEstimatedSeats,
 } from '../../flowcontrol/metrics.js';
 
+/** What classifies (the config controller, FlowControlController). */
+export interface Classifier {
+  classify(user: UserInfo, info: RequestInfo): Classified;
+}
+
 export interface PriorityAndFairnessDeps {
-  readonly controller: FlowControlController;
+  readonly controller: Classifier;
   readonly counts: ResourceCounts;
   /** The WatchList gate: watches with sendInitialEvents cost what their list costs. */
   readonly watchList: boolean;
@@ -63,14 +70,18 @@ function onResponseStart(res: Response, fn: () => void): void {
 
 export function withPriorityAndFairness(next: Handler, deps: PriorityAndFairnessDeps): Handler {
   const maxWaitMs = Math.max(1000, deps.requestTimeoutMs / 4);
+  // each (schema, level) pair's metric cell, found once per configuration
+  const cells = new WeakMap<Classified, FlowCell>();
   return async (ctx) => {
     const info = requestInfoOf(ctx);
     const user = userOf(ctx);
-    const { schema, level } = deps.controller.classify(user, info);
+    const classified = deps.controller.classify(user, info);
+    const { schema, level } = classified;
     ctx.res.setHeader('X-Kubernetes-PF-FlowSchema-UID', schema.uid);
     ctx.res.setHeader('X-Kubernetes-PF-PriorityLevel-UID', level.uid);
-    const labels = { priority_level: level.name, flow_schema: schema.name };
-    const cell = cellFor(level.name, schema.name);
+    let cell = cells.get(classified);
+    if (!cell) cells.set(classified, (cell = cellFor(level.name, schema.name)));
+    const labels = cell.labels;
     if (level.exempt) {
       dispatchedRequests.inc(labels);
       level.exemptExecuting++;
@@ -87,6 +98,7 @@ export function withPriorityAndFairness(next: Handler, deps: PriorityAndFairness
     const seats = Math.max(estimate.initialSeats, estimate.finalSeats);
     workEstimatedSeats.observe(labels, seats);
     if (estimate.finalSeats > 0 && info.isResourceRequest) watchCountSamples.observe(labels, deps.counts.watchers(info.apiGroup, info.resource));
+    const arrived = performance.now();
     const start = level.qs.start({
       flowSchema: schema.name, distinguisher: flowDistinguisher(schema, user, info), estimate, maxWaitMs,
       user: user.name, info,
@@ -107,14 +119,14 @@ export function withPriorityAndFairness(next: Handler, deps: PriorityAndFairness
     }
     if (started.kind === 'reject') {
       rejectedRequests.inc({ ...labels, reason: started.reason });
-      requestWaitDuration.observe({ ...labels, execute: 'false' }, 0);
+      requestWaitDuration.observe(cell.notExecuted, (performance.now() - arrived) / 1000);
       deps.recordRequestTermination?.(ctx, 429);
       if (!ctx.res.headersSent) tooManyRequests(ctx.res);
       return;
     }
     const ticket = started.ticket;
     dispatchedRequests.inc(labels);
-    requestWaitDuration.observe({ ...labels, execute: 'true' }, ticket.waitedMs / 1000);
+    requestWaitDuration.observe(cell.executed, ticket.waitedMs / 1000);
     cell.executing++;
     cell.seats += seats;
     const begun = performance.now();
@@ -125,7 +137,7 @@ export function withPriorityAndFairness(next: Handler, deps: PriorityAndFairness
       ticket.finish();
       cell.executing--;
       cell.seats -= seats;
-      requestExecutionSeconds.observe({ ...labels, type: ctx.longRunning ? 'watch' : 'regular' }, (performance.now() - begun) / 1000);
+      requestExecutionSeconds.observe(ctx.longRunning ? cell.watch : cell.regular, (performance.now() - begun) / 1000);
     };
     if (ctx.longRunning) onResponseStart(ctx.res, release);
     try {
