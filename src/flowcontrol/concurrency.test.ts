@@ -29,11 +29,15 @@ describe('concurrency limits', () => {
     ['targets that fit are scaled up to the sum', 10, [{ target: 2, lower: 0, upper: 10 }, { target: 2, lower: 0, upper: 10 }], [5, 5]],
     ['a lower bound holds', 10, [{ target: 0.1, lower: 4, upper: 10 }, { target: 1, lower: 0, upper: 10 }], [4, 6]],
     ['an upper bound caps, the rest goes elsewhere', 10, [{ target: 5, lower: 0, upper: 2 }, { target: 5, lower: 0, upper: 10 }], [2, 8]],
-    ['the lower bounds already exceed the sum', 3, [{ target: 1, lower: 2, upper: 5 }, { target: 1, lower: 2, upper: 5 }], [2, 2]],
+    ['an idle level (target 0) counts as 0.001', 10, [{ target: 0, lower: 0, upper: 10 }, { target: 1, lower: 1, upper: 9 }], [1, 9]],
   ];
   for (const [name, required, items, want] of rows) {
-    it(`fair allocation: ${name}`, () => assert.deepEqual(fairAllocation(required, items).allocs.map((x) => Math.round(x * 1000) / 1000), want));
+    it(`fair allocation: ${name}`, () => assert.deepEqual(fairAllocation(required, items)!.allocs.map((x) => Math.round(x * 1000) / 1000), want));
   }
+  it('fair allocation: bounds that cannot meet the sum', () => {
+    assert.equal(fairAllocation(3, [{ target: 2, lower: 2, upper: 5 }, { target: 2, lower: 2, upper: 5 }]), undefined);
+    assert.equal(fairAllocation(30, [{ target: 2, lower: 2, upper: 5 }, { target: 2, lower: 2, upper: 5 }]), undefined);
+  });
 
   it('smooths demand: an envelope above the smoothed value is taken at once, a fall decays', () => {
     const s = { avg: 0, stdDev: 0, highWatermark: 0, smoothed: 0 };

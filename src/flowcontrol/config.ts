@@ -110,16 +110,15 @@ export class FlowControlConfig {
       const lim = limitsByName.get(name) ?? { nominalCL: 0, lendableCL: 0, borrowingCL: 0 };
       let level = this.levelsByName.get(name);
       if (!level) {
+        const initialCL = lim.nominalCL - Math.floor(lim.lendableCL / 2);
         level = {
-          name, uid: '', exempt: s.exempt, limits: lim, currentCL: lim.nominalCL, stats: { avg: 0, stdDev: 0, highWatermark: 0, smoothed: 0 },
-          qs: new QueueSet(name, this.clock, lim.nominalCL, s.queuing), exemptExecuting: 0, live: true,
+          name, uid: '', exempt: s.exempt, limits: lim, currentCL: initialCL, stats: { avg: 0, stdDev: 0, highWatermark: 0, smoothed: 0 },
+          qs: new QueueSet(name, this.clock, initialCL, s.queuing), exemptExecuting: 0, live: true,
         };
         this.levelsByName.set(name, level);
       } else {
-        const nominalChanged = level.limits.nominalCL !== lim.nominalCL || level.exempt !== s.exempt;
         level.limits = lim;
         level.exempt = s.exempt;
-        if (nominalChanged) level.currentCL = lim.nominalCL;
         level.live = true;
         level.qs.setConfig(level.currentCL, s.queuing);
       }
@@ -139,6 +138,8 @@ export class FlowControlConfig {
     }
     this.ordered = ordered;
     this.dangling = dangling;
+    // as kube, the limits are re-divided with every new configuration
+    this.adjustBorrowing();
   }
 
   /** The schema and level of a request: the first match in order; the catch-all (always present) when nothing matches. */
@@ -152,13 +153,16 @@ export class FlowControlConfig {
     const limited = this.levels.filter((l) => l.live && !l.exempt);
     const items = limited.map((l) => {
       updateDemandStats(l.stats, l.qs.demand.reset());
-      const lower = l.limits.nominalCL - l.limits.lendableCL;
-      return { lower, upper: l.limits.nominalCL + l.limits.borrowingCL, target: Math.max(lower, l.stats.smoothed) };
+      const { nominalCL, lendableCL, borrowingCL } = l.limits;
+      const lower = Math.max(nominalCL - lendableCL, Math.min(nominalCL, l.stats.highWatermark));
+      return { lower, upper: nominalCL + borrowingCL, target: Math.max(lower, l.stats.smoothed) };
     });
-    const { allocs, fairProp } = fairAllocation(this.nominalSum, items);
-    this.fairFrac = fairProp;
+    // bounds that cannot meet (kube logs it): the current limits stay
+    const result = fairAllocation(this.nominalSum, items);
+    if (!result) return;
+    this.fairFrac = result.fairProp;
     limited.forEach((l, i) => {
-      l.currentCL = Math.round(allocs[i]!);
+      l.currentCL = Math.round(result.allocs[i]!);
       l.qs.setConfig(l.currentCL, l.qs.queuingConfig);
     });
   }
