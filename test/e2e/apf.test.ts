@@ -165,3 +165,20 @@ describe('API priority and fairness', () => {
     assert.equal((await t.req('GET', `${FC}/flowschemas/retired`)).status, 404);
   });
 });
+
+describe('API priority and fairness debug dumps under RBAC', () => {
+  let t: TestServer;
+  before(async () => {
+    t = await startTestServer();
+  });
+  after(async () => {
+    await t?.stop();
+  });
+  it('are non-resource URLs: the admin reads them, anonymous is forbidden', async () => {
+    const path = '/debug/api_priority_and_fairness/dump_priority_levels';
+    assert.equal((await t.req('GET', path)).status, 200);
+    const anonymous = await t.req('GET', path, undefined, { anonymous: true });
+    assert.equal(anonymous.status, 403);
+    assert.equal(anonymous.body.message, `forbidden: User "system:anonymous" cannot get path "${path}"`);
+  });
+});

@@ -97,4 +97,13 @@ describe('priority and fairness filter', () => {
     stop();
     await watching;
   });
+
+  it('other long-running requests (exec, logs, proxy) pass untracked', async () => {
+    const h = withPriorityAndFairness(async (ctx) => void ctx.res.end('streamed'), { controller: config, counts, watchList: false, requestTimeoutMs: 60_000 });
+    const ctx = ctxFor(alice, 'get');
+    ctx.longRunning = true;
+    await h(ctx);
+    assert.equal(ctx.res.body, 'streamed');
+    assert.equal(ctx.res.headers['x-kubernetes-pf-flowschema-uid'], undefined);
+  });
 });

@@ -5,7 +5,8 @@
 // their level's queue set for up to a quarter of the request timeout and are
 // refused with kube's plain-text 429 (Retry-After: 1) when rejected. A watch
 // holds its seats only until its response starts (its storage watch is
-// registered), as kube releases a watch's seats once it is initialized.
+// registered), as kube releases a watch's seats once it is initialized;
+// other long-running requests (exec, attach, logs, proxy) are not tracked.
 import type { Handler, RequestContext, Response } from '../context.js';
 import { requestInfoOf, userOf } from '../context.js';
 import type { UserInfo } from '../../authn/user.js';
@@ -74,6 +75,8 @@ export function withPriorityAndFairness(next: Handler, deps: PriorityAndFairness
   const cells = new WeakMap<Classified, FlowCell>();
   return async (ctx) => {
     const info = requestInfoOf(ctx);
+    // long-running requests other than watches (exec, attach, logs, proxy, port-forward) are not tracked, as in kube
+    if (ctx.longRunning && info.verb !== 'watch') return next(ctx);
     const user = userOf(ctx);
     const classified = deps.controller.classify(user, info);
     const { schema, level } = classified;
