@@ -21,7 +21,8 @@ import {
 } from './bootstrap.js';
 
 export const ENSURE_PERIOD_MS = 60_000;
-const MANAGER = 'svc-apiserver';
+/** kube's field manager of the ensurer's writes. */
+const MANAGER = 'api-priority-and-fairness-config-producer-v1';
 
 /** The autoupdate annotation read: false wins over true; undefined when neither key holds a boolean. */
 export function autoUpdateOf(o: ApiObject): boolean | undefined {
