@@ -133,6 +133,28 @@ export class FlowControlController {
     return this.writing;
   }
 
+  /**
+   * Resolves once every stored FlowSchema, as the informer last saw it, carries the Dangling
+   * condition it should (the writes done and seen back), or after `timeoutMs`: the server's start
+   * waits for this, so that its own status writes do not land amid a client's first requests.
+   */
+  async quiesce(timeoutMs = 5000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline && !this.stopped) {
+      await this.writing;
+      if (!this.scheduled && this.uptodate()) return;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  }
+
+  private uptodate(): boolean {
+    for (const [name, d] of this.config.dangling) {
+      const fs = this.flowSchemas.get(name);
+      if (fs && withDangling(fs, danglingCondition(d.level, d.dangling), Date.now())) return false;
+    }
+    return true;
+  }
+
   private async writeStatuses(wanted: [ApiObject, Obj][]): Promise<void> {
     const target = { group: FLOWCONTROL_GROUP, version: 'v1beta3', resource: 'flowschemas', subresource: 'status' };
     for (const [fs, status] of wanted) {

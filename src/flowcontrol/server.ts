@@ -109,6 +109,7 @@ export function priorityAndFairness(opts: ApfServerOptions, deps: ApfServerDeps)
     filter: { controller, counts: registryCounts(deps.registry), watchList: deps.gates.enabled('WatchList'), requestTimeoutMs: opts.requestTimeoutMs },
     debug: (path, query) => debugDump(controller.config, path, query),
     hooks: [producerHook, filterHook],
-    components: () => [controllerComponent, producer],
+    // the bootstrap objects' Dangling conditions are written and seen before the server is started
+    components: () => [controllerComponent, producer, { start: () => controller.quiesce(), stop: () => undefined }],
   };
 }
