@@ -2,10 +2,12 @@
 // (--max-requests-inflight=4, --max-mutating-requests-inflight=2): the
 // bootstrap configuration in storage with its Dangling conditions, the
 // X-Kubernetes-PF-* headers, a flooding user refused with kube's 429 while
-// another user's requests all succeed, the debug dumps (authorized as
+// another user's requests all succeed, a watch giving back its seat once started,
+// the debug dumps (authorized as
 // non-resource URLs), and kubectl get flowschemas.
 import assert from 'node:assert/strict';
-import { Agent } from 'node:https';
+import type { IncomingMessage } from 'node:http';
+import { Agent, request } from 'node:https';
 import { after, before, describe, it } from 'node:test';
 import { eventually, startTestServer, writeTokenFile, type TestServer } from './harness.js';
 import { kubectlFor, kubectlMissing } from './kubectlcli.js';
@@ -104,6 +106,20 @@ describe('API priority and fairness', () => {
     const requests = await t.req('GET', '/debug/api_priority_and_fairness/dump_requests?includeRequestDetails=1');
     assert.match(requests.text, /^PriorityLevelName, +FlowSchemaName, +QueueIndex, +RequestIndexInQueue, +FlowDistingsher, +ArriveTime, +InitialSeats, +FinalSeats, +AdditionalLatency, +UserName, +Verb, +APIPath/);
 
+  });
+
+  it('a watch gives back its seat once it has started', async () => {
+    // the watch's response headers have arrived: it is running
+    const res = await new Promise<IncomingMessage>((resolve, reject) => {
+      const r = request(`${t.url}/api/v1/namespaces/default/configmaps?watch=1&timeoutSeconds=5`, { headers: { authorization: 'Bearer calm-token' }, rejectUnauthorized: false }, resolve);
+      r.on('error', reject);
+      r.end();
+    });
+    assert.equal(res.statusCode, 200);
+    assert.ok(res.headers['x-kubernetes-pf-flowschema-uid']);
+    const levels = (await t.req('GET', '/debug/api_priority_and_fairness/dump_priority_levels')).text;
+    assert.match(levels, /\nglobal-default, +0, +true, +false, +0, +0\n/);
+    res.destroy();
   });
 
   it('kubectl get flowschemas and prioritylevelconfigurations', { skip: kubectlMissing }, async () => {
