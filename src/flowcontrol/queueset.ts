@@ -20,6 +20,7 @@ import type { Clock } from './clock.js';
 import type { RequestInfo } from '../endpoints/requestinfo.js';
 import { deal } from './dealer.js';
 import { hashFlowID } from './classify.js';
+import { DemandIntegrator } from './integrator.js';
 
 export interface WorkEstimate {
   readonly initialSeats: number;
@@ -86,43 +87,6 @@ class Queue {
   constructor(readonly index: number) {}
   get active(): boolean {
     return this.waiting.length > 0 || this.executing > 0;
-  }
-}
-
-/** Seat demand over time (kube's integrator): average, deviation and maximum since the last reset. */
-export class DemandIntegrator {
-  private start: number;
-  private last: number;
-  private value = 0;
-  private sum = 0;
-  private sumSq = 0;
-  private max = 0;
-  constructor(private readonly clock: Clock) {
-    this.start = this.last = clock.now();
-  }
-  set(v: number): void {
-    this.advance();
-    this.value = v;
-    if (v > this.max) this.max = v;
-  }
-  private advance(): void {
-    const now = this.clock.now();
-    const dt = now - this.last;
-    this.sum += this.value * dt;
-    this.sumSq += this.value * this.value * dt;
-    this.last = now;
-  }
-  /** The results since the last reset; a new period starts with the current value. */
-  reset(): { average: number; deviation: number; max: number } {
-    this.advance();
-    const span = this.last - this.start;
-    const average = span > 0 ? this.sum / span : this.value;
-    const variance = span > 0 ? this.sumSq / span - average * average : 0;
-    const out = { average, deviation: Math.sqrt(Math.max(0, variance)), max: this.max };
-    this.start = this.last;
-    this.sum = this.sumSq = 0;
-    this.max = this.value;
-    return out;
   }
 }
 
