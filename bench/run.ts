@@ -20,13 +20,14 @@ import { benchAgent } from './agent.js';
 import { benchMetrics } from './metrics.js';
 import { benchOperations } from './operations.js';
 import { benchAudit } from './audit.js';
+import { benchApf } from './apf.js';
 
 const suites: Record<string, () => Promise<string[]>> = {
   storage: benchStorage, apiserver: benchApiServer, watch: benchWatch, apply: benchApply, validation: benchValidation, smd: async () => benchSmd(),
   authn: benchAuthn, satokens: () => benchServiceAccountTokens(), rbac: () => benchRbac(), admission: () => benchAdmission(), webhooks: () => benchWebhooks(),
   vap: () => benchVap(),
   cel: () => benchCel(), 'cel-conformance': async () => benchCelConformance(), crd: () => benchCrd(), controllers: () => benchControllers(), agent: () => benchAgent(),
-  operations: () => benchOperations(), audit: () => benchAudit(), metrics: () => benchMetrics(),
+  operations: () => benchOperations(), audit: () => benchAudit(), apf: () => benchApf(), metrics: () => benchMetrics(),
 };
 const wanted = process.argv.slice(2);
 const lines: string[] = [];

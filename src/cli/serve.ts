@@ -12,6 +12,7 @@ import { AUTHZ_FLAGS, authzOptions } from './authzflags.js';
 import { ADMISSION_FLAGS, admissionOptions } from './admissionflags.js';
 import { METRICS_FLAGS, metricsOptions } from './metricsflags.js';
 import { AUDIT_FLAGS, auditOptions } from './auditflags.js';
+import { APF_FLAGS, apfOptions } from './apfflags.js';
 import { agentConfig, inProcessAgent, splitAgentArgs } from './agent.js';
 import { CONTROLLER_FLAGS, controllerOptions } from './controllerflags.js';
 import { DEFAULT_SERVICE_ACCOUNT_ISSUER } from '../authn/serviceaccount/index.js';
@@ -64,6 +65,7 @@ const SERVER_FLAGS = (bind: string): FlagSpec[] => [
   ...ADMISSION_FLAGS,
   ...METRICS_FLAGS,
   ...AUDIT_FLAGS,
+  ...APF_FLAGS,
   { name: 'livez-grace-period', type: 'duration', help: 'How long /livez treats unfinished start-up hooks as healthy.', default: 0 },
   { name: 'shutdown-delay-duration', type: 'duration', help: 'After SIGTERM, keep serving (with /readyz failing) for this long.', default: 0 },
   { name: 'max-requests-inflight', type: 'int', help: 'Most non-mutating requests in flight; 0 for no limit.', default: 400 },
@@ -174,6 +176,7 @@ function options(v: Map<string, unknown>, controllers: boolean): ApiServerOption
     ...admissionOptions(v as Map<string, FlagValue>),
     ...metricsOptions(v as Map<string, FlagValue>),
     ...auditOptions(v as Map<string, FlagValue>),
+    ...apfOptions(v as Map<string, FlagValue>, featureGates),
     livezGracePeriodMs: num('livez-grace-period'),
     shutdownDelayMs: num('shutdown-delay-duration'),
     maxRequestsInflight: num('max-requests-inflight'),

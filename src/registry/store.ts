@@ -173,6 +173,11 @@ export class GenericStore {
     return this.strategy.namespaced;
   }
 
+  /** What the watch cache holds and feeds (objects, watchers), when the resource has one (APF's work estimates). */
+  cacheStats(): { readonly objects: number; readonly watchers: number } | undefined {
+    return this.cacher ? { objects: this.cacher.size, watchers: this.cacher.watcherCount } : undefined;
+  }
+
   key(namespace: string, name: string): string {
     return this.keys.object(namespace, name);
   }

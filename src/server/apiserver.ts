@@ -52,6 +52,7 @@ import { Health, PostStartHook, ShutdownCheck, log, ping, type HealthCheck } fro
 import { servedSubresources } from './filters/metrics.js';
 import { collectProcessMetrics, configureMetrics } from '../metrics/registry.js';
 import { countObjectsFrom, instrumentStore, keyResource } from '../metrics/storage.js';
+import { recordRequestTermination } from '../metrics/apiserver.js';
 import { buildHandlerChain } from './chain.js';
 import { buildRouter } from './router.js';
 import { OpenAPIService } from '../openapi/service.js';
@@ -61,6 +62,7 @@ import type { RuntimeConfig } from '../api/catalog/index.js';
 import { DEFAULT_GATES, type FeatureGates } from '../features/gates.js';
 import { nodePortBounds, parseClusterIPRange, parseNodePortRange, serviceHooks } from '../registry/allocators/index.js';
 import { buildValidators } from '../api/validation.js';
+import { priorityAndFairness } from '../flowcontrol/server.js';
 
 export const DEFAULT_CLUSTER_IP_RANGE = '10.0.0.0/24';
 export const DEFAULT_NODE_PORT_RANGE = '30000-32767';
@@ -89,6 +91,8 @@ export interface ApiServerOptions {
   readonly shutdownDelayMs: number;
   readonly maxRequestsInflight: number;
   readonly maxMutatingRequestsInflight: number;
+  /** --enable-priority-and-fairness (default true): with the APIPriorityAndFairness gate, APF replaces the in-flight limit. */
+  readonly enablePriorityAndFairness?: boolean;
   readonly requestTimeoutMs: number;
   /** The watch cache's history window (default 5 minutes, at most 100,000 events per resource). */
   readonly watchCacheWindow?: { readonly windowMs?: number; readonly maxEvents?: number };
@@ -276,7 +280,9 @@ async function assemble(opts: ApiServerOptions, rawStore: Store, admissionPlan: 
   const rbacBootstrap = new PostStartHook('rbac/bootstrap-roles');
   const storageCheck: HealthCheck = { name: 'etcd', check: async () => void (await store.currentRevision()) };
   const shutdownCheck = new ShutdownCheck();
-  const hooks = [cachesReady, systemNamespaces, ...(rbacServed ? [rbacBootstrap] : [])];
+  // API Priority and Fairness (src/flowcontrol/server.ts): its config producer is a post-start hook
+  const apf = priorityAndFairness(opts, { registry, storage: store, authorizer, gates });
+  const hooks = [cachesReady, systemNamespaces, ...(rbacServed ? [rbacBootstrap] : []), ...apf.hooks];
   const health = new Health({
     checks: {
       healthz: [ping, log, storageCheck, ...hooks],
@@ -300,6 +306,7 @@ async function assemble(opts: ApiServerOptions, rawStore: Store, admissionPlan: 
   const router = buildRouter({
     health, discovery, knowsGroup: (g) => registry.servesGroup(g), openapi,
     resources: resourceHandler(registry, { authenticator, authorizer, tokenAuthenticator, apiAudiences }, { ...DEFAULT_WATCH_SETTINGS, watchList: gates.enabled('WatchList'), ...opts.watch }, gates, tokenRequestHandler(registry, serviceAccounts), await buildKubeletClient(opts.kubeletClient, generated?.ca)),
+    debug: apf.debug,
     issuerDiscovery: async (path) => {
       if (path !== OPENID_CONFIGURATION_PATH && path !== JWKS_PATH) return undefined;
       const docs = await issuerDocuments();
@@ -314,6 +321,7 @@ async function assemble(opts: ApiServerOptions, rawStore: Store, admissionPlan: 
     authenticator,
     authorizer,
     inFlight: { readonly: opts.maxRequestsInflight, mutating: opts.maxMutatingRequestsInflight },
+    priorityAndFairness: apf.filter && { ...apf.filter, recordRequestTermination },
     requestTimeoutMs: opts.requestTimeoutMs,
     metrics: { served: servedSubresources((g, v, r) => registry.lookup(g, v, r)) },
   });
@@ -399,6 +407,7 @@ async function assemble(opts: ApiServerOptions, rawStore: Store, admissionPlan: 
     cachesReady.done();
     await start(new StartupWrite(systemNamespaces, () => ensureSystemNamespaces(registry)));
     if (rbacServed) await start(new StartupWrite(rbacBootstrap, () => reconcileBootstrapPolicy(registry, gates)));
+    for (const c of apf.components()) await start(c);
     // With bootstrap tokens, cluster-info in svc-public, as kubeadm publishes it for nodes joining.
     if (opts.enableBootstrapTokenAuth) {
       const url = `https://${hostFor(opts.bindAddress)}:${port}`;

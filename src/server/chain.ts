@@ -1,7 +1,8 @@
 // The filter chain — the only place the order of the request path is written:
 //
 //   recovery → request info → request metrics → timeout → authentication (failed: audited 401)
-//     → audit → impersonation → max in-flight → authorization → router (health, version, discovery, resources)
+//     → audit → impersonation → max in-flight or priority and fairness → authorization
+//     → router (health, version, discovery, resources)
 //
 // As kube-apiserver's DefaultBuildHandlerChain: the in-flight limit (and API
 // Priority and Fairness, which classifies by user) runs after authentication
@@ -17,6 +18,7 @@ import { withRecovery } from './filters/recovery.js';
 import { withRequestInfo } from './filters/requestinfo.js';
 import { withRequestMetrics, type RequestMetricsDeps } from './filters/metrics.js';
 import { withMaxInFlight, type InFlightLimits } from './filters/inflight.js';
+import { withPriorityAndFairness, type PriorityAndFairnessDeps } from './filters/apf.js';
 import { withTimeout } from './filters/timeout.js';
 import { withAuthentication } from './filters/authn.js';
 import { withImpersonation } from './filters/impersonation.js';
@@ -27,6 +29,8 @@ export interface ChainDeps {
   readonly authenticator: UnionAuthenticator;
   readonly authorizer: Authorizer;
   readonly inFlight: InFlightLimits;
+  /** API Priority and Fairness, in place of the in-flight limit (the APIPriorityAndFairness gate and --enable-priority-and-fairness). */
+  readonly priorityAndFairness?: PriorityAndFairnessDeps;
   readonly requestTimeoutMs: number;
   /** What the request metrics need to keep their labels bounded. */
   readonly metrics: RequestMetricsDeps;
@@ -37,7 +41,7 @@ export interface ChainDeps {
 export function buildHandlerChain(router: Handler, deps: ChainDeps): Handler {
   let h = router;
   h = withAuthorization(h, deps.authorizer);
-  h = withMaxInFlight(h, deps.inFlight);
+  h = deps.priorityAndFairness ? withPriorityAndFairness(h, deps.priorityAndFairness) : withMaxInFlight(h, deps.inFlight);
   h = withImpersonation(h, deps.authorizer);
   if (deps.audit) h = withAudit(h, deps.audit);
   h = withAuthentication(h, deps.authenticator, deps.audit && failedAuthenticationAudit(deps.audit));

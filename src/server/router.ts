@@ -29,6 +29,8 @@ export interface RouterDeps {
   readonly openapi: OpenAPIService;
   /** The service-account issuer's discovery documents (src/authn/serviceaccount/discovery.ts) for a path, if it is theirs. */
   readonly issuerDiscovery?: (path: string) => Promise<{ contentType: string; body: string } | undefined>;
+  /** Plain-text debug pages (/debug/api_priority_and_fairness/…) for a path, if it is theirs. */
+  readonly debug?: (path: string, query: URLSearchParams) => string | undefined;
 }
 
 export function buildRouter(deps: RouterDeps): Handler {
@@ -56,6 +58,8 @@ export function buildRouter(deps: RouterDeps): Handler {
       const doc = await deps.issuerDiscovery(info.path);
       if (doc) return writeDocument(ctx, doc.contentType, doc.body);
     }
+    const debug = info.path.startsWith('/debug/') ? deps.debug?.(info.path, ctx.url.searchParams) : undefined;
+    if (debug !== undefined) return writeText(ctx, 200, debug);
     if (deps.discovery.serve(ctx, info.path)) return;
     // Under a group the server knows, Kubernetes answers a Status; elsewhere a plain-text 404.
     const g = /^\/apis\/([^/]+)/.exec(info.path)?.[1];

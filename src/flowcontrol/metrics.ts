@@ -1,0 +1,121 @@
+// The apiserver_flowcontrol_* metrics of kube v1.27 (util/flowcontrol/metrics),
+// declared with the project's registry. Per-request counts live in plain
+// per-(priority level, flow schema) cells and the gauges read them, and the
+// levels' limits, when /metrics is scraped; only the counters and histograms
+// are touched on the request path.
+import { newCounter, newGauge, newHistogram } from '../metrics/registry.js';
+import type { PriorityLevel } from './config.js';
+
+const DURATION_BUCKETS = [0, 0.005, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30];
+const QUEUE_LENGTH_BUCKETS = [0, 10, 25, 50, 100, 250, 500, 1000];
+
+type L2 = { readonly priority_level: string; readonly flow_schema: string };
+
+/**
+ * Requests waiting and executing, and the seats they hold, of one flow schema
+ * at one level; with the label sets its requests are recorded under, made once.
+ */
+export interface FlowCell {
+  readonly priorityLevel: string;
+  readonly flowSchema: string;
+  waiting: number;
+  executing: number;
+  seats: number;
+  readonly labels: L2;
+  readonly executed: L2 & { readonly execute: 'true' };
+  readonly notExecuted: L2 & { readonly execute: 'false' };
+  readonly regular: L2 & { readonly type: 'regular' };
+  readonly watch: L2 & { readonly type: 'watch' };
+}
+
+const cells = new Map<string, FlowCell>();
+let observed: { readonly levels: readonly PriorityLevel[]; readonly fairFrac: number } = { levels: [], fairFrac: 0 };
+
+export function cellFor(priorityLevel: string, flowSchema: string): FlowCell {
+  const key = `${priorityLevel}\0${flowSchema}`;
+  let c = cells.get(key);
+  if (!c) {
+    const labels = { priority_level: priorityLevel, flow_schema: flowSchema };
+    c = {
+      priorityLevel, flowSchema, waiting: 0, executing: 0, seats: 0, labels,
+      executed: { ...labels, execute: 'true' }, notExecuted: { ...labels, execute: 'false' }, regular: { ...labels, type: 'regular' }, watch: { ...labels, type: 'watch' },
+    };
+    cells.set(key, c);
+  }
+  return c;
+}
+
+/** Where the level gauges read the levels and the fair fraction (the running configuration). */
+export function observeConfig(config: { readonly levels: readonly PriorityLevel[]; readonly fairFrac: number }): void {
+  observed = config;
+}
+
+type CellField = 'waiting' | 'executing' | 'seats';
+const cellGauge = (name: string, help: string, field: CellField) => newGauge({
+  name, help, labelNames: ['priority_level', 'flow_schema'],
+  collect: (set) => {
+    for (const c of cells.values()) set({ priority_level: c.priorityLevel, flow_schema: c.flowSchema }, c[field]);
+  },
+});
+const levelGauge = (name: string, help: string, value: (l: PriorityLevel) => number) => newGauge({
+  name, help, labelNames: ['priority_level'],
+  collect: (set) => {
+    for (const l of observed.levels) if (l.live && !l.exempt) set({ priority_level: l.name }, value(l));
+  },
+});
+
+export const rejectedRequests = newCounter({
+  name: 'apiserver_flowcontrol_rejected_requests_total', help: 'Number of requests rejected by API Priority and Fairness subsystem',
+  labelNames: ['priority_level', 'flow_schema', 'reason'],
+});
+export const dispatchedRequests = newCounter({
+  name: 'apiserver_flowcontrol_dispatched_requests_total', help: 'Number of requests executed by API Priority and Fairness subsystem',
+  labelNames: ['priority_level', 'flow_schema'],
+});
+export const requestWaitDuration = newHistogram({
+  name: 'apiserver_flowcontrol_request_wait_duration_seconds', help: 'Length of time a request spent waiting in its queue',
+  labelNames: ['priority_level', 'flow_schema', 'execute'], buckets: DURATION_BUCKETS,
+});
+export const requestExecutionSeconds = newHistogram({
+  name: 'apiserver_flowcontrol_request_execution_seconds',
+  help: 'Duration of initial stage (for a WATCH) or any (for a non-WATCH) stage of request execution in the API Priority and Fairness subsystem',
+  labelNames: ['priority_level', 'flow_schema', 'type'], buckets: DURATION_BUCKETS,
+});
+export const queueLengthAfterEnqueue = newHistogram({
+  name: 'apiserver_flowcontrol_request_queue_length_after_enqueue',
+  help: 'Length of queue in the API Priority and Fairness subsystem, as seen by each request after it is enqueued',
+  labelNames: ['priority_level', 'flow_schema'], buckets: QUEUE_LENGTH_BUCKETS,
+});
+export const workEstimatedSeats = newHistogram({
+  name: 'apiserver_flowcontrol_work_estimated_seats',
+  help: 'Number of estimated seats (maximum of initial and final seats) associated with requests in API Priority and Fairness',
+  labelNames: ['priority_level', 'flow_schema'], buckets: [1, 2, 4, 10],
+});
+export const watchCountSamples = newHistogram({
+  name: 'apiserver_flowcontrol_watch_count_samples', help: 'count of watchers for mutating requests in API Priority and Fairness',
+  labelNames: ['priority_level', 'flow_schema'], buckets: [0, 1, 10, 100, 1000, 10000],
+});
+
+cellGauge('apiserver_flowcontrol_current_inqueue_requests', 'Number of requests currently pending in queues of the API Priority and Fairness subsystem', 'waiting');
+cellGauge('apiserver_flowcontrol_current_executing_requests',
+  'Number of requests in initial (for a WATCH) or any (for a non-WATCH) execution stage in the API Priority and Fairness subsystem', 'executing');
+cellGauge('apiserver_flowcontrol_current_executing_seats',
+  'Concurrency (number of seats) occupied by the currently executing (initial stage for a WATCH, any stage otherwise) requests in the API Priority and Fairness subsystem', 'seats');
+cellGauge('apiserver_flowcontrol_request_concurrency_in_use',
+  'Concurrency (number of seats) occupied by the currently executing (initial stage for a WATCH, any stage otherwise) requests in the API Priority and Fairness subsystem', 'seats');
+
+levelGauge('apiserver_flowcontrol_request_concurrency_limit', 'Nominal number of execution seats configured for each priority level', (l) => l.limits.nominalCL);
+levelGauge('apiserver_flowcontrol_nominal_limit_seats', 'Nominal number of execution seats configured for each priority level', (l) => l.limits.nominalCL);
+levelGauge('apiserver_flowcontrol_lower_limit_seats', 'Configured lower bound on number of execution seats available to each priority level', (l) => l.limits.nominalCL - l.limits.lendableCL);
+levelGauge('apiserver_flowcontrol_upper_limit_seats', 'Configured upper bound on number of execution seats available to each priority level', (l) => l.limits.nominalCL + l.limits.borrowingCL);
+levelGauge('apiserver_flowcontrol_current_limit_seats', 'current derived number of execution seats available to each priority level', (l) => l.currentCL);
+levelGauge('apiserver_flowcontrol_demand_seats_high_watermark', 'High watermark, over last adjustment period, of demand_seats', (l) => l.stats.highWatermark);
+levelGauge('apiserver_flowcontrol_demand_seats_average', 'Time-weighted average, over last adjustment period, of demand_seats', (l) => l.stats.avg);
+levelGauge('apiserver_flowcontrol_demand_seats_stdev', 'Time-weighted standard deviation, over last adjustment period, of demand_seats', (l) => l.stats.stdDev);
+levelGauge('apiserver_flowcontrol_demand_seats_smoothed', 'Smoothed seat demands', (l) => l.stats.smoothed);
+levelGauge('apiserver_flowcontrol_target_seats', 'Seat allocation targets', (l) => Math.max(l.limits.nominalCL - l.limits.lendableCL, l.stats.smoothed));
+levelGauge('apiserver_flowcontrol_current_r', 'R(time of last change)', (l) => l.qs.virtualTime);
+newGauge({
+  name: 'apiserver_flowcontrol_seat_fair_frac', help: 'Fair fraction of server\'s concurrency to allocate to each priority level that can use it',
+  collect: (set) => set({}, observed.fairFrac),
+});
