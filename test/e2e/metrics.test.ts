@@ -103,6 +103,15 @@ describe('/metrics', () => {
     assert.deepEqual(got, [2, 2 * n, 2 * n, n]);
   });
 
+  it('publishes the in-flight watermark (APF or the in-flight limit keeps it) once a second', async () => {
+    let text = '';
+    await eventually(async () => {
+      text = (await t.req('GET', '/metrics')).text;
+      return /^apiserver_current_inflight_requests\{request_kind="readOnly"\} [1-9]/m.test(text);
+    });
+    assert.match(text, /^apiserver_current_inflight_requests\{request_kind="mutating"\} \d+$/m);
+  });
+
   it('counts watch events as they are sent', async () => {
     const before = await scrape();
     // no selector: the watch starts with the current state (the namespace's configmaps)
