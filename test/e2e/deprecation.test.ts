@@ -2,28 +2,28 @@
 // built-in version gets kube's Warning header in the request's spelling,
 // kubectl 1.27 prints it, the apiserver_requested_deprecated_apis gauge holds
 // the endpoint; `svc apiserver` warns at start-up about a deprecated flag and a
-// GA feature gate set explicitly.
-//
-// MERGE: when /metrics is on main, also read the gauge from GET /metrics (here it
-// is read from the in-process registry's exposition, which /metrics serves); when
-// the audit log is on main, check the svc.io/ and k8s.io/ deprecated and
-// removed-release annotations in the logged event of a v1beta2 request.
+// GA feature gate set explicitly; the gauge is scraped from /metrics and the
+// audit event of a deprecated request carries the deprecated and
+// removed-release annotations in both spellings.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestServer, type TestServer } from './harness.js';
 import { kubectlFor, kubectlMissing } from './kubectlcli.js';
 import { startSvcApiserver } from './svcprocess.js';
-import { exposition } from '../../src/metrics/registry.js';
 import { tempDir } from '../../src/testing/tempdir.js';
+import { auditOptions, readLog } from './auditlog.js';
 
 const warningOf = (group: string, kind: string) =>
   `${group}/v1beta2 ${kind} is deprecated in v1.26+, unavailable in v1.29+; use ${group}/v1beta3 ${kind}`;
 
 describe('deprecated API versions', () => {
   let t: TestServer;
+  let auditLog: string;
   const k = kubectlFor(() => t);
   before(async () => {
-    t = await startTestServer();
+    const audit = auditOptions(tempDir('svc-deprecation-audit-'), {}, 'apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n- level: Metadata\n');
+    auditLog = audit.log.path!;
+    t = await startTestServer({ audit });
     const pl = await t.req('POST', '/apis/flowcontrol.apiserver.k8s.io/v1beta3/prioritylevelconfigurations', {
       metadata: { name: 'pl-1' }, spec: { type: 'Limited', limited: { nominalConcurrencyShares: 5, limitResponse: { type: 'Reject' } } },
     });
@@ -65,7 +65,9 @@ describe('deprecated API versions', () => {
   });
 
   it('the gauge holds each deprecated endpoint requested, joinable by group, version, resource and subresource', async () => {
-    const text = await exposition();
+    const scrape = await t.req('GET', '/metrics');
+    assert.equal(scrape.status, 200);
+    const text = scrape.text;
     for (const [group, resource, sub] of [
       ['flowcontrol.apiserver.k8s.io', 'flowschemas', ''], ['flowcontrol.apiserver.svc.io', 'flowschemas', ''],
       ['flowcontrol.apiserver.k8s.io', 'flowschemas', 'status'], ['flowcontrol.apiserver.k8s.io', 'prioritylevelconfigurations', ''],
@@ -73,6 +75,19 @@ describe('deprecated API versions', () => {
       assert.ok(text.includes(`apiserver_requested_deprecated_apis{group="${group}",version="v1beta2",resource="${resource}",subresource="${sub}",removed_release="1.29"} 1\n`), `${group} ${resource} ${sub}`);
     }
     assert.ok(!/apiserver_requested_deprecated_apis\{[^}]*version="v1beta3"/.test(text), 'v1beta3 is not deprecated');
+  });
+
+  it('the audit event of a deprecated request carries the annotations in both spellings; a current one none', async () => {
+    const events = readLog(auditLog).filter((e) => e.stage === 'ResponseComplete');
+    const old = events.find((e) => e.requestURI === '/apis/flowcontrol.apiserver.svc.io/v1beta2/flowschemas/fs-1');
+    assert.ok(old, 'the v1beta2 get was audited');
+    for (const domain of ['svc.io', 'k8s.io']) {
+      assert.equal(old.annotations?.[`${domain}/deprecated`], 'true');
+      assert.equal(old.annotations?.[`${domain}/removed-release`], '1.29');
+    }
+    const current = events.find((e) => e.requestURI === '/apis/flowcontrol.apiserver.k8s.io/v1beta3/flowschemas');
+    assert.ok(current, 'the v1beta3 list was audited');
+    assert.equal(current.annotations?.['k8s.io/deprecated'], undefined);
   });
 
   it('kubectl 1.27 prints the warning on stderr', { skip: kubectlMissing }, async () => {

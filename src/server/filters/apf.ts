@@ -35,7 +35,7 @@ export interface PriorityAndFairnessDeps {
   readonly requestTimeoutMs: number;
   /**
    * Where a rejection is recorded as a request termination (the request metrics'
-   * recordRequestTermination, wired when they land).
+   * recordRequestTermination).
    */
   readonly recordRequestTermination?: (ctx: RequestContext, code: number) => void;
 }
