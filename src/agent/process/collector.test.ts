@@ -7,12 +7,12 @@ const MB = 1 << 20;
 test('a collection is due past live × (1 + growth) + slack', () => {
   const cases: [used: number, live: number, due: boolean][] = [
     [10 * MB, 10 * MB, false],
-    [14.5 * MB, 10 * MB, false], // 10 × 1.25 + 2 = 14.5: not past it
-    [14.6 * MB, 10 * MB, true],
-    [3 * MB, 0, true],
-    [2 * MB, 0, false],
-    [25 * MB, 18 * MB, true],
-    [24 * MB, 18 * MB, false],
+    [16.5 * MB, 10 * MB, false], // 10 × 1.25 + 4 = 16.5: not past it
+    [16.6 * MB, 10 * MB, true],
+    [5 * MB, 0, true],
+    [4 * MB, 0, false],
+    [27 * MB, 18 * MB, true], // 18 × 1.25 + 4 = 26.5
+    [26 * MB, 18 * MB, false],
   ];
   for (const [used, live, due] of cases) assert.equal(collectionDue(used, live), due, `${used / MB} MB used, ${live / MB} MB live`);
   assert.equal(collectionDue(30 * MB, 10 * MB, { growth: 1, slackBytes: 0 }), true);
@@ -23,15 +23,15 @@ test('the collector collects when due and takes what survived as the next baseli
   let used = 10 * MB;
   const runs: number[] = [];
   const c = new HeapCollector({ heapUsed: () => used, collect: () => { runs.push(used); used = 12 * MB; } });
-  used = 14 * MB;
+  used = 16 * MB; // 10 × 1.25 + 4 = 16.5
   assert.equal(c.tick(), false);
   used = 20 * MB;
   assert.equal(c.tick(), true); // collected down to 12 MB live
-  used = 16 * MB; // 12 × 1.25 + 2 = 17
+  used = 18 * MB; // 12 × 1.25 + 4 = 19
   assert.equal(c.tick(), false);
-  used = 18 * MB;
+  used = 20 * MB;
   assert.equal(c.tick(), true);
-  assert.deepEqual(runs, [20 * MB, 18 * MB]);
+  assert.deepEqual(runs, [20 * MB, 20 * MB]);
   assert.equal(c.collections, 2);
 });
 

@@ -22,7 +22,7 @@ export interface CollectorPolicy {
   readonly slackBytes: number;
 }
 
-export const AGENT_POLICY: CollectorPolicy = { growth: 0.25, slackBytes: 2 << 20 };
+export const AGENT_POLICY: CollectorPolicy = { growth: 0.25, slackBytes: 4 << 20 };
 
 /** Whether a heap of `usedBytes` is due for a collection, `liveBytes` having survived the last one. */
 export function collectionDue(usedBytes: number, liveBytes: number, policy: CollectorPolicy = AGENT_POLICY): boolean {
