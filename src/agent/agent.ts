@@ -69,6 +69,8 @@ export class AgentStartError extends Error {
 }
 
 const HOUSEKEEPING_MS = 2000;
+/** kube's ContainerGCPeriod: dead containers and sandboxes are collected every minute, not every housekeeping. */
+const CONTAINER_GC_MS = 60_000;
 const STOP_STEP_MS = 10_000;
 
 export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
@@ -330,12 +332,17 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
         const active = new Set(dispatch.list().map((p) => p.metadata.uid ?? ''));
         probes.cleanupPods(active);
         cm.cleanupOrphans(active);
-        await garbageCollect(runtime, { isPodActive: (uid) => active.has(uid) });
         if (mirrors && statics) await mirrors.sync(statics.pods());
       })().catch((err: unknown) => log(`housekeeping: ${(err as Error).message}`));
     }, HOUSEKEEPING_MS);
     housekeeping.unref();
     stops.push(() => clearInterval(housekeeping));
+    const containerGc = setInterval(() => {
+      const active = new Set(dispatch.list().map((p) => p.metadata.uid ?? ''));
+      garbageCollect(runtime, { isPodActive: (uid) => active.has(uid) }).catch((err: unknown) => log(`container garbage collection: ${(err as Error).message}`));
+    }, CONTAINER_GC_MS);
+    containerGc.unref();
+    stops.push(() => clearInterval(containerGc));
     if (api) stops.push(() => api.close());
 
     return {
