@@ -33,11 +33,14 @@ import { PodLifecycle } from './pods/syncer.js';
 import { PodWorkers } from './pods/workers.js';
 import { ProberManager } from './probes/index.js';
 import { LogUnavailable, servingTls, startAgentServer, type RunningAgentServer } from './server/index.js';
-import { MirrorPodClient, StaticPodSource, isMirrorPod, CONFIG_SOURCE } from './sources/index.js';
-import { annotation } from './sources/staticpod.js';
+import { MirrorPodClient } from './sources/mirror.js';
+import type { StaticPodSource } from './sources/source.js';
+import { annotation, isMirrorPod, CONFIG_SOURCE } from './sources/staticpod.js';
 import { VolumeManager } from './volumes/index.js';
 
-export const NODE_LEASE_NAMESPACE = 'svc-node-lease';
+import { NODE_LEASE_NAMESPACE } from './node/lease.js';
+
+export { NODE_LEASE_NAMESPACE };
 
 export interface AgentOptions {
   readonly config: AgentConfig;
@@ -247,6 +250,8 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
     }
     let statics: StaticPodSource | undefined;
     if (c.staticPodPath || c.staticPodURL) {
+      // loaded only here: manifests are validated as pods (the API's pod validation)
+      const { StaticPodSource } = await import('./sources/source.js');
       statics = new StaticPodSource({
         nodeName: o.nodeName,
         ...(c.staticPodPath ? { path: c.staticPodPath } : {}),
