@@ -105,6 +105,10 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
 
   async function start(): Promise<RunningAgent> {
     if (!c.containerRuntimeEndpoint) throw new AgentStartError('failed to run Kubelet: --container-runtime-endpoint is not set (e.g. unix:///run/containerd/containerd.sock)');
+    // the serving pair first, as kube sets up its TLS before anything runs: a pair to generate is made by a
+    // child process (server/selfsigned.ts) while the runtime, node and volume parts start
+    const tlsPending = c.enableServer ? servingTls({ tlsCertFile: c.tlsCertFile, tlsPrivateKeyFile: c.tlsPrivateKeyFile, certDir: c.certDir, hostname: o.hostname }) : undefined;
+    tlsPending?.catch(() => undefined); // awaited below; a start failing before then must not leave it unhandled
     const cri = criClient(c.containerRuntimeEndpoint, { timeoutMs: c.runtimeRequestTimeout });
     const runtime: RuntimeService = cri;
     const images: ImageService = c.imageServiceEndpoint && c.imageServiceEndpoint !== c.containerRuntimeEndpoint
@@ -235,6 +239,9 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
     pleg.start();
     stops.push(() => pleg!.stop());
 
+    // the serving pair ready before any pod runs (kube: TLS set up before the sync loop and the server start together)
+    const tls = await tlsPending;
+
     // sources
     if (api) {
       const pods = api.pods();
@@ -276,8 +283,7 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
 
     // the server and log rotation
     let server: RunningAgentServer | undefined;
-    if (c.enableServer) {
-      const tls = await servingTls({ tlsCertFile: c.tlsCertFile, tlsPrivateKeyFile: c.tlsPrivateKeyFile, certDir: c.certDir, hostname: o.hostname });
+    if (c.enableServer && tls) {
       const clientCAs = c.authentication.x509.clientCAFile ? readCAs(c.authentication.x509.clientCAFile) : undefined;
       server = await startAgentServer({
         host: {
