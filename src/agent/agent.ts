@@ -33,11 +33,14 @@ import { PodLifecycle } from './pods/syncer.js';
 import { PodWorkers } from './pods/workers.js';
 import { ProberManager } from './probes/index.js';
 import { LogUnavailable, servingTls, startAgentServer, type RunningAgentServer } from './server/index.js';
-import { MirrorPodClient, StaticPodSource, isMirrorPod, CONFIG_SOURCE } from './sources/index.js';
-import { annotation } from './sources/staticpod.js';
+import { MirrorPodClient } from './sources/mirror.js';
+import type { StaticPodSource } from './sources/source.js';
+import { annotation, isMirrorPod, CONFIG_SOURCE } from './sources/staticpod.js';
 import { VolumeManager } from './volumes/index.js';
 
-export const NODE_LEASE_NAMESPACE = 'svc-node-lease';
+import { NODE_LEASE_NAMESPACE } from './node/lease.js';
+
+export { NODE_LEASE_NAMESPACE };
 
 export interface AgentOptions {
   readonly config: AgentConfig;
@@ -69,6 +72,8 @@ export class AgentStartError extends Error {
 }
 
 const HOUSEKEEPING_MS = 2000;
+/** kube's ContainerGCPeriod: dead containers and sandboxes are collected every minute, not every housekeeping. */
+const CONTAINER_GC_MS = 60_000;
 const STOP_STEP_MS = 10_000;
 
 export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
@@ -100,6 +105,10 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
 
   async function start(): Promise<RunningAgent> {
     if (!c.containerRuntimeEndpoint) throw new AgentStartError('failed to run Kubelet: --container-runtime-endpoint is not set (e.g. unix:///run/containerd/containerd.sock)');
+    // the serving pair first, as kube sets up its TLS before anything runs: a pair to generate is made by a
+    // child process (server/selfsigned.ts) while the runtime, node and volume parts start
+    const tlsPending = c.enableServer ? servingTls({ tlsCertFile: c.tlsCertFile, tlsPrivateKeyFile: c.tlsPrivateKeyFile, certDir: c.certDir, hostname: o.hostname }) : undefined;
+    tlsPending?.catch(() => undefined); // awaited below; a start failing before then must not leave it unhandled
     const cri = criClient(c.containerRuntimeEndpoint, { timeoutMs: c.runtimeRequestTimeout });
     const runtime: RuntimeService = cri;
     const images: ImageService = c.imageServiceEndpoint && c.imageServiceEndpoint !== c.containerRuntimeEndpoint
@@ -230,6 +239,9 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
     pleg.start();
     stops.push(() => pleg!.stop());
 
+    // the serving pair ready before any pod runs (kube: TLS set up before the sync loop and the server start together)
+    const tls = await tlsPending;
+
     // sources
     if (api) {
       const pods = api.pods();
@@ -245,6 +257,8 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
     }
     let statics: StaticPodSource | undefined;
     if (c.staticPodPath || c.staticPodURL) {
+      // loaded only here: manifests are validated as pods (the API's pod validation)
+      const { StaticPodSource } = await import('./sources/source.js');
       statics = new StaticPodSource({
         nodeName: o.nodeName,
         ...(c.staticPodPath ? { path: c.staticPodPath } : {}),
@@ -269,8 +283,7 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
 
     // the server and log rotation
     let server: RunningAgentServer | undefined;
-    if (c.enableServer) {
-      const tls = await servingTls({ tlsCertFile: c.tlsCertFile, tlsPrivateKeyFile: c.tlsPrivateKeyFile, certDir: c.certDir, hostname: o.hostname });
+    if (c.enableServer && tls) {
       const clientCAs = c.authentication.x509.clientCAFile ? readCAs(c.authentication.x509.clientCAFile) : undefined;
       server = await startAgentServer({
         host: {
@@ -330,12 +343,17 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
         const active = new Set(dispatch.list().map((p) => p.metadata.uid ?? ''));
         probes.cleanupPods(active);
         cm.cleanupOrphans(active);
-        await garbageCollect(runtime, { isPodActive: (uid) => active.has(uid) });
         if (mirrors && statics) await mirrors.sync(statics.pods());
       })().catch((err: unknown) => log(`housekeeping: ${(err as Error).message}`));
     }, HOUSEKEEPING_MS);
     housekeeping.unref();
     stops.push(() => clearInterval(housekeeping));
+    const containerGc = setInterval(() => {
+      const active = new Set(dispatch.list().map((p) => p.metadata.uid ?? ''));
+      garbageCollect(runtime, { isPodActive: (uid) => active.has(uid) }).catch((err: unknown) => log(`container garbage collection: ${(err as Error).message}`));
+    }, CONTAINER_GC_MS);
+    containerGc.unref();
+    stops.push(() => clearInterval(containerGc));
     if (api) stops.push(() => api.close());
 
     return {

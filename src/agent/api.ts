@@ -18,8 +18,11 @@ export interface AgentApi {
   readonly nodeName: string;
   get(t: Target, namespace: string, name: string): Promise<ApiObject>;
   create(t: Target, namespace: string, obj: ApiObject): Promise<ApiObject>;
-  /** GET-modify-PUT (to the subresource when the target names one), retried on 409; `mutate` may throw to give up. */
-  update(t: Target, namespace: string, name: string, mutate: (current: ApiObject) => ApiObject): Promise<ApiObject>;
+  /**
+   * GET-modify-PUT (to the subresource when the target names one), retried on 409; `mutate` may throw to give up.
+   * With `base` (a watched copy) the first attempt starts from it instead of a GET; a stale one is a 409, then a GET.
+   */
+  update(t: Target, namespace: string, name: string, mutate: (current: ApiObject) => ApiObject, base?: ApiObject): Promise<ApiObject>;
   /** A merge patch (`application/merge-patch+json`), to the subresource when the target names one. */
   patch(t: Target, namespace: string, name: string, patch: Record<string, unknown>): Promise<ApiObject>;
   delete(t: Target, namespace: string, name: string, opts?: DeleteOptions): Promise<unknown>;

@@ -5,11 +5,12 @@
 // Also the agent that `svc server --agent` runs in the server's process.
 import { hostname as machineHostname } from 'node:os';
 import { AGENT_FLAGS, AgentConfigError, agentUsage, parseAgentArgs, type AgentConfig } from '../agent/config/index.js';
-import { AgentStartError, startAgent, type RunningAgent } from '../agent/agent.js';
-import { connectAgent } from '../agent/api/connect.js';
+import type { RunningAgent } from '../agent/agent.js';
 import { nodeHostname } from '../agent/node/index.js';
 import type { Controller, ControllerContext } from '../controllers/context.js';
 import { KUBELET_VERSION } from '../agent/node/index.js';
+import { keepYoungGenerationSmall } from '../agent/process/heap.js';
+import { HeapCollector } from '../agent/process/collector.js';
 
 const log = (m: string) => console.error(`svc agent: ${m}`);
 
@@ -29,6 +30,8 @@ export function agentConfig(argv: string[]): AgentConfig | undefined {
 }
 
 export async function agentCommand(_cmd: string, argv: string[]): Promise<number> {
+  // before the agent's modules load (their loading alone would grow the young generation)
+  keepYoungGenerationSmall();
   let config: AgentConfig | undefined;
   try {
     config = agentConfig(argv);
@@ -40,6 +43,10 @@ export async function agentCommand(_cmd: string, argv: string[]): Promise<number
     throw err;
   }
   if (!config) return 0;
+  const [{ AgentStartError, startAgent }, { connectAgent }] = await Promise.all([import('../agent/agent.js'), import('../agent/api/connect.js')]);
+  // full collections paced as Go's runtime paces the kubelet's (collector.ts)
+  const collector = new HeapCollector();
+  collector.start();
   const hostname = nodeHostname(config.hostnameOverride || undefined);
   const nodeName = hostname;
   if (!config.svcconfig && config.bootstrapSvcconfig) {
@@ -74,6 +81,7 @@ export async function agentCommand(_cmd: string, argv: string[]): Promise<number
     process.once('SIGTERM', resolve);
   });
   log('shutting down');
+  collector.stop();
   await agent.stop();
   connected?.close();
   return 0;
@@ -86,7 +94,7 @@ export function inProcessAgent(ctx: ControllerContext, config: AgentConfig): Con
     async start() {
       const hostname = nodeHostname(config.hostnameOverride || machineHostname());
       // loaded here: a `svc agent` process never needs the in-process API (nor the controllers' client it uses)
-      const { inProcessAgentApi } = await import('../agent/api/inprocess.js');
+      const [{ inProcessAgentApi }, { startAgent }] = await Promise.all([import('../agent/api/inprocess.js'), import('../agent/agent.js')]);
       agent = await startAgent({ config, nodeName: hostname, hostname, api: inProcessAgentApi(ctx, hostname), log });
     },
     async stop() {

@@ -11,6 +11,9 @@ import { podConfigMapNames, podSecretNames } from '../../authz/node/references.j
 import type { AdmissionAttributes, AdmissionPlugin } from '../../registry/admission.js';
 import { deepEqual, isObject, type ApiObject } from '../../registry/object.js';
 import { admissionForbidden } from './common.js';
+import { isKubeletLabel, labelNamespace } from './kubeletlabels.js';
+
+export { isKubeletLabel } from './kubeletlabels.js';
 
 /** The mirror pod annotation: the canonical spelling and kube's, both accepted. */
 export const MIRROR_ANNOTATIONS = ['svc.io/config.mirror', 'kubernetes.io/config.mirror'] as const;
@@ -29,35 +32,13 @@ const q = (s: string) => JSON.stringify(s);
 
 // ---- labels --------------------------------------------------------------
 
-/** Label keys a node agent may set on its Node (kube's kubelet labels), in both spellings. */
-const KUBELET_LABELS = new Set(
-  [
-    'kubernetes.io/hostname',
-    'topology.kubernetes.io/zone',
-    'topology.kubernetes.io/region',
-    'failure-domain.beta.kubernetes.io/zone',
-    'failure-domain.beta.kubernetes.io/region',
-    'beta.kubernetes.io/instance-type',
-    'node.kubernetes.io/instance-type',
-    'kubernetes.io/os',
-    'kubernetes.io/arch',
-    'beta.kubernetes.io/os',
-    'beta.kubernetes.io/arch',
-  ].flatMap((k) => [k, k.replace('kubernetes.io/', 'svc.io/')]),
-);
-/** Label namespaces (and their subdomains) a node agent may set. */
-const KUBELET_LABEL_NAMESPACES = ['kubelet.kubernetes.io', 'node.kubernetes.io', 'kubelet.svc.io', 'node.svc.io'];
 /** Namespaces reserved to the cluster: a node agent may set only the labels above in them. */
 const RESERVED_NAMESPACES = ['kubernetes.io', 'k8s.io', 'svc.io'];
 /** Labels that steer workloads to trusted nodes: never set by the nodes themselves. */
 const NODE_RESTRICTION_NAMESPACES = ['node-restriction.kubernetes.io', 'node-restriction.svc.io'];
 
-const labelNamespace = (key: string): string => (key.includes('/') ? key.slice(0, key.indexOf('/')) : '');
 const inNamespace = (ns: string, domains: readonly string[]) => domains.some((d) => ns === d || ns.endsWith(`.${d}`));
 
-export function isKubeletLabel(key: string): boolean {
-  return KUBELET_LABELS.has(key) || inNamespace(labelNamespace(key), KUBELET_LABEL_NAMESPACES);
-}
 
 /** Of the keys added, removed or changed, those a node may not touch, sorted. */
 export function forbiddenLabels(labels: Obj, oldLabels: Obj): string[] {

@@ -2,7 +2,8 @@
 // AS its node — the svcconfig's client certificate (CN system:node:<name>,
 // O system:nodes) or token; no impersonation — so the Node authorizer and
 // NodeRestriction judge its requests. Writes carry fieldManager=kubelet;
-// updates are GET-modify-PUT retried on 409; patches are merge patches. The
+// updates are GET-modify-PUT retried on 409 (the first GET saved when the
+// caller has a watched copy); patches are merge patches. The
 // caches list and watch only what a kubelet watches: its pods
 // (fieldSelector spec.nodeName=<node>), every Service, and its own Node
 // (fieldSelector metadata.name=<node>). Paths use the k8s.io spelling of
@@ -42,10 +43,11 @@ export function remoteAgentApi(connection: ClientConfig | ApiHttp, nodeName: str
     nodeName,
     get,
     create: async (t, ns, obj) => (await http.json('POST', managed(collectionPath(t, ns)), obj)) as ApiObject,
-    async update(t, ns, name, mutate) {
+    async update(t, ns, name, mutate, base) {
       for (let attempt = 1; ; attempt++) {
-        // the object itself (a node may not GET nodes/status), PUT to the subresource
-        const next = mutate((await http.json('GET', objectPath(t, ns, name))) as ApiObject);
+        // the object itself (a node may not GET nodes/status), PUT to the subresource; a watched copy saves the first GET
+        const current = attempt === 1 && base ? base : (await http.json('GET', objectPath(t, ns, name))) as ApiObject;
+        const next = mutate(current);
         try {
           return (await http.json('PUT', managed(subPath(t, ns, name)), next)) as ApiObject;
         } catch (err) {

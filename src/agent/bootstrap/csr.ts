@@ -5,11 +5,12 @@
 // until it is issued — or denied, failed, deleted or replaced, each an error
 // with client-go's text.
 import { createPublicKey, type KeyObject } from 'node:crypto';
-import * as x509 from '@peculiar/x509';
+import type * as X509 from '@peculiar/x509';
 import { isStatusError } from '../../api/meta/index.js';
 import type { ApiHttp } from '../../client/http.js';
 import { isObject, type ApiObject } from '../../registry/object.js';
 import { RemoteInformer } from '../../simnodes/remote/informer.js';
+import { x509Library } from './x509lib.js';
 
 const CSRS = '/apis/certificates.k8s.io/v1/certificatesigningrequests';
 /** Our spelling of kube's kube-apiserver-client-kubelet signer (the approver and signer take both). */
@@ -55,7 +56,8 @@ export async function requestCertificate(http: ApiHttp, req: CertificateRequest)
 /** Why an existing request is not ours (kube's ensureCompatible), or undefined. */
 async function incompatibility(found: ApiObject, req: CertificateRequest): Promise<string | undefined> {
   const spec = isObject(found.spec) ? found.spec : {};
-  let theirs: x509.Pkcs10CertificateRequest;
+  const x509 = await x509Library();
+  let theirs: X509.Pkcs10CertificateRequest;
   try {
     theirs = new x509.Pkcs10CertificateRequest(Buffer.from(String(spec.request ?? ''), 'base64').toString('utf8'));
   } catch (err) {

@@ -6,7 +6,7 @@
 // digestedName: `node-csr-` + base64url(SHA-512/256 of each part
 // base64url-encoded and ended by `|`)).
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, webcrypto, type KeyObject } from 'node:crypto';
-import * as x509 from '@peculiar/x509';
+import { x509Library } from './x509lib.js';
 
 export const NODES_ORG = 'system:nodes';
 export const nodeCommonName = (nodeName: string) => `system:node:${nodeName}`;
@@ -49,7 +49,7 @@ export function digestedName(key: KeyObject, commonName: string, organizations: 
 
 /** The PEM of a PKCS#10 request for the node, signed with `key` (ECDSA P-256 or RSA). */
 export async function nodeRequestPem(key: KeyObject, nodeName: string): Promise<string> {
-  x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
+  const x509 = await x509Library();
   const rsa = key.asymmetricKeyType === 'rsa';
   const alg = rsa ? { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' } : { name: 'ECDSA', namedCurve: 'P-256' };
   const privateKey = await webcrypto.subtle.importKey('pkcs8', key.export({ type: 'pkcs8', format: 'der' }), alg, false, ['sign']);

@@ -4,7 +4,7 @@
 // their texts; and ValidateKubeletFlags (node labels, --node-ip, runtime).
 // Each function returns every problem found; the caller aggregates.
 import { isIP, isIPv6 } from 'node:net';
-import { isKubeletLabel } from '../../admission/plugins/noderestriction.js';
+import { isKubeletLabel } from '../../admission/plugins/kubeletlabels.js';
 import { parseQuantity } from '../../api/meta/quantity.js';
 import { labelValueErrors, qualifiedNameErrors } from '../../api/meta/validation.js';
 import type { FeatureGates } from '../../features/gates.js';

@@ -124,9 +124,11 @@ const ignoreNotFound = <T>(p: Promise<T>): Promise<T | undefined> =>
 /** The statuses of every container of the pod uid, newest first (kube's getPodContainerStatuses). */
 export async function podContainerStatuses(runtime: RuntimeService, uid: string, runtimeName = 'containerd'): Promise<RuntimeContainerStatus[]> {
   const list = await runtime.listContainers({ labelSelector: { [POD_UID_LABEL]: uid } });
+  // the statuses asked for together: one round trip to the runtime, not one per container
+  const statuses = await Promise.all(list.map((c) => ignoreNotFound(runtime.containerStatus(c.id))));
   const out: (RuntimeContainerStatus & { createdNs: number })[] = [];
-  for (const c of list) {
-    const s = await ignoreNotFound(runtime.containerStatus(c.id));
+  for (const [i, c] of list.entries()) {
+    const s = statuses[i];
     if (!s) continue;
     const info = containerInfo(s.labels, s.annotations);
     const state = STATES[s.state] ?? 'unknown';
@@ -161,14 +163,20 @@ export async function podContainerStatuses(runtime: RuntimeService, uid: string,
 
 /** kube's GetPodStatus. */
 export async function podStatus(runtime: RuntimeService, pod: { uid: string; name: string; namespace: string }, runtimeName = 'containerd'): Promise<RuntimePodStatus> {
-  const sandboxes = [...(await runtime.listPodSandbox({ labelSelector: { [POD_UID_LABEL]: pod.uid } }))].sort((a, b) => b.createdAt - a.createdAt);
+  // sandboxes and containers asked for together (kube asks one after the other; the answers are the same)
+  const [sandboxes, containers] = await Promise.all([
+    runtime.listPodSandbox({ labelSelector: { [POD_UID_LABEL]: pod.uid } }).then(async (list) => {
+      const sorted = [...list].sort((a, b) => b.createdAt - a.createdAt);
+      return { sorted, statuses: await Promise.all(sorted.map((sb) => ignoreNotFound(runtime.podSandboxStatus(sb.id)))) };
+    }),
+    podContainerStatuses(runtime, pod.uid, runtimeName),
+  ]);
   const statuses: PodSandboxStatus[] = [];
   let ips: string[] = [];
-  for (const [i, sb] of sandboxes.entries()) {
-    const s = await ignoreNotFound(runtime.podSandboxStatus(sb.id));
+  for (const [i, s] of sandboxes.statuses.entries()) {
     if (!s) continue;
     statuses.push(s);
     if (i === 0 && s.state === 'SANDBOX_READY' && s.network?.ip) ips = [s.network.ip, ...(s.network.additionalIps ?? []).map((x) => x.ip)];
   }
-  return { uid: pod.uid, name: pod.name, namespace: pod.namespace, ips, sandboxes: statuses, containers: await podContainerStatuses(runtime, pod.uid, runtimeName) };
+  return { uid: pod.uid, name: pod.name, namespace: pod.namespace, ips, sandboxes: statuses, containers };
 }

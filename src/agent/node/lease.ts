@@ -19,6 +19,9 @@ export interface LeaseOptions {
   readonly maxRetryMs?: number;
 }
 
+/** Where node leases live (the Node authorizer's namespace for them). */
+export const NODE_LEASE_NAMESPACE = 'svc-node-lease';
+
 export const DEFAULT_LEASE: Omit<LeaseOptions, 'namespace'> = { durationSeconds: 40, renewMs: 10_000, retryMs: 200, maxRetryMs: 7_000 };
 
 /** The Lease as it should be after a renewal at `now` (other fields of `current` kept). */

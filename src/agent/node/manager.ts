@@ -12,7 +12,6 @@
 // own (volumesAttached) stay.
 import { hostname } from 'node:os';
 import type { Quantity } from '../../api/meta/quantity.js';
-import { NODE_LEASE_NAMESPACE } from '../../authz/node/authorizer.js';
 import { isReason } from '../../controllers/informer.js';
 import { parseResourceList } from '../../quota/resources.js';
 import type { ApiObject } from '../../registry/object.js';
@@ -24,7 +23,7 @@ import type { ImageService, Image, RuntimeService, VersionInfo } from '../cri/ty
 import { machineCapacity } from './capacity.js';
 import { nodeConditions, PressureTracker } from './conditions.js';
 import type { EvictionThreshold } from './eviction.js';
-import { DEFAULT_LEASE, LeaseHeartbeat } from './lease.js';
+import { DEFAULT_LEASE, LeaseHeartbeat, NODE_LEASE_NAMESPACE } from './lease.js';
 import type { MachineReader } from './machine.js';
 import { RuntimeState } from './runtimestate.js';
 import { initialNode, nodeStatus, reconcileExisting, statusChanged, type NodeSpecOptions } from './status.js';

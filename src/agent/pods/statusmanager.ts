@@ -141,11 +141,13 @@ export class StatusManager {
         && !statusDiffers(isObject(cached.status) ? cached.status : {}, mergeStatus(isObject(cached.status) ? cached.status : {}, e.status));
       let latest = cached;
       if (!upToDate) {
+        // the watched copy (when it is this pod) is the first attempt's base: no GET unless it is stale
+        const base = cached !== undefined && cached.metadata.uid === e.target.uid ? cached : undefined;
         latest = await api.update(POD_STATUS, namespace, name, (current) => {
           if (current.metadata.uid !== e.target.uid) throw new PodReplaced();
           const cur = isObject(current.status) ? current.status : {};
           return { ...current, status: mergeStatus(cur, e.status) };
-        });
+        }, base);
       }
       if (e.finished && !e.mirror && latest?.metadata.deletionTimestamp) {
         await api.delete(PODS, namespace, name, { gracePeriodSeconds: 0, preconditions: { uid: e.target.uid } });

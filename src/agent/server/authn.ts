@@ -11,7 +11,6 @@
 import type { X509Certificate } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { AgentApi } from '../api.js';
-import { verifyClientCertificate } from '../../server/pki.js';
 import { isObject } from '../../registry/object.js';
 import { TtlCache } from './ttlcache.js';
 
@@ -48,6 +47,10 @@ export class Unauthenticated extends Error {
 
 export const ANONYMOUS: AgentUser = { name: 'system:anonymous', groups: ['system:unauthenticated'] };
 
+// the PKI module (and the x509 library under it) is loaded with the first client certificate
+let pkiLoading: Promise<typeof import('../../server/pki.js')> | undefined;
+const pki = () => (pkiLoading ??= import('../../server/pki.js'));
+
 export class AgentAuthenticator {
   private readonly cache: TtlCache<AgentUser | null>;
   constructor(private readonly o: AuthenticationOptions) {
@@ -56,7 +59,7 @@ export class AgentAuthenticator {
 
   async authenticate(req: AuthnRequest): Promise<AgentUser> {
     if (this.o.clientCAs && this.o.clientCAs.length > 0 && req.peerCertificates.length > 0) {
-      const r = verifyClientCertificate(req.peerCertificates, this.o.clientCAs);
+      const r = (await pki()).verifyClientCertificate(req.peerCertificates, this.o.clientCAs);
       if (!r.ok) throw new Unauthenticated(`verifying certificate: ${r.reason}`);
       return authenticated({ name: r.user.name, groups: r.user.groups });
     }

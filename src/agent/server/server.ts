@@ -11,7 +11,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
-import { peerCertificateChain, type PemKeyPair } from '../../server/pki.js';
+import type { PemKeyPair } from '../../server/pki.js';
 import { AgentAuthenticator, Unauthenticated, type AuthenticationOptions } from './authn.js';
 import { AgentAuthorizer, describe, nodeAttributes, type AuthorizationOptions } from './authz.js';
 import { agentRoutes, healthz, notFound, writeText, type HandlerOptions } from './handlers.js';
@@ -55,6 +55,8 @@ export async function startAgentServer(o: AgentServerOptions): Promise<RunningAg
     ...(o.extraRoutes ? { extra: o.extraRoutes } : {}),
   });
   const wantsCerts = (o.authentication.clientCAs?.length ?? 0) > 0;
+  // the PKI module (and the x509 library under it) only when client certificates are checked
+  const peerChain = wantsCerts ? (await import('../../server/pki.js')).peerCertificateChain : undefined;
   const server = https.createServer({
     cert: o.tls.cert,
     key: o.tls.key,
@@ -66,7 +68,7 @@ export async function startAgentServer(o: AgentServerOptions): Promise<RunningAg
       const url = new URL(req.url ?? '/', 'https://agent');
       let user;
       try {
-        user = await authn.authenticate({ headers: req.headers, peerCertificates: wantsCerts ? peerCertificateChain(req.socket as TLSSocket) : [] });
+        user = await authn.authenticate({ headers: req.headers, peerCertificates: peerChain ? peerChain(req.socket as TLSSocket) : [] });
       } catch (err) {
         if (!(err instanceof Unauthenticated)) o.onError?.(err);
         return writeText(res, 401, 'Unauthorized');

@@ -2,10 +2,12 @@
 // --tls-private-key-file when both are given; otherwise <cert-dir>/kubelet.crt
 // and kubelet.key, generated on first start when either is missing or
 // unreadable — a self-signed pair (a CA `<host>-ca@<unix time>` and a serving
-// certificate `<host>@<unix time>` for the host name, the file holding both).
-import { mkdir, readFile } from 'node:fs/promises';
+// certificate `<host>@<unix time>` for the host name, the file holding both;
+// made by a child process, selfsigned.ts).
+import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { issueServingCertificate, newCertificateAuthority, writeAtomic, type PemKeyPair } from '../../server/pki.js';
+import type { PemKeyPair } from '../../server/pki.js';
+import { selfSignedPair } from './selfsigned.js';
 
 export interface ServingTlsOptions {
   readonly tlsCertFile?: string;
@@ -37,13 +39,17 @@ export async function servingTls(o: ServingTlsOptions): Promise<ServingTls> {
   } catch {
     // missing or unreadable: make a new pair, as kube
   }
-  const now = o.now ?? new Date();
-  const stamp = Math.floor(now.getTime() / 1000);
-  const ca = await newCertificateAuthority(now, `${o.hostname}-ca@${stamp}`);
-  const leaf = await issueServingCertificate(ca, [o.hostname], `${o.hostname}@${stamp}`, now);
+  const { cert, key } = await selfSignedPair(o.hostname, o.now ?? new Date());
   await mkdir(o.certDir, { recursive: true, mode: 0o755 });
-  const cert = `${leaf.cert}${ca.cert}`;
-  await writeAtomic(keyFile, leaf.key, 0o600);
+  await writeAtomic(keyFile, key, 0o600);
   await writeAtomic(certFile, cert, 0o644);
-  return { cert, key: leaf.key, certFile, keyFile, generated: true };
+  return { cert, key, certFile, keyFile, generated: true };
+}
+
+/** Writes through a temporary file and a rename, so a reader never sees half a file. */
+async function writeAtomic(file: string, data: string, mode: number): Promise<void> {
+  const tmp = `${file}.tmp-${process.pid}`;
+  await writeFile(tmp, data, { mode });
+  await chmod(tmp, mode);
+  await rename(tmp, file);
 }

@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FakeAgentApi } from '../node/fakeapi.js';
 import { MirrorPodClient, MirrorPodError, PODS } from './mirror.js';
-import { decodePods, stampSeen } from './staticpod.js';
+import { decodePods } from './manifest.js';
+import { stampSeen } from './staticpod.js';
 
 const NODE_UID = '6c1f6d0e-0000-4000-8000-000000000001';
 const manifest = (cmd: string) => `apiVersion: v1\nkind: Pod\nmetadata: {name: web, labels: {app: web}}\nspec:\n  containers: [{name: c, image: busybox, command: [sh, -c, "${cmd}"]}]\n`;

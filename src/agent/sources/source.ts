@@ -15,7 +15,8 @@ import { readFile, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ApiObject } from '../../registry/object.js';
 import { deepEqual } from '../../registry/object.js';
-import { decodePods, rfc3339Nano, stampSeen, type PodSource } from './staticpod.js';
+import { decodePods } from './manifest.js';
+import { rfc3339Nano, stampSeen, type PodSource } from './staticpod.js';
 
 export type PodOp = 'ADD' | 'UPDATE' | 'REMOVE';
 

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { decodePods, ManifestError, rfc3339Nano, staticPod } from './staticpod.js';
+import { decodePods, staticPod } from './manifest.js';
+import { ManifestError, rfc3339Nano } from './staticpod.js';
 
 const FILE = { nodeName: 'node-a', source: 'file' as const, origin: '/etc/svc/manifests/web.yaml' };
 const manifest = `apiVersion: v1
