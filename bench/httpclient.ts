@@ -5,8 +5,8 @@ import { summarize } from './report.js';
 
 export type Call = (method: string, path: string, body?: string, contentType?: string) => Promise<{ status: number; body: string }>;
 
-export function client(port: number, tls: { ca: Buffer; cert?: Buffer; key?: Buffer }, token?: string): Call {
-  const agent = new Agent({ keepAlive: true, maxSockets: 64, ...tls });
+export function client(port: number, tls: { ca: Buffer; cert?: Buffer; key?: Buffer }, token?: string, sockets = 64): Call {
+  const agent = new Agent({ keepAlive: true, maxSockets: sockets, ...tls });
   return (method, path, body, contentType = 'application/json') =>
     new Promise((resolve, reject) => {
       const headers: Record<string, string> = { ...(body ? { 'content-type': contentType } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) };

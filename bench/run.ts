@@ -19,6 +19,7 @@ import { benchControllers } from './controllers.js';
 import { benchAgent } from './agent.js';
 import { benchMetrics } from './metrics.js';
 import { benchOperations } from './operations.js';
+import { benchFairness } from './fairness.js';
 import { benchAudit } from './audit.js';
 import { benchApf } from './apf.js';
 
@@ -27,7 +28,7 @@ const suites: Record<string, () => Promise<string[]>> = {
   authn: benchAuthn, satokens: () => benchServiceAccountTokens(), rbac: () => benchRbac(), admission: () => benchAdmission(), webhooks: () => benchWebhooks(),
   vap: () => benchVap(),
   cel: () => benchCel(), 'cel-conformance': async () => benchCelConformance(), crd: () => benchCrd(), controllers: () => benchControllers(), agent: () => benchAgent(),
-  operations: () => benchOperations(), audit: () => benchAudit(), apf: () => benchApf(), metrics: () => benchMetrics(),
+  operations: async () => [...(await benchOperations()), '', ...(await benchFairness())], audit: () => benchAudit(), apf: () => benchApf(), metrics: () => benchMetrics(),
 };
 const wanted = process.argv.slice(2);
 const lines: string[] = [];

@@ -1,0 +1,88 @@
+// API Priority and Fairness under a flood (issue 26): one `svc server` (SQLite,
+// APF on with the default 400 + 200 seats) holding 3,000 ConfigMaps of ~1 KiB.
+// A "victim" user gets one ConfigMap, one request at a time, first alone, then
+// while a "flooder" user lists all 3,000 (≈ 3 MiB each) from 400 connections
+// without pause — more than its flow's queues hold (a hand of 6 queues of 50 in
+// global-default), so some lists are refused with 429. Both are ordinary users (bound to cluster-admin), so both
+// land in global-default, in different flows (ByUser). Reported: the victim's
+// p50/p99 alone and under the flood (target: p99 under the flood ≤ 3× alone),
+// the flooder's answers (200s and 429s) and the server's peak RSS.
+import { startAdminServer, type AdminServer } from './adminserver.js';
+import { client, type Call } from './httpclient.js';
+import { fmt, summarize } from './report.js';
+import { rssOf } from './proc.js';
+
+const NS = 'bench-fair';
+const FLOODERS = 400;
+const USERS = ['flooder-token,flooder,flooder-uid,"bench-group"', 'victim-token,victim,victim-uid,"bench-group"'];
+
+async function bindAdmin(server: AdminServer): Promise<void> {
+  await server.must('POST', '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', {
+    metadata: { name: 'bench-group' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-admin' },
+    subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: 'bench-group' }],
+  });
+}
+
+async function victimGets(call: Call, n: number): Promise<number[]> {
+  const lat: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t = performance.now();
+    const r = await call('GET', `/api/v1/namespaces/${NS}/configmaps/cm-${i % 100}`);
+    if (r.status !== 200) throw new Error(`the victim's get answered ${r.status}: ${r.body.slice(0, 200)}`);
+    lat.push(performance.now() - t);
+  }
+  return lat;
+}
+
+export async function benchFairness(opts: { objects?: number; gets?: number } = {}): Promise<string[]> {
+  const objects = opts.objects ?? 3000;
+  const n = opts.gets ?? 400;
+  const server = await startAdminServer('fairness', ['--enable-priority-and-fairness=true'], USERS);
+  try {
+    await server.must('POST', '/api/v1/namespaces', { metadata: { name: NS } });
+    await bindAdmin(server);
+    const pad = 'x'.repeat(900);
+    for (let i = 0; i < objects; i += 50) {
+      await Promise.all(Array.from({ length: Math.min(50, objects - i) }, (_, k) =>
+        server.must('POST', `/api/v1/namespaces/${NS}/configmaps`, { metadata: { name: `cm-${i + k}` }, data: { pad } })));
+    }
+    const victim = client(server.connection.port, { ca: server.connection.ca }, 'victim-token');
+    const flooder = client(server.connection.port, { ca: server.connection.ca }, 'flooder-token', FLOODERS);
+    for (let i = 0; i < 100 && (await victim('GET', `/api/v1/namespaces/${NS}/configmaps/cm-0`)).status !== 200; i++) await new Promise((r) => setTimeout(r, 50));
+    await victimGets(victim, 100); // warm-up
+    const alone = summarize(await victimGets(victim, n));
+
+    let flooding = true;
+    const answers = new Map<number, number>();
+    let peakRss = rssOf(server.pid);
+    const sampler = setInterval(() => { peakRss = Math.max(peakRss, rssOf(server.pid)); }, 100);
+    const flood = Promise.all(Array.from({ length: FLOODERS }, async () => {
+      while (flooding) {
+        const r = await flooder('GET', `/api/v1/namespaces/${NS}/configmaps`);
+        answers.set(r.status, (answers.get(r.status) ?? 0) + 1);
+      }
+    }));
+    await new Promise((r) => setTimeout(r, 1000)); // the flood is under way
+    const flooded = summarize(await victimGets(victim, n));
+    flooding = false;
+    await flood;
+    clearInterval(sampler);
+    const ratio = flooded.p99 / alone.p99;
+    const statuses = [...answers].sort((a, b) => a[0] - b[0]).map(([s, c]) => `${c.toLocaleString('en')} × ${s}`).join(', ');
+    return [
+      '### API Priority and Fairness under a flood (issue 26)',
+      '',
+      `One \`svc server\` (SQLite, APF on, 400 + 200 seats) holding ${objects.toLocaleString('en')} ConfigMaps of ~1 KiB; a victim user gets one ConfigMap at a time (${n} gets), alone and then while a flooder user lists all of them (≈ ${fmt((objects * 1.05) / 1024, 1)} MiB per list) from ${FLOODERS} connections without pause; both ordinary users in global-default, separate flows.`,
+      '',
+      '| victim | p50 ms | p99 ms |',
+      '|---|---|---|',
+      `| alone | ${fmt(alone.p50)} | ${fmt(alone.p99)} |`,
+      `| under the flood | ${fmt(flooded.p50)} | ${fmt(flooded.p99)} |`,
+      '',
+      `- victim p99 under the flood / alone: ${fmt(ratio, 1)}× (target ≤ 3×)`,
+      `- the flooder's lists: ${statuses}; the server's peak RSS ${fmt(peakRss / 2 ** 20, 0)} MB`,
+    ];
+  } finally {
+    await server.stop();
+  }
+}
