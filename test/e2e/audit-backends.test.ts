@@ -58,7 +58,8 @@ describe('audit webhook backend (e2e)', () => {
       const first = JSON.parse(hook.seen[0]!.body);
       assert.equal(first.kind, 'EventList');
       assert.equal(first.apiVersion, 'audit.k8s.io/v1');
-      assert.equal(hook.seen[0]!.body, hook.seen[1]!.body, 'the retry posts the same batch');
+      // batches go out concurrently (as kube's batch backend): the retry of the refused one need not be the next post
+      assert.ok(hook.seen.slice(1).some((r) => r.body === hook.seen[0]!.body), 'the retry posts the same batch');
       const ev = received.find((e) => e.auditID === ids[0])!;
       assert.equal(ev.verb, 'create');
       assert.equal(ev.objectRef.name, 'h1');
