@@ -93,6 +93,8 @@ function flows(name: string, start: () => Promise<TestServer>) {
       assert.equal((await t.req('DELETE', `${CM('gc')}/fg2-top`, { propagationPolicy: 'Foreground' })).status, 200);
       await eventually(async () => ((await t.req('GET', `${CM('gc')}/fg2-mid`)).body.metadata?.finalizers ?? []).includes('foregroundDeletion'));
       assert.equal((await t.req('GET', `${CM('gc')}/fg2-top`)).status, 200, 'the top waits for the middle');
+      // the middle's dependents are deleted after its finalizer is set (the collector's next pass)
+      await eventually(async () => Boolean((await t.req('GET', `${CM('gc')}/fg2-leaf`)).body.metadata?.deletionTimestamp));
       const leaf = (await t.req('GET', `${CM('gc')}/fg2-leaf`)).body;
       assert.ok(leaf.metadata.deletionTimestamp, 'the leaf is being deleted');
       assert.equal((await t.req('PUT', `${CM('gc')}/fg2-leaf`, { ...leaf, metadata: { ...leaf.metadata, finalizers: [] } })).status, 200);

@@ -37,6 +37,9 @@ describe('REST tester: every stored resource', () => {
       // likewise the CRD controllers write a new CRD's conditions (NamesAccepted, then Established): read it after them
       const established = async () => ((await t.req('GET', `${coll}/${name}`)).body.status?.conditions ?? []).some((x: { type: string; status: string }) => x.type === 'Established' && x.status === 'True');
       for (let i = 0; crd && i < 100 && !(await established()); i++) await new Promise((res) => setTimeout(res, 50));
+      // and the priority-and-fairness controller writes a new FlowSchema's Dangling condition
+      const conditioned = async () => ((await t.req('GET', `${coll}/${name}`)).body.status?.conditions ?? []).some((x: { type: string }) => x.type === 'Dangling');
+      for (let i = 0; r.resource === 'flowschemas' && i < 100 && !(await conditioned()); i++) await new Promise((res) => setTimeout(res, 50));
       const g = await t.req('GET', `${coll}/${name}`);
       assert.equal(g.status, 200);
       const l = await t.req('GET', coll);
