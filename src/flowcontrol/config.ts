@@ -7,7 +7,7 @@
 // not exist is dangling: it matches nothing.
 import type { ApiObject } from '../registry/object.js';
 import type { Clock } from './clock.js';
-import { byPrecedence, compileFlowSchema, schemaMatches, type CompiledFlowSchema } from './classify.js';
+import { byPrecedence, candidatesFor, compileFlowSchema, firstCandidate, type CompiledFlowSchema, type UserCandidate } from './classify.js';
 import type { UserInfo } from '../authn/user.js';
 import type { RequestInfo } from '../endpoints/requestinfo.js';
 import { levelLimits, updateDemandStats, fairAllocation, type DemandStats, type LevelLimits } from './concurrency.js';
@@ -66,11 +66,17 @@ export interface Classified {
   readonly level: PriorityLevel;
 }
 
+/** Users whose candidate schemas are remembered by name and groups (the cache is emptied when full). */
+const USER_CACHE_LIMIT = 4096;
+
 export class FlowControlConfig {
   private levelsByName = new Map<string, PriorityLevel>();
   private schemas: readonly CompiledFlowSchema[] = [];
-  /** Schemas in matching order, each with its level (the dangling ones left out). */
-  ordered: readonly Classified[] = [];
+  private orderedNow: readonly Classified[] = [];
+  /** Per user (the object, then its name and groups): the schemas its subjects can match; emptied with every new order. */
+  private byUser = new WeakMap<UserInfo, readonly UserCandidate<Classified>[]>();
+  private byUserKey = new Map<string, readonly UserCandidate<Classified>[]>();
+  private catchAll: Classified | undefined;
   /** Dangling (true) or not, by the stored schemas' names (the in-memory mandatory copies are not written). */
   dangling = new Map<string, { level: string; dangling: boolean }>();
   nominalSum = 0;
@@ -78,6 +84,32 @@ export class FlowControlConfig {
   fairFrac = 0;
 
   constructor(private readonly clock: Clock, readonly serverCL: number) {}
+
+  /** Schemas in matching order, each with its level (the dangling ones left out). */
+  get ordered(): readonly Classified[] {
+    return this.orderedNow;
+  }
+  set ordered(v: readonly Classified[]) {
+    this.orderedNow = v;
+    this.byUser = new WeakMap();
+    this.byUserKey.clear();
+    this.catchAll = v.find((c) => c.schema.name === MANDATORY_NAMES.catchAll);
+  }
+
+  /** The user's candidate schemas, worked out once per user and configuration. */
+  private candidates(user: UserInfo): readonly UserCandidate<Classified>[] {
+    let c = this.byUser.get(user);
+    if (c) return c;
+    const key = `${user.name}\0${user.groups.join('\0')}`;
+    c = this.byUserKey.get(key);
+    if (!c) {
+      c = candidatesFor(this.orderedNow, (x) => x.schema, user);
+      if (this.byUserKey.size >= USER_CACHE_LIMIT) this.byUserKey.clear();
+      this.byUserKey.set(key, c);
+    }
+    this.byUser.set(user, c);
+    return c;
+  }
 
   get levels(): readonly PriorityLevel[] {
     return [...this.levelsByName.values()];
@@ -144,8 +176,7 @@ export class FlowControlConfig {
 
   /** The schema and level of a request: the first match in order; the catch-all (always present) when nothing matches. */
   classify(user: UserInfo, info: RequestInfo): Classified {
-    for (const c of this.ordered) if (schemaMatches(c.schema, user, info)) return c;
-    return this.ordered.find((c) => c.schema.name === MANDATORY_NAMES.catchAll)!;
+    return firstCandidate(this.candidates(user), info) ?? this.catchAll!;
   }
 
   /** kube's updateBorrowing: the current limits re-divided by smoothed seat demand. */
