@@ -132,7 +132,9 @@ export function writeEventJSON(out: PieceSink, ev: AuditEvent, apiVersion: strin
     out.put(',"responseObject":');
     out.put(ev.responseObject);
   }
-  out.put(`,"requestReceivedTimestamp":"${microTime(ev.requestReceivedTimestamp)}","stageTimestamp":"${microTime(ev.stageTimestamp)}"`);
+  out.put(c.received ??= `,"requestReceivedTimestamp":"${microTime(ev.requestReceivedTimestamp)}","stageTimestamp":"`);
+  out.put(microTime(ev.stageTimestamp));
+  out.put('"');
   if (ev.annotations && Object.keys(ev.annotations).length > 0) out.put(`,"annotations":${sortedMap(ev.annotations)}}`);
   else out.put('}');
 }

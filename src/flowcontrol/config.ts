@@ -69,13 +69,18 @@ export interface Classified {
 /** Users whose candidate schemas are remembered by name and groups (the cache is emptied when full). */
 const USER_CACHE_LIMIT = 4096;
 
+function sameGroups(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 export class FlowControlConfig {
   private levelsByName = new Map<string, PriorityLevel>();
   private schemas: readonly CompiledFlowSchema[] = [];
   private orderedNow: readonly Classified[] = [];
-  /** Per user (the object, then its name and groups): the schemas its subjects can match; emptied with every new order. */
-  private byUser = new WeakMap<UserInfo, readonly UserCandidate<Classified>[]>();
-  private byUserKey = new Map<string, readonly UserCandidate<Classified>[]>();
+  /** Per user name: the groups last seen with it and the schemas its subjects can match; emptied with every new order. */
+  private byUser = new Map<string, { readonly groups: readonly string[]; readonly candidates: readonly UserCandidate<Classified>[] }>();
   private catchAll: Classified | undefined;
   /** Dangling (true) or not, by the stored schemas' names (the in-memory mandatory copies are not written). */
   dangling = new Map<string, { level: string; dangling: boolean }>();
@@ -91,24 +96,18 @@ export class FlowControlConfig {
   }
   set ordered(v: readonly Classified[]) {
     this.orderedNow = v;
-    this.byUser = new WeakMap();
-    this.byUserKey.clear();
+    this.byUser.clear();
     this.catchAll = v.find((c) => c.schema.name === MANDATORY_NAMES.catchAll);
   }
 
-  /** The user's candidate schemas, worked out once per user and configuration. */
+  /** The user's candidate schemas, worked out once per user (name and groups) and configuration. */
   private candidates(user: UserInfo): readonly UserCandidate<Classified>[] {
-    let c = this.byUser.get(user);
-    if (c) return c;
-    const key = `${user.name}\0${user.groups.join('\0')}`;
-    c = this.byUserKey.get(key);
-    if (!c) {
-      c = candidatesFor(this.orderedNow, (x) => x.schema, user);
-      if (this.byUserKey.size >= USER_CACHE_LIMIT) this.byUserKey.clear();
-      this.byUserKey.set(key, c);
-    }
-    this.byUser.set(user, c);
-    return c;
+    const hit = this.byUser.get(user.name);
+    if (hit && sameGroups(hit.groups, user.groups)) return hit.candidates;
+    const candidates = candidatesFor(this.orderedNow, (x) => x.schema, user);
+    if (this.byUser.size >= USER_CACHE_LIMIT) this.byUser.clear();
+    this.byUser.set(user.name, { groups: [...user.groups], candidates });
+    return candidates;
   }
 
   get levels(): readonly PriorityLevel[] {
