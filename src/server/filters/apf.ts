@@ -141,6 +141,19 @@ export function withPriorityAndFairness(next: Handler, deps: PriorityAndFairness
     cell.seats += seats;
     inflightWatermark.started(mutating);
     const begun = performance.now();
+    if (!ctx.longRunning) {
+      // an ordinary request releases its seats when it ends: no closure needed
+      try {
+        await next(ctx);
+      } finally {
+        ticket.finish();
+        cell.executing--;
+        cell.seats -= seats;
+        inflightWatermark.finished(mutating);
+        cell.execRegular.observe((performance.now() - begun) / 1000);
+      }
+      return;
+    }
     let released = false;
     const release = () => {
       if (released) return;
@@ -149,9 +162,9 @@ export function withPriorityAndFairness(next: Handler, deps: PriorityAndFairness
       cell.executing--;
       cell.seats -= seats;
       inflightWatermark.finished(mutating);
-      (ctx.longRunning ? cell.execWatch : cell.execRegular).observe((performance.now() - begun) / 1000);
+      cell.execWatch.observe((performance.now() - begun) / 1000);
     };
-    if (ctx.longRunning) onResponseStart(ctx.res, release);
+    onResponseStart(ctx.res, release);
     try {
       await next(ctx);
     } finally {
