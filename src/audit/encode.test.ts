@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { eventJSON, eventListJSON, eventString, microTime, rfc3339Nano } from './encode.js';
+import { eventJSON, eventListJSON, eventString, microTime, rfc3339Nano, str } from './encode.js';
 import type { AuditEvent } from './types.js';
 
 // 2023-04-11T10:20:30.000123Z and 2023-04-11T10:20:30.5Z in microseconds
@@ -59,4 +59,20 @@ describe('audit event encoding', () => {
     assert.equal(eventString({ ...base, stage: 'RequestReceived', user: {}, sourceIPs: [], objectRef: undefined, responseStatus: undefined, impersonatedUser: { username: 'bob', groups: ['g'] } }),
       '2023-04-11T10:20:30.000123Z AUDIT: id="a1b2" stage="RequestReceived" ip="<unknown>" method="list" user="<none>" groups="<none>" as="bob" asgroups="\\"g\\"" user-agent="kubectl/v1.27.3" namespace="<none>" uri="/api/v1/namespaces/default/pods?limit=500" response="<deferred>"');
   });
+});
+
+describe('str: a string quoted as JSON.stringify quotes it', () => {
+  const rows: [string, string][] = [
+    ['plain', '/api/v1/namespaces/default/configmaps/x'],
+    ['empty', ''],
+    ['quote', 'say "hi"'],
+    ['backslash', 'a\\b'],
+    ['control characters', 'line\nnext\ttab\u0000nul\u001f'],
+    ['non-ASCII', 'naïve — 日本'],
+    ['U+2028 and U+2029 (left as they are)', 'a\u2028b\u2029c'],
+    ['a surrogate pair', 'emoji 😀'],
+    ['a lone surrogate (escaped)', 'x\ud800y'],
+    ['DEL and Latin-1', '\u007f\u00ff'],
+  ];
+  for (const [name, s] of rows) it(name, () => assert.equal(str(s), JSON.stringify(s)));
 });

@@ -1,7 +1,7 @@
 // The audit metrics of kube v1.27 (staging/src/k8s.io/apiserver/pkg/audit/metrics.go),
 // and HandlePluginError: a backend's failure counted per plugin and logged
 // with the events it cost.
-import { newCounter } from '../metrics/registry.js';
+import { newCounter, type CounterChild } from '../metrics/registry.js';
 import { eventString } from './encode.js';
 import type { AuditEvent, Level } from './types.js';
 
@@ -31,12 +31,12 @@ export const rejectedCounter = newCounter({
   stabilityLevel: 'ALPHA',
 });
 
-/** Per-level counters without a label lookup on the request path. */
-const levelIncs = new Map<Level, () => void>();
+/** Per-level counter series, found once (no label lookup on the request path). */
+const levelIncs = new Map<Level, CounterChild>();
 export function observePolicyLevel(level: Level): void {
-  let inc = levelIncs.get(level);
-  if (!inc) levelIncs.set(level, (inc = () => levelCounter.inc({ level })));
-  inc();
+  let c = levelIncs.get(level);
+  if (!c) levelIncs.set(level, (c = levelCounter.child({ level })));
+  c.inc();
 }
 
 /** Where plugin errors are logged (tests replace it). */

@@ -173,5 +173,8 @@ export function auditImpersonatedUser(ctx: RequestContext, u: { name: string; ui
 }
 
 export function eventUser(u: { name: string; uid?: string | undefined; groups: readonly string[]; extra?: Readonly<Record<string, readonly string[]>> | undefined }): EventUser {
-  return { username: u.name, ...(u.uid ? { uid: u.uid } : {}), groups: u.groups, ...(u.extra ? { extra: u.extra } : {}) };
+  const e: { -readonly [K in keyof EventUser]: EventUser[K] } = { username: u.name, groups: u.groups };
+  if (u.uid) e.uid = u.uid;
+  if (u.extra) e.extra = u.extra;
+  return e;
 }

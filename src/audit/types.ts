@@ -105,4 +105,6 @@ export interface EventCache {
   tail?: string;
   ref?: Readonly<ObjectReference>;
   refJSON?: string;
+  /** `,"requestReceivedTimestamp":"…","stageTimestamp":"` (the received time does not change within a request). */
+  received?: string;
 }

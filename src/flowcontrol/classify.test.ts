@@ -8,7 +8,7 @@ import { describe, it } from 'node:test';
 import type { UserInfo } from '../authn/user.js';
 import type { RequestInfo } from '../endpoints/requestinfo.js';
 import type { ApiObject } from '../registry/object.js';
-import { byPrecedence, classify, compileFlowSchema, flowDistinguisher } from './classify.js';
+import { byPrecedence, candidatesFor, classify, compileFlowSchema, firstCandidate, flowDistinguisher } from './classify.js';
 import { MANDATORY_FLOW_SCHEMAS, SUGGESTED_FLOW_SCHEMAS } from './bootstrap.js';
 
 const user = (name: string, ...groups: string[]): UserInfo => ({ name, groups: [...groups, 'system:authenticated'] });
@@ -53,7 +53,12 @@ describe('classification: one schema', () => {
     ['non-resource other path', { subjects: [{ kind: 'Group', group: { name: '*' } }], nonResourceRules: [{ verbs: ['get'], nonResourceURLs: ['/healthz'] }] }, user('a'), nonRes('get', '/livez'), false],
   ];
   for (const [name, rule, u, info, want] of rows) {
-    it(name, () => assert.equal(classify([compileFlowSchema(schema('s', 100, rule))], u, info)?.name, want ? 's' : undefined));
+    it(name, () => {
+      const compiled = [compileFlowSchema(schema('s', 100, rule))];
+      assert.equal(classify(compiled, u, info)?.name, want ? 's' : undefined);
+      // the per-user candidates (subjects checked once per user) agree
+      assert.equal(firstCandidate(candidatesFor(compiled, (x) => x, u), info)?.name, want ? 's' : undefined);
+    });
   }
 });
 

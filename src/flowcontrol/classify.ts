@@ -5,7 +5,7 @@
 // resources and namespaces become Sets, and the "*" wildcards flags.
 import { createHash } from 'node:crypto';
 import type { UserInfo } from '../authn/user.js';
-import type { RequestInfo } from '../endpoints/requestinfo.js';
+import type { RequestInfo, ResourceRequestInfo } from '../endpoints/requestinfo.js';
 import { canonicalGroup } from '../endpoints/requestinfo.js';
 import type { ApiObject } from '../registry/object.js';
 
@@ -126,17 +126,61 @@ function urlMatches(patterns: readonly string[], path: string): boolean {
   return false;
 }
 
-function ruleMatches(rule: Rule, user: UserInfo, info: RequestInfo): boolean {
-  if (!rule.subjects.some((s) => subjectMatches(s, user))) return false;
-  if (!info.isResourceRequest) return rule.nonResourceRules.some((r) => has(r.verbs, info.verb) && urlMatches(r.urls, info.path));
-  const group = canonicalGroup(info.apiGroup);
-  const sub = info.subresource ? `${info.resource}/${info.subresource}` : info.resource;
-  return rule.resourceRules.some((r) => has(r.verbs, info.verb) && has(r.groups, group) && has(r.resources, sub) &&
-    (info.namespace === '' ? r.clusterScope : has(r.namespaces, info.namespace)));
+/** Whether any subject of the rule is the user. */
+function subjectsMatch(rule: Rule, user: UserInfo): boolean {
+  for (const s of rule.subjects) if (subjectMatches(s, user)) return true;
+  return false;
 }
 
+/** Whether a rule's resource or non-resource rules cover the request; group and sub (resource/subresource) worked out once by the caller. */
+function requestMatches(rule: Rule, info: RequestInfo, group: string, sub: string): boolean {
+  if (!info.isResourceRequest) {
+    for (const r of rule.nonResourceRules) if (has(r.verbs, info.verb) && urlMatches(r.urls, info.path)) return true;
+    return false;
+  }
+  for (const r of rule.resourceRules) {
+    if (has(r.verbs, info.verb) && has(r.groups, group) && has(r.resources, sub) &&
+      (info.namespace === '' ? r.clusterScope : has(r.namespaces, info.namespace))) return true;
+  }
+  return false;
+}
+
+const subOf = (info: ResourceRequestInfo) => (info.subresource ? `${info.resource}/${info.subresource}` : info.resource);
+
 export function schemaMatches(fs: CompiledFlowSchema, user: UserInfo, info: RequestInfo): boolean {
-  return fs.rules.some((r) => ruleMatches(r, user, info));
+  const group = info.isResourceRequest ? canonicalGroup(info.apiGroup) : '';
+  const sub = info.isResourceRequest ? subOf(info) : '';
+  for (const r of fs.rules) if (subjectsMatch(r, user) && requestMatches(r, info, group, sub)) return true;
+  return false;
+}
+
+/**
+ * The schemas a user can match, in order, each with only the rules whose
+ * subjects include the user: subjects depend on the user alone, so a caller
+ * that classifies many requests of one user works this out once
+ * (FlowControlConfig caches it) and checks only the request part of each rule.
+ */
+export interface UserCandidate<T> {
+  readonly item: T;
+  readonly rules: readonly Rule[];
+}
+export function candidatesFor<T>(ordered: readonly T[], schemaOf: (t: T) => CompiledFlowSchema, user: UserInfo): UserCandidate<T>[] {
+  const out: UserCandidate<T>[] = [];
+  for (const item of ordered) {
+    const rules = schemaOf(item).rules.filter((r) => subjectsMatch(r, user));
+    if (rules.length > 0) out.push({ item, rules });
+  }
+  return out;
+}
+
+/** The first candidate with a rule that covers the request, or undefined. */
+export function firstCandidate<T>(candidates: readonly UserCandidate<T>[], info: RequestInfo): T | undefined {
+  const group = info.isResourceRequest ? canonicalGroup(info.apiGroup) : '';
+  const sub = info.isResourceRequest ? subOf(info) : '';
+  for (const c of candidates) {
+    for (const r of c.rules) if (requestMatches(r, info, group, sub)) return c.item;
+  }
+  return undefined;
 }
 
 /** The first matching schema of `ordered` (sorted byPrecedence), or undefined. */

@@ -7,7 +7,7 @@
 // not exist is dangling: it matches nothing.
 import type { ApiObject } from '../registry/object.js';
 import type { Clock } from './clock.js';
-import { byPrecedence, compileFlowSchema, schemaMatches, type CompiledFlowSchema } from './classify.js';
+import { byPrecedence, candidatesFor, compileFlowSchema, firstCandidate, type CompiledFlowSchema, type UserCandidate } from './classify.js';
 import type { UserInfo } from '../authn/user.js';
 import type { RequestInfo } from '../endpoints/requestinfo.js';
 import { levelLimits, updateDemandStats, fairAllocation, type DemandStats, type LevelLimits } from './concurrency.js';
@@ -66,11 +66,22 @@ export interface Classified {
   readonly level: PriorityLevel;
 }
 
+/** Users whose candidate schemas are remembered by name and groups (the cache is emptied when full). */
+const USER_CACHE_LIMIT = 4096;
+
+function sameGroups(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 export class FlowControlConfig {
   private levelsByName = new Map<string, PriorityLevel>();
   private schemas: readonly CompiledFlowSchema[] = [];
-  /** Schemas in matching order, each with its level (the dangling ones left out). */
-  ordered: readonly Classified[] = [];
+  private orderedNow: readonly Classified[] = [];
+  /** Per user name: the groups last seen with it and the schemas its subjects can match; emptied with every new order. */
+  private byUser = new Map<string, { readonly groups: readonly string[]; readonly candidates: readonly UserCandidate<Classified>[] }>();
+  private catchAll: Classified | undefined;
   /** Dangling (true) or not, by the stored schemas' names (the in-memory mandatory copies are not written). */
   dangling = new Map<string, { level: string; dangling: boolean }>();
   nominalSum = 0;
@@ -78,6 +89,26 @@ export class FlowControlConfig {
   fairFrac = 0;
 
   constructor(private readonly clock: Clock, readonly serverCL: number) {}
+
+  /** Schemas in matching order, each with its level (the dangling ones left out). */
+  get ordered(): readonly Classified[] {
+    return this.orderedNow;
+  }
+  set ordered(v: readonly Classified[]) {
+    this.orderedNow = v;
+    this.byUser.clear();
+    this.catchAll = v.find((c) => c.schema.name === MANDATORY_NAMES.catchAll);
+  }
+
+  /** The user's candidate schemas, worked out once per user (name and groups) and configuration. */
+  private candidates(user: UserInfo): readonly UserCandidate<Classified>[] {
+    const hit = this.byUser.get(user.name);
+    if (hit && sameGroups(hit.groups, user.groups)) return hit.candidates;
+    const candidates = candidatesFor(this.orderedNow, (x) => x.schema, user);
+    if (this.byUser.size >= USER_CACHE_LIMIT) this.byUser.clear();
+    this.byUser.set(user.name, { groups: [...user.groups], candidates });
+    return candidates;
+  }
 
   get levels(): readonly PriorityLevel[] {
     return [...this.levelsByName.values()];
@@ -144,8 +175,7 @@ export class FlowControlConfig {
 
   /** The schema and level of a request: the first match in order; the catch-all (always present) when nothing matches. */
   classify(user: UserInfo, info: RequestInfo): Classified {
-    for (const c of this.ordered) if (schemaMatches(c.schema, user, info)) return c;
-    return this.ordered.find((c) => c.schema.name === MANDATORY_NAMES.catchAll)!;
+    return firstCandidate(this.candidates(user), info) ?? this.catchAll!;
   }
 
   /** kube's updateBorrowing: the current limits re-divided by smoothed seat demand. */

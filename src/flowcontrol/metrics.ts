@@ -3,7 +3,7 @@
 // per-(priority level, flow schema) cells and the gauges read them, and the
 // levels' limits, when /metrics is scraped; only the counters and histograms
 // are touched on the request path.
-import { newCounter, newGauge, newHistogram } from '../metrics/registry.js';
+import { newCounter, newGauge, newHistogram, type CounterChild, type HistogramChild } from '../metrics/registry.js';
 import type { PriorityLevel } from './config.js';
 
 const DURATION_BUCKETS = [0, 0.005, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30];
@@ -13,19 +13,60 @@ type L2 = { readonly priority_level: string; readonly flow_schema: string };
 
 /**
  * Requests waiting and executing, and the seats they hold, of one flow schema
- * at one level; with the label sets its requests are recorded under, made once.
+ * at one level; with the metric series its requests are recorded under, each
+ * found once, on first use (so a series appears when first recorded, as
+ * before), and no label lookup on the request path after that.
  */
-export interface FlowCell {
-  readonly priorityLevel: string;
-  readonly flowSchema: string;
-  waiting: number;
-  executing: number;
-  seats: number;
+export class FlowCell {
+  waiting = 0;
+  executing = 0;
+  seats = 0;
   readonly labels: L2;
-  readonly executed: L2 & { readonly execute: 'true' };
-  readonly notExecuted: L2 & { readonly execute: 'false' };
-  readonly regular: L2 & { readonly type: 'regular' };
-  readonly watch: L2 & { readonly type: 'watch' };
+  private dispatchedS?: CounterChild;
+  private waitExecutedS?: HistogramChild;
+  private waitNotExecutedS?: HistogramChild;
+  private execRegularS?: HistogramChild;
+  private execWatchS?: HistogramChild;
+  private estimatedSeatsS?: HistogramChild;
+  private queueLengthS?: HistogramChild;
+  private watchCountS?: HistogramChild;
+
+  constructor(readonly priorityLevel: string, readonly flowSchema: string) {
+    this.labels = { priority_level: priorityLevel, flow_schema: flowSchema };
+  }
+
+  /** apiserver_flowcontrol_dispatched_requests_total */
+  get dispatched(): CounterChild {
+    return (this.dispatchedS ??= dispatchedRequests.child(this.labels));
+  }
+  /** apiserver_flowcontrol_request_wait_duration_seconds, execute="true" */
+  get waitExecuted(): HistogramChild {
+    return (this.waitExecutedS ??= requestWaitDuration.child({ ...this.labels, execute: 'true' }));
+  }
+  /** apiserver_flowcontrol_request_wait_duration_seconds, execute="false" */
+  get waitNotExecuted(): HistogramChild {
+    return (this.waitNotExecutedS ??= requestWaitDuration.child({ ...this.labels, execute: 'false' }));
+  }
+  /** apiserver_flowcontrol_request_execution_seconds, type="regular" */
+  get execRegular(): HistogramChild {
+    return (this.execRegularS ??= requestExecutionSeconds.child({ ...this.labels, type: 'regular' }));
+  }
+  /** apiserver_flowcontrol_request_execution_seconds, type="watch" */
+  get execWatch(): HistogramChild {
+    return (this.execWatchS ??= requestExecutionSeconds.child({ ...this.labels, type: 'watch' }));
+  }
+  /** apiserver_flowcontrol_work_estimated_seats */
+  get estimatedSeats(): HistogramChild {
+    return (this.estimatedSeatsS ??= workEstimatedSeats.child(this.labels));
+  }
+  /** apiserver_flowcontrol_request_queue_length_after_enqueue */
+  get queueLength(): HistogramChild {
+    return (this.queueLengthS ??= queueLengthAfterEnqueue.child(this.labels));
+  }
+  /** apiserver_flowcontrol_watch_count_samples */
+  get watchCount(): HistogramChild {
+    return (this.watchCountS ??= watchCountSamples.child(this.labels));
+  }
 }
 
 const cells = new Map<string, FlowCell>();
@@ -34,14 +75,7 @@ let observed: { readonly levels: readonly PriorityLevel[]; readonly fairFrac: nu
 export function cellFor(priorityLevel: string, flowSchema: string): FlowCell {
   const key = `${priorityLevel}\0${flowSchema}`;
   let c = cells.get(key);
-  if (!c) {
-    const labels = { priority_level: priorityLevel, flow_schema: flowSchema };
-    c = {
-      priorityLevel, flowSchema, waiting: 0, executing: 0, seats: 0, labels,
-      executed: { ...labels, execute: 'true' }, notExecuted: { ...labels, execute: 'false' }, regular: { ...labels, type: 'regular' }, watch: { ...labels, type: 'watch' },
-    };
-    cells.set(key, c);
-  }
+  if (!c) cells.set(key, (c = new FlowCell(priorityLevel, flowSchema)));
   return c;
 }
 

@@ -18,7 +18,7 @@ import type { Started } from '../../flowcontrol/queueset.js';
 import { inflightWatermark, inqueueWatermark } from '../../metrics/apiserver.js';
 import { isMutating } from '../../metrics/requestlabels.js';
 import {
-  cellFor, type FlowCell, dispatchedRequests, queueLengthAfterEnqueue, rejectedRequests, requestExecutionSeconds, requestWaitDuration, watchCountSamples, workEstimatedSeats,
+  cellFor, type FlowCell, rejectedRequests,
 } from '../../flowcontrol/metrics.js';
 
 /** What classifies (the config controller, FlowControlController). */
@@ -86,11 +86,10 @@ export function withPriorityAndFairness(next: Handler, deps: PriorityAndFairness
     ctx.res.setHeader('X-Kubernetes-PF-PriorityLevel-UID', level.uid);
     let cell = cells.get(classified);
     if (!cell) cells.set(classified, (cell = cellFor(level.name, schema.name)));
-    const labels = cell.labels;
     // apiserver_current_inflight_requests and _inqueue_requests, as kube's filter keeps them
     const mutating = isMutating(info);
     if (level.exempt) {
-      dispatchedRequests.inc(labels);
+      cell.dispatched.inc();
       level.exemptExecuting++;
       cell.executing++;
       inflightWatermark.started(mutating);
@@ -105,14 +104,14 @@ export function withPriorityAndFairness(next: Handler, deps: PriorityAndFairness
     }
     const estimate = estimateWork(info, ctx.url.searchParams, deps.counts, deps.watchList);
     const seats = Math.max(estimate.initialSeats, estimate.finalSeats);
-    workEstimatedSeats.observe(labels, seats);
-    if (estimate.finalSeats > 0 && info.isResourceRequest) watchCountSamples.observe(labels, deps.counts.watchers(info.apiGroup, info.resource));
+    cell.estimatedSeats.observe(seats);
+    if (estimate.finalSeats > 0 && info.isResourceRequest) cell.watchCount.observe(deps.counts.watchers(info.apiGroup, info.resource));
     const arrived = performance.now();
     const start = level.qs.start({
       flowSchema: schema.name, distinguisher: flowDistinguisher(schema, user, info), estimate, maxWaitMs,
       user: user.name, info,
     });
-    if (level.qs.queuingConfig) queueLengthAfterEnqueue.observe(labels, level.qs.queueLengthAfterEnqueue);
+    if (level.qs.queuingConfig) cell.queueLength.observe(level.qs.queueLengthAfterEnqueue);
     let started: Started;
     if (start.kind === 'wait') {
       cell.waiting++;
@@ -129,19 +128,32 @@ export function withPriorityAndFairness(next: Handler, deps: PriorityAndFairness
       started = start;
     }
     if (started.kind === 'reject') {
-      rejectedRequests.inc({ ...labels, reason: started.reason });
-      requestWaitDuration.observe(cell.notExecuted, (performance.now() - arrived) / 1000);
+      rejectedRequests.inc({ ...cell.labels, reason: started.reason });
+      cell.waitNotExecuted.observe((performance.now() - arrived) / 1000);
       deps.recordRequestTermination?.(ctx, 429);
       if (!ctx.res.headersSent) tooManyRequests(ctx.res);
       return;
     }
     const ticket = started.ticket;
-    dispatchedRequests.inc(labels);
-    requestWaitDuration.observe(cell.executed, ticket.waitedMs / 1000);
+    cell.dispatched.inc();
+    cell.waitExecuted.observe(ticket.waitedMs / 1000);
     cell.executing++;
     cell.seats += seats;
     inflightWatermark.started(mutating);
     const begun = performance.now();
+    if (!ctx.longRunning) {
+      // an ordinary request releases its seats when it ends: no closure needed
+      try {
+        await next(ctx);
+      } finally {
+        ticket.finish();
+        cell.executing--;
+        cell.seats -= seats;
+        inflightWatermark.finished(mutating);
+        cell.execRegular.observe((performance.now() - begun) / 1000);
+      }
+      return;
+    }
     let released = false;
     const release = () => {
       if (released) return;
@@ -150,9 +162,9 @@ export function withPriorityAndFairness(next: Handler, deps: PriorityAndFairness
       cell.executing--;
       cell.seats -= seats;
       inflightWatermark.finished(mutating);
-      requestExecutionSeconds.observe(ctx.longRunning ? cell.watch : cell.regular, (performance.now() - begun) / 1000);
+      cell.execWatch.observe((performance.now() - begun) / 1000);
     };
-    if (ctx.longRunning) onResponseStart(ctx.res, release);
+    onResponseStart(ctx.res, release);
     try {
       await next(ctx);
     } finally {
