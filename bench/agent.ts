@@ -31,6 +31,8 @@ import { cpuOf, machineCpu, rssOf } from './proc.js';
 import { fmt, startServerProcess, stopProcess, summarize } from './report.js';
 
 const main = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'cli', 'main.js');
+// the `svc` command as users run it (package.json's bin): for `svc agent` it starts node with the agent's memory options
+const launcher = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'svc');
 const NS = 'bench-agent';
 const NODE = 'bench-node';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -137,13 +139,18 @@ export async function benchAgent(opts: { pods?: number; exits?: number; idleS?: 
       contexts: [{ name: 'node', context: { cluster: 'c', user: 'node' } }],
       users: [{ name: 'node', user: { token: `token-${NODE}` } }],
     }));
-    // SVC_BENCH_AGENT_NODE_FLAGS: extra node flags for the agent (e.g. --cpu-prof), for investigations.
+    // The agent is started by the `svc` launcher (bin/svc), with this node first on PATH. For investigations,
+    // SVC_BENCH_AGENT_NODE_FLAGS starts node directly with the given options instead (e.g. --cpu-prof; the
+    // launcher's memory options are then only those listed).
     const flags = (process.env.SVC_BENCH_AGENT_NODE_FLAGS ?? '').split(' ').filter(Boolean);
-    const agent: ChildProcess = spawn(process.execPath, [...flags, main, 'agent',
+    const agentArgs = ['agent',
       '--container-runtime-endpoint', c.endpoint, '--svcconfig', svcconfig, '--root-dir', join(dir, 'root'), '--cert-dir', join(dir, 'pki'),
       '--hostname-override', NODE, '--node-ip', '127.0.0.1', '--port', String(await freePort()), '--healthz-port', '0',
       '--cgroup-root', cgroups.path, '--cluster-domain', 'cluster.local',
-    ], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+    ];
+    const agent: ChildProcess = flags.length
+      ? spawn(process.execPath, [...flags, main, ...agentArgs], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] })
+      : spawn(launcher, agentArgs, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}` } });
     let agentErr = '';
     agent.stderr!.on('data', (d: Buffer) => (agentErr = (agentErr + d.toString()).slice(-4000)));
     stops.push(async () => {
@@ -254,7 +261,7 @@ export async function benchAgent(opts: { pods?: number; exits?: number; idleS?: 
     const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
     const cpuS = (k: keyof typeof cpu0) => cpu1[k] - cpu0[k];
     lines.push(
-      `One \`svc server\` process (SQLite, every controller, the scheduler, NodeRestriction) and one \`svc agent\` process (node token, its own containerd ${'with a CNI bridge'} and --cgroup-root, PLEG every 1 s as kube's); busybox pods of one container; load average at the end ${load}.`,
+      `One \`svc server\` process (SQLite, every controller, the scheduler, NodeRestriction) and one \`svc agent\` process (${flags.length ? `node ${flags.join(' ')} main.js agent` : 'started as users start it: bin/svc'}; node token, its own containerd ${'with a CNI bridge'} and --cgroup-root, PLEG every 1 s as kube's); busybox pods of one container; load average at the end ${load}.`,
       '',
       '| measure | svc | target |',
       '|---|---|---|',

@@ -1,5 +1,5 @@
 // `svc agent` as a process (issue 25): the real command line
-// (`node dist/src/cli/main.js agent …`) on a real containerd against a real
+// (`svc agent …`, bin/svc as package.json's bin runs it) on a real containerd against a real
 // API server with the CSR approver and signer and the node lifecycle
 // controller (short grace periods). A node joins with a bootstrap token (CSR
 // approved and signed, its svcconfig written, Ready, a pod Running); the
@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { parse, stringify } from 'yaml';
@@ -27,7 +27,9 @@ import { criClient } from '../../src/agent/cri/client.js';
 
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 const POD_LOGS = '/var/log/pods';
-const MAIN = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
+// the `svc` command as users run it (bin/svc, package.json's bin), with this node first on PATH
+const SVC = fileURLToPath(new URL('../../../bin/svc', import.meta.url));
+const PATH_ENV = { ...process.env, PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}` };
 const skip = containerdMissing() || kubectlMissing;
 
 /** One `svc agent` process: its stderr kept, its exit awaited. */
@@ -40,7 +42,7 @@ interface AgentProcess {
 }
 
 function runAgent(args: string[], cwd: string): AgentProcess {
-  const proc = spawn(process.execPath, [MAIN, 'agent', ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(SVC, ['agent', ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: PATH_ENV });
   let err = '';
   let out = '';
   proc.stderr!.on('data', (d: Buffer) => { err += d.toString(); });

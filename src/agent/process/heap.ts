@@ -5,7 +5,9 @@
 // it keeps V8's initial semi-space (1 MB): `--semi-space-growth-factor=1`, set
 // at run time (V8 reads it each time it would grow the new space, whereas
 // --max-semi-space-size is read only when the heap is made, i.e. before our
-// code runs). Not applied when the command line or NODE_OPTIONS size the young
+// code runs; bin/svc, the `svc` command, passes --max-semi-space-size=1 when it
+// starts `svc agent`, so this is for `node …/main.js agent`). Not applied when
+// the command line or NODE_OPTIONS size the young
 // generation themselves, nor to `svc server --agent` (the server's heap).
 import { setFlagsFromString } from 'node:v8';
 

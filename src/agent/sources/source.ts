@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import type { ApiObject } from '../../registry/object.js';
 import { deepEqual } from '../../registry/object.js';
 import { decodePods } from './manifest.js';
+import { getText } from './httpget.js';
 import { rfc3339Nano, stampSeen, type PodSource } from './staticpod.js';
 
 export type PodOp = 'ADD' | 'UPDATE' | 'REMOVE';
@@ -217,12 +218,10 @@ export class StaticPodSource {
   async syncURL(): Promise<void> {
     const url = this.o.url;
     if (url === undefined) return;
-    const headers = new Headers();
-    for (const [k, vs] of Object.entries(this.o.headers ?? {})) for (const v of vs) headers.append(k, v);
     let text: string;
     try {
-      const res = await fetch(url, { headers, signal: AbortSignal.timeout(this.o.httpTimeoutMs ?? 10_000) });
-      text = await res.text();
+      const res = await getText(url, this.o.headers ?? {}, this.o.httpTimeoutMs ?? 10_000);
+      text = res.text;
       if (res.status !== 200) throw new Error(`${url}: ${res.status} ${res.statusText}`);
     } catch (err) {
       this.report('http', err as Error);
