@@ -7,19 +7,19 @@
 // after them follow (svc-controller-manager, svc-scheduler,
 // svc-system-service-accounts).
 import type { ApiObject } from '../registry/object.js';
+import { AUTHENTICATED, MASTERS, UNAUTHENTICATED } from '../authn/user.js';
+import { CONTROLLER_MANAGER_USER, CONTROLLER_NAMESPACE } from '../controllers/client.js';
+import { SCHEDULER_USER } from '../scheduler/scheduler.js';
 
 export const FLOWCONTROL_GROUP = 'flowcontrol.apiserver.svc.io';
 export const FLOWCONTROL_API_VERSION = `${FLOWCONTROL_GROUP}/v1beta3`;
 /** kube's key first (what kubectl users know), then ours; the server writes both, a "false" in either protects. */
 export const AUTOUPDATE_ANNOTATIONS = ['apf.kubernetes.io/autoupdate-spec', 'apf.svc.io/autoupdate-spec'] as const;
 
-const SYSTEM_NAMESPACE = 'svc-system';
-const CONTROLLER_MANAGER = 'system:svc-controller-manager';
-const SCHEDULER = 'system:svc-scheduler';
+const SYSTEM_NAMESPACE = CONTROLLER_NAMESPACE;
+const CONTROLLER_MANAGER = CONTROLLER_MANAGER_USER.name;
+const SCHEDULER = SCHEDULER_USER.name;
 const NODES = 'system:nodes';
-const MASTERS = 'system:masters';
-const AUTHENTICATED = 'system:authenticated';
-const UNAUTHENTICATED = 'system:unauthenticated';
 const SERVICE_ACCOUNTS = 'system:serviceaccounts';
 const COORDINATION = 'coordination.svc.io';
 
