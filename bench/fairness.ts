@@ -6,11 +6,14 @@
 // global-default), so some lists are refused with 429. Both are ordinary users (bound to cluster-admin), so both
 // land in global-default, in different flows (ByUser). Reported: the victim's
 // p50/p99 alone and under the flood (target: p99 under the flood ≤ 3× alone),
-// the flooder's answers (200s and 429s) and the server's peak RSS.
+// the flooder's answers (200s and 429s) and the server's peak RSS. The flooder
+// runs in a worker thread (bench/fairflood.ts), so its client-side work is not
+// timed as the victim's.
 import { startAdminServer, type AdminServer } from './adminserver.js';
 import { client, type Call } from './httpclient.js';
 import { fmt, summarize } from './report.js';
 import { rssOf } from './proc.js';
+import { Worker } from 'node:worker_threads';
 
 const NS = 'bench-fair';
 const FLOODERS = 400;
@@ -47,25 +50,21 @@ export async function benchFairness(opts: { objects?: number; gets?: number } = 
         server.must('POST', `/api/v1/namespaces/${NS}/configmaps`, { metadata: { name: `cm-${i + k}` }, data: { pad } })));
     }
     const victim = client(server.connection.port, { ca: server.connection.ca }, 'victim-token');
-    const flooder = client(server.connection.port, { ca: server.connection.ca }, 'flooder-token', FLOODERS);
-    for (let i = 0; i < 100 && (await victim('GET', `/api/v1/namespaces/${NS}/configmaps/cm-0`)).status !== 200; i++) await new Promise((r) => setTimeout(r, 50));
+        for (let i = 0; i < 100 && (await victim('GET', `/api/v1/namespaces/${NS}/configmaps/cm-0`)).status !== 200; i++) await new Promise((r) => setTimeout(r, 50));
     await victimGets(victim, 100); // warm-up
     const alone = summarize(await victimGets(victim, n));
 
-    let flooding = true;
-    const answers = new Map<number, number>();
     let peakRss = rssOf(server.pid);
     const sampler = setInterval(() => { peakRss = Math.max(peakRss, rssOf(server.pid)); }, 100);
-    const flood = Promise.all(Array.from({ length: FLOODERS }, async () => {
-      while (flooding) {
-        const r = await flooder('GET', `/api/v1/namespaces/${NS}/configmaps`);
-        answers.set(r.status, (answers.get(r.status) ?? 0) + 1);
-      }
-    }));
+    const flooder = new Worker(new URL('./fairflood.js', import.meta.url), {
+      workerData: { port: server.connection.port, ca: server.connection.ca, token: 'flooder-token', path: `/api/v1/namespaces/${NS}/configmaps`, connections: FLOODERS },
+    });
+    const answered = new Promise<[number, number][]>((resolve, reject) => { flooder.once('message', resolve); flooder.once('error', reject); });
     await new Promise((r) => setTimeout(r, 1000)); // the flood is under way
     const flooded = summarize(await victimGets(victim, n));
-    flooding = false;
-    await flood;
+    flooder.postMessage('stop');
+    const answers = new Map(await answered);
+    await flooder.terminate();
     clearInterval(sampler);
     const ratio = flooded.p99 / alone.p99;
     const statuses = [...answers].sort((a, b) => a[0] - b[0]).map(([s, c]) => `${c.toLocaleString('en')} × ${s}`).join(', ');

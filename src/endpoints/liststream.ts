@@ -1,7 +1,8 @@
 // Collections as JSON, written from the stored bytes: each item's JSON is
 // spliced from its stored value (src/registry/encoded.ts servedJSON), not
 // decoded and re-encoded, and the body goes out in pieces of about 64 KiB,
-// waiting for the client when the connection's buffer is full. A paged list
+// waiting for the client when the connection's buffer is full and taking
+// turns with other bulk work (src/server/bulklane.ts). A paged list
 // is one page of one snapshot; an unpaged one streams storage chunks (or the
 // watch cache's snapshot) item by item, so a list of 150,000 pods never
 // becomes one string, one array of objects, or a buffer the client cannot drain.
@@ -9,10 +10,11 @@ import { auditResponseText, auditWantsResponse } from '../audit/record.js';
 import { createGzip, type Gzip } from 'node:zlib';
 import { endBody, GZIP_THRESHOLD_BYTES, shouldCompress } from '../server/compress.js';
 import { drained } from '../server/drain.js';
+import { bulkLane } from '../server/bulklane.js';
 import type { ApiObject } from '../registry/object.js';
 import type { GenericStore, ListEntry } from '../registry/store.js';
 import type { ListPlan } from '../registry/listoptions.js';
-import { writeServedJSON, type PieceSink } from '../registry/encoded.js';
+import { writeServedJSON, writeServedJSONCached, type PieceSink } from '../registry/encoded.js';
 import { countResponseBytes, type RequestContext } from '../server/context.js';
 
 export interface ListJSONRequest {
@@ -38,6 +40,9 @@ export const PIECE_BYTES = 64 * 1024;
 
 /** Answers a list request whose response is JSON objects (the common case: kubectl, client-go, informers). */
 export async function serveListJSON(ctx: RequestContext, r: ListJSONRequest): Promise<void> {
+  // A list is bulk work from its start: it waits for its turn before reading anything.
+  const turn = bulkLane.turn();
+  if (turn) await turn;
   const item = itemWriter(r);
   const head = (metadata: Record<string, unknown>) => `{"kind":${JSON.stringify(r.kind)},"apiVersion":${JSON.stringify(r.apiVersion)},"metadata":${JSON.stringify(r.unstructured ? { continue: '', ...metadata } : metadata)},"items":[`;
   if (r.plan.limit > 0) {
@@ -47,7 +52,7 @@ export async function serveListJSON(ctx: RequestContext, r: ListJSONRequest): Pr
     for (let i = 0; i < page.entries.length; i++) {
       if (i > 0) out.text(',');
       item(out, page.entries[i]!);
-      if (out.full && !(await out.flush())) return;
+      if (out.pieceDone && !(await out.flush())) return;
     }
     out.text(']}');
     return out.end();
@@ -62,8 +67,8 @@ export async function serveListJSON(ctx: RequestContext, r: ListJSONRequest): Pr
     for (const e of chunk.entries) {
       if (!first) out.text(',');
       first = false;
-      item(out, e);
-      if (out.full && !(await out.flush())) return; // the client went away
+      item(out, e, chunk.cached === true);
+      if (out.pieceDone && !(await out.flush())) return; // the client went away
     }
   }
   if (!out) throw new Error('a list scan yielded no chunk'); // scan always yields at least one
@@ -71,8 +76,11 @@ export async function serveListJSON(ctx: RequestContext, r: ListJSONRequest): Pr
   out.end();
 }
 
-/** Writes an entry's JSON as a list item (no kind or apiVersion), spliced from its stored bytes when nothing converts it. */
-function itemWriter(r: ListJSONRequest): (out: BodyWriter, e: ListEntry) => void {
+/**
+ * Writes an entry's JSON as a list item (no kind or apiVersion), spliced from its stored bytes when nothing converts
+ * it; `cached`: the value is the watch cache's, whose layout is kept for the next list.
+ */
+function itemWriter(r: ListJSONRequest): (out: BodyWriter, e: ListEntry, cached?: boolean) => void {
   const convert = r.convert;
   const typeMeta = r.unstructured ? { kind: r.unstructured.kind, apiVersion: r.apiVersion } : undefined;
   const slow = (out: BodyWriter, e: ListEntry) => {
@@ -82,8 +90,9 @@ function itemWriter(r: ListJSONRequest): (out: BodyWriter, e: ListEntry) => void
   };
   if (convert) return slow;
   const form = typeMeta ? { typeMeta } : {};
-  return (out, e) => {
-    if (!writeServedJSON(out, e.kv.value, String(e.kv.modRevision), form)) slow(out, e);
+  return (out, e, cached) => {
+    const rv = String(e.kv.modRevision);
+    if (!(cached ? writeServedJSONCached(out, e.kv.value, rv, form) : writeServedJSON(out, e.kv.value, rv, form))) slow(out, e);
   };
 }
 
@@ -96,6 +105,8 @@ class BodyWriter implements PieceSink {
   private piece = takePiece();
   private at = 0;
   private ready: Buffer[] = [];
+  /** Pieces held back before the encoding is chosen. */
+  private held = 0;
   private closed = false;
   /** Whether the encoding is chosen: at the first write, once the body is past the gzip threshold or complete. */
   private decided = false;
@@ -117,9 +128,14 @@ class BodyWriter implements PieceSink {
     this.closed = connectionGone(res);
   }
 
-  /** Whether pieces are ready to be written (before the encoding is chosen: more than the gzip threshold). */
-  get full(): boolean {
-    return this.decided ? this.ready.length > 0 : this.ready.length * PIECE_BYTES > GZIP_THRESHOLD_BYTES;
+  /** Whether a piece was completed since the last flush (time to write what can be written and take a turn). */
+  get pieceDone(): boolean {
+    return this.ready.length > this.held;
+  }
+
+  /** Whether the pieces can be written: the encoding is chosen, or the body is past the gzip threshold and now can be. */
+  private get writable(): boolean {
+    return this.decided || this.ready.length * PIECE_BYTES > GZIP_THRESHOLD_BYTES;
   }
 
   text(s: string): void {
@@ -149,7 +165,15 @@ class BodyWriter implements PieceSink {
 
   /** Writes the pieces that are ready, waiting while the connection's buffer is full; false once the client has gone away. */
   async flush(): Promise<boolean> {
+    if (!this.writable) {
+      // the first pieces are held (to choose the encoding) but the writer still takes turns
+      this.held = this.ready.length;
+      const turn = bulkLane.turn();
+      if (turn) await turn;
+      return !this.closed;
+    }
     if (!this.decided) this.decide(this.ready.length * PIECE_BYTES);
+    this.held = 0;
     const res = this.gz ?? this.ctx.res;
     for (const piece of this.ready.splice(0)) {
       if (this.closed) return false;
@@ -158,6 +182,9 @@ class BodyWriter implements PieceSink {
       const written = (res as unknown as { write(chunk: Buffer, done: (err?: Error | null) => void): boolean }).write(piece, (err) => !err && givePiece(piece));
       if (!written && !this.closed) await drained(res, this.ctx.res);
     }
+    // the next piece waits for a bulk turn once this one has had its slice of the loop
+    const turn = bulkLane.turn();
+    if (turn) await turn;
     return !this.closed;
   }
 

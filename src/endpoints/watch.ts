@@ -24,6 +24,7 @@ import { planWatch } from '../registry/listoptions.js';
 import { onceThisTurn, servedJSON } from '../registry/encoded.js';
 import { encodeWatchFrame } from '../protobuf/index.js';
 import { drained } from '../server/drain.js';
+import { bulkLane } from '../server/bulklane.js';
 import type { RequestContext } from '../server/context.js';
 import { writeError } from '../server/respond.js';
 import { watchEventRecorderFor } from '../metrics/apiserver.js';
@@ -331,6 +332,8 @@ export async function serveWatch(ctx: RequestContext, w: WatchRequest): Promise<
       piece = [];
       size = 0;
       if (!ok && !closed) await drained(out, res);
+      const turn = bulkLane.turn(); // initial events are bulk work: other requests get their turn between pieces
+      if (turn) await turn;
     }
   }
   initial = [];

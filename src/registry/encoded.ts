@@ -119,36 +119,142 @@ interface Member {
 }
 
 /**
+ * Where the members of a stored object are: those before metadata (kind and
+ * apiVersion singled out), metadata's value, and — once something needed
+ * them — metadata's end and the members after it.
+ */
+interface Layout {
+  readonly others: readonly Member[];
+  readonly apiVersion: Member | undefined;
+  readonly kind: Member | undefined;
+  readonly metadata: Member;
+  /** Read on demand; null when the bytes after metadata are not the plain shape. */
+  rest?: { readonly metaEnd: number; readonly after: readonly Member[] } | null;
+  /** As a list item at a resourceVersion: literal text (Buffers) and [start, end) ranges of the value (two numbers). */
+  item?: { readonly resourceVersion: string; readonly segments: readonly (Buffer | number)[] } | null;
+}
+
+/** Layouts of long-lived stored values (the watch cache's), found once and reused by every list that writes them. */
+const layouts = new WeakMap<Uint8Array, Layout | null>();
+
+/**
+ * writeServedJSON for a value that stays in memory (a watch cache's): the
+ * value's layout is found once and kept beside it, so a list of thousands of
+ * cached objects copies their bytes without reading them again.
+ */
+export function writeServedJSONCached(sink: PieceSink, value: Uint8Array, resourceVersion: string, form: ServedForm = {}): boolean {
+  let layout = layouts.get(value);
+  if (layout === undefined) {
+    layout = layoutOf(asBuffer(value));
+    layouts.set(value, layout);
+  }
+  if (layout === null) return false;
+  const b = asBuffer(value);
+  if (form.typeMeta || form.before || form.after) return writeLayout(sink, b, layout, resourceVersion, form);
+  // A list item: its segments found once per value (a cached value keeps its resourceVersion).
+  let item = layout.item;
+  if (item === undefined || (item !== null && item.resourceVersion !== resourceVersion)) item = layout.item = listItemOf(b, layout, resourceVersion);
+  if (!item) return false;
+  const segments = item.segments;
+  for (let k = 0; k < segments.length; k++) {
+    const seg = segments[k]!;
+    if (typeof seg === 'number') sink.bytes(b, seg, segments[++k] as number);
+    else sink.bytes(seg, 0, seg.length);
+  }
+  return true;
+}
+
+/**
+ * writeLayout's list item (no typeMeta) recorded as segments: literal text
+ * (a Buffer) or a [start, end) range of `b` (two numbers). Punctuation that is
+ * `b`'s own next byte extends the range before it, and adjacent ranges join,
+ * so an item is typically three copies: the head, metadata's members, the rest.
+ */
+function listItemOf(b: Buffer, layout: Layout, resourceVersion: string): Layout['item'] {
+  const segments: (Buffer | number)[] = [];
+  const lastRangeEnd = () => (typeof segments[segments.length - 1] === 'number' ? (segments[segments.length - 1] as number) : -1);
+  const literal = (t: Buffer) => {
+    const last = segments[segments.length - 1];
+    if (Buffer.isBuffer(last)) segments[segments.length - 1] = Buffer.concat([last, t]);
+    else segments.push(t);
+  };
+  const ok = writeLayout(
+    {
+      text: (t) => {
+        const end = lastRangeEnd();
+        if (end >= 0 && end + t.length <= b.length && b.toString('latin1', end, end + t.length) === t) segments[segments.length - 1] = end + t.length;
+        else literal(Buffer.from(t));
+      },
+      bytes: (src, start, end) => {
+        if (src !== b) literal(Buffer.from(src.subarray(start, end)));
+        else if (lastRangeEnd() === start) segments[segments.length - 1] = end;
+        else segments.push(start, end);
+      },
+    },
+    b, layout, resourceVersion, {},
+  );
+  return ok ? { resourceVersion, segments } : null;
+}
+
+/**
  * servedJSON into `sink`; false (and nothing written) when the caller must
  * decode instead. Only the members before metadata are read when kind and
  * apiVersion come first, as they do in objects the store wrote from a client's
  * body; the rest is copied unread.
  */
 export function writeServedJSON(sink: PieceSink, value: Uint8Array, resourceVersion: string, form: ServedForm = {}): boolean {
-  const b = Buffer.isBuffer(value) ? value : Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+  const b = asBuffer(value);
+  const layout = layoutOf(b);
+  return layout !== null && writeLayout(sink, b, layout, resourceVersion, form);
+}
+
+function asBuffer(value: Uint8Array): Buffer {
+  return Buffer.isBuffer(value) ? value : Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+}
+
+/** The members before metadata; null when `b` is not the plain shape the store writes or has a resourceVersion member somewhere. */
+function layoutOf(b: Buffer): Layout | null {
   const n = b.length;
-  if (n < 2 || b[0] !== OPEN_BRACE || b[n - 1] !== CLOSE_BRACE) return false;
-  if (b.indexOf(RESOURCE_VERSION_MEMBER) >= 0) return false;
-  // The members before metadata.
+  if (n < 2 || b[0] !== OPEN_BRACE || b[n - 1] !== CLOSE_BRACE) return null;
+  if (b.indexOf(RESOURCE_VERSION_MEMBER) >= 0) return null;
   const others: Member[] = [];
   let apiVersion: Member | undefined;
   let kind: Member | undefined;
-  let metadata: Member | undefined;
   let i = 1;
   for (;;) {
     const m = memberAt(b, i, false);
-    if (m === null) return false;
+    if (m === null) return null;
     if (nameIs(b, m.start, m.value - 1, NAME_METADATA)) {
-      if (b[m.value] !== OPEN_BRACE) return false;
-      metadata = m;
-      break;
+      if (b[m.value] !== OPEN_BRACE) return null;
+      return { others, apiVersion, kind, metadata: m };
     }
     if (nameIs(b, m.start, m.value - 1, NAME_API_VERSION)) apiVersion = m;
     else if (nameIs(b, m.start, m.value - 1, NAME_KIND)) kind = m;
     else others.push(m);
-    if (b[m.end] !== COMMA) return false; // no metadata
+    if (b[m.end] !== COMMA) return null; // no metadata
     i = m.end + 1;
   }
+}
+
+/** Metadata's end and the members after it (kind and apiVersion dropped); null when not the plain shape. */
+function restOf(b: Buffer, metadata: Member): NonNullable<Layout['rest']> | null {
+  const n = b.length;
+  const metaEnd = skipValue(b, metadata.value);
+  if (metaEnd < 0) return null;
+  const after: Member[] = [];
+  let i = metaEnd;
+  while (b[i] === COMMA) {
+    const m = memberAt(b, i + 1, true);
+    if (m === null) return null;
+    if (!nameIs(b, m.start, m.value - 1, NAME_API_VERSION) && !nameIs(b, m.start, m.value - 1, NAME_KIND)) after.push(m);
+    i = m.end;
+  }
+  return i === n - 1 ? { metaEnd, after } : null;
+}
+
+function writeLayout(sink: PieceSink, b: Buffer, layout: Layout, resourceVersion: string, form: ServedForm): boolean {
+  const n = b.length;
+  const { others, apiVersion, kind, metadata } = layout;
   const typeMeta = form.typeMeta;
   const open = `"metadata":{"resourceVersion":${JSON.stringify(resourceVersion)}${b[metadata.value + 1] === CLOSE_BRACE ? '' : ','}`;
   const head = typeMeta ? `{"kind":${JSON.stringify(typeMeta.kind)},"apiVersion":${JSON.stringify(typeMeta.apiVersion)},` : '{';
@@ -165,19 +271,9 @@ export function writeServedJSON(sink: PieceSink, value: Uint8Array, resourceVers
     if (form.after) sink.text(form.after);
     return true;
   }
-  // Otherwise read on: metadata's end, and the members after it.
-  const metaEnd = skipValue(b, metadata.value);
-  if (metaEnd < 0) return false;
-  const after: Member[] = [];
-  for (i = metaEnd; b[i] === COMMA; ) {
-    const m = memberAt(b, i + 1, true);
-    if (m === null) return false;
-    if (nameIs(b, m.start, m.value - 1, NAME_API_VERSION) || nameIs(b, m.start, m.value - 1, NAME_KIND)) {
-      /* dropped */
-    } else after.push(m);
-    i = m.end;
-  }
-  if (i !== n - 1) return false;
+  // Otherwise metadata's end and the members after it are needed.
+  const rest = layout.rest === undefined ? (layout.rest = restOf(b, metadata)) : layout.rest;
+  if (!rest) return false;
   if (form.before) sink.text(form.before);
   sink.text(head);
   if (!typeMeta) {
@@ -187,8 +283,8 @@ export function writeServedJSON(sink: PieceSink, value: Uint8Array, resourceVers
     }
   }
   sink.text(open);
-  sink.bytes(b, metadata.value + 1, metaEnd);
-  for (const m of typeMeta ? [...others, ...after] : after) {
+  sink.bytes(b, metadata.value + 1, rest.metaEnd);
+  for (const m of typeMeta ? [...others, ...rest.after] : rest.after) {
     sink.text(',');
     sink.bytes(b, m.start, m.end);
   }

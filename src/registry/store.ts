@@ -104,6 +104,13 @@ export interface ListEntry {
   readonly obj?: ApiObject;
 }
 
+/** A chunk of a scan; `cached`: its values are the watch cache's (they stay in memory, shared by every reader). */
+export interface ScanChunk {
+  readonly revision: number;
+  readonly entries: ListEntry[];
+  readonly cached?: boolean;
+}
+
 export interface ListEntriesResult extends Omit<ListResult, 'items'> {
   readonly entries: ListEntry[];
 }
@@ -334,7 +341,7 @@ export class GenericStore {
    * each chunk's matching entries with the revision the list is served at,
    * so no caller holds the whole collection's objects in memory.
    */
-  async *scan(namespace: string, mode: ReadMode, predicate?: (obj: ApiObject) => boolean, opts: ScanOptions = {}): AsyncGenerator<{ revision: number; entries: ListEntry[] }> {
+  async *scan(namespace: string, mode: ReadMode, predicate?: (obj: ApiObject) => boolean, opts: ScanOptions = {}): AsyncGenerator<ScanChunk> {
     const chunk = opts.chunk ?? 500;
     const keep = opts.keepDecoded ?? true;
     const prefix = this.collectionPrefix(namespace);
@@ -342,7 +349,7 @@ export class GenericStore {
       const { items, revision: cached } = this.cacher!.list(prefix);
       const revision = await this.cachedListRevision(cached);
       for (let i = 0; i < items.length || i === 0; i += chunk) {
-        yield { revision, entries: this.filtered(items.slice(i, i + chunk), predicate, keep) };
+        yield { revision, entries: this.filtered(items.slice(i, i + chunk), predicate, keep), cached: true };
       }
       return;
     }
