@@ -5,7 +5,7 @@
 // spelling.
 import { fieldPath, newBadRequest, newInvalid, newMethodNotAllowed, newMethodNotSupported, newNotAcceptable, newNotFound, newRouteNotAcceptable, notSupported, type Status } from '../api/meta/index.js';
 import { resourceInfoOf, type RequestContext } from '../server/context.js';
-import { addWarning, writeJSONText, writeObject } from '../server/respond.js';
+import { addWarning, writeJSONText, writeObject, writeProtobufList } from '../server/respond.js';
 import { auditRequestObject } from '../audit/record.js';
 import { addAuditAnnotation } from '../server/auditannotations.js';
 import type { CustomKind, Registry, ServedResource } from '../registry/registry.js';
@@ -31,7 +31,7 @@ import { POD_STREAM_SUBRESOURCES, servePodStream } from './podstreams.js';
 import type { KubeletClient } from './kubeletclient.js';
 import { review, type ReviewDeps } from './reviews.js';
 import type { SubresourceHandler } from './tokenrequest.js';
-import { planGet, planList } from '../registry/listoptions.js';
+import { planGet, planList, type ListPlan } from '../registry/listoptions.js';
 import { DEFAULT_WATCH_SETTINGS, serveWatch, type WatchSettings } from './watch.js';
 import { serveListJSON } from './liststream.js';
 import { fieldManagerOf, trackWrite, type FieldTracking } from './fieldmanager.js';
@@ -41,6 +41,16 @@ import { managedFieldsConverter, versionerFor } from './versioning.js';
 import { kindedBody, typedBody, checkPutTarget, bodyObject } from './writebody.js';
 import { servePatch } from './patchverb.js';
 import { deprecatedEndpoint, signalDeprecated } from '../deprecation/signal.js';
+
+/** An unpaged list's objects in small chunks (decoded once each; a filter's decoding is reused). */
+async function* decodedChunks(store: GenericStore, namespace: string, plan: ListPlan, predicate: ((obj: ApiObject) => boolean) | undefined): AsyncGenerator<{ revision: number; items: ApiObject[] }> {
+  for await (const c of store.scan(namespace, plan.mode, predicate, { chunk: PROTOBUF_LIST_CHUNK })) {
+    yield { revision: c.revision, items: c.entries.map((e) => e.obj ?? store.decode(e.kv)) };
+  }
+}
+
+/** Objects decoded and encoded between two turns of a protobuf list (src/server/bulklane.ts). */
+const PROTOBUF_LIST_CHUNK = 100;
 
 /** `tokenRequest`: serviceaccounts/<name>/token (src/endpoints/tokenrequest.ts); without it the subresource answers 405. */
 export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSettings: WatchSettings = DEFAULT_WATCH_SETTINGS, gates: FeatureGates = DEFAULT_GATES, tokenRequest?: SubresourceHandler, kubelet?: KubeletClient) {
@@ -145,6 +155,10 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
         const predicate = listPredicate(served, q);
         if (target.as === 'object' && target.encoding === 'json' && !lens) {
           return serveListJSON(ctx, { store, namespace: info.namespace, plan, predicate, kind: `${served.kind}List`, apiVersion, ...(versions.converts ? { convert: view } : {}), ...(served.custom ? { unstructured: { kind: served.kind } } : {}) });
+        }
+        if (target.as === 'object' && target.encoding === 'protobuf' && !lens && plan.limit === 0) {
+          // unpaged protobuf lists are encoded chunk by chunk, taking turns with other requests
+          return writeProtobufList(ctx, decodedChunks(store, info.namespace, plan, predicate), `${served.kind}List`, apiVersion, view);
         }
         const r = await store.list(info.namespace, { predicate, plan });
         const metadata = { resourceVersion: r.resourceVersion, ...(r.continue ? { continue: r.continue } : {}), ...(r.remainingItemCount ? { remainingItemCount: r.remainingItemCount } : {}) };

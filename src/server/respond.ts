@@ -11,6 +11,7 @@ import { countResponseBytes, type RequestContext } from './context.js';
 import { canonicalGroup, groupSpelling } from '../endpoints/requestinfo.js';
 import { endBody } from './compress.js';
 import { drained } from './drain.js';
+import { bulkLane } from './bulklane.js';
 import { WarningRecorder } from './warnings.js';
 import { auditRecordOf, auditResponseObject, auditResponseStatus, auditResponseText } from '../audit/record.js';
 
@@ -38,12 +39,12 @@ export function writeObject(ctx: RequestContext, code: number, obj: unknown, enc
  * string is ever made). Items' apiVersion/kind are not part of the message;
  * `view` converts each item to the request's version.
  */
-export async function writeProtobufList(
+export async function writeProtobufList<T extends Record<string, unknown>>(
   ctx: RequestContext,
-  chunks: AsyncIterable<{ revision: number; items: readonly Record<string, unknown>[] }>,
+  chunks: AsyncIterable<{ revision: number; items: readonly T[] }>,
   listKind: string,
   apiVersion: string,
-  view: (item: Record<string, unknown>) => Record<string, unknown> = (item) => item,
+  view: (item: T) => Record<string, unknown> = (item) => item,
 ): Promise<void> {
   const list = ProtobufListWriter.for(apiVersion, listKind);
   if (!list) return writeObject(ctx, 406, statusFromUnknown(newNotAcceptable(TEXT_BODY_TYPES)), 'json');
@@ -51,6 +52,8 @@ export async function writeProtobufList(
   for await (const chunk of chunks) {
     revision = chunk.revision;
     for (const item of chunk.items) list.add(view(item));
+    const turn = bulkLane.turn(); // encoding is bulk work: other requests get their turn between chunks
+    if (turn) await turn;
   }
   const res = ctx.res;
   if (res.headersSent || res.writableEnded) return;
@@ -61,6 +64,8 @@ export async function writeProtobufList(
     countResponseBytes(ctx, piece);
     if (res.write(piece)) continue;
     if (!(await drained(res, res))) return; // the client went away
+    const turn = bulkLane.turn();
+    if (turn) await turn;
   }
   res.end();
 }

@@ -116,6 +116,21 @@ describe('protobuf (binary envelope)', () => {
     }
   });
 
+  it('an unpaged list longer than one encoding chunk, with and without a selector, has the JSON list\'s items', async () => {
+    await t.req('POST', '/api/v1/namespaces', { metadata: { name: 'pbmany' } });
+    for (let i = 0; i < 250; i += 50) {
+      await Promise.all(Array.from({ length: 50 }, (_, k) => t.req('POST', '/api/v1/namespaces/pbmany/configmaps', { metadata: { name: `cm-${String(i + k).padStart(3, '0')}`, labels: { odd: String((i + k) % 2 === 1) } }, data: { n: String(i + k) } })));
+    }
+    for (const q of ['', '?labelSelector=odd%3Dtrue', '?resourceVersion=0']) {
+      const r = await raw('GET', `/api/v1/namespaces/pbmany/configmaps${q}`, { accept: PB });
+      assert.equal(r.status, 200);
+      const list = decodeObject(r.body) as { items: { metadata: { name: string } }[] };
+      const json = (await t.req('GET', `/api/v1/namespaces/pbmany/configmaps${q}`)).body;
+      assert.equal(list.items.length, q.includes('odd') ? 125 : 250);
+      assert.deepEqual(list.items, json.items);
+    }
+  });
+
   it('keeps explicit zeros of pointer fields (Deployment replicas 0) and writes other kinds', async () => {
     const d = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'pbd' }, spec: { replicas: 0, selector: { matchLabels: { app: 'x' } }, template: { metadata: { labels: { app: 'x' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } } };
     const r = await raw('POST', '/apis/apps/v1/namespaces/default/deployments', { 'content-type': PB, accept: PB }, encodeObject(d));
