@@ -91,8 +91,8 @@ function itemWriter(r: ListJSONRequest): (out: BodyWriter, e: ListEntry, cached?
   if (convert) return slow;
   const form = typeMeta ? { typeMeta } : {};
   return (out, e, cached) => {
-    const rv = String(e.kv.modRevision);
-    if (!(cached ? writeServedJSONCached(out, e.kv.value, rv, form) : writeServedJSON(out, e.kv.value, rv, form))) slow(out, e);
+    const kv = e.kv;
+    if (!(cached ? writeServedJSONCached(out, kv.value, kv.modRevision, form) : writeServedJSON(out, kv.value, String(kv.modRevision), form))) slow(out, e);
   };
 }
 

@@ -46,7 +46,7 @@ for (const [name, obj] of Object.entries(objects)) {
 }
 
 /** writeServedJSONCached's output as text, and how many pieces it wrote. */
-function cachedText(value: Uint8Array, rv: string, form?: Parameters<typeof servedJSON>[2]): { text: string | null; pieces: number } {
+function cachedText(value: Uint8Array, rv: number, form?: Parameters<typeof servedJSON>[2]): { text: string | null; pieces: number } {
   const parts: Buffer[] = [];
   const sink: PieceSink = { text: (t) => void parts.push(Buffer.from(t)), bytes: (b, start, end) => void parts.push(b.subarray(start, end)) };
   const ok = writeServedJSONCached(sink, value, rv, form);
@@ -59,21 +59,21 @@ for (const [name, obj] of Object.entries(objects)) {
     const value = new Uint8Array(Buffer.from(stored));
     const typeMeta = { kind: 'Kind', apiVersion: 'g.k8s.io/v2' };
     for (let round = 0; round < 2; round++) {
-      const item = cachedText(value, '42');
+      const item = cachedText(value, 42);
       assert.equal(item.text, asItem(decoded(stored, '42')));
       // a list item is at most a head, metadata's members and the rest, whatever the member order
       assert.ok(item.pieces <= 2 + 2 * Object.keys(obj as object).length, `${item.pieces} pieces`);
-      assert.equal(cachedText(value, '7', { typeMeta }).text, JSON.stringify(withTypeMeta(decoded(stored, '7'), typeMeta.apiVersion, typeMeta.kind)));
+      assert.equal(cachedText(value, 7, { typeMeta }).text, JSON.stringify(withTypeMeta(decoded(stored, '7'), typeMeta.apiVersion, typeMeta.kind)));
     }
     // another resourceVersion for the same bytes is not answered from the kept item
-    assert.equal(cachedText(value, '43').text, asItem(decoded(stored, '43')));
+    assert.equal(cachedText(value, 43).text, asItem(decoded(stored, '43')));
   });
 }
 
 test('writeServedJSONCached: a plain item with type meta first is three copies', () => {
   const value = Buffer.from(JSON.stringify(objects['type meta first']));
-  assert.equal(cachedText(value, '5').pieces, 2);
-  assert.equal(cachedText(Buffer.from(JSON.stringify(objects['type meta last (set on create when the body had none)'])), '5').pieces, 3);
+  assert.equal(cachedText(value, 5).pieces, 2);
+  assert.equal(cachedText(Buffer.from(JSON.stringify(objects['type meta last (set on create when the body had none)'])), 5).pieces, 3);
 });
 
 const declined: Record<string, string> = {
@@ -93,7 +93,7 @@ for (const [name, text] of Object.entries(declined)) {
     assert.equal(servedJSON(Buffer.from(text), '1'), null);
     assert.equal(servedJSON(Buffer.from(text), '1', { typeMeta: { kind: 'K', apiVersion: 'v1' } }), null);
     const value = Buffer.from(text);
-    for (let round = 0; round < 2; round++) assert.equal(cachedText(value, '1').text, null);
+    for (let round = 0; round < 2; round++) assert.equal(cachedText(value, 1).text, null);
   });
 }
 

@@ -130,8 +130,8 @@ interface Layout {
   readonly metadata: Member;
   /** Read on demand; null when the bytes after metadata are not the plain shape. */
   rest?: { readonly metaEnd: number; readonly after: readonly Member[] } | null;
-  /** As a list item at a resourceVersion: literal text (Buffers) and [start, end) ranges of the value (two numbers). */
-  item?: { readonly resourceVersion: string; readonly segments: readonly (Buffer | number)[] } | null;
+  /** As a list item at a revision: literal text (Buffers) and [start, end) ranges of the value (two numbers). */
+  item?: { readonly revision: number; readonly segments: readonly (Buffer | number)[] } | null;
 }
 
 /** Layouts of long-lived stored values (the watch cache's), found once and reused by every list that writes them. */
@@ -142,7 +142,7 @@ const layouts = new WeakMap<Uint8Array, Layout | null>();
  * value's layout is found once and kept beside it, so a list of thousands of
  * cached objects copies their bytes without reading them again.
  */
-export function writeServedJSONCached(sink: PieceSink, value: Uint8Array, resourceVersion: string, form: ServedForm = {}): boolean {
+export function writeServedJSONCached(sink: PieceSink, value: Uint8Array, revision: number, form: ServedForm = {}): boolean {
   let layout = layouts.get(value);
   if (layout === undefined) {
     layout = layoutOf(asBuffer(value));
@@ -150,10 +150,10 @@ export function writeServedJSONCached(sink: PieceSink, value: Uint8Array, resour
   }
   if (layout === null) return false;
   const b = asBuffer(value);
-  if (form.typeMeta || form.before || form.after) return writeLayout(sink, b, layout, resourceVersion, form);
-  // A list item: its segments found once per value (a cached value keeps its resourceVersion).
+  if (form.typeMeta || form.before || form.after) return writeLayout(sink, b, layout, String(revision), form);
+  // A list item: its segments found once per value (a cached value keeps its revision).
   let item = layout.item;
-  if (item === undefined || (item !== null && item.resourceVersion !== resourceVersion)) item = layout.item = listItemOf(b, layout, resourceVersion);
+  if (item === undefined || (item !== null && item.revision !== revision)) item = layout.item = listItemOf(b, layout, revision);
   if (!item) return false;
   const segments = item.segments;
   for (let k = 0; k < segments.length; k++) {
@@ -170,7 +170,7 @@ export function writeServedJSONCached(sink: PieceSink, value: Uint8Array, resour
  * `b`'s own next byte extends the range before it, and adjacent ranges join,
  * so an item is typically three copies: the head, metadata's members, the rest.
  */
-function listItemOf(b: Buffer, layout: Layout, resourceVersion: string): Layout['item'] {
+function listItemOf(b: Buffer, layout: Layout, revision: number): Layout['item'] {
   const segments: (Buffer | number)[] = [];
   const lastRangeEnd = () => (typeof segments[segments.length - 1] === 'number' ? (segments[segments.length - 1] as number) : -1);
   const literal = (t: Buffer) => {
@@ -191,9 +191,9 @@ function listItemOf(b: Buffer, layout: Layout, resourceVersion: string): Layout[
         else segments.push(start, end);
       },
     },
-    b, layout, resourceVersion, {},
+    b, layout, String(revision), {},
   );
-  return ok ? { resourceVersion, segments } : null;
+  return ok ? { revision, segments } : null;
 }
 
 /**
