@@ -25,6 +25,15 @@ export interface AdminServer {
   stop(): Promise<void>;
 }
 
+/** Binds cluster-admin to a user or group of the token file (the benchmarks' ordinary users). */
+export async function bindClusterAdmin(server: AdminServer, subject: { kind: 'User' | 'Group'; name: string }): Promise<void> {
+  await server.must('POST', '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', {
+    metadata: { name: `bench-${subject.kind.toLowerCase()}-${subject.name}` },
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-admin' },
+    subjects: [{ apiGroup: 'rbac.authorization.k8s.io', ...subject }],
+  });
+}
+
 /** `users`: more token-file lines (`token,user,uid,"groups"`) beside the admin's. */
 export async function startAdminServer(name: string, extraArgs: string[] = [], users: string[] = []): Promise<AdminServer> {
   const dataDir = mkdtempSync(join(tmpdir(), `svc-bench-${name}-`));

@@ -9,7 +9,7 @@
 // the flooder's answers (200s and 429s) and the server's peak RSS. The flooder
 // runs in a worker thread (bench/fairflood.ts), so its client-side work is not
 // timed as the victim's.
-import { startAdminServer, type AdminServer } from './adminserver.js';
+import { bindClusterAdmin, startAdminServer, type AdminServer } from './adminserver.js';
 import { client, type Call } from './httpclient.js';
 import { fmt, summarize } from './report.js';
 import { rssOf } from './proc.js';
@@ -18,13 +18,6 @@ import { Worker } from 'node:worker_threads';
 const NS = 'bench-fair';
 const FLOODERS = 400;
 const USERS = ['flooder-token,flooder,flooder-uid,"bench-group"', 'victim-token,victim,victim-uid,"bench-group"'];
-
-async function bindAdmin(server: AdminServer): Promise<void> {
-  await server.must('POST', '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', {
-    metadata: { name: 'bench-group' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-admin' },
-    subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: 'bench-group' }],
-  });
-}
 
 async function victimGets(call: Call, n: number): Promise<number[]> {
   const lat: number[] = [];
@@ -43,7 +36,7 @@ export async function benchFairness(opts: { objects?: number; gets?: number } = 
   const server = await startAdminServer('fairness', ['--enable-priority-and-fairness=true'], USERS);
   try {
     await server.must('POST', '/api/v1/namespaces', { metadata: { name: NS } });
-    await bindAdmin(server);
+    await bindClusterAdmin(server, { kind: 'Group', name: 'bench-group' });
     const pad = 'x'.repeat(900);
     for (let i = 0; i < objects; i += 50) {
       await Promise.all(Array.from({ length: Math.min(50, objects - i) }, (_, k) =>

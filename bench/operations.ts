@@ -9,7 +9,7 @@
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startAdminServer, type AdminServer } from './adminserver.js';
+import { bindClusterAdmin, startAdminServer, type AdminServer } from './adminserver.js';
 import { client, type Call } from './httpclient.js';
 import { runLoad } from './load.js';
 import { fmt, summarize } from './report.js';
@@ -23,10 +23,7 @@ const configMap = (name: string) => JSON.stringify({ apiVersion: 'v1', kind: 'Co
 
 async function prepare(server: AdminServer): Promise<Call> {
   await server.must('POST', '/api/v1/namespaces', { metadata: { name: NS } });
-  await server.must('POST', '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', {
-    metadata: { name: 'bench-user' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-admin' },
-    subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'bench' }],
-  });
+  await bindClusterAdmin(server, { kind: 'User', name: 'bench' });
   await server.must('POST', `/api/v1/namespaces/${NS}/configmaps`, JSON.parse(configMap('target')));
   const call = client(server.connection.port, { ca: server.connection.ca }, USER_TOKEN);
   for (let i = 0; i < 200; i++) {
