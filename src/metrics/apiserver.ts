@@ -14,6 +14,7 @@
 import type { RequestInfo } from '../endpoints/requestinfo.js';
 import { reportedVerb, requestScope } from './requestlabels.js';
 import { exponentialBuckets, newCounter, newGauge, newHistogram, type CounterChild, type HistogramChild } from './registry.js';
+import type { RatioedGauge } from './timingratio.js';
 
 export const APISERVER_COMPONENT = 'apiserver';
 
@@ -224,18 +225,29 @@ class Watermark {
   private current = [0, 0];
   private max = [0, 0];
   private timer: NodeJS.Timeout | undefined;
+  /** The counts' ratio gauges, readOnly and mutating (apiserver_flowcontrol_read_vs_write_current_requests; flowcontrol/readvswrite.ts). */
+  private ratios: readonly [RatioedGauge, RatioedGauge] | undefined;
 
   constructor(private readonly gauge: typeof currentInflightRequests) {}
+
+  observeWith(readOnly: RatioedGauge, mutating: RatioedGauge): void {
+    this.ratios = [readOnly, mutating];
+    readOnly.set(this.current[0]!);
+    mutating.set(this.current[1]!);
+  }
 
   started(mutating: boolean): void {
     const i = mutating ? 1 : 0;
     const n = ++this.current[i]!;
     if (n > this.max[i]!) this.max[i] = n;
+    this.ratios?.[i].set(n);
     this.timer ??= setInterval(() => this.publish(), 1000).unref();
   }
 
   finished(mutating: boolean): void {
-    this.current[mutating ? 1 : 0]!--;
+    const i = mutating ? 1 : 0;
+    const n = --this.current[i]!;
+    this.ratios?.[i].set(n);
   }
 
   /** Sets the gauges to the window's maxima and starts a new window at the current counts. */
