@@ -137,8 +137,6 @@ export const watchCountSamples = newHistogram({
 cellGauge('apiserver_flowcontrol_current_inqueue_requests', 'Number of requests currently pending in queues of the API Priority and Fairness subsystem', 'waiting');
 cellGauge('apiserver_flowcontrol_current_executing_requests',
   'Number of requests in initial (for a WATCH) or any (for a non-WATCH) execution stage in the API Priority and Fairness subsystem', 'executing');
-cellGauge('apiserver_flowcontrol_current_executing_seats',
-  'Concurrency (number of seats) occupied by the currently executing (initial stage for a WATCH, any stage otherwise) requests in the API Priority and Fairness subsystem', 'seats');
 cellGauge('apiserver_flowcontrol_request_concurrency_in_use',
   'Concurrency (number of seats) occupied by the currently executing (initial stage for a WATCH, any stage otherwise) requests in the API Priority and Fairness subsystem', 'seats');
 

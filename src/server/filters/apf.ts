@@ -17,6 +17,7 @@ import { estimateWork, type ResourceCounts } from '../../flowcontrol/workestimat
 import type { Started } from '../../flowcontrol/queueset.js';
 import { inflightWatermark, inqueueWatermark } from '../../metrics/apiserver.js';
 import { isMutating } from '../../metrics/requestlabels.js';
+import { trackApfQueueWait } from '../../metrics/latencytrackers.js';
 import {
   cellFor, type FlowCell, rejectedRequests,
 } from '../../flowcontrol/metrics.js';
@@ -129,7 +130,9 @@ export function withPriorityAndFairness(next: Handler, deps: PriorityAndFairness
     }
     if (started.kind === 'reject') {
       rejectedRequests.inc({ ...cell.labels, reason: started.reason });
-      cell.waitNotExecuted.observe((performance.now() - arrived) / 1000);
+      const waited = performance.now() - arrived;
+      cell.waitNotExecuted.observe(waited / 1000);
+      trackApfQueueWait(ctx, waited);
       deps.recordRequestTermination?.(ctx, 429);
       if (!ctx.res.headersSent) tooManyRequests(ctx.res);
       return;
@@ -137,6 +140,7 @@ export function withPriorityAndFairness(next: Handler, deps: PriorityAndFairness
     const ticket = started.ticket;
     cell.dispatched.inc();
     cell.waitExecuted.observe(ticket.waitedMs / 1000);
+    trackApfQueueWait(ctx, ticket.waitedMs);
     cell.executing++;
     cell.seats += seats;
     inflightWatermark.started(mutating);
