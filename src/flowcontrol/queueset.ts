@@ -167,11 +167,11 @@ export class QueueSet {
     this.metrics.demand.setDenominator(Math.max(1, nominalCL));
   }
 
-  /** Seat demand changed: the borrowing integrator and demand_seats. */
+  /** Seat demand changed: the borrowing integrator and demand_seats. (Every change follows syncTime: lastRealMs is now.) */
   private noteDemand(): void {
     const d = this.totSeatsInUse + this.totSeatsWaiting;
-    this.demand.set(d);
-    this.metrics.demand.set(d);
+    this.demand.set(d, this.lastRealMs);
+    this.metrics.demand.set(d, this.lastRealMs);
   }
 
   get concurrencyLimit(): number {
@@ -211,7 +211,7 @@ export class QueueSet {
         const q = this.queues[this.pickQueue(this.flowOf(r.input, r.hash).hand)]!;
         this.addWaiting(q, r);
       }
-      this.metrics.waiting.set(this.totWaiting);
+      this.metrics.waiting.set(this.totWaiting, this.lastRealMs);
     }
     this.dispatchAsMuchAsPossible();
   }
@@ -285,7 +285,7 @@ export class QueueSet {
     this.totWaiting++;
     this.totSeatsWaiting += r.maxSeats;
     this.setActive(q, was);
-    this.metrics.waiting.set(this.totWaiting);
+    this.metrics.waiting.set(this.totWaiting, this.lastRealMs);
   }
 
   private canAccommodate(seats: number): boolean {
@@ -339,7 +339,7 @@ export class QueueSet {
     this.totWaiting--;
     this.totSeatsWaiting -= r.maxSeats;
     this.setActive(q, was);
-    this.metrics.waiting.set(this.totWaiting);
+    this.metrics.waiting.set(this.totWaiting, this.lastRealMs);
     this.noteDemand();
     this.settleWaiting(r, { kind: 'reject', reason });
     // a wide request leaving may let others go
@@ -374,7 +374,7 @@ export class QueueSet {
     this.totSeatsWaiting -= r.maxSeats;
     q.nextDispatchR += r.work;
     this.setActive(q, was);
-    this.metrics.waiting.set(this.totWaiting);
+    this.metrics.waiting.set(this.totWaiting, this.lastRealMs);
     return this.execute(r);
   }
 
@@ -416,8 +416,8 @@ export class QueueSet {
     }
     this.totExecuting++;
     this.totSeatsInUse += r.maxSeats;
-    this.metrics.executing.set(this.totExecuting - this.totFinalStage);
-    this.metrics.seats.set(this.totSeatsInUse);
+    this.metrics.executing.set(this.totExecuting - this.totFinalStage, this.lastRealMs);
+    this.metrics.seats.set(this.totSeatsInUse, this.lastRealMs);
     this.noteDemand();
     this.executingSet.add(r);
     let done = false;
@@ -445,7 +445,7 @@ export class QueueSet {
     const e = r.input.estimate;
     if (e.additionalLatencyMs > 0 && e.finalSeats > 0) {
       this.totFinalStage++;
-      this.metrics.executing.set(this.totExecuting - this.totFinalStage);
+      this.metrics.executing.set(this.totExecuting - this.totFinalStage, this.lastRealMs);
       this.clock.after(e.additionalLatencyMs, () => {
         this.totFinalStage--;
         this.release(r);
@@ -467,8 +467,8 @@ export class QueueSet {
     this.executingSet.delete(r);
     this.totExecuting--;
     this.totSeatsInUse -= r.maxSeats;
-    this.metrics.executing.set(this.totExecuting - this.totFinalStage);
-    this.metrics.seats.set(this.totSeatsInUse);
+    this.metrics.executing.set(this.totExecuting - this.totFinalStage, this.lastRealMs);
+    this.metrics.seats.set(this.totSeatsInUse, this.lastRealMs);
     this.dispatchAsMuchAsPossible();
   }
 

@@ -260,18 +260,19 @@ class Watermark {
     mutating.set(this.current[1]!);
   }
 
-  started(mutating: boolean): void {
+  /** `at`: performance.now() when the caller has just read it (for the ratio gauges). */
+  started(mutating: boolean, at?: number): void {
     const i = mutating ? 1 : 0;
     const n = ++this.current[i]!;
     if (n > this.max[i]!) this.max[i] = n;
-    this.ratios?.[i].set(n);
+    this.ratios?.[i].set(n, at);
     this.timer ??= setInterval(() => this.publish(), 1000).unref();
   }
 
-  finished(mutating: boolean): void {
+  finished(mutating: boolean, at?: number): void {
     const i = mutating ? 1 : 0;
     const n = --this.current[i]!;
-    this.ratios?.[i].set(n);
+    this.ratios?.[i].set(n, at);
   }
 
   /** Sets the gauges to the window's maxima and starts a new window at the current counts. */

@@ -17,12 +17,16 @@ export interface TimingRatioOpts<L extends string> extends MetricOpts<L> {
   readonly constLabels?: Readonly<Record<string, string>>;
 }
 
-/** One series: what the code being measured changes. */
+/**
+ * One series: what the code being measured changes. `at` is the time of the
+ * change on the series' clock (ms), when the caller has just read it: a clock
+ * reading costs about as much as the update itself.
+ */
 export interface RatioedGauge {
   /** A new numerator. */
-  set(numerator: number): void;
-  add(delta: number): void;
-  setDenominator(denominator: number): void;
+  set(numerator: number, at?: number): void;
+  add(delta: number, at?: number): void;
+  setDenominator(denominator: number, at?: number): void;
 }
 
 const realNow = () => performance.now();
@@ -43,10 +47,9 @@ export class TimingRatioCell implements RatioedGauge {
   }
 
   /** Weighs the current ratio by the time since the last change. */
-  private advance(): void {
-    const t = this.now();
-    const ns = Math.round((t - this.last) * 1e6);
-    if (ns <= 0) return;
+  private advance(t: number): void {
+    const ns = (t - this.last) * 1e6;
+    if (!(ns > 0)) return;
     this.last = t;
     const v = this.ratio;
     const b = this.bounds;
@@ -56,26 +59,26 @@ export class TimingRatioCell implements RatioedGauge {
     this.sum += v * ns;
     this.count += ns;
   }
-  set(numerator: number): void {
-    this.advance();
+  set(numerator: number, at = this.now()): void {
+    this.advance(at);
     this.numerator = numerator;
     this.ratio = numerator / this.denominator;
   }
-  add(delta: number): void {
-    this.set(this.numerator + delta);
+  add(delta: number, at = this.now()): void {
+    this.set(this.numerator + delta, at);
   }
-  setDenominator(denominator: number): void {
-    this.advance();
+  setDenominator(denominator: number, at = this.now()): void {
+    this.advance(at);
     this.denominator = denominator;
     this.ratio = this.numerator / denominator;
   }
   /** The accumulation up to now. */
   read(): { readonly counts: Float64Array; readonly sum: number; readonly count: number } {
-    this.advance();
+    this.advance(this.now());
     return this;
   }
   reset(): void {
-    this.advance();
+    this.advance(this.now());
     this.counts.fill(0);
     this.sum = this.count = 0;
   }

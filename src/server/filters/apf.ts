@@ -143,8 +143,8 @@ export function withPriorityAndFairness(next: Handler, deps: PriorityAndFairness
     trackApfQueueWait(ctx, ticket.waitedMs);
     cell.executing++;
     cell.seats += seats;
-    inflightWatermark.started(mutating);
     const begun = performance.now();
+    inflightWatermark.started(mutating, begun);
     if (!ctx.longRunning) {
       // an ordinary request releases its seats when it ends: no closure needed
       try {
@@ -153,8 +153,9 @@ export function withPriorityAndFairness(next: Handler, deps: PriorityAndFairness
         ticket.finish();
         cell.executing--;
         cell.seats -= seats;
-        inflightWatermark.finished(mutating);
-        cell.execRegular.observe((performance.now() - begun) / 1000);
+        const ended = performance.now();
+        inflightWatermark.finished(mutating, ended);
+        cell.execRegular.observe((ended - begun) / 1000);
       }
       return;
     }
