@@ -85,8 +85,9 @@ export function declareCustom(d: Declared): void {
 /**
  * DELETE /metrics (kube's HandlerWithReset → registry Reset): every metric with
  * labels forgets its series, a counter without labels starts again at 0; gauges
- * without labels and those computed at scrape time (collect) keep their values,
- * as kube's plain gauges and custom collectors do.
+ * and histograms without labels and gauges computed at scrape time (collect)
+ * keep their values, as kube's plain gauges and histograms and its custom
+ * collectors do.
  */
 export function resetMetrics(): void {
   for (const d of declared) d.reset?.();
@@ -343,7 +344,9 @@ export function newGauge<L extends string>(opts: MetricOpts<L> & { collect?: (se
 
 export function newHistogram<L extends string>(opts: HistogramOpts<L>): Histogram<L> {
   const m = new HistogramMetric(opts.name, helpText(opts), opts.labelNames ?? [], [...opts.buckets]);
-  declare({ opts, metric: m as unknown as client.Metric, type: 'histogram', reset: () => { for (const { cell } of m.cells.entries()) cell.reset(); } });
+  // kube resets histogram vectors; a histogram without labels keeps its values
+  const labelled = (opts.labelNames ?? []).length > 0;
+  declare({ opts, metric: m as unknown as client.Metric, type: 'histogram', ...(labelled ? { reset: () => { for (const { cell } of m.cells.entries()) cell.reset(); } } : {}) });
   const dep = opts.deprecatedVersion !== undefined;
   const child = (labels: Labels<L>): HistogramChild => {
     const cell = m.cells.get(labels);

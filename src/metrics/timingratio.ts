@@ -104,7 +104,9 @@ export class TimingRatioHistogram<L extends string> {
 
   /**
    * A new series (kube's NewForLabelValuesSafe: one per caller, kept by it; the
-   * same label values twice make two series, which the caller avoids).
+   * same label values twice make two series, which the caller avoids). Series
+   * live as long as the process, as kube's (a deleted priority level's series
+   * goes on holding its last value).
    */
   child(labels: Readonly<Record<L, string>>, init: { numerator?: number; denominator?: number; now?: () => number } = {}): RatioedGauge {
     const values: Record<string, string> = { ...this.opts.constLabels };
@@ -114,12 +116,7 @@ export class TimingRatioHistogram<L extends string> {
     return cell;
   }
 
-  /** Stops writing a series (its priority level is gone). */
-  remove(g: RatioedGauge): void {
-    const i = this.series.findIndex((s) => s.cell === g);
-    if (i >= 0) this.series.splice(i, 1);
-  }
-
+  /** DELETE /metrics: kube deletes the vector's members (their holders then write to members no longer exposed); here the series stay and start again from 0. */
   reset(): void {
     for (const s of this.series) s.cell.reset();
   }
