@@ -2,7 +2,8 @@
 // waiting and executing (initial stage) and seats in use, each with its
 // denominator; seat demand over the nominal limit; a dispatch the free seats
 // cannot accommodate (not counted while every seat is taken, as kube); epoch
-// advances when R reaches kube's highR, successful or not.
+// advances when R reaches kube's highR, successful or not; the last dispatch's
+// R and S bounds.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { FakeClock } from './clock.js';
@@ -82,6 +83,21 @@ describe('queue set metrics', () => {
     assert.deepEqual([m.executing.n, m.seats.n], [0, 3]);
     clock.advance(1000);
     assert.deepEqual([m.executing.n, m.seats.n, m.demand.n], [0, 0, 0]);
+  });
+
+  it('the last dispatch from a queue (kube\'s SetDispatchMetrics): R, the request\'s S, and the next S bounds, discounted by the work in progress', () => {
+    const clock = new FakeClock();
+    const qs = new QueueSet('pl', clock, 2, queuing(1, 1, 10));
+    assert.equal(qs.lastDispatch.seen, false);
+    const a = executed(qs.start(req('a')));
+    assert.deepEqual(qs.lastDispatch, { seen: true, r: 0, s: 0, sMin: 0, sMax: 0, dsMin: 0, dsMax: 0 });
+    executed(qs.start(req('x')));
+    // the queue's next S is 3 (a's work); a's seat in use discounts 3 seat-seconds
+    assert.deepEqual(qs.lastDispatch, { seen: true, r: 0, s: 3, sMin: 3, sMax: 3, dsMin: 0, dsMax: 0 });
+    assert.equal(qs.start(req('b')).kind, 'wait');
+    clock.advance(1000); // R += 1 s × min(3 seats wanted, 2) / 1 queue
+    a.finish(); // next S 6 − (3 − 1) for a's shorter run; b dispatched with x's seat in use
+    assert.deepEqual(qs.lastDispatch, { seen: true, r: 2, s: 4, sMin: 4, sMax: 4, dsMin: 1, dsMax: 1 });
   });
 
   it('virtual time runs at min(seats, limit) / active queues: one queue, one seat, 1 seat-second per second, however many requests came before', () => {

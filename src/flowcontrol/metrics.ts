@@ -9,6 +9,7 @@
 import { newCounter, newGauge, newHistogram, type CounterChild, type HistogramChild } from '../metrics/registry.js';
 import { newTimingRatioHistogram, type RatioedGauge } from '../metrics/timingratio.js';
 import type { PriorityLevel } from './config.js';
+import type { LastDispatch } from './queueset.js';
 
 const DURATION_BUCKETS = [0, 0.005, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30];
 const QUEUE_LENGTH_BUCKETS = [0, 10, 25, 50, 100, 250, 500, 1000];
@@ -151,6 +152,22 @@ levelGauge('apiserver_flowcontrol_demand_seats_stdev', 'Time-weighted standard d
 levelGauge('apiserver_flowcontrol_demand_seats_smoothed', 'Smoothed seat demands', (l) => l.stats.smoothed);
 levelGauge('apiserver_flowcontrol_target_seats', 'Seat allocation targets', (l) => Math.max(l.limits.nominalCL - l.limits.lendableCL, l.stats.smoothed));
 levelGauge('apiserver_flowcontrol_current_r', 'R(time of last change)', (l) => l.qs.virtualTime);
+// kube's SetDispatchMetrics: a level's series appear with its first dispatch from a queue
+const dispatchGauge = (name: string, help: string, bounds: readonly [label: string, value: (d: LastDispatch) => number][]) => newGauge({
+  name, help, labelNames: bounds.length > 1 ? ['priority_level', 'bound'] : ['priority_level'],
+  collect: (set) => {
+    for (const l of observed.levels) {
+      const d = l.qs.lastDispatch;
+      if (!l.live || l.exempt || !d.seen) continue;
+      for (const [bound, value] of bounds) set(bound ? { priority_level: l.name, bound } : { priority_level: l.name }, value(d));
+    }
+  },
+});
+dispatchGauge('apiserver_flowcontrol_dispatch_r', 'R(time of last dispatch)', [['', (d) => d.r]]);
+dispatchGauge('apiserver_flowcontrol_latest_s', 'S(most recently dispatched request)', [['', (d) => d.s]]);
+dispatchGauge('apiserver_flowcontrol_next_s_bounds', 'min and max, over queues, of S(oldest waiting request in queue)', [['min', (d) => d.sMin], ['max', (d) => d.sMax]]);
+dispatchGauge('apiserver_flowcontrol_next_discounted_s_bounds', 'min and max, over queues, of S(oldest waiting request in queue) - estimated work in progress',
+  [['min', (d) => d.dsMin], ['max', (d) => d.dsMax]]);
 newGauge({
   name: 'apiserver_flowcontrol_seat_fair_frac', help: 'Fair fraction of server\'s concurrency to allocate to each priority level that can use it',
   collect: (set) => set({}, observed.fairFrac),

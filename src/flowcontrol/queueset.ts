@@ -128,7 +128,19 @@ export interface RequestDump {
   readonly info: RequestInfo | undefined;
 }
 
+/** kube's SetDispatchMetrics, at the last dispatch from a queue: R, the request's S, and over the queues with a waiting request, their next S (less the work in progress). */
+export interface LastDispatch {
+  seen: boolean;
+  r: number;
+  s: number;
+  sMin: number;
+  sMax: number;
+  dsMin: number;
+  dsMax: number;
+}
+
 export class QueueSet {
+  readonly lastDispatch: LastDispatch = { seen: false, r: 0, s: 0, sMin: 0, sMax: 0, dsMin: 0, dsMax: 0 };
   private queues: Queue[] = [];
   private hands = new Map<string, { hash: bigint; hand: number[] }>();
   private robin = -1;
@@ -313,6 +325,9 @@ export class QueueSet {
     // the common case, nothing else waiting and a seat free: the scan of every queue would pick this one
     if (this.totWaiting === 1 && this.canAccommodate(maxSeats)) {
       this.robin = q.index;
+      const s = Math.max(q.nextDispatchR, r.arrivalR);
+      const ds = s - q.seatsInUse * ESTIMATED_SERVICE_SECONDS;
+      this.noteDispatch(s, s, s, ds, ds);
       return { kind: 'execute', ticket: this.dispatchHead(q) };
     }
     let started: Started | undefined;
@@ -383,11 +398,17 @@ export class QueueSet {
     let min: Queue | undefined;
     let minFinish = Infinity;
     let minIndex = this.robin;
+    let sMin = Infinity, sMax = -Infinity, dsMin = Infinity, dsMax = -Infinity;
     for (let k = 0; k < n; k++) {
       const i = (this.robin + 1 + k) % n;
       const q = this.queues[i]!;
       const head = q.waiting[0];
       if (!head) continue;
+      const ds = q.nextDispatchR - q.seatsInUse * ESTIMATED_SERVICE_SECONDS;
+      if (q.nextDispatchR < sMin) sMin = q.nextDispatchR;
+      if (q.nextDispatchR > sMax) sMax = q.nextDispatchR;
+      if (ds < dsMin) dsMin = ds;
+      if (ds > dsMax) dsMax = ds;
       const finish = Math.max(q.nextDispatchR, head.arrivalR) + head.work;
       if (finish < minFinish) {
         minFinish = finish;
@@ -402,7 +423,19 @@ export class QueueSet {
     }
     this.robin = minIndex;
     if (min.nextDispatchR < min.waiting[0]!.arrivalR) min.nextDispatchR = min.waiting[0]!.arrivalR;
+    this.noteDispatch(min.nextDispatchR, sMin, sMax, dsMin, dsMax);
     return min;
+  }
+
+  private noteDispatch(s: number, sMin: number, sMax: number, dsMin: number, dsMax: number): void {
+    const d = this.lastDispatch;
+    d.seen = true;
+    d.r = this.currentR;
+    d.s = s;
+    d.sMin = sMin;
+    d.sMax = sMax;
+    d.dsMin = dsMin;
+    d.dsMax = dsMax;
   }
 
   private execute(r: Req): Ticket {

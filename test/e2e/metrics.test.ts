@@ -139,6 +139,12 @@ describe('/metrics', () => {
     const text = r.text;
     assert.match(text, /^# HELP apiserver_flowcontrol_priority_level_seat_utilization EXPERIMENTAL: \[ALPHA\] Observations, at the end of every nanosecond, of utilization of seats for any stage of execution \(but only initial stage for WATCHes\)$/m);
     assert.match(text, /^# TYPE apiserver_flowcontrol_demand_seats histogram$/m);
+    // the last dispatch's R and S bounds, for a level that dispatched from its queues
+    const parsed = parseSamples(text);
+    for (const [m, bound] of [['dispatch_r'], ['latest_s'], ['next_s_bounds', 'min'], ['next_discounted_s_bounds', 'max']] as const) {
+      const labels: Record<string, string> = { priority_level: 'global-default', ...(bound ? { bound } : {}) };
+      assert.ok(parsed.some((x) => x.name === `apiserver_flowcontrol_${m}` && Object.entries(labels).every(([k, v]) => x.labels[k] === v)), m);
+    }
     const samples = parseSamples(text);
     const spent = (name: string, labels: Record<string, string>) => {
       const count = sampleSum(samples, `${name}_count`, labels);
