@@ -38,7 +38,7 @@ export async function servePatch(
   const text = (await readBody(ctx.req)).toString('utf8');
   auditRequestPatch(ctx, text);
   let warnings: string[] = [];
-  const opts = { dryRun: p.dryRun, user: ctx.user, requestInfo: info, options: writeOptions('PatchOptions', ctx.url.searchParams), subresource: info.subresource || undefined, warn: (w: string) => addWarning(ctx, w), annotate: (k: string, v: string) => addAuditAnnotation(ctx, k, v), ...(p.versions.lens ? { lens: p.versions.lens } : {}) };
+  const opts = { dryRun: p.dryRun, user: ctx.user, requestInfo: info, options: writeOptions('PatchOptions', ctx.url.searchParams), subresource: info.subresource || undefined, warn: (w: string) => addWarning(ctx, w), annotate: (k: string, v: string) => addAuditAnnotation(ctx, k, v), latency: ctx, ...(p.versions.lens ? { lens: p.versions.lens } : {}) };
   if (type === 'apply') {
     /** The applied object, checked against the URL as every patch result is (checkName) and decoded as the kind. */
     const finish = (applied: Record<string, unknown>, current: ApiObject | undefined): ApiObject => {

@@ -84,7 +84,7 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
       const writes = body && collectionCreator(served.group, served.resource);
       if (writes) {
         const dryRun = parseDryRun(ctx.url.searchParams, 'CreateOptions');
-        return writeObject(ctx, 201, await writes(registry, info.namespace, body as ApiObject, { dryRun, user: ctx.user, requestInfo: info, options: writeOptions('CreateOptions', ctx.url.searchParams), warn: (w) => addWarning(ctx, w), annotate: (k, v) => addAuditAnnotation(ctx, k, v) }));
+        return writeObject(ctx, 201, await writes(registry, info.namespace, body as ApiObject, { dryRun, user: ctx.user, requestInfo: info, options: writeOptions('CreateOptions', ctx.url.searchParams), warn: (w) => addWarning(ctx, w), annotate: (k, v) => addAuditAnnotation(ctx, k, v), latency: ctx }));
       }
       const answer = body && (await review(reviews, { kind: served.kind, group: served.group, namespace: info.namespace, user: ctx.user!, body }));
       if (!answer) throw newMethodNotSupported({ group: served.group, resource: served.resource }, info.verb);
@@ -123,7 +123,7 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
     /** managedFields kept in the request's version; what the store gets is in the storage version. */
     const track = (t: FieldTracking): TrackFields => (live, next) => versions.toStorage(trackWrite(t, live && view(live), next));
     /** What every write of this request tells the store. */
-    const writeCtx = { dryRun, user, requestInfo: info, warn: (w: string) => addWarning(ctx, w), annotate: (k: string, v: string) => addAuditAnnotation(ctx, k, v), ...(lens ? { lens } : {}) };
+    const writeCtx = { dryRun, user, requestInfo: info, warn: (w: string) => addWarning(ctx, w), annotate: (k: string, v: string) => addAuditAnnotation(ctx, k, v), latency: ctx, ...(lens ? { lens } : {}) };
 
     const connecting = served.group === '' ? connectOptions(served.resource, info, q) : undefined;
     if (connecting) await store.admitConnect(info.namespace, info.name, info.subresource, connecting, user);
@@ -282,7 +282,7 @@ async function deleteOptions(ctx: RequestContext, queryDryRun: boolean, spelling
   const opts = { dryRun, user: ctx.user, preconditions, gracePeriodSeconds: grace === undefined ? undefined : Number(grace), propagationPolicy: policy };
   return {
     ...opts, options: deleteOptionsObject(opts), ...(info ? { requestInfo: info } : {}),
-    warn: (w: string) => addWarning(ctx, w), annotate: (k: string, v: string) => addAuditAnnotation(ctx, k, v),
+    warn: (w: string) => addWarning(ctx, w), annotate: (k: string, v: string) => addAuditAnnotation(ctx, k, v), latency: ctx,
   };
 }
 

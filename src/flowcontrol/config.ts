@@ -12,6 +12,8 @@ import type { UserInfo } from '../authn/user.js';
 import type { RequestInfo } from '../endpoints/requestinfo.js';
 import { levelLimits, updateDemandStats, fairAllocation, type DemandStats, type LevelLimits } from './concurrency.js';
 import { QueueSet, type QueuingConfig } from './queueset.js';
+import { levelMetrics } from './metrics.js';
+import { priorityAndFairnessRatios } from './readvswrite.js';
 import { MANDATORY_FLOW_SCHEMAS, MANDATORY_NAMES, MANDATORY_PRIORITY_LEVELS } from './bootstrap.js';
 import { validateDeal } from './dealer.js';
 
@@ -144,7 +146,7 @@ export class FlowControlConfig {
         const initialCL = lim.nominalCL - Math.floor(lim.lendableCL / 2);
         level = {
           name, uid: '', exempt: s.exempt, limits: lim, currentCL: initialCL, stats: { avg: 0, stdDev: 0, highWatermark: 0, smoothed: 0 },
-          qs: new QueueSet(name, this.clock, initialCL, s.queuing), exemptExecuting: 0, live: true,
+          qs: new QueueSet(name, this.clock, initialCL, s.queuing, levelMetrics(name, () => this.clock.now())), exemptExecuting: 0, live: true,
         };
         this.levelsByName.set(name, level);
       } else {
@@ -154,7 +156,10 @@ export class FlowControlConfig {
         level.qs.setConfig(level.currentCL, s.queuing);
       }
       level.uid = p.metadata.uid ?? '';
+      if (!s.exempt) level.qs.setNominalLimit(lim.nominalCL);
     }
+    // read_vs_write_current_requests: over the queues' total capacity and the nominal limits' sum
+    priorityAndFairnessRatios(limited.reduce((n, x) => n + (x.s.queuing ? x.s.queuing.queues * x.s.queuing.queueLengthLimit : 0), 0), this.nominalSum);
     // levels gone from the configuration are forgotten once nothing runs or waits there
     for (const [name, l] of this.levelsByName) if (!l.live && l.qs.totExecuting === 0 && l.qs.totWaiting === 0 && l.exemptExecuting === 0) this.levelsByName.delete(name);
 

@@ -14,13 +14,13 @@ export class DemandIntegrator {
   constructor(private readonly clock: Clock) {
     this.start = this.last = clock.now();
   }
-  set(v: number): void {
-    this.advance();
+  /** A new value; `at`: the clock's time when the caller has just read it. */
+  set(v: number, at = this.clock.now()): void {
+    this.advance(at);
     this.value = v;
     if (v > this.max) this.max = v;
   }
-  private advance(): void {
-    const now = this.clock.now();
+  private advance(now = this.clock.now()): void {
     const dt = now - this.last;
     this.sum += this.value * dt;
     this.sumSq += this.value * this.value * dt;

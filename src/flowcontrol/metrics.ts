@@ -2,9 +2,14 @@
 // declared with the project's registry. Per-request counts live in plain
 // per-(priority level, flow schema) cells and the gauges read them, and the
 // levels' limits, when /metrics is scraped; only the counters and histograms
-// are touched on the request path.
+// are touched on the request path. The time-weighted ratios (kube's
+// TimingRatioHistograms: seat and request utilization, seat demand) are
+// changed by the queue sets (LevelMetrics) and read-vs-write by the in-flight
+// watermarks (readVsWrite.ts).
 import { newCounter, newGauge, newHistogram, type CounterChild, type HistogramChild } from '../metrics/registry.js';
+import { newTimingRatioHistogram, type RatioedGauge } from '../metrics/timingratio.js';
 import type { PriorityLevel } from './config.js';
+import type { LastDispatch } from './queueset.js';
 
 const DURATION_BUCKETS = [0, 0.005, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30];
 const QUEUE_LENGTH_BUCKETS = [0, 10, 25, 50, 100, 250, 500, 1000];
@@ -133,8 +138,6 @@ export const watchCountSamples = newHistogram({
 cellGauge('apiserver_flowcontrol_current_inqueue_requests', 'Number of requests currently pending in queues of the API Priority and Fairness subsystem', 'waiting');
 cellGauge('apiserver_flowcontrol_current_executing_requests',
   'Number of requests in initial (for a WATCH) or any (for a non-WATCH) execution stage in the API Priority and Fairness subsystem', 'executing');
-cellGauge('apiserver_flowcontrol_current_executing_seats',
-  'Concurrency (number of seats) occupied by the currently executing (initial stage for a WATCH, any stage otherwise) requests in the API Priority and Fairness subsystem', 'seats');
 cellGauge('apiserver_flowcontrol_request_concurrency_in_use',
   'Concurrency (number of seats) occupied by the currently executing (initial stage for a WATCH, any stage otherwise) requests in the API Priority and Fairness subsystem', 'seats');
 
@@ -149,7 +152,87 @@ levelGauge('apiserver_flowcontrol_demand_seats_stdev', 'Time-weighted standard d
 levelGauge('apiserver_flowcontrol_demand_seats_smoothed', 'Smoothed seat demands', (l) => l.stats.smoothed);
 levelGauge('apiserver_flowcontrol_target_seats', 'Seat allocation targets', (l) => Math.max(l.limits.nominalCL - l.limits.lendableCL, l.stats.smoothed));
 levelGauge('apiserver_flowcontrol_current_r', 'R(time of last change)', (l) => l.qs.virtualTime);
+// kube's SetDispatchMetrics: a level's series appear with its first dispatch from a queue
+const dispatchGauge = (name: string, help: string, bounds: readonly [label: string, value: (d: LastDispatch) => number][]) => newGauge({
+  name, help, labelNames: bounds.length > 1 ? ['priority_level', 'bound'] : ['priority_level'],
+  collect: (set) => {
+    for (const l of observed.levels) {
+      const d = l.qs.lastDispatch;
+      if (!l.live || l.exempt || !d.seen) continue;
+      for (const [bound, value] of bounds) set(bound ? { priority_level: l.name, bound } : { priority_level: l.name }, value(d));
+    }
+  },
+});
+dispatchGauge('apiserver_flowcontrol_dispatch_r', 'R(time of last dispatch)', [['', (d) => d.r]]);
+dispatchGauge('apiserver_flowcontrol_latest_s', 'S(most recently dispatched request)', [['', (d) => d.s]]);
+dispatchGauge('apiserver_flowcontrol_next_s_bounds', 'min and max, over queues, of S(oldest waiting request in queue)', [['min', (d) => d.sMin], ['max', (d) => d.sMax]]);
+dispatchGauge('apiserver_flowcontrol_next_discounted_s_bounds', 'min and max, over queues, of S(oldest waiting request in queue) - estimated work in progress',
+  [['min', (d) => d.dsMin], ['max', (d) => d.dsMax]]);
 newGauge({
   name: 'apiserver_flowcontrol_seat_fair_frac', help: 'Fair fraction of server\'s concurrency to allocate to each priority level that can use it',
   collect: (set) => set({}, observed.fairFrac),
 });
+
+export const seatUtilization = newTimingRatioHistogram({
+  name: 'apiserver_flowcontrol_priority_level_seat_utilization',
+  help: 'Observations, at the end of every nanosecond, of utilization of seats for any stage of execution (but only initial stage for WATCHes)',
+  labelNames: ['priority_level'], constLabels: { phase: 'executing' },
+  buckets: [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.99, 1],
+});
+export const requestUtilization = newTimingRatioHistogram({
+  name: 'apiserver_flowcontrol_priority_level_request_utilization',
+  help: 'Observations, at the end of every nanosecond, of number of requests (as a fraction of the relevant limit) waiting or in any stage of execution (but only initial stage for WATCHes)',
+  labelNames: ['phase', 'priority_level'], buckets: [0, 0.001, 0.003, 0.01, 0.03, 0.1, 0.25, 0.5, 0.75, 1],
+});
+export const demandSeats = newTimingRatioHistogram({
+  name: 'apiserver_flowcontrol_demand_seats',
+  help: 'Observations, at the end of every nanosecond, of (the number of seats each priority level could use) / (nominal number of seats for that level)',
+  labelNames: ['priority_level'], buckets: [0.2, 0.4, 0.6, 0.8, 1, 1.2, 1.4, 1.7, 2, 2.8, 4, 6],
+});
+export const epochAdvances = newCounter({
+  name: 'apiserver_flowcontrol_epoch_advance_total', help: 'Number of times the queueset\'s progress meter jumped backward',
+  labelNames: ['priority_level', 'success'],
+});
+export const dispatchNoAccommodation = newCounter({
+  name: 'apiserver_flowcontrol_request_dispatch_no_accommodation_total',
+  help: 'Number of times a dispatch attempt resulted in a non accommodation due to lack of available seats',
+  labelNames: ['priority_level', 'flow_schema'],
+});
+
+/** What one priority level's queue set reports (kube's reqsGaugePair, execSeatsGauge, seat demand gauge, and two counters). */
+export interface LevelMetrics {
+  /** Requests waiting / the queues' capacity. */
+  readonly waiting: RatioedGauge;
+  /** Requests in their initial stage of execution / the limit. */
+  readonly executing: RatioedGauge;
+  /** Seats in use / the limit. */
+  readonly seats: RatioedGauge;
+  /** Seats in use and wanted by waiting requests / the nominal limit. */
+  readonly demand: RatioedGauge;
+  noAccommodation(flowSchema: string): void;
+  epochAdvance(success: boolean): void;
+}
+
+const noRatio: RatioedGauge = { set: () => undefined, add: () => undefined, setDenominator: () => undefined };
+/** For queue sets nobody scrapes (tests). */
+export const NO_LEVEL_METRICS: LevelMetrics = {
+  waiting: noRatio, executing: noRatio, seats: noRatio, demand: noRatio, noAccommodation: () => undefined, epochAdvance: () => undefined,
+};
+
+/** A priority level's series, made when the level is (exempt ones too: they stay at 0, as kube's). */
+export function levelMetrics(level: string, now: () => number): LevelMetrics {
+  const l = { priority_level: level };
+  const noAccommodation = new Map<string, CounterChild>();
+  return {
+    waiting: requestUtilization.child({ phase: 'waiting', ...l }, { now }),
+    executing: requestUtilization.child({ phase: 'executing', ...l }, { now }),
+    seats: seatUtilization.child(l, { now }),
+    demand: demandSeats.child(l, { now }),
+    noAccommodation(flowSchema) {
+      let c = noAccommodation.get(flowSchema);
+      if (!c) noAccommodation.set(flowSchema, (c = dispatchNoAccommodation.child({ ...l, flow_schema: flowSchema })));
+      c.inc();
+    },
+    epochAdvance: (success) => epochAdvances.inc({ ...l, success: String(success) }),
+  };
+}

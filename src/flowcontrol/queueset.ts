@@ -16,11 +16,20 @@
 // request would finish first in virtual time, if the seats it needs are free.
 // A level without queuing (limitResponse Reject) runs what fits and rejects
 // the rest ("concurrency-limit").
+//
+// Metrics (LevelMetrics, flowcontrol/metrics.ts) are told of each change, as
+// kube's queue set tells them: requests waiting and executing (initial stage)
+// over the queues' capacity and the limit, seats in use over the limit, seat
+// demand; a dispatch the seats cannot accommodate; an epoch advance: when R
+// reaches kube's highR (¾ of the largest R its fixed point holds), R and every
+// reading of it are wound back by half that range, so R stays where a double
+// keeps sub-millisecond precision.
 import type { Clock } from './clock.js';
 import type { RequestInfo } from '../endpoints/requestinfo.js';
 import { deal } from './dealer.js';
 import { hashFlowID } from './classify.js';
 import { DemandIntegrator } from './integrator.js';
+import { NO_LEVEL_METRICS, type LevelMetrics } from './metrics.js';
 
 export interface WorkEstimate {
   readonly initialSeats: number;
@@ -38,6 +47,10 @@ export type RejectReason = 'queue-full' | 'concurrency-limit' | 'time-out' | 'ca
 
 /** The estimated service time G of kube's queueset. */
 export const ESTIMATED_SERVICE_SECONDS = 3;
+/** kube's SeatSeconds range (a uint64 of 1e-8 seat-seconds), the epoch's wind-back and the R that triggers it. */
+const MAX_SEAT_SECONDS = 2 ** 64 / 1e8;
+export const R_DECREMENT = MAX_SEAT_SECONDS / 2;
+export const HIGH_R = R_DECREMENT + R_DECREMENT / 2;
 const HAND_CACHE_LIMIT = 10_000;
 
 export interface NewRequest {
@@ -68,7 +81,7 @@ interface Req {
   readonly input: NewRequest;
   readonly maxSeats: number;
   readonly work: number;
-  readonly arrivalR: number;
+  arrivalR: number;
   readonly arrivedAt: number;
   readonly arrivedWall: number;
   readonly hash: bigint;
@@ -115,7 +128,19 @@ export interface RequestDump {
   readonly info: RequestInfo | undefined;
 }
 
+/** kube's SetDispatchMetrics, at the last dispatch from a queue: R, the request's S, and over the queues with a waiting request, their next S (less the work in progress). */
+export interface LastDispatch {
+  seen: boolean;
+  r: number;
+  s: number;
+  sMin: number;
+  sMax: number;
+  dsMin: number;
+  dsMax: number;
+}
+
 export class QueueSet {
+  readonly lastDispatch: LastDispatch = { seen: false, r: 0, s: 0, sMin: 0, sMax: 0, dsMin: 0, dsMax: 0 };
   private queues: Queue[] = [];
   private hands = new Map<string, { hash: bigint; hand: number[] }>();
   private robin = -1;
@@ -126,12 +151,39 @@ export class QueueSet {
   totSeatsWaiting = 0;
   totExecuting = 0;
   totSeatsInUse = 0;
+  /** Executing requests past their initial stage (holding final seats for the additional latency). */
+  private totFinalStage = 0;
+  private lastQueueLengthLimit = 0;
   readonly demand: DemandIntegrator;
 
-  constructor(readonly name: string, private readonly clock: Clock, private limit: number, private queuing: QueuingConfig | undefined) {
+  constructor(readonly name: string, private readonly clock: Clock, private limit: number, private queuing: QueuingConfig | undefined,
+    private readonly metrics: LevelMetrics = NO_LEVEL_METRICS) {
     this.lastRealMs = clock.now();
     this.demand = new DemandIntegrator(clock);
     this.queues = this.makeQueues();
+    this.setDenominators();
+  }
+
+  /** kube's setConfiguration: waiting over the queues' capacity, executing and seats over the limit (at least 1 here: 0 would make NaN). */
+  private setDenominators(): void {
+    const q = this.queuing;
+    if (q) this.lastQueueLengthLimit = q.queueLengthLimit;
+    const qll = Math.max(1, this.lastQueueLengthLimit);
+    this.metrics.waiting.setDenominator(q ? qll * q.queues : qll);
+    this.metrics.executing.setDenominator(Math.max(1, this.limit));
+    this.metrics.seats.setDenominator(Math.max(1, this.limit));
+  }
+
+  /** The level's nominal limit: demand_seats' denominator. */
+  setNominalLimit(nominalCL: number): void {
+    this.metrics.demand.setDenominator(Math.max(1, nominalCL));
+  }
+
+  /** Seat demand changed: the borrowing integrator and demand_seats. (Every change follows syncTime: lastRealMs is now.) */
+  private noteDemand(): void {
+    const d = this.totSeatsInUse + this.totSeatsWaiting;
+    this.demand.set(d, this.lastRealMs);
+    this.metrics.demand.set(d, this.lastRealMs);
   }
 
   get concurrencyLimit(): number {
@@ -154,6 +206,7 @@ export class QueueSet {
     const reshape = (queuing?.queues ?? 0) !== (this.queuing?.queues ?? 0) || queuing?.handSize !== this.queuing?.handSize;
     this.limit = limit;
     this.queuing = queuing;
+    this.setDenominators();
     if (reshape) {
       const waiting = this.queues.flatMap((q) => q.waiting);
       this.queues = this.makeQueues();
@@ -170,6 +223,7 @@ export class QueueSet {
         const q = this.queues[this.pickQueue(this.flowOf(r.input, r.hash).hand)]!;
         this.addWaiting(q, r);
       }
+      this.metrics.waiting.set(this.totWaiting, this.lastRealMs);
     }
     this.dispatchAsMuchAsPossible();
   }
@@ -179,8 +233,28 @@ export class QueueSet {
     if (this.activeQueues > 0) {
       const ratio = Math.min(this.totSeatsInUse + this.totSeatsWaiting, this.limit) / this.activeQueues;
       this.currentR += ((now - this.lastRealMs) / 1000) * ratio;
+      if (this.currentR >= HIGH_R) this.advanceEpoch();
     }
     this.lastRealMs = now;
+  }
+
+  /** kube's advanceEpoch: R and the readings taken from it wound back; a reading that would go below 0 (kube's underflow) is a failed advance. */
+  private advanceEpoch(): void {
+    this.currentR -= R_DECREMENT;
+    let success = true;
+    for (const q of this.queues) {
+      if (!q.active) {
+        q.nextDispatchR = 0;
+        continue;
+      }
+      q.nextDispatchR -= R_DECREMENT;
+      if (q.nextDispatchR < 0) success = false;
+      for (const r of q.waiting) {
+        r.arrivalR -= R_DECREMENT;
+        if (r.arrivalR < 0) success = false;
+      }
+    }
+    this.metrics.epochAdvance(success);
   }
 
   /** The flow's hash and hand (cached: hashing and dealing happen once per flow and configuration). */
@@ -223,6 +297,7 @@ export class QueueSet {
     this.totWaiting++;
     this.totSeatsWaiting += r.maxSeats;
     this.setActive(q, was);
+    this.metrics.waiting.set(this.totWaiting, this.lastRealMs);
   }
 
   private canAccommodate(seats: number): boolean {
@@ -250,6 +325,9 @@ export class QueueSet {
     // the common case, nothing else waiting and a seat free: the scan of every queue would pick this one
     if (this.totWaiting === 1 && this.canAccommodate(maxSeats)) {
       this.robin = q.index;
+      const s = Math.max(q.nextDispatchR, r.arrivalR);
+      const ds = s - q.seatsInUse * ESTIMATED_SERVICE_SECONDS;
+      this.noteDispatch(s, s, s, ds, ds);
       return { kind: 'execute', ticket: this.dispatchHead(q) };
     }
     let started: Started | undefined;
@@ -276,7 +354,8 @@ export class QueueSet {
     this.totWaiting--;
     this.totSeatsWaiting -= r.maxSeats;
     this.setActive(q, was);
-    this.demand.set(this.totSeatsInUse + this.totSeatsWaiting);
+    this.metrics.waiting.set(this.totWaiting, this.lastRealMs);
+    this.noteDemand();
     this.settleWaiting(r, { kind: 'reject', reason });
     // a wide request leaving may let others go
     this.dispatchAsMuchAsPossible();
@@ -290,25 +369,27 @@ export class QueueSet {
   }
 
   private dispatchAsMuchAsPossible(): void {
-    while (this.totWaiting > 0) {
+    // as kube: no attempt (and no no-accommodation) while every seat is taken
+    while (this.totWaiting > 0 && this.totSeatsInUse < this.limit) {
       const q = this.selectQueue();
       if (!q) break;
       const r = q.waiting[0]!;
       this.settleWaiting(r, { kind: 'execute', ticket: this.dispatchHead(q) });
     }
-    this.demand.set(this.totSeatsInUse + this.totSeatsWaiting);
+    this.noteDemand();
   }
 
   /** The oldest request of the queue starts executing. */
   private dispatchHead(q: Queue): Ticket {
+    const was = q.active;
     const r = q.waiting.shift()!;
     if (q.nextDispatchR < r.arrivalR) q.nextDispatchR = r.arrivalR;
-    const was = q.active;
     q.waitingWork -= r.work;
     this.totWaiting--;
     this.totSeatsWaiting -= r.maxSeats;
     q.nextDispatchR += r.work;
     this.setActive(q, was);
+    this.metrics.waiting.set(this.totWaiting, this.lastRealMs);
     return this.execute(r);
   }
 
@@ -317,11 +398,17 @@ export class QueueSet {
     let min: Queue | undefined;
     let minFinish = Infinity;
     let minIndex = this.robin;
+    let sMin = Infinity, sMax = -Infinity, dsMin = Infinity, dsMax = -Infinity;
     for (let k = 0; k < n; k++) {
       const i = (this.robin + 1 + k) % n;
       const q = this.queues[i]!;
       const head = q.waiting[0];
       if (!head) continue;
+      const ds = q.nextDispatchR - q.seatsInUse * ESTIMATED_SERVICE_SECONDS;
+      if (q.nextDispatchR < sMin) sMin = q.nextDispatchR;
+      if (q.nextDispatchR > sMax) sMax = q.nextDispatchR;
+      if (ds < dsMin) dsMin = ds;
+      if (ds > dsMax) dsMax = ds;
       const finish = Math.max(q.nextDispatchR, head.arrivalR) + head.work;
       if (finish < minFinish) {
         minFinish = finish;
@@ -329,10 +416,26 @@ export class QueueSet {
         minIndex = i;
       }
     }
-    if (!min || !this.canAccommodate(min.waiting[0]!.maxSeats)) return undefined;
+    if (!min) return undefined;
+    if (!this.canAccommodate(min.waiting[0]!.maxSeats)) {
+      this.metrics.noAccommodation(min.waiting[0]!.input.flowSchema);
+      return undefined;
+    }
     this.robin = minIndex;
     if (min.nextDispatchR < min.waiting[0]!.arrivalR) min.nextDispatchR = min.waiting[0]!.arrivalR;
+    this.noteDispatch(min.nextDispatchR, sMin, sMax, dsMin, dsMax);
     return min;
+  }
+
+  private noteDispatch(s: number, sMin: number, sMax: number, dsMin: number, dsMax: number): void {
+    const d = this.lastDispatch;
+    d.seen = true;
+    d.r = this.currentR;
+    d.s = s;
+    d.sMin = sMin;
+    d.sMax = sMax;
+    d.dsMin = dsMin;
+    d.dsMax = dsMax;
   }
 
   private execute(r: Req): Ticket {
@@ -346,7 +449,9 @@ export class QueueSet {
     }
     this.totExecuting++;
     this.totSeatsInUse += r.maxSeats;
-    this.demand.set(this.totSeatsInUse + this.totSeatsWaiting);
+    this.metrics.executing.set(this.totExecuting - this.totFinalStage, this.lastRealMs);
+    this.metrics.seats.set(this.totSeatsInUse, this.lastRealMs);
+    this.noteDemand();
     this.executingSet.add(r);
     let done = false;
     return {
@@ -371,8 +476,16 @@ export class QueueSet {
       if (head && q.nextDispatchR < head.arrivalR) q.nextDispatchR = head.arrivalR;
     }
     const e = r.input.estimate;
-    if (e.additionalLatencyMs > 0 && e.finalSeats > 0) this.clock.after(e.additionalLatencyMs, () => this.release(r));
-    else this.release(r);
+    if (e.additionalLatencyMs > 0 && e.finalSeats > 0) {
+      this.totFinalStage++;
+      this.metrics.executing.set(this.totExecuting - this.totFinalStage, this.lastRealMs);
+      this.clock.after(e.additionalLatencyMs, () => {
+        this.totFinalStage--;
+        this.release(r);
+      });
+    } else {
+      this.release(r);
+    }
   }
 
   private release(r: Req): void {
@@ -387,6 +500,8 @@ export class QueueSet {
     this.executingSet.delete(r);
     this.totExecuting--;
     this.totSeatsInUse -= r.maxSeats;
+    this.metrics.executing.set(this.totExecuting - this.totFinalStage, this.lastRealMs);
+    this.metrics.seats.set(this.totSeatsInUse, this.lastRealMs);
     this.dispatchAsMuchAsPossible();
   }
 

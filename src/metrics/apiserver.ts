@@ -14,6 +14,7 @@
 import type { RequestInfo } from '../endpoints/requestinfo.js';
 import { reportedVerb, requestScope } from './requestlabels.js';
 import { exponentialBuckets, newCounter, newGauge, newHistogram, type CounterChild, type HistogramChild } from './registry.js';
+import type { RatioedGauge } from './timingratio.js';
 
 export const APISERVER_COMPONENT = 'apiserver';
 
@@ -30,6 +31,18 @@ export const requestDuration = newHistogram({
   help: 'Response latency distribution in seconds for each verb, dry run value, group, version, resource, subresource, scope and component.',
   labelNames: ['verb', 'dry_run', 'group', 'version', 'resource', 'subresource', 'scope', 'component'],
   buckets: LATENCY_BUCKETS, stabilityLevel: 'STABLE',
+});
+const SLI_BUCKETS = [0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1.0, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45, 60];
+const SLI_HELP = 'Response latency distribution (not counting webhook duration and priority & fairness queue wait times) in seconds for each verb, group, version, resource, subresource, scope and component.';
+/** The request's duration less admission webhooks' time and its APF queue wait (latencytrackers.ts); not for watches. */
+export const requestSliDuration = newHistogram({
+  name: 'apiserver_request_sli_duration_seconds', help: SLI_HELP,
+  labelNames: ['verb', 'group', 'version', 'resource', 'subresource', 'scope', 'component'], buckets: SLI_BUCKETS,
+});
+/** The same, under its old name (deprecated in 1.27, still recorded). */
+export const requestSloDuration = newHistogram({
+  name: 'apiserver_request_slo_duration_seconds', help: SLI_HELP,
+  labelNames: ['verb', 'group', 'version', 'resource', 'subresource', 'scope', 'component'], buckets: SLI_BUCKETS, deprecatedVersion: '1.27.0',
 });
 export const responseSizes = newHistogram({
   name: 'apiserver_response_sizes',
@@ -91,6 +104,8 @@ export interface RequestLabels {
 export interface RequestSeries {
   readonly labels: RequestLabels;
   readonly duration: HistogramChild;
+  readonly sli: HistogramChild;
+  readonly slo: HistogramChild;
   readonly sizes: HistogramChild | undefined;
   readonly byCode: Map<number, CounterChild>;
 }
@@ -115,6 +130,8 @@ export function requestSeries(verb: string, dryRun: string, group: string, versi
   s = {
     labels,
     duration: requestDuration.child({ ...base, dry_run: dryRun }),
+    sli: requestSliDuration.child(base),
+    slo: requestSloDuration.child(base),
     // kube records the sizes of read requests only.
     sizes: verb === 'GET' || verb === 'LIST' ? responseSizes.child(base) : undefined,
     byCode: new Map(),
@@ -123,12 +140,20 @@ export function requestSeries(verb: string, dryRun: string, group: string, versi
   return s;
 }
 
-/** One finished request: its count by code, its duration, and for GET/LIST its response size. */
-export function recordRequest(s: RequestSeries, code: number, seconds: number, responseBytes: number): void {
+/**
+ * One finished request: its count by code, its duration, for GET/LIST its
+ * response size, and unless it is a watch (undefined) its SLI duration: the
+ * duration less `excludedSeconds` (webhooks, APF queue wait).
+ */
+export function recordRequest(s: RequestSeries, code: number, seconds: number, responseBytes: number, excludedSeconds?: number): void {
   let counter = s.byCode.get(code);
   if (!counter) s.byCode.set(code, (counter = requestTotal.child({ ...seriesLabels(s.labels), dry_run: s.labels.dryRun, code: String(code) })));
   counter.inc();
   s.duration.observe(seconds);
+  if (excludedSeconds !== undefined) {
+    s.sli.observe(seconds - excludedSeconds);
+    s.slo.observe(seconds - excludedSeconds);
+  }
   s.sizes?.observe(responseBytes);
 }
 
@@ -224,18 +249,30 @@ class Watermark {
   private current = [0, 0];
   private max = [0, 0];
   private timer: NodeJS.Timeout | undefined;
+  /** The counts' ratio gauges, readOnly and mutating (apiserver_flowcontrol_read_vs_write_current_requests; flowcontrol/readvswrite.ts). */
+  private ratios: readonly [RatioedGauge, RatioedGauge] | undefined;
 
   constructor(private readonly gauge: typeof currentInflightRequests) {}
 
-  started(mutating: boolean): void {
+  observeWith(readOnly: RatioedGauge, mutating: RatioedGauge): void {
+    this.ratios = [readOnly, mutating];
+    readOnly.set(this.current[0]!);
+    mutating.set(this.current[1]!);
+  }
+
+  /** `at`: performance.now() when the caller has just read it (for the ratio gauges). */
+  started(mutating: boolean, at?: number): void {
     const i = mutating ? 1 : 0;
     const n = ++this.current[i]!;
     if (n > this.max[i]!) this.max[i] = n;
+    this.ratios?.[i].set(n, at);
     this.timer ??= setInterval(() => this.publish(), 1000).unref();
   }
 
-  finished(mutating: boolean): void {
-    this.current[mutating ? 1 : 0]!--;
+  finished(mutating: boolean, at?: number): void {
+    const i = mutating ? 1 : 0;
+    const n = --this.current[i]!;
+    this.ratios?.[i].set(n, at);
   }
 
   /** Sets the gauges to the window's maxima and starts a new window at the current counts. */

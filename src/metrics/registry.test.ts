@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { configureMetrics, exponentialBuckets, exposition, helpText, isHidden, newCounter, newGauge, newHistogram, validateShowHiddenMetricsVersion } from './registry.js';
+import { configureMetrics, exponentialBuckets, exposition, helpText, isHidden, newCounter, newGauge, newHistogram, resetMetrics, validateShowHiddenMetricsVersion } from './registry.js';
 import { helpAndType, sampleSum } from '../testing/metricstext.js';
 
 // Metrics declared once for this file (the registry is process-global).
@@ -66,6 +66,24 @@ describe('metrics registry', () => {
     assert.equal(sampleSum(text, 'svc_test_registry_hidden_total'), 1, 'recorded while hidden');
     assert.equal(helpAndType(text, 'svc_test_registry_hidden_total').help, '[ALPHA] (Deprecated since 1.25.0) Older.');
     configureMetrics();
+  });
+
+  it('reset (DELETE /metrics): labelled series are forgotten until recorded again, a counter without labels restarts at 0', async () => {
+    const child = counter.child({ a: 'r', b: 'r' });
+    child.inc();
+    plain.inc();
+    hist.observe({ op: 'reset' }, 1);
+    gauge.set({ k: 'r' }, 3);
+    resetMetrics();
+    let text = await exposition();
+    assert.doesNotMatch(text, /svc_test_registry_total\{/);
+    assert.doesNotMatch(text, /svc_test_registry_seconds_count\{/);
+    assert.doesNotMatch(text, /svc_test_registry_gauge\{k="r"\}/);
+    assert.match(text, /^svc_test_registry_plain_total 0$/m);
+    child.inc();
+    text = await exposition();
+    assert.equal(sampleSum(text, 'svc_test_registry_total', { a: 'r', b: 'r' }), 1, 'a kept child counts from 0 again');
+    assert.doesNotMatch(text, /svc_test_registry_total\{a="x"/);
   });
 
   it('isHidden: deprecated before the previous minor release', () => {

@@ -36,7 +36,9 @@ type Labels<L extends string> = Partial<Record<L, string | number>>;
 interface Declared {
   readonly opts: MetricOpts;
   readonly metric: client.Metric;
-  readonly type: 'counter' | 'gauge' | 'histogram';
+  readonly type: 'counter' | 'gauge' | 'histogram' | 'timing_ratio_histogram';
+  /** What DELETE /metrics does to it (kube's registry Reset); absent: nothing. */
+  readonly reset?: () => void;
 }
 
 const declared: Declared[] = [];
@@ -73,6 +75,22 @@ function exposed(opts: MetricOpts): boolean {
 function declare(d: Declared): void {
   declared.push(d);
   if (configured && exposed(d.opts)) registry.registerMetric(d.metric);
+}
+
+/** A metric of another kind (timingratio.ts): exposed through its get(), reset by `reset`. */
+export function declareCustom(d: Declared): void {
+  declare(d);
+}
+
+/**
+ * DELETE /metrics (kube's HandlerWithReset → registry Reset): every metric with
+ * labels forgets its series, a counter without labels starts again at 0; gauges
+ * and histograms without labels and gauges computed at scrape time (collect)
+ * keep their values, as kube's plain gauges and histograms and its custom
+ * collectors do.
+ */
+export function resetMetrics(): void {
+  for (const d of declared) d.reset?.();
 }
 
 const warned = new Set<string>();
@@ -116,6 +134,7 @@ export const EXPOSITION_CONTENT_TYPE = registry.contentType;
 export function declaredMetrics(): readonly { name: string; type: string; labelNames: readonly string[]; stabilityLevel: StabilityLevel; deprecatedVersion?: string; hidden: boolean; buckets?: readonly number[] }[] {
   return declared.map((d) => ({
     name: d.opts.name, type: d.type, labelNames: d.opts.labelNames ?? [], stabilityLevel: d.opts.stabilityLevel ?? 'ALPHA',
+    ...('constLabels' in d.opts ? { constLabels: (d.opts as { constLabels: unknown }).constLabels } : {}),
     ...(d.opts.deprecatedVersion ? { deprecatedVersion: d.opts.deprecatedVersion } : {}), hidden: isHidden(d.opts.deprecatedVersion),
     ...('buckets' in d.opts ? { buckets: (d.opts as HistogramOpts).buckets } : {}),
   }));
@@ -187,6 +206,14 @@ class Cells<C> {
   }
 }
 
+/**
+ * A series' cell; `shown` false after a reset until it is recorded again (kube
+ * deletes the series; cells stay, as callers keep them, but are not written).
+ */
+interface Shown {
+  shown: boolean;
+}
+
 interface ExpositionValue {
   labels: Record<string, string | number>;
   value: number;
@@ -204,24 +231,31 @@ abstract class CellMetric {
 }
 
 class CounterMetric extends CellMetric {
-  readonly cells: Cells<{ value: number }>;
+  readonly cells: Cells<{ value: number } & Shown>;
   constructor(name: string, help: string, private readonly labelNames: readonly string[]) {
     super(name, help, 'counter');
-    this.cells = new Cells(name, labelNames, () => ({ value: 0 }));
+    this.cells = new Cells(name, labelNames, () => ({ value: 0, shown: true }));
     // kube exposes a counter without labels from the start (0).
     if (labelNames.length === 0) this.cells.get(undefined);
   }
   values(): ExpositionValue[] {
     const out: ExpositionValue[] = [];
-    for (const { labels, cell } of this.cells.entries()) out.push({ labels, value: cell.value });
+    for (const { labels, cell } of this.cells.entries()) if (cell.shown) out.push({ labels, value: cell.value });
     return out;
+  }
+  reset(): void {
+    for (const { cell } of this.cells.entries()) {
+      cell.value = 0;
+      cell.shown = this.labelNames.length === 0;
+    }
   }
 }
 
-class HistogramCell {
+class HistogramCell implements Shown {
   readonly counts: Float64Array;
   sum = 0;
   count = 0;
+  shown = true;
   constructor(private readonly bounds: readonly number[]) {
     this.counts = new Float64Array(bounds.length);
   }
@@ -235,6 +269,12 @@ class HistogramCell {
     }
     this.sum += v;
     this.count++;
+    this.shown = true;
+  }
+  reset(): void {
+    this.counts.fill(0);
+    this.sum = this.count = 0;
+    this.shown = false;
   }
 }
 
@@ -247,6 +287,7 @@ class HistogramMetric extends CellMetric {
   values(): ExpositionValue[] {
     const out: ExpositionValue[] = [];
     for (const { labels, cell } of this.cells.entries()) {
+      if (!cell.shown) continue;
       let acc = 0;
       for (let i = 0; i < this.bounds.length; i++) {
         acc += cell.counts[i]!;
@@ -262,12 +303,13 @@ class HistogramMetric extends CellMetric {
 
 export function newCounter<L extends string>(opts: MetricOpts<L>): Counter<L> {
   const m = new CounterMetric(opts.name, helpText(opts), opts.labelNames ?? []);
-  declare({ opts, metric: m as unknown as client.Metric, type: 'counter' });
+  declare({ opts, metric: m as unknown as client.Metric, type: 'counter', reset: () => m.reset() });
   const dep = opts.deprecatedVersion !== undefined;
-  const add = (cell: { value: number }, value: number) => {
+  const add = (cell: { value: number } & Shown, value: number) => {
     if (dep) warnDeprecated(opts);
     if (!(value >= 0)) throw new Error(`metric ${opts.name}: a counter cannot decrease (${value})`);
     cell.value += value;
+    cell.shown = true;
   };
   const child = (labels?: Labels<L>): CounterChild => {
     const cell = m.cells.get(labels);
@@ -288,7 +330,8 @@ export function newGauge<L extends string>(opts: MetricOpts<L> & { collect?: (se
     name: opts.name, help: helpText(opts), labelNames: [...(opts.labelNames ?? [])], registers: [],
     ...(collect ? { collect() { collect((labels, v) => m.set(labels, v)); } } : {}),
   });
-  declare({ opts, metric: m, type: 'gauge' });
+  // kube's GaugeVec Reset forgets the series; a gauge computed at scrape time recomputes them
+  declare({ opts, metric: m, type: 'gauge', ...(collect || (opts.labelNames ?? []).length === 0 ? {} : { reset: () => m.reset() }) });
   const dep = opts.deprecatedVersion !== undefined;
   return {
     set(labels, v) { if (dep) warnDeprecated(opts); m.set(labels, v); },
@@ -301,7 +344,9 @@ export function newGauge<L extends string>(opts: MetricOpts<L> & { collect?: (se
 
 export function newHistogram<L extends string>(opts: HistogramOpts<L>): Histogram<L> {
   const m = new HistogramMetric(opts.name, helpText(opts), opts.labelNames ?? [], [...opts.buckets]);
-  declare({ opts, metric: m as unknown as client.Metric, type: 'histogram' });
+  // kube resets histogram vectors; a histogram without labels keeps its values
+  const labelled = (opts.labelNames ?? []).length > 0;
+  declare({ opts, metric: m as unknown as client.Metric, type: 'histogram', ...(labelled ? { reset: () => { for (const { cell } of m.cells.entries()) cell.reset(); } } : {}) });
   const dep = opts.deprecatedVersion !== undefined;
   const child = (labels: Labels<L>): HistogramChild => {
     const cell = m.cells.get(labels);

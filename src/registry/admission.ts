@@ -7,6 +7,7 @@ import type { UserInfo } from '../authn/user.js';
 import type { ApiObject } from './object.js';
 import { newBadRequest } from '../api/meta/index.js';
 import type { ResourceRequestInfo } from '../endpoints/requestinfo.js';
+import type { LatencyTrackers } from '../metrics/latencytrackers.js';
 import { observeAdmissionController, observeAdmissionStep, type AdmissionStepType } from '../metrics/admission.js';
 
 export type AdmissionOperation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
@@ -39,6 +40,8 @@ export interface AdmissionAttributes {
    * meta.k8s.io/v1); absent where none was built (CONNECT: null on the wire).
    */
   readonly options?: Readonly<Record<string, unknown>>;
+  /** Where webhooks note their time (the request's latency trackers, for the request SLI). */
+  readonly latency?: LatencyTrackers;
   /** The reinvocation state of one request's mutating phase (set by Admission.mutate). */
   readonly reinvocation?: ReinvocationContext;
 }

@@ -3,6 +3,7 @@
 // registry.Store). It is the only place where StorageErrors become API
 // errors. Objects are stored as JSON without metadata.resourceVersion, which
 // is the storage revision and is filled in on every read.
+import type { LatencyTrackers } from '../metrics/latencytrackers.js';
 import { randomUUID } from 'node:crypto';
 import type { Store, KeyValue, WatchHandle, WatchSink } from '../storage/interface.js';
 import { isStorageError } from '../storage/errors.js';
@@ -48,6 +49,8 @@ export interface WriteContext {
   readonly options?: Readonly<Record<string, unknown>>;
   /** A write in a version that converts to the stored one asynchronously (see WriteLens). */
   readonly lens?: WriteLens;
+  /** Where admission webhooks' time is noted (the request; metrics/latencytrackers.ts). */
+  readonly latency?: LatencyTrackers;
 }
 
 /**
@@ -919,7 +922,7 @@ export class GenericStore {
     return {
       operation, object: obj, oldObject: old, resource: this.identity, namespace: (obj ?? old)!.metadata.namespace ?? '', name: (obj ?? old)!.metadata.name ?? '',
       dryRun: ctx.dryRun, user: ctx.user, namespaced: this.namespaced,
-      subresource: (ctx as UpdateContext).subresource ?? ctx.requestInfo?.subresource ?? '', ...(ctx.warn ? { warn: ctx.warn } : {}), ...(ctx.annotate ? { annotate: ctx.annotate } : {}),
+      subresource: (ctx as UpdateContext).subresource ?? ctx.requestInfo?.subresource ?? '', ...(ctx.warn ? { warn: ctx.warn } : {}), ...(ctx.annotate ? { annotate: ctx.annotate } : {}), ...(ctx.latency ? { latency: ctx.latency } : {}),
       ...(ctx.requestInfo ? { requestInfo: ctx.requestInfo } : {}), ...(ctx.options ? { options: ctx.options } : {}),
     };
   }

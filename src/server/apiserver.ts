@@ -131,7 +131,7 @@ export interface ApiServerOptions {
    */
   readonly admission?: AdmissionFlags;
   /** --show-hidden-metrics-for-version (checked by the flag; src/cli/metricsflags.ts). */
-  readonly metrics?: { readonly showHiddenMetricsForVersion?: string };
+  readonly metrics?: { readonly showHiddenMetricsForVersion?: string; readonly profiling?: boolean };
   /** --kubelet-client-certificate, --kubelet-client-key, --kubelet-certificate-authority, --kubelet-preferred-address-types. */
   readonly kubeletClient?: KubeletClientOptions;
   /** --audit-policy-file, --audit-log-*, --audit-webhook-* (src/audit/options.ts); auditing is off without a policy and a backend. */
@@ -307,6 +307,7 @@ async function assemble(opts: ApiServerOptions, rawStore: Store, admissionPlan: 
     health, discovery, knowsGroup: (g) => registry.servesGroup(g), openapi,
     resources: resourceHandler(registry, { authenticator, authorizer, tokenAuthenticator, apiAudiences }, { ...DEFAULT_WATCH_SETTINGS, watchList: gates.enabled('WatchList'), ...opts.watch }, gates, tokenRequestHandler(registry, serviceAccounts), await buildKubeletClient(opts.kubeletClient, generated?.ca)),
     debug: apf.debug,
+    metricsWithReset: opts.metrics?.profiling ?? true,
     issuerDiscovery: async (path) => {
       if (path !== OPENID_CONFIGURATION_PATH && path !== JWKS_PATH) return undefined;
       const docs = await issuerDocuments();

@@ -5,6 +5,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { RequestInfo, ResourceRequestInfo } from '../endpoints/requestinfo.js';
 import type { UserInfo } from '../authn/user.js';
 import type { RequestLabels } from '../metrics/apiserver.js';
+import type { LatencyTrackers } from '../metrics/latencytrackers.js';
 import type { AuditRecord } from '../audit/record.js';
 
 /** The response side, common to HTTP/1.1 and HTTP/2 compatibility responses. */
@@ -29,7 +30,8 @@ export interface Request extends AsyncIterable<Buffer> {
   once(event: 'close', fn: () => void): unknown;
 }
 
-export interface RequestContext {
+/** The latency trackers' fields (webhooks, APF queue wait: metrics/latencytrackers.ts) are the request's own. */
+export interface RequestContext extends LatencyTrackers {
   readonly req: Request;
   readonly res: Response;
   readonly url: URL;

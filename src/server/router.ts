@@ -31,6 +31,8 @@ export interface RouterDeps {
   readonly issuerDiscovery?: (path: string) => Promise<{ contentType: string; body: string } | undefined>;
   /** Plain-text debug pages (/debug/api_priority_and_fairness/…) for a path, if it is theirs. */
   readonly debug?: (path: string, query: URLSearchParams) => string | undefined;
+  /** DELETE /metrics resets the metrics (--profiling, as kube's MetricsWithReset); default false. */
+  readonly metricsWithReset?: boolean;
 }
 
 export function buildRouter(deps: RouterDeps): Handler {
@@ -52,7 +54,7 @@ export function buildRouter(deps: RouterDeps): Handler {
       if (!acceptsAny(ctx.req.headers.accept, ['application/json'])) throw newRouteNotAcceptable(['application/json']);
       return writeObject(ctx, 200, VERSION_INFO, 'json');
     }
-    if (info.path === METRICS_PATH) return serveMetrics(ctx);
+    if (info.path === METRICS_PATH) return serveMetrics(ctx, deps.metricsWithReset === true);
     if (info.path.startsWith('/openapi/') && deps.openapi.handle(ctx, info.path)) return;
     if (deps.issuerDiscovery && ctx.req.method === 'GET') {
       const doc = await deps.issuerDiscovery(info.path);

@@ -1,7 +1,9 @@
 // /metrics end to end (issue 26): a scrape before and after known traffic moves
 // exactly by that traffic (metrics are process-global: deltas), kube's content
 // type, /metrics authorized as a non-resource URL (system:monitoring may,
-// others get 403), and admission webhooks' calls, rejections and fail-open.
+// others get 403), APF's time-weighted ratios, the request SLI, DELETE /metrics
+// (reset with --profiling, plain metrics without), and admission webhooks'
+// calls, rejections and fail-open.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { eventually, startTestServer, writeTokenFile, type TestServer } from './harness.js';
@@ -60,6 +62,10 @@ describe('/metrics', () => {
       ['apiserver_request_total', { ...base, verb: 'POST', scope: 'resource', code: '404' }, 1],
       // a refused token
       ['authentication_attempts', { result: 'error' }, 1],
+      // the request SLI (no dry_run label): every POST but for watches, which kube does not track
+      ['apiserver_request_sli_duration_seconds_count', { group: '', version: 'v1', resource: 'configmaps', subresource: '', component: 'apiserver', verb: 'POST', scope: 'resource' }, 6],
+      ['apiserver_request_slo_duration_seconds_count', { group: '', version: 'v1', resource: 'configmaps', subresource: '', component: 'apiserver', verb: 'POST', scope: 'resource' }, 6],
+      ['apiserver_request_sli_duration_seconds_count', { group: '', version: 'v1', resource: 'configmaps', verb: 'WATCH' }, 0],
     ];
     const before = await scrape();
     const sizes: number[] = [];
@@ -126,6 +132,65 @@ describe('/metrics', () => {
     assert.equal(sampleSum(after, 'apiserver_watch_events_sizes_sum', labels) - sampleSum(before, 'apiserver_watch_events_sizes_sum', labels), bytes);
   });
 
+  it('APF\'s time-weighted ratios: a series per priority level (exempt ones at 0), time spent above 0 while requests run', async () => {
+    // alice may read /version: flow schema global-default, a limited level
+    for (let i = 0; i < 5; i++) assert.equal((await t.req('GET', '/version', undefined, { token: 'token-alice' })).status, 200);
+    const r = await t.req('GET', '/metrics');
+    const text = r.text;
+    assert.match(text, /^# HELP apiserver_flowcontrol_priority_level_seat_utilization EXPERIMENTAL: \[ALPHA\] Observations, at the end of every nanosecond, of utilization of seats for any stage of execution \(but only initial stage for WATCHes\)$/m);
+    assert.match(text, /^# TYPE apiserver_flowcontrol_demand_seats histogram$/m);
+    // the last dispatch's R and S bounds, for a level that dispatched from its queues
+    const parsed = parseSamples(text);
+    for (const [m, bound] of [['dispatch_r'], ['latest_s'], ['next_s_bounds', 'min'], ['next_discounted_s_bounds', 'max']] as const) {
+      const labels: Record<string, string> = { priority_level: 'global-default', ...(bound ? { bound } : {}) };
+      assert.ok(parsed.some((x) => x.name === `apiserver_flowcontrol_${m}` && Object.entries(labels).every(([k, v]) => x.labels[k] === v)), m);
+    }
+    const samples = parseSamples(text);
+    const spent = (name: string, labels: Record<string, string>) => {
+      const count = sampleSum(samples, `${name}_count`, labels);
+      const atZero = sampleSum(samples, `${name}_bucket`, { ...labels, le: '0' });
+      return { count, aboveZero: count - atZero };
+    };
+    const gd = { priority_level: 'global-default' };
+    for (const [name, labels] of [
+      ['apiserver_flowcontrol_priority_level_seat_utilization', { ...gd, phase: 'executing' }],
+      ['apiserver_flowcontrol_priority_level_request_utilization', { ...gd, phase: 'executing' }],
+      ['apiserver_flowcontrol_read_vs_write_current_requests', { phase: 'executing', request_kind: 'readOnly' }],
+    ] as const) {
+      const s = spent(name, labels);
+      assert.ok(s.count > 0 && s.aboveZero > 0, `${name} ${JSON.stringify(labels)}: ${JSON.stringify(s)}`);
+    }
+    // demand_seats has no 0 bucket: its count is the time since the level was made, growing between scrapes
+    const demand = sampleSum(samples, 'apiserver_flowcontrol_demand_seats_count', gd);
+    assert.ok(demand > 0);
+    assert.ok(sampleSum(await scrape(), 'apiserver_flowcontrol_demand_seats_count', gd) > demand);
+    // the exempt level never runs through a queue set: its ratios stay at 0, as kube's
+    const exempt = spent('apiserver_flowcontrol_priority_level_seat_utilization', { priority_level: 'exempt' });
+    assert.ok(exempt.count > 0);
+    assert.equal(exempt.aboveZero, 0);
+    assert.ok(sampleSum(samples, 'apiserver_flowcontrol_priority_level_request_utilization_count', { phase: 'waiting', priority_level: 'global-default' }) > 0);
+  });
+
+  it('DELETE /metrics (--profiling, the default) resets them; it needs verb delete on /metrics', async () => {
+    assert.equal((await t.req('POST', `/api/v1/namespaces/${NS}/configmaps`, { metadata: { name: 'reset-me' } })).status, 201);
+    const posted = { resource: 'configmaps', verb: 'POST', code: '201' };
+    assert.ok(sampleSum(await scrape(), 'apiserver_request_total', posted) > 0);
+    // system:monitoring may get /metrics, not delete it
+    assert.equal((await t.req('DELETE', '/metrics', undefined, { token: 'token-mon' })).status, 403);
+    assert.ok(sampleSum(await scrape(), 'apiserver_request_total', posted) > 0, 'a refused DELETE resets nothing');
+    const before = await scrape();
+    const r = await t.req('DELETE', '/metrics');
+    assert.equal(r.status, 200);
+    assert.equal(r.text, 'metrics reset\n');
+    const after = await scrape();
+    assert.equal(sampleSum(after, 'apiserver_request_total', posted), 0, 'the series is gone');
+    const exempt = { priority_level: 'exempt' };
+    assert.ok(sampleSum(after, 'apiserver_flowcontrol_priority_level_seat_utilization_count', exempt) < sampleSum(before, 'apiserver_flowcontrol_priority_level_seat_utilization_count', exempt),
+      'time is counted again from the reset, not from the server\'s start');
+    assert.equal((await t.req('POST', `/api/v1/namespaces/${NS}/configmaps`, { metadata: { name: 'reset-me-2' } })).status, 201);
+    assert.equal(sampleSum(await scrape(), 'apiserver_request_total', posted), 1, 'counted again from 0');
+  });
+
   it('is a non-resource URL: system:monitoring may read it, other users get 403', async () => {
     const mon = await t.req('GET', '/metrics', undefined, { token: 'token-mon' });
     assert.equal(mon.status, 200);
@@ -144,6 +209,26 @@ describe('/metrics', () => {
     const after = await scrape();
     assert.equal(sampleSum(after, 'apiserver_request_total', labels) - sampleSum(before, 'apiserver_request_total', labels), 0);
     assert.equal(sampleSum(after, 'authentication_attempts', { result: 'error' }) - sampleSum(before, 'authentication_attempts', { result: 'error' }), 1);
+  });
+});
+
+describe('/metrics with --profiling=false', () => {
+  let t: TestServer;
+  before(async () => {
+    t = await startTestServer({ metrics: { profiling: false } });
+  });
+  after(async () => t?.stop());
+
+  it('DELETE resets nothing and answers with the metrics, as kube\'s plain handler does for any method', async () => {
+    assert.equal((await t.req('POST', '/api/v1/namespaces', { metadata: { name: 'kept' } })).status, 201);
+    const posted = { resource: 'namespaces', verb: 'POST', code: '201' };
+    const counted = sampleSum(parseSamples((await t.req('GET', '/metrics')).text), 'apiserver_request_total', posted);
+    assert.ok(counted >= 1);
+    const r = await t.req('DELETE', '/metrics');
+    assert.equal(r.status, 200);
+    assert.match(r.text, /^# TYPE apiserver_request_total counter$/m);
+    const again = await t.req('GET', '/metrics');
+    assert.equal(sampleSum(parseSamples(again.text), 'apiserver_request_total', posted), counted, 'nothing was reset');
   });
 });
 

@@ -11,6 +11,7 @@ import type { CallbackCall, CallbackCaller } from './caller.js';
 import { EquivalentResources } from './equivalence.js';
 import { WebhookSource } from './source.js';
 import { mutatingWebhookPlugin } from './mutating.js';
+import type { LatencyTrackers } from '../../metrics/latencytrackers.js';
 import { validatingWebhookPlugin } from './validating.js';
 import type { DispatchDeps } from './dispatch.js';
 import { WebhookConditions } from './conditions.js';
@@ -88,6 +89,20 @@ function attributes(init: Partial<AdmissionAttributes> & { object?: ApiObject })
   return { attrs, warnings, annotations };
 }
 
+
+describe('webhooks note their time in the request\'s latency trackers (the request SLI leaves it out)', () => {
+  it('mutating ones add to mutatingWebhookMs, validating ones set validatingWebhookMs', async () => {
+    const { caller } = fakeCaller({ 'https://m/': allow(), 'https://v/': allow() });
+    const m = hook('m', { clientConfig: { url: 'https://m/' } });
+    const v = hook('v', { clientConfig: { url: 'https://v/' } });
+    const latency: LatencyTrackers = {};
+    await mutatingWebhookPlugin(deps('mutating', [config('MutatingWebhookConfiguration', 'c', [m])], caller)).admit(attributes({ latency }).attrs);
+    assert.equal(typeof latency.mutatingWebhookMs, 'number');
+    assert.equal(latency.validatingWebhookMs, undefined);
+    await validatingWebhookPlugin(deps('validating', [config('ValidatingWebhookConfiguration', 'c', [v])], caller)).admit(attributes({ latency }).attrs);
+    assert.equal(typeof latency.validatingWebhookMs, 'number');
+  });
+});
 
 describe('ValidatingAdmissionWebhook', () => {
   const denials: [string, Handler, number, string, string | undefined][] = [

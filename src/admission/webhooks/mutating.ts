@@ -21,6 +21,7 @@ import { applySimplePatch } from './simplepatch.js';
 import { annotateFailedOpen, annotateFromAnswer, annotateMutation, annotatePatch } from './annotations.js';
 import { callWebhook } from './call.js';
 import { observeWebhook, WEBHOOK_ALLOWED, type WebhookOutcome } from '../../metrics/admission.js';
+import { trackMutatingWebhook } from '../../metrics/latencytrackers.js';
 import { asStatus, callInput, matchConditionsError, shouldInvoke, VersionedObjects, type DispatchDeps } from './dispatch.js';
 import { CallingWebhookError, failedClosed, toStatusError } from './errors.js';
 import { requestView, type Invocation, type RequestView } from './match.js';
@@ -133,8 +134,10 @@ export function mutatingWebhookPlugin(deps: DispatchDeps): AdmissionPlugin {
           const started = performance.now();
           try {
             changed = await callMutating(a, req, inv, versioned, deps, round, i);
+            trackMutatingWebhook(a.latency, performance.now() - started);
             observeWebhook(w.name, 'admit', a.operation, (performance.now() - started) / 1000, WEBHOOK_ALLOWED);
           } catch (err) {
+            trackMutatingWebhook(a.latency, performance.now() - started);
             observeWebhook(w.name, 'admit', a.operation, (performance.now() - started) / 1000, webhookOutcome(err, w.failurePolicy === 'Ignore'));
             if (err instanceof CallingWebhookError) {
               if (w.failurePolicy === 'Ignore') {

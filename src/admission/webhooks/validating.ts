@@ -11,6 +11,7 @@ import { callWebhook } from './call.js';
 import { asStatus, callInput, invocations, matchConditionsError, VersionedObjects, type DispatchDeps } from './dispatch.js';
 import { CallingWebhookError, failedClosed, toStatusError } from './errors.js';
 import { observeWebhook, WEBHOOK_ALLOWED, type WebhookOutcome } from '../../metrics/admission.js';
+import { trackValidatingWebhook } from '../../metrics/latencytrackers.js';
 
 export const VALIDATING_PLUGIN = 'ValidatingAdmissionWebhook';
 
@@ -28,7 +29,10 @@ export function validatingWebhookPlugin(deps: DispatchDeps): AdmissionPlugin {
       const results = await Promise.all(list.map(async ({ inv }, idx): Promise<StatusError | undefined> => {
         const w = inv.webhook;
         const started = performance.now();
-        const observe = (outcome: WebhookOutcome) => observeWebhook(w.name, 'validating', a.operation, (performance.now() - started) / 1000, outcome);
+        const observe = (outcome: WebhookOutcome) => {
+          trackValidatingWebhook(a.latency, performance.now() - started);
+          observeWebhook(w.name, 'validating', a.operation, (performance.now() - started) / 1000, outcome);
+        };
         try {
           const mc = matchConditionsError(w, deps);
           if (mc) throw mc;

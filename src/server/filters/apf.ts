@@ -17,6 +17,7 @@ import { estimateWork, type ResourceCounts } from '../../flowcontrol/workestimat
 import type { Started } from '../../flowcontrol/queueset.js';
 import { inflightWatermark, inqueueWatermark } from '../../metrics/apiserver.js';
 import { isMutating } from '../../metrics/requestlabels.js';
+import { trackApfQueueWait } from '../../metrics/latencytrackers.js';
 import {
   cellFor, type FlowCell, rejectedRequests,
 } from '../../flowcontrol/metrics.js';
@@ -129,7 +130,9 @@ export function withPriorityAndFairness(next: Handler, deps: PriorityAndFairness
     }
     if (started.kind === 'reject') {
       rejectedRequests.inc({ ...cell.labels, reason: started.reason });
-      cell.waitNotExecuted.observe((performance.now() - arrived) / 1000);
+      const waited = performance.now() - arrived;
+      cell.waitNotExecuted.observe(waited / 1000);
+      trackApfQueueWait(ctx, waited);
       deps.recordRequestTermination?.(ctx, 429);
       if (!ctx.res.headersSent) tooManyRequests(ctx.res);
       return;
@@ -137,10 +140,11 @@ export function withPriorityAndFairness(next: Handler, deps: PriorityAndFairness
     const ticket = started.ticket;
     cell.dispatched.inc();
     cell.waitExecuted.observe(ticket.waitedMs / 1000);
+    trackApfQueueWait(ctx, ticket.waitedMs);
     cell.executing++;
     cell.seats += seats;
-    inflightWatermark.started(mutating);
     const begun = performance.now();
+    inflightWatermark.started(mutating, begun);
     if (!ctx.longRunning) {
       // an ordinary request releases its seats when it ends: no closure needed
       try {
@@ -149,8 +153,9 @@ export function withPriorityAndFairness(next: Handler, deps: PriorityAndFairness
         ticket.finish();
         cell.executing--;
         cell.seats -= seats;
-        inflightWatermark.finished(mutating);
-        cell.execRegular.observe((performance.now() - begun) / 1000);
+        const ended = performance.now();
+        inflightWatermark.finished(mutating, ended);
+        cell.execRegular.observe((ended - begun) / 1000);
       }
       return;
     }

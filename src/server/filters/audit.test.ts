@@ -2,6 +2,7 @@
 // hooks later stages call, impersonation, failed authentication, the strict mode.
 import assert from 'node:assert/strict';
 import { beforeEach, describe, it } from 'node:test';
+import { trackMutatingWebhook, trackValidatingWebhook } from '../../metrics/latencytrackers.js';
 import type { Handler, RequestContext, Response } from '../context.js';
 import { withRecovery } from './recovery.js';
 import { withRequestInfo } from './requestinfo.js';
@@ -13,7 +14,7 @@ import { alwaysAllow, alwaysDeny } from '../../authz/authorizer.js';
 import { AuthenticationError, UnionAuthenticator } from '../../authn/authenticator.js';
 import { PolicyEvaluator } from '../../audit/checker.js';
 import { parsePolicy } from '../../audit/policy.js';
-import { auditRequestObject, enableAuditHooks } from '../../audit/record.js';
+import { auditRequestObject, enableAuditHooks, nowMicros } from '../../audit/record.js';
 import type { Backend } from '../../audit/backend.js';
 import type { AuditEvent } from '../../audit/types.js';
 import { writeJSONText, writeObject } from '../respond.js';
@@ -113,6 +114,34 @@ describe('the audit filter', () => {
     assert.equal(rc.responseObject, undefined);
     assert.deepEqual(rc.annotations, { 'authorization.k8s.io/decision': 'allow', 'authorization.k8s.io/reason': '', 'authorization.svc.io/decision': 'allow', 'authorization.svc.io/reason': '' });
     assert.ok(rc.stageTimestamp >= rc.requestReceivedTimestamp);
+  });
+
+  it('a request slower than 500 ms carries its webhooks\' times and the total (kube\'s apiserver.latency.k8s.io annotations); a fast one does not', async () => {
+    // (the fast one "received" a second after now: under the threshold whatever the machine's speed)
+    const rows: [name: string, receivedAgoMs: number, want: boolean][] = [['slow', 2000, true], ['fast', -1000, false]];
+    for (const [name, ago, want] of rows) {
+      const backend = new Recorder();
+      // no recovery filter (it stamps the receive time): the receive time is moved back instead, so the request "took" that long
+      const h = withRequestInfo(withAudit(async (ctx) => {
+        trackMutatingWebhook(ctx, 250);
+        trackValidatingWebhook(ctx, 1.5);
+        writeObject(ctx, 201, { kind: 'Pod', metadata: { name: 'p1' } });
+      }, { backend, policy: new PolicyEvaluator(POLICY) }));
+      const ctx = fakeCtx('POST', '/api/v1/namespaces/ns/pods');
+      ctx.receivedAt = nowMicros() - ago * 1000;
+      await h(ctx);
+      const rc = events(backend).at(-1) as AuditEvent;
+      const notes = rc.annotations ?? {};
+      if (!want) {
+        assert.equal(Object.keys(notes).some((k) => k.startsWith('apiserver.latency.')), false, name);
+        continue;
+      }
+      for (const d of ['k8s.io', 'svc.io']) {
+        assert.equal(notes[`apiserver.latency.${d}/mutating-webhook`], '250ms', name);
+        assert.equal(notes[`apiserver.latency.${d}/validating-webhook`], '1.5ms', name);
+        assert.match(notes[`apiserver.latency.${d}/total`]!, /^\d+(\.\d+)?s$/, name);
+      }
+    }
   });
 
   it('Request keeps the request object only; RequestResponse both, managedFields omitted when the rule says so', async () => {

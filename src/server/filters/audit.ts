@@ -18,6 +18,8 @@ import { statusFromUnknown, StatusError } from '../../api/meta/index.js';
 import type { RequestInfo } from '../../endpoints/requestinfo.js';
 import type { Handler, RequestContext, Response } from '../context.js';
 import { writeError, writeText } from '../respond.js';
+import { addAuditAnnotation } from '../auditannotations.js';
+import { latencyAnnotations } from '../../metrics/latencytrackers.js';
 
 export interface AuditDeps {
   readonly backend: Backend;
@@ -63,9 +65,9 @@ function newRecord(ctx: RequestContext, config: RequestAuditConfig, info: Reques
 }
 
 /** kube's processAuditEvent: omitted stages are not sent (and count as stored). */
-function emit(backend: Backend, ctx: RequestContext, r: AuditRecord, stage: Stage): boolean | Promise<boolean> {
+function emit(backend: Backend, ctx: RequestContext, r: AuditRecord, stage: Stage, at = nowMicros()): boolean | Promise<boolean> {
   if (r.config.omitStages.includes(stage)) return true;
-  const ev = r.snapshot(ctx, stage, stage === 'RequestReceived' ? r.requestReceivedTimestamp : nowMicros());
+  const ev = r.snapshot(ctx, stage, stage === 'RequestReceived' ? r.requestReceivedTimestamp : at);
   eventCounter.inc();
   return backend.processEvents([ev]);
 }
@@ -115,7 +117,12 @@ export function withAudit(next: Handler, deps: AuditDeps): Handler {
       r.started = true;
       void emit(backend, ctx, r, 'ResponseStarted');
     }
-    const done = emit(backend, ctx, r, 'ResponseComplete');
+    const at = nowMicros();
+    if (!r.config.omitStages.includes('ResponseComplete')) {
+      // kube's writeLatencyToAnnotation: the layers' times of a slow request
+      for (const [k, v] of latencyAnnotations(ctx, (at - r.requestReceivedTimestamp) / 1000)) addAuditAnnotation(ctx, k, v);
+    }
+    const done = emit(backend, ctx, r, 'ResponseComplete', at);
     if (done !== true && done !== false) await done;
     if (rethrow !== undefined) throw rethrow;
   };

@@ -4,6 +4,7 @@
 import { newTooManyRequests } from '../../api/meta/index.js';
 import { requestInfoOf, type Handler } from '../context.js';
 import { inflightWatermark, recordRequestTermination } from '../../metrics/apiserver.js';
+import { maxInFlightRatios } from '../../flowcontrol/readvswrite.js';
 
 const MUTATING = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
 
@@ -16,6 +17,7 @@ export interface InFlightLimits {
 export function withMaxInFlight(next: Handler, limits: InFlightLimits): Handler {
   let reads = 0;
   let writes = 0;
+  maxInFlightRatios(limits.readonly, limits.mutating);
   return async (ctx) => {
     if (ctx.longRunning) return next(ctx);
     const mutating = MUTATING.has(requestInfoOf(ctx).verb);

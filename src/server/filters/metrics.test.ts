@@ -13,6 +13,7 @@ import { canonicalGroup } from '../../endpoints/requestinfo.js';
 import { exposition } from '../../metrics/registry.js';
 import { inflightWatermark } from '../../metrics/apiserver.js';
 import { sampleSum } from '../../testing/metricstext.js';
+import { trackApfQueueWait, trackMutatingWebhook, trackValidatingWebhook } from '../../metrics/latencytrackers.js';
 
 function fakeCtx(method: string, url: string, headers: Record<string, string> = {}): RequestContext {
   let ended = false;
@@ -45,6 +46,43 @@ async function delta(run: () => Promise<void>, name: string, labels: Record<stri
 const base = { dry_run: '', group: '', version: 'v1', resource: 'configmaps', subresource: '', component: 'apiserver' };
 
 describe('withRequestMetrics', () => {
+  it('apiserver_request_sli_duration_seconds (and _slo_): the duration less webhooks\' time and the APF queue wait; none for watches', async () => {
+    const labels = { verb: 'POST', group: '', version: 'v1', resource: 'configmaps', subresource: '', scope: 'resource', component: 'apiserver' };
+    const sums = async () => {
+      const text = await exposition();
+      return {
+        duration: sampleSum(text, 'apiserver_request_duration_seconds_sum', labels),
+        sli: sampleSum(text, 'apiserver_request_sli_duration_seconds_sum', labels),
+        slo: sampleSum(text, 'apiserver_request_slo_duration_seconds_sum', labels),
+        sliCount: sampleSum(text, 'apiserver_request_sli_duration_seconds_count', labels),
+      };
+    };
+    const before = await sums();
+    // mutating webhooks 2 s + 3 s (summed), validating 4 s and 1 s (the longest), APF wait 0.5 s
+    await chain(async (ctx) => {
+      trackMutatingWebhook(ctx, 2000);
+      trackMutatingWebhook(ctx, 3000);
+      trackValidatingWebhook(ctx, 4000);
+      trackValidatingWebhook(ctx, 1000);
+      trackApfQueueWait(ctx, 500);
+      writeText(ctx, 201, 'x');
+    })(fakeCtx('POST', '/api/v1/namespaces/n/configmaps'));
+    const after = await sums();
+    assert.equal(after.sliCount - before.sliCount, 1);
+    const excluded = (after.duration - before.duration) - (after.sli - before.sli);
+    assert.ok(Math.abs(excluded - 9.5) < 1e-9, String(excluded));
+    assert.ok(Math.abs((after.slo - before.slo) - (after.sli - before.sli)) < 1e-9, 'the deprecated name records the same');
+
+    const watch = { ...labels, verb: 'WATCH', scope: 'namespace' };
+    const watchCtx = fakeCtx('GET', '/api/v1/namespaces/n/configmaps?watch=true');
+    const h = chain(answer(200));
+    const t0 = await exposition();
+    await h(watchCtx);
+    const t1 = await exposition();
+    assert.equal(sampleSum(t1, 'apiserver_request_duration_seconds_count', watch) - sampleSum(t0, 'apiserver_request_duration_seconds_count', watch), 1);
+    assert.equal(sampleSum(t1, 'apiserver_request_sli_duration_seconds_count', watch) - sampleSum(t0, 'apiserver_request_sli_duration_seconds_count', watch), 0);
+  });
+
   it('counts, times and sizes requests with kube\'s labels', async () => {
     const rows: [method: string, url: string, handler: Handler, labels: Record<string, string>, headers?: Record<string, string>][] = [
       ['GET', '/api/v1/namespaces/n/configmaps/c', answer(200), { ...base, verb: 'GET', scope: 'resource', code: '200' }],

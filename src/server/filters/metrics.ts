@@ -17,12 +17,15 @@
 // handlers are instrumented behind the filters, requests refused by
 // authentication (401), impersonation or authorization (403, or 500 when an
 // authorizer failed) are not counted; 429 (in-flight limit) and 504 (timeout)
-// are, with apiserver_request_terminations_total.
+// are, with apiserver_request_terminations_total. apiserver_request_sli_duration_seconds
+// (and the deprecated _slo_) leave out admission webhooks' time and the APF
+// queue wait (metrics/latencytrackers.ts), for every request but watches.
 import { performance } from 'node:perf_hooks';
 import { requestInfoOf, type Handler, type RequestContext } from '../context.js';
 import { writeError } from '../respond.js';
 import { APISERVER_COMPONENT, longRunningFinished, longRunningStarted, recordRequest, requestSeries, type RequestSeries } from '../../metrics/apiserver.js';
 import { dryRunLabel, reportedVerb, requestScope } from '../../metrics/requestlabels.js';
+import { excludedLatencyMs } from '../../metrics/latencytrackers.js';
 
 export interface RequestMetricsDeps {
   /** The subresources of a served group (either spelling)/version/resource, or undefined when it is not served. */
@@ -73,7 +76,11 @@ export function withRequestMetrics(next: Handler, deps: RequestMetricsDeps): Han
       writeError(ctx, err);
     } finally {
       if (longRunning) longRunningFinished(series.labels);
-      if (ctx.refusedBy === undefined) recordRequest(series, ctx.res.statusCode, (performance.now() - start) / 1000, ctx.responseBytes ?? 0);
+      if (ctx.refusedBy === undefined) {
+        // kube tracks latency (and so records the SLI) for every request but watches
+        const excluded = requestInfoOf(ctx).verb === 'watch' ? undefined : excludedLatencyMs(ctx) / 1000;
+        recordRequest(series, ctx.res.statusCode, (performance.now() - start) / 1000, ctx.responseBytes ?? 0, excluded);
+      }
     }
   };
 }
