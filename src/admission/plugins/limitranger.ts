@@ -37,23 +37,36 @@ interface LimitItem {
   default: ResourceList;
   defaultRequest: ResourceList;
   maxLimitRequestRatio: ResourceList;
+  /** The names of min, max and maxLimitRequestRatio, sorted (the order the causes are reported in). */
+  readonly names: { readonly min: readonly string[]; readonly max: readonly string[]; readonly ratio: readonly string[] };
 }
 
 function itemsOf(lr: ApiObject): LimitItem[] {
-  return listOf(specOf(lr), 'limits').map((l) => ({
-    type: typeof l.type === 'string' ? l.type : '',
-    min: parseResourceList(l.min),
-    max: parseResourceList(l.max),
-    default: parseResourceList(l.default),
-    defaultRequest: parseResourceList(l.defaultRequest),
-    maxLimitRequestRatio: parseResourceList(l.maxLimitRequestRatio),
-  }));
+  return listOf(specOf(lr), 'limits').map((l) => {
+    const min = parseResourceList(l.min);
+    const max = parseResourceList(l.max);
+    const maxLimitRequestRatio = parseResourceList(l.maxLimitRequestRatio);
+    return {
+      type: typeof l.type === 'string' ? l.type : '',
+      min, max, maxLimitRequestRatio,
+      default: parseResourceList(l.default),
+      defaultRequest: parseResourceList(l.defaultRequest),
+      names: { min: sorted(min), max: sorted(max), ratio: sorted(maxLimitRequestRatio) },
+    };
+  });
 }
 
 // ---------------------------------------------------------------- defaults
 
-/** The defaults of a LimitRange's Container items (a later item's value wins). */
+/** The defaults of a LimitRange's Container items (a later item's value wins); made once per parsed LimitRange. */
 function containerDefaults(items: readonly LimitItem[]): { requests: Json; limits: Json } {
+  let d = defaultsOf.get(items);
+  if (!d) defaultsOf.set(items, (d = makeDefaults(items)));
+  return d;
+}
+const defaultsOf = new WeakMap<readonly LimitItem[], { requests: Json; limits: Json }>();
+
+function makeDefaults(items: readonly LimitItem[]): { requests: Json; limits: Json } {
   const requests: Json = {};
   const limits: Json = {};
   for (const it of items) {
@@ -164,9 +177,9 @@ const sorted = (l: ResourceList) => Object.keys(l).sort();
 /** min, max and maxLimitRequestRatio of one item against one set of requests and limits. */
 function checkAll(it: LimitItem, requests: ResourceList, limits: ResourceList, errs: string[]): void {
   const push = (m: string | undefined) => m !== undefined && errs.push(m);
-  for (const k of sorted(it.min)) push(minConstraint(it.type, k, it.min[k]!, requests, limits));
-  for (const k of sorted(it.max)) push(maxConstraint(it.type, k, it.max[k]!, requests, limits));
-  for (const k of sorted(it.maxLimitRequestRatio)) push(ratioConstraint(it.type, k, it.maxLimitRequestRatio[k]!, requests, limits));
+  for (const k of it.names.min) push(minConstraint(it.type, k, it.min[k]!, requests, limits));
+  for (const k of it.names.max) push(maxConstraint(it.type, k, it.max[k]!, requests, limits));
+  for (const k of it.names.ratio) push(ratioConstraint(it.type, k, it.maxLimitRequestRatio[k]!, requests, limits));
 }
 
 function resourcesOf(c: Json): { requests: ResourceList; limits: ResourceList } {
@@ -218,11 +231,11 @@ export function checkClaim(pvc: ApiObject, items: readonly LimitItem[]): string[
   const errs: string[] = [];
   for (const it of items) {
     if (it.type !== 'PersistentVolumeClaim') continue;
-    for (const k of sorted(it.min)) {
+    for (const k of it.names.min) {
       const m = minConstraint(it.type, k, it.min[k]!, requests, {});
       if (m !== undefined) errs.push(m);
     }
-    for (const k of sorted(it.max)) {
+    for (const k of it.names.max) {
       const m = maxRequestConstraint(it.type, k, it.max[k]!, requests);
       if (m !== undefined) errs.push(m);
     }

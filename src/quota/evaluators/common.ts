@@ -17,8 +17,17 @@ export const count = (n: number | bigint): Quantity => ({ nanos: BigInt(n) * 1_0
  * each of spec.scopes as {scopeName, operator: Exists}, then
  * spec.scopeSelector.matchExpressions.
  */
-export function quotaScopeSelectors(quota: ApiObject): ScopedResourceSelectorRequirement[] {
+export function quotaScopeSelectors(quota: ApiObject): readonly ScopedResourceSelectorRequirement[] {
   const spec = rec(quota.spec);
+  // a frozen spec (the watch cache's shared objects, which admission checks every write against) cannot change: read once
+  if (!Object.isFrozen(spec)) return scopeSelectorsOf(spec);
+  let out = selectorsOf.get(spec);
+  if (!out) selectorsOf.set(spec, (out = Object.freeze(scopeSelectorsOf(spec))));
+  return out;
+}
+const selectorsOf = new WeakMap<object, readonly ScopedResourceSelectorRequirement[]>();
+
+function scopeSelectorsOf(spec: Record<string, unknown>): ScopedResourceSelectorRequirement[] {
   const out: ScopedResourceSelectorRequirement[] = [];
   if (Array.isArray(spec.scopes)) {
     for (const s of spec.scopes) if (typeof s === 'string') out.push({ scopeName: s, operator: 'Exists' });

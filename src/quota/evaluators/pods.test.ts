@@ -129,6 +129,10 @@ describe('pod constraints', () => {
     [['memory', 'limits.cpu'], 'must specify limits.cpu for: b,init; memory for: b,init'],
   ];
   for (const [required, want] of rows) it(required.join(','), () => assert.equal(ev.constraints(required, p), want));
+  it('a value that is not a quantity states nothing; limits do not state requests', () => {
+    const odd = pod({ containers: [c('x', { cpu: 'lots' }, { memory: '1Gi' })] });
+    assert.equal(ev.constraints(['requests.cpu', 'requests.memory', 'limits.memory'], odd), 'must specify requests.cpu for: x; requests.memory for: x');
+  });
 });
 
 describe('pod handles', () => {

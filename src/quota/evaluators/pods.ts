@@ -9,8 +9,9 @@ import type { ApiObject } from '../../registry/object.js';
 import type { ScopedResourceSelectorRequirement, UsageEvaluator } from '../evaluator.js';
 import { addLists, type ResourceList } from '../resources.js';
 import { isExtendedResourceName } from '../../api/core/v1/resourcenames.js';
+import { quantityOf } from '../../api/meta/quantity.js';
 import { count, intersect, quotaScopeSelectors, rec } from './common.js';
-import { containerList, podLimits, podRequests } from './podresources.js';
+import { podLimits, podRequests } from './podresources.js';
 import { podMatchesScope } from './podscopes.js';
 
 const POD_RESOURCES = new Set([
@@ -74,9 +75,8 @@ export function podConstraints(required: readonly string[], pod: ApiObject): str
   for (const key of ['containers', 'initContainers']) {
     const list = Array.isArray(spec[key]) ? (spec[key] as unknown[]) : [];
     for (const c of list) {
-      const has = computeUsage(containerList(c, 'requests'), containerList(c, 'limits'));
       for (const n of needed) {
-        if (has[n]) continue;
+        if (states(c, n)) continue;
         const names = missing.get(n) ?? new Set<string>();
         names.add(String(rec(c).name ?? ''));
         missing.set(n, names);
@@ -86,6 +86,18 @@ export function podConstraints(required: readonly string[], pod: ApiObject): str
   if (missing.size === 0) return undefined;
   const parts = [...missing.keys()].sort().map((n) => `${n} for: ${[...missing.get(n)!].sort().join(',')}`);
   return `must specify ${parts.join('; ')}`;
+}
+
+/**
+ * Whether a container states a REQUIRED_BY_QUOTA name — what its
+ * computeUsage would hold: `cpu`/`memory` and `requests.*` from a request,
+ * `limits.*` from a limit, each a quantity.
+ */
+function states(c: unknown, name: string): boolean {
+  const resources = rec(rec(c).resources);
+  const dot = name.indexOf('.');
+  const field = dot < 0 || name.startsWith('requests.') ? 'requests' : 'limits';
+  return quantityOf(rec(resources[field])[dot < 0 ? name : name.slice(dot + 1)]) !== undefined;
 }
 
 export function podEvaluator(opts: { inPlacePodVerticalScaling?: boolean } = {}): UsageEvaluator {

@@ -38,9 +38,12 @@ const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 const strs = (v: unknown): string[] => (Array.isArray(v) ? v.map((x) => String(x)) : []);
 
 /** Init containers, then containers, then ephemeral containers, as Kubernetes visits them. */
-function containers(spec: PodSpec): Rec[] {
+function containers(spec: PodSpec): readonly Rec[] {
+  if (evaluating?.spec === spec) return evaluating.list;
   return [...arr(spec.initContainers), ...arr(spec.containers), ...arr(spec.ephemeralContainers)];
 }
+/** The pod spec evaluatePod is checking and its containers, listed once for all the checks it runs. */
+let evaluating: { readonly spec: PodSpec; readonly list: readonly Rec[] } | undefined;
 const sc = (c: Rec): Rec | undefined => rec(c.securityContext);
 const podSC = (spec: PodSpec): Rec | undefined => rec(spec.securityContext);
 const name = (c: Rec): string => str(c.name);
@@ -434,12 +437,20 @@ export interface Aggregate {
 export function evaluatePod(lv: LevelVersion, meta: PodMeta, spec: PodSpec): Aggregate {
   const reasons: string[] = [];
   const details: string[] = [];
-  for (const check of checksFor(lv)) {
-    const r = check(meta, spec);
-    if (!r.allowed) {
-      reasons.push(r.reason || 'unknown forbidden reason');
-      details.push(r.detail);
+  const checks = checksFor(lv);
+  if (checks.length === 0) return { allowed: true, reasons, details };
+  const outer = evaluating;
+  evaluating = { spec, list: containers(spec) };
+  try {
+    for (const check of checks) {
+      const r = check(meta, spec);
+      if (!r.allowed) {
+        reasons.push(r.reason || 'unknown forbidden reason');
+        details.push(r.detail);
+      }
     }
+  } finally {
+    evaluating = outer;
   }
   return { allowed: reasons.length === 0, reasons, details };
 }

@@ -36,9 +36,20 @@ const prettyNames = (names: readonly string[]): string => [...names].sort().join
 export const goScopes = (s: readonly ScopedResourceSelectorRequirement[]): string =>
   `[${s.map((r) => `{${r.scopeName} ${r.operator} [${(r.values ?? []).join(' ')}]}`).join(' ')}]`;
 
+/** The names of a quota's status.hard that an evaluator counts; the same for every write a batch checks against the quota. */
+const matchingOf = new WeakMap<ResourceList, { ev: UsageEvaluator; names: readonly string[] }>();
+function matchingNames(ev: UsageEvaluator, quota: ApiObject): readonly string[] {
+  const hard = statusHard(quota);
+  const m = matchingOf.get(hard);
+  if (m && m.ev === ev) return m.names;
+  const names = ev.matchingResources(resourceNames(hard));
+  matchingOf.set(hard, { ev, names });
+  return names;
+}
+
 /** kube's generic Matches: the quota names a resource the evaluator counts (in status.hard) and its scopes select the object. */
 export function quotaMatches(ev: UsageEvaluator, quota: ApiObject, obj: ApiObject): boolean {
-  return ev.matchingResources(resourceNames(statusHard(quota))).length > 0 && ev.matchesScopes(quota, obj);
+  return matchingNames(ev, quota).length > 0 && ev.matchesScopes(quota, obj);
 }
 
 function removeZeros(l: ResourceList): ResourceList {
@@ -116,7 +127,7 @@ export function checkRequest(quotas: readonly ApiObject[], a: AdmissionAttribute
     restrictedScopes.push(...ev.matchingScopes(obj, quotaScopeSelectors(quota)));
     if (!quotaMatches(ev, quota, obj)) return;
     const hard = statusHard(quota);
-    const names = ev.matchingResources(resourceNames(hard));
+    const names = matchingNames(ev, quota);
     const failed = ev.constraints(names, obj);
     if (failed) throw admissionForbidden(a, `failed quota: ${quota.metadata.name}: ${failed}`);
     const used = statusUsed(quota);

@@ -203,6 +203,19 @@ describe('ResourceQuota update and /status', () => {
       ],
     ],
     ['a /status write with a valid status', () => resourceQuotaValidator.validateUpdate(rq(old.spec as O, { hard: { pods: '2' }, used: { pods: '1', 'count/configmaps': '3' } }), old), []],
+    [
+      'the status subresource validates the status alone (kube\'s status strategy), even an invalid live spec',
+      () => resourceQuotaValidator.validateUpdate(rq({ hard: { pods: '-2' }, scopes: ['BestEffort'] }, { hard: { pods: '2' }, used: { pods: '-1' } }), old, 'status'),
+      ['status.used[pods]: Invalid value: "-1": must be greater than or equal to 0'],
+    ],
+    [
+      'the status subresource validates an unchanged status too',
+      () => resourceQuotaValidator.validateUpdate(rq(old.spec as O, { hard: { pods: '2' }, used: { 'requests.foo': '1' } }), rq(old.spec as O, { hard: { pods: '2' }, used: { 'requests.foo': '1' } }), 'status'),
+      [
+        'status.used[requests.foo]: Invalid value: "requests.foo": must be a standard resource type or fully qualified',
+        'status.used[requests.foo]: Invalid value: "requests.foo": must be a standard resource for quota',
+      ],
+    ],
   ]);
 });
 

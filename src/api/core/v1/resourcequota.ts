@@ -277,13 +277,16 @@ export function validateResourceQuotaStatusUpdate(rq: Obj): FieldError[] {
 }
 
 /**
- * The registry entry: create validates spec and status; an update validates
- * the spec (and its scopes' immutability) and the status when it changed —
- * a /status write, since a main update keeps the live status.
+ * The registry entry, as kube's two strategies: create validates spec and
+ * status; a /status write validates the status alone
+ * (resourcequotaStatusStrategy: its spec is the live one); any other update
+ * validates the spec (and its scopes' immutability), and the status only if
+ * it changed (it cannot: the main update keeps the live status).
  */
 export const resourceQuotaValidator = {
   validate: validateResourceQuota,
-  validateUpdate(rq: Obj, old: Obj): FieldError[] {
+  validateUpdate(rq: Obj, old: Obj, subresource?: string): FieldError[] {
+    if (subresource === 'status') return validateResourceQuotaStatusUpdate(rq);
     const errs = validateResourceQuotaUpdate(rq, old);
     if (!semanticEqual(rq.status, old.status)) errs.push(...validateResourceQuotaStatusUpdate(rq));
     return errs;
