@@ -48,6 +48,12 @@ export interface WriteContext {
   readonly options?: Readonly<Record<string, unknown>>;
   /** A write in a version that converts to the stored one asynchronously (see WriteLens). */
   readonly lens?: WriteLens;
+  /**
+   * The input is the request's own (decoded from its body, referenced by nothing
+   * else, not frozen): a create changes it, or what `track` made of it, instead
+   * of a deep copy.
+   */
+  readonly ownsInput?: boolean;
 }
 
 /**
@@ -140,6 +146,8 @@ export class GenericStore {
   private readonly recent = new RecentObjects();
   /** Decoded objects shared by getShared/listShared, by stored value (a new write is a new KeyValue). */
   private readonly shared = new WeakMap<KeyValue, ApiObject>();
+  /** Objects being written, by the bytes they were encoded to (see written()); what a write does not commit is collected with its bytes. */
+  private readonly writing = new WeakMap<Uint8Array, ApiObject>();
 
   constructor(
     readonly identity: ResourceIdentity,
@@ -223,7 +231,22 @@ export class GenericStore {
 
   private sharedObject(kv: KeyValue): ApiObject {
     let obj = this.shared.get(kv);
-    if (!obj) this.shared.set(kv, (obj = deepFreeze(this.decode(kv))));
+    if (!obj) this.shared.set(kv, (obj = deepFreeze(this.written(kv) ?? this.decode(kv))));
+    return obj;
+  }
+
+  /**
+   * The object this store wrote as `kv`, when it still knows it: an informer
+   * sees a write's event before the write's own continuation runs (SQLite
+   * notifies at commit) or after it (then the object is a recent one). It is
+   * shared from then on: the writer only stamps its resourceVersion, which is
+   * stamped here first, so decoding the bytes again is not needed.
+   */
+  private written(kv: KeyValue): ApiObject | undefined {
+    const obj = this.writing.get(kv.value);
+    if (obj === undefined) return this.recent.get(kv);
+    this.writing.delete(kv.value);
+    stampRevision(obj, kv.modRevision);
     return obj;
   }
 
@@ -503,7 +526,8 @@ export class GenericStore {
 
   /** Creates the object; a create through PUT or apply (`refuseResourceVersion` false) drops a resourceVersion it was given. */
   private async insert(namespace: string, input: ApiObject, ctx: WriteContext, refuseResourceVersion: boolean): Promise<ApiObject> {
-    const obj = clone(ctx.track ? ctx.track(undefined, input) : input);
+    const tracked = ctx.track ? ctx.track(undefined, input) : input;
+    const obj = ctx.ownsInput ? tracked : clone(tracked);
     const meta = obj.metadata;
     if (this.namespaced) {
       if (meta.namespace && namespace && meta.namespace !== namespace) throw errs.badRequest('the namespace of the provided object does not match the namespace sent on the request');
@@ -548,8 +572,9 @@ export class GenericStore {
         const key = this.key(meta.namespace ?? '', meta.name!);
         const stored = ctx.lens ? await this.toStorage(ctx.lens, obj) : obj;
         const value = this.encode(stored);
+        this.writing.set(value, stored);
         const kv = await this.storage.create(key, value);
-        stored.metadata.resourceVersion = String(kv.modRevision);
+        stampRevision(stored, kv.modRevision);
         this.recent.remember(key, kv.modRevision, stored, value);
         return ctx.lens ? await ctx.lens.toRequest(stored) : stored;
       } catch (err) {
@@ -817,8 +842,9 @@ export class GenericStore {
     }
     const stored = ctx.lens ? await this.toStorage(ctx.lens, obj) : obj;
     const value = this.encode(stored);
+    this.writing.set(value, stored);
     const next = await this.storage.update(key, value, { expectedModRevision: kv.modRevision });
-    stored.metadata.resourceVersion = String(next.modRevision);
+    stampRevision(stored, next.modRevision);
     this.recent.remember(key, next.modRevision, stored, value);
     return ctx.lens ? await ctx.lens.toRequest(stored) : stored;
   }
@@ -893,8 +919,9 @@ export class GenericStore {
       if (opts.dryRun) return obj;
       try {
         const value = this.encode(obj);
+        this.writing.set(value, obj);
         const next = await this.storage.update(key, value, { expectedModRevision: kv.modRevision });
-        obj.metadata.resourceVersion = String(next.modRevision);
+        stampRevision(obj, next.modRevision);
         this.recent.remember(key, next.modRevision, obj, value);
         return obj;
       } catch (err) {
@@ -1005,4 +1032,10 @@ export function namesResourceVersion(rv: unknown): boolean {
   if (typeof rv !== 'string' || !/^\d+$/.test(rv)) return false;
   const n = BigInt(rv);
   return n !== 0n && n < 2n ** 64n;
+}
+
+/** Sets the resourceVersion a write was stored at (an object an informer already shares carries it, frozen). */
+function stampRevision(obj: ApiObject, revision: number): void {
+  const rv = String(revision);
+  if (obj.metadata.resourceVersion !== rv) obj.metadata.resourceVersion = rv;
 }
