@@ -1,4 +1,4 @@
-// deepEqual: the registry's comparison of stored objects (no-op updates, generation); deepFreeze: what shared objects are made.
+// deepEqual: the registry's comparison of stored objects (no-op updates, generation); deepFreeze: what shared objects are made; nowTimestamp: creation and condition times.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { deepEqual, deepFreeze, nowTimestamp } from './object.js';

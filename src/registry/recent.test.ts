@@ -83,6 +83,19 @@ describe('GenericStore: written objects', () => {
     assert.equal(seen, created);
   });
 
+  it('forgets the object of a write nobody decoded once the write is done (the watch cache keeps the bytes)', async () => {
+    const writing = (store as unknown as { writing: WeakMap<Uint8Array, ApiObject> }).writing;
+    const values: Uint8Array[] = [];
+    const watch = await store.watchStorage('ns', await storage.currentRevision(), { onEvents: (es) => { for (const e of es) if (e.type !== 'delete') values.push(e.kv.value); }, onError: () => {} });
+    try {
+      await store.create('ns', { metadata: { name: 'quiet', namespace: 'ns' }, data: {} }, W);
+      assert.equal(values.length, 1);
+      assert.equal(writing.has(values[0]!), false);
+    } finally {
+      watch.close();
+    }
+  });
+
   it('a create changes an input it is told the request owns, and a copy of any other', async () => {
     for (const [what, ownsInput, same] of [['owned', true, true], ['not owned', false, false]] as const) {
       const input: ApiObject = { metadata: { name: `o-${ownsInput}`, namespace: 'ns' }, data: { a: '1' } };
@@ -100,8 +113,15 @@ describe('GenericStore: written objects', () => {
 
   it('a watcher decoding a write\'s event shares the object the write returned (no second decode), with its resourceVersion', async () => {
     const seen: ApiObject[] = [];
+    const values: Uint8Array[] = [];
+    const writing = (store as unknown as { writing: WeakMap<Uint8Array, ApiObject> }).writing;
     const rev = Number((await store.get('ns', 'c')).metadata.resourceVersion);
-    const watch = await store.watchStorage('ns', rev, { onEvents: (es) => { for (const e of es) if (e.type !== 'delete') seen.push(store.decodeShared(e.kv)); }, onError: () => {} });
+    const watch = await store.watchStorage('ns', rev, {
+      onEvents: (es) => {
+        for (const e of es) if (e.type !== 'delete') (values.push(e.kv.value), seen.push(store.decodeShared(e.kv)));
+      },
+      onError: () => {},
+    });
     try {
       const rows: [string, () => Promise<ApiObject>][] = [
         ['create', () => store.create('ns', { metadata: { name: 'w', namespace: 'ns' }, data: { a: '1' } }, W)],
@@ -114,6 +134,7 @@ describe('GenericStore: written objects', () => {
         assert.equal(shared, wrote, what);
         assert.ok(Object.isFrozen(shared) && Object.isFrozen(shared.metadata), what);
         assert.deepEqual(shared, await store.get('ns', 'w'), `${what}: as the stored bytes decode`);
+
       }
     } finally {
       watch.close();

@@ -146,7 +146,7 @@ export class GenericStore {
   private readonly recent = new RecentObjects();
   /** Decoded objects shared by getShared/listShared, by stored value (a new write is a new KeyValue). */
   private readonly shared = new WeakMap<KeyValue, ApiObject>();
-  /** Objects being written, by the bytes they were encoded to (see written()); what a write does not commit is collected with its bytes. */
+  /** Objects being written, by the bytes they were encoded to, while their write is under way (see storing(), written()). */
   private readonly writing = new WeakMap<Uint8Array, ApiObject>();
 
   constructor(
@@ -243,6 +243,7 @@ export class GenericStore {
    * stamped here first, so decoding the bytes again is not needed.
    */
   private written(kv: KeyValue): ApiObject | undefined {
+    // Looked up by the bytes: the event's KeyValue is not the one the write will be answered with.
     const obj = this.writing.get(kv.value);
     if (obj === undefined) return this.recent.get(kv);
     this.writing.delete(kv.value);
@@ -572,8 +573,7 @@ export class GenericStore {
         const key = this.key(meta.namespace ?? '', meta.name!);
         const stored = ctx.lens ? await this.toStorage(ctx.lens, obj) : obj;
         const value = this.encode(stored);
-        this.writing.set(value, stored);
-        const kv = await this.storage.create(key, value);
+        const kv = await this.storing(stored, value, () => this.storage.create(key, value));
         stampRevision(stored, kv.modRevision);
         this.recent.remember(key, kv.modRevision, stored, value);
         return ctx.lens ? await ctx.lens.toRequest(stored) : stored;
@@ -842,11 +842,25 @@ export class GenericStore {
     }
     const stored = ctx.lens ? await this.toStorage(ctx.lens, obj) : obj;
     const value = this.encode(stored);
-    this.writing.set(value, stored);
-    const next = await this.storage.update(key, value, { expectedModRevision: kv.modRevision });
+    const next = await this.storing(stored, value, () => this.storage.update(key, value, { expectedModRevision: kv.modRevision }));
     stampRevision(stored, next.modRevision);
     this.recent.remember(key, next.modRevision, stored, value);
     return ctx.lens ? await ctx.lens.toRequest(stored) : stored;
+  }
+
+  /**
+   * Runs `write`, which stores `value`, the encoding of `obj`: an informer
+   * decoding the write's event meanwhile shares `obj` (see written()). Only
+   * while the write is under way — the watch cache keeps the bytes, so an
+   * entry left behind would keep the object alive with them.
+   */
+  private async storing<T>(obj: ApiObject, value: Uint8Array, write: () => Promise<T>): Promise<T> {
+    this.writing.set(value, obj);
+    try {
+      return await write();
+    } finally {
+      this.writing.delete(value);
+    }
   }
 
   /** The stored object as a write sees it: in the request's version when a lens converts (see WriteLens). */
@@ -919,8 +933,7 @@ export class GenericStore {
       if (opts.dryRun) return obj;
       try {
         const value = this.encode(obj);
-        this.writing.set(value, obj);
-        const next = await this.storage.update(key, value, { expectedModRevision: kv.modRevision });
+        const next = await this.storing(obj, value, () => this.storage.update(key, value, { expectedModRevision: kv.modRevision }));
         stampRevision(obj, next.modRevision);
         this.recent.remember(key, next.modRevision, obj, value);
         return obj;
