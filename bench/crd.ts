@@ -24,7 +24,7 @@ const NS = 'bench-crd';
 const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
 
 /** A CRD of `group` whose spec has 48 properties (strings, integers, booleans, a list, an object) and 5 rules. */
-function crdOf(group: string, plural = 'samples', kind = 'Sample') {
+export function crdOf(group: string, plural = 'samples', kind = 'Sample') {
   const props: Record<string, unknown> = {};
   for (let i = 0; i < 16; i++) props[`text${i}`] = { type: 'string', maxLength: 64 };
   for (let i = 0; i < 16; i++) props[`count${i}`] = { type: 'integer', minimum: 0, maximum: 1_000_000 };
@@ -62,9 +62,9 @@ function sampleSpec(i: number): Record<string, unknown> {
   return spec;
 }
 
-const sample = (group: string, name: string, i: number) => JSON.stringify({ apiVersion: `${group}/v1`, kind: 'Sample', metadata: { name }, spec: sampleSpec(i) });
+export const sample = (group: string, name: string, i: number) => JSON.stringify({ apiVersion: `${group}/v1`, kind: 'Sample', metadata: { name }, spec: sampleSpec(i) });
 /** A ConfigMap whose JSON is as long as the sample's. */
-function configMapLike(name: string, i: number): string {
+export function configMapLike(name: string, i: number): string {
   const target = sample('bench.example.com', name, i).length;
   const base = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { payload: '' } };
   const pad = target - JSON.stringify(base).length;
@@ -98,6 +98,10 @@ async function crdMemory(count: number): Promise<{ rss0: number; rss1: number; c
 export async function benchCrd(opts: { perPhase?: number; rounds?: number; latencies?: number; installed?: number } = {}): Promise<string[]> {
   const perPhase = opts.perPhase ?? 2000;
   const rounds = opts.rounds ?? 8;
+  // SVC_BENCH_CRD_ONLY, for investigations (a clean CPU profile): `cr` or `cm` runs only that kind's
+  // create phases (`rounds` of them, after the warm-up), `creates` both kinds' but not the other parts.
+  const only = process.env.SVC_BENCH_CRD_ONLY ?? '';
+  if (only !== '' && !['cr', 'cm', 'creates'].includes(only)) throw new Error(`SVC_BENCH_CRD_ONLY must be cr, cm or creates, not ${only}`);
   let server: AdminServer | undefined;
   try {
     server = await startAdminServer('crd');
@@ -120,6 +124,11 @@ export async function benchCrd(opts: { perPhase?: number; rounds?: number; laten
     });
     await creates('cr', 300);
     await creates('cm', 300);
+    if (only === 'cr' || only === 'cm') {
+      const ps: Phase[] = [];
+      for (let r = 0; r < rounds; r++) ps.push(await creates(only, perPhase));
+      return [`${only} creates, ${rounds} phases of ${perPhase}: server CPU µs per create ${ps.map((p) => fmt(p.cpuUs, 0)).join(', ')}; per second ${ps.map((p) => fmt(p.rate, 0)).join(', ')}`];
+    }
     const cr: Phase[] = [];
     const cm: Phase[] = [];
     // Each round runs both, in alternating order: neither kind always meets the larger store.
@@ -140,6 +149,10 @@ export async function benchCrd(opts: { perPhase?: number; rounds?: number; laten
     const median = (ratios[(ratios.length - 1) >> 1]! + ratios[ratios.length >> 1]!) / 2;
     const bytes = sample(group, 's-0', 0).length;
     const invalid = await call('POST', crPath, JSON.stringify({ apiVersion: `${group}/v1`, kind: 'Sample', metadata: { name: 'bad' }, spec: { minReplicas: 5, maxReplicas: 1 } }));
+    if (only === 'creates') {
+      return [`custom resource: server CPU µs per create ${cr.map((p) => fmt(p.cpuUs, 0)).join(', ')}`, `ConfigMap: server CPU µs per create ${cm.map((p) => fmt(p.cpuUs, 0)).join(', ')}`,
+        `ratios ${ratios.map((r) => fmt(100 * r, 0)).join(', ')} %, median ${fmt(100 * median, 0)} %; a resource breaking a rule answered ${invalid.status}`];
+    }
 
     // Established and served: from the create's answer to the first resource accepted.
     const latencies: number[] = [];

@@ -182,7 +182,8 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
         const t = tracking('CreateOptions');
         const obj = bodyObject(await typedBody(ctx, served, endpoint, 'CreateOptions', gates));
         auditRequestObject(ctx, obj, { apiVersion, kind: served.kind });
-        return out(201, await store.create(info.namespace, obj, { ...writeCtx, options: writeOptions('CreateOptions', q), track: track(t) }));
+        // A custom resource's body is plain decoded JSON (defaults deep-copied in): the store may change it in place.
+        return out(201, await store.create(info.namespace, obj, { ...writeCtx, options: writeOptions('CreateOptions', q), track: track(t), ...(served.custom ? { ownsInput: true } : {}) }));
       }
       case 'update': {
         const t = tracking('UpdateOptions');

@@ -73,8 +73,16 @@ export function deepEqual(a: unknown, b: unknown): boolean {
 
 /** RFC 3339 with second precision, as Kubernetes' metav1.Time serialises. */
 export function nowTimestamp(now = Date.now()): string {
-  return new Date(Math.floor(now / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+  const second = Math.floor(now / 1000);
+  if (second !== stampSecond) {
+    // One Date and string per second, not per write (every create stamps creationTimestamp).
+    stampText = new Date(second * 1000).toISOString().replace('.000Z', 'Z');
+    stampSecond = second;
+  }
+  return stampText;
 }
+let stampSecond = NaN;
+let stampText = '';
 
 /** A plain object (not an array or null)? */
 export function isObject(v: unknown): v is Record<string, unknown> {
@@ -89,9 +97,14 @@ export function withTypeMeta(obj: ApiObject, apiVersion: string, kind: string): 
 
 /** Freezes a JSON value and everything in it (objects shared by readers that must not change them). */
 export function deepFreeze<T>(v: T): T {
-  if (v !== null && typeof v === 'object' && !Object.isFrozen(v)) {
-    Object.freeze(v);
-    for (const child of Object.values(v as object)) deepFreeze(child);
+  if (v === null || typeof v !== 'object' || Object.isFrozen(v)) return v;
+  Object.freeze(v);
+  // Indexed and for-in loops: no array of values per object (a third of the cost on a decoded object).
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) deepFreeze(v[i]);
+  } else {
+    const o = v as Record<string, unknown>;
+    for (const k in o) deepFreeze(o[k]);
   }
   return v;
 }

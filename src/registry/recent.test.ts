@@ -83,9 +83,61 @@ describe('GenericStore: written objects', () => {
     assert.equal(seen, created);
   });
 
+  it('forgets the object of a write nobody decoded once the write is done (the watch cache keeps the bytes)', async () => {
+    const writing = (store as unknown as { writing: WeakMap<Uint8Array, ApiObject> }).writing;
+    const values: Uint8Array[] = [];
+    const watch = await store.watchStorage('ns', await storage.currentRevision(), { onEvents: (es) => { for (const e of es) if (e.type !== 'delete') values.push(e.kv.value); }, onError: () => {} });
+    try {
+      await store.create('ns', { metadata: { name: 'quiet', namespace: 'ns' }, data: {} }, W);
+      assert.equal(values.length, 1);
+      assert.equal(writing.has(values[0]!), false);
+    } finally {
+      watch.close();
+    }
+  });
+
+  it('a create changes an input it is told the request owns, and a copy of any other', async () => {
+    for (const [what, ownsInput, same] of [['owned', true, true], ['not owned', false, false]] as const) {
+      const input: ApiObject = { metadata: { name: `o-${ownsInput}`, namespace: 'ns' }, data: { a: '1' } };
+      const created = await store.create('ns', input, { ...W, ownsInput });
+      assert.equal(created === input, same, what);
+      assert.equal(input.metadata.uid !== undefined, same, `${what}: the input's metadata`);
+    }
+  });
+
   it('no stored form for a dry run or an object it did not write', async () => {
     const dry = await store.create('ns', { metadata: { name: 'e', namespace: 'ns' }, data: {} }, { dryRun: true });
     assert.equal(store.writtenJSON(dry, 'v1'), null);
     assert.equal(store.writtenJSON(await store.get('ns', 'c'), 'v1'), null);
+  });
+
+  it('a watcher decoding a write\'s event shares the object the write returned (no second decode), with its resourceVersion', async () => {
+    const seen: ApiObject[] = [];
+    const values: Uint8Array[] = [];
+    const writing = (store as unknown as { writing: WeakMap<Uint8Array, ApiObject> }).writing;
+    const rev = Number((await store.get('ns', 'c')).metadata.resourceVersion);
+    const watch = await store.watchStorage('ns', rev, {
+      onEvents: (es) => {
+        for (const e of es) if (e.type !== 'delete') (values.push(e.kv.value), seen.push(store.decodeShared(e.kv)));
+      },
+      onError: () => {},
+    });
+    try {
+      const rows: [string, () => Promise<ApiObject>][] = [
+        ['create', () => store.create('ns', { metadata: { name: 'w', namespace: 'ns' }, data: { a: '1' } }, W)],
+        ['update', () => store.guaranteedUpdate('ns', 'w', (cur) => ({ ...cur, metadata: { ...cur.metadata }, data: { a: '2' } }), W)],
+        ['storage update', () => store.storageUpdate('ns', 'w', (cur) => ({ ...cur, data: { a: '3' } }), { dryRun: false })],
+      ];
+      for (const [what, write] of rows) {
+        const wrote = await write();
+        const shared = seen.at(-1);
+        assert.equal(shared, wrote, what);
+        assert.ok(Object.isFrozen(shared) && Object.isFrozen(shared.metadata), what);
+        assert.deepEqual(shared, await store.get('ns', 'w'), `${what}: as the stored bytes decode`);
+
+      }
+    } finally {
+      watch.close();
+    }
   });
 });

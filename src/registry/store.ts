@@ -51,6 +51,12 @@ export interface WriteContext {
   readonly lens?: WriteLens;
   /** Where admission webhooks' time is noted (the request; metrics/latencytrackers.ts). */
   readonly latency?: LatencyTrackers;
+  /**
+   * The input is the request's own (decoded from its body, referenced by nothing
+   * else, not frozen): a create changes it, or what `track` made of it, instead
+   * of a deep copy.
+   */
+  readonly ownsInput?: boolean;
 }
 
 /**
@@ -150,6 +156,8 @@ export class GenericStore {
   private readonly recent = new RecentObjects();
   /** Decoded objects shared by getShared/listShared, by stored value (a new write is a new KeyValue). */
   private readonly shared = new WeakMap<KeyValue, ApiObject>();
+  /** Objects being written, by the bytes they were encoded to, while their write is under way (see storing(), written()). */
+  private readonly writing = new WeakMap<Uint8Array, ApiObject>();
 
   constructor(
     readonly identity: ResourceIdentity,
@@ -233,7 +241,23 @@ export class GenericStore {
 
   private sharedObject(kv: KeyValue): ApiObject {
     let obj = this.shared.get(kv);
-    if (!obj) this.shared.set(kv, (obj = deepFreeze(this.decode(kv))));
+    if (!obj) this.shared.set(kv, (obj = deepFreeze(this.written(kv) ?? this.decode(kv))));
+    return obj;
+  }
+
+  /**
+   * The object this store wrote as `kv`, when it still knows it: an informer
+   * sees a write's event before the write's own continuation runs (SQLite
+   * notifies at commit) or after it (then the object is a recent one). It is
+   * shared from then on: the writer only stamps its resourceVersion, which is
+   * stamped here first, so decoding the bytes again is not needed.
+   */
+  private written(kv: KeyValue): ApiObject | undefined {
+    // Looked up by the bytes: the event's KeyValue is not the one the write will be answered with.
+    const obj = this.writing.get(kv.value);
+    if (obj === undefined) return this.recent.get(kv);
+    this.writing.delete(kv.value);
+    stampRevision(obj, kv.modRevision);
     return obj;
   }
 
@@ -513,7 +537,8 @@ export class GenericStore {
 
   /** Creates the object; a create through PUT or apply (`refuseResourceVersion` false) drops a resourceVersion it was given. */
   private async insert(namespace: string, input: ApiObject, ctx: WriteContext, refuseResourceVersion: boolean): Promise<ApiObject> {
-    const obj = clone(ctx.track ? ctx.track(undefined, input) : input);
+    const tracked = ctx.track ? ctx.track(undefined, input) : input;
+    const obj = ctx.ownsInput ? tracked : clone(tracked);
     const meta = obj.metadata;
     if (this.namespaced) {
       if (meta.namespace && namespace && meta.namespace !== namespace) throw errs.badRequest('the namespace of the provided object does not match the namespace sent on the request');
@@ -558,8 +583,8 @@ export class GenericStore {
         const key = this.key(meta.namespace ?? '', meta.name!);
         const stored = ctx.lens ? await this.toStorage(ctx.lens, obj) : obj;
         const value = this.encode(stored);
-        const kv = await this.storage.create(key, value);
-        stored.metadata.resourceVersion = String(kv.modRevision);
+        const kv = await this.storing(stored, value, () => this.storage.create(key, value));
+        stampRevision(stored, kv.modRevision);
         this.recent.remember(key, kv.modRevision, stored, value);
         return ctx.lens ? await ctx.lens.toRequest(stored) : stored;
       } catch (err) {
@@ -827,10 +852,25 @@ export class GenericStore {
     }
     const stored = ctx.lens ? await this.toStorage(ctx.lens, obj) : obj;
     const value = this.encode(stored);
-    const next = await this.storage.update(key, value, { expectedModRevision: kv.modRevision });
-    stored.metadata.resourceVersion = String(next.modRevision);
+    const next = await this.storing(stored, value, () => this.storage.update(key, value, { expectedModRevision: kv.modRevision }));
+    stampRevision(stored, next.modRevision);
     this.recent.remember(key, next.modRevision, stored, value);
     return ctx.lens ? await ctx.lens.toRequest(stored) : stored;
+  }
+
+  /**
+   * Runs `write`, which stores `value`, the encoding of `obj`: an informer
+   * decoding the write's event meanwhile shares `obj` (see written()). Only
+   * while the write is under way — the watch cache keeps the bytes, so an
+   * entry left behind would keep the object alive with them.
+   */
+  private async storing<T>(obj: ApiObject, value: Uint8Array, write: () => Promise<T>): Promise<T> {
+    this.writing.set(value, obj);
+    try {
+      return await write();
+    } finally {
+      this.writing.delete(value);
+    }
   }
 
   /** The stored object as a write sees it: in the request's version when a lens converts (see WriteLens). */
@@ -903,8 +943,8 @@ export class GenericStore {
       if (opts.dryRun) return obj;
       try {
         const value = this.encode(obj);
-        const next = await this.storage.update(key, value, { expectedModRevision: kv.modRevision });
-        obj.metadata.resourceVersion = String(next.modRevision);
+        const next = await this.storing(obj, value, () => this.storage.update(key, value, { expectedModRevision: kv.modRevision }));
+        stampRevision(obj, next.modRevision);
         this.recent.remember(key, next.modRevision, obj, value);
         return obj;
       } catch (err) {
@@ -1015,4 +1055,10 @@ export function namesResourceVersion(rv: unknown): boolean {
   if (typeof rv !== 'string' || !/^\d+$/.test(rv)) return false;
   const n = BigInt(rv);
   return n !== 0n && n < 2n ** 64n;
+}
+
+/** Sets the resourceVersion a write was stored at (an object an informer already shares carries it, frozen). */
+function stampRevision(obj: ApiObject, revision: number): void {
+  const rv = String(revision);
+  if (obj.metadata.resourceVersion !== rv) obj.metadata.resourceVersion = rv;
 }
