@@ -81,11 +81,12 @@ async function callMutating(a: AdmissionAttributes, req: RequestView, inv: Invoc
     let patched: JsonValue;
     let ops: unknown;
     try {
-      const decoded = decodeJsonPatch(answer.patch.toString('utf8'), 'Ignore');
+      const text = answer.patch.toString('utf8');
+      const decoded = decodeJsonPatch(text, 'Ignore');
       if (decoded.operations.length === 0) return false;
       if (!object || !a.object) throw internal(`admission webhook ${JSON.stringify(w.name)} attempted to modify the object, which is not supported for this operation`);
       patched = applySimplePatch(object as JsonValue, decoded.operations) ?? applyJsonPatch(object as JsonValue, decoded.operations);
-      ops = JSON.parse(answer.patch.toString('utf8'));
+      ops = JSON.parse(text);
     } catch (err) {
       if (isPatchError(err)) throw internal(err.message);
       throw err;
