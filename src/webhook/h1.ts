@@ -8,6 +8,8 @@
 // As Go's transport: a call that finds its reused connection closed by the
 // server before any byte of an answer is sent again once on a new connection
 // (errServerClosedIdle); idle connections close after the idle timeout.
+// Connections never hold the process open; a call's deadline (a timer) does
+// while it runs.
 import tls from 'node:tls';
 import type { Cancel } from './deadline.js';
 
@@ -103,7 +105,6 @@ export class H1Connections {
     for (;;) {
       const c = this.idle.pop();
       if (!c) return undefined;
-      c.unpark();
       if (c.usable() && now - c.parkedAt < this.o.idleTimeoutMs) return c;
       c.destroy();
     }
@@ -170,6 +171,9 @@ class Conn {
   private current?: Reader;
 
   constructor(private readonly socket: tls.TLSSocket) {
+    // never holds the process open: a call in flight has its deadline's timer for that (an unref and a ref
+    // per call, as parking an idle connection would need, are two calls into the TCP handle)
+    socket.unref();
     socket.on('data', (c: Buffer) => (this.current ? this.current.data(c) : this.socket.destroy()));
     socket.on('error', (err) => this.current?.fail(err));
     socket.on('close', () => this.current?.closed());
@@ -180,14 +184,9 @@ class Conn {
     return !this.socket.destroyed && this.socket.readyState === 'open';
   }
 
-  /** Idle: it no longer holds the process open. */
+  /** Idle since `now`. */
   park(now: number): void {
     this.parkedAt = now;
-    this.socket.unref();
-  }
-
-  unpark(): void {
-    this.socket.ref();
   }
 
   destroy(): void {
