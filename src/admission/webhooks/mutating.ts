@@ -51,9 +51,15 @@ function asBeforeCreate(o: Record<string, unknown>): void {
   const m = o.metadata;
   if (m === null || typeof m !== 'object' || Array.isArray(m)) return;
   const meta = m as Record<string, unknown>;
-  delete meta.uid;
-  delete meta.generation;
-  meta.creationTimestamp = null;
+  // a new metadata object (the copy sent is ours) rather than `delete`, which would leave it a slow
+  // dictionary-mode object for JSON.stringify and every later read; members keep their order
+  const out: Record<string, unknown> = {};
+  for (const k in meta) {
+    if (k === 'uid' || k === 'generation' || !Object.hasOwn(meta, k)) continue;
+    out[k] = k === 'creationTimestamp' ? null : meta[k];
+  }
+  if (!Object.hasOwn(out, 'creationTimestamp')) out.creationTimestamp = null;
+  o.metadata = out;
 }
 
 /** The metadata fields the store set before admission (see asBeforeCreate). */
