@@ -89,14 +89,15 @@ export class AdmissionCallbackClient implements CallbackCaller {
     const { target, headers } = prepared;
     const deadline = new Deadline(c.timeoutMs, () => new OutboundError(`Post "${target.printed}": context deadline exceeded`, 'timeout'));
     try {
-      const release = await this.limiter.acquire(c.key, deadline);
+      // a free slot and a URL (no service to resolve) are taken without a turn of the microtask queue each
+      const release = this.limiter.tryAcquire(c.key) ?? (await this.limiter.acquire(c.key, deadline));
       try {
-        const endpoint = await this.endpoint(c.config, prepared, deadline);
+        const endpoint = c.config.service ? await this.serviceEndpoint(c.config.service, prepared, deadline) : (prepared.urlEndpoint ??= this.endpointAt(c.config, prepared, target.host, target.port));
         const answer = await this.pool.send(endpoint, {
-          path: target.path, authority: target.authority, body: Buffer.from(c.body),
+          path: target.path, authority: target.authority, body: c.body,
           headers, maxResponseBytes: this.maxBytes, signal: deadline,
         });
-        return { status: answer.status, body: answer.body, ...(answer.contentType !== undefined ? { contentType: answer.contentType } : {}), protocol: answer.protocol };
+        return answer; // status, body, contentType (when sent), protocol: a CallbackResult as it is
       } finally {
         release();
       }
@@ -119,7 +120,7 @@ export class AdmissionCallbackClient implements CallbackCaller {
     if (found) return found;
     const target = targetOf(config, timeoutMs);
     const creds = this.credentialsFor(target.credentialsHost);
-    const made: Prepared = { target, creds, headers: this.headers(creds), endpoints: new Map() };
+    const made: Prepared = { config, target, creds, headers: this.headers(creds), endpoints: new Map() };
     if (Object.isFrozen(config)) {
       if (!byTimeout) this.preparedBy.set(config, (byTimeout = new Map()));
       byTimeout.set(timeoutMs, made);
@@ -141,17 +142,15 @@ export class AdmissionCallbackClient implements CallbackCaller {
     this.pool.close();
   }
 
-  /** Where the call goes: the URL's host, or the address the service resolves to now; one frozen Endpoint per address. */
-  private async endpoint(config: CallbackConfig, p: Prepared, signal: Cancel): Promise<Endpoint> {
+  /** Where a service's call goes: the address it resolves to now. */
+  private async serviceEndpoint(s: NonNullable<CallbackConfig['service']>, p: Prepared, signal: Cancel): Promise<Endpoint> {
+    const at = await abortable(this.opts.resolveService(s.namespace, s.name, p.target.port), signal);
+    return this.endpointAt(p.config, p, at.host, at.port);
+  }
+
+  /** The frozen Endpoint of an address (the URL's host, or a service's resolved address), one per address. */
+  private endpointAt(config: CallbackConfig, p: Prepared, host: string, port: number): Endpoint {
     const t = p.target;
-    let host = t.host;
-    let port = t.port;
-    if (config.service) {
-      const s = config.service;
-      const at = await abortable(this.opts.resolveService(s.namespace, s.name, t.port), signal);
-      host = at.host;
-      port = at.port;
-    }
     const address = `${host}\u0000${port}`;
     let ep = p.endpoints.get(address);
     if (!ep) {
@@ -205,11 +204,14 @@ export class CallbackConfigError extends OutboundError {
 }
 
 interface Prepared {
+  readonly config: CallbackConfig;
   readonly target: Target;
   readonly creds: Credentials | undefined;
   readonly headers: Readonly<Record<string, string>>;
   /** The endpoints calls went to, by address (one for a URL; a service's endpoints). */
   readonly endpoints: Map<string, Endpoint>;
+  /** A URL's one endpoint, once made. */
+  urlEndpoint?: Endpoint;
 }
 
 interface Target {

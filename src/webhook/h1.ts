@@ -8,6 +8,8 @@
 // As Go's transport: a call that finds its reused connection closed by the
 // server before any byte of an answer is sent again once on a new connection
 // (errServerClosedIdle); idle connections close after the idle timeout.
+// Connections never hold the process open; a call's deadline (a timer) does
+// while it runs.
 import tls from 'node:tls';
 import type { Cancel } from './deadline.js';
 
@@ -17,7 +19,8 @@ export interface Exchange {
   /** Host header / :authority. */
   readonly authority: string;
   readonly headers: Readonly<Record<string, string>>;
-  readonly body: Buffer;
+  /** A string is sent as UTF-8 (written straight into the request's one buffer). */
+  readonly body: Buffer | string;
   readonly maxResponseBytes: number;
   /** The call's deadline (aborting drops the exchange). */
   readonly signal: Cancel;
@@ -61,30 +64,27 @@ export class H1Connections {
 
   constructor(private readonly o: H1Options) {}
 
+  /** One exchange; `active` counts it until it settles. One async frame per call (a hot path). */
   async send(x: Exchange): Promise<Answer> {
     this.active++;
     try {
-      return await this.exchange(x);
+      for (;;) {
+        const reused = this.take();
+        const conn = reused ?? new Conn(await this.dial(x));
+        try {
+          const a = await conn.exchange(x);
+          if (conn.keepAlive) this.release(conn);
+          else conn.destroy();
+          return a;
+        } catch (err) {
+          conn.destroy();
+          if (!(err instanceof ClosedIdleError)) throw err;
+          if (!reused || x.signal.aborted) throw Object.assign(new Error('EOF'), { code: 'ECONNRESET' });
+          // a reused connection the server had closed: once more, on a new connection
+        }
+      }
     } finally {
       this.active--;
-    }
-  }
-
-  private async exchange(x: Exchange): Promise<Answer> {
-    for (;;) {
-      const reused = this.take();
-      const conn = reused ?? new Conn(await this.dial(x));
-      try {
-        const a = await conn.exchange(x);
-        if (conn.keepAlive) this.release(conn);
-        else conn.destroy();
-        return a;
-      } catch (err) {
-        conn.destroy();
-        if (!(err instanceof ClosedIdleError)) throw err;
-        if (!reused || x.signal.aborted) throw Object.assign(new Error('EOF'), { code: 'ECONNRESET' });
-        // a reused connection the server had closed: once more, on a new connection
-      }
     }
   }
 
@@ -105,7 +105,6 @@ export class H1Connections {
     for (;;) {
       const c = this.idle.pop();
       if (!c) return undefined;
-      c.unpark();
       if (c.usable() && now - c.parkedAt < this.o.idleTimeoutMs) return c;
       c.destroy();
     }
@@ -161,6 +160,7 @@ export class H1Connections {
 }
 
 const CRLF2 = Buffer.from('\r\n\r\n');
+const STATUS_LINE = /^HTTP\/1\.([01]) (\d{3})/;
 
 /** One connection and the exchange on it, if any. */
 class Conn {
@@ -171,6 +171,9 @@ class Conn {
   private current?: Reader;
 
   constructor(private readonly socket: tls.TLSSocket) {
+    // never holds the process open: a call in flight has its deadline's timer for that (an unref and a ref
+    // per call, as parking an idle connection would need, are two calls into the TCP handle)
+    socket.unref();
     socket.on('data', (c: Buffer) => (this.current ? this.current.data(c) : this.socket.destroy()));
     socket.on('error', (err) => this.current?.fail(err));
     socket.on('close', () => this.current?.closed());
@@ -181,14 +184,9 @@ class Conn {
     return !this.socket.destroyed && this.socket.readyState === 'open';
   }
 
-  /** Idle: it no longer holds the process open. */
+  /** Idle since `now`. */
   park(now: number): void {
     this.parkedAt = now;
-    this.socket.unref();
-  }
-
-  unpark(): void {
-    this.socket.ref();
   }
 
   destroy(): void {
@@ -214,12 +212,15 @@ class Conn {
       });
       let head = `POST ${x.path} HTTP/1.1\r\nHost: ${x.authority}\r\n`;
       for (const k in x.headers) head += `${k}: ${x.headers[k]}\r\n`;
-      head += `Content-Length: ${x.body.length}\r\n\r\n`;
+      const body = x.body;
+      const bodyLength = typeof body === 'string' ? Buffer.byteLength(body, 'utf8') : body.length;
+      head += `Content-Length: ${bodyLength}\r\n\r\n`;
       // one buffer, one TLS record, one write
       const headLength = Buffer.byteLength(head, 'latin1');
-      const out = Buffer.allocUnsafe(headLength + x.body.length);
+      const out = Buffer.allocUnsafe(headLength + bodyLength);
       out.write(head, 0, 'latin1');
-      x.body.copy(out, headLength);
+      if (typeof body === 'string') out.write(body, headLength, 'utf8');
+      else body.copy(out, headLength);
       this.socket.write(out);
     });
   }
@@ -302,20 +303,25 @@ class Reader {
 
   /** False for a 1xx interim answer. */
   private readHead(head: string): boolean {
-    const lines = head.split('\r\n');
-    const m = /^HTTP\/1\.([01]) (\d{3})/.exec(lines[0]!);
-    if (!m) throw new Error(`malformed HTTP response ${JSON.stringify(lines[0])}`);
+    let eol = head.indexOf('\r\n');
+    if (eol < 0) eol = head.length;
+    const first = head.slice(0, eol);
+    const m = STATUS_LINE.exec(first);
+    if (!m) throw new Error(`malformed HTTP response ${JSON.stringify(first)}`);
     const status = Number(m[2]);
     if (status >= 100 && status < 200) return false;
     this.status = status;
     this.keepAlive = m[1] === '1';
     let length = -1;
-    for (let i = 1; i < lines.length; i++) {
-      const line = lines[i]!;
-      const colon = line.indexOf(':');
-      if (colon <= 0) throw new Error(`malformed MIME header line: ${line}`);
-      const name = line.slice(0, colon).trim().toLowerCase();
-      const value = line.slice(colon + 1).trim();
+    // header lines one by one, without splitting the head into an array first
+    for (let at = eol + 2; at < head.length + 2; ) {
+      let end = head.indexOf('\r\n', at);
+      if (end < 0) end = head.length;
+      const colon = head.indexOf(':', at);
+      if (colon <= at || colon >= end) throw new Error(`malformed MIME header line: ${head.slice(at, end)}`);
+      const name = head.slice(at, colon).trim().toLowerCase();
+      const value = head.slice(colon + 1, end).trim();
+      at = end + 2;
       if (name === 'content-length') {
         if (!/^\d+$/.test(value)) throw new Error(`bad Content-Length ${JSON.stringify(value)}`);
         length = Number(value);

@@ -43,6 +43,29 @@ describe('KeyedLimiter', () => {
     assert.deepEqual(l.load('k'), { running: 0, waiting: 0 });
   });
 
+  it('tryAcquire takes a free slot at once and nothing when the key is full; its slot serves the queue like any other', async () => {
+    const l = new KeyedLimiter(2);
+    const t1 = l.tryAcquire('k');
+    const a2 = await l.acquire('k');
+    assert.ok(t1);
+    assert.equal(l.tryAcquire('k'), undefined);
+    assert.deepEqual(l.load('k'), { running: 2, waiting: 0 });
+    const queued = l.acquire('k');
+    assert.deepEqual(l.load('k'), { running: 2, waiting: 1 });
+    t1();
+    t1(); // once only
+    const a3 = await queued;
+    assert.deepEqual(l.load('k'), { running: 2, waiting: 0 });
+    assert.equal(l.tryAcquire('k'), undefined);
+    a2();
+    a3();
+    assert.deepEqual(l.load('k'), { running: 0, waiting: 0 });
+    const t4 = l.tryAcquire('k');
+    assert.deepEqual(l.load('k'), { running: 1, waiting: 0 });
+    t4!();
+    assert.deepEqual(l.load('k'), { running: 0, waiting: 0 });
+  });
+
   it('refuses a bound below one', () => {
     assert.throws(() => new KeyedLimiter(0), RangeError);
   });

@@ -12,18 +12,23 @@ export class KeyedLimiter {
     if (!(perKey >= 1)) throw new RangeError(`perKey must be at least 1, not ${perKey}`);
   }
 
+  /** A release function when a slot of `key` is free now (no promise, no turn of the microtask queue); else undefined and nothing held. */
+  tryAcquire(key: string): (() => void) | undefined {
+    const k = this.keys.get(key);
+    if (k && k.running >= this.perKey) return undefined;
+    const slot = k ?? { running: 0, waiting: [] };
+    if (!k) this.keys.set(key, slot);
+    slot.running++;
+    return this.releaser(key, slot);
+  }
+
   /** Resolves with a release function once a slot of `key` is free; rejects with the signal's reason when it aborts first. */
   acquire(key: string, signal?: Cancel): Promise<() => void> {
     if (signal?.aborted) return Promise.reject(signal.reason);
     let k = this.keys.get(key);
     if (!k) this.keys.set(key, (k = { running: 0, waiting: [] }));
     const slot = k;
-    const release = once(() => {
-      slot.running--;
-      const next = slot.waiting.shift();
-      if (next) next();
-      else if (slot.running === 0) this.keys.delete(key);
-    });
+    const release = this.releaser(key, slot);
     if (slot.running < this.perKey) {
       slot.running++;
       return Promise.resolve(release);
@@ -41,6 +46,16 @@ export class KeyedLimiter {
       };
       signal?.addEventListener('abort', onAbort, { once: true });
       slot.waiting.push(start);
+    });
+  }
+
+  /** Frees one slot of `key` (once, however often called) and starts the next waiting call. */
+  private releaser(key: string, slot: { running: number; waiting: Array<() => void> }): () => void {
+    return once(() => {
+      slot.running--;
+      const next = slot.waiting.shift();
+      if (next) next();
+      else if (slot.running === 0) this.keys.delete(key);
     });
   }
 

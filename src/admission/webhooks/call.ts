@@ -12,6 +12,14 @@ import type { Webhook } from './types.js';
 
 export type CallInput = Omit<ReviewInput, 'version'>;
 
+/** `<configuration>/<webhook>` per (frozen) webhook, made once: the client's limiter key (a new string per call would be hashed per call). */
+const keys = new WeakMap<Webhook, string>();
+function keyOf(w: Webhook): string {
+  let key = keys.get(w);
+  if (key === undefined) keys.set(w, (key = `${w.configuration}/${w.name}`));
+  return key;
+}
+
 export async function callWebhook(caller: CallbackCaller, w: Webhook, input: CallInput): Promise<ReviewAnswer> {
   if (input.dryRun) {
     if (w.sideEffects === undefined) throw new CallingWebhookError(w.name, 'Webhook SideEffects is nil');
@@ -24,7 +32,7 @@ export async function callWebhook(caller: CallbackCaller, w: Webhook, input: Cal
   let body: Buffer;
   let contentType: string | undefined;
   try {
-    ({ status, body, contentType } = await caller.call({ config: w.clientConfig, body: JSON.stringify(review), timeoutMs: w.timeoutSeconds * 1000, key: `${w.configuration}/${w.name}` }));
+    ({ status, body, contentType } = await caller.call({ config: w.clientConfig, body: JSON.stringify(review), timeoutMs: w.timeoutSeconds * 1000, key: keyOf(w) }));
   } catch (err) {
     throw new CallingWebhookError(w.name, `failed to call webhook: ${err instanceof Error ? err.message : String(err)}`);
   }

@@ -52,9 +52,15 @@ function asBeforeCreate(o: Record<string, unknown>): void {
   const m = o.metadata;
   if (m === null || typeof m !== 'object' || Array.isArray(m)) return;
   const meta = m as Record<string, unknown>;
-  delete meta.uid;
-  delete meta.generation;
-  meta.creationTimestamp = null;
+  // a new metadata object (the copy sent is ours) rather than `delete`, which would leave it a slow
+  // dictionary-mode object for JSON.stringify and every later read; members keep their order
+  const out: Record<string, unknown> = {};
+  for (const k in meta) {
+    if (k === 'uid' || k === 'generation' || !Object.hasOwn(meta, k)) continue;
+    out[k] = k === 'creationTimestamp' ? null : meta[k];
+  }
+  if (!Object.hasOwn(out, 'creationTimestamp')) out.creationTimestamp = null;
+  o.metadata = out;
 }
 
 /** The metadata fields the store set before admission (see asBeforeCreate). */
@@ -82,11 +88,12 @@ async function callMutating(a: AdmissionAttributes, req: RequestView, inv: Invoc
     let patched: JsonValue;
     let ops: unknown;
     try {
-      const decoded = decodeJsonPatch(answer.patch.toString('utf8'), 'Ignore');
+      const text = answer.patch.toString('utf8');
+      const decoded = decodeJsonPatch(text, 'Ignore');
       if (decoded.operations.length === 0) return false;
       if (!object || !a.object) throw internal(`admission webhook ${JSON.stringify(w.name)} attempted to modify the object, which is not supported for this operation`);
       patched = applySimplePatch(object as JsonValue, decoded.operations) ?? applyJsonPatch(object as JsonValue, decoded.operations);
-      ops = JSON.parse(answer.patch.toString('utf8'));
+      ops = JSON.parse(text);
     } catch (err) {
       if (isPatchError(err)) throw internal(err.message);
       throw err;

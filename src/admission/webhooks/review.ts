@@ -78,23 +78,20 @@ function userInfo(u: UserInfo | undefined): Record<string, unknown> {
 
 /** The review to send, with its fresh uid. */
 export function buildReview(r: ReviewInput, uid: string = randomUUID()): { uid: string; review: Record<string, unknown> } {
-  const request: Record<string, unknown> = {
-    uid,
-    kind: gvk(r.kind),
-    resource: gvr(r.resource),
-    ...(r.subresource ? { subResource: r.subresource } : {}),
-    requestKind: gvk(r.requestKind),
-    requestResource: gvr(r.requestResource),
-    ...(r.requestSubresource ? { requestSubResource: r.requestSubresource } : {}),
-    ...(r.name ? { name: r.name } : {}),
-    ...(r.namespace ? { namespace: r.namespace } : {}),
-    operation: r.operation,
-    userInfo: userInfo(r.user),
-    object: r.object ?? null,
-    oldObject: r.oldObject ?? null,
-    dryRun: r.dryRun,
-    options: r.options ?? null,
-  };
+  // members assigned in kube's order (JSON.stringify keeps insertion order), the optional ones only when set
+  const request: Record<string, unknown> = { uid, kind: gvk(r.kind), resource: gvr(r.resource) };
+  if (r.subresource) request.subResource = r.subresource;
+  request.requestKind = gvk(r.requestKind);
+  request.requestResource = gvr(r.requestResource);
+  if (r.requestSubresource) request.requestSubResource = r.requestSubresource;
+  if (r.name) request.name = r.name;
+  if (r.namespace) request.namespace = r.namespace;
+  request.operation = r.operation;
+  request.userInfo = userInfo(r.user);
+  request.object = r.object ?? null;
+  request.oldObject = r.oldObject ?? null;
+  request.dryRun = r.dryRun;
+  request.options = r.options ?? null;
   return { uid, review: { kind: 'AdmissionReview', apiVersion: `admission.k8s.io/${r.version}`, request } };
 }
 

@@ -66,13 +66,24 @@ export function writeBack(mutated: Obj, from: GroupVersionKind, target: ApiObjec
   // metadata keeps its identity too: the write path holds it (it sets resourceVersion on it after the write)
   const meta = t.metadata;
   const nextMeta = next.metadata;
-  for (const k of Object.keys(t)) delete t[k];
+  clear(t);
   Object.assign(t, next);
   if (isPlain(meta) && isPlain(nextMeta)) {
-    for (const k of Object.keys(meta)) delete meta[k];
+    clear(meta);
     Object.assign(meta, nextMeta);
     t.metadata = meta;
   }
   if (storageApiVersion !== undefined) t.apiVersion = storageApiVersion;
   if (storageKind !== undefined) t.kind = storageKind;
+}
+
+/**
+ * Deletes every member of `o`, the last added first: V8 then undoes each
+ * addition and the object stays a fast one (deleting in any other order turns
+ * it into a dictionary, slower for every later read and JSON.stringify of the
+ * object the request goes on to store and answer with).
+ */
+function clear(o: Obj): void {
+  const keys = Object.keys(o);
+  for (let i = keys.length - 1; i >= 0; i--) delete o[keys[i]!];
 }
