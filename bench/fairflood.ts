@@ -1,6 +1,7 @@
 // The flooder of bench/fairness.ts, in a worker thread of its own: lists a
 // path from many keep-alive connections without pause until told to stop,
-// reading each answer to its end and keeping only its status. Its own event
+// reading each answer to its end and keeping only its status; says 'warm'
+// once every connection has had an answer. Its own event
 // loop keeps the flood's client-side work (TLS, 3 MiB bodies) out of the
 // loop that times the victim's requests.
 import { Agent, request } from 'node:https';
@@ -25,10 +26,15 @@ function list(): Promise<number> {
 }
 
 parentPort!.on('message', () => { flooding = false; });
+// 'warm' once every connection has had an answer: all are open (their TLS handshakes done) and the flood is steady
+let cold = connections;
 await Promise.all(Array.from({ length: connections }, async () => {
+  let first = true;
   while (flooding) {
     const status = await list();
     answers.set(status, (answers.get(status) ?? 0) + 1);
+    if (first && --cold === 0) parentPort!.postMessage('warm');
+    first = false;
   }
 }));
 agent.destroy();
