@@ -143,13 +143,13 @@ const layouts = new WeakMap<Uint8Array, Layout | null>();
  * cached objects copies their bytes without reading them again.
  */
 export function writeServedJSONCached(sink: PieceSink, value: Uint8Array, revision: number, form: ServedForm = {}): boolean {
+  const b = asBuffer(value);
   let layout = layouts.get(value);
   if (layout === undefined) {
-    layout = layoutOf(asBuffer(value));
+    layout = layoutOf(b);
     layouts.set(value, layout);
   }
   if (layout === null) return false;
-  const b = asBuffer(value);
   if (form.typeMeta || form.before || form.after) return writeLayout(sink, b, layout, String(revision), form);
   // A list item: its segments found once per value (a cached value keeps its revision).
   let item = layout.item;
