@@ -13,7 +13,7 @@ import { endBody } from './compress.js';
 import { drained } from './drain.js';
 import { bulkLane } from './bulklane.js';
 import { WarningRecorder } from './warnings.js';
-import { auditRecordOf, auditResponseObject, auditResponseStatus, auditResponseText } from '../audit/record.js';
+import { auditRecordOf, auditResponseObject, auditResponseStatus, auditResponseText, auditWantsResponse } from '../audit/record.js';
 
 export function writeObject(ctx: RequestContext, code: number, obj: unknown, enc?: Encoding, contentType?: string): void {
   const accept = ctx.req.headers.accept;
@@ -37,7 +37,9 @@ export function writeObject(ctx: RequestContext, code: number, obj: unknown, enc
  * backpressure (the envelope's length prefix needs the total size first, so
  * the bytes are sent after the last chunk; no single list-sized buffer or
  * string is ever made). Items' apiVersion/kind are not part of the message;
- * `view` converts each item to the request's version.
+ * `view` converts each item to the request's version. Audited at
+ * RequestResponse, the event keeps the list as JSON, as kube's audit encodes
+ * a response object whatever the client negotiated.
  */
 export async function writeProtobufList<T extends Record<string, unknown>>(
   ctx: RequestContext,
@@ -49,14 +51,20 @@ export async function writeProtobufList<T extends Record<string, unknown>>(
   const list = ProtobufListWriter.for(apiVersion, listKind);
   if (!list) return writeObject(ctx, 406, statusFromUnknown(newNotAcceptable(TEXT_BODY_TYPES)), 'json');
   let revision = 0;
+  const audited: string[] | undefined = auditWantsResponse(ctx) ? [] : undefined;
   for await (const chunk of chunks) {
     revision = chunk.revision;
-    for (const item of chunk.items) list.add(view(item));
+    for (const item of chunk.items) {
+      const v = view(item);
+      list.add(v);
+      if (audited) audited.push(listItemJSON(v));
+    }
     const turn = bulkLane.turn(); // encoding is bulk work: other requests get their turn between chunks
     if (turn) await turn;
   }
   const res = ctx.res;
   if (res.headersSent || res.writableEnded) return;
+  if (audited) auditResponseText(ctx, `{"kind":${JSON.stringify(listKind)},"apiVersion":${JSON.stringify(apiVersion)},"metadata":{"resourceVersion":"${revision}"},"items":[${audited.join(',')}]}`);
   res.statusCode = 200;
   res.setHeader('Content-Type', protobufMediaType(ctx.req.headers.accept));
   res.setHeader('Cache-Control', 'no-cache, private');
@@ -68,6 +76,12 @@ export async function writeProtobufList<T extends Record<string, unknown>>(
     if (turn) await turn;
   }
   res.end();
+}
+
+/** A typed list's item as JSON: without kind and apiVersion, as the list's JSON form writes it. */
+function listItemJSON(item: Record<string, unknown>): string {
+  const { kind: _k, apiVersion: _a, ...rest } = item;
+  return JSON.stringify(rest);
 }
 
 function send(ctx: RequestContext, code: number, contentType: string, body: string | Buffer): void {

@@ -83,6 +83,21 @@ describe('audit log (e2e)', () => {
     assert.deepEqual(le.responseObject.items.map((i: Ev) => i.metadata.name), ['c1']);
     assert.equal(le.responseObject.items[0].metadata.managedFields, undefined);
 
+    // whatever the client negotiated, the event keeps the response as JSON (kube's audit encodes it so)
+    const pb = await t.req('GET', '/api/v1/namespaces/au/configmaps', undefined, { headers: { accept: 'application/vnd.kubernetes.protobuf' } });
+    assert.equal(pb.status, 200);
+    assert.match(String(pb.headers['content-type']), /protobuf/);
+    const pbe = await complete(String(pb.headers['audit-id']));
+    assert.equal(pbe.responseObject.kind, 'ConfigMapList');
+    assert.equal(pbe.responseObject.apiVersion, 'v1');
+    assert.match(pbe.responseObject.metadata.resourceVersion, /^\d+$/);
+    assert.deepEqual(pbe.responseObject.items.map((i: Ev) => [i.metadata.name, i.data.k, i.kind, i.metadata.managedFields]), [['c1', 'v', undefined, undefined]]);
+    const tb = await t.req('GET', '/api/v1/namespaces/au/configmaps', undefined, { headers: { accept: 'application/json;as=Table;g=meta.k8s.io;v=v1' } });
+    assert.equal(tb.status, 200);
+    const tbe = await complete(String(tb.headers['audit-id']));
+    assert.equal(tbe.responseObject.kind, 'Table');
+    assert.deepEqual(tbe.responseObject.rows.map((r: Ev) => r.cells[0]), ['c1']);
+
     const cur = g.body;
     const u = await t.req('PUT', '/api/v1/namespaces/au/configmaps/c1', { ...cur, data: { k: 'v2' } });
     assert.equal(u.status, 200);
