@@ -60,6 +60,45 @@ describe('the log backend', () => {
     assert.equal(writes.length, 2);
   });
 
+  it('one write at a time: events arriving during a write collect and go out together when it ends, its bytes untouched', async () => {
+    const writes: string[][] = [];
+    const pending: { bytes: Buffer; copy: string; ends: readonly number[]; finish: () => void }[] = [];
+    const b = new LogBackend({
+      writeChunk: (bytes, ends) => new Promise<void>((finish) => pending.push({ bytes, copy: bytes.toString(), ends, finish })),
+    }, 'json');
+    const first = b.processEvents([ev('1')]);
+    await new Promise((r) => setImmediate(r));
+    assert.equal(pending.length, 1, 'the first batch is being written');
+    const later = [b.processEvents([ev('2')]), b.processEvents([ev('3')])];
+    await new Promise((r) => setImmediate(r));
+    b.processEvents([ev('4')]);
+    await new Promise((r) => setImmediate(r));
+    assert.equal(pending.length, 1, 'nothing else starts while a write is under way');
+    assert.equal(pending[0]!.bytes.toString(), pending[0]!.copy, 'the bytes under write are not reused');
+    writes.push(lines(pending[0]!.bytes, pending[0]!.ends));
+    pending[0]!.finish();
+    assert.equal(await first, true);
+    assert.equal(pending.length, 2, 'the collected batch starts when the write ends');
+    writes.push(lines(pending[1]!.bytes, pending[1]!.ends));
+    pending[1]!.finish();
+    assert.deepEqual(await Promise.all(later), [true, true]);
+    assert.deepEqual(writes.map((w) => w.map((l) => JSON.parse(l).auditID)), [['1'], ['2', '3', '4']]);
+    await b.shutdown();
+  });
+
+  it('a write that rejects fails its batch only; the next batch is written', async () => {
+    let calls = 0;
+    const written: string[] = [];
+    const b = new LogBackend({
+      writeChunk: (bytes, ends) => (++calls === 1 ? Promise.reject(new Error('EIO')) : Promise.resolve(void written.push(...lines(bytes, ends)))),
+    }, 'json');
+    const r1 = b.processEvents([ev('1')]);
+    assert.equal(await r1, false);
+    assert.equal(await b.processEvents([ev('2')]), true);
+    assert.deepEqual(written.map((l) => JSON.parse(l).auditID), ['2']);
+    assert.match(logged[0]!, /affecting 1 audit events: EIO/);
+  });
+
   it('writes legacy lines', async () => {
     const writes: string[] = [];
     const b = new LogBackend({ writeChunk: (bytes, ends) => void writes.push(...lines(bytes, ends)) }, 'legacy');
