@@ -23,9 +23,9 @@ describe('audit log rotation (lumberjack)', () => {
     const f = new RotatingFile(file, { maxSize: 1, maxBackups: 2, now: () => (now += 1000) });
     // 0.4 MB per line: two lines fit in 1 MB, the third starts a new file
     const size = Math.floor(0.4 * MB);
-    await f.writeLines([line('a', size), line('b', size)]);
-    await f.writeLines([line('c', size)]);
-    await f.writeLines([line('d', size), line('e', size), line('f', size), line('g', size)]);
+    f.writeLines([line('a', size), line('b', size)]);
+    f.writeLines([line('c', size)]);
+    f.writeLines([line('d', size), line('e', size), line('f', size), line('g', size)]);
     await f.milled();
     f.close();
     const backups = oldLogFiles(file).map((b) => b.name);
@@ -37,24 +37,24 @@ describe('audit log rotation (lumberjack)', () => {
     assert.deepEqual(readdirSync(dir).sort(), ['audit.log', ...backups].sort());
   });
 
-  it('appends to an existing file, rotates it when the first write would not fit', async () => {
+  it('appends to an existing file, rotates it when the first write would not fit', () => {
     const dir = tempDir('svc-audit-rotate-');
     const file = join(dir, 'audit.log');
     writeFileSync(file, 'old\n');
     const f = new RotatingFile(file, { maxSize: 1, now: () => Date.UTC(2023, 0, 1) });
-    await f.writeLines(['new\n']);
+    f.writeLines(['new\n']);
     f.close();
     assert.equal(readFileSync(file, 'utf8'), 'old\nnew\n');
     const g = new RotatingFile(file, { maxSize: 1, now: () => Date.UTC(2023, 0, 2) });
-    await g.writeLines([line('x', MB - 4)]);
+    g.writeLines([line('x', MB - 4)]);
     g.close();
     assert.equal(readFileSync(file, 'utf8'), line('x', MB - 4));
     assert.equal(readFileSync(join(dir, 'audit-2023-01-02T00-00-00.000.log'), 'utf8'), 'old\nnew\n');
   });
 
-  it('refuses a line larger than maxSize', async () => {
+  it('refuses a line larger than maxSize', () => {
     const f = new RotatingFile(join(tempDir('svc-audit-rotate-'), 'a.log'), { maxSize: 1 });
-    await assert.rejects(f.writeLines([line('x', MB + 1)]), { message: `write length ${MB + 1} exceeds maximum file size ${MB}` });
+    assert.throws(() => f.writeLines([line('x', MB + 1)]), { message: `write length ${MB + 1} exceeds maximum file size ${MB}` });
     f.close();
   });
 
@@ -65,9 +65,9 @@ describe('audit log rotation (lumberjack)', () => {
     writeFileSync(join(dir, 'audit-2022-01-01T00-00-00.000.log'), 'ancient\n');
     let now = Date.UTC(2023, 0, 10);
     const f = new RotatingFile(file, { maxSize: 1, maxAge: 3, compress: true, now: () => now });
-    await f.writeLines([line('a', MB - 10)]);
+    f.writeLines([line('a', MB - 10)]);
     now += day;
-    await f.writeLines([line('b', 100)]);
+    f.writeLines([line('b', 100)]);
     await f.milled();
     f.close();
     const names = readdirSync(dir).sort();
