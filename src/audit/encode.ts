@@ -74,7 +74,16 @@ function sortedMap(m: Readonly<Record<string, string | readonly string[]>>): str
   return `${s}}`;
 }
 
+/** A user's JSON by its event user object (shared by the requests of one authenticated user). */
+const userTexts = new WeakMap<EventUser, string>();
+
 export function userJSON(u: EventUser): string {
+  let text = userTexts.get(u);
+  if (text === undefined) userTexts.set(u, (text = userText(u)));
+  return text;
+}
+
+function userText(u: EventUser): string {
   const parts: string[] = [];
   if (u.username) parts.push(`"username":${str(u.username)}`);
   if (u.uid) parts.push(`"uid":${str(u.uid)}`);

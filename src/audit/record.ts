@@ -172,9 +172,16 @@ export function auditImpersonatedUser(ctx: RequestContext, u: { name: string; ui
   r.impersonatedUser = eventUser(u);
 }
 
+/** Event users by the authenticated user object they were made from (a token's user is one object for as long as it is cached). */
+const eventUsers = new WeakMap<object, EventUser>();
+
 export function eventUser(u: { name: string; uid?: string | undefined; groups: readonly string[]; extra?: Readonly<Record<string, readonly string[]>> | undefined }): EventUser {
-  const e: { -readonly [K in keyof EventUser]: EventUser[K] } = { username: u.name, groups: u.groups };
-  if (u.uid) e.uid = u.uid;
-  if (u.extra) e.extra = u.extra;
+  let e = eventUsers.get(u);
+  if (e === undefined) {
+    const made: { -readonly [K in keyof EventUser]: EventUser[K] } = { username: u.name, groups: u.groups };
+    if (u.uid) made.uid = u.uid;
+    if (u.extra) made.extra = u.extra;
+    eventUsers.set(u, (e = made));
+  }
   return e;
 }

@@ -21,22 +21,44 @@ function first(h: string | string[] | undefined): string | undefined {
   return Array.isArray(h) ? h[0] : h;
 }
 
-/** The peer's address (Node's socket.remoteAddress), for the fast path when no proxy header is there. */
-export function sourceIPs(headers: IncomingHttpHeaders, remoteAddress: string | undefined): string[] {
-  const ips: string[] = [];
+/** Peers seen (a few clients, many requests each): the peer's canonical form and its one-address list. */
+const peers = new Map<string, { readonly ip: string | undefined; readonly alone: readonly string[] }>();
+const MAX_PEERS = 4096;
+
+function peerOf(remoteAddress: string): { readonly ip: string | undefined; readonly alone: readonly string[] } {
+  let p = peers.get(remoteAddress);
+  if (p === undefined) {
+    const ip = remoteAddress.startsWith('::ffff:') && isIP(remoteAddress.slice(7)) === 4 ? remoteAddress.slice(7) : canonicalIP(remoteAddress);
+    p = { ip, alone: Object.freeze(ip ? [ip] : []) };
+    if (peers.size >= MAX_PEERS) peers.clear();
+    peers.set(remoteAddress, p);
+  }
+  return p;
+}
+
+const NONE: readonly string[] = Object.freeze([]);
+
+/**
+ * The request's source IPs from its proxy headers and its peer's address
+ * (Node's socket.remoteAddress). Without proxy headers (nearly every request)
+ * the answer is a shared frozen list per peer.
+ */
+export function sourceIPs(headers: IncomingHttpHeaders, remoteAddress: string | undefined): readonly string[] {
   const fwd = first(headers['x-forwarded-for']);
+  const real = first(headers['x-real-ip']);
+  if (!fwd && !real) return remoteAddress === undefined ? NONE : peerOf(remoteAddress).alone;
+  const ips: string[] = [];
   if (fwd) {
     for (const part of fwd.split(',')) {
       const ip = canonicalIP(part);
       if (ip) ips.push(ip);
     }
   }
-  const real = first(headers['x-real-ip']);
   if (real) {
     const ip = canonicalIP(real);
     if (ip && !ips.includes(ip)) ips.push(ip);
   }
-  const peer = remoteAddress === undefined ? undefined : remoteAddress.startsWith('::ffff:') && isIP(remoteAddress.slice(7)) === 4 ? remoteAddress.slice(7) : canonicalIP(remoteAddress);
+  const peer = remoteAddress === undefined ? undefined : peerOf(remoteAddress).ip;
   if (peer && (ips.length === 0 || ips[ips.length - 1] !== peer)) ips.push(peer);
   return ips;
 }
