@@ -8,7 +8,8 @@ import type { JsonValue } from '../schema/model.js';
 import { isObject } from '../schema/model.js';
 import { pathToString } from './fieldpath.js';
 import { compareEntries, decodeManaged, encodeManaged, incomingManaged, isResetRequest, type Conflict, type Managed } from './managed.js';
-import { applyMerged, BEFORE_FIRST_APPLY, update, type EngineOptions } from './engine.js';
+import { applyMerged, BEFORE_FIRST_APPLY, recordUpdate, STRIPPED, update, type EngineOptions } from './engine.js';
+import { createdFieldSet, isEmptyObject } from './createset.js';
 import { fastUpdate } from './fastupdate.js';
 import { cloneJson, jsonEqual, type JsonObject } from './typed.js';
 
@@ -115,7 +116,9 @@ export function generalUpdate(o: UpdateObjectOptions): WriteResult {
   // comes first and the request's other changes then belong to its manager (item 13).
   const reset = !o.subresource && isResetRequest(reqMeta?.managedFields);
   if (managed.size === 0 && !isCreate && !reset) return { object: updated, changed };
-  managed = update({ ...o, live, updated, managed });
+  // A create from nothing (an unstructured kind's {}) that nobody tracks yet: its writer owns every field, in one walk.
+  if (managed.size === 0 && isCreate && isEmptyObject(live)) managed = recordUpdate(o, managed, createdFieldSet(updated, o.schema, { ignored: o.ignored, notOwned: STRIPPED }));
+  else managed = update({ ...o, live, updated, managed });
   return { object: withManaged(updated, managed), changed };
 }
 
