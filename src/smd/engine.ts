@@ -322,21 +322,13 @@ export interface UpdateInput extends EngineOptions {
 
 /** The managed map after a non-apply write (never conflicts; the updater takes what changed). */
 export function update(o: UpdateInput): Managed {
+  const info: ManagerInfo = { manager: o.manager, operation: 'Update', apiVersion: o.apiVersion, ...(o.subresource ? { subresource: o.subresource } : {}) };
+  const id = managerId(info);
   const managed = reconcileAll(o.managed, o);
   const cmp = updateManagers({ live: o.live, next: o.updated, engine: o, managed, workflow: CURRENT_OPERATION, force: true, ignored: o.ignored });
   let set = cmp.modified.union(cmp.added).difference(cmp.removed);
   if (o.ignored) set = set.recursiveDifference(o.ignored);
-  return recordUpdate(o, managed, set.difference(STRIPPED));
-}
-
-/**
- * The managed map after a non-apply write whose writer changed `set` (without
- * ignored and never-owned fields), the other managers already updated: the
- * writer's Update entry takes the set (and the time), then the cap applies.
- */
-export function recordUpdate(o: Pick<UpdateInput, 'manager' | 'apiVersion' | 'subresource' | 'schema' | 'converter' | 'now'>, managed: Managed, set: FieldSet): Managed {
-  const info: ManagerInfo = { manager: o.manager, operation: 'Update', apiVersion: o.apiVersion, ...(o.subresource ? { subresource: o.subresource } : {}) };
-  const id = managerId(info);
+  set = set.difference(STRIPPED);
   if (!set.empty()) {
     const prev = managed.get(id);
     managed.set(id, { ...info, fields: prev ? set.union(prev.fields) : set, time: o.now() });
