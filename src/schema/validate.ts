@@ -107,13 +107,14 @@ export function goNumber(n: number, integer: boolean): string {
 }
 
 function checkNumber(s: Schema, v: number, at: PathStack, errs: FieldError[]): void {
-  const int = Number.isInteger(v);
-  const path = s.maximum === undefined && s.minimum === undefined ? '' : String(at);
+  // The path is rendered only for an error (most numbers are in bounds).
   if (s.maximum !== undefined && (s.exclusiveMaximum ? v >= s.maximum : v > s.maximum)) {
-    errs.push(invalid(path, v, `${path} in body should be less than ${s.exclusiveMaximum ? '' : 'or equal to '}${goNumber(s.maximum, int)}`));
+    const path = String(at);
+    errs.push(invalid(path, v, `${path} in body should be less than ${s.exclusiveMaximum ? '' : 'or equal to '}${goNumber(s.maximum, Number.isInteger(v))}`));
   }
   if (s.minimum !== undefined && (s.exclusiveMinimum ? v <= s.minimum : v < s.minimum)) {
-    errs.push(invalid(path, v, `${path} in body should be greater than ${s.exclusiveMinimum ? '' : 'or equal to '}${goNumber(s.minimum, int)}`));
+    const path = String(at);
+    errs.push(invalid(path, v, `${path} in body should be greater than ${s.exclusiveMinimum ? '' : 'or equal to '}${goNumber(s.minimum, Number.isInteger(v))}`));
   }
 }
 
