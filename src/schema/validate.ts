@@ -12,6 +12,7 @@ import { formatOk } from './formats.js';
 import { matches } from '../cel/runtime/regex.js';
 import { isObject, jsonTypeOf, type Schema } from './model.js';
 import { PathStack } from './path.js';
+import { propertyIndex } from './properties.js';
 
 export interface ValidateOptions {
   /** The path of `value` itself (e.g. "spec" when validating a spec on its own); empty for an object root. */
@@ -136,11 +137,10 @@ function checkObject(s: Schema, v: { [k: string]: unknown }, at: PathStack, errs
     if (s.minProperties !== undefined && n < s.minProperties) return void errs.push(invalid(String(at), n, `${at} in body should have at least ${s.minProperties} properties`));
     if (s.maxProperties !== undefined && n > s.maxProperties) return void errs.push(tooMany(String(at), n, s.maxProperties));
   }
-  const props = s.properties;
+  const props = s.properties === undefined ? undefined : propertyIndex(s.properties);
   const extra = typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined;
   for (const k in v) {
-    const p = props?.[k];
-    const sub = p !== undefined && has(props!, k) ? p : extra;
+    const sub = props?.get(k) ?? extra;
     if (sub === undefined) continue;
     at.push(k);
     check(sub, v[k], at, errs);
