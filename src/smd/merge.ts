@@ -101,7 +101,7 @@ export function updateObject(o: UpdateObjectOptions): WriteResult {
     const fast = fastUpdate({ ...o, live: o.live });
     if (fast) return fast;
   }
-  if (o.live === undefined) {
+  if (o.live === undefined && o.isCreate !== false) {
     const created = createdFromNothing(o);
     if (created) return created;
   }
