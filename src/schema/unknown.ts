@@ -9,11 +9,10 @@
 import { ObjectMeta } from './common.js';
 import { isObject, type Schema } from './model.js';
 import { PathStack } from './path.js';
+import { propertyIndex } from './properties.js';
 
 /** Called for each unknown key, with the object holding it and the key's path. */
 export type UnknownVisitor = (parent: { [key: string]: unknown }, key: string, path: string) => void;
-
-const has = (o: object, k: string) => Object.prototype.hasOwnProperty.call(o, k);
 
 /** Visits every unknown key under `value`, depth first in document order; `path` is the path of `value`. */
 export function walkUnknown(s: Schema, value: unknown, path: string, visit: UnknownVisitor): void {
@@ -32,13 +31,14 @@ function walk(s: Schema, value: unknown, at: PathStack, visit: UnknownVisitor): 
     return;
   }
   if (!isObject(value) || (s.type !== undefined && s.type !== 'object') || s['x-kubernetes-int-or-string']) return;
-  const props = s.properties;
+  const props = s.properties === undefined ? undefined : propertyIndex(s.properties);
   const extra = s.additionalProperties;
   const keep = s['x-kubernetes-preserve-unknown-fields'] === true || extra === true;
   const embedded = s['x-kubernetes-embedded-resource'] === true;
   for (const k of Object.keys(value)) {
     let sub: Schema | undefined;
-    if (props !== undefined && has(props, k)) sub = props[k]!;
+    const declared = props?.get(k);
+    if (declared !== undefined) sub = declared;
     else if (embedded && (k === 'apiVersion' || k === 'kind')) continue;
     else if (embedded && k === 'metadata') sub = ObjectMeta.schema;
     else if (typeof extra === 'object') sub = extra;

@@ -12,6 +12,7 @@ import { formatOk } from './formats.js';
 import { matches } from '../cel/runtime/regex.js';
 import { isObject, jsonTypeOf, type Schema } from './model.js';
 import { PathStack } from './path.js';
+import { propertyIndex } from './properties.js';
 
 export interface ValidateOptions {
   /** The path of `value` itself (e.g. "spec" when validating a spec on its own); empty for an object root. */
@@ -107,13 +108,14 @@ export function goNumber(n: number, integer: boolean): string {
 }
 
 function checkNumber(s: Schema, v: number, at: PathStack, errs: FieldError[]): void {
-  const int = Number.isInteger(v);
-  const path = s.maximum === undefined && s.minimum === undefined ? '' : String(at);
+  // The path is rendered only for an error (most numbers are in bounds).
   if (s.maximum !== undefined && (s.exclusiveMaximum ? v >= s.maximum : v > s.maximum)) {
-    errs.push(invalid(path, v, `${path} in body should be less than ${s.exclusiveMaximum ? '' : 'or equal to '}${goNumber(s.maximum, int)}`));
+    const path = String(at);
+    errs.push(invalid(path, v, `${path} in body should be less than ${s.exclusiveMaximum ? '' : 'or equal to '}${goNumber(s.maximum, Number.isInteger(v))}`));
   }
   if (s.minimum !== undefined && (s.exclusiveMinimum ? v <= s.minimum : v < s.minimum)) {
-    errs.push(invalid(path, v, `${path} in body should be greater than ${s.exclusiveMinimum ? '' : 'or equal to '}${goNumber(s.minimum, int)}`));
+    const path = String(at);
+    errs.push(invalid(path, v, `${path} in body should be greater than ${s.exclusiveMinimum ? '' : 'or equal to '}${goNumber(s.minimum, Number.isInteger(v))}`));
   }
 }
 
@@ -135,11 +137,10 @@ function checkObject(s: Schema, v: { [k: string]: unknown }, at: PathStack, errs
     if (s.minProperties !== undefined && n < s.minProperties) return void errs.push(invalid(String(at), n, `${at} in body should have at least ${s.minProperties} properties`));
     if (s.maxProperties !== undefined && n > s.maxProperties) return void errs.push(tooMany(String(at), n, s.maxProperties));
   }
-  const props = s.properties;
+  const props = s.properties === undefined ? undefined : propertyIndex(s.properties);
   const extra = typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined;
   for (const k in v) {
-    const p = props?.[k];
-    const sub = p !== undefined && has(props!, k) ? p : extra;
+    const sub = props?.get(k) ?? extra;
     if (sub === undefined) continue;
     at.push(k);
     check(sub, v[k], at, errs);

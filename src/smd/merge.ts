@@ -6,11 +6,13 @@
 // object with no managedFields is not tracked.
 import type { JsonValue } from '../schema/model.js';
 import { isObject } from '../schema/model.js';
-import { pathToString } from './fieldpath.js';
-import { compareEntries, decodeManaged, encodeManaged, incomingManaged, isResetRequest, type Conflict, type Managed } from './managed.js';
-import { applyMerged, BEFORE_FIRST_APPLY, update, type EngineOptions } from './engine.js';
+import { pathToString, toFieldsV1 } from './fieldpath.js';
+import { compareEntries, decodeManaged, encodeManaged, incomingManaged, isResetRequest, type Conflict, type Managed, type ManagedFieldsEntryJson } from './managed.js';
+import { applyMerged, BEFORE_FIRST_APPLY, STRIPPED, update, type EngineOptions } from './engine.js';
+import { createdFieldSet, isEmptyObject } from './createset.js';
+import { intern } from './intern.js';
 import { fastUpdate } from './fastupdate.js';
-import { cloneJson, jsonEqual, type JsonObject } from './typed.js';
+import { cloneJson, jsonEqual, markReconciled, type JsonObject } from './typed.js';
 
 export { apply, BEFORE_FIRST_APPLY, STRIPPED, update, type ApplyInput, type EngineOptions, type UpdateInput } from './engine.js';
 export type { Conflict, JsonObject };
@@ -99,7 +101,39 @@ export function updateObject(o: UpdateObjectOptions): WriteResult {
     const fast = fastUpdate({ ...o, live: o.live });
     if (fast) return fast;
   }
+  if (o.live === undefined && o.isCreate !== false) {
+    const created = createdFromNothing(o);
+    if (created) return created;
+  }
   return generalUpdate(o);
+}
+
+/**
+ * A create from nothing (an unstructured kind starts from {}) whose body
+ * names no managedFields: the engine would compare {} with the object, give
+ * its writer every field and record one Update entry — here that set is built
+ * in one walk (createset.ts) and the entry written directly, as encodeManaged
+ * writes it. Undefined for any other create (a Go zero object to start from,
+ * managedFields sent): the engine decides.
+ */
+function createdFromNothing(o: UpdateObjectOptions): WriteResult | undefined {
+  const meta = o.updated.metadata;
+  if (!isObject(meta) || Object.hasOwn(meta, 'managedFields') || !isEmptyObject(o.empty ?? {})) return undefined;
+  const set = createdFieldSet(o.updated, o.schema, { ignored: o.ignored, notOwned: STRIPPED });
+  const changed = !isEmptyObject(o.updated);
+  if (set.empty()) return { object: o.updated, changed };
+  // As the engine leaves a set: interned, and known to be reconciled with the schema it was made with.
+  const fields = intern(set);
+  markReconciled(fields, o.schema);
+  const entry = {} as ManagedFieldsEntryJson;
+  if (o.manager) entry.manager = o.manager;
+  entry.operation = 'Update';
+  entry.apiVersion = o.apiVersion;
+  entry.time = o.now();
+  entry.fieldsType = 'FieldsV1';
+  entry.fieldsV1 = toFieldsV1(fields);
+  if (o.subresource) entry.subresource = o.subresource;
+  return { object: { ...o.updated, metadata: { ...(meta as JsonObject), managedFields: [entry] as unknown as JsonValue } }, changed };
 }
 
 /** updateObject through the engine, whatever the change (exported for the fast path's equivalence test). */

@@ -49,11 +49,14 @@ export function servedResources(crd: CustomResourceDefinition, deps: KindDeps): 
     const subresources: ServedSubresource[] = [];
     if (v.subresources?.status) subresources.push({ name: 'status', kind: names.kind, verbs: SUBRESOURCE_VERBS });
     if (v.subresources?.scale) subresources.push({ name: 'scale', kind: 'Scale', group: 'autoscaling', version: 'v1', verbs: SUBRESOURCE_VERBS });
+    const want = { group: crd.spec.group, version: v.name, kind: names.kind };
+    const apiVersion = `${crd.spec.group}/${v.name}`;
     const custom: CustomKind = {
       spelledGroup: crd.spec.group,
       schema,
       versionSchema: (version) => schemas.get(version),
-      typeMetaErrors: (obj) => validateTypeMeta({ ...obj, apiVersion: obj.apiVersion ?? `${crd.spec.group}/${v.name}`, kind: obj.kind ?? names.kind }, { group: crd.spec.group, version: v.name, kind: names.kind }),
+      // only the type meta is read: no copy of the object
+      typeMetaErrors: (obj) => validateTypeMeta({ apiVersion: obj.apiVersion ?? apiVersion, kind: obj.kind ?? names.kind }, want),
       decode: (obj) => {
         const removed = prune(schema, obj);
         applyDefaults(schema, obj);

@@ -38,7 +38,7 @@ export function versionValidator(v: VersionFacts, checks: VersionChecks = {}): V
   return (input, old, operation: ValidationOperation) => {
     // The store has stamped the storage version's type meta; the body's was checked when it was decoded
     // (CustomKind.typeMetaErrors), so the object is validated as this version's.
-    const obj = { ...input, apiVersion, kind: v.kind } as ApiObject;
+    const obj = input.apiVersion === apiVersion && input.kind === v.kind ? input : ({ ...input, apiVersion, kind: v.kind } as ApiObject);
     const errs = customResourceErrors({
       operation, obj, ...(old ? { old } : {}), kind, schema: v.structural, ...(v.scale ? { scale: v.scale } : {}),
       metaAndSchemaErrors: () => (s ? [...validate(s, obj), ...(junctors ? junctors(obj, '') : [])] : []),

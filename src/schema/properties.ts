@@ -1,0 +1,15 @@
+// A schema's declared properties as a Map, made once per `properties` object
+// (schemas are never changed once built). The walks over objects (validation,
+// unknown fields and pruning) look every key of a value up in its schema's
+// properties: one Map lookup is ~3× cheaper than an indexed read of a
+// many-keyed object plus an own-property check.
+import type { Schema } from './model.js';
+
+const indexes = new WeakMap<object, Map<string, Schema>>();
+
+/** `props` as a Map from name to schema (own properties only), made on first use. */
+export function propertyIndex(props: { readonly [name: string]: Schema }): Map<string, Schema> {
+  let m = indexes.get(props);
+  if (m === undefined) indexes.set(props, (m = new Map(Object.entries(props))));
+  return m;
+}
