@@ -83,16 +83,18 @@ async function startSide(name: string, args: string[]): Promise<{ side: Side; st
   };
 }
 
-type Phase = { rate: number; p50: number; p99: number; cpuMs: number };
+/** `otherCpuMs`: what the other server spent meanwhile (its controllers still reacting to its own creates), per create of this phase. */
+type Phase = { rate: number; p50: number; p99: number; cpuMs: number; otherCpuMs: number };
 
 /** `total` pod creates over 32 keep-alive connections; anything but 201 fails the benchmark. */
-async function creates(side: Side, total: number): Promise<Phase> {
+async function creates(side: Side, total: number, other: Side): Promise<Phase> {
   const lat: number[] = [];
   const first = side.made;
   side.made += total;
   let next = 0;
   const start = performance.now();
   const cpu0 = cpuOf(side.pid);
+  const otherCpu0 = cpuOf(other.pid);
   await Promise.all(Array.from({ length: 32 }, async () => {
     while (next < total) {
       const i = first + next++;
@@ -103,7 +105,17 @@ async function creates(side: Side, total: number): Promise<Phase> {
     }
   }));
   const s = summarize(lat);
-  return { rate: total / ((performance.now() - start) / 1000), p50: s.p50, p99: s.p99, cpuMs: ((cpuOf(side.pid) - cpu0) * 1000) / total };
+  return {
+    rate: total / ((performance.now() - start) / 1000), p50: s.p50, p99: s.p99,
+    cpuMs: ((cpuOf(side.pid) - cpu0) * 1000) / total, otherCpuMs: ((cpuOf(other.pid) - otherCpu0) * 1000) / total,
+  };
+}
+
+/** The ResourceQuota status writes a server made (its storage metrics: updates of resourcequotas). */
+async function quotaWrites(call: Call): Promise<number> {
+  const text = (await call('GET', '/metrics')).body;
+  const m = /^etcd_request_duration_seconds_count\{operation="update",type="resourcequotas"\} (\d+)$/m.exec(text);
+  return m ? Number(m[1]) : 0;
 }
 
 /** `onArgs`: extra flags of the default side, for investigations (e.g. one plugin disabled). */
@@ -114,16 +126,19 @@ export async function benchAdmission(opts: { perPhase?: number; rounds?: number;
   const on = await startSide('default plugins', opts.onArgs ?? []);
   const off = await startSide('no plugins', [`--disable-admission-plugins=${everyPlugin}`]);
   try {
-    await creates(on.side, 300); // warm-up
-    await creates(off.side, 300);
+    await creates(on.side, 300, off.side); // warm-up
+    await creates(off.side, 300, on.side);
+    const writes0 = await quotaWrites(on.side.call);
     // phases interleaved (default, none, default, none…): a burst of load from elsewhere on the
     // machine falls on one phase, and the best of each side is the least disturbed one
     const as: Phase[] = [];
     const bs: Phase[] = [];
     for (let r = 0; r < rounds; r++) {
-      as.push(await creates(on.side, perPhase));
-      bs.push(await creates(off.side, perPhase));
+      as.push(await creates(on.side, perPhase, off.side));
+      bs.push(await creates(off.side, perPhase, on.side));
     }
+    const writes = (await quotaWrites(on.side.call)) - writes0;
+    const mean = (xs: number[]) => xs.reduce((x, y) => x + y, 0) / xs.length;
     const best = (ps: Phase[]) => ps.reduce((x, y) => (y.rate > x.rate ? y : x));
     const a = best(as);
     const b = best(bs);
@@ -141,6 +156,8 @@ export async function benchAdmission(opts: { perPhase?: number; rounds?: number;
       row('none (--disable-admission-plugins=every default-on plugin)', b),
       '',
       `- default / none: ${fmt((100 * a.rate) / b.rate, 0)} % (target ≥ 85 %)`,
+      `- ResourceQuota status writes during the phases: ${writes} for ${(rounds * perPhase).toLocaleString('en')} pods (${fmt((rounds * perPhase) / Math.max(1, writes), 1)} pods per write)`,
+      `- server CPU while the other side was measured (controllers still reacting to its own creates: the scheduler's FailedScheduling events and status writes), ms per create of the measured phase, mean of the rounds: default server ${fmt(mean(bs.map((p) => p.otherCpuMs)), 3)}, none server ${fmt(mean(as.map((p) => p.otherCpuMs)), 3)}`,
       `- quota after the run: used pods=${quota.status?.used?.pods}, requests.cpu=${quota.status?.used?.['requests.cpu']}; a created pod's service account ${sample.spec?.serviceAccountName}, volumes ${(sample.spec?.volumes ?? []).map((v: { name: string }) => v.name).join(',')}`,
     ];
   } finally {

@@ -231,6 +231,18 @@ export class GenericStore {
     const { entries } = await this.listEntries(namespace, { plan: { mode, limit: 0, continuing: false } });
     return entries.map((e) => this.sharedObject(e.kv));
   }
+  /**
+   * What listShared(namespace, { kind: 'any' }) answers now, when it is its
+   * remembered list (the watch cache shows no change under the prefix since):
+   * without a turn of the event loop, for admission's reads on every write
+   * (webhook configurations). Undefined: ask listShared.
+   */
+  peekSharedList(namespace: string): readonly ApiObject[] | undefined {
+    if (!this.cacher) return undefined;
+    const prefix = this.collectionPrefix(namespace);
+    const memo = this.sharedLists.get(prefix);
+    return memo && this.cacher.unchangedSince(prefix, memo.revision) ? memo.items : undefined;
+  }
   /** listShared's answers by prefix, with the cache revision they were read at. */
   private readonly sharedLists = new Map<string, { revision: number; items: readonly ApiObject[] }>();
 

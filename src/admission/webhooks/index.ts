@@ -96,9 +96,10 @@ function build(kind: 'mutating' | 'validating', ctx: WebhookPluginContext): Admi
   const resource = kind === 'mutating' ? 'mutatingwebhookconfigurations' : 'validatingwebhookconfigurations';
   const registry = ctx.registry;
   const list = async () => (registry.has(ADMISSIONREGISTRATION, resource) ? registry.store(ADMISSIONREGISTRATION, resource).listShared('', { kind: 'any' }) : []);
+  const peek = () => (registry.has(ADMISSIONREGISTRATION, resource) ? registry.store(ADMISSIONREGISTRATION, resource).peekSharedList('') : []);
   let equivalents: EquivalentResources | undefined;
   const deps = {
-    source: new WebhookSource(list, kind),
+    source: new WebhookSource(list, kind, peek),
     caller,
     gates: ctx.gates,
     ...(ctx.celEngine ? { conditions: new WebhookConditions(ctx.celEngine, ctx.authorizer ?? alwaysDeny) } : {}),

@@ -25,6 +25,7 @@ import { trackMutatingWebhook } from '../../metrics/latencytrackers.js';
 import { asStatus, callInput, matchConditionsError, shouldInvoke, VersionedObjects, type DispatchDeps } from './dispatch.js';
 import { CallingWebhookError, failedClosed, toStatusError } from './errors.js';
 import { requestView, type Invocation, type RequestView } from './match.js';
+import type { Webhook } from './types.js';
 import { writeBack } from './versioned.js';
 
 export const MUTATING_PLUGIN = 'MutatingAdmissionWebhook';
@@ -117,56 +118,63 @@ export function mutatingWebhookPlugin(deps: DispatchDeps): AdmissionPlugin {
     phase: 'mutating',
     // per webhook: see call.ts (a dry run to a webhook with side effects is refused there)
     sideEffects: 'None',
-    async admit(a) {
-      const hooks = await deps.source.webhooks();
-      if (hooks.length === 0) return;
-      const r = a.reinvocation;
-      let state = r?.values.get(MUTATING_PLUGIN) as ReinvokeState | undefined;
-      if (!state) {
-        state = new ReinvokeState();
-        r?.values.set(MUTATING_PLUGIN, state);
-      }
-      const reinvoking = r?.isReinvoke === true;
-      if (reinvoking && !deepEqual(state.lastOutput, a.object)) state.requireReinvokingPreviouslyInvoked();
-      const req = requestView(a, deps.equivalents);
-      const versioned = new VersionedObjects(a);
-      const round = reinvoking ? 1 : 0;
-      try {
-        for (let i = 0; i < hooks.length; i++) {
-          const w = hooks[i]!;
-          const inv = await shouldInvoke(w, a, req, deps, versioned);
-          if (!inv) continue;
-          if (reinvoking && !state.reinvoke.has(w.uid)) continue;
-          let changed: boolean;
-          const started = performance.now();
-          try {
-            changed = await callMutating(a, req, inv, versioned, deps, round, i);
-            trackMutatingWebhook(a.latency, performance.now() - started);
-            observeWebhook(w.name, 'admit', a.operation, (performance.now() - started) / 1000, WEBHOOK_ALLOWED);
-          } catch (err) {
-            trackMutatingWebhook(a.latency, performance.now() - started);
-            observeWebhook(w.name, 'admit', a.operation, (performance.now() - started) / 1000, webhookOutcome(err, w.failurePolicy === 'Ignore'));
-            if (err instanceof CallingWebhookError) {
-              if (w.failurePolicy === 'Ignore') {
-                annotateFailedOpen(a, 'mutation', round, i, 'true');
-                continue;
-              }
-              throw failedClosed(err);
-            }
-            throw asStatus(err);
-          }
-          if (changed) {
-            state.requireReinvokingPreviouslyInvoked();
-            if (r) r.shouldReinvoke = true;
-          }
-          if (w.reinvocationPolicy === 'IfNeeded') state.previouslyInvoked.add(w.uid);
-        }
-      } finally {
-        // what a reinvocation compares with: only needed when some webhook may be called again
-        state.lastOutput = a.object === undefined || state.previouslyInvoked.size === 0 ? undefined : clone(a.object);
-      }
+    admit(a) {
+      // no webhook registered (the common case): answered without an await
+      const now = deps.source.current();
+      if (now !== undefined && now.length === 0) return;
+      return mutate(a, now);
     },
   };
+
+  async function mutate(a: AdmissionAttributes, known: readonly Webhook[] | undefined): Promise<void> {
+    const hooks = known ?? (await deps.source.webhooks());
+    if (hooks.length === 0) return;
+    const r = a.reinvocation;
+    let state = r?.values.get(MUTATING_PLUGIN) as ReinvokeState | undefined;
+    if (!state) {
+      state = new ReinvokeState();
+      r?.values.set(MUTATING_PLUGIN, state);
+    }
+    const reinvoking = r?.isReinvoke === true;
+    if (reinvoking && !deepEqual(state.lastOutput, a.object)) state.requireReinvokingPreviouslyInvoked();
+    const req = requestView(a, deps.equivalents);
+    const versioned = new VersionedObjects(a);
+    const round = reinvoking ? 1 : 0;
+    try {
+      for (let i = 0; i < hooks.length; i++) {
+        const w = hooks[i]!;
+        const inv = await shouldInvoke(w, a, req, deps, versioned);
+        if (!inv) continue;
+        if (reinvoking && !state.reinvoke.has(w.uid)) continue;
+        let changed: boolean;
+        const started = performance.now();
+        try {
+          changed = await callMutating(a, req, inv, versioned, deps, round, i);
+          trackMutatingWebhook(a.latency, performance.now() - started);
+          observeWebhook(w.name, 'admit', a.operation, (performance.now() - started) / 1000, WEBHOOK_ALLOWED);
+        } catch (err) {
+          trackMutatingWebhook(a.latency, performance.now() - started);
+          observeWebhook(w.name, 'admit', a.operation, (performance.now() - started) / 1000, webhookOutcome(err, w.failurePolicy === 'Ignore'));
+          if (err instanceof CallingWebhookError) {
+            if (w.failurePolicy === 'Ignore') {
+              annotateFailedOpen(a, 'mutation', round, i, 'true');
+              continue;
+            }
+            throw failedClosed(err);
+          }
+          throw asStatus(err);
+        }
+        if (changed) {
+          state.requireReinvokingPreviouslyInvoked();
+          if (r) r.shouldReinvoke = true;
+        }
+        if (w.reinvocationPolicy === 'IfNeeded') state.previouslyInvoked.add(w.uid);
+      }
+    } finally {
+      // what a reinvocation compares with: only needed when some webhook may be called again
+      state.lastOutput = a.object === undefined || state.previouslyInvoked.size === 0 ? undefined : clone(a.object);
+    }
+  }
 }
 
 /** How a failed mutating call is recorded: a call failure, a denial (its code), or the server's own error (500). */

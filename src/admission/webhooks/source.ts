@@ -1,22 +1,38 @@
 // Where the dispatchers find the webhooks: the stored configurations of one
 // kind, read through the store's shared list (the watch cache, kube's lister)
-// on every request so a change applies to the next one, and compiled again
-// only when the list changed (the shared objects are the same frozen objects
+// on every request so a change applies to the next one (without waiting when
+// the store still has the list it answered last), and compiled again only
+// when the list changed (the shared objects are the same frozen objects
 // until their stored version changes). Sorted by configuration name, as
 // kube's configuration managers sort them; webhooks in list order.
 import type { ApiObject } from '../../registry/object.js';
 import { webhooksOf, type Webhook, type WebhookKind } from './types.js';
 
 export type ConfigurationLister = () => Promise<readonly ApiObject[]>;
+/** The same list when it can be had without waiting (the store's remembered list, GenericStore.peekSharedList), else undefined. */
+export type ConfigurationPeek = () => readonly ApiObject[] | undefined;
 
 export class WebhookSource {
   private seen: readonly ApiObject[] = [];
   private hooks: readonly Webhook[] = [];
 
-  constructor(private readonly list: ConfigurationLister, private readonly kind: WebhookKind) {}
+  constructor(private readonly list: ConfigurationLister, private readonly kind: WebhookKind, private readonly peek?: ConfigurationPeek) {}
 
   async webhooks(): Promise<readonly Webhook[]> {
-    const items = await this.list();
+    return this.compiled(await this.list());
+  }
+
+  /**
+   * The webhooks now, without waiting, when the lister's answer is at hand;
+   * undefined: call webhooks(). Most writes meet no webhook at all, and
+   * learn it here without a turn of the microtask queue.
+   */
+  current(): readonly Webhook[] | undefined {
+    const items = this.peek?.();
+    return items === undefined ? undefined : this.compiled(items);
+  }
+
+  private compiled(items: readonly ApiObject[]): readonly Webhook[] {
     if (!sameItems(items, this.seen)) {
       const sorted = [...items].sort((a, b) => cmp(a.metadata.name ?? '', b.metadata.name ?? ''));
       this.hooks = sorted.flatMap((c) => webhooksOf(c as unknown as Record<string, unknown>, this.kind));

@@ -4,7 +4,8 @@
 // webhook's status. When several fail, kube returns whichever error reached
 // its channel first (completion order); here the first by webhook order, so
 // the answer does not depend on timing.
-import type { AdmissionPlugin } from '../../registry/admission.js';
+import type { AdmissionAttributes, AdmissionPlugin } from '../../registry/admission.js';
+import type { Webhook } from './types.js';
 import type { StatusError } from '../../api/meta/index.js';
 import { annotateFailedOpen, annotateFromAnswer } from './annotations.js';
 import { callWebhook } from './call.js';
@@ -20,44 +21,51 @@ export function validatingWebhookPlugin(deps: DispatchDeps): AdmissionPlugin {
     name: VALIDATING_PLUGIN,
     // per webhook: see call.ts
     sideEffects: 'None',
-    async admit(a) {
-      const hooks = await deps.source.webhooks();
-      if (hooks.length === 0) return;
-      const versioned = new VersionedObjects(a, false);
-      const { req, list } = await invocations(a, deps, versioned);
-      if (list.length === 0) return;
-      const results = await Promise.all(list.map(async ({ inv }, idx): Promise<StatusError | undefined> => {
-        const w = inv.webhook;
-        const started = performance.now();
-        const observe = (outcome: WebhookOutcome) => {
-          trackValidatingWebhook(a.latency, performance.now() - started);
-          observeWebhook(w.name, 'validating', a.operation, (performance.now() - started) / 1000, outcome);
-        };
-        try {
-          const mc = matchConditionsError(w, deps);
-          if (mc) throw mc;
-          const { object, oldObject } = versioned.for(inv);
-          const answer = await callWebhook(deps.caller, w, callInput(a, req, inv, object, oldObject));
-          annotateFromAnswer(a, w.name, answer.auditAnnotations);
-          for (const text of answer.warnings) a.warn?.(text);
-          const denied = answer.allowed ? undefined : toStatusError(w.name, answer.result);
-          observe(denied ? { kind: 'rejected', code: denied.status.code ?? 400 } : WEBHOOK_ALLOWED);
-          return denied;
-        } catch (err) {
-          if (err instanceof CallingWebhookError) {
-            observe({ kind: 'callFailed', failOpen: w.failurePolicy === 'Ignore', code: 0 });
-            if (w.failurePolicy === 'Ignore') {
-              annotateFailedOpen(a, 'validating', 0, idx, w.name);
-              return undefined;
-            }
-            return failedClosed(err);
-          }
-          observe({ kind: 'internal' });
-          return asStatus(err);
-        }
-      }));
-      const first = results.find((e) => e !== undefined);
-      if (first) throw first;
+    admit(a) {
+      // no webhook registered (the common case): answered without an await
+      const now = deps.source.current();
+      if (now !== undefined && now.length === 0) return;
+      return validate(a, now);
     },
   };
+
+  async function validate(a: AdmissionAttributes, known: readonly Webhook[] | undefined): Promise<void> {
+    const hooks = known ?? (await deps.source.webhooks());
+    if (hooks.length === 0) return;
+    const versioned = new VersionedObjects(a, false);
+    const { req, list } = await invocations(a, deps, versioned);
+    if (list.length === 0) return;
+    const results = await Promise.all(list.map(async ({ inv }, idx): Promise<StatusError | undefined> => {
+      const w = inv.webhook;
+      const started = performance.now();
+      const observe = (outcome: WebhookOutcome) => {
+        trackValidatingWebhook(a.latency, performance.now() - started);
+        observeWebhook(w.name, 'validating', a.operation, (performance.now() - started) / 1000, outcome);
+      };
+      try {
+        const mc = matchConditionsError(w, deps);
+        if (mc) throw mc;
+        const { object, oldObject } = versioned.for(inv);
+        const answer = await callWebhook(deps.caller, w, callInput(a, req, inv, object, oldObject));
+        annotateFromAnswer(a, w.name, answer.auditAnnotations);
+        for (const text of answer.warnings) a.warn?.(text);
+        const denied = answer.allowed ? undefined : toStatusError(w.name, answer.result);
+        observe(denied ? { kind: 'rejected', code: denied.status.code ?? 400 } : WEBHOOK_ALLOWED);
+        return denied;
+      } catch (err) {
+        if (err instanceof CallingWebhookError) {
+          observe({ kind: 'callFailed', failOpen: w.failurePolicy === 'Ignore', code: 0 });
+          if (w.failurePolicy === 'Ignore') {
+            annotateFailedOpen(a, 'validating', 0, idx, w.name);
+            return undefined;
+          }
+          return failedClosed(err);
+        }
+        observe({ kind: 'internal' });
+        return asStatus(err);
+      }
+    }));
+    const first = results.find((e) => e !== undefined);
+    if (first) throw first;
+  }
 }

@@ -6,6 +6,7 @@ import { renderCause } from '../../meta/govalue.js';
 import type { FieldError } from '../../meta/field.js';
 import {
   POD_UPDATE_FORBIDDEN,
+  coreValidators,
   validateConfigMap,
   validateConfigMapUpdate,
   validateEvent,
@@ -154,6 +155,15 @@ describe('Pod', () => {
       'pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)',
     );
     assert.ok(rest.join('\n').includes('spec.containers[0].name: "app"'));
+  });
+  it('pods/status: the spec is not validated (kube\'s ValidatePodStatusUpdate; the status strategy keeps the stored spec)', () => {
+    const v = coreValidators().Pod!;
+    const bad = clone(old);
+    (bad.spec as O).containers = [container({ name: 'Not_A_Label' })];
+    // through the main resource the same object is refused; through status it is not looked at
+    assert.ok(v.validateUpdate(bad, old).length > 0);
+    assert.ok(v.validateUpdate(bad, old, 'ephemeralcontainers').length > 0);
+    assert.deepEqual(v.validateUpdate(bad, old, 'status'), []);
   });
   it('terminationGracePeriodSeconds only from negative to 1', () => {
     const neg = pod({ terminationGracePeriodSeconds: -1 });

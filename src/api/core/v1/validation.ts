@@ -952,7 +952,8 @@ export interface CoreValidationOptions {
 export function coreValidators(opts: CoreValidationOptions = {}): Record<string, KindValidator> {
   const svc = opts.service ?? { nodePortRange: DEFAULT_NODE_PORT_RANGE };
   return {
-    Pod: { validate: validatePod, validateUpdate: validatePodUpdate },
+    // pods/status: kube's ValidatePodStatusUpdate leaves the spec alone (the status strategy keeps the stored one)
+    Pod: { validate: validatePod, validateUpdate: (o, old, subresource) => (subresource === 'status' ? [] : validatePodUpdate(o, old)) },
     PodTemplate: { validate: validatePodTemplate, validateUpdate: (o) => validatePodTemplate(o) },
     ConfigMap: { validate: validateConfigMap, validateUpdate: validateConfigMapUpdate },
     Secret: { validate: validateSecret, validateUpdate: validateSecretUpdate },
