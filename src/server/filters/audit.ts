@@ -123,7 +123,11 @@ export function withAudit(next: Handler, deps: AuditDeps): Handler {
       for (const [k, v] of latencyAnnotations(ctx, (at - r.requestReceivedTimestamp) / 1000)) addAuditAnnotation(ctx, k, v);
     }
     const done = emit(backend, ctx, r, 'ResponseComplete', at);
-    if (done !== true && done !== false) await done;
+    // A response already sent waits for nothing more: its event goes out with the turn's lines all the same.
+    if (done !== true && done !== false) {
+      if (!ctx.res.writableEnded) await done;
+      else done.catch(() => undefined); // a backend's failure is its own to count and log
+    }
     if (rethrow !== undefined) throw rethrow;
   };
 }
