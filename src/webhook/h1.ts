@@ -10,6 +10,11 @@
 // (errServerClosedIdle); idle connections close after the idle timeout.
 // Connections never hold the process open; a call's deadline (a timer) does
 // while it runs.
+//
+// Bytes are read without the socket's Readable machinery (no 'data' events,
+// no Buffer per read): every connection decrypts into one shared buffer
+// (net's `onread`) and the parser copies out only what it keeps. The request
+// goes out as one string write (head and body: one TLS record, one syscall).
 import tls from 'node:tls';
 import type { Cancel } from './deadline.js';
 
@@ -136,11 +141,15 @@ export class H1Connections {
   private dial(x: Exchange): Promise<tls.TLSSocket> {
     const o = this.o;
     return new Promise<tls.TLSSocket>((resolve, reject) => {
+      const sink: ReadSink = { onBytes: undefined };
       const socket = tls.connect({
         host: o.host, port: o.port, secureContext: o.context,
         ...(o.servername !== undefined ? { servername: o.servername } : {}),
         ALPNProtocols: ['http/1.1'],
-      });
+        // read into the shared buffer; what arrives before a Conn listens (nothing should) drops the socket
+        onread: { buffer: READ_BUFFER, callback: (n: number) => (sink.onBytes ? sink.onBytes(n) : socket.destroy(), true) },
+      } as tls.ConnectionOptions);
+      readSinks.set(socket, sink);
       const onAbort = () => socket.destroy(x.signal.reason as Error);
       x.signal.addEventListener('abort', onAbort);
       socket.setTimeout(o.handshakeTimeoutMs, () => socket.destroy(Object.assign(new Error('net/http: TLS handshake timeout'), { code: 'ETLSHANDSHAKETIMEOUT' })));
@@ -162,6 +171,24 @@ export class H1Connections {
 const CRLF2 = Buffer.from('\r\n\r\n');
 const STATUS_LINE = /^HTTP\/1\.([01]) (\d{3})/;
 
+/**
+ * Where every webhook connection's decrypted bytes land (net's `onread`):
+ * one read is handled before the next starts, so one buffer serves them all;
+ * the parser copies out what outlives the read (keep()).
+ */
+const READ_BUFFER = Buffer.allocUnsafe(64 * 1024);
+
+/** A copy of `b` when it is a view of READ_BUFFER (the next read overwrites it). */
+function keep(b: Buffer): Buffer {
+  return b.buffer === READ_BUFFER.buffer ? Buffer.from(b) : b;
+}
+
+/** A connection's reader, set once its Conn exists. */
+interface ReadSink {
+  onBytes: ((n: number) => void) | undefined;
+}
+const readSinks = new WeakMap<tls.TLSSocket, ReadSink>();
+
 /** One connection and the exchange on it, if any. */
 class Conn {
   keepAlive = true;
@@ -174,7 +201,7 @@ class Conn {
     // never holds the process open: a call in flight has its deadline's timer for that (an unref and a ref
     // per call, as parking an idle connection would need, are two calls into the TCP handle)
     socket.unref();
-    socket.on('data', (c: Buffer) => (this.current ? this.current.data(c) : this.socket.destroy()));
+    readSinks.get(socket)!.onBytes = (n) => (this.current ? this.current.data(READ_BUFFER.subarray(0, n)) : this.socket.destroy());
     socket.on('error', (err) => this.current?.fail(err));
     socket.on('close', () => this.current?.closed());
     socket.on('end', () => this.current?.closed());
@@ -213,14 +240,16 @@ class Conn {
       let head = `POST ${x.path} HTTP/1.1\r\nHost: ${x.authority}\r\n`;
       for (const k in x.headers) head += `${k}: ${x.headers[k]}\r\n`;
       const body = x.body;
-      const bodyLength = typeof body === 'string' ? Buffer.byteLength(body, 'utf8') : body.length;
-      head += `Content-Length: ${bodyLength}\r\n\r\n`;
-      // one buffer, one TLS record, one write
+      if (typeof body === 'string') {
+        // head and body as one string, encoded once by the socket: one TLS record, one write
+        this.socket.write(`${head}Content-Length: ${Buffer.byteLength(body, 'utf8')}\r\n\r\n${body}`, 'utf8');
+        return;
+      }
+      head += `Content-Length: ${body.length}\r\n\r\n`;
       const headLength = Buffer.byteLength(head, 'latin1');
-      const out = Buffer.allocUnsafe(headLength + bodyLength);
+      const out = Buffer.allocUnsafe(headLength + body.length);
       out.write(head, 0, 'latin1');
-      if (typeof body === 'string') out.write(body, headLength, 'utf8');
-      else body.copy(out, headLength);
+      body.copy(out, headLength);
       this.socket.write(out);
     });
   }
@@ -242,6 +271,7 @@ class Reader {
 
   constructor(private readonly max: number, private readonly reused: boolean, private readonly done: Done) {}
 
+  /** `c` may be a view of READ_BUFFER: whatever is kept past this call is copied (keep()). */
   data(c: Buffer): void {
     if (this.finished) return;
     this.got = true;
@@ -250,7 +280,9 @@ class Reader {
       this.advance();
     } catch (err) {
       this.finish(err as Error);
+      return;
     }
+    if (!this.finished && this.buf) this.buf = keep(this.buf);
   }
 
   fail(err: Error): void {
@@ -294,7 +326,7 @@ class Reader {
         }
         if (this.buf!.length < this.length) return;
         if (this.buf!.length > this.length) this.keepAlive = false; // bytes nobody asked for: do not reuse
-        return this.complete(this.buf!.subarray(0, this.length));
+        return this.complete(keep(this.buf!.subarray(0, this.length)));
       }
       if (this.buf!.length > this.max) throw new BodyTooLargeError(this.max);
       return; // until close
@@ -346,9 +378,7 @@ class Reader {
       const buf = this.buf!;
       const eol = buf.indexOf('\r\n');
       if (eol < 0) return;
-      const sizeText = buf.toString('latin1', 0, eol).split(';')[0]!.trim();
-      if (!/^[0-9a-fA-F]+$/.test(sizeText)) throw new Error('invalid byte in chunk length');
-      const n = parseInt(sizeText, 16);
+      const n = chunkSize(buf, eol);
       if (n === 0) {
         // optional trailer lines, then an empty line: the CRLF ending the size line starts the search
         const stop = buf.indexOf(CRLF2, eol);
@@ -362,7 +392,7 @@ class Reader {
         this.keepAlive = false;
         throw new BodyTooLargeError(this.max);
       }
-      this.chunks.push(buf.subarray(eol + 2, eol + 2 + n));
+      this.chunks.push(keep(buf.subarray(eol + 2, eol + 2 + n)));
       this.buf = buf.subarray(eol + 2 + n + 2);
     }
   }
@@ -373,4 +403,29 @@ class Reader {
       keepAlive: this.keepAlive,
     });
   }
+}
+
+/** What String.prototype.trim drops from a latin1 string (tab, LF, VT, FF, CR, space, NBSP). */
+const isSpace = (b: number) => b === 0x20 || (b >= 0x09 && b <= 0x0d) || b === 0xa0;
+
+/**
+ * A chunk-size line's number (bytes 0..eol of `buf`): the hex digits before
+ * any `;extension`, surrounding blanks allowed; anything else is Go's
+ * "invalid byte in chunk length". Read from the bytes, without a string.
+ */
+function chunkSize(buf: Buffer, eol: number): number {
+  let end = 0;
+  while (end < eol && buf[end] !== 0x3b /* ; */) end++;
+  let at = 0;
+  while (at < end && isSpace(buf[at]!)) at++;
+  while (end > at && isSpace(buf[end - 1]!)) end--;
+  if (at === end) throw new Error('invalid byte in chunk length');
+  let n = 0;
+  for (; at < end; at++) {
+    const b = buf[at]!;
+    const d = b >= 0x30 && b <= 0x39 ? b - 0x30 : b >= 0x61 && b <= 0x66 ? b - 0x57 : b >= 0x41 && b <= 0x46 ? b - 0x37 : -1;
+    if (d < 0) throw new Error('invalid byte in chunk length');
+    n = n * 16 + d;
+  }
+  return n;
 }
