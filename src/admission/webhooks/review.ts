@@ -175,6 +175,10 @@ function base64Bytes(v: unknown): Buffer | undefined {
   return b.length > 0 ? b : undefined;
 }
 
+/** An answer's warnings and audit annotations when it has none (most answers): shared, frozen. */
+const NO_WARNINGS: readonly string[] = Object.freeze([]);
+const NO_ANNOTATIONS: Record<string, string> = Object.freeze({}) as Record<string, string>;
+
 /** Checks a decoded answer to the review of `uid` (kube's VerifyAdmissionResponse). */
 export function verifyAnswer(version: ReviewVersion, uid: string, mutating: boolean, answer: unknown): ReviewAnswer {
   const review = isObj(answer) ? answer : {};
@@ -205,9 +209,12 @@ export function verifyAnswer(version: ReviewVersion, uid: string, mutating: bool
   } else if (mutating) {
     patch = base64Bytes(response.patch);
   }
-  const warnings = Array.isArray(response.warnings) ? response.warnings.filter((w): w is string => typeof w === 'string') : [];
-  const auditAnnotations: Record<string, string> = {};
-  if (isObj(response.auditAnnotations)) for (const [k, v] of Object.entries(response.auditAnnotations)) if (typeof v === 'string') auditAnnotations[k] = v;
+  const warnings = Array.isArray(response.warnings) ? response.warnings.filter((w): w is string => typeof w === 'string') : NO_WARNINGS;
+  let auditAnnotations: Record<string, string> = NO_ANNOTATIONS;
+  if (isObj(response.auditAnnotations)) {
+    auditAnnotations = {};
+    for (const [k, v] of Object.entries(response.auditAnnotations)) if (typeof v === 'string') auditAnnotations[k] = v;
+  }
   return { allowed: response.allowed === true, result: response.status, patch, warnings, auditAnnotations };
 }
 

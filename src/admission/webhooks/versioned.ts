@@ -43,9 +43,13 @@ export function toWebhookVersion(o: ApiObject | undefined, to: GroupVersionKind,
     const { kind, apiVersion, ...rest } = src;
     return { ...(kind !== undefined ? { kind } : {}), ...(typeof apiVersion === 'string' ? { apiVersion: wireApiVersion(parseApiVersion(apiVersion).group, parseApiVersion(apiVersion).version) } : {}), ...(copy ? clone(rest) : rest) };
   }
-  const body = rewrites(src, to) ? convert(src, to) : copy ? clone(src) : src;
-  const { kind: _k, apiVersion: _v, ...rest } = body;
-  return { kind: to.kind, apiVersion: wireApiVersion(to.group, to.version), ...rest };
+  const converted = rewrites(src, to);
+  const body = converted ? convert(src, to) : src;
+  const deep = copy && !converted;
+  // kind and apiVersion first, then the members in order: one new object (a rest copy and a spread made two)
+  const out: Obj = { kind: to.kind, apiVersion: wireApiVersion(to.group, to.version) };
+  for (const k of Object.keys(body)) if (k !== 'kind' && k !== 'apiVersion') out[k] = deep ? clone(body[k]) : body[k];
+  return out;
 }
 
 /**
