@@ -169,7 +169,44 @@ export class H1Connections {
 }
 
 const CRLF2 = Buffer.from('\r\n\r\n');
-const STATUS_LINE = /^HTTP\/1\.([01]) (\d{3})/;
+
+/** A status line's code: `HTTP/1.0 ` or `HTTP/1.1 ` then three digits, read in place; else Go's malformed-response error. */
+function statusOf(head: string, eol: number): number {
+  const digit = (i: number) => {
+    const c = head.charCodeAt(i);
+    return c >= 0x30 && c <= 0x39 ? c - 0x30 : -1;
+  };
+  const minor = head.charCodeAt(7);
+  const a = digit(9);
+  const b = digit(10);
+  const c = digit(11);
+  if (eol < 12 || !head.startsWith('HTTP/1.') || (minor !== 0x30 && minor !== 0x31) || head.charCodeAt(8) !== 0x20 || a < 0 || b < 0 || c < 0) {
+    throw new Error(`malformed HTTP response ${JSON.stringify(head.slice(0, eol))}`);
+  }
+  return a * 100 + b * 10 + c;
+}
+
+const WANTED_HEADERS = ['content-length', 'transfer-encoding', 'connection', 'content-type'] as const;
+type WantedHeader = (typeof WANTED_HEADERS)[number];
+
+/** What String.prototype.trim drops from a latin1 string (tab, LF, VT, FF, CR, space, NBSP). */
+const isBlank = (c: number) => c === 0x20 || (c >= 0x09 && c <= 0x0d) || c === 0xa0;
+
+/** The header named by head[start, colon) (trimmed, any case) when it is one the reader uses. */
+function wantedHeader(head: string, start: number, colon: number): WantedHeader | undefined {
+  let end = colon;
+  while (start < end && isBlank(head.charCodeAt(start))) start++;
+  while (end > start && isBlank(head.charCodeAt(end - 1))) end--;
+  next: for (const name of WANTED_HEADERS) {
+    if (end - start !== name.length) continue;
+    for (let i = 0; i < name.length; i++) {
+      const c = head.charCodeAt(start + i);
+      if ((c >= 0x41 && c <= 0x5a ? c | 0x20 : c) !== name.charCodeAt(i)) continue next;
+    }
+    return name;
+  }
+  return undefined;
+}
 
 /**
  * Where every webhook connection's decrypted bytes land (net's `onread`):
@@ -337,23 +374,23 @@ class Reader {
   private readHead(head: string): boolean {
     let eol = head.indexOf('\r\n');
     if (eol < 0) eol = head.length;
-    const first = head.slice(0, eol);
-    const m = STATUS_LINE.exec(first);
-    if (!m) throw new Error(`malformed HTTP response ${JSON.stringify(first)}`);
-    const status = Number(m[2]);
+    const status = statusOf(head, eol);
     if (status >= 100 && status < 200) return false;
     this.status = status;
-    this.keepAlive = m[1] === '1';
+    this.keepAlive = head.charCodeAt(7) === 0x31; // HTTP/1.1
     let length = -1;
-    // header lines one by one, without splitting the head into an array first
+    // header lines one by one, without splitting the head; a name is compared in place and
+    // only the values wanted are cut out (a header costs no string unless it is one of these)
     for (let at = eol + 2; at < head.length + 2; ) {
       let end = head.indexOf('\r\n', at);
       if (end < 0) end = head.length;
       const colon = head.indexOf(':', at);
       if (colon <= at || colon >= end) throw new Error(`malformed MIME header line: ${head.slice(at, end)}`);
-      const name = head.slice(at, colon).trim().toLowerCase();
-      const value = head.slice(colon + 1, end).trim();
+      const line = at;
       at = end + 2;
+      const name = wantedHeader(head, line, colon);
+      if (name === undefined) continue;
+      const value = head.slice(colon + 1, end).trim();
       if (name === 'content-length') {
         if (!/^\d+$/.test(value)) throw new Error(`bad Content-Length ${JSON.stringify(value)}`);
         length = Number(value);
@@ -362,7 +399,7 @@ class Reader {
         const v = value.toLowerCase();
         if (v.includes('close')) this.keepAlive = false;
         else if (v.includes('keep-alive')) this.keepAlive = true;
-      } else if (name === 'content-type') this.contentType = value;
+      } else this.contentType = value;
     }
     // 204, 304 and HEAD answers have no body
     this.length = this.chunked ? 0 : status === 204 || status === 304 ? 0 : length;
@@ -405,8 +442,6 @@ class Reader {
   }
 }
 
-/** What String.prototype.trim drops from a latin1 string (tab, LF, VT, FF, CR, space, NBSP). */
-const isSpace = (b: number) => b === 0x20 || (b >= 0x09 && b <= 0x0d) || b === 0xa0;
 
 /**
  * A chunk-size line's number (bytes 0..eol of `buf`): the hex digits before
@@ -417,8 +452,8 @@ function chunkSize(buf: Buffer, eol: number): number {
   let end = 0;
   while (end < eol && buf[end] !== 0x3b /* ; */) end++;
   let at = 0;
-  while (at < end && isSpace(buf[at]!)) at++;
-  while (end > at && isSpace(buf[end - 1]!)) end--;
+  while (at < end && isBlank(buf[at]!)) at++;
+  while (end > at && isBlank(buf[end - 1]!)) end--;
   if (at === end) throw new Error('invalid byte in chunk length');
   let n = 0;
   for (; at < end; at++) {
