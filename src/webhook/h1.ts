@@ -168,6 +168,7 @@ export class H1Connections {
   }
 }
 
+const CRLF = Buffer.from('\r\n');
 const CRLF2 = Buffer.from('\r\n\r\n');
 
 /** A status line's code: `HTTP/1.0 ` or `HTTP/1.1 ` then three digits, read in place; else Go's malformed-response error. */
@@ -319,7 +320,9 @@ class Reader {
       this.finish(err as Error);
       return;
     }
-    if (!this.finished && this.buf) this.buf = keep(this.buf);
+    if (this.finished) return;
+    if (this.buf) this.buf = keep(this.buf);
+    for (let i = 0; i < this.chunks.length; i++) this.chunks[i] = keep(this.chunks[i]!);
   }
 
   fail(err: Error): void {
@@ -413,7 +416,7 @@ class Reader {
   private readChunks(): void {
     for (;;) {
       const buf = this.buf!;
-      const eol = buf.indexOf('\r\n');
+      const eol = buf.indexOf(CRLF);
       if (eol < 0) return;
       const n = chunkSize(buf, eol);
       if (n === 0) {
@@ -421,7 +424,8 @@ class Reader {
         const stop = buf.indexOf(CRLF2, eol);
         if (stop < 0) return;
         if (stop + 4 < buf.length) this.keepAlive = false;
-        return this.complete(Buffer.concat(this.chunks, this.size));
+        // one chunk (the usual answer): one copy out of the read buffer; several: one concatenation
+        return this.complete(this.chunks.length === 1 ? keep(this.chunks[0]!) : Buffer.concat(this.chunks, this.size));
       }
       if (buf.length < eol + 2 + n + 2) return;
       this.size += n;
@@ -429,14 +433,15 @@ class Reader {
         this.keepAlive = false;
         throw new BodyTooLargeError(this.max);
       }
-      this.chunks.push(keep(buf.subarray(eol + 2, eol + 2 + n)));
+      this.chunks.push(buf.subarray(eol + 2, eol + 2 + n)); // kept (copied) by data() if the answer goes on past this read
       this.buf = buf.subarray(eol + 2 + n + 2);
     }
   }
 
   private complete(body: Buffer): void {
     this.finish(undefined, {
-      answer: { status: this.status, body, ...(this.contentType !== undefined ? { contentType: this.contentType } : {}), protocol: 'http/1.1' },
+      // one shape whether or not a Content-Type came (undefined then): no spread per answer
+      answer: { status: this.status, body, contentType: this.contentType, protocol: 'http/1.1' },
       keepAlive: this.keepAlive,
     });
   }

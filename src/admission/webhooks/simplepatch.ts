@@ -21,6 +21,7 @@ const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !
 function tokens(path: string): string[] | undefined {
   if (!path.startsWith('/')) return undefined;
   const parts = path.slice(1).split('/');
+  if (!path.includes('~')) return parts; // nothing escaped (the usual path)
   for (const p of parts) if (/~(?![01])/.test(p)) return undefined;
   return parts.map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
@@ -98,17 +99,17 @@ export function applySimplePatch(doc: JsonValue, ops: readonly JsonPatchOperatio
 export function applySteps(doc: JsonValue, steps: readonly SimpleStep[]): JsonValue | undefined {
   if (!isObj(doc) || steps.length === 0) return undefined;
   const root: Obj = { ...doc };
-  /** Objects already copied in this patch (so a later step writes into the copy). */
-  const copied = new Set<Obj>([root]);
+  /** Objects already copied in this patch (so a later step writes into the copy): a few, so a list. */
+  const copied: Obj[] = [root];
   for (const { op, at, value } of steps) {
     let parent = root;
     for (let i = 0; i < at.length - 1; i++) {
       const next = parent[at[i]!];
       if (!isObj(next)) return undefined;
       let child = next;
-      if (!copied.has(child)) {
+      if (!copied.includes(child)) {
         child = { ...next };
-        copied.add(child);
+        copied.push(child);
         parent[at[i]!] = child;
       }
       parent = child;

@@ -21,7 +21,25 @@ const wireApiVersion = (group: string, version: string) => (group === '' ? versi
 /** Whether the object (naming its apiVersion and kind) must be rewritten to be in `to`. */
 function rewrites(o: Obj, to: GroupVersionKind): boolean {
   if (typeof o.apiVersion !== 'string' || typeof o.kind !== 'string' || o.kind !== to.kind) return false;
-  const from = parseApiVersion(o.apiVersion);
+  // a pure function of four strings, asked on every call: remembered (apiVersion → kind → group → version)
+  let byKind = rewriteMemo.get(o.apiVersion);
+  if (!byKind) {
+    if (rewriteMemo.size >= 256) rewriteMemo.clear();
+    rewriteMemo.set(o.apiVersion, (byKind = new Map()));
+  }
+  let byGroup = byKind.get(to.kind);
+  if (!byGroup) byKind.set(to.kind, (byGroup = new Map()));
+  let byVersion = byGroup.get(to.group);
+  if (!byVersion) byGroup.set(to.group, (byVersion = new Map()));
+  let answer = byVersion.get(to.version);
+  if (answer === undefined) byVersion.set(to.version, (answer = needsRewrite(o.apiVersion, to)));
+  return answer;
+}
+
+const rewriteMemo = new Map<string, Map<string, Map<string, Map<string, boolean>>>>();
+
+function needsRewrite(apiVersion: string, to: GroupVersionKind): boolean {
+  const from = parseApiVersion(apiVersion);
   try {
     return needsConversion(from.group, from.version, to.group, to.version, to.kind);
   } catch (err) {
