@@ -66,7 +66,13 @@ export function toWebhookVersion(o: ApiObject | undefined, to: GroupVersionKind,
   const deep = copy && !converted;
   // kind and apiVersion first, then the members in order: one new object (a rest copy and a spread made two)
   const out: Obj = { kind: to.kind, apiVersion: wireApiVersion(to.group, to.version) };
-  for (const k of Object.keys(body)) if (k !== 'kind' && k !== 'apiVersion') out[k] = deep ? clone(body[k]) : body[k];
+  for (const k of Object.keys(body)) {
+    if (k === 'kind' || k === 'apiVersion') continue;
+    const v = deep ? clone(body[k]) : body[k];
+    // an own "__proto__" member stays a member (as the copies did), not the prototype
+    if (k === '__proto__') Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
+    else out[k] = v;
+  }
   return out;
 }
 
