@@ -10,7 +10,7 @@
 //
 // Webhook types are "admit" (mutating) and "validating", as kube's dispatchers
 // write them; codes over 600 are recorded as 600.
-import { newCounter, newHistogram, type HistogramChild } from './registry.js';
+import { newCounter, newHistogram, type CounterChild, type HistogramChild } from './registry.js';
 
 const BUCKETS = [0.005, 0.025, 0.1, 0.5, 1.0, 2.5];
 
@@ -108,13 +108,29 @@ export const WEBHOOK_ALLOWED: WebhookOutcome = { kind: 'allowed' };
 
 const bounded = (code: number): string => String(code > 600 ? 600 : code);
 
+/** The two series an allowed call records, by webhook name, type and operation: found once (nearly every call is allowed). */
+const allowedSeries: Level = new Map();
+function allowedOf(name: string, type: WebhookType, operation: string): { requests: CounterChild; duration: HistogramChild } {
+  const last = level(level(allowedSeries, name), type);
+  let s = last.get(operation) as { requests: CounterChild; duration: HistogramChild } | undefined;
+  if (!s) {
+    s = { requests: webhookRequests.child({ name, type, operation, code: '200', rejected: 'false' }), duration: webhookAdmissionDuration.child({ name, type, operation, rejected: 'false' }) };
+    last.set(operation, s);
+  }
+  return s;
+}
+
 /** One webhook call: request count, latency, and rejections or fail-open as kube records them. */
 export function observeWebhook(name: string, type: WebhookType, operation: string, seconds: number, outcome: WebhookOutcome): void {
+  if (outcome.kind === 'allowed') {
+    const s = allowedOf(name, type, operation);
+    s.requests.inc();
+    s.duration.observe(seconds);
+    return;
+  }
   let rejected = false;
   let code = 200;
   switch (outcome.kind) {
-    case 'allowed':
-      break;
     case 'rejected':
       rejected = true;
       code = outcome.code;

@@ -70,6 +70,9 @@ describe('H1Connections', () => {
     ['an interim 100 Continue first', 'HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok', 200, 'ok'],
     ['204 without a body', 'HTTP/1.1 204 No Content\r\n\r\n', 204, ''],
     ['an error status', 'HTTP/1.1 500 Internal Server Error\r\nContent-Length: 4\r\n\r\noops', 500, 'oops'],
+    ['header names in any case, blanks around them, other headers between', 'HTTP/1.1 200 OK\r\nDate: x\r\n \tcontent-LENGTH : 3\r\nX-Content-Length: 99\r\nTRANSFER-ENCODING-X: chunked\r\n\r\nabc', 200, 'abc'],
+    ['chunked named in mixed case among other codings', 'HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip , Chunked\r\n\r\n2\r\nok\r\n 0 \r\n\r\n', 200, 'ok'],
+    ['a status line without a reason', 'HTTP/1.1 202\r\nContent-Length: 1\r\n\r\n1', 202, '1'],
   ];
   for (const [name, bytes, status, body] of framing) {
     it(`reads ${name}, and reuses the connection`, async () => {
@@ -131,6 +134,20 @@ describe('H1Connections', () => {
     script = () => ({ bytes: 'HTTX/1.1 200 OK\r\n\r\n' });
     let p = pool();
     await assert.rejects(p.send(exchange()), /^Error: malformed HTTP response "HTTX\/1.1 200 OK"$/);
+    p.close();
+    for (const [line, want] of [['HTTP/1.2 200 OK', 'HTTP/1.2 200 OK'], ['HTTP/1.1 2x0 OK', 'HTTP/1.1 2x0 OK'], ['HTTP/1.1 20', 'HTTP/1.1 20'], ['HTTP/1.1  200', 'HTTP/1.1  200']]) {
+      script = () => ({ bytes: `${line}\r\n\r\n` });
+      p = pool();
+      await assert.rejects(p.send(exchange()), { message: `malformed HTTP response ${JSON.stringify(want)}` });
+      p.close();
+    }
+    script = () => ({ bytes: 'HTTP/1.1 200 OK\r\nno colon here\r\n\r\n' });
+    p = pool();
+    await assert.rejects(p.send(exchange()), { message: 'malformed MIME header line: no colon here' });
+    p.close();
+    script = () => ({ bytes: 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nz1\r\n' });
+    p = pool();
+    await assert.rejects(p.send(exchange()), { message: 'invalid byte in chunk length' });
     p.close();
     script = () => ({ bytes: 'HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\n{}', close: true });
     p = pool();

@@ -10,6 +10,11 @@
 // (errServerClosedIdle); idle connections close after the idle timeout.
 // Connections never hold the process open; a call's deadline (a timer) does
 // while it runs.
+//
+// Bytes are read without the socket's Readable machinery (no 'data' events,
+// no Buffer per read): every connection decrypts into one shared buffer
+// (net's `onread`) and the parser copies out only what it keeps. The request
+// goes out as one string write (head and body: one TLS record, one syscall).
 import tls from 'node:tls';
 import type { Cancel } from './deadline.js';
 
@@ -136,11 +141,15 @@ export class H1Connections {
   private dial(x: Exchange): Promise<tls.TLSSocket> {
     const o = this.o;
     return new Promise<tls.TLSSocket>((resolve, reject) => {
+      const sink: ReadSink = { onBytes: undefined };
       const socket = tls.connect({
         host: o.host, port: o.port, secureContext: o.context,
         ...(o.servername !== undefined ? { servername: o.servername } : {}),
         ALPNProtocols: ['http/1.1'],
-      });
+        // read into the shared buffer; what arrives before a Conn listens (nothing should) drops the socket
+        onread: { buffer: READ_BUFFER, callback: (n: number) => (sink.onBytes ? sink.onBytes(n) : socket.destroy(), true) },
+      } as tls.ConnectionOptions);
+      readSinks.set(socket, sink);
       const onAbort = () => socket.destroy(x.signal.reason as Error);
       x.signal.addEventListener('abort', onAbort);
       socket.setTimeout(o.handshakeTimeoutMs, () => socket.destroy(Object.assign(new Error('net/http: TLS handshake timeout'), { code: 'ETLSHANDSHAKETIMEOUT' })));
@@ -159,8 +168,64 @@ export class H1Connections {
   }
 }
 
+const CRLF = Buffer.from('\r\n');
 const CRLF2 = Buffer.from('\r\n\r\n');
-const STATUS_LINE = /^HTTP\/1\.([01]) (\d{3})/;
+
+/** A status line's code: `HTTP/1.0 ` or `HTTP/1.1 ` then three digits, read in place; else Go's malformed-response error. */
+function statusOf(head: string, eol: number): number {
+  const digit = (i: number) => {
+    const c = head.charCodeAt(i);
+    return c >= 0x30 && c <= 0x39 ? c - 0x30 : -1;
+  };
+  const minor = head.charCodeAt(7);
+  const a = digit(9);
+  const b = digit(10);
+  const c = digit(11);
+  if (eol < 12 || !head.startsWith('HTTP/1.') || (minor !== 0x30 && minor !== 0x31) || head.charCodeAt(8) !== 0x20 || a < 0 || b < 0 || c < 0) {
+    throw new Error(`malformed HTTP response ${JSON.stringify(head.slice(0, eol))}`);
+  }
+  return a * 100 + b * 10 + c;
+}
+
+const WANTED_HEADERS = ['content-length', 'transfer-encoding', 'connection', 'content-type'] as const;
+type WantedHeader = (typeof WANTED_HEADERS)[number];
+
+/** What String.prototype.trim drops from a latin1 string (tab, LF, VT, FF, CR, space, NBSP). */
+const isBlank = (c: number) => c === 0x20 || (c >= 0x09 && c <= 0x0d) || c === 0xa0;
+
+/** The header named by head[start, colon) (trimmed, any case) when it is one the reader uses. */
+function wantedHeader(head: string, start: number, colon: number): WantedHeader | undefined {
+  let end = colon;
+  while (start < end && isBlank(head.charCodeAt(start))) start++;
+  while (end > start && isBlank(head.charCodeAt(end - 1))) end--;
+  next: for (const name of WANTED_HEADERS) {
+    if (end - start !== name.length) continue;
+    for (let i = 0; i < name.length; i++) {
+      const c = head.charCodeAt(start + i);
+      if ((c >= 0x41 && c <= 0x5a ? c | 0x20 : c) !== name.charCodeAt(i)) continue next;
+    }
+    return name;
+  }
+  return undefined;
+}
+
+/**
+ * Where every webhook connection's decrypted bytes land (net's `onread`):
+ * one read is handled before the next starts, so one buffer serves them all;
+ * the parser copies out what outlives the read (keep()).
+ */
+const READ_BUFFER = Buffer.allocUnsafe(64 * 1024);
+
+/** A copy of `b` when it is a view of READ_BUFFER (the next read overwrites it). */
+function keep(b: Buffer): Buffer {
+  return b.buffer === READ_BUFFER.buffer ? Buffer.from(b) : b;
+}
+
+/** A connection's reader, set once its Conn exists. */
+interface ReadSink {
+  onBytes: ((n: number) => void) | undefined;
+}
+const readSinks = new WeakMap<tls.TLSSocket, ReadSink>();
 
 /** One connection and the exchange on it, if any. */
 class Conn {
@@ -174,7 +239,7 @@ class Conn {
     // never holds the process open: a call in flight has its deadline's timer for that (an unref and a ref
     // per call, as parking an idle connection would need, are two calls into the TCP handle)
     socket.unref();
-    socket.on('data', (c: Buffer) => (this.current ? this.current.data(c) : this.socket.destroy()));
+    readSinks.get(socket)!.onBytes = (n) => (this.current ? this.current.data(READ_BUFFER.subarray(0, n)) : this.socket.destroy());
     socket.on('error', (err) => this.current?.fail(err));
     socket.on('close', () => this.current?.closed());
     socket.on('end', () => this.current?.closed());
@@ -213,14 +278,16 @@ class Conn {
       let head = `POST ${x.path} HTTP/1.1\r\nHost: ${x.authority}\r\n`;
       for (const k in x.headers) head += `${k}: ${x.headers[k]}\r\n`;
       const body = x.body;
-      const bodyLength = typeof body === 'string' ? Buffer.byteLength(body, 'utf8') : body.length;
-      head += `Content-Length: ${bodyLength}\r\n\r\n`;
-      // one buffer, one TLS record, one write
+      if (typeof body === 'string') {
+        // head and body as one string, encoded once by the socket: one TLS record, one write
+        this.socket.write(`${head}Content-Length: ${Buffer.byteLength(body, 'utf8')}\r\n\r\n${body}`, 'utf8');
+        return;
+      }
+      head += `Content-Length: ${body.length}\r\n\r\n`;
       const headLength = Buffer.byteLength(head, 'latin1');
-      const out = Buffer.allocUnsafe(headLength + bodyLength);
+      const out = Buffer.allocUnsafe(headLength + body.length);
       out.write(head, 0, 'latin1');
-      if (typeof body === 'string') out.write(body, headLength, 'utf8');
-      else body.copy(out, headLength);
+      body.copy(out, headLength);
       this.socket.write(out);
     });
   }
@@ -242,6 +309,7 @@ class Reader {
 
   constructor(private readonly max: number, private readonly reused: boolean, private readonly done: Done) {}
 
+  /** `c` may be a view of READ_BUFFER: whatever is kept past this call is copied (keep()). */
   data(c: Buffer): void {
     if (this.finished) return;
     this.got = true;
@@ -250,7 +318,11 @@ class Reader {
       this.advance();
     } catch (err) {
       this.finish(err as Error);
+      return;
     }
+    if (this.finished) return;
+    if (this.buf) this.buf = keep(this.buf);
+    for (let i = 0; i < this.chunks.length; i++) this.chunks[i] = keep(this.chunks[i]!);
   }
 
   fail(err: Error): void {
@@ -294,7 +366,7 @@ class Reader {
         }
         if (this.buf!.length < this.length) return;
         if (this.buf!.length > this.length) this.keepAlive = false; // bytes nobody asked for: do not reuse
-        return this.complete(this.buf!.subarray(0, this.length));
+        return this.complete(keep(this.buf!.subarray(0, this.length)));
       }
       if (this.buf!.length > this.max) throw new BodyTooLargeError(this.max);
       return; // until close
@@ -305,23 +377,23 @@ class Reader {
   private readHead(head: string): boolean {
     let eol = head.indexOf('\r\n');
     if (eol < 0) eol = head.length;
-    const first = head.slice(0, eol);
-    const m = STATUS_LINE.exec(first);
-    if (!m) throw new Error(`malformed HTTP response ${JSON.stringify(first)}`);
-    const status = Number(m[2]);
+    const status = statusOf(head, eol);
     if (status >= 100 && status < 200) return false;
     this.status = status;
-    this.keepAlive = m[1] === '1';
+    this.keepAlive = head.charCodeAt(7) === 0x31; // HTTP/1.1
     let length = -1;
-    // header lines one by one, without splitting the head into an array first
+    // header lines one by one, without splitting the head; a name is compared in place and
+    // only the values wanted are cut out (a header costs no string unless it is one of these)
     for (let at = eol + 2; at < head.length + 2; ) {
       let end = head.indexOf('\r\n', at);
       if (end < 0) end = head.length;
       const colon = head.indexOf(':', at);
       if (colon <= at || colon >= end) throw new Error(`malformed MIME header line: ${head.slice(at, end)}`);
-      const name = head.slice(at, colon).trim().toLowerCase();
-      const value = head.slice(colon + 1, end).trim();
+      const line = at;
       at = end + 2;
+      const name = wantedHeader(head, line, colon);
+      if (name === undefined) continue;
+      const value = head.slice(colon + 1, end).trim();
       if (name === 'content-length') {
         if (!/^\d+$/.test(value)) throw new Error(`bad Content-Length ${JSON.stringify(value)}`);
         length = Number(value);
@@ -330,7 +402,7 @@ class Reader {
         const v = value.toLowerCase();
         if (v.includes('close')) this.keepAlive = false;
         else if (v.includes('keep-alive')) this.keepAlive = true;
-      } else if (name === 'content-type') this.contentType = value;
+      } else this.contentType = value;
     }
     // 204, 304 and HEAD answers have no body
     this.length = this.chunked ? 0 : status === 204 || status === 304 ? 0 : length;
@@ -344,17 +416,16 @@ class Reader {
   private readChunks(): void {
     for (;;) {
       const buf = this.buf!;
-      const eol = buf.indexOf('\r\n');
+      const eol = buf.indexOf(CRLF);
       if (eol < 0) return;
-      const sizeText = buf.toString('latin1', 0, eol).split(';')[0]!.trim();
-      if (!/^[0-9a-fA-F]+$/.test(sizeText)) throw new Error('invalid byte in chunk length');
-      const n = parseInt(sizeText, 16);
+      const n = chunkSize(buf, eol);
       if (n === 0) {
         // optional trailer lines, then an empty line: the CRLF ending the size line starts the search
         const stop = buf.indexOf(CRLF2, eol);
         if (stop < 0) return;
         if (stop + 4 < buf.length) this.keepAlive = false;
-        return this.complete(Buffer.concat(this.chunks, this.size));
+        // one chunk (the usual answer): one copy out of the read buffer; several: one concatenation
+        return this.complete(this.chunks.length === 1 ? keep(this.chunks[0]!) : Buffer.concat(this.chunks, this.size));
       }
       if (buf.length < eol + 2 + n + 2) return;
       this.size += n;
@@ -362,15 +433,39 @@ class Reader {
         this.keepAlive = false;
         throw new BodyTooLargeError(this.max);
       }
-      this.chunks.push(buf.subarray(eol + 2, eol + 2 + n));
+      this.chunks.push(buf.subarray(eol + 2, eol + 2 + n)); // kept (copied) by data() if the answer goes on past this read
       this.buf = buf.subarray(eol + 2 + n + 2);
     }
   }
 
   private complete(body: Buffer): void {
     this.finish(undefined, {
-      answer: { status: this.status, body, ...(this.contentType !== undefined ? { contentType: this.contentType } : {}), protocol: 'http/1.1' },
+      // one shape whether or not a Content-Type came (undefined then): no spread per answer
+      answer: { status: this.status, body, contentType: this.contentType, protocol: 'http/1.1' },
       keepAlive: this.keepAlive,
     });
   }
+}
+
+
+/**
+ * A chunk-size line's number (bytes 0..eol of `buf`): the hex digits before
+ * any `;extension`, surrounding blanks allowed; anything else is Go's
+ * "invalid byte in chunk length". Read from the bytes, without a string.
+ */
+function chunkSize(buf: Buffer, eol: number): number {
+  let end = 0;
+  while (end < eol && buf[end] !== 0x3b /* ; */) end++;
+  let at = 0;
+  while (at < end && isBlank(buf[at]!)) at++;
+  while (end > at && isBlank(buf[end - 1]!)) end--;
+  if (at === end) throw new Error('invalid byte in chunk length');
+  let n = 0;
+  for (; at < end; at++) {
+    const b = buf[at]!;
+    const d = b >= 0x30 && b <= 0x39 ? b - 0x30 : b >= 0x61 && b <= 0x66 ? b - 0x57 : b >= 0x41 && b <= 0x46 ? b - 0x37 : -1;
+    if (d < 0) throw new Error('invalid byte in chunk length');
+    n = n * 16 + d;
+  }
+  return n;
 }

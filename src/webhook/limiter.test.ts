@@ -66,6 +66,19 @@ describe('KeyedLimiter', () => {
     assert.deepEqual(l.load('k'), { running: 0, waiting: 0 });
   });
 
+  it('keeps idle keys up to a bound, then drops only idle ones', () => {
+    const l = new KeyedLimiter(1);
+    const held = l.tryAcquire('busy')!;
+    for (let i = 0; i < 300; i++) l.tryAcquire(`k${i}`)!();
+    const keys = (l as unknown as { keys: Map<string, unknown> }).keys;
+    assert.ok(keys.size <= 257, `idle keys are dropped past the bound (${keys.size} kept)`);
+    assert.deepEqual(l.load('busy'), { running: 1, waiting: 0 });
+    assert.equal(l.tryAcquire('busy'), undefined, 'the busy key still holds its one slot');
+    held();
+    assert.deepEqual(l.load('busy'), { running: 0, waiting: 0 });
+    assert.deepEqual(l.load('k299'), { running: 0, waiting: 0 });
+  });
+
   it('refuses a bound below one', () => {
     assert.throws(() => new KeyedLimiter(0), RangeError);
   });

@@ -5,6 +5,9 @@
 
 import type { Cancel } from './deadline.js';
 
+/** Idle keys kept before they are dropped (a key per webhook). */
+const IDLE_KEPT = 256;
+
 export class KeyedLimiter {
   private readonly keys = new Map<string, { running: number; waiting: Array<() => void> }>();
 
@@ -49,14 +52,24 @@ export class KeyedLimiter {
     });
   }
 
-  /** Frees one slot of `key` (once, however often called) and starts the next waiting call. */
+  /**
+   * Frees one slot of `key` (once, however often called) and starts the next
+   * waiting call. An idle key's entry stays (a key that goes idle between
+   * calls, as a webhook under light load does every call, would otherwise be
+   * deleted and made again each time); idle entries are dropped once there
+   * are more than IDLE_KEPT keys.
+   */
   private releaser(key: string, slot: { running: number; waiting: Array<() => void> }): () => void {
     return once(() => {
       slot.running--;
       const next = slot.waiting.shift();
       if (next) next();
-      else if (slot.running === 0) this.keys.delete(key);
+      else if (slot.running === 0 && this.keys.size > IDLE_KEPT) this.dropIdle();
     });
+  }
+
+  private dropIdle(): void {
+    for (const [k, s] of this.keys) if (s.running === 0 && s.waiting.length === 0) this.keys.delete(k);
   }
 
   /** Calls of `key` running and waiting. */

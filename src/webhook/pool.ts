@@ -38,6 +38,8 @@ export interface PoolOptions {
 
 export class ConnectionPool {
   private readonly entries = new Map<string, Entry>();
+  /** The entry last in `entries` (the most recently used), if any. */
+  private newest: Entry | undefined;
   private readonly opts: Required<PoolOptions>;
 
   constructor(opts: PoolOptions = {}) {
@@ -48,12 +50,14 @@ export class ConnectionPool {
   send(endpoint: Endpoint, x: Exchange): Promise<Answer> {
     const key = keyOf(endpoint);
     let e = this.entries.get(key);
+    if (e !== undefined && e === this.newest) return e.send(x); // already last: no reordering (the usual call)
     if (e) this.entries.delete(key); // re-inserted last: Map order is recency
     else {
       e = new Entry(endpoint, this.opts);
       this.evict();
     }
     this.entries.set(key, e);
+    this.newest = e;
     return e.send(x);
   }
 
@@ -67,6 +71,7 @@ export class ConnectionPool {
   close(): void {
     for (const e of this.entries.values()) e.close();
     this.entries.clear();
+    this.newest = undefined;
   }
 
   private evict(): void {

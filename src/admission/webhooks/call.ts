@@ -5,7 +5,8 @@
 // run to a webhook with side effects is refused outright.
 import type { CallbackCaller } from './caller.js';
 import { CallingWebhookError, dryRunUnsupported } from './errors.js';
-import { buildReview, InvalidReviewError, NO_KNOWN_REVIEW_VERSION, reviewVersionFor, UnsupportedPatchTypeError, verifyAnswer, type ReviewAnswer, type ReviewInput } from './review.js';
+import { randomUUID } from 'node:crypto';
+import { InvalidReviewError, NO_KNOWN_REVIEW_VERSION, reviewText, reviewVersionFor, UnsupportedPatchTypeError, verifyAnswer, type ReviewAnswer, type ReviewInput } from './review.js';
 import { unexpectedStatusMessage } from './httpstatus.js';
 import { decodeAnswerBody } from './answerbody.js';
 import type { Webhook } from './types.js';
@@ -27,19 +28,20 @@ export async function callWebhook(caller: CallbackCaller, w: Webhook, input: Cal
   }
   const version = reviewVersionFor(w.admissionReviewVersions);
   if (!version) throw new CallingWebhookError(w.name, `could not create admission objects: ${NO_KNOWN_REVIEW_VERSION}`);
-  const { uid, review } = buildReview({ ...input, version });
+  const uid = randomUUID();
+  const body = reviewText(input, version, uid);
   let status: number;
-  let body: Buffer;
+  let answerBody: Buffer;
   let contentType: string | undefined;
   try {
-    ({ status, body, contentType } = await caller.call({ config: w.clientConfig, body: JSON.stringify(review), timeoutMs: w.timeoutSeconds * 1000, key: keyOf(w) }));
+    ({ status, body: answerBody, contentType } = await caller.call({ config: w.clientConfig, body, timeoutMs: w.timeoutSeconds * 1000, key: keyOf(w) }));
   } catch (err) {
     throw new CallingWebhookError(w.name, `failed to call webhook: ${err instanceof Error ? err.message : String(err)}`);
   }
-  if (status < 200 || status > 299) throw new CallingWebhookError(w.name, `failed to call webhook: ${unexpectedStatusMessage(status, body)}`);
+  if (status < 200 || status > 299) throw new CallingWebhookError(w.name, `failed to call webhook: ${unexpectedStatusMessage(status, answerBody)}`);
   let decoded: unknown;
   try {
-    decoded = decodeAnswerBody(body, status, contentType);
+    decoded = decodeAnswerBody(answerBody, status, contentType);
   } catch (err) {
     throw new CallingWebhookError(w.name, `failed to call webhook: ${err instanceof Error ? err.message : String(err)}`);
   }

@@ -17,7 +17,7 @@ import type { AdmissionAttributes, AdmissionPlugin } from '../../registry/admiss
 import { clone, deepEqual, type ApiObject } from '../../registry/object.js';
 import { newInternalError, StatusError } from '../../api/meta/index.js';
 import { applyJsonPatch, decodeJsonPatch, isPatchError, type JsonValue } from '../../patch/index.js';
-import { applySimplePatch } from './simplepatch.js';
+import { applySimplePatch, applySteps, simpleStepsOf } from './simplepatch.js';
 import { annotateFailedOpen, annotateFromAnswer, annotateMutation, annotatePatch } from './annotations.js';
 import { callWebhook } from './call.js';
 import { observeWebhook, WEBHOOK_ALLOWED, type WebhookOutcome } from '../../metrics/admission.js';
@@ -86,15 +86,26 @@ async function callMutating(a: AdmissionAttributes, req: RequestView, inv: Invoc
     for (const text of answer.warnings) a.warn?.(text);
     if (!answer.allowed) throw toStatusError(w.name, answer.result);
     if (!answer.patch) return false;
-    let patched: JsonValue;
+    let patched: JsonValue | undefined;
     let ops: unknown;
     try {
       const text = answer.patch.toString('utf8');
-      const decoded = decodeJsonPatch(text, 'Ignore');
-      if (decoded.operations.length === 0) return false;
-      if (!object || !a.object) throw internal(`admission webhook ${JSON.stringify(w.name)} attempted to modify the object, which is not supported for this operation`);
-      patched = applySimplePatch(object as JsonValue, decoded.operations) ?? applyJsonPatch(object as JsonValue, decoded.operations);
-      ops = JSON.parse(text);
+      const unsupported = () => internal(`admission webhook ${JSON.stringify(w.name)} attempted to modify the object, which is not supported for this operation`);
+      // the common patch (add/replace of members) from one JSON.parse; anything else decoded as evanphx does
+      const simple = simpleStepsOf(text);
+      if (simple) {
+        if (simple.steps.length === 0) return false;
+        if (!object || !a.object) throw unsupported();
+        patched = applySteps(object as JsonValue, simple.steps);
+        ops = simple.body; // its values may now also be in `patched`: annotatePatch writes it out before anything changes them
+      }
+      if (patched === undefined) {
+        const decoded = decodeJsonPatch(text, 'Ignore');
+        if (decoded.operations.length === 0) return false;
+        if (!object || !a.object) throw unsupported();
+        patched = applySimplePatch(object as JsonValue, decoded.operations) ?? applyJsonPatch(object as JsonValue, decoded.operations);
+        ops = JSON.parse(text);
+      }
     } catch (err) {
       if (isPatchError(err)) throw internal(err.message);
       throw err;
@@ -102,9 +113,10 @@ async function callMutating(a: AdmissionAttributes, req: RequestView, inv: Invoc
     if (patched === null || typeof patched !== 'object' || Array.isArray(patched)) throw internal(`admission webhook ${JSON.stringify(w.name)} returned a patch that does not leave an object`);
     changed = !deepEqual(object, patched);
     annotatePatch(a, round, index, w.configuration, w.name, ops);
-    const kept = a.operation === 'CREATE' ? storeSet(a.object) : undefined;
-    writeBack(patched as Record<string, unknown>, inv.kind, a.object, deps.gates);
-    if (kept) Object.assign(a.object.metadata, kept);
+    const target = a.object!; // both ways above refuse a patch when there is no object
+    const kept = a.operation === 'CREATE' ? storeSet(target) : undefined;
+    writeBack(patched as Record<string, unknown>, inv.kind, target, deps.gates);
+    if (kept) Object.assign(target.metadata, kept);
     versioned.reset();
     return changed;
   } finally {

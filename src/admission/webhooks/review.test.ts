@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildReview, InvalidReviewError, reviewVersionFor, UnsupportedPatchTypeError, verifyAnswer, type ReviewInput } from './review.js';
+import { buildReview, InvalidReviewError, reviewText, reviewVersionFor, UnsupportedPatchTypeError, verifyAnswer, type ReviewInput } from './review.js';
 
 const input: ReviewInput = {
   version: 'v1',
@@ -48,6 +48,23 @@ describe('AdmissionReview out', () => {
     assert.equal(r.options, null);
     assert.equal(r.dryRun, true);
   });
+  const variants: [string, Partial<ReviewInput>][] = [
+    ['the plain create', {}],
+    ['v1beta1, subresources, no namespace, dry run, null options', { version: 'v1beta1', resource: { group: 'networking.svc.io', version: 'v1', resource: 'ingresses' }, subresource: 'status', requestSubresource: 'status', namespace: '', options: null, dryRun: true }],
+    ['no name, no user, an old object and no new one', { name: '', user: undefined, object: undefined, oldObject: { kind: 'HorizontalPodAutoscaler', metadata: { name: 'x' } }, operation: 'DELETE' }],
+    ['text that needs escaping', { name: 'a"b\\c\u2028\n', namespace: 'ns\u0000', object: { data: { k: 'line\nwith "quotes" and é' } } }],
+    ['a user with extra and no groups, the core group', { user: { name: 'u', uid: '', groups: [], extra: { scopes: ['a', 'b'] } }, kind: { group: '', version: 'v1', kind: 'Pod' }, resource: { group: '', version: 'v1', resource: 'pods' }, requestKind: { group: '', version: 'v1', kind: 'Pod' }, requestResource: { group: '', version: 'v1', resource: 'pods' } }],
+    ['CONNECT without options', { operation: 'CONNECT', options: null, object: { kind: 'PodExecOptions', apiVersion: 'v1', command: ['sh'] } }],
+  ];
+  for (const [what, change] of variants) {
+    it(`writes the review text as JSON.stringify writes the review: ${what}`, () => {
+      const r: ReviewInput = { ...input, ...change };
+      const { version, ...rest } = r;
+      assert.equal(reviewText(rest, version, 'uid-7'), JSON.stringify(buildReview(r, 'uid-7').review));
+      // the cached kind, resource and user texts give the same answer the second time
+      assert.equal(reviewText(rest, version, 'uid-8'), JSON.stringify(buildReview(r, 'uid-8').review));
+    });
+  }
   it('chooses the first known admissionReviewVersion', () => {
     assert.equal(reviewVersionFor(['v2', 'v1beta1', 'v1']), 'v1beta1');
     assert.equal(reviewVersionFor(['v1', 'v1beta1']), 'v1');

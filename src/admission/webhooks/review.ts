@@ -95,6 +95,51 @@ export function buildReview(r: ReviewInput, uid: string = randomUUID()): { uid: 
   return { uid, review: { kind: 'AdmissionReview', apiVersion: `admission.k8s.io/${r.version}`, request } };
 }
 
+// The same wire shapes as JSON text, for reviewText: by (group, version, name)
+// strings, since the kinds and resources a request names are new objects per
+// request (a WeakMap keyed by them would miss and grow on every call).
+const kindTexts = new Map<string, Map<string, Map<string, string>>>();
+const resourceTexts = new Map<string, Map<string, Map<string, string>>>();
+const userText = new WeakMap<UserInfo, string>();
+
+function textOf(cache: Map<string, Map<string, Map<string, string>>>, group: string, version: string, name: string, member: 'kind' | 'resource'): string {
+  let byVersion = cache.get(group);
+  if (!byVersion) cache.set(group, (byVersion = new Map()));
+  let byName = byVersion.get(version);
+  if (!byName) byVersion.set(version, (byName = new Map()));
+  let text = byName.get(name);
+  if (text === undefined) {
+    if (byName.size >= 1024) byName.clear(); // names come from the request path: bounded
+    byName.set(name, (text = JSON.stringify({ group: kubernetesGroup(group), version, [member]: name })));
+  }
+  return text;
+}
+
+function userInfoText(u: UserInfo | undefined): string {
+  if (!u) return '{}';
+  let text = userText.get(u);
+  if (text === undefined) userText.set(u, (text = JSON.stringify(userInfo(u))));
+  return text;
+}
+
+/**
+ * The review's JSON text, exactly JSON.stringify(buildReview(r, uid).review)
+ * (review.test.ts holds them equal), written without building the review
+ * object: the kinds, resources and user are cached text, only the object,
+ * old object and options are serialized per call.
+ */
+export function reviewText(r: Omit<ReviewInput, 'version'>, version: ReviewVersion, uid: string): string {
+  let t = `{"kind":"AdmissionReview","apiVersion":"admission.k8s.io/${version}","request":{"uid":${JSON.stringify(uid)},"kind":${textOf(kindTexts, r.kind.group, r.kind.version, r.kind.kind, 'kind')},"resource":${textOf(resourceTexts, r.resource.group, r.resource.version, r.resource.resource, 'resource')}`;
+  if (r.subresource) t += `,"subResource":${JSON.stringify(r.subresource)}`;
+  t += `,"requestKind":${textOf(kindTexts, r.requestKind.group, r.requestKind.version, r.requestKind.kind, 'kind')},"requestResource":${textOf(resourceTexts, r.requestResource.group, r.requestResource.version, r.requestResource.resource, 'resource')}`;
+  if (r.requestSubresource) t += `,"requestSubResource":${JSON.stringify(r.requestSubresource)}`;
+  if (r.name) t += `,"name":${JSON.stringify(r.name)}`;
+  if (r.namespace) t += `,"namespace":${JSON.stringify(r.namespace)}`;
+  t += `,"operation":${JSON.stringify(r.operation)},"userInfo":${userInfoText(r.user)},"object":${JSON.stringify(r.object ?? null)},"oldObject":${JSON.stringify(r.oldObject ?? null)}`;
+  if (r.dryRun !== undefined) t += `,"dryRun":${JSON.stringify(r.dryRun)}`;
+  return `${t},"options":${JSON.stringify(r.options ?? null)}}}`;
+}
+
 /** What a verified answer says. */
 export interface ReviewAnswer {
   readonly allowed: boolean;
@@ -130,6 +175,10 @@ function base64Bytes(v: unknown): Buffer | undefined {
   return b.length > 0 ? b : undefined;
 }
 
+/** An answer's warnings and audit annotations when it has none (most answers): shared, frozen. */
+const NO_WARNINGS: readonly string[] = Object.freeze([]);
+const NO_ANNOTATIONS: Record<string, string> = Object.freeze({}) as Record<string, string>;
+
 /** Checks a decoded answer to the review of `uid` (kube's VerifyAdmissionResponse). */
 export function verifyAnswer(version: ReviewVersion, uid: string, mutating: boolean, answer: unknown): ReviewAnswer {
   const review = isObj(answer) ? answer : {};
@@ -160,9 +209,12 @@ export function verifyAnswer(version: ReviewVersion, uid: string, mutating: bool
   } else if (mutating) {
     patch = base64Bytes(response.patch);
   }
-  const warnings = Array.isArray(response.warnings) ? response.warnings.filter((w): w is string => typeof w === 'string') : [];
-  const auditAnnotations: Record<string, string> = {};
-  if (isObj(response.auditAnnotations)) for (const [k, v] of Object.entries(response.auditAnnotations)) if (typeof v === 'string') auditAnnotations[k] = v;
+  const warnings = Array.isArray(response.warnings) ? response.warnings.filter((w): w is string => typeof w === 'string') : NO_WARNINGS;
+  let auditAnnotations: Record<string, string> = NO_ANNOTATIONS;
+  if (isObj(response.auditAnnotations)) {
+    auditAnnotations = {};
+    for (const [k, v] of Object.entries(response.auditAnnotations)) if (typeof v === 'string') auditAnnotations[k] = v;
+  }
   return { allowed: response.allowed === true, result: response.status, patch, warnings, auditAnnotations };
 }
 

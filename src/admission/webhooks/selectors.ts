@@ -36,7 +36,8 @@ export function namespaceSelectorDecision(selector: unknown, a: AdmissionAttribu
 export async function matchesNamespaceSelector(selector: unknown, a: AdmissionAttributes, namespaceLabels: NamespaceLabels): Promise<boolean> {
   const d = namespaceSelectorDecision(selector, a);
   if (typeof d === 'boolean') return d;
-  return selectorMatches(selector, { ...(await namespaceLabels(d.lookup)) });
+  // read, not copied: selectorMatches only looks (own members, as on a copy)
+  return selectorMatches(selector, (await namespaceLabels(d.lookup)) as Record<string, string>);
 }
 
 export function matchesObjectSelector(selector: unknown, a: AdmissionAttributes): boolean {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { applyJsonPatch, decodeJsonPatch, type JsonValue } from '../../patch/index.js';
-import { applySimplePatch } from './simplepatch.js';
+import { applySimplePatch, applySteps, simpleStepsOf } from './simplepatch.js';
 
 const doc = (): JsonValue => ({
   apiVersion: 'v1', kind: 'ConfigMap',
@@ -26,6 +26,13 @@ describe('simple JSON patches give what the full engine gives', () => {
       const got = applySimplePatch(before, decodeJsonPatch(JSON.stringify(ops), 'Ignore').operations);
       assert.equal(JSON.stringify(got), JSON.stringify(want));
       assert.deepEqual(before, doc(), 'the input is not changed');
+      // read from the text directly: the same steps, the same document, the parsed array kept as sent
+      const text = JSON.stringify(ops);
+      const simple = simpleStepsOf(text);
+      assert.ok(simple);
+      assert.equal(JSON.stringify(applySteps(before, simple.steps)), JSON.stringify(want));
+      assert.equal(JSON.stringify(simple.body), text);
+      assert.deepEqual(before, doc(), 'the input is not changed');
     });
   }
   const deferred: [string, unknown[]][] = [
@@ -39,6 +46,29 @@ describe('simple JSON patches give what the full engine gives', () => {
     ['test', [{ op: 'test', path: '/data/k', value: 'v' }]],
   ];
   for (const [what, ops] of deferred) {
-    it(`leaves to the full engine: ${what}`, () => assert.equal(applySimplePatch(doc(), decodeJsonPatch(JSON.stringify(ops), 'Ignore').operations), undefined));
+    it(`leaves to the full engine: ${what}`, () => {
+      assert.equal(applySimplePatch(doc(), decodeJsonPatch(JSON.stringify(ops), 'Ignore').operations), undefined);
+      const simple = simpleStepsOf(JSON.stringify(ops));
+      assert.equal(simple === undefined || applySteps(doc(), simple.steps) === undefined, true);
+    });
   }
+  const notSimpleText: [string, string][] = [
+    ['not JSON', '[{"op":"add"'],
+    ['not an array', '{"op":"add","path":"/a","value":1}'],
+    ['null', 'null'],
+    ['a null operation', '[null]'],
+    ['a null value', '[{"op":"add","path":"/metadata/labels/a","value":null}]'],
+    ['a path that is not a string', '[{"op":"add","path":1,"value":1}]'],
+    ['an op that is not a string', '[{"op":["add"],"path":"/a","value":1}]'],
+    ['more operations than decodeJsonPatch takes', JSON.stringify(Array.from({ length: 10001 }, () => ({ op: 'add', path: '/a', value: 1 })))],
+  ];
+  for (const [what, text] of notSimpleText) {
+    it(`reads no steps from the text: ${what}`, () => assert.equal(simpleStepsOf(text), undefined));
+  }
+  it('reads an empty array as no steps', () => assert.deepEqual(simpleStepsOf('[]')?.steps, []));
+  it('takes the last of repeated members, as the decoder does', () => {
+    const text = '[{"op":"remove","path":"/data/k","op":"add","value":1,"path":"/data/n"}]';
+    const want = applyJsonPatch(doc(), decodeJsonPatch(text, 'Ignore').operations);
+    assert.equal(JSON.stringify(applySteps(doc(), simpleStepsOf(text)!.steps)), JSON.stringify(want));
+  });
 });

@@ -36,3 +36,17 @@ describe('writeBack', () => {
     });
   }
 });
+
+describe('toWebhookVersion', () => {
+  const source = (): ApiObject => JSON.parse('{"data":{"k":"v"},"apiVersion":"v1","__proto__":{"x":1},"kind":"ConfigMap","metadata":{"name":"cm"}}') as ApiObject;
+  for (const copy of [true, false]) {
+    it(`writes kind and apiVersion first, the members in order, an own "__proto__" kept a member (${copy ? 'a deep copy' : 'members shared'})`, () => {
+      const src = source();
+      const out = toWebhookVersion(src, CONFIGMAP, copy)!;
+      assert.equal(JSON.stringify(out), '{"kind":"ConfigMap","apiVersion":"v1","data":{"k":"v"},"__proto__":{"x":1},"metadata":{"name":"cm"}}');
+      assert.equal(Object.getPrototypeOf(out), Object.prototype);
+      assert.equal(out.data === (src as unknown as Record<string, unknown>).data, !copy);
+      assert.equal(JSON.stringify(src), JSON.stringify(source()), 'the source is not changed');
+    });
+  }
+});

@@ -21,7 +21,25 @@ const wireApiVersion = (group: string, version: string) => (group === '' ? versi
 /** Whether the object (naming its apiVersion and kind) must be rewritten to be in `to`. */
 function rewrites(o: Obj, to: GroupVersionKind): boolean {
   if (typeof o.apiVersion !== 'string' || typeof o.kind !== 'string' || o.kind !== to.kind) return false;
-  const from = parseApiVersion(o.apiVersion);
+  // a pure function of four strings, asked on every call: remembered (apiVersion → kind → group → version)
+  let byKind = rewriteMemo.get(o.apiVersion);
+  if (!byKind) {
+    if (rewriteMemo.size >= 256) rewriteMemo.clear();
+    rewriteMemo.set(o.apiVersion, (byKind = new Map()));
+  }
+  let byGroup = byKind.get(to.kind);
+  if (!byGroup) byKind.set(to.kind, (byGroup = new Map()));
+  let byVersion = byGroup.get(to.group);
+  if (!byVersion) byGroup.set(to.group, (byVersion = new Map()));
+  let answer = byVersion.get(to.version);
+  if (answer === undefined) byVersion.set(to.version, (answer = needsRewrite(o.apiVersion, to)));
+  return answer;
+}
+
+const rewriteMemo = new Map<string, Map<string, Map<string, Map<string, boolean>>>>();
+
+function needsRewrite(apiVersion: string, to: GroupVersionKind): boolean {
+  const from = parseApiVersion(apiVersion);
   try {
     return needsConversion(from.group, from.version, to.group, to.version, to.kind);
   } catch (err) {
@@ -43,9 +61,19 @@ export function toWebhookVersion(o: ApiObject | undefined, to: GroupVersionKind,
     const { kind, apiVersion, ...rest } = src;
     return { ...(kind !== undefined ? { kind } : {}), ...(typeof apiVersion === 'string' ? { apiVersion: wireApiVersion(parseApiVersion(apiVersion).group, parseApiVersion(apiVersion).version) } : {}), ...(copy ? clone(rest) : rest) };
   }
-  const body = rewrites(src, to) ? convert(src, to) : copy ? clone(src) : src;
-  const { kind: _k, apiVersion: _v, ...rest } = body;
-  return { kind: to.kind, apiVersion: wireApiVersion(to.group, to.version), ...rest };
+  const converted = rewrites(src, to);
+  const body = converted ? convert(src, to) : src;
+  const deep = copy && !converted;
+  // kind and apiVersion first, then the members in order: one new object (a rest copy and a spread made two)
+  const out: Obj = { kind: to.kind, apiVersion: wireApiVersion(to.group, to.version) };
+  for (const k of Object.keys(body)) {
+    if (k === 'kind' || k === 'apiVersion') continue;
+    const v = deep ? clone(body[k]) : body[k];
+    // an own "__proto__" member stays a member (as the copies did), not the prototype
+    if (k === '__proto__') Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
+    else out[k] = v;
+  }
+  return out;
 }
 
 /**
