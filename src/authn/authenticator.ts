@@ -84,8 +84,22 @@ export class UnionAuthenticator implements Authenticator {
   }
 }
 
+/**
+ * The user with system:authenticated added, made once per user object an
+ * authenticator answers (a cached token's user is one object for as long as it
+ * is cached): later stages that remember things per user object (the audit
+ * event's user, its JSON) find them again.
+ */
+const authenticatedUsers = new WeakMap<UserInfo, UserInfo>();
+
 function withGroup(user: UserInfo, group: string): UserInfo {
-  return user.groups.includes(group) ? user : { ...user, groups: [...user.groups, group] };
+  if (user.groups.includes(group)) return user;
+  let u = authenticatedUsers.get(user);
+  if (u === undefined || u.groups[u.groups.length - 1] !== group) {
+    u = { ...user, groups: [...user.groups, group] };
+    authenticatedUsers.set(user, u);
+  }
+  return u;
 }
 
 /**

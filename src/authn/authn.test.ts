@@ -38,6 +38,14 @@ describe('authentication', () => {
     });
   }
 
+  it('a user an authenticator answers with one object gets system:authenticated added once: the same object every time', async () => {
+    const first = (await union.authenticate({ headers: { authorization: 'Bearer t1' } })).user;
+    const again = (await union.authenticate({ headers: { authorization: 'Bearer t1' } })).user;
+    assert.deepEqual(first, { name: 'alice', uid: 'u1', groups: ['dev', 'ops', 'system:authenticated'] });
+    assert.equal(again, first);
+    assert.notEqual((await union.authenticate({ headers: { authorization: 'Bearer t2' } })).user, first);
+  });
+
   it('rejects anonymous requests when anonymous auth is off', async () => {
     const strict = new UnionAuthenticator([new TokenUnionAuthenticator([tokens])], { anonymous: false });
     await assert.rejects(strict.authenticate({ headers: {} }), AuthenticationError);
