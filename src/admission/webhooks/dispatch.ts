@@ -104,9 +104,8 @@ export class VersionedObjects {
   }
 }
 
-/** The webhooks that apply, each with its invocation, in order; `index` is the webhook's position in the source. */
-export async function invocations(a: AdmissionAttributes, deps: DispatchDeps, versioned: VersionedObjects): Promise<{ req: RequestView; list: { index: number; inv: Invocation }[] }> {
-  const hooks = await deps.source.webhooks();
+/** Of the source's webhooks (`hooks`), those that apply, each with its invocation, in order; `index` is the webhook's position. */
+export async function invocations(a: AdmissionAttributes, hooks: readonly Webhook[], deps: DispatchDeps, versioned: VersionedObjects): Promise<{ req: RequestView; list: { index: number; inv: Invocation }[] }> {
   const req = requestView(a, deps.equivalents);
   const list: { index: number; inv: Invocation }[] = [];
   for (let i = 0; i < hooks.length; i++) {

@@ -130,17 +130,10 @@ export function mutatingWebhookPlugin(deps: DispatchDeps): AdmissionPlugin {
     phase: 'mutating',
     // per webhook: see call.ts (a dry run to a webhook with side effects is refused there)
     sideEffects: 'None',
-    admit(a) {
-      // no webhook registered (the common case): answered without an await
-      const now = deps.source.current();
-      if (now !== undefined && now.length === 0) return;
-      return mutate(a, now);
-    },
+    admit: (a) => deps.source.dispatch(a, mutate),
   };
 
-  async function mutate(a: AdmissionAttributes, known: readonly Webhook[] | undefined): Promise<void> {
-    const hooks = known ?? (await deps.source.webhooks());
-    if (hooks.length === 0) return;
+  async function mutate(a: AdmissionAttributes, hooks: readonly Webhook[]): Promise<void> {
     const r = a.reinvocation;
     let state = r?.values.get(MUTATING_PLUGIN) as ReinvokeState | undefined;
     if (!state) {

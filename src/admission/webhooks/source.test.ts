@@ -37,3 +37,25 @@ test('WebhookSource: the same list is compiled once; a new list (new objects) is
   assert.deepEqual(source.current()?.map((w) => w.name), ['a1.example.com', 'a2.example.com']);
   assert.equal(new WebhookSource(async () => [], 'mutating').current(), undefined, 'without a peek: undefined');
 });
+
+test('WebhookSource.dispatch: run only with webhooks; none at hand answers without a promise', async () => {
+  const a = config('a', 'a1.example.com');
+  const cases: [string, readonly ApiObject[] | undefined, readonly ApiObject[], string[] | undefined, boolean][] = [
+    // name, peeked, listed, run's webhooks (undefined: not run), answered synchronously
+    ['none registered, list at hand', [], [a], undefined, true],
+    ['registered, list at hand', [a], [], ['a1.example.com'], false],
+    ['no list at hand, the lister has none', undefined, [], undefined, false],
+    ['no list at hand, the lister has some', undefined, [a], ['a1.example.com'], false],
+  ];
+  for (const [name, peeked, listed, want, sync] of cases) {
+    let got: string[] | undefined;
+    const source = new WebhookSource(async () => listed, 'validating', () => peeked);
+    const r = source.dispatch('attrs', async (attrs, hooks) => {
+      assert.equal(attrs, 'attrs', name);
+      got = hooks.map((w) => w.name);
+    });
+    assert.equal(r === undefined, sync, name);
+    await r;
+    assert.deepEqual(got, want, name);
+  }
+});

@@ -32,6 +32,17 @@ export class WebhookSource {
     return items === undefined ? undefined : this.compiled(items);
   }
 
+  /**
+   * A dispatcher's step: `run` gets the webhooks when there are any. With
+   * none registered (the common case) the step answers without an await when
+   * the list is at hand (current()).
+   */
+  dispatch<A>(a: A, run: (a: A, hooks: readonly Webhook[]) => Promise<void>): Promise<void> | undefined {
+    const now = this.current();
+    if (now !== undefined) return now.length === 0 ? undefined : run(a, now);
+    return this.webhooks().then((hooks) => (hooks.length === 0 ? undefined : run(a, hooks)));
+  }
+
   private compiled(items: readonly ApiObject[]): readonly Webhook[] {
     if (!sameItems(items, this.seen)) {
       const sorted = [...items].sort((a, b) => cmp(a.metadata.name ?? '', b.metadata.name ?? ''));

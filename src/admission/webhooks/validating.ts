@@ -21,19 +21,12 @@ export function validatingWebhookPlugin(deps: DispatchDeps): AdmissionPlugin {
     name: VALIDATING_PLUGIN,
     // per webhook: see call.ts
     sideEffects: 'None',
-    admit(a) {
-      // no webhook registered (the common case): answered without an await
-      const now = deps.source.current();
-      if (now !== undefined && now.length === 0) return;
-      return validate(a, now);
-    },
+    admit: (a) => deps.source.dispatch(a, validate),
   };
 
-  async function validate(a: AdmissionAttributes, known: readonly Webhook[] | undefined): Promise<void> {
-    const hooks = known ?? (await deps.source.webhooks());
-    if (hooks.length === 0) return;
+  async function validate(a: AdmissionAttributes, hooks: readonly Webhook[]): Promise<void> {
     const versioned = new VersionedObjects(a, false);
-    const { req, list } = await invocations(a, deps, versioned);
+    const { req, list } = await invocations(a, hooks, deps, versioned);
     if (list.length === 0) return;
     const results = await Promise.all(list.map(async ({ inv }, idx): Promise<StatusError | undefined> => {
       const w = inv.webhook;
