@@ -51,20 +51,20 @@ export async function writeProtobufList<T extends Record<string, unknown>>(
   const list = ProtobufListWriter.for(apiVersion, listKind);
   if (!list) return writeObject(ctx, 406, statusFromUnknown(newNotAcceptable(TEXT_BODY_TYPES)), 'json');
   let revision = 0;
-  const audited: string[] | undefined = auditWantsResponse(ctx) ? [] : undefined;
+  const audited: Record<string, unknown>[] | undefined = auditWantsResponse(ctx) ? [] : undefined;
   for await (const chunk of chunks) {
     revision = chunk.revision;
     for (const item of chunk.items) {
       const v = view(item);
       list.add(v);
-      if (audited) audited.push(listItemJSON(v));
+      if (audited) audited.push(listItem(v));
     }
     const turn = bulkLane.turn(); // encoding is bulk work: other requests get their turn between chunks
     if (turn) await turn;
   }
   const res = ctx.res;
   if (res.headersSent || res.writableEnded) return;
-  if (audited) auditResponseText(ctx, `{"kind":${JSON.stringify(listKind)},"apiVersion":${JSON.stringify(apiVersion)},"metadata":{"resourceVersion":"${revision}"},"items":[${audited.join(',')}]}`);
+  if (audited) auditResponseObject(ctx, { kind: listKind, apiVersion, metadata: { resourceVersion: String(revision) }, items: audited });
   res.statusCode = 200;
   res.setHeader('Content-Type', protobufMediaType(ctx.req.headers.accept));
   res.setHeader('Cache-Control', 'no-cache, private');
@@ -78,10 +78,10 @@ export async function writeProtobufList<T extends Record<string, unknown>>(
   res.end();
 }
 
-/** A typed list's item as JSON: without kind and apiVersion, as the list's JSON form writes it. */
-function listItemJSON(item: Record<string, unknown>): string {
+/** A typed list's item: without kind and apiVersion, as the list's JSON form writes it. */
+function listItem(item: Record<string, unknown>): Record<string, unknown> {
   const { kind: _k, apiVersion: _a, ...rest } = item;
-  return JSON.stringify(rest);
+  return rest;
 }
 
 function send(ctx: RequestContext, code: number, contentType: string, body: string | Buffer): void {
