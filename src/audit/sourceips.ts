@@ -28,7 +28,7 @@ const MAX_PEERS = 4096;
 function peerOf(remoteAddress: string): { readonly ip: string | undefined; readonly alone: readonly string[] } {
   let p = peers.get(remoteAddress);
   if (p === undefined) {
-    const ip = remoteAddress.startsWith('::ffff:') && isIP(remoteAddress.slice(7)) === 4 ? remoteAddress.slice(7) : canonicalIP(remoteAddress);
+    const ip = canonicalIP(remoteAddress);
     p = { ip, alone: Object.freeze(ip ? [ip] : []) };
     if (peers.size >= MAX_PEERS) peers.clear();
     peers.set(remoteAddress, p);

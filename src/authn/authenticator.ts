@@ -69,7 +69,7 @@ export class UnionAuthenticator implements Authenticator {
     for (const a of this.authenticators) {
       try {
         const r = await a.authenticate(req);
-        if (r) return { ...r, user: withGroup(r.user, AUTHENTICATED) };
+        if (r) return { ...r, user: authenticated(r.user) };
       } catch (err) {
         if (!(err instanceof AuthenticationError)) throw err;
         errors.push(err.message);
@@ -92,13 +92,10 @@ export class UnionAuthenticator implements Authenticator {
  */
 const authenticatedUsers = new WeakMap<UserInfo, UserInfo>();
 
-function withGroup(user: UserInfo, group: string): UserInfo {
-  if (user.groups.includes(group)) return user;
+function authenticated(user: UserInfo): UserInfo {
+  if (user.groups.includes(AUTHENTICATED)) return user;
   let u = authenticatedUsers.get(user);
-  if (u === undefined || u.groups[u.groups.length - 1] !== group) {
-    u = { ...user, groups: [...user.groups, group] };
-    authenticatedUsers.set(user, u);
-  }
+  if (u === undefined) authenticatedUsers.set(user, (u = { ...user, groups: [...user.groups, AUTHENTICATED] }));
   return u;
 }
 
