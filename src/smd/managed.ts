@@ -114,17 +114,20 @@ export interface ManagedFieldsEntryJson {
 /** Encodes entries in Kubernetes' order and field order; `undefined` when there are none. */
 export function encodeManaged(managed: Managed): ManagedFieldsEntryJson[] | undefined {
   if (managed.size === 0) return undefined;
-  return sortEntries([...managed.values()]).map((e) => {
-    const out = {} as ManagedFieldsEntryJson;
-    if (e.manager) out.manager = e.manager;
-    out.operation = e.operation;
-    out.apiVersion = e.apiVersion;
-    if (e.time) out.time = e.time;
-    out.fieldsType = 'FieldsV1';
-    out.fieldsV1 = toFieldsV1(e.fields);
-    if (e.subresource) out.subresource = e.subresource;
-    return out;
-  });
+  return sortEntries([...managed.values()]).map(encodeEntry);
+}
+
+/** One entry as the managedFields list holds it, members in Go's order. */
+export function encodeEntry(e: ManagedEntry): ManagedFieldsEntryJson {
+  const out = {} as ManagedFieldsEntryJson;
+  if (e.manager) out.manager = e.manager;
+  out.operation = e.operation;
+  out.apiVersion = e.apiVersion;
+  if (e.time) out.time = e.time;
+  out.fieldsType = 'FieldsV1';
+  out.fieldsV1 = toFieldsV1(e.fields);
+  if (e.subresource) out.subresource = e.subresource;
+  return out;
 }
 
 /**

@@ -6,8 +6,8 @@
 // object with no managedFields is not tracked.
 import type { JsonValue } from '../schema/model.js';
 import { isObject } from '../schema/model.js';
-import { pathToString, toFieldsV1 } from './fieldpath.js';
-import { compareEntries, decodeManaged, encodeManaged, incomingManaged, isResetRequest, type Conflict, type Managed, type ManagedFieldsEntryJson } from './managed.js';
+import { pathToString } from './fieldpath.js';
+import { compareEntries, decodeManaged, encodeEntry, encodeManaged, incomingManaged, isResetRequest, type Conflict, type Managed } from './managed.js';
 import { applyMerged, BEFORE_FIRST_APPLY, STRIPPED, update, type EngineOptions } from './engine.js';
 import { createdFieldSet, isEmptyObject } from './createset.js';
 import { intern } from './intern.js';
@@ -112,8 +112,8 @@ export function updateObject(o: UpdateObjectOptions): WriteResult {
  * A create from nothing (an unstructured kind starts from {}) whose body
  * names no managedFields: the engine would compare {} with the object, give
  * its writer every field and record one Update entry — here that set is built
- * in one walk (createset.ts) and the entry written directly, as encodeManaged
- * writes it. Undefined for any other create (a Go zero object to start from,
+ * in one walk (createset.ts) and the entry written directly (encodeEntry).
+ * Undefined for any other create (a Go zero object to start from,
  * managedFields sent): the engine decides.
  */
 function createdFromNothing(o: UpdateObjectOptions): WriteResult | undefined {
@@ -125,14 +125,7 @@ function createdFromNothing(o: UpdateObjectOptions): WriteResult | undefined {
   // As the engine leaves a set: interned, and known to be reconciled with the schema it was made with.
   const fields = intern(set);
   markReconciled(fields, o.schema);
-  const entry = {} as ManagedFieldsEntryJson;
-  if (o.manager) entry.manager = o.manager;
-  entry.operation = 'Update';
-  entry.apiVersion = o.apiVersion;
-  entry.time = o.now();
-  entry.fieldsType = 'FieldsV1';
-  entry.fieldsV1 = toFieldsV1(fields);
-  if (o.subresource) entry.subresource = o.subresource;
+  const entry = encodeEntry({ manager: o.manager, operation: 'Update', apiVersion: o.apiVersion, time: o.now(), fields, ...(o.subresource ? { subresource: o.subresource } : {}) });
   return { object: { ...o.updated, metadata: { ...(meta as JsonObject), managedFields: [entry] as unknown as JsonValue } }, changed };
 }
 
