@@ -5,11 +5,11 @@
 // many-keyed object plus an own-property check.
 import type { Schema } from './model.js';
 
-const indexes = new WeakMap<object, Map<string, Schema>>();
+const indexes = new WeakMap<object, Map<string, unknown>>();
 
 /** `props` as a Map from name to schema (own properties only), made on first use. */
-export function propertyIndex(props: { readonly [name: string]: Schema }): Map<string, Schema> {
-  let m = indexes.get(props);
+export function propertyIndex<S = Schema>(props: { readonly [name: string]: S }): Map<string, S> {
+  let m = indexes.get(props) as Map<string, S> | undefined;
   if (m === undefined) indexes.set(props, (m = new Map(Object.entries(props))));
   return m;
 }

@@ -19,6 +19,7 @@
 import { type FieldError, FieldPath, invalid } from '../../api/meta/field.js';
 import { ObjectMeta } from '../../schema/common.js';
 import { isObject, type Schema } from '../../schema/model.js';
+import { propertyIndex } from '../../schema/properties.js';
 import { unknownFields } from '../../schema/unknown.js';
 import { renderCause } from '../../api/meta/govalue.js';
 import { groupVersionError } from './embedded.js';
@@ -66,10 +67,10 @@ function coerce(s: Schema, x: unknown, path: FieldPath, opts: CoerceOptions, unk
       const e = coerceTypeMeta(x, k, path, opts, unknown);
       if (e) return e;
     }
-    const props = s.properties;
+    const sub = s.properties === undefined ? undefined : propertyIndex(s.properties).get(k);
     const extra = s.additionalProperties;
     let e: FieldError | undefined;
-    if (props && Object.prototype.hasOwnProperty.call(props, k)) e = coerce(props[k]!, x[k], path.child(k), opts, unknown);
+    if (sub !== undefined) e = coerce(sub, x[k], path.child(k), opts, unknown);
     else if (typeof extra === 'object') e = coerce(extra, x[k], path.key(k), opts, unknown);
     if (e) return e;
   }

@@ -9,6 +9,7 @@
 import { type FieldError, FieldPath, invalid, required } from '../../api/meta/field.js';
 import { dns1035LabelErrors, type MetaLike, pathSegmentNameErrors, validateObjectMeta } from '../../api/meta/validation.js';
 import { isObject, type Schema } from '../../schema/model.js';
+import { propertyIndex } from '../../schema/properties.js';
 import { goValue } from './gofmt.js';
 import { reaches } from './reach.js';
 import { objectMetaDecodeError, typedObjectMeta } from './objectmeta.js';
@@ -37,10 +38,11 @@ function visit(s: Schema, x: unknown, path: FieldPath, errs: FieldError[]): void
   }
   if (!isObject(x)) return;
   if (s['x-kubernetes-embedded-resource']) errs.push(...embeddedResourceErrors(x, path));
-  const props = s.properties;
+  const props = s.properties === undefined ? undefined : propertyIndex(s.properties);
   const extra = s.additionalProperties;
   for (const k of Object.keys(x)) {
-    if (props && Object.prototype.hasOwnProperty.call(props, k)) visit(props[k]!, x[k], path.child(k), errs);
+    const sub = props?.get(k);
+    if (sub !== undefined) visit(sub, x[k], path.child(k), errs);
     else if (typeof extra === 'object') visit(extra, x[k], path.key(k), errs);
   }
 }

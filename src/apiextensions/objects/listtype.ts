@@ -12,6 +12,7 @@
 // by their JSON text (sorted keys, as Go marshals maps).
 import { duplicate, type FieldError, FieldPath, invalid } from '../../api/meta/field.js';
 import { isObject, type Schema } from '../../schema/model.js';
+import { propertyIndex } from '../../schema/properties.js';
 import { goValue } from './gofmt.js';
 import { reaches } from './reach.js';
 
@@ -38,11 +39,12 @@ function collect(s: Schema | undefined, obj: unknown, path: FieldPath): FieldErr
 function visitObject(s: Schema, obj: Record<string, unknown>, path: FieldPath, errs: FieldError[], root = false): void {
   const extra = s.additionalProperties;
   if (typeof extra === 'object') for (const k of Object.keys(obj)) visit(extra, obj[k], path.key(k), errs);
-  const props = s.properties;
+  const props = s.properties === undefined ? undefined : propertyIndex(s.properties);
   if (props) {
     for (const k of Object.keys(obj)) {
       if (root && k === 'metadata') continue;
-      if (Object.prototype.hasOwnProperty.call(props, k)) visit(props[k]!, obj[k], path.child(k), errs);
+      const sub = props.get(k);
+      if (sub !== undefined) visit(sub, obj[k], path.child(k), errs);
     }
   }
 }

@@ -13,6 +13,7 @@
 // patterns as JavaScript RegExps, which refuse (?i) and other RE2 syntax.
 import { invalid, type FieldError } from '../../api/meta/field.js';
 import { isObject, type Schema } from '../../schema/model.js';
+import { propertyIndex } from '../../schema/properties.js';
 import { goNumber, validate } from '../../schema/validate.js';
 import { matches } from '../../cel/runtime/regex.js';
 import type { JSONSchemaProps } from '../types.js';
@@ -64,7 +65,6 @@ interface WalkState {
   patterns: boolean;
 }
 
-const has = (o: object, k: string) => Object.prototype.hasOwnProperty.call(o, k);
 const child = (path: string, k: string) => (path ? `${path}.${k}` : k);
 
 /**
@@ -102,8 +102,9 @@ function walk(s: JSONSchemaProps, v: unknown, path: string, st: WalkState, errs:
   }
   if (!isObject(v)) return;
   const extra = typeof s.additionalProperties === 'object' && s.additionalProperties !== null ? s.additionalProperties : undefined;
+  const props = s.properties === undefined ? undefined : propertyIndex(s.properties);
   for (const k of Object.keys(v)) {
-    const sub = s.properties && has(s.properties, k) ? s.properties[k] : extra;
+    const sub = props?.get(k) ?? extra;
     if (sub) walk(sub, v[k], child(path, k), st, errs);
   }
 }
