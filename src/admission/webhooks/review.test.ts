@@ -1,6 +1,37 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildReview, InvalidReviewError, reviewText, reviewVersionFor, UnsupportedPatchTypeError, verifyAnswer, type ReviewInput } from './review.js';
+import { InvalidReviewError, reviewText, reviewVersionFor, userInfo, UnsupportedPatchTypeError, verifyAnswer, type ReviewInput } from './review.js';
+import { kubernetesGroup } from '../../endpoints/requestinfo.js';
+
+/**
+ * The review built as an object, members in kube's order (JSON.stringify keeps
+ * insertion order), the optional ones only when set: what reviewText's text
+ * must equal.
+ */
+function buildReview(r: ReviewInput, uid: string): { uid: string; review: Record<string, unknown> } {
+  const gvk = (k: ReviewInput['kind']) => ({ group: kubernetesGroup(k.group), version: k.version, kind: k.kind });
+  const gvr = (x: ReviewInput['resource']) => ({ group: kubernetesGroup(x.group), version: x.version, resource: x.resource });
+  const request: Record<string, unknown> = { uid, kind: gvk(r.kind), resource: gvr(r.resource) };
+  if (r.subresource) request.subResource = r.subresource;
+  request.requestKind = gvk(r.requestKind);
+  request.requestResource = gvr(r.requestResource);
+  if (r.requestSubresource) request.requestSubResource = r.requestSubresource;
+  if (r.name) request.name = r.name;
+  if (r.namespace) request.namespace = r.namespace;
+  request.operation = r.operation;
+  request.userInfo = userInfo(r.user);
+  request.object = r.object ?? null;
+  request.oldObject = r.oldObject ?? null;
+  request.dryRun = r.dryRun;
+  request.options = r.options ?? null;
+  return { uid, review: { kind: 'AdmissionReview', apiVersion: `admission.k8s.io/${r.version}`, request } };
+}
+
+/** What reviewText writes, read back. */
+const sent = (r: ReviewInput, uid: string) => {
+  const { version, ...rest } = r;
+  return JSON.parse(reviewText(rest, version, uid)) as Record<string, unknown>;
+};
 
 const input: ReviewInput = {
   version: 'v1',
@@ -18,8 +49,8 @@ const input: ReviewInput = {
 
 describe('AdmissionReview out', () => {
   it('fills the request as kube does (golden webhook-04 shape, key order included)', () => {
-    const { review } = buildReview(input, 'uid-1');
-    assert.equal(JSON.stringify(review), JSON.stringify({
+    const { version, ...rest } = input;
+    assert.equal(reviewText(rest, version, 'uid-1'), JSON.stringify({
       kind: 'AdmissionReview', apiVersion: 'admission.k8s.io/v1',
       request: {
         uid: 'uid-1',
@@ -35,7 +66,7 @@ describe('AdmissionReview out', () => {
     }));
   });
   it('writes groups in the k8s.io spelling, subresources, v1beta1, and nulls on connect', () => {
-    const { review } = buildReview({
+    const review = sent({
       ...input, version: 'v1beta1', resource: { group: 'networking.svc.io', version: 'v1', resource: 'ingresses' }, subresource: 'status', requestSubresource: 'status',
       namespace: '', options: null, dryRun: true,
     }, 'u');

@@ -11,7 +11,6 @@
 // kind AdmissionReview, and echo the uid; a mutating webhook's patch needs
 // patchType JSONPatch (v1beta1: a patch is taken as JSONPatch; its uid and
 // type are not checked, as kube); a validating webhook may return neither.
-import { randomUUID } from 'node:crypto';
 import type { UserInfo } from '../../authn/user.js';
 import { kubernetesGroup } from '../../endpoints/requestinfo.js';
 import type { GroupVersionKind, GroupVersionResource } from './equivalence.js';
@@ -45,59 +44,22 @@ export interface ReviewInput {
   readonly options: unknown;
 }
 
-// The kinds, resources and users a review names are the same few objects
-// call after call: each is turned into its wire shape once (read-only after).
-const gvkWire = new WeakMap<GroupVersionKind, object>();
-const gvrWire = new WeakMap<GroupVersionResource, object>();
-const userWire = new WeakMap<UserInfo, Record<string, unknown>>();
-
-function gvk(k: GroupVersionKind): object {
-  let w = gvkWire.get(k);
-  if (!w) gvkWire.set(k, (w = { group: kubernetesGroup(k.group), version: k.version, kind: k.kind }));
-  return w;
-}
-
-function gvr(r: GroupVersionResource): object {
-  let w = gvrWire.get(r);
-  if (!w) gvrWire.set(r, (w = { group: kubernetesGroup(r.group), version: r.version, resource: r.resource }));
-  return w;
-}
-
-function userInfo(u: UserInfo | undefined): Record<string, unknown> {
-  if (!u) return {};
-  let w = userWire.get(u);
-  if (w) return w;
-  w = {};
+/** The user as the review's userInfo holds it (empty members left out). */
+export function userInfo(u: UserInfo | undefined): Record<string, unknown> {
+  const w: Record<string, unknown> = {};
+  if (!u) return w;
   if (u.name) w.username = u.name;
   if (u.uid) w.uid = u.uid;
   if (u.groups.length > 0) w.groups = [...u.groups];
   if (u.extra && Object.keys(u.extra).length > 0) w.extra = u.extra;
-  userWire.set(u, w);
   return w;
 }
 
-/** The review to send, with its fresh uid. */
-export function buildReview(r: ReviewInput, uid: string = randomUUID()): { uid: string; review: Record<string, unknown> } {
-  // members assigned in kube's order (JSON.stringify keeps insertion order), the optional ones only when set
-  const request: Record<string, unknown> = { uid, kind: gvk(r.kind), resource: gvr(r.resource) };
-  if (r.subresource) request.subResource = r.subresource;
-  request.requestKind = gvk(r.requestKind);
-  request.requestResource = gvr(r.requestResource);
-  if (r.requestSubresource) request.requestSubResource = r.requestSubresource;
-  if (r.name) request.name = r.name;
-  if (r.namespace) request.namespace = r.namespace;
-  request.operation = r.operation;
-  request.userInfo = userInfo(r.user);
-  request.object = r.object ?? null;
-  request.oldObject = r.oldObject ?? null;
-  request.dryRun = r.dryRun;
-  request.options = r.options ?? null;
-  return { uid, review: { kind: 'AdmissionReview', apiVersion: `admission.k8s.io/${r.version}`, request } };
-}
-
-// The same wire shapes as JSON text, for reviewText: by (group, version, name)
-// strings, since the kinds and resources a request names are new objects per
-// request (a WeakMap keyed by them would miss and grow on every call).
+// The kinds, resources and users a review names as JSON text: the first two
+// by their (group, version, name) strings, since the kinds and resources a
+// request names are new objects per request (a WeakMap keyed by them would
+// miss and grow on every call); a user by its object (one per authenticated
+// user).
 const kindTexts = new Map<string, Map<string, Map<string, string>>>();
 const resourceTexts = new Map<string, Map<string, Map<string, string>>>();
 const userText = new WeakMap<UserInfo, string>();
@@ -123,8 +85,8 @@ function userInfoText(u: UserInfo | undefined): string {
 }
 
 /**
- * The review's JSON text, exactly JSON.stringify(buildReview(r, uid).review)
- * (review.test.ts holds them equal), written without building the review
+ * The review's JSON text (review.test.ts holds it equal to JSON.stringify of
+ * the review built as an object), written without building the review
  * object: the kinds, resources and user are cached text, only the object,
  * old object and options are serialized per call.
  */
