@@ -18,6 +18,22 @@ export function summarize(samples: number[]): { p50: number; p99: number; max: n
 
 export const fmt = (n: number, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
 
+/**
+ * Each round's ratio a[i] / b[i] of its two back-to-back phases, sorted, and
+ * their median. On a shared machine a burst of load from elsewhere falls on a
+ * phase or two; a ratio of phases run seconds apart cancels slow drift, and the
+ * median ignores the disturbed rounds (where best-of-each-side can pair one
+ * side's lucky phase with the other's unlucky one).
+ */
+export function pairedRatios(a: readonly number[], b: readonly number[]): { ratios: number[]; median: number } {
+  if (a.length !== b.length || a.length === 0) throw new Error(`pairedRatios: ${a.length} and ${b.length} phases`);
+  const ratios = a.map((x, i) => x / b[i]!).sort((x, y) => x - y);
+  return { ratios, median: (ratios[(ratios.length - 1) >> 1]! + ratios[ratios.length >> 1]!) / 2 };
+}
+
+/** "71, 74, 80 %": the rounds' ratios as a figure line. */
+export const fmtRatios = (r: { ratios: number[]; median: number }) => `${r.ratios.map((x) => fmt(100 * x, 0)).join(', ')} %`;
+
 const resultsFile = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bench', 'RESULTS.md');
 
 export function appendResults(title: string, lines: string[]): void {
