@@ -22,17 +22,20 @@
 // later update is adopted by that update (claims.ts), which makes a racing
 // release fail instead of freeing it.
 import type { Store } from '../../storage/interface.js';
-import {
-  fieldPath, newInternalError, newInvalid, invalid, required, notSupported, duplicate, isStatusError,
-  type FieldError,
-} from '../../api/meta/index.js';
-import { ipErrors, ipFamily } from '../../api/meta/checks.js';
+import { fieldPath, newInternalError, newInvalid, invalid, isStatusError, type FieldError } from '../../api/meta/index.js';
+import { ipFamily } from '../../api/meta/checks.js';
 import { fromStorage } from '../errors.js';
 import { keysOf } from '../keys.js';
 import type { ApiObject } from '../object.js';
 import type { Undo, WriteHooks } from '../hooks.js';
-import { Claims, type Claim, type Owner } from './claims.js';
-import { clusterIPPool, nodePortPool, parseIPv4, formatIPv4, type ClusterIPRange, type NodePortRange, type Pool } from './ranges.js';
+import { Claims, type Owner } from './claims.js';
+import { clusterIPPool, nodePortPool, parseIPv4, formatIPv4, type ClusterIPRange, type NodePortRange } from './ranges.js';
+import {
+  clusterIPFieldErrors, clusterIPsOf, isHeadless, isObj, malformedIPs, needsClusterIP, needsHCNodePort, needsNodePort,
+  nodePortsOf, portNum, ports, sameListLoose, setPort, shouldAllocateNodePorts, str, strs, type Obj,
+} from './servicespec.js';
+import { Txn } from './txn.js';
+import { dedupe, FollowUp, type Deferred } from './followup.js';
 
 export interface ServiceHooksOptions {
   readonly storage: Store;
@@ -53,120 +56,11 @@ export interface ServiceHooks extends WriteHooks {
   close(): Promise<void>;
 }
 
-type Obj = Record<string, unknown>;
 const SERVICES = { group: '', resource: 'services' };
 const SERVICE_KIND = { group: '', kind: 'Service' };
 
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-const str = (v: unknown): string => (typeof v === 'string' ? v : '');
-const strs = (v: unknown): string[] => (Array.isArray(v) ? v.map(str) : []);
-const ports = (spec: Obj): Obj[] => (Array.isArray(spec.ports) ? spec.ports.filter(isObj) : []);
-/** A node port field: 0 when unset; NaN when it holds something that is not a port number (validation's job). */
-function portNum(v: unknown): number {
-  if (v === undefined || v === null) return 0;
-  return typeof v === 'number' && Number.isInteger(v) ? v : NaN;
-}
-const setPort = (p: Obj, k: string, v: number) => {
-  if (v === 0) delete p[k];
-  else p[k] = v;
-};
-
-const needsClusterIP = (spec: Obj) => str(spec.type) !== 'ExternalName';
-const needsNodePort = (spec: Obj) => spec.type === 'NodePort' || spec.type === 'LoadBalancer';
-const needsHCNodePort = (spec: Obj) => spec.type === 'LoadBalancer' && spec.externalTrafficPolicy === 'Local';
-const isHeadless = (spec: Obj) => strs(spec.clusterIPs)[0] === 'None';
-const shouldAllocateNodePorts = (spec: Obj) => spec.type === 'NodePort' || (spec.type === 'LoadBalancer' && spec.allocateLoadBalancerNodePorts !== false);
-const sameListLoose = (a: unknown, b: unknown) => {
-  const x = strs(a);
-  const y = strs(b);
-  return x.length === y.length && x.every((v, i) => v === y[i]);
-};
-
-function nodePortsOf(spec: Obj): number[] {
-  return ports(spec).map((p) => portNum(p.nodePort)).filter((n) => Number.isInteger(n) && n > 0);
-}
-
-/** Cluster IPs a Service object names (IPv4 ones; "None" and anything unparsable are skipped). */
-function clusterIPsOf(spec: Obj): number[] {
-  const out = new Set<number>();
-  for (const s of [str(spec.clusterIP), ...strs(spec.clusterIPs)]) {
-    const n = parseIPv4(s);
-    if (n !== undefined) out.add(n);
-  }
-  return [...out];
-}
-
 /** Internal error (500) with Kubernetes' "Internal error occurred: …" wording. */
 const internal = (msg: string) => newInternalError(new Error(msg));
-
-/** What one write has claimed so far (or picked, under dryRun). */
-class Txn {
-  readonly claims: Claim[] = [];
-  /** Values handed out by this write per pool (claimed, or picked under dryRun). */
-  private readonly used = new Map<Pool, Set<number>>();
-
-  constructor(
-    private readonly c: Claims,
-    readonly owner: Owner,
-    readonly dryRun: boolean,
-  ) {}
-
-  private usedIn(pool: Pool): Set<number> {
-    let s = this.used.get(pool);
-    if (!s) this.used.set(pool, (s = new Set()));
-    return s;
-  }
-
-  /** 'range' when the value is not in the pool, 'taken' when someone holds it, else ok. */
-  async claim(pool: Pool, value: number, checkWhenDry = true): Promise<'ok' | 'range' | 'taken'> {
-    if (pool.offsetOf(value) === undefined) return 'range';
-    const used = this.usedIn(pool);
-    if (used.has(value)) return 'taken';
-    if (this.dryRun) {
-      if (checkWhenDry && !(await this.c.isFree(pool, value))) return 'taken';
-      used.add(value);
-      return 'ok';
-    }
-    const claim = await this.c.claim(pool, value, this.owner);
-    if (!claim) return 'taken';
-    used.add(value);
-    this.claims.push(claim);
-    return 'ok';
-  }
-
-  /** The next free value, claimed (or only picked under dryRun); undefined when the pool is full. */
-  async next(pool: Pool): Promise<number | undefined> {
-    const used = this.usedIn(pool);
-    if (this.dryRun) {
-      const v = await this.c.peekNext(pool, used);
-      if (v !== undefined) used.add(v);
-      return v;
-    }
-    const claim = await this.c.claimNext(pool, this.owner, used);
-    if (!claim) return undefined;
-    used.add(claim.value);
-    this.claims.push(claim);
-    return claim.value;
-  }
-
-  async revert(): Promise<void> {
-    const claims = this.claims.splice(0);
-    for (const c of claims.reverse()) {
-      try {
-        await this.c.unclaim(c);
-      } catch (err) {
-        console.error(`svc: releasing ${c.pool.prefix}${c.pool.format(c.value)} after a failed Service write failed:`, err);
-      }
-    }
-  }
-}
-
-/** A value to release once the update that dropped it is written. */
-interface Deferred {
-  readonly kind: 'ip' | 'port';
-  readonly pool: Pool;
-  readonly value: number;
-}
 
 export function serviceHooks(opts: ServiceHooksOptions): ServiceHooks {
   const { storage } = opts;
@@ -538,185 +432,4 @@ export function serviceHooks(opts: ServiceHooksOptions): ServiceHooks {
       await this.settled();
     },
   };
-}
-
-function dedupe(items: Deferred[]): Deferred[] {
-  const seen = new Set<string>();
-  return items.filter((it) => {
-    const k = it.pool.prefix + it.value;
-    if (seen.has(k)) return false;
-    seen.add(k);
-    return true;
-  });
-}
-
-/**
- * ValidateServiceClusterIPsRelatedFields, the loose pre-check Kubernetes runs
- * before allocating (its errors answer the request; allocation never sees
- * malformed input).
- */
-function clusterIPFieldErrors(spec: Obj): FieldError[] {
-  const errs: FieldError[] = [];
-  const sp = fieldPath('spec');
-  const ipsPath = sp.child('clusterIPs');
-  const clusterIP = str(spec.clusterIP);
-  const clusterIPs = strs(spec.clusterIPs);
-  if (clusterIP !== '') {
-    if (clusterIPs.length === 0) errs.push(required(ipsPath));
-    else if (clusterIPs[0] !== clusterIP) errs.push(invalid(ipsPath, clusterIPs, 'first value must match `clusterIP`'));
-  } else if (clusterIPs.length !== 0) {
-    errs.push(invalid(ipsPath, clusterIPs, 'must be empty when `clusterIP` is not specified'));
-  }
-  const seen = new Set<string>();
-  strs(spec.ipFamilies).forEach((f, i) => {
-    if (f !== 'IPv4' && f !== 'IPv6') errs.push(notSupported(sp.child('ipFamilies').index(i), f, ['IPv4', 'IPv6']));
-    if (seen.has(f)) errs.push(duplicate(sp.child('ipFamilies').index(i), f));
-    seen.add(f);
-  });
-  const policy = spec.ipFamilyPolicy;
-  if (policy !== undefined && policy !== null && !['PreferDualStack', 'RequireDualStack', 'SingleStack'].includes(str(policy))) {
-    errs.push(notSupported(sp.child('ipFamilyPolicy'), policy, ['PreferDualStack', 'RequireDualStack', 'SingleStack']));
-  }
-  let badIPs = false;
-  clusterIPs.forEach((ip, i) => {
-    if (i === 0 && ip === 'None') {
-      if (clusterIPs.length > 1) {
-        badIPs = true;
-        errs.push(invalid(ipsPath, clusterIPs, "'None' must be the first and only value"));
-      }
-      return;
-    }
-    for (const m of ipErrors(ip)) {
-      badIPs = true;
-      errs.push(invalid(ipsPath.index(i), ip, m));
-    }
-  });
-  if (clusterIPs.length > 2) errs.push(invalid(ipsPath, clusterIPs, 'may only hold up to 2 values'));
-  if (badIPs) return errs;
-  if (clusterIPs.length > 1) {
-    const fams = clusterIPs.map(ipFamily);
-    if (fams.length !== 2 || fams[0] === fams[1]) errs.push(invalid(ipsPath, clusterIPs, 'may specify no more than one IP for each IP family'));
-  }
-  const families = strs(spec.ipFamilies);
-  if (!(clusterIPs.length === 1 && clusterIPs[0] === 'None') && clusterIPs.length > 0 && families.length > 0) {
-    clusterIPs.forEach((ip, i) => {
-      if (i >= families.length) return;
-      const fam = ipFamily(ip);
-      if (families[i] === 'IPv4' && fam === 'IPv6') errs.push(invalid(ipsPath.index(i), ip, `expected an IPv4 value as indicated by \`ipFamilies[${i}]\``));
-      if (families[i] === 'IPv6' && fam !== 'IPv6') errs.push(invalid(ipsPath.index(i), ip, `expected an IPv6 value as indicated by \`ipFamilies[${i}]\``));
-    });
-  }
-  return errs;
-}
-
-/** Whether a cluster IP field holds something that is not an address (left to validation). */
-function malformedIPs(spec: Obj): boolean {
-  return strs(spec.clusterIPs).some((ip, i) => !(i === 0 && ip === 'None') && ipFamily(ip) === undefined);
-}
-
-/**
- * One update's deferred releases: watches the Service's key from the old
- * revision and, on each change and at the deadline, releases the values the
- * stored Service no longer uses (claims.release checks the owner's uid).
- */
-class FollowUp {
-  readonly done: Promise<void>;
-  private cancelled = false;
-  private wake: (() => void) | undefined;
-  private finish: (() => void) | undefined;
-  private remaining: Deferred[];
-
-  constructor(
-    private readonly storage: Store,
-    private readonly claims: Claims,
-    private readonly key: string,
-    private readonly uid: string,
-    fromRevision: number,
-    items: Deferred[],
-    deadlineMs: number,
-  ) {
-    this.remaining = items;
-    this.done = this.run(fromRevision, deadlineMs).catch((err) => {
-      console.error(`svc: releasing node ports or cluster IPs dropped by an update of ${key} failed:`, err);
-    });
-  }
-
-  /** The update failed: release nothing. */
-  cancel(): void {
-    this.cancelled = true;
-    this.finish?.();
-  }
-
-  /** Shutdown: one last check now, then stop. */
-  finishNow(): void {
-    this.finish?.();
-  }
-
-  private async run(fromRevision: number, deadlineMs: number): Promise<void> {
-    let changed = false;
-    let ended = false;
-    const ping = () => {
-      changed = true;
-      this.wake?.();
-    };
-    this.finish = () => {
-      ended = true;
-      this.wake?.();
-    };
-    const timer = setTimeout(() => this.finish?.(), deadlineMs);
-    timer.unref?.();
-    let handle: { close(): void } | undefined;
-    try {
-      handle = await this.storage.watch({ prefix: this.key, fromRevision }, {
-        onEvents: (events) => {
-          if (events.some((e) => (e.type === 'delete' ? e.key : e.kv.key) === this.key)) ping();
-        },
-        onError: () => this.finish?.(),
-      });
-    } catch {
-      // No watch (history compacted, store closing): the deadline check still runs.
-    }
-    try {
-      while (!this.cancelled && this.remaining.length > 0) {
-        if (!changed && !ended) await new Promise<void>((r) => (this.wake = r));
-        this.wake = undefined;
-        if (this.cancelled) return;
-        changed = false;
-        await this.releaseUnused();
-        if (ended) return;
-      }
-    } finally {
-      clearTimeout(timer);
-      handle?.close();
-    }
-  }
-
-  private async releaseUnused(): Promise<void> {
-    const kv = await this.storage.get(this.key);
-    let svc: ApiObject | undefined;
-    if (kv) {
-      try {
-        svc = JSON.parse(Buffer.from(kv.value.buffer, kv.value.byteOffset, kv.value.byteLength).toString('utf8')) as ApiObject;
-      } catch {
-        svc = undefined;
-      }
-    }
-    const same = svc !== undefined && svc.metadata?.uid === this.uid;
-    const spec = same && isObj(svc!.spec) ? svc!.spec : {};
-    // Anything the stored object mentions counts as used, whatever its type.
-    const usedIPs = new Set(clusterIPsOf(spec));
-    const usedPorts = new Set(nodePortsOf(spec));
-    const hc = portNum(spec.healthCheckNodePort);
-    if (hc > 0) usedPorts.add(hc);
-    const keep: Deferred[] = [];
-    for (const it of this.remaining) {
-      const used = it.kind === 'ip' ? usedIPs.has(it.value) : usedPorts.has(it.value);
-      if (same && used) {
-        keep.push(it);
-        continue;
-      }
-      await this.claims.release(it.pool, it.value, this.uid);
-    }
-    this.remaining = keep;
-  }
 }
