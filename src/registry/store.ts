@@ -3,7 +3,6 @@
 // registry.Store). It is the only place where StorageErrors become API
 // errors. Objects are stored as JSON without metadata.resourceVersion, which
 // is the storage revision and is filled in on every read.
-import type { LatencyTrackers } from '../metrics/latencytrackers.js';
 import { randomUUID } from 'node:crypto';
 import type { Store, KeyValue, WatchHandle, WatchSink } from '../storage/interface.js';
 import { isStorageError } from '../storage/errors.js';
@@ -18,12 +17,11 @@ import { RecentObjects, storedFormOf } from './recent.js';
 import { validateMetadata, validateMetadataUpdate } from './metadata.js';
 import * as errs from './errors.js';
 import type { Admission, AdmissionOperation } from './admission.js';
-import { encodeContinue, type ListPlan, type ReadMode } from './listoptions.js';
+import type { ReadMode } from './listoptions.js';
 import type { Cacher } from '../storage/cacher/cacher.js';
-import { newResourceExpired, newTooLargeResourceVersion } from '../api/meta/index.js';
 import type { UserInfo } from '../authn/user.js';
-import type { ResourceRequestInfo } from '../endpoints/requestinfo.js';
-import { recordStorageList } from '../metrics/storage.js';
+import type { DeleteOptions, UpdateContext, WriteContext, WriteLens } from './writecontext.js';
+import { Lister, type ListEntriesResult, type ListFilter, type ListOptions, type ListResult, type ScanChunk, type ScanOptions } from './lister.js';
 
 export interface ResourceIdentity {
   /** The svc.io spelling of the group; '' for core. */
@@ -34,105 +32,8 @@ export interface ResourceIdentity {
   readonly kind: string;
 }
 
-export interface WriteContext {
-  readonly dryRun: boolean;
-  readonly user?: UserInfo;
-  /** The API request that writes (absent for the server's own writes); write hooks read it. */
-  readonly requestInfo?: ResourceRequestInfo;
-  /** Adds a warning to the response (admission plugins' warnings); absent for the server's own writes. */
-  readonly warn?: (text: string) => void;
-  /** Records an audit annotation on the request (admission plugins', webhooks'); absent for the server's own writes. */
-  readonly annotate?: (key: string, value: string) => void;
-  /** managedFields bookkeeping, applied to what the request produced before the strategy runs. */
-  readonly track?: TrackFields;
-  /** The request's CreateOptions/UpdateOptions/PatchOptions/DeleteOptions as admission webhooks see them. */
-  readonly options?: Readonly<Record<string, unknown>>;
-  /** A write in a version that converts to the stored one asynchronously (see WriteLens). */
-  readonly lens?: WriteLens;
-  /** Where admission webhooks' time is noted (the request; metrics/latencytrackers.ts). */
-  readonly latency?: LatencyTrackers;
-  /**
-   * The input is the request's own (decoded from its body, referenced by nothing
-   * else, not frozen): a create changes it, or what `track` made of it, instead
-   * of a deep copy.
-   */
-  readonly ownsInput?: boolean;
-}
-
-/**
- * A write in a version whose conversion to and from the storage version is
- * asynchronous (a custom resource whose definition converts with a webhook):
- * as kube's store works in the request's version, the object read is
- * converted to it before the write is computed, validated and admitted, and
- * the result converted back to be stored; what the store answers is the
- * stored object converted once more (kube decodes the stored bytes).
- */
-export interface WriteLens {
-  /** The request's apiVersion. */
-  readonly apiVersion: string;
-  toRequest(obj: ApiObject): Promise<ApiObject>;
-  toStorage(obj: ApiObject): Promise<ApiObject>;
-}
-
-/**
- * The managedFields bookkeeping of a write (src/endpoints/fieldmanager.ts):
- * given the live object (undefined on create) and the object the request
- * produced, the object to persist. Runs on every attempt, before the strategy.
- */
-export type TrackFields = (live: ApiObject | undefined, next: ApiObject) => ApiObject;
-
-export interface UpdateContext extends WriteContext {
-  readonly subresource?: string;
-}
-
-export interface DeleteOptions extends WriteContext {
-  readonly preconditions?: { readonly uid?: string; readonly resourceVersion?: string };
-  readonly gracePeriodSeconds?: number;
-  readonly propagationPolicy?: string;
-}
-
-export interface ListFilter {
-  /** Keep objects for which this returns true (label and field selectors). */
-  readonly predicate?: (obj: ApiObject) => boolean;
-}
-
-export interface ListOptions extends ListFilter {
-  readonly plan?: ListPlan;
-}
-
-export interface ScanOptions {
-  /** Objects per chunk (default 500). */
-  readonly chunk?: number;
-  /** Whether entries keep the objects a filter decoded (default true; a writer of stored JSON does not need them). */
-  readonly keepDecoded?: boolean;
-}
-
-/** A listed object as stored; `obj` is its decoded form when a filter decoded it. */
-export interface ListEntry {
-  readonly kv: KeyValue;
-  readonly obj?: ApiObject;
-}
-
-/** A chunk of a scan; `cached`: its values are the watch cache's (they stay in memory, shared by every reader). */
-export interface ScanChunk {
-  readonly revision: number;
-  readonly entries: ListEntry[];
-  readonly cached?: boolean;
-}
-
-export interface ListEntriesResult extends Omit<ListResult, 'items'> {
-  readonly entries: ListEntry[];
-}
-
-export interface ListResult {
-  readonly items: ApiObject[];
-  readonly resourceVersion: string;
-  readonly continue?: string;
-  readonly remainingItemCount?: number;
-}
-
-/** How long a read for a revision newer than the store's waits before 504 (as Kubernetes' 3 s). */
-export const FUTURE_REVISION_WAIT_MS = 3000;
+export type { DeleteOptions, TrackFields, UpdateContext, WriteContext, WriteLens } from './writecontext.js';
+export { FUTURE_REVISION_WAIT_MS, type ListEntriesResult, type ListEntry, type ListFilter, type ListOptions, type ListResult, type ScanChunk, type ScanOptions } from './lister.js';
 
 export interface DeleteResult {
   readonly object: ApiObject;
@@ -158,6 +59,8 @@ export class GenericStore {
   private readonly shared = new WeakMap<KeyValue, ApiObject>();
   /** Objects being written, by the bytes they were encoded to, while their write is under way (see storing(), written()). */
   private readonly writing = new WeakMap<Uint8Array, ApiObject>();
+  /** Lists, scans and the watch cache's read modes (lister.ts). */
+  private readonly lister: Lister;
 
   constructor(
     readonly identity: ResourceIdentity,
@@ -169,6 +72,7 @@ export class GenericStore {
     this.qualifiedResource = { group: identity.group, resource: identity.resource };
     this.keys = keysOf({ ...identity, namespaced: currentStrategy.namespaced });
     this.apiVersion = identity.group === '' ? identity.version : `${identity.group}/${identity.version}`;
+    this.lister = new Lister(this.qualifiedResource, storage, cacher, (ns) => this.collectionPrefix(ns), (kv) => this.decode(kv));
   }
 
   /** The resource's strategy (a custom resource's changes with its definition). */
@@ -216,7 +120,7 @@ export class GenericStore {
 
   /** list() for callers that only look: shared, deep-frozen objects (see getShared); `mode` 'any' reads the watch cache as it is (kube's lister). */
   async listShared(namespace: string, mode: ReadMode = { kind: 'mostRecent' }): Promise<readonly ApiObject[]> {
-    if (this.cacher && (await this.cacheServes(mode))) {
+    if (this.cacher && (await this.lister.cacheServes(mode))) {
       // admission lists the same few objects (quotas, limit ranges, webhook configurations) on
       // every write: the list is kept while nothing under its prefix changed
       const prefix = this.collectionPrefix(namespace);
@@ -275,8 +179,8 @@ export class GenericStore {
 
   /** The stored value a get answers with, and whether it came from the watch cache. */
   private async readFor(namespace: string, name: string, mode: ReadMode): Promise<{ kv: KeyValue; cached: boolean }> {
-    const cached = await this.cacheServes(mode);
-    if (!cached && mode.kind === 'notOlderThan') await this.waitForRevision(mode.revision);
+    const cached = await this.lister.cacheServes(mode);
+    if (!cached && mode.kind === 'notOlderThan') await this.lister.waitForRevision(mode.revision);
     const key = this.key(namespace, name);
     const kv = cached ? this.cacher!.get(key) : await this.read(key, name);
     if (!kv) throw errs.notFound(this.qualifiedResource, name);
@@ -323,56 +227,8 @@ export class GenericStore {
    * when the filter had to decode it — so an endpoint can write the stored
    * JSON without decoding (src/registry/encoded.ts servedJSON).
    */
-  async listEntries(namespace: string, opts: ListOptions = {}): Promise<ListEntriesResult> {
-    const prefix = this.collectionPrefix(namespace);
-    const plan = opts.plan ?? { mode: { kind: 'mostRecent' }, limit: 0, continuing: false };
-    if (plan.limit === 0 && (await this.cacheServes(plan.mode))) {
-      const { items, revision } = this.cacher!.list(prefix);
-      return { entries: this.filtered(items, opts.predicate), resourceVersion: String(await this.cachedListRevision(revision)) };
-    }
-    const cached = await this.cachedPage(prefix, plan, opts.predicate);
-    if (cached) return cached;
-    let revision: number | undefined;
-    if (plan.mode.kind === 'exact') revision = plan.mode.revision;
-    // As Kubernetes: the cached (unpaged) path answers 504 with Retry-After, the paged storage path without.
-    if (plan.mode.kind === 'notOlderThan' || plan.mode.kind === 'exact') await this.waitForRevision(plan.mode.revision, plan.limit === 0);
-    const entries: ListEntry[] = [];
-    let startAfter = plan.startAfter;
-    let fetched = 0;
-    try {
-      for (;;) {
-        const want = plan.limit > 0 ? plan.limit - entries.length : 0;
-        const page = await this.storage.range(prefix, { revision, limit: want, startAfter });
-        revision = page.revision;
-        fetched += page.items.length;
-        for (const e of this.filtered(page.items, opts.predicate)) entries.push(e);
-        const last = page.items[page.items.length - 1]?.key;
-        if (!page.more || last === undefined) return { entries, resourceVersion: String(revision) };
-        if (plan.limit > 0 && entries.length >= plan.limit) {
-          return {
-            entries,
-            resourceVersion: String(revision),
-            continue: encodeContinue(revision, last, prefix),
-            ...(opts.predicate ? {} : { remainingItemCount: page.remaining }),
-          };
-        }
-        startAfter = last;
-      }
-    } catch (err) {
-      if (isStorageError(err, 'Compacted')) {
-        if (plan.continuing) {
-          const fresh = await this.storage.currentRevision().catch(() => 0);
-          const e = newResourceExpired('The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.');
-          // As Kubernetes: a token that continues from the same place at the current revision.
-          if (fresh > 0 && plan.startAfter) e.status.metadata = { continue: encodeContinue(fresh, plan.startAfter, prefix) };
-          throw e;
-        }
-        throw newResourceExpired(`too old resource version: ${revision} (${err.revision})`);
-      }
-      throw errs.fromStorage(err, this.qualifiedResource, '');
-    } finally {
-      recordStorageList(this.qualifiedResource, fetched, entries.length);
-    }
+  listEntries(namespace: string, opts: ListOptions = {}): Promise<ListEntriesResult> {
+    return this.lister.listEntries(namespace, opts);
   }
 
   /**
@@ -380,161 +236,14 @@ export class GenericStore {
    * each chunk's matching entries with the revision the list is served at,
    * so no caller holds the whole collection's objects in memory.
    */
-  async *scan(namespace: string, mode: ReadMode, predicate?: (obj: ApiObject) => boolean, opts: ScanOptions = {}): AsyncGenerator<ScanChunk> {
-    const chunk = opts.chunk ?? 500;
-    const keep = opts.keepDecoded ?? true;
-    const prefix = this.collectionPrefix(namespace);
-    if (await this.cacheServes(mode)) {
-      const { items, revision: cached } = this.cacher!.list(prefix);
-      const revision = await this.cachedListRevision(cached);
-      for (let i = 0; i < items.length || i === 0; i += chunk) {
-        yield { revision, entries: this.filtered(items.slice(i, i + chunk), predicate, keep), cached: true };
-      }
-      return;
-    }
-    let revision: number | undefined;
-    if (mode.kind === 'notOlderThan' || mode.kind === 'exact') await this.waitForRevision(mode.revision);
-    if (mode.kind === 'exact') revision = mode.revision;
-    let startAfter: string | undefined;
-    let fetched = 0;
-    let returned = 0;
-    try {
-      for (;;) {
-        let page;
-        try {
-          page = await this.storage.range(prefix, { revision, limit: chunk, startAfter });
-        } catch (err) {
-          if (isStorageError(err, 'Compacted')) throw newResourceExpired(`too old resource version: ${revision} (${err.revision})`);
-          throw errs.fromStorage(err, this.qualifiedResource, '');
-        }
-        revision = page.revision;
-        const entries = this.filtered(page.items, predicate, keep);
-        fetched += page.items.length;
-        returned += entries.length;
-        yield { revision, entries };
-        const last = page.items[page.items.length - 1]?.key;
-        if (!page.more || last === undefined) return;
-        startAfter = last;
-      }
-    } finally {
-      recordStorageList(this.qualifiedResource, fetched, returned);
-    }
-  }
-
-  /**
-   * A page (most recent, or continuing at a revision) read from a watch cache
-   * that is exact at the store's current revision (SQLite), when nothing
-   * under the prefix changed since the page's revision: then the cache's
-   * state is that snapshot and the page is the one storage would answer,
-   * without reading and decoding its values again. Undefined: read storage
-   * (which also answers compacted and future revisions as the tables say).
-   */
-  private async cachedPage(prefix: string, plan: ListPlan, predicate: ((obj: ApiObject) => boolean) | undefined): Promise<ListEntriesResult | undefined> {
-    const c = this.cacher;
-    if (!c?.opts.synchronous || plan.limit === 0) return undefined;
-    const kind = plan.mode.kind;
-    if (kind !== 'mostRecent' && kind !== 'exact') return undefined;
-    await c.start();
-    let revision: number;
-    try {
-      const current = await this.storage.currentRevision();
-      if (kind === 'mostRecent') revision = Math.max(c.revision, current);
-      else {
-        revision = plan.mode.revision;
-        if (revision > current || revision < (await this.storage.compactedRevision())) return undefined;
-      }
-    } catch {
-      return undefined;
-    }
-    // Read synchronously from here: no change can be applied in between.
-    if (!c.unchangedSince(prefix, revision)) return undefined;
-    const entries: ListEntry[] = [];
-    let last: string | undefined;
-    let more = false;
-    for (const kv of c.after(prefix, plan.startAfter)) {
-      if (entries.length >= plan.limit) {
-        more = true;
-        break;
-      }
-      last = kv.key;
-      if (!predicate) entries.push({ kv });
-      else {
-        const obj = this.decode(kv);
-        if (predicate(obj)) entries.push({ kv, obj });
-      }
-    }
-    if (!more || last === undefined) return { entries, resourceVersion: String(revision) };
-    return {
-      entries,
-      resourceVersion: String(revision),
-      continue: encodeContinue(revision, last, prefix),
-      ...(predicate ? {} : { remainingItemCount: c.countAfter(prefix, last) }),
-    };
-  }
-
-  /** The stored values a filter keeps, with the objects it decoded to decide. */
-  private filtered(kvs: readonly KeyValue[], predicate: ((obj: ApiObject) => boolean) | undefined, keepDecoded = true): ListEntry[] {
-    if (!predicate) return kvs.map((kv) => ({ kv }));
-    const out: ListEntry[] = [];
-    for (const kv of kvs) {
-      const obj = this.decode(kv);
-      if (predicate(obj)) out.push(keepDecoded ? { kv, obj } : { kv });
-    }
-    return out;
+  scan(namespace: string, mode: ReadMode, predicate?: (obj: ApiObject) => boolean, opts: ScanOptions = {}): AsyncGenerator<ScanChunk> {
+    return this.lister.scan(namespace, mode, predicate, opts);
   }
 
   /** Watches the collection's keys in storage from a revision (the watch cache will sit here). */
   watchStorage(namespace: string, fromRevision: number, sink: WatchSink): Promise<WatchHandle> {
     if (this.cacher) return this.cacher.watch(this.collectionPrefix(namespace), fromRevision, sink);
     return this.storage.watch({ prefix: this.collectionPrefix(namespace), fromRevision }, sink);
-  }
-
-  /**
-   * The revision a list from the cache is reported at. A synchronous cache
-   * (SQLite) holds the state at the store's current revision, whatever other
-   * resources changed since its own last event; others report their own.
-   */
-  private async cachedListRevision(cached: number): Promise<number> {
-    if (!this.cacher?.opts.synchronous) return cached;
-    try {
-      return Math.max(cached, await this.storage.currentRevision());
-    } catch (err) {
-      throw errs.fromStorage(err, this.qualifiedResource, '');
-    }
-  }
-
-  /**
-   * Whether a read in this mode may come from the watch cache: Any and Not
-   * Older Than always (after the cache reaches the revision, else 504 as
-   * storage would); Most Recent only when the backend updates the cache
-   * before acknowledging writes (SQLite), which makes the cache exact.
-   */
-  private async cacheServes(mode: ReadMode): Promise<boolean> {
-    const c = this.cacher;
-    if (!c) return false;
-    if (mode.kind === 'exact') return false;
-    if (mode.kind === 'mostRecent' && !c.opts.synchronous) return false;
-    await c.start();
-    if (mode.kind === 'notOlderThan' && !(await c.waitFor(mode.revision, FUTURE_REVISION_WAIT_MS))) {
-      throw newTooLargeResourceVersion(mode.revision, c.revision, 1);
-    }
-    return true;
-  }
-
-  /** Waits briefly for the store to reach a revision; then 504 "Too large resource version". */
-  private async waitForRevision(revision: number, retryAfter = true): Promise<void> {
-    const deadline = Date.now() + FUTURE_REVISION_WAIT_MS;
-    for (;;) {
-      let current: number;
-      try {
-        current = await this.storage.currentRevision();
-      } catch (err) {
-        throw errs.fromStorage(err, this.qualifiedResource, '');
-      }
-      if (current >= revision) return;
-      if (Date.now() >= deadline) throw newTooLargeResourceVersion(revision, current, retryAfter ? 1 : undefined);
-      await new Promise((r) => setTimeout(r, 50));
-    }
   }
 
   /**
@@ -985,7 +694,7 @@ export class GenericStore {
    * from storage. A stale read only costs a Conflict and a retry.
    */
   private async readLatest(key: string, name: string): Promise<KeyValue | null> {
-    return (await this.cacheServes({ kind: 'mostRecent' })) ? this.cacher!.get(key) : this.read(key, name);
+    return (await this.lister.cacheServes({ kind: 'mostRecent' })) ? this.cacher!.get(key) : this.read(key, name);
   }
 
   private async read(key: string, name: string): Promise<KeyValue | null> {
