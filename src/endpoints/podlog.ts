@@ -12,6 +12,7 @@ import type { RequestContext } from '../server/context.js';
 import { joinHostPort, KubeletDialError, NoPreferredAddress, type KubeletClient } from './kubeletclient.js';
 import { queryBool } from './requestinfo.js';
 import type { ApiObject } from '../registry/object.js';
+import { rfc3339 } from '../api/meta/time.js';
 
 /** The agent URL of a pod's container log. */
 export function logLocation(client: KubeletClient, node: ApiObject, namespace: string, pod: string, container: string, q: URLSearchParams): URL {
@@ -21,7 +22,7 @@ export function logLocation(client: KubeletClient, node: ApiObject, namespace: s
   const sinceSeconds = q.get('sinceSeconds');
   if (sinceSeconds !== null) params.push(['sinceSeconds', String(Number(sinceSeconds))]);
   const sinceTime = q.get('sinceTime');
-  if (sinceTime) params.push(['sinceTime', rfc3339(sinceTime)]);
+  if (sinceTime) params.push(['sinceTime', timeParam(sinceTime)]);
   for (const n of ['tailLines', 'limitBytes']) {
     const v = q.get(n);
     if (v !== null) params.push([n, String(Number(v))]);
@@ -128,9 +129,9 @@ function readLimited(res: IncomingMessage, max: number): Promise<string> {
 }
 
 /** metav1.Time in a query → RFC3339 (seconds), as the API server re-encodes it. */
-function rfc3339(text: string): string {
+function timeParam(text: string): string {
   const ms = Date.parse(text);
-  return Number.isNaN(ms) ? text : new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+  return Number.isNaN(ms) ? text : rfc3339(ms);
 }
 
 /** Go's %q of a short ASCII text. */

@@ -28,6 +28,7 @@ import { fieldManagerOf, trackWrite } from './fieldmanager.js';
 import type { ResourceRequestInfo } from './requestinfo.js';
 import type { SubresourceCreate } from '../registry/subresources.js';
 import type { WriteContext } from '../registry/store.js';
+import { rfc3339 } from '../api/meta/time.js';
 
 export const DEFAULT_TOKEN_EXPIRATION_SECONDS = 3600;
 const MIN_EXPIRATION_SECONDS = 600;
@@ -107,14 +108,13 @@ export async function issueTokenRequest(
   }
   const now = Math.floor(nowMs / 1000);
   const token = await tokens.issuer.generate(boundClaims({ serviceAccount: sa, ...bound, expirationSeconds: exp, warnAfterSeconds: warnAfter, audiences, now }));
-  const rfc3339 = (s: number) => new Date(s * 1000).toISOString().replace(/\.\d+Z$/, 'Z');
   const { managedFields } = tr.metadata;
   const object: ApiObject = {
     kind: 'TokenRequest',
     apiVersion,
-    metadata: { name: sa.metadata.name, namespace: sa.metadata.namespace, creationTimestamp: rfc3339(now), ...(managedFields ? { managedFields } : {}) },
+    metadata: { name: sa.metadata.name, namespace: sa.metadata.namespace, creationTimestamp: rfc3339(now * 1000), ...(managedFields ? { managedFields } : {}) },
     spec: { audiences, expirationSeconds, boundObjectRef: isObject(spec.boundObjectRef) ? boundRefOut(spec.boundObjectRef) : null },
-    status: { token, expirationTimestamp: rfc3339(now + expirationSeconds) },
+    status: { token, expirationTimestamp: rfc3339((now + expirationSeconds) * 1000) },
   };
   return { object, warnings };
 }

@@ -18,6 +18,7 @@ import { realClock, type Clock } from './clock.js';
 import { FlowControlConfig, type Classified } from './config.js';
 import { BORROWING_ADJUSTMENT_PERIOD_MS } from './concurrency.js';
 import { FLOWCONTROL_GROUP } from './bootstrap.js';
+import { rfc3339 } from '../api/meta/time.js';
 
 export const CONFIG_CONSUMER_MANAGER = 'api-priority-and-fairness-config-consumer-v1';
 const LOOPBACK_USER: UserInfo = { name: 'system:apiserver', groups: ['system:masters', 'system:authenticated'] };
@@ -32,7 +33,6 @@ export function danglingCondition(level: string, dangling: boolean): { type: str
     : { type: 'Dangling', status: 'False', reason: 'Found', message: `This FlowSchema references the PriorityLevelConfiguration object named "${level}" and it exists` };
 }
 
-const rfc3339 = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
 
 /** The status with the condition set (lastTransitionTime kept when the status did not change), or undefined when nothing changes. */
 export function withDangling(fs: ApiObject, cond: ReturnType<typeof danglingCondition>, nowMs: number): Obj | undefined {

@@ -5,6 +5,7 @@
 // aligned as Go's tabwriter(minwidth 8, padding 1) aligns them. Exempt levels
 // (no queues) show <none>.
 import type { FlowControlConfig, PriorityLevel } from './config.js';
+import { rfc3339Nano } from '../api/meta/time.js';
 
 export const DEBUG_PREFIX = '/debug/api_priority_and_fairness/';
 
@@ -32,7 +33,6 @@ export function goDuration(ms: number): string {
 }
 
 /** RFC3339Nano (trailing zeros of the fraction dropped). */
-const rfc3339Nano = (ms: number) => new Date(ms).toISOString().replace(/\.?0+Z$/, 'Z');
 
 const byName = (a: PriorityLevel, b: PriorityLevel) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 

@@ -7,12 +7,13 @@ import { canonicalGroup } from '../endpoints/requestinfo.js';
 import { CREATED_AT_DESCRIPTION, NAME_COLUMN, col, meta, nameOf } from './cells.js';
 import { parseTime } from './age.js';
 import type { KObject, Printer } from './table.js';
+import { rfc3339 } from '../api/meta/time.js';
 
 /** Go's time.RFC3339 of a UTC timestamp, seconds precision; the zero time when unset. */
 function createdAt(o: KObject): string {
   const t = parseTime(meta(o).creationTimestamp);
   if (t === undefined) return '0001-01-01T00:00:00Z';
-  return new Date(Math.floor(t / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+  return rfc3339(t);
 }
 
 /**

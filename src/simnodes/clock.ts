@@ -9,11 +9,7 @@ export interface Clock {
 
 export const SYSTEM_CLOCK: Clock = { now: () => Date.now() };
 
-/** metav1.Time: "2026-01-02T03:04:05Z". */
-export const rfc3339 = (ms: number): string => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
-
-/** metav1.MicroTime: "2026-01-02T03:04:05.678000Z". */
-export const microTime = (ms: number): string => new Date(ms).toISOString().replace(/Z$/, '000Z');
+export { microTime, rfc3339 } from '../api/meta/time.js';
 
 /** Milliseconds of a metav1.Time or MicroTime text; undefined when it is none. */
 export function parseTime(v: unknown): number | undefined {

@@ -14,6 +14,7 @@ import type { RuntimeContainerStatus, RuntimePodStatus } from './podstatus.js';
 import { findContainer } from './podstatus.js';
 import type { SyncResult } from './manager.js';
 import type { Container, Pod } from './types.js';
+import { rfc3339 } from '../../api/meta/time.js';
 
 type Obj = Record<string, unknown>;
 
@@ -45,7 +46,7 @@ export class ReasonCache {
   }
 }
 
-export const apiTime = (ms: number): string | null => (ms > 0 ? new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z') : null);
+export const apiTime = (ms: number): string | null => (ms > 0 ? rfc3339(ms) : null);
 
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const stateOf = (s: Obj | undefined, k: 'running' | 'terminated' | 'waiting'): Obj | undefined => (isObj(s?.state) && isObj((s!.state as Obj)[k]) ? ((s!.state as Obj)[k] as Obj) : undefined);

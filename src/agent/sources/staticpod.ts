@@ -43,4 +43,4 @@ export function stampSeen(pod: ApiObject, source: PodSource, seen: string): ApiO
 }
 
 /** Go's time.RFC3339Nano of a millisecond time. */
-export const rfc3339Nano = (ms: number): string => new Date(ms).toISOString().replace(/\.(\d{3})Z$/, (_, f: string) => `.${f}000000Z`).replace(/\.?0+Z$/, 'Z');
+export { rfc3339Nano } from '../../api/meta/time.js';

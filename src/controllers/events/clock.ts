@@ -19,9 +19,7 @@ export class FakeClock implements Clock {
 }
 
 /** metav1.Time's text: RFC 3339 in whole seconds. */
-export function rfc3339(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
+export { rfc3339 } from '../../api/meta/time.js';
 
 /** The last name's nanoseconds, for every recorder in the process: two recorders naming events about one object in one millisecond must not collide. */
 let lastNanos = 0n;

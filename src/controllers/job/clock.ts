@@ -49,4 +49,4 @@ export class FakeClock implements Clock {
 }
 
 /** kube's metav1.Time text (RFC 3339, seconds) of a clock reading. */
-export const timestamp = (ms: number): string => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+export { rfc3339 as timestamp } from '../../api/meta/time.js';

@@ -2,6 +2,7 @@
 // LeaderElectionRecord ⇄ LeaseSpec). Times are metav1.MicroTime: RFC 3339
 // with six fractional digits.
 import { isObject, type ApiObject } from '../../registry/object.js';
+import { microTime } from '../../api/meta/time.js';
 
 export interface LeaderElectionRecord {
   /** '' once released. */
@@ -14,9 +15,7 @@ export interface LeaderElectionRecord {
 }
 
 /** metav1.MicroTime's text (microseconds from a millisecond clock). */
-export function microTime(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
-}
+export { microTime };
 
 const parseTime = (v: unknown): number => {
   if (typeof v !== 'string') return 0;
