@@ -5,6 +5,7 @@
 // value each) that add up when the flag is repeated (the first use replaces
 // the default). Unknown or malformed flags throw a FlagError whose
 // message says what is wrong; the entry point prints it and exits 1.
+import { DurationError, parseGoDuration } from '../api/meta/goduration.js';
 
 export type FlagType = 'string' | 'int' | 'bool' | 'duration' | 'strings' | 'stringArray' | 'map';
 
@@ -35,22 +36,14 @@ export function deprecatedFlagWarning(name: string, message: string): string {
   return `Flag --${name} has been deprecated, ${message}`;
 }
 
-const DURATION_UNITS: Record<string, number> = { ns: 1e-6, us: 1e-3, 'µs': 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-
 /** Parses a Go duration ("300ms", "1m30s", "0") into milliseconds. */
 export function parseDuration(s: string): number {
-  if (s === '0') return 0;
-  const re = /(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/gy;
-  let total = 0;
-  let matched = 0;
-  let m: RegExpExecArray | null;
-  const body = s.startsWith('-') ? s.slice(1) : s;
-  while ((m = re.exec(body)) !== null) {
-    total += Number(m[1]) * DURATION_UNITS[m[2]!]!;
-    matched = re.lastIndex;
+  try {
+    return parseGoDuration(s);
+  } catch (err) {
+    if (err instanceof DurationError) throw new FlagError(`invalid duration ${JSON.stringify(s)} (examples: 30s, 1m30s, 500ms)`);
+    throw err;
   }
-  if (matched === 0 || matched !== body.length) throw new FlagError(`invalid duration ${JSON.stringify(s)} (examples: 30s, 1m30s, 500ms)`);
-  return s.startsWith('-') ? -total : total;
 }
 
 /**

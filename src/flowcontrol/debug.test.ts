@@ -4,16 +4,12 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { FakeClock } from './clock.js';
 import { FlowControlConfig } from './config.js';
-import { dumpPriorityLevels, dumpQueues, dumpRequests, goDuration, tabwrite } from './debug.js';
+import { dumpPriorityLevels, dumpQueues, dumpRequests, tabwrite } from './debug.js';
 import type { ApiObject } from '../registry/object.js';
 
 describe('debug dumps', () => {
   it('aligns like text/tabwriter (minwidth 8, padding 1)', () => {
     assert.equal(tabwrite([['ab,', 'c'], ['longer-name,', 'd']]), 'ab,          c\nlonger-name, d\n');
-  });
-
-  it('Go durations', () => {
-    assert.deepEqual([0, 5, 0.5, 1500, 50].map(goDuration), ['0s', '5ms', '500µs', '1.5s', '50ms']);
   });
 
   const config = new FlowControlConfig(new FakeClock(), 2);

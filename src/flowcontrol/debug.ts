@@ -6,6 +6,7 @@
 // (no queues) show <none>.
 import type { FlowControlConfig, PriorityLevel } from './config.js';
 import { rfc3339Nano } from '../api/meta/time.js';
+import { formatGoDuration } from '../api/meta/goduration.js';
 
 export const DEBUG_PREFIX = '/debug/api_priority_and_fairness/';
 
@@ -23,16 +24,6 @@ const row = (...cols: string[]) => cols.map((c, i) => (i < cols.length - 1 ? `${
 
 /** Go's SeatSeconds.String: nine decimals and "ss". */
 const seatSeconds = (v: number) => `${v.toFixed(9)}ss`;
-
-/** Go's time.Duration.String for whole and fractional milliseconds. */
-export function goDuration(ms: number): string {
-  if (ms === 0) return '0s';
-  if (ms < 1) return `${+(ms * 1000).toFixed(3)}µs`;
-  if (ms < 1000) return `${+ms.toFixed(6)}ms`;
-  return `${+(ms / 1000).toFixed(9)}s`;
-}
-
-/** RFC3339Nano (trailing zeros of the fraction dropped). */
 
 const byName = (a: PriorityLevel, b: PriorityLevel) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
@@ -74,7 +65,7 @@ export function dumpRequests(config: FlowControlConfig, includeDetails: boolean)
     if (l.exempt) continue;
     for (const r of l.qs.dumpRequests()) {
       const cols = [l.name, r.flowSchema, String(r.queue), String(r.indexInQueue), r.distinguisher, rfc3339Nano(r.arrivedWall),
-        String(r.initialSeats), String(r.finalSeats), goDuration(r.additionalLatencyMs)];
+        String(r.initialSeats), String(r.finalSeats), formatGoDuration(r.additionalLatencyMs)];
       if (includeDetails) {
         const i = r.info;
         const res = i?.isResourceRequest ? i : undefined;

@@ -7,7 +7,7 @@
 // request's duration less these (server/filters/metrics.ts); a request slower
 // than 500 ms gets the trackers' times as audit annotations (kube's
 // writeLatencyToAnnotation: apiserver.latency.k8s.io/<layer> and /total).
-import { formatGoDuration } from '../agent/config/duration.js';
+import { formatGoDuration } from '../api/meta/goduration.js';
 export interface LatencyTrackers {
   mutatingWebhookMs?: number;
   validatingWebhookMs?: number;

@@ -5,7 +5,7 @@
 // Paths in the file are relative to the file's folder, as kube resolves them.
 import { dirname, isAbsolute, join } from 'node:path';
 import { parseDocument } from 'yaml';
-import { DurationError, parseGoDuration } from './duration.js';
+import { DurationError, parseGoDuration } from '../../api/meta/goduration.js';
 import { AgentConfigError } from './errors.js';
 
 export const CONFIG_KIND = 'KubeletConfiguration';

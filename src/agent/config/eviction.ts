@@ -3,7 +3,7 @@
 // reclaims, typed for the node helper (allocatable) and a later eviction
 // manager. Errors carry kube's texts.
 import { parseQuantity, type Quantity } from '../../api/meta/quantity.js';
-import { DurationError, parseGoDuration } from './duration.js';
+import { DurationError, parseGoDuration } from '../../api/meta/goduration.js';
 import { QUANTITY_SYNTAX } from './resources.js';
 
 export const EVICTION_SIGNALS = [

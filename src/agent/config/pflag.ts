@@ -5,7 +5,7 @@
 // does: string slices and maps replace their default on the first use and
 // add up on later ones. Errors carry pflag's texts.
 import { isIP } from 'node:net';
-import { DurationError, parseGoDuration } from './duration.js';
+import { DurationError, parseGoDuration } from '../../api/meta/goduration.js';
 import { AgentConfigError } from './errors.js';
 import { parseTaints, TaintError, type Taint } from './taints.js';
 

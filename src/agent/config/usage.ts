@@ -1,7 +1,7 @@
 // `svc agent -h`: the synopsis and every flag with its type, default and
 // deprecation, in pflag's layout.
 import { applyLegacyDefaults, defaultFlags, defaultKubeletConfig } from './defaults.js';
-import { formatGoDuration } from './duration.js';
+import { formatGoDuration } from '../../api/meta/goduration.js';
 import { AGENT_FLAGS, type AgentFlag } from './flags.js';
 import { getPath } from './parse.js';
 import type { FlagKind } from './pflag.js';

@@ -8,7 +8,7 @@ import { isKubeletLabel } from '../../admission/plugins/kubeletlabels.js';
 import { parseQuantity } from '../../api/meta/quantity.js';
 import { labelValueErrors, qualifiedNameErrors } from '../../api/meta/validation.js';
 import type { FeatureGates } from '../../features/gates.js';
-import { formatGoDuration } from './duration.js';
+import { formatGoDuration } from '../../api/meta/goduration.js';
 import { QUANTITY_SYNTAX } from './resources.js';
 import { formatTaint, taintProblem } from './taints.js';
 import type { AgentFlagsConfig, KubeletConfig } from './types.js';

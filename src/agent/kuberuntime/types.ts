@@ -1,6 +1,7 @@
 // The parts of core/v1 Pods the runtime manager reads, as typed views over the
 // plain JSON objects the agent receives (src/registry/object.ts). Only the
 // fields used here are named; the JSON may carry more.
+import { formatGoDuration } from '../../api/meta/goduration.js';
 export interface KeyRef { readonly name?: string; readonly key: string; readonly optional?: boolean }
 export interface FieldRef { readonly apiVersion?: string; readonly fieldPath: string }
 export interface ResourceFieldRef { readonly containerName?: string; readonly resource: string; readonly divisor?: string | number }
@@ -142,13 +143,5 @@ export function containerSpec(pod: Pod, name: string): { container: Container; i
   return allContainers(pod).find((c) => c.container.name === name);
 }
 
-/** Go's time.Duration text for a number of milliseconds (whole seconds and above: `10s`, `1m20s`, `5m0s`). */
-export function goDuration(ms: number): string {
-  if (ms < 1000) return ms === 0 ? '0s' : `${ms}ms`;
-  const s = ms / 1000;
-  const secs = (x: number): string => `${Number.isInteger(x) ? x : Number(x.toFixed(9))}s`;
-  if (s < 60) return secs(s);
-  const m = Math.floor(s / 60);
-  const rest = s - m * 60;
-  return m < 60 ? `${m}m${secs(rest)}` : `${Math.floor(m / 60)}h${m % 60}m${secs(rest)}`;
-}
+/** Go's time.Duration text for a number of milliseconds (`10s`, `1m20s`, `5m0s`). */
+export const goDuration = (ms: number): string => formatGoDuration(ms);

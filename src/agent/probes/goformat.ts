@@ -1,6 +1,7 @@
 // Texts as the kubelet's Go code prints them, for probe outputs and events:
 // %q strings, time.Duration's %v, net.JoinHostPort, and the net / net/http
 // error texts a failed connection or request gives in Go.
+import { formatGoDuration } from '../../api/meta/goduration.js';
 
 /** Go's %q of a string: double quotes, Go's escapes (\a \b \f \n \r \t \v \\ \" and \xNN / \uNNNN for the rest). */
 export function goQuote(s: string): string {
@@ -26,18 +27,7 @@ export function goQuote(s: string): string {
 }
 
 /** time.Duration's String() for whole seconds: 0s, 1s, 1m0s, 1h2m3s. */
-export function goDuration(seconds: number): string {
-  const s = Math.trunc(seconds);
-  if (s === 0) return '0s';
-  const neg = s < 0;
-  let rest = Math.abs(s);
-  const h = Math.floor(rest / 3600);
-  rest -= h * 3600;
-  const m = Math.floor(rest / 60);
-  const sec = rest - m * 60;
-  const text = h > 0 ? `${h}h${m}m${sec}s` : m > 0 ? `${m}m${sec}s` : `${sec}s`;
-  return neg ? `-${text}` : text;
-}
+export const goDuration = (seconds: number): string => formatGoDuration(Math.trunc(seconds) * 1000);
 
 /** net.JoinHostPort: IPv6 literals (anything with a colon) in brackets. */
 export const joinHostPort = (host: string, port: number | string): string =>

@@ -2,7 +2,7 @@
 // bounds with Go's duration texts, Go's decoding errors, each naming the field.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { goDuration, ImagePolicyConfigError, parseImagePolicyConfig, type ImagePolicyConfig } from './config.js';
+import { ImagePolicyConfigError, parseImagePolicyConfig, type ImagePolicyConfig } from './config.js';
 
 const cfg = (imagePolicy: Record<string, unknown>) => ({ imagePolicy: { kubeConfigFile: '/etc/hook.yaml', ...imagePolicy } });
 
@@ -42,12 +42,4 @@ describe('ImagePolicyWebhook configuration', () => {
       assert.throws(() => parseImagePolicyConfig(raw), (e: unknown) => e instanceof ImagePolicyConfigError && e.message === message ? true : assert.fail(String(e)));
     });
   }
-});
-
-describe("Go's time.Duration.String", () => {
-  const rows: [bigint, string][] = [
-    [0n, '0s'], [1n, '1ns'], [1500n, '1.5µs'], [1_500_000n, '1.5ms'], [1_000_000_000n, '1s'], [30_000_000_000n, '30s'],
-    [300_000_000_000n, '5m0s'], [1_800_000_000_000n, '30m0s'], [3_600_000_000_000n, '1h0m0s'], [3_723_500_000_000n, '1h2m3.5s'], [-2_000_000_000n, '-2s'],
-  ];
-  for (const [ns, want] of rows) it(want, () => assert.equal(goDuration(ns), want));
 });

@@ -13,6 +13,7 @@
 // case-insensitively, unknown fields are ignored (Go's encoding/json).
 import { goJsonKind } from '../../../schema/gotypes.js';
 import { isObject } from '../../../registry/object.js';
+import { formatGoNanos } from '../../../api/meta/goduration.js';
 
 export interface ImagePolicyConfig {
   readonly kubeConfigFile: string;
@@ -88,7 +89,7 @@ function normalize(f: DurationField, value: bigint): bigint {
   if (value === 0n) return f.default;
   const scaled = BigInt.asIntN(64, value * f.scale);
   if (scaled < f.min || scaled > f.max) {
-    throw new ImagePolicyConfigError(`imagePolicy.${f.key}: valid value is between ${goDuration(f.min)} and ${goDuration(f.max)}, got ${goDuration(scaled)}`);
+    throw new ImagePolicyConfigError(`imagePolicy.${f.key}: valid value is between ${formatGoNanos(f.min)} and ${formatGoNanos(f.max)}, got ${formatGoNanos(scaled)}`);
   }
   return scaled;
 }
@@ -99,33 +100,4 @@ function field(o: Record<string, unknown>, key: string): unknown {
   const lower = key.toLowerCase();
   const k = Object.keys(o).find((x) => x.toLowerCase() === lower);
   return k === undefined ? undefined : o[k];
-}
-
-/** Go's time.Duration.String of a count of nanoseconds: 1ns, 1.5ms, 30s, 5m0s, 1h0m0s, -2s. */
-export function goDuration(d: bigint): string {
-  if (d === 0n) return '0s';
-  const neg = d < 0n;
-  let u = neg ? -d : d;
-  let out: string;
-  if (u < SECOND) {
-    if (u < 1000n) out = `${u}ns`;
-    else if (u < MS) out = `${fraction(u, 3)}µs`;
-    else out = `${fraction(u, 6)}ms`;
-  } else {
-    out = `${fraction(u % MINUTE, 9)}s`;
-    u /= MINUTE;
-    if (u > 0n) {
-      out = `${u % 60n}m${out}`;
-      u /= 60n;
-      if (u > 0n) out = `${u}h${out}`;
-    }
-  }
-  return neg ? `-${out}` : out;
-}
-
-/** v / 10^prec with the fraction's trailing zeros (and a bare point) left out. */
-function fraction(v: bigint, prec: number): string {
-  const p = 10n ** BigInt(prec);
-  const frac = (v % p).toString().padStart(prec, '0').replace(/0+$/, '');
-  return `${v / p}${frac ? `.${frac}` : ''}`;
 }

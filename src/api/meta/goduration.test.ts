@@ -1,7 +1,7 @@
 // Go durations: parsing and printing.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { formatGoDuration, parseGoDuration } from './duration.js';
+import { formatGoDuration, formatGoNanos, parseGoDuration } from './goduration.js';
 
 describe('Go durations', () => {
   const rows: [string, number, string][] = [
@@ -28,4 +28,17 @@ describe('Go durations', () => {
   ] as const) {
     it(`rejects ${JSON.stringify(text)}`, () => assert.throws(() => parseGoDuration(text), { message }));
   }
+});
+
+describe("Go's time.Duration.String of nanoseconds", () => {
+  const rows: [bigint, string][] = [
+    [0n, '0s'], [1n, '1ns'], [1500n, '1.5µs'], [1_500_000n, '1.5ms'], [1_000_000_000n, '1s'], [30_000_000_000n, '30s'],
+    [300_000_000_000n, '5m0s'], [1_800_000_000_000n, '30m0s'], [3_600_000_000_000n, '1h0m0s'], [3_723_500_000_000n, '1h2m3.5s'], [-2_000_000_000n, '-2s'],
+  ];
+  for (const [ns, want] of rows) it(want, () => assert.equal(formatGoNanos(ns), want));
+});
+
+describe("Go's time.Duration.String of milliseconds", () => {
+  const rows: [number, string][] = [[0, '0s'], [5, '5ms'], [0.5, '500µs'], [0.0015, '1.5µs'], [1500, '1.5s'], [90_000, '1m30s'], [7_200_000, '2h0m0s'], [-250, '-250ms']];
+  for (const [ms, want] of rows) it(want, () => assert.equal(formatGoDuration(ms), want));
 });

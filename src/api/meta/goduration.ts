@@ -1,5 +1,6 @@
 // Go's time.ParseDuration and Duration.String(), in milliseconds (fractions
-// keep ns/us precision). Errors carry Go's text: `time: invalid duration "x"`.
+// keep ns/us precision), and Duration.String() of exact nanoseconds. Parse
+// errors carry Go's text: `time: invalid duration "x"`.
 
 const UNIT_MS: Record<string, number> = { ns: 1e-6, us: 1e-3, 'µs': 1e-3, 'μs': 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
@@ -32,22 +33,41 @@ export function parseGoDuration(text: string): number {
   return neg ? -total : total;
 }
 
-/** Duration.String(): "1m30s", "100ms", "2h0m0s", "0s". */
+/** Duration.String() of a number of milliseconds: "1m30s", "100ms", "2h0m0s", "0s" (to the nanosecond). */
 export function formatGoDuration(ms: number): string {
-  if (ms === 0) return '0s';
-  const sign = ms < 0 ? '-' : '';
-  const abs = Math.abs(ms);
-  if (abs < 1000) {
-    if (abs >= 1) return `${sign}${trim(abs)}ms`;
-    if (abs >= 1e-3) return `${sign}${trim(abs * 1e3)}µs`;
-    return `${sign}${trim(abs * 1e6)}ns`;
-  }
-  const h = Math.floor(abs / 3_600_000);
-  const m = Math.floor((abs % 3_600_000) / 60_000);
-  const sec = (abs % 60_000) / 1000;
-  if (h > 0) return `${sign}${h}h${m}m${trim(sec)}s`;
-  if (m > 0) return `${sign}${m}m${trim(sec)}s`;
-  return `${sign}${trim(sec)}s`;
+  return formatGoNanos(BigInt(Math.round(ms * 1e6)));
 }
 
-const trim = (n: number) => String(Number(n.toFixed(9)));
+const MICROSECOND = 1_000n;
+const MILLISECOND = 1_000_000n;
+const SECOND = 1_000_000_000n;
+const MINUTE = 60n * SECOND;
+
+/** Duration.String() of a count of nanoseconds: 1ns, 1.5µs, 1.5ms, 30s, 5m0s, 1h0m0s, -2s. */
+export function formatGoNanos(d: bigint): string {
+  if (d === 0n) return '0s';
+  const neg = d < 0n;
+  let u = neg ? -d : d;
+  let out: string;
+  if (u < SECOND) {
+    if (u < MICROSECOND) out = `${u}ns`;
+    else if (u < MILLISECOND) out = `${fraction(u, 3)}µs`;
+    else out = `${fraction(u, 6)}ms`;
+  } else {
+    out = `${fraction(u % MINUTE, 9)}s`;
+    u /= MINUTE;
+    if (u > 0n) {
+      out = `${u % 60n}m${out}`;
+      u /= 60n;
+      if (u > 0n) out = `${u}h${out}`;
+    }
+  }
+  return neg ? `-${out}` : out;
+}
+
+/** v / 10^prec with the fraction's trailing zeros (and a bare point) left out. */
+function fraction(v: bigint, prec: number): string {
+  const p = 10n ** BigInt(prec);
+  const frac = (v % p).toString().padStart(prec, '0').replace(/0+$/, '');
+  return `${v / p}${frac ? `.${frac}` : ''}`;
+}
