@@ -5,28 +5,20 @@
 // cel-go's runtime cost to the frame (decided at plan time: without tracking
 // the closures carry no cost code at all).
 
-import type { CallExpr, ComprehensionExpr, Constant, Expr, ListExpr, MapExpr, SelectExpr } from '../ast.js';
-import type { FunctionDecl, OverloadDecl, OverloadImpl } from '../decls.js';
+import type { CallExpr, ComprehensionExpr, Expr, ListExpr, MapExpr, SelectExpr } from '../ast.js';
+import type { FunctionDecl, OverloadImpl } from '../decls.js';
 import type { Type } from '../types.js';
 import { k8sListConcat, k8sListEquals, type K8sList } from '../k8s/lists.js';
 import { celEquals } from '../runtime/equality.js';
 import { TYPE_BY_NAME } from '../runtime/typeof.js';
-import { CelError, CelMap, Double, Optional, TypeValue, Uint, intOf } from '../values.js';
-import {
-  hasKey,
-  index,
-  inheritedName,
-  isPlainObject,
-  mapSet,
-  optionalIndex,
-  optionalSelect,
-  present,
-  select,
-  typeName,
-} from './access.js';
-import { type CallCosts, LIST_CREATE_COST, MAP_CREATE_COST, SELECT_AND_IDENT_COST, type SizedCost, sizedCostOf, type BinarySizedCost, binarySizedCostOf } from './cost.js';
-import { type Candidate, candidate, needsGuard, predicateOf, type Pred } from './dispatch.js';
-import { absorbable, checkCost, CostLimitExceeded, type Frame, type Interp, noSuchOverload } from './frame.js';
+import { CelError, CelMap, Optional, TypeValue } from '../values.js';
+import { hasKey, index, inheritedName, isPlainObject, mapSet, optionalIndex, optionalSelect, present, select, typeName } from './access.js';
+import { type CallCosts, LIST_CREATE_COST, MAP_CREATE_COST, SELECT_AND_IDENT_COST, sizedCostOf, binarySizedCostOf } from './cost.js';
+import { needsGuard, predicateOf } from './dispatch.js';
+import { absorbable, checkCost, type Frame, type Interp, noSuchOverload } from './frame.js';
+import { CallBinder } from './calls.js';
+import { constantOf, constants, CONVERSIONS, costFree, isPrimitive } from './constfold.js';
+import { constantValue, isAttribute, isTrueConst, quantifierOf, type Quantifier } from './shapes.js';
 
 /** What the checker says about a node (the checker's Reference). */
 export interface PlanReference {
@@ -100,6 +92,8 @@ class Planner {
   private readonly accuSet = new Set<number>();
   /** Slots of comprehension accumulators currently safe to append to in place. */
   private readonly appendable = new Set<number>();
+  /** Binds calls to their overloads once their arguments are planned (calls.ts). */
+  private readonly calls: CallBinder;
 
   constructor(
     private readonly input: PlanInput,
@@ -111,6 +105,7 @@ class Planner {
     this.checked = input.refs !== undefined;
     this.cost = opts.cost;
     this.optimize = opts.optimize === true;
+    this.calls = new CallBinder(env, opts.cost, this.optimize);
   }
 
   run(): Plan {
@@ -955,7 +950,7 @@ class Planner {
     const args = argExprs.map((a) => this.plan(a));
     const decl = this.env.functions.get(fnName);
     const ref = this.refs?.get(e.id);
-    const cands = this.candidatesFor(decl, ref?.overloadIds, args.length, receiverStyle);
+    const cands = this.calls.candidatesFor(decl, ref?.overloadIds, args.length, receiverStyle);
     if (cands.length === 0) {
       const msg = `no matching overload for '${fnName}'`;
       return (f) => {
@@ -964,449 +959,13 @@ class Planner {
       };
     }
     const guard = !this.checked || cands.length > 1 || argExprs.some((a) => needsGuard(this.types?.get(a.id)));
-    if (cands.some((c) => c.impl.nonStrict)) return this.planNonStrict(fnName, args, cands);
-    const folded = this.fold(args, cands, this.optimize && args.length === 1 && CONVERSIONS.has(fnName) && costFree(args[0]));
+    if (cands.some((c) => c.impl.nonStrict)) return this.calls.planNonStrict(fnName, args, cands);
+    const folded = this.calls.fold(args, cands, this.optimize && args.length === 1 && CONVERSIONS.has(fnName) && costFree(args[0]));
     if (folded !== undefined) return folded;
-    if (!guard) return this.planDirect(cands[0], args);
-    return this.planDispatch(fnName, args, cands);
+    if (!guard) return this.calls.planDirect(cands[0], args);
+    return this.calls.planDispatch(fnName, args, cands);
   }
 
-
-  private candidatesFor(
-    decl: FunctionDecl | undefined,
-    ids: readonly string[] | undefined,
-    arity: number,
-    receiverStyle: boolean,
-  ): Candidate[] {
-    let decls: OverloadDecl[];
-    if (ids !== undefined && ids.length > 0) {
-      decls = [];
-      for (const id of ids) {
-        const d = decl === undefined ? undefined : overloadsById(decl).get(id);
-        if (d !== undefined) decls.push(d);
-        else {
-          // The checker knows an overload this function table lacks: call it
-          // with unchecked arguments.
-          const impl = this.env.impls.get(id);
-          if (impl !== undefined) decls.push({ id, params: new Array(arity).fill({ kind: 'dyn' }), result: { kind: 'dyn' }, receiver: receiverStyle });
-        }
-      }
-    } else {
-      const all = decl?.overloads.filter((o) => o.params.length === arity) ?? [];
-      const same = all.filter((o) => o.receiver === receiverStyle);
-      decls = same.length > 0 ? same : all;
-    }
-    const out: Candidate[] = [];
-    for (const d of decls) {
-      const impl = this.env.impls.get(d.id);
-      if (impl !== undefined) out.push(candidate(d, impl));
-    }
-    return out;
-  }
-
-  private callCostOf(id: string): number | undefined {
-    return this.cost === undefined ? 0 : this.cost.constantCallCost(id);
-  }
-
-  /** A call whose arguments are all literals (or folded calls) is evaluated
-   * once, when planning: CEL functions are pure. The result is a constant
-   * whose evaluation still adds the cost cel-go would count for the calls. */
-  private fold(args: Interp[], cands: Candidate[], free = false): Interp | undefined {
-    if (args.length === 0 || !args.every((a) => constants.has(a))) return undefined;
-    const vals = args.map((a) => constants.get(a));
-    let argCost = 0;
-    for (const a of args) argCost += foldedCost.get(a) ?? 0;
-    const c = cands.find((x) => x.preds.every((p, i) => p(vals[i])));
-    if (c === undefined) return undefined;
-    let v: unknown;
-    try {
-      v = callOf(c.impl)(vals);
-    } catch (e) {
-      if (e instanceof CelError) return undefined; // raised at evaluation
-      throw e;
-    }
-    const k = this.cost === undefined || free ? 0 : argCost + sizedCostOf(this.cost, c.decl.id)(vals, v);
-    const out: Interp =
-      k === 0
-        ? () => v
-        : (f) => {
-            f.c += k;
-            return v;
-          };
-    constants.set(out, v);
-    foldedCost.set(out, k);
-    return out;
-  }
-
-  /** One overload, argument types known: call it. */
-  private planDirect(c: Candidate, args: Interp[]): Interp {
-    const id = c.decl.id;
-    const k = this.callCostOf(id);
-    const cost = this.cost;
-    if (args.length === 1) {
-      const fn = unaryOf(c.impl);
-      const a = args[0];
-      if (cost === undefined) return (f) => fn(a(f));
-      // A constant cost is charged first: cel-go charges a call that fails,
-      // or whose argument failed, as one that succeeds.
-      if (k !== undefined)
-        return (f) => {
-          f.c += k;
-          return fn(a(f));
-        };
-      const sized = sizedCostOf(cost, id);
-      return (f) => {
-        const x = a(f);
-        const r = fn(x);
-        f.c += sized([x], r);
-        return r;
-      };
-    }
-    if (args.length === 2) {
-      const fn = binaryOf(c.impl);
-      const a = args[0];
-      const b = args[1];
-      if (costFree(b) && (cost === undefined || k !== undefined)) {
-        const y = constants.get(b);
-        const kk = k ?? 0;
-        return cost === undefined
-          ? (f) => fn(a(f), y)
-          : (f) => {
-              f.c += kk;
-              return fn(a(f), y);
-            };
-      }
-      if (cost === undefined) return (f) => fn(a(f), b(f));
-      if (k !== undefined)
-        return (f) => {
-          f.c += k;
-          return fn(a(f), b(f));
-        };
-      const sized = binarySizedCostOf(cost, id);
-      return (f) => {
-        const x = a(f);
-        const y = b(f);
-        const r = fn(x, y);
-        f.c += sized(x, y, r);
-        return r;
-      };
-    }
-    const fn = callOf(c.impl);
-    const n = args.length;
-    const sized = cost === undefined ? undefined : sizedCostOf(cost, id);
-    return (f) => {
-      const vs = new Array<unknown>(n);
-      for (let i = 0; i < n; i++) vs[i] = args[i](f);
-      const r = fn(vs);
-      if (sized !== undefined) f.c += sized(vs, r);
-      return r;
-    };
-  }
-
-  /** Several overloads or dynamic arguments: pick by argument values. */
-  private planDispatch(fnName: string, args: Interp[], cands: Candidate[]): Interp {
-    const cost = this.cost;
-    const ks = cands.map((c) => (cost === undefined ? undefined : sizedCostOf(cost, c.decl.id)));
-    const err = `no matching overload for '${fnName}'`;
-    if (args.length === 1) {
-      const a = args[0];
-      const fns = cands.map((c) => unaryOf(c.impl));
-      const ps = cands.map((c) => c.preds[0]);
-      const n = cands.length;
-      let last = 0;
-      return (f) => {
-        const x = a(f);
-        let i = last;
-        if (!ps[i](x)) {
-          for (i = 0; i < n; i++) if (ps[i](x)) break;
-          if (i === n) {
-            if (cost !== undefined) f.c += 1;
-            throw new CelError(err);
-          }
-          last = i;
-        }
-        const r = fns[i](x);
-        if (cost !== undefined) f.c += (ks[i] as SizedCost)([x], r);
-        return r;
-      };
-    }
-    if (args.length === 2 && costFree(args[1])) {
-      // `x op literal`: only the overloads taking the literal remain.
-      const y = constants.get(args[1]);
-      const kept = cands.filter((c) => c.preds[1](y));
-      const a = args[0];
-      const fns = kept.map((c) => binaryOf(c.impl));
-      const p0 = kept.map((c) => c.preds[0]);
-      const bks = kept.map((c) => (cost === undefined ? undefined : binarySizedCostOf(cost, c.decl.id)));
-      const n = kept.length;
-      if (n === 1) {
-        const p = p0[0];
-        const fn = fns[0];
-        const bk = bks[0];
-        const k = cost === undefined ? 0 : cost.constantCallCost(kept[0].decl.id);
-        if (k !== undefined) {
-          // A constant cost (0 without tracking) is added, never a call.
-          return (f) => {
-            f.c += k;
-            const x = a(f);
-            if (!p(x)) throw new CelError(err);
-            return fn(x, y);
-          };
-        }
-        return (f) => {
-          const x = a(f);
-          if (!p(x)) {
-            if (bk !== undefined) f.c += 1;
-            throw new CelError(err);
-          }
-          const r = fn(x, y);
-          if (bk !== undefined) f.c += bk(x, y, r);
-          return r;
-        };
-      }
-      let last = 0;
-      return (f) => {
-        const x = a(f);
-        let i = last;
-        if (n === 0 || !p0[i](x)) {
-          for (i = 0; i < n; i++) if (p0[i](x)) break;
-          if (i === n) {
-            if (cost !== undefined) f.c += 1;
-            throw new CelError(err);
-          }
-          last = i;
-        }
-        const r = fns[i](x, y);
-        if (cost !== undefined) f.c += (bks[i] as BinarySizedCost)(x, y, r);
-        return r;
-      };
-    }
-    if (args.length === 2) {
-      const a = args[0];
-      const b = args[1];
-      const fns = cands.map((c) => binaryOf(c.impl));
-      const p0 = cands.map((c) => c.preds[0]);
-      const p1 = cands.map((c) => c.preds[1]);
-      const bks = cands.map((c) => (cost === undefined ? undefined : binarySizedCostOf(cost, c.decl.id)));
-      // Constant costs as numbers (-1: ask the cost function).
-      const kn = cands.map((c) => (cost === undefined ? 0 : (cost.constantCallCost(c.decl.id) ?? -1)));
-      const n = cands.length;
-      // The overload the last call took is tried first (a call site mostly
-      // sees one kind of argument).
-      let last = 0;
-      return (f) => {
-        const x = a(f);
-        const y = b(f);
-        let i = last;
-        if (!p0[i](x) || !p1[i](y)) {
-          for (i = 0; i < n; i++) if (p0[i](x) && p1[i](y)) break;
-          if (i === n) {
-            if (cost !== undefined) f.c += 1;
-            throw new CelError(err);
-          }
-          last = i;
-        }
-        const r = fns[i](x, y);
-        const k = kn[i];
-        f.c += k >= 0 ? k : (bks[i] as BinarySizedCost)(x, y, r);
-        return r;
-      };
-    }
-    const fns = cands.map((c) => callOf(c.impl));
-    const n = args.length;
-    return (f) => {
-      const vs = new Array<unknown>(n);
-      for (let i = 0; i < n; i++) vs[i] = args[i](f);
-      outer: for (let i = 0; i < cands.length; i++) {
-        const ps: Pred[] = cands[i].preds;
-        for (let j = 0; j < n; j++) if (!ps[j](vs[j])) continue outer;
-        const r = fns[i](vs);
-        if (cost !== undefined) f.c += (ks[i] as SizedCost)(vs, r);
-        return r;
-      }
-      if (cost !== undefined) f.c += 1;
-      throw new CelError(err);
-    };
-  }
-
-  /** Overloads that receive errors as arguments. */
-  private planNonStrict(fnName: string, args: Interp[], cands: Candidate[]): Interp {
-    const cost = this.cost;
-    const err = `no matching overload for '${fnName}'`;
-    const n = args.length;
-    return (f) => {
-      const vs = new Array<unknown>(n);
-      let first: CelError | undefined;
-      for (let i = 0; i < n; i++) {
-        try {
-          vs[i] = args[i](f);
-        } catch (e) {
-          vs[i] = absorbable(e);
-          first ??= vs[i] as CelError;
-        }
-      }
-      for (const c of cands) {
-        if (!c.impl.nonStrict && first !== undefined) continue;
-        if (!vs.every((v, j) => v instanceof CelError || c.preds[j](v))) continue;
-        const r = callOf(c.impl)(vs);
-        if (cost !== undefined) f.c += sizedCostOf(cost, c.decl.id)(vs, r);
-        return r;
-      }
-      if (first !== undefined) throw first;
-      throw new CelError(err);
-    };
-  }
-}
-
-type Quantifier = 'all' | 'exists' | 'existsOne';
-
-const byId = new WeakMap<FunctionDecl, Map<string, OverloadDecl>>();
-
-/** A function's overloads by id (built once per declaration). */
-function overloadsById(f: FunctionDecl): Map<string, OverloadDecl> {
-  let m = byId.get(f);
-  if (m === undefined) byId.set(f, (m = new Map(f.overloads.map((o) => [o.id, o]))));
-  return m;
-}
-
-/** The closures of literals, with their values (calls specialise on them). */
-const constants = new WeakMap<Interp, unknown>();
-/** The cost a folded call's closure adds (its calls' costs as cel-go counts them). */
-const foldedCost = new WeakMap<Interp, number>();
-/** A cost-free constant closure. */
-function constantOf(v: unknown): Interp {
-  const c = (): unknown => v;
-  constants.set(c, v);
-  return c;
-}
-
-/** cel-go's type conversion functions (OptOptimize folds them over constants). */
-const CONVERSIONS = new Set(['bool', 'bytes', 'double', 'duration', 'dyn', 'int', 'string', 'timestamp', 'type', 'uint']);
-
-/** cel-go's primitive values (set membership folds lists of these only). */
-const isPrimitive = (v: unknown): boolean =>
-  typeof v === 'boolean' || typeof v === 'string' || typeof v === 'number' || typeof v === 'bigint' || v instanceof Uint8Array || v instanceof Uint || v instanceof Double;
-
-/** A constant whose closure adds no cost: callers may use its value instead. */
-const costFree = (a: Interp): boolean => constants.has(a) && (foldedCost.get(a) ?? 0) === 0;
-
-/** Whether cel-go v0.12 plans e as an attribute: a name, a selection, an
- * index (over an attribute or, relative, over any value) or a `?:`. */
-function isAttribute(e: Expr): boolean {
-  if (e.kind === 'ident') return true;
-  if (e.kind === 'select') return !e.testOnly;
-  if (e.kind !== 'call' || e.target !== undefined) return false;
-  return ((e.fn === '_[_]' || e.fn === '_[?_]' || e.fn === '_?._') && e.args.length === 2) || (e.fn === '_?_:_' && e.args.length === 3);
-}
-
-const isIdent = (e: Expr, name: string): boolean => e.kind === 'ident' && e.name === name;
-const isCall = (e: Expr, fn: string, n: number): e is CallExpr =>
-  e.kind === 'call' && e.fn === fn && e.target === undefined && e.args.length === n;
-const isConst = (e: Expr, type: string, value: unknown): boolean =>
-  e.kind === 'const' && e.value.type === type && (e.value as { value?: unknown }).value === value;
-
-function mentions(e: Expr, name: string): boolean {
-  switch (e.kind) {
-    case 'ident':
-      return e.name === name;
-    case 'select':
-      return mentions(e.operand, name);
-    case 'call':
-      return (e.target !== undefined && mentions(e.target, name)) || e.args.some((a) => mentions(a, name));
-    case 'list':
-      return e.elements.some((x) => mentions(x, name));
-    case 'map':
-      return e.entries.some((x) => mentions(x.key, name) || mentions(x.value, name));
-    case 'struct':
-      return e.fields.some((x) => mentions(x.value, name));
-    case 'comprehension':
-      return [e.iterRange, e.accuInit, e.loopCondition, e.loopStep, e.result].some((x) => mentions(x, name));
-    default:
-      return false;
-  }
-}
-
-/** The all/exists/exists_one expansions (as cel-go's macros write them). */
-function quantifierOf(e: ComprehensionExpr): { kind: Quantifier; pred: Expr } | undefined {
-  const a = e.accuVar;
-  const { accuInit: init, loopCondition: cond, loopStep: step, result } = e;
-  let kind: Quantifier | undefined;
-  let pred: Expr | undefined;
-  if (
-    isConst(init, 'bool', true) &&
-    isCall(cond, '@not_strictly_false', 1) &&
-    isIdent(cond.args[0], a) &&
-    isCall(step, '_&&_', 2) &&
-    isIdent(step.args[0], a) &&
-    isIdent(result, a)
-  ) {
-    kind = 'all';
-    pred = step.args[1];
-  } else if (
-    isConst(init, 'bool', false) &&
-    isCall(cond, '@not_strictly_false', 1) &&
-    isCall(cond.args[0], '!_', 1) &&
-    isIdent(cond.args[0].args[0], a) &&
-    isCall(step, '_||_', 2) &&
-    isIdent(step.args[0], a) &&
-    isIdent(result, a)
-  ) {
-    kind = 'exists';
-    pred = step.args[1];
-  } else if (
-    isConst(init, 'int', 0n) &&
-    isConst(cond, 'bool', true) &&
-    isCall(step, '_?_:_', 3) &&
-    isCall(step.args[1], '_+_', 2) &&
-    isIdent(step.args[1].args[0], a) &&
-    isConst(step.args[1].args[1], 'int', 1n) &&
-    isIdent(step.args[2], a) &&
-    isCall(result, '_==_', 2) &&
-    isIdent(result.args[0], a) &&
-    isConst(result.args[1], 'int', 1n)
-  ) {
-    kind = 'existsOne';
-    pred = step.args[0];
-  }
-  if (kind === undefined || pred === undefined || mentions(pred, a)) return undefined;
-  if (e.iterVar === a || e.iterVar2 === a) return undefined;
-  return { kind, pred };
-}
-
-function isTrueConst(e: Expr): boolean {
-  return e.kind === 'const' && e.value.type === 'bool' && e.value.value === true;
-}
-
-/** The runtime value of a literal. */
-export function constantValue(c: Constant): unknown {
-  switch (c.type) {
-    case 'null':
-      return null;
-    case 'bool':
-    case 'string':
-    case 'bytes':
-      return c.value;
-    case 'int':
-      return intOf(c.value);
-    case 'uint':
-      return new Uint(intOf(c.value));
-    case 'double':
-      return new Double(c.value);
-  }
-}
-
-/** `o.field` on a value of unknown type: JSON objects (whose constructor is
- * Object — an own `constructor` key makes it anything else) read directly. */
-function dynSelect(op: Interp, field: string): Interp {
-  if (inheritedName(field)) return (f) => select(op(f), field);
-  return (f) => {
-    const o = op(f) as Record<string, unknown>;
-    if (typeof o === 'object' && o !== null && o.constructor === Object) {
-      const v = o[field];
-      if (v !== undefined) return v;
-    }
-    return select(o, field);
-  };
 }
 
 /** Reads an object-typed field: the wire name, converted when the schema says so.
@@ -1450,32 +1009,4 @@ function objectField(
   };
 }
 
-function unaryOf(impl: OverloadImpl): (a: unknown) => unknown {
-  if (impl.unary) return impl.unary;
-  const call = impl.call;
-  if (call) return (a) => call([a]);
-  return () => {
-    throw noSuchOverload(impl.id);
-  };
-}
-
-function binaryOf(impl: OverloadImpl): (a: unknown, b: unknown) => unknown {
-  if (impl.binary) return impl.binary;
-  const call = impl.call;
-  if (call) return (a, b) => call([a, b]);
-  return () => {
-    throw noSuchOverload(impl.id);
-  };
-}
-
-function callOf(impl: OverloadImpl): (args: unknown[]) => unknown {
-  if (impl.call) return impl.call;
-  const { unary, binary } = impl;
-  return (args) => {
-    if (args.length === 1 && unary) return unary(args[0]);
-    if (args.length === 2 && binary) return binary(args[0], args[1]);
-    throw noSuchOverload(impl.id);
-  };
-}
-
-export { predicateOf };
+export { constantValue, predicateOf };
