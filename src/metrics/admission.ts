@@ -2,6 +2,8 @@
 //
 //   step_admission_duration_seconds {type, operation, rejected}        the whole mutating
 //       ("admit") or validating ("validate") phase
+//   step_admission_duration_seconds_summary {type, operation, rejected}  the same as a
+//       summary over the last 5 h (kube's latencySummaryMaxAge)
 //   controller_admission_duration_seconds {name, type, operation, rejected}  each plugin's step
 //   webhook_admission_duration_seconds {name, type, operation, rejected}     each webhook call
 //   webhook_request_total {name, type, operation, code, rejected}
@@ -11,6 +13,7 @@
 // Webhook types are "admit" (mutating) and "validating", as kube's dispatchers
 // write them; codes over 600 are recorded as 600.
 import { newCounter, newHistogram, type CounterChild, type HistogramChild } from './registry.js';
+import { newSummary, type SummaryChild } from './summary.js';
 
 const BUCKETS = [0.005, 0.025, 0.1, 0.5, 1.0, 2.5];
 
@@ -18,6 +21,11 @@ export const stepAdmissionDuration = newHistogram({
   name: 'apiserver_admission_step_admission_duration_seconds',
   help: 'Admission sub-step latency histogram in seconds, broken out for each operation and API resource and step type (validate or admit).',
   labelNames: ['type', 'operation', 'rejected'], buckets: BUCKETS, stabilityLevel: 'STABLE',
+});
+export const stepAdmissionDurationSummary = newSummary({
+  name: 'apiserver_admission_step_admission_duration_seconds_summary',
+  help: 'Admission sub-step latency summary in seconds, broken out for each operation and API resource and step type (validate or admit).',
+  labelNames: ['type', 'operation', 'rejected'], maxAgeSeconds: 5 * 3600,
 });
 export const controllerAdmissionDuration = newHistogram({
   name: 'apiserver_admission_controller_admission_duration_seconds',
@@ -62,9 +70,16 @@ function level(m: Level, k: string): Level {
 export function observeAdmissionStep(type: AdmissionStepType, operation: string, rejected: boolean, seconds: number): void {
   const last = level(level(stepChildren, type), operation);
   const r = rejected ? 'true' : 'false';
-  let c = last.get(r) as HistogramChild | undefined;
-  if (!c) last.set(r, (c = stepAdmissionDuration.child({ type, operation, rejected: r })));
-  c.observe(seconds);
+  let c = last.get(r) as StepSeries | undefined;
+  if (!c) last.set(r, (c = { histogram: stepAdmissionDuration.child({ type, operation, rejected: r }), summary: stepAdmissionDurationSummary.child({ type, operation, rejected: r }) }));
+  c.histogram.observe(seconds);
+  c.summary.observe(seconds);
+}
+
+/** A step's two series: kube records every step in the histogram and the summary. */
+interface StepSeries {
+  readonly histogram: HistogramChild;
+  readonly summary: SummaryChild;
 }
 
 /** One plugin's step took `seconds` (kube's WithControllerMetrics). */

@@ -16,7 +16,7 @@ const ADMISSION = [0.005, 0.025, 0.1, 0.5, 1.0, 2.5];
 const REQUEST = ['verb', 'dry_run', 'group', 'version', 'resource', 'subresource', 'scope', 'component'];
 const SERIES = ['verb', 'group', 'version', 'resource', 'subresource', 'scope', 'component'];
 
-type Row = [name: string, type: 'counter' | 'gauge' | 'histogram' | 'timing_ratio_histogram', labels: string[], level: 'ALPHA' | 'STABLE', buckets?: number[], extra?: { deprecatedVersion?: string; constLabels?: Record<string, string> }];
+type Row = [name: string, type: 'counter' | 'gauge' | 'histogram' | 'summary' | 'timing_ratio_histogram', labels: string[], level: 'ALPHA' | 'STABLE', buckets?: number[], extra?: { deprecatedVersion?: string; constLabels?: Record<string, string> }];
 
 const SLI = [0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1.0, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45, 60];
 const APF_DURATION = [0, 0.005, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30];
@@ -41,6 +41,7 @@ const CATALOGUE: Row[] = [
   ['apiserver_storage_list_evaluated_objects_total', 'counter', ['resource'], 'ALPHA'],
   ['apiserver_storage_list_returned_objects_total', 'counter', ['resource'], 'ALPHA'],
   ['apiserver_admission_step_admission_duration_seconds', 'histogram', ['type', 'operation', 'rejected'], 'STABLE', ADMISSION],
+  ['apiserver_admission_step_admission_duration_seconds_summary', 'summary', ['type', 'operation', 'rejected'], 'ALPHA'],
   ['apiserver_admission_controller_admission_duration_seconds', 'histogram', ['name', 'type', 'operation', 'rejected'], 'STABLE', ADMISSION],
   ['apiserver_admission_webhook_admission_duration_seconds', 'histogram', ['name', 'type', 'operation', 'rejected'], 'STABLE', [...ADMISSION, 10, 25]],
   ['apiserver_admission_webhook_rejection_count', 'counter', ['name', 'type', 'operation', 'error_type', 'rejection_code'], 'ALPHA'],

@@ -36,7 +36,7 @@ type Labels<L extends string> = Partial<Record<L, string | number>>;
 interface Declared {
   readonly opts: MetricOpts;
   readonly metric: client.Metric;
-  readonly type: 'counter' | 'gauge' | 'histogram' | 'timing_ratio_histogram';
+  readonly type: 'counter' | 'gauge' | 'histogram' | 'summary' | 'timing_ratio_histogram';
   /** What DELETE /metrics does to it (kube's registry Reset); absent: nothing. */
   readonly reset?: () => void;
 }
@@ -77,7 +77,7 @@ function declare(d: Declared): void {
   if (configured && exposed(d.opts)) registry.registerMetric(d.metric);
 }
 
-/** A metric of another kind (timingratio.ts): exposed through its get(), reset by `reset`. */
+/** A metric of another kind (timingratio.ts, summary.ts): exposed through its get(), reset by `reset`. */
 export function declareCustom(d: Declared): void {
   declare(d);
 }

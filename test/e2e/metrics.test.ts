@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { eventually, startTestServer, writeTokenFile, type TestServer } from './harness.js';
 import { tempDir } from '../../src/testing/tempdir.js';
-import { parseSamples, sampleSum, type Sample } from '../../src/testing/metricstext.js';
+import { helpAndType, parseSamples, sampleSum, type Sample } from '../../src/testing/metricstext.js';
 import { pathOf, reviewOf, startCallbackServer, type CallbackRequest, type CallbackServer } from '../../src/testing/webhookserver.js';
 import { BACKENDS } from './backends.js';
 
@@ -90,6 +90,16 @@ describe('/metrics', () => {
     for (const [name, labels, want] of probes) {
       assert.equal(sampleSum(after, name, labels) - sampleSum(before, name, labels), want, `${name} ${JSON.stringify(labels)}`);
     }
+    // every admission step is recorded in kube's histogram and in its 5-hour summary alike
+    const step = { type: 'validate', operation: 'CREATE', rejected: 'false' };
+    const histogramSteps = sampleSum(after, 'apiserver_admission_step_admission_duration_seconds_count', step) - sampleSum(before, 'apiserver_admission_step_admission_duration_seconds_count', step);
+    assert.ok(histogramSteps >= 4, `validating steps of the creates: ${histogramSteps}`);
+    assert.equal(sampleSum(after, 'apiserver_admission_step_admission_duration_seconds_summary_count', step) - sampleSum(before, 'apiserver_admission_step_admission_duration_seconds_summary_count', step), histogramSteps);
+    for (const q of ['0.5', '0.9', '0.99']) {
+      const median = sampleSum(after, 'apiserver_admission_step_admission_duration_seconds_summary', { ...step, quantile: q });
+      assert.ok(median > 0 && median < 10, `the step's ${q} quantile, in seconds: ${median}`);
+    }
+    assert.equal(helpAndType((await t.req('GET', '/metrics')).text, 'apiserver_admission_step_admission_duration_seconds_summary').type, 'summary');
     const sizeLabels = { verb: 'GET', group: '', version: 'v1', resource: 'configmaps', subresource: '', scope: 'resource', component: 'apiserver' };
     assert.equal(sampleSum(after, 'apiserver_response_sizes_sum', sizeLabels) - sampleSum(before, 'apiserver_response_sizes_sum', sizeLabels), sizes.reduce((a, b) => a + b, 0), 'response sizes are the bodies\' bytes');
     // objects per resource, from the watch caches: what a list counts
