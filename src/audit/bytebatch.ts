@@ -25,6 +25,17 @@ export class ByteBatch implements PieceSink {
     this.ends.push(this.off);
   }
 
+  /** Takes back the last line ended (a line the writer would refuse). */
+  dropLine(): void {
+    this.ends.pop();
+    this.off = this.ends.length > 0 ? this.ends[this.ends.length - 1]! : 0;
+  }
+
+  /** Bytes written so far. */
+  get size(): number {
+    return this.off;
+  }
+
   get lines(): number {
     return this.ends.length;
   }
