@@ -57,18 +57,20 @@ export class LogBackend implements Backend {
     let refused: AuditEvent[] | undefined;
     const max = this.out.maxLine;
     for (const ev of events) {
-      const start = this.batch.size;
-      // one string per event, then its UTF-8 bytes into the batch (measured faster than piece by piece)
-      this.batch.put(this.format === 'legacy' ? eventString(ev) : eventJSON(ev, this.apiVersion));
-      this.batch.endLine();
-      const n = this.batch.size - start;
-      if (max !== undefined && n > max) {
-        // kube writes event by event: a line too long for the file fails that event alone
-        this.batch.dropLine();
-        handlePluginError('log', new Error(`write length ${n} exceeds maximum file size ${max}`), [ev]);
-        (refused ??= []).push(ev);
-        continue;
+      // one string per event into the batch (measured faster than piece by piece)
+      const line = this.format === 'legacy' ? eventString(ev) : eventJSON(ev, this.apiVersion);
+      // at most 3 bytes per character and the newline: measured only when that could pass the limit
+      if (max !== undefined && line.length * 3 + 1 > max) {
+        const n = Buffer.byteLength(line) + 1;
+        if (n > max) {
+          // kube writes event by event: a line too long for the file fails that event alone
+          handlePluginError('log', new Error(`write length ${n} exceeds maximum file size ${max}`), [ev]);
+          (refused ??= []).push(ev);
+          continue;
+        }
       }
+      this.batch.put(line);
+      this.batch.endLine();
       this.events.push(ev);
     }
     if (refused) {
