@@ -11,10 +11,18 @@ import { tempDir } from '../testing/tempdir.js';
 import { configureMetrics } from '../metrics/registry.js';
 import { ignoreErrors } from './backend.js';
 import { eventJSON, eventString } from './encode.js';
-import { LogBackend, type LogFormat } from './logbackend.js';
+import { LogBackend, type LineWriter, type LogFormat } from './logbackend.js';
 import { oldLogFiles, RotatingFile } from './logfile.js';
 import { setPluginErrorLog } from './metrics.js';
 import type { AuditEvent } from './types.js';
+import { PolicyEvaluator } from './checker.js';
+import { parsePolicy } from './policy.js';
+import { enableAuditHooks } from './record.js';
+import { withAudit } from '../server/filters/audit.js';
+import { withRecovery } from '../server/filters/recovery.js';
+import { withRequestInfo } from '../server/filters/requestinfo.js';
+import { writeObject } from '../server/respond.js';
+import type { Handler, RequestContext, Response } from '../server/context.js';
 
 const MB = 1024 * 1024;
 
@@ -120,5 +128,62 @@ describe('the log backend on a real file', () => {
     assert.notEqual(a3, a1, 'the next write has its own');
     assert.equal(await a3, true);
     await b.shutdown();
+  });
+});
+
+/** A GET on a fake connection; out() tells what was answered. */
+function fakeGet(url: string) {
+  const hdrs: Record<string, unknown> = {};
+  let sent = false;
+  let ended = false;
+  const res = {
+    statusCode: 200,
+    get headersSent() { return sent; },
+    get writableEnded() { return ended; },
+    setHeader: (n: string, v: unknown) => (hdrs[n.toLowerCase()] = v),
+    getHeader: (n: string) => hdrs[n.toLowerCase()],
+    writeHead(code: number) { this.statusCode = code; sent = true; },
+    write: () => ((sent = true), true),
+    end: () => { sent = ended = true; },
+    once: () => undefined,
+    off: () => undefined,
+  };
+  const req = { method: 'GET', url, headers: {}, socket: { remoteAddress: '10.0.0.9' }, once: () => undefined, async *[Symbol.asyncIterator]() {} };
+  const ctx = { req, res: res as unknown as Response, url: new URL(url, 'https://x'), user: { name: 'tester', groups: ['system:authenticated'] } } as unknown as RequestContext;
+  return Object.assign(ctx, { status: () => res.statusCode });
+}
+
+describe('blocking-strict through the audit filter', () => {
+  it('a failed write fails exactly the requests whose RequestReceived it held', async () => {
+    enableAuditHooks();
+    let writes = 0;
+    const written: string[] = [];
+    // the first and third writes fail
+    const flaky: LineWriter = {
+      writeChunk(bytes) {
+        if (++writes % 2 === 1) throw new Error('EIO');
+        written.push(bytes.toString());
+      },
+    };
+    const reached: string[] = [];
+    const handler: Handler = async (ctx) => {
+      reached.push(ctx.req.url!);
+      writeObject(ctx, 200, {});
+    };
+    const policy = new PolicyEvaluator(parsePolicy('apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n- level: Metadata\n'));
+    const h = withRecovery(withRequestInfo(withAudit(handler, { backend: new LogBackend(flaky, 'json'), policy })));
+    const [a, b, c] = ['a', 'b', 'c'].map((n) => fakeGet(`/api/v1/namespaces/ns/pods/${n}`));
+    // a and b in one turn: their RequestReceived share the first write
+    await Promise.all([h(a!), h(b!)]);
+    // c later: its RequestReceived is in the second write, its ResponseComplete in the third (which fails: the answer stands)
+    await h(c!);
+    // an answered request does not wait for its ResponseComplete: it goes out at the end of the turn
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual([a, b, c].map((x) => x!.status()), [500, 500, 200]);
+    assert.deepEqual(reached, ['/api/v1/namespaces/ns/pods/c']);
+    assert.equal(writes, 3);
+    const lines = written.map((t) => t.split('\n').filter(Boolean).map((l) => [JSON.parse(l).requestURI, JSON.parse(l).stage]));
+    assert.deepEqual(lines, [[['/api/v1/namespaces/ns/pods/c', 'RequestReceived']]]);
+    assert.equal(logged.length, 2, 'each failed write logged once');
   });
 });

@@ -16,8 +16,6 @@ import { PolicyEvaluator } from '../../audit/checker.js';
 import { parsePolicy } from '../../audit/policy.js';
 import { auditRequestObject, enableAuditHooks, nowMicros } from '../../audit/record.js';
 import type { Backend } from '../../audit/backend.js';
-import { LogBackend, type LineWriter } from '../../audit/logbackend.js';
-import { setPluginErrorLog } from '../../audit/metrics.js';
 import type { AuditEvent } from '../../audit/types.js';
 import { writeJSONText, writeObject } from '../respond.js';
 import { configureMetrics, exposition } from '../../metrics/registry.js';
@@ -260,28 +258,6 @@ describe('the audit filter', () => {
     assert.equal(ctx.out().status, 500);
     assert.equal(ctx.out().body, 'Internal Server Error: "/api/v1/namespaces/ns/pods": failed to store audit event\n');
     assert.match(await exposition(), new RegExp(`^apiserver_audit_requests_rejected_total ${rejected + 1}$`, 'm'));
-  });
-
-  it('blocking-strict over the log backend: a failed write fails exactly the requests whose RequestReceived it held', async () => {
-    let writes = 0;
-    const written: string[] = [];
-    // the first and third writes fail
-    const flaky: LineWriter = { writeChunk(bytes) { if (++writes % 2 === 1) throw new Error('EIO'); written.push(bytes.toString()); } };
-    setPluginErrorLog(() => undefined);
-    const reached: string[] = [];
-    const { h } = chain(async (ctx) => { reached.push(ctx.req.url!); writeObject(ctx, 200, {}); }, { backend: new LogBackend(flaky, 'json') });
-    const [a, b, c] = ['a', 'b', 'c'].map((n) => fakeCtx('GET', `/api/v1/namespaces/ns/pods/${n}`));
-    // a and b in one turn: their RequestReceived share the first write
-    await Promise.all([h(a!), h(b!)]);
-    // c later: its RequestReceived is in the second write, its ResponseComplete in the third (which fails: the answer stands)
-    await h(c!);
-    // an answered request does not wait for its ResponseComplete: it goes out at the end of the turn
-    await new Promise((r) => setImmediate(r));
-    setPluginErrorLog((t) => console.error(t));
-    assert.deepEqual([a, b, c].map((x) => x!.out().status), [500, 500, 200]);
-    assert.deepEqual(reached, ['/api/v1/namespaces/ns/pods/c']);
-    assert.equal(writes, 3);
-    assert.deepEqual(written.map((t) => t.split('\n').filter(Boolean).map((l) => [JSON.parse(l).requestURI, JSON.parse(l).stage])), [[['/api/v1/namespaces/ns/pods/c', 'RequestReceived']]]);
   });
 
   it('a failed authentication: one ResponseStarted event without a user, naming the credentials tried', async () => {
