@@ -16,11 +16,19 @@ export interface Backend {
 
 /** kube's ignoreErrorsBackend: the `blocking` mode waits for the write but never fails the request. */
 export function ignoreErrors(b: Backend): Backend {
+  // The log backend hands every event of a turn the same promise: one answer for them all.
+  let lastIn: Promise<boolean> | undefined;
+  let lastOut: Promise<boolean> | undefined;
   return {
     name: b.name,
     processEvents(events) {
       const r = b.processEvents(events);
-      return r === true || r === false ? true : r.then(() => true, () => true);
+      if (r === true || r === false) return true;
+      if (r !== lastIn) {
+        lastIn = r;
+        lastOut = r.then(() => true, () => true);
+      }
+      return lastOut!;
     },
     ...(b.run ? { run: () => b.run!() } : {}),
     shutdown: () => b.shutdown(),

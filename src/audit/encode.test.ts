@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { eventJSON, eventListJSON, eventString, microTime, rfc3339Nano, str } from './encode.js';
+import { annotationsObject } from './record.js';
 import type { AuditEvent } from './types.js';
 
 // 2023-04-11T10:20:30.000123Z and 2023-04-11T10:20:30.5Z in microseconds
@@ -43,6 +44,22 @@ describe('audit event encoding', () => {
       JSON.parse(eventJSON(ev));
     });
   }
+
+  it('annotations: a frozen object shared by events is encoded once; an unfrozen one each time', () => {
+    const ann = (o: AuditEvent) => JSON.parse(eventJSON(o)).annotations;
+    const shared = annotationsObject(new Map([['b', '2'], ['a', '1']]));
+    assert.equal(annotationsObject(new Map([['b', '2'], ['a', '1']])), shared, 'the same keys and values give the same object');
+    assert.notEqual(annotationsObject(new Map([['b', '2'], ['a', '3']])), shared);
+    const again = annotationsObject(new Map([['b', '2'], ['a', '1']]));
+    assert.deepEqual(ann({ ...base, annotations: again }), { a: '1', b: '2' });
+    assert.deepEqual(ann({ ...base, annotations: again }), { a: '1', b: '2' });
+    assert.throws(() => ((again as Record<string, string>).c = 'x'), TypeError, 'events share it: frozen');
+    const loose: Record<string, string> = { x: '1' };
+    assert.deepEqual(ann({ ...base, annotations: loose }), { x: '1' });
+    loose.y = '2';
+    assert.deepEqual(ann({ ...base, annotations: loose }), { x: '1', y: '2' });
+    assert.equal(JSON.parse(eventJSON({ ...base, annotations: Object.freeze({}) })).annotations, undefined);
+  });
 
   it('writes the svc.io spelling on request, and EventLists', () => {
     assert.match(eventJSON(base, 'audit.svc.io/v1'), /^\{"kind":"Event","apiVersion":"audit.svc.io\/v1",/);

@@ -113,6 +113,22 @@ function statusJSON(st: ResponseStatus): string {
   return `${s}}`;
 }
 
+/** The last frozen annotations object encoded and its text: one object is shared by the events of many requests (record.ts). */
+let lastAnnotations: object | undefined;
+let lastAnnotationsText = '';
+
+/** The event's end: its annotations (when there are any) and the closing brace. */
+function annotationsTail(a: Readonly<Record<string, string>>): string {
+  if (a === lastAnnotations) return lastAnnotationsText;
+  const text = Object.keys(a).length > 0 ? `,"annotations":${sortedMap(a)}}` : '}';
+  // only a frozen object can be trusted to say the same next time
+  if (Object.isFrozen(a)) {
+    lastAnnotations = a;
+    lastAnnotationsText = text;
+  }
+  return text;
+}
+
 const HEADS = new Map<string, string>();
 function head(apiVersion: string): string {
   let h = HEADS.get(apiVersion);
@@ -157,7 +173,7 @@ export function writeEventJSON(out: PieceSink, ev: AuditEvent, apiVersion: strin
   out.put(c.received ??= `,"requestReceivedTimestamp":"${microTime(ev.requestReceivedTimestamp)}","stageTimestamp":"`);
   out.put(microTime(ev.stageTimestamp));
   out.put('"');
-  if (ev.annotations && Object.keys(ev.annotations).length > 0) out.put(`,"annotations":${sortedMap(ev.annotations)}}`);
+  if (ev.annotations) out.put(annotationsTail(ev.annotations));
   else out.put('}');
 }
 

@@ -7,7 +7,9 @@
 // next batch collects in a second buffer and goes out when it ends. Everyone
 // who handed events to a batch waits for its write and learns whether it
 // succeeded. A failed write counts `apiserver_audit_error_total{plugin="log"}`
-// per event and logs the events, as kube's HandlePluginError.
+// per event and logs the events, as kube's HandlePluginError. A line longer
+// than the file takes (maxsize) is refused on its own when it arrives, as
+// kube's event-by-event writes fail it alone: the turn's other lines go out.
 import type { Backend } from './backend.js';
 import { ByteBatch } from './bytebatch.js';
 import { eventJSON, eventString, DEFAULT_EVENT_VERSION } from './encode.js';
@@ -25,6 +27,8 @@ export interface LineWriter {
    * returns); one call at a time. Throws or rejects on failure.
    */
   writeChunk(bytes: Buffer, ends: readonly number[]): void | Promise<void>;
+  /** The longest line (bytes, newline included) it takes; a longer one is refused alone (lumberjack's error). */
+  readonly maxLine?: number;
   close?(): void;
 }
 
@@ -49,13 +53,35 @@ export class LogBackend implements Backend {
 
   constructor(private readonly out: LineWriter, private readonly format: LogFormat = 'json', private readonly apiVersion: string = DEFAULT_EVENT_VERSION) {}
 
-  processEvents(events: readonly AuditEvent[]): Promise<boolean> {
+  processEvents(events: readonly AuditEvent[]): boolean | Promise<boolean> {
+    let refused: AuditEvent[] | undefined;
+    const max = this.out.maxLine;
     for (const ev of events) {
-      // one string per event, then its UTF-8 bytes into the batch (measured faster than piece by piece)
-      this.batch.put(this.format === 'legacy' ? eventString(ev) : eventJSON(ev, this.apiVersion));
+      // one string per event into the batch (measured faster than piece by piece)
+      const line = this.format === 'legacy' ? eventString(ev) : eventJSON(ev, this.apiVersion);
+      // at most 3 bytes per character and the newline: measured only when that could pass the limit
+      if (max !== undefined && line.length * 3 + 1 > max) {
+        const n = Buffer.byteLength(line) + 1;
+        if (n > max) {
+          // kube writes event by event: a line too long for the file fails that event alone
+          handlePluginError('log', new Error(`write length ${n} exceeds maximum file size ${max}`), [ev]);
+          (refused ??= []).push(ev);
+          continue;
+        }
+      }
+      this.batch.put(line);
       this.batch.endLine();
       this.events.push(ev);
     }
+    if (refused) {
+      if (refused.length === events.length) return false;
+      return this.enqueue().then(() => false);
+    }
+    return this.enqueue();
+  }
+
+  /** The promise of the batch collecting now, its write scheduled. */
+  private enqueue(): Promise<boolean> {
     if (!this.flushed) {
       this.flushed = new Promise<boolean>((r) => (this.resolveFlush = r));
       // a write under way starts the next one when it ends

@@ -41,6 +41,11 @@ export class RotatingFile {
     this.now = opts.now ?? Date.now;
   }
 
+  /** The longest line taken: maxSize. */
+  get maxLine(): number {
+    return this.max;
+  }
+
   /** Writes the lines (each already ending in a newline), rotating between them as needed. Throws on failure. */
   writeLines(lines: readonly string[]): void {
     const ends: number[] = [];

@@ -52,10 +52,34 @@ export class AuditRecord {
       impersonatedUser: this.impersonatedUser, sourceIPs: this.sourceIPs, userAgent: this.userAgent, objectRef: this.objectRef,
       responseStatus: this.responseStatus, requestObject: this.requestObject, responseObject: this.responseObject,
       requestReceivedTimestamp: this.requestReceivedTimestamp, stageTimestamp,
-      annotations: notes.size > 0 ? Object.fromEntries(notes) : undefined,
+      annotations: notes.size > 0 ? annotationsObject(notes) : undefined,
       cache: this.cache,
     };
   }
+}
+
+/** The last annotation set made into an event's object: its keys and values in order, and the frozen object. */
+let lastNotes: { readonly keys: readonly string[]; readonly values: readonly string[]; readonly obj: Readonly<Record<string, string>> } | undefined;
+
+/**
+ * The annotations as an event's object. Requests of one user mostly carry the
+ * same ones (authorization's decision and reason), so the object of the last
+ * set is shared while keys and values stay the same; the encoder then writes
+ * its JSON once (encode.ts). Frozen: events share it.
+ */
+export function annotationsObject(notes: ReadonlyMap<string, string>): Readonly<Record<string, string>> {
+  const last = lastNotes;
+  if (last !== undefined && last.keys.length === notes.size) {
+    let i = 0;
+    for (const [k, v] of notes) {
+      if (k !== last.keys[i] || v !== last.values[i]) break;
+      i++;
+    }
+    if (i === notes.size) return last.obj;
+  }
+  const obj = Object.freeze(Object.fromEntries(notes));
+  lastNotes = { keys: [...notes.keys()], values: [...notes.values()], obj };
+  return obj;
 }
 
 /** Whether any request can be audited (a policy and a backend are configured). */
