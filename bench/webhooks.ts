@@ -1,22 +1,23 @@
 // Admission webhooks (issue 21): ConfigMap creates/s through one mutating
 // and one validating webhook (a local HTTPS callback server answering at
-// once, bench/callbackserver.ts, in its own process) against the same creates
+// once, in its own process: bench/callbacks.ts) against the same creates
 // with no webhook registered, on one `svc server` (SQLite); phases
 // interleaved (none, webhooks, none, webhooks…) by registering and deleting
 // the two configurations, the best phase of each side kept. The latency a
 // webhook call adds is measured with one client at a time: (p50 with both −
-// p50 without) / 2 calls.
-import { fork } from 'node:child_process';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+// p50 without) / 2 calls. Each process's CPU per create is reported (they
+// share the machine's cores), and the callback server's counts of connections
+// and TLS handshakes show the client's keep-alive.
 import { startAdminServer, type AdminServer } from './adminserver.js';
-import { fmt, summarize, untilPrinted } from './report.js';
+import { startCallbacks, type Callbacks, type CallbackStats } from './callbacks.js';
+import { fmt, summarize } from './report.js';
 import { runLoad } from './load.js';
+import { cpuOf } from './proc.js';
 
-const here = dirname(fileURLToPath(import.meta.url));
 const NS = 'bench-webhooks';
 
-type Phase = { rate: number; p50: number; p99: number; cpuMs: number };
+/** cpuMs: the svc server's CPU per create; callbackMs: the callback server's; clientMs: this process's (the load). */
+type Phase = { rate: number; p50: number; p99: number; cpuMs: number; callbackMs: number; clientMs: number };
 
 function configurations(port: number, caBundle: string): { mutating: unknown; validating: unknown } {
   const hook = (name: string, path: string) => ({
@@ -36,14 +37,14 @@ const configMap = (name: string) => JSON.stringify({ apiVersion: 'v1', kind: 'Co
 export async function benchWebhooks(opts: { perPhase?: number; rounds?: number } = {}): Promise<string[]> {
   const perPhase = opts.perPhase ?? 2000;
   const rounds = opts.rounds ?? 3;
-  const callbacks = fork(join(here, 'callbackserver.js'), [], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
+  let callbacks: Callbacks | undefined;
   let server: AdminServer | undefined;
   try {
-    const [, cbPort, ca] = (await untilPrinted(callbacks, /ready \d+ \S+/, 'callback server')).match(/ready (\d+) (\S+)/)!;
+    callbacks = await startCallbacks();
     server = await startAdminServer('webhooks');
     const { call, must } = server;
     await must('POST', '/api/v1/namespaces', { metadata: { name: NS } });
-    const { mutating, validating } = configurations(Number(cbPort), ca!);
+    const { mutating, validating } = configurations(callbacks.port, callbacks.caBundle);
     let made = 0;
     const probe = async (): Promise<boolean> => {
       const r = await must('POST', `/api/v1/namespaces/${NS}/configmaps`, JSON.parse(configMap(`probe-${made++}`)));
@@ -62,12 +63,16 @@ export async function benchWebhooks(opts: { perPhase?: number; rounds?: number }
       if ((await probe()) !== on) throw new Error(`webhooks ${on ? 'registered' : 'deleted'} but the probe does not show it`);
     };
     const creates = async (total: number, concurrency: number): Promise<Phase> => {
+      const callback0 = cpuOf(callbacks!.pid);
+      const client0 = process.cpuUsage();
       const load = await runLoad(server!.pid, total, concurrency, async () => {
         const r = await call('POST', `/api/v1/namespaces/${NS}/configmaps`, configMap(`cm-${made++}`));
         if (r.status !== 201) throw new Error(`configmap create answered ${r.status}: ${r.body.slice(0, 300)}`);
       });
+      const client = process.cpuUsage(client0);
+      const callbackMs = ((cpuOf(callbacks!.pid) - callback0) * 1000) / total;
       const s = summarize(load.latenciesMs);
-      return { rate: load.rate, p50: s.p50, p99: s.p99, cpuMs: load.cpuUs / 1000 };
+      return { rate: load.rate, p50: s.p50, p99: s.p99, cpuMs: load.cpuUs / 1000, callbackMs, clientMs: (client.user + client.system) / 1000 / total };
     };
 
     await creates(300, 32); // warm-up
@@ -75,35 +80,41 @@ export async function benchWebhooks(opts: { perPhase?: number; rounds?: number }
     const hooks: Phase[] = [];
     const noneSerial: Phase[] = [];
     const hooksSerial: Phase[] = [];
+    const before = await callbacks.stats();
+    let hookCreates = 0;
     for (let r = 0; r < rounds; r++) {
       none.push(await creates(perPhase, 32));
       noneSerial.push(await creates(300, 1));
       await register(true);
       hooks.push(await creates(perPhase, 32));
       hooksSerial.push(await creates(300, 1));
+      hookCreates += perPhase + 300;
       await register(false);
     }
+    const after = await callbacks.stats();
+    const d = (k: keyof CallbackStats) => (after[k] - before[k]).toLocaleString('en');
     const best = (ps: Phase[]) => ps.reduce((x, y) => (y.rate > x.rate ? y : x));
     const a = best(hooks);
     const b = best(none);
     const p50 = (ps: Phase[]) => Math.min(...ps.map((p) => p.p50));
     const added = (p50(hooksSerial) - p50(noneSerial)) / 2;
-    const row = (what: string, p: Phase) => `| ${what} | ${perPhase.toLocaleString('en')} ×${rounds} | ${fmt(p.rate, 0)} | ${fmt(p.p50)} | ${fmt(p.p99)} | ${fmt(p.cpuMs, 3)} |`;
+    const row = (what: string, p: Phase) => `| ${what} | ${perPhase.toLocaleString('en')} ×${rounds} | ${fmt(p.rate, 0)} | ${fmt(p.p50)} | ${fmt(p.p99)} | ${fmt(p.cpuMs, 3)} | ${fmt(p.callbackMs, 3)} | ${fmt(p.clientMs, 3)} |`;
     return [
       `### Admission webhooks (issue 21): ConfigMap creates/s through one mutating and one validating webhook vs none`,
       '',
-      `One \`svc server\` on SQLite; a callback server (HTTPS, its own process; svc's webhook client speaks HTTP/1.1, as kube's) answering at once, the mutating webhook with a JSONPatch adding a label; 32 keep-alive connections; phases interleaved by registering and deleting the two configurations, best of ${rounds} each. Added latency: one client at a time, 300 creates per phase, (best p50 with both webhooks − best p50 with none) / 2 calls.`,
+      `One \`svc server\` on SQLite; a callback server (${callbacks.kind}; HTTPS, its own process; svc's webhook client speaks HTTP/1.1, as kube's) answering at once, the mutating webhook with a JSONPatch adding a label; 32 keep-alive connections; phases interleaved by registering and deleting the two configurations, best of ${rounds} each. Added latency: one client at a time, 300 creates per phase, (best p50 with both webhooks − best p50 with none) / 2 calls.`,
       '',
-      '| webhooks | creates | per second | p50 ms | p99 ms | server CPU ms per create |',
-      '|---|---|---|---|---|---|',
+      '| webhooks | creates | per second | p50 ms | p99 ms | server CPU ms per create | callback server CPU ms per create | load client CPU ms per create |',
+      '|---|---|---|---|---|---|---|---|',
       row('one mutating + one validating', a),
       row('none', b),
       '',
       `- with webhooks / none: ${fmt((100 * a.rate) / b.rate, 0)} % (target ≥ 50 %)`,
+      `- callback server over the measured phases: ${d('requests')} requests (${(2 * hookCreates).toLocaleString('en')} webhook calls, plus the registration probes) on ${d('connections')} connections, ${d('handshakes')} TLS handshakes (${d('resumed')} resumed)`,
       `- one client at a time: p50 ${fmt(p50(noneSerial))} ms with none, ${fmt(p50(hooksSerial))} ms with both; added per webhook call ${fmt(added)} ms (target ≤ 1 ms)`,
     ];
   } finally {
     await server?.stop();
-    callbacks.kill('SIGTERM');
+    callbacks?.stop();
   }
 }
