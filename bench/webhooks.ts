@@ -97,6 +97,7 @@ export async function benchWebhooks(opts: { perPhase?: number; rounds?: number }
     const a = best(hooks);
     const b = best(none);
     const p50 = (ps: Phase[]) => Math.min(...ps.map((p) => p.p50));
+    const cpuAll = (ps: Phase[]) => Math.min(...ps.map((p) => p.cpuMs + p.callbackMs + p.clientMs));
     const added = (p50(hooksSerial) - p50(noneSerial)) / 2;
     const row = (what: string, p: Phase) => `| ${what} | ${perPhase.toLocaleString('en')} ×${rounds} | ${fmt(p.rate, 0)} | ${fmt(p.p50)} | ${fmt(p.p99)} | ${fmt(p.cpuMs, 3)} | ${fmt(p.callbackMs, 3)} | ${fmt(p.clientMs, 3)} |`;
     return [
@@ -110,6 +111,7 @@ export async function benchWebhooks(opts: { perPhase?: number; rounds?: number }
       row('none', b),
       '',
       `- with webhooks / none: ${fmt((100 * a.rate) / b.rate, 0)} % (target ≥ 50 %)`,
+      `- CPU per create of the three processes (svc server + callback server + load client), least of each side: ${fmt(cpuAll(none), 3)} ms with none, ${fmt(cpuAll(hooks), 3)} ms with both, ratio ${fmt((100 * cpuAll(none)) / cpuAll(hooks), 0)} % (what creates/s tend to when the shared cores are the limit; steadier than the rates on a busy machine)`,
       `- callback server over the measured phases: ${d('requests')} requests (${(2 * hookCreates).toLocaleString('en')} webhook calls, plus the registration probes) on ${d('connections')} connections, ${d('handshakes')} TLS handshakes (${d('resumed')} resumed)`,
       `- one client at a time: p50 ${fmt(p50(noneSerial))} ms with none, ${fmt(p50(hooksSerial))} ms with both; added per webhook call ${fmt(added)} ms (target ≤ 1 ms)`,
     ];
