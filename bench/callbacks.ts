@@ -1,5 +1,5 @@
 // The webhook benchmark's callback server, as its own process: the native one
-// (bench/callbackserver.c, compiled on first use; about a third of the CPU per
+// (bench/callbackserver.c, compiled on first use; a quarter to a third of the CPU per
 // call of Node's https server, which shares the 2 cores with the svc server)
 // or, when it cannot be built or SVC_BENCH_CALLBACK=node, the Node one
 // (bench/callbackserver.ts). Both answer the same, serve the same PKI's

@@ -2,7 +2,7 @@
  * callbackserver: the webhook benchmark's callback server in C (bench/webhooks.ts, issue 21).
  *
  * The benchmark's svc server, its load client and the callback server share the machine's 2 cores.
- * Written with Node's https server the callback took 0.13-0.24 ms of CPU per call, as much as the
+ * Written with Node's https server the callback took 0.11-0.19 ms of CPU per call, about as much as the
  * svc server's own webhook side, so the benchmark's ratio measured Node's HTTP server as much as
  * svc (as h2watch.c replaces Node's http2 client for the watch benchmark). This one answers as a
  * webhook server written in Go would, at a fraction of the CPU:
