@@ -5,14 +5,14 @@ import http2 from 'node:http2';
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type { Store } from '../storage/interface.js';
-import { openStore, type StorageConfig } from '../storage/open.js';
+import { openStore } from '../storage/open.js';
 import { UnionAuthenticator, type Authenticator } from '../authn/authenticator.js';
 import { X509Authenticator } from '../authn/x509.js';
 import { TokenFileAuthenticator } from '../authn/tokenfile.js';
 import { BOOTSTRAP_NAMESPACE, BootstrapTokenAuthenticator } from '../authn/bootstrap.js';
 import { RequestHeaderAuthenticator } from '../authn/requestheader.js';
 import { AudienceAgnostic } from '../authn/audiences.js';
-import { externalTokenAuthenticators, type OidcConfig, type TokenWebhookConfig } from '../authn/external.js';
+import { externalTokenAuthenticators } from '../authn/external.js';
 import { TokenUnionAuthenticator } from '../authn/tokenunion.js';
 import { CachedTokenAuthenticator, DEFAULT_SUCCESS_TTL_MS } from '../authn/tokencache.js';
 import {
@@ -20,35 +20,35 @@ import {
   registryTokenGetter, ServiceAccountTokens, signingKeyFromFile, type IssuerDiscoveryDocuments, type PublicKeyInfo,
 } from '../authn/serviceaccount/index.js';
 import { tokenRequestCreator, tokenRequestHandler } from '../endpoints/tokenrequest.js';
-import { buildAuthorizer, DEFAULT_AUTHORIZATION_MODES, type AuthorizationConfig } from '../authz/modes.js';
+import { buildAuthorizer, DEFAULT_AUTHORIZATION_MODES } from '../authz/modes.js';
 import type { Authorizer } from '../authz/authorizer.js';
 import { installEscalationChecks } from '../authz/rbac/policybased.js';
 import { Registry, type ServedResource } from '../registry/registry.js';
 import { Admission } from '../registry/admission.js';
-import { SYSTEM_NAMESPACES } from '../admission/plugins/namespacelifecycle.js';
-import { buildAdmissionPlugins, planAdmission, type AdmissionFlags, type AdmissionPlan } from '../admission/chain.js';
-import { buildAudit, type AuditOptions } from '../audit/options.js';
+import { buildAdmissionPlugins, planAdmission, type AdmissionPlan } from '../admission/chain.js';
+import { buildAudit } from '../audit/options.js';
 import { enableAuditHooks } from '../audit/record.js';
 import { policyStatusController, policyStatusWanted } from '../admission/plugins/validatingpolicy/status.js';
 import { CRD_GROUP, CRD_RESOURCE } from '../apiextensions/serve/controller.js';
 import { customResources } from '../apiextensions/serve/index.js';
-import { ControllerContext, type ControllerSettings } from '../controllers/context.js';
-import { controllerTable, controlPlane, selectControllers, SERVICE_ACCOUNT_CONTROLLERS, type ControlPlaneOptions, type LeaderElectedComponent } from '../controllers/manager.js';
+import { ControllerContext } from '../controllers/context.js';
+import { controllerTable, controlPlane, selectControllers, SERVICE_ACCOUNT_CONTROLLERS, type LeaderElectedComponent } from '../controllers/manager.js';
 import { ensureClusterInfo } from '../controllers/bootstrapsigner.js';
 import { reconcileBootstrapPolicy } from '../authz/rbac/reconcile.js';
 import { RBAC_GROUP } from '../api/rbac/v1/validation.js';
 import { Discovery } from '../endpoints/discovery.js';
 import { resourceHandler } from '../endpoints/resource.js';
-import { DEFAULT_WATCH_SETTINGS, type WatchSettings } from '../endpoints/watch.js';
 import { isStatusError } from '../api/meta/index.js';
 import { schemaFor } from '../api/schemas.js';
 import { defaulterFor } from '../api/defaults.js';
 import { trackWrite } from '../endpoints/fieldmanager.js';
 import type { ApiObject } from '../registry/object.js';
 import { ensurePki, parseCertificateBundle } from './pki.js';
-import { buildKubeletClient, type KubeletClientOptions } from './kubeletclientconfig.js';
+import { buildKubeletClient } from './kubeletclientconfig.js';
 import { writeAdminKubeconfig } from './kubeconfig.js';
 import { Health, PostStartHook, ShutdownCheck, log, ping, type HealthCheck } from './health.js';
+import { DEFAULT_WATCH_SETTINGS } from '../endpoints/watch.js';
+import { SYSTEM_NAMESPACES } from '../admission/plugins/namespacelifecycle.js';
 import { servedSubresources } from './filters/metrics.js';
 import { collectProcessMetrics, configureMetrics } from '../metrics/registry.js';
 import { countObjectsFrom, instrumentStore, keyResource } from '../metrics/storage.js';
@@ -58,108 +58,13 @@ import { buildRouter } from './router.js';
 import { OpenAPIService } from '../openapi/service.js';
 import type { Request, RequestContext, Response } from './context.js';
 import { servedResources, servedGroups } from './served.js';
-import type { RuntimeConfig } from '../api/catalog/index.js';
-import { DEFAULT_GATES, type FeatureGates } from '../features/gates.js';
+import { DEFAULT_GATES } from '../features/gates.js';
 import { nodePortBounds, parseClusterIPRange, parseNodePortRange, serviceHooks } from '../registry/allocators/index.js';
 import { buildValidators } from '../api/validation.js';
 import { priorityAndFairness } from '../flowcontrol/server.js';
 
-export const DEFAULT_CLUSTER_IP_RANGE = '10.0.0.0/24';
-export const DEFAULT_NODE_PORT_RANGE = '30000-32767';
-
-export interface ApiServerOptions {
-  readonly bindAddress: string;
-  readonly securePort: number;
-  readonly dataDir: string;
-  readonly storage: StorageConfig;
-  readonly tlsCertFile?: string;
-  readonly tlsPrivateKeyFile?: string;
-  readonly clientCAFile?: string;
-  readonly tokenAuthFile?: string;
-  readonly anonymousAuth: boolean;
-  /** --enable-bootstrap-token-auth: bootstrap-token Secrets in svc-system are bearer tokens. */
-  readonly enableBootstrapTokenAuth?: boolean;
-  /** The --requestheader-* flags: an authenticating proxy's identity headers. */
-  readonly requestHeader?: RequestHeaderConfig;
-  /** The API server's audiences (--api-audiences; TokenReview's default, audience-agnostic tokens' audiences). */
-  readonly apiAudiences?: readonly string[];
-  /** --oidc-* (OpenID Connect ID tokens). */
-  readonly oidc?: OidcConfig;
-  /** --authentication-token-webhook-*. */
-  readonly tokenWebhook?: TokenWebhookConfig;
-  readonly livezGracePeriodMs: number;
-  readonly shutdownDelayMs: number;
-  readonly maxRequestsInflight: number;
-  readonly maxMutatingRequestsInflight: number;
-  /** --enable-priority-and-fairness (default true): with the APIPriorityAndFairness gate, APF replaces the in-flight limit. */
-  readonly enablePriorityAndFairness?: boolean;
-  readonly requestTimeoutMs: number;
-  /** The watch cache's history window (default 5 minutes, at most 100,000 events per resource). */
-  readonly watchCacheWindow?: { readonly windowMs?: number; readonly maxEvents?: number };
-  /** Watch tunables (tests shorten the bookmark interval). */
-  readonly watch?: Partial<WatchSettings>;
-  /** --service-cluster-ip-range (default 10.0.0.0/24) and --service-node-port-range (default 30000-32767). */
-  readonly serviceClusterIPRange?: string;
-  readonly serviceNodePortRange?: string;
-  /** --runtime-config, parsed (api/catalog/enablement.ts); the catalogue's defaults when absent. */
-  readonly runtimeConfig?: RuntimeConfig;
-  /** --feature-gates (defaults when absent). */
-  readonly featureGates?: FeatureGates;
-  /** Run the controller manager (svc server does; svc apiserver, kube-apiserver alone, does not). */
-  readonly controllers: boolean;
-  /**
-   * The controller manager's flags: --controllers (default '*'), --leader-elect* (default here: no
-   * leader election — `svc server` turns it on, as kube-controller-manager's default), the
-   * --concurrent-*-syncs by controller name, --scheduler-config, --simulated-nodes.
-   */
-  readonly controllerManager?: ControlPlaneOptions & { readonly concurrentSyncs?: Readonly<Record<string, number>>; readonly settings?: ControllerSettings };
-  /** The --service-account-* flags and --api-audiences (defaults when absent). */
-  readonly serviceAccounts?: ServiceAccountOptions;
-  /**
-   * Run the service-account controller, the token controller and the root-CA publisher (default: with
-   * `controllers`). The e2e harness leaves them off unless a test asks, so that a namespace holds only
-   * what the test put there (as on the server the golden transcripts were recorded from).
-   */
-  readonly serviceAccountControllers?: boolean;
-  /** How long successful bearer-token authentications are cached (kube-apiserver: 10 s; tests shorten it). */
-  readonly tokenCacheTtlMs?: number;
-  /** --authorization-mode and its files (default: Node,RBAC). */
-  readonly authorization?: AuthorizationConfig;
-  /**
-   * --enable-admission-plugins, --disable-admission-plugins, --admission-control-config-file
-   * (default: kube's default-on plugins that are implemented; see admission/chain.ts).
-   */
-  readonly admission?: AdmissionFlags;
-  /** --show-hidden-metrics-for-version (checked by the flag; src/cli/metricsflags.ts). */
-  readonly metrics?: { readonly showHiddenMetricsForVersion?: string; readonly profiling?: boolean };
-  /** --kubelet-client-certificate, --kubelet-client-key, --kubelet-certificate-authority, --kubelet-preferred-address-types. */
-  readonly kubeletClient?: KubeletClientOptions;
-  /** --audit-policy-file, --audit-log-*, --audit-webhook-* (src/audit/options.ts); auditing is off without a policy and a backend. */
-  readonly audit?: AuditOptions;
-}
-
-export interface ServiceAccountOptions {
-  /** --service-account-issuer (default DEFAULT_SERVICE_ACCOUNT_ISSUER). */
-  readonly issuers?: readonly string[];
-  /** --service-account-key-file (default: the signing key and the TLS key). */
-  readonly keyFiles?: readonly string[];
-  /** --service-account-signing-key-file (default: <data-dir>/pki/sa.key, generated). */
-  readonly signingKeyFile?: string;
-  readonly maxExpirationSeconds?: number;
-  readonly extendExpiration?: boolean;
-  readonly lookup?: boolean;
-  readonly jwksURI?: string;
-  /** --api-audiences (default: the issuers). */
-  readonly apiAudiences?: readonly string[];
-}
-
-export interface RequestHeaderConfig {
-  readonly clientCAFile: string;
-  readonly usernameHeaders: readonly string[];
-  readonly groupHeaders?: readonly string[];
-  readonly extraHeadersPrefix?: readonly string[];
-  readonly allowedNames?: readonly string[];
-}
+export { DEFAULT_CLUSTER_IP_RANGE, DEFAULT_NODE_PORT_RANGE, type ApiServerOptions, type RequestHeaderConfig, type ServiceAccountOptions } from './options.js';
+import { DEFAULT_CLUSTER_IP_RANGE, DEFAULT_NODE_PORT_RANGE, type ApiServerOptions } from './options.js';
 
 export interface RunningApiServer {
   readonly port: number;
