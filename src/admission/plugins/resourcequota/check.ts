@@ -97,10 +97,16 @@ export function withUsed(q: ApiObject, used: ResourceList): ApiObject {
 /** Quotas made by withUsed whose status.used text is not written yet. */
 const pendingUsed = new WeakSet<ApiObject>();
 
-/** The quota as it is written: status.used as text (quantities in canonical form, names sorted). */
+/**
+ * The quota as it is written: status.used as text (quantities in canonical
+ * form, names sorted), and no metadata.managedFields — a /status write's
+ * come from the live object whatever the request carries (kube's
+ * FieldManager for a subresource), so sending them only made the store copy them.
+ */
 export function forWrite(q: ApiObject): ApiObject {
   if (!pendingUsed.has(q)) return q;
-  const out = { ...q, status: { ...(q.status as object), used: formatResourceList(statusUsed(q)) } };
+  const { managedFields: _, ...metadata } = q.metadata;
+  const out = { ...q, metadata, status: { ...(q.status as object), used: formatResourceList(statusUsed(q)) } };
   usedOf.set(out, statusUsed(q));
   hardOf.set(out, statusHard(q));
   return out;
