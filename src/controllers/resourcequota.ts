@@ -1,15 +1,19 @@
 // The quota controller (kube's pkg/controller/resourcequota): every
 // ResourceQuota gets status.hard = spec.hard and status.used = the usage of
 // the namespace's objects its names and scopes select, summed by the usage
-// evaluators. A quota is synced when it is new or its spec.hard differs from
-// its status; the namespace's quotas are recounted when a counted object is
-// deleted or stops counting / changes usage (creates are charged by the
-// ResourceQuota admission plugin; recounting on them would race it); every
-// quota is recounted each `resyncMs` (kube's --resource-quota-sync-period,
-// 5 m). The status is written only when it changed, as service account
-// resourcequota-controller (update of resourcequotas/status), with the
-// quota's resourceVersion as read: a concurrent admission charge wins and
-// the quota is counted again.
+// evaluators. Which events enqueue a quota, as kube's: a quota seen for the
+// first time; an update of a quota only when its spec.hard changed (so the
+// status writes of this controller and of the ResourceQuota admission plugin
+// recount nothing — kube's updateQuota); the namespace's quotas when a
+// counted object is deleted, or updated in a way its evaluator's
+// releasedByUpdate names (kube's replenishment: a pod that stops counting, a
+// service whose quota type changes); never on a create (admission charged
+// it). Every quota is recounted each `resyncMs` (kube's
+// --resource-quota-sync-period, 5 m), and all of them after a relist of a
+// watched resource (objects deleted while the watch was down). The status is
+// written only when it changed, as service account resourcequota-controller
+// (update of resourcequotas/status), with the quota's resourceVersion as
+// read: a concurrent admission charge wins and the quota is counted again.
 import type { Store } from '../storage/interface.js';
 import type { Registry } from '../registry/registry.js';
 import type { ApiObject } from '../registry/object.js';
@@ -43,16 +47,37 @@ const specHard = (q: ApiObject): ResourceList => parseResourceList(isObject(q.sp
 const status = (q: ApiObject): Record<string, unknown> => (isObject(q.status) ? q.status : {});
 const keyOf = (o: ApiObject) => `${o.metadata.namespace ?? ''}/${o.metadata.name ?? ''}`;
 
-/** Whether a quota's status does not yet reflect its spec (kube's addQuota checks). */
-export function needsSync(q: ApiObject): boolean {
-  const s = status(q);
-  if (!isObject(s.hard) || !isObject(s.used)) return true;
-  const hard = specHard(q);
-  if (!listsEqual(hard, parseResourceList(s.hard))) return true;
-  const used = parseResourceList(s.used);
-  return Object.keys(hard).some((n) => !used[n]);
+/** Whether two versions of a quota have the same spec.hard (kube's quota.Equals): the same texts, or the same quantities. */
+export function sameSpecHard(a: ApiObject, b: ApiObject): boolean {
+  const x = isObject(a.spec) ? a.spec.hard : undefined;
+  const y = isObject(b.spec) ? b.spec.hard : undefined;
+  if (x === y) return true;
+  if (isObject(x) && isObject(y)) {
+    const kx = Object.keys(x);
+    if (kx.length === Object.keys(y).length && kx.every((k) => x[k] === y[k])) return true;
+  }
+  return listsEqual(specHard(a), specHard(b));
 }
 
+/**
+ * Whether a quota event enqueues the quota (kube's addQuota / updateQuota):
+ * always when first seen (`old` undefined), else only when spec.hard changed.
+ */
+export function quotaEventSyncs(old: ApiObject | undefined, cur: ApiObject): boolean {
+  return old === undefined || !sameSpecHard(old, cur);
+}
+
+/**
+ * Whether an event of a counted object recounts its namespace's quotas
+ * (kube's quota monitor): a delete always; a create never (`old`
+ * undefined: admission charged it); an update as the evaluator's
+ * releasedByUpdate says (absent: never).
+ */
+export function objectEventRecounts(ev: UsageEvaluator, old: ApiObject | undefined, cur: ApiObject | undefined, now: number): boolean {
+  if (cur === undefined) return true;
+  if (old === undefined) return false;
+  return ev.releasedByUpdate?.(old, cur, now) === true;
+}
 
 /**
  * The usage a quota should show (kube's CalculateUsage), given each
@@ -89,8 +114,6 @@ export class ResourceQuotaController {
   private readonly informers = new Map<string, Informer>();
   /** Every quota as last seen. */
   private readonly quotas = new Map<string, ApiObject>();
-  /** Per counted object (group/resource/ns/name): what it counted for, to notice a release. */
-  private readonly seen = new Map<string, string>();
   private resync: NodeJS.Timeout | undefined;
   private readonly starter: StartWhenAuthorized;
   private stopped = false;
@@ -105,8 +128,10 @@ export class ResourceQuotaController {
     this.quotaInformer = new Informer(registry, storage, { group: '', resource: 'resourcequotas' }, {
       onList: () => this.quotas.clear(),
       onObject: (q) => {
-        this.quotas.set(keyOf(q), q);
-        if (needsSync(q)) this.queue.add(keyOf(q), keyOf(q));
+        const key = keyOf(q);
+        const old = this.quotas.get(key);
+        this.quotas.set(key, q);
+        if (quotaEventSyncs(old, q)) this.queue.add(key, key);
       },
       onDelete: (q) => this.quotas.delete(keyOf(q)),
     }, 'resourcequota controller');
@@ -136,25 +161,29 @@ export class ResourceQuotaController {
     for (const i of this.informers.values()) i.stop();
   }
 
-  /** Watches an evaluator's resource: a delete, or a change of what an object counts for, recounts its namespace. */
+  /** Watches an evaluator's resource: a delete, or an update its evaluator says releases usage, recounts the namespace. */
   private async watch(ev: UsageEvaluator): Promise<void> {
     const id = `${ev.group}/${ev.resource}`;
     if (this.informers.has(id) || !this.registry.has(ev.group, ev.resource) || this.stopped) return;
-    const objKey = (o: ApiObject) => `${id}/${keyOf(o)}`;
-    const summary = (o: ApiObject) => (ev.counts(o, this.now()) ? JSON.stringify(formatResourceList(ev.usage(o))) : '-');
+    // only a resource with an update filter keeps its objects as last seen (the store's shared decodings), by ns/name
+    const last = ev.releasedByUpdate ? new Map<string, ApiObject>() : undefined;
+    let listed = false;
     const informer = new Informer(this.registry, this.storage, ev, {
       onList: () => {
-        for (const k of this.seen.keys()) if (k.startsWith(`${id}/`)) this.seen.delete(k);
+        // a relist after a failed watch: objects deleted meanwhile sent no event, so every quota is recounted
+        if (listed) for (const key of this.quotas.keys()) this.queue.add(key, key);
+        listed = true;
+        last?.clear();
       },
       onObject: (o) => {
-        const k = objKey(o);
-        const before = this.seen.get(k);
-        const now = summary(o);
-        this.seen.set(k, now);
-        if (before !== undefined && before !== now) this.recount(o.metadata.namespace ?? '');
+        if (!last) return;
+        const k = keyOf(o);
+        const old = last.get(k);
+        last.set(k, o);
+        if (objectEventRecounts(ev, old, o, this.now())) this.recount(o.metadata.namespace ?? '');
       },
       onDelete: (o) => {
-        this.seen.delete(objKey(o));
+        last?.delete(keyOf(o));
         this.recount(o.metadata.namespace ?? '');
       },
     }, 'resourcequota controller');

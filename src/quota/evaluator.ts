@@ -57,6 +57,14 @@ export interface UsageEvaluator extends GroupResource {
    */
   counts(obj: ApiObject, now: number): boolean;
   /**
+   * Whether an update of one object (`old` as last seen, `cur` now) makes
+   * the quota controller recount its namespace (kube's DefaultUpdateFilter,
+   * pkg/quota/v1/install): a pod that stops counting, a service whose quota
+   * type changes, a claim (only with RecoverVolumeExpansionFailure). Absent:
+   * updates never recount; deletes always do.
+   */
+  releasedByUpdate?(old: ApiObject, cur: ApiObject, now: number): boolean;
+  /**
    * kube's Constraints: with `required` the names a matching quota limits, the
    * reason the object may not be admitted, or undefined. Only pods have one:
    * a quota on cpu or memory (requests or limits) requires every container to

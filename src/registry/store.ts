@@ -8,6 +8,7 @@ import type { Store, KeyValue, WatchHandle, WatchSink } from '../storage/interfa
 import { isStorageError } from '../storage/errors.js';
 import type { FieldError } from '../api/meta/index.js';
 import { type ApiObject, clone, deepEqual, deepFreeze, nowTimestamp, withTypeMeta } from './object.js';
+import { statusWrite } from './statuswrite.js';
 import { keysOf, type Keys } from './keys.js';
 import type { Strategy } from './strategy.js';
 import type { WriteHooks } from './hooks.js';
@@ -529,10 +530,7 @@ export class GenericStore {
         if (v === undefined) delete (meta as Record<string, unknown>)[k];
         else (meta as Record<string, unknown>)[k] = clone(v);
       }
-      const next: ApiObject = { ...clone(old), metadata: meta };
-      if (obj.status !== undefined) next.status = obj.status;
-      else delete next.status;
-      obj = next;
+      obj = statusWrite(old, meta, obj.status);
     } else if (this.strategy.hasStatus && !(subresource && this.strategy.statusWriters?.includes(subresource))) {
       if (old.status !== undefined) obj.status = clone(old.status);
       else delete obj.status;

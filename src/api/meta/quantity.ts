@@ -25,7 +25,9 @@ const PARSED_MAX = 4096;
 
 /** Parses a quantity string; undefined when it is not one. */
 export function parseQuantity(text: string): Quantity | undefined {
-  if (parsed.has(text)) return parsed.get(text);
+  // one lookup for a hit (texts that are no quantity are remembered as undefined: has() tells them apart)
+  const hit = parsed.get(text);
+  if (hit !== undefined || parsed.has(text)) return hit;
   const q = parseUncached(text);
   if (parsed.size >= PARSED_MAX) parsed.clear();
   parsed.set(text, q && Object.freeze(q));

@@ -73,5 +73,7 @@ export function persistentVolumeClaimEvaluator(opts: { recoverVolumeExpansionFai
       return out;
     },
     counts: () => true,
+    // kube's RequiresQuotaReplenish compares two freshly made *Quantity pointers, never equal: with the gate every update recounts
+    releasedByUpdate: () => opts.recoverVolumeExpansionFailure === true,
   };
 }

@@ -7,7 +7,7 @@
 // the pod's effective ones (podresources.ts). Scopes: podscopes.ts.
 import type { ApiObject } from '../../registry/object.js';
 import type { ScopedResourceSelectorRequirement, UsageEvaluator } from '../evaluator.js';
-import { addLists, type ResourceList } from '../resources.js';
+import { addLists, listsEqual, parseResourceList, type ResourceList } from '../resources.js';
 import { isExtendedResourceName } from '../../api/core/v1/resourcenames.js';
 import { quantityOf } from '../../api/meta/quantity.js';
 import { count, intersect, quotaScopeSelectors, rec } from './common.js';
@@ -54,6 +54,20 @@ export function podCounts(pod: ApiObject, now: number): boolean {
     if (now > deadline) return false;
   }
   return true;
+}
+
+/**
+ * Whether a container's status.allocatedResources changed between two
+ * versions of a pod with as many container statuses (kube's
+ * hasAllocatedResourcesChanged, with InPlacePodVerticalScaling).
+ */
+export function allocatedResourcesChanged(old: ApiObject, cur: ApiObject): boolean {
+  const a = rec(old.status).containerStatuses;
+  const b = rec(cur.status).containerStatuses;
+  const as = Array.isArray(a) ? a : [];
+  const bs = Array.isArray(b) ? b : [];
+  if (as.length !== bs.length) return false;
+  return as.some((s, i) => !listsEqual(parseResourceList(rec(s).allocatedResources), parseResourceList(rec(bs[i]).allocatedResources)));
 }
 
 /** The usage of one pod at `now`. */
@@ -120,6 +134,8 @@ export function podEvaluator(opts: { inPlacePodVerticalScaling?: boolean } = {})
       limited.filter((l: ScopedResourceSelectorRequirement) => !quotaScopes.some((q) => q.scopeName === l.scopeName)),
     usage: podUsage,
     counts: podCounts,
+    releasedByUpdate: (old, cur, now) =>
+      (opts.inPlacePodVerticalScaling === true && allocatedResourcesChanged(old, cur)) || (podCounts(old, now) && !podCounts(cur, now)),
     constraints: podConstraints,
   };
 }

@@ -24,6 +24,12 @@ export function serviceNodePorts(svc: ApiObject): number {
   }
 }
 
+/** The service type quota tells apart (kube's GetQuotaServiceType): NodePort, LoadBalancer, or '' for any other. */
+export function quotaServiceType(svc: ApiObject): string {
+  const type = rec(svc.spec).type;
+  return type === 'NodePort' || type === 'LoadBalancer' ? type : '';
+}
+
 export function serviceEvaluator(): UsageEvaluator {
   return {
     group: '',
@@ -38,5 +44,6 @@ export function serviceEvaluator(): UsageEvaluator {
       'services.loadbalancers': count(rec(svc.spec).type === 'LoadBalancer' ? 1 : 0),
     }),
     counts: () => true,
+    releasedByUpdate: (old, cur) => quotaServiceType(old) !== quotaServiceType(cur),
   };
 }

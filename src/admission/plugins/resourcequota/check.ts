@@ -18,15 +18,23 @@ import { quotaScopeSelectors } from '../../../quota/evaluators/common.js';
 
 // A batch asks each quota object for its lists many times (once per waiting request): parsed once per object.
 // The objects are never changed in place (withUsed makes a new one), so the memo stays true.
-const hardOf = new WeakMap<ApiObject, ResourceList>();
-const usedOf = new WeakMap<ApiObject, ResourceList>();
-const memo = (m: WeakMap<ApiObject, ResourceList>, q: ApiObject, field: 'hard' | 'used'): ResourceList => {
-  let l = m.get(q);
-  if (!l) m.set(q, (l = parseResourceList(isObject(q.status) ? q.status[field] : undefined)));
+// `pending`: made by withUsed, status.used not yet written as text (forWrite writes it).
+interface Lists { hard?: ResourceList; used?: ResourceList; readonly pending?: boolean }
+const listsOf = new WeakMap<ApiObject, Lists>();
+const lists = (q: ApiObject): Lists => {
+  let l = listsOf.get(q);
+  if (!l) listsOf.set(q, (l = {}));
   return l;
 };
-export const statusHard = (q: ApiObject): ResourceList => memo(hardOf, q, 'hard');
-export const statusUsed = (q: ApiObject): ResourceList => memo(usedOf, q, 'used');
+const field = (q: ApiObject, name: 'hard' | 'used'): ResourceList => parseResourceList(isObject(q.status) ? q.status[name] : undefined);
+export const statusHard = (q: ApiObject): ResourceList => {
+  const l = lists(q);
+  return (l.hard ??= field(q, 'hard'));
+};
+export const statusUsed = (q: ApiObject): ResourceList => {
+  const l = lists(q);
+  return (l.used ??= field(q, 'used'));
+};
 
 /** kube's prettyPrint: `name=quantity` sorted by name, joined by ','. */
 export const prettyPrint = (l: ResourceList): string => resourceNames(l).map((k) => `${k}=${formatQuantity(l[k]!)}`).join(',');
@@ -88,21 +96,21 @@ function limitedByDefault(usage: ResourceList, limited: readonly LimitedResource
 export function withUsed(q: ApiObject, used: ResourceList): ApiObject {
   const status = isObject(q.status) ? q.status : {};
   const out = { ...q, status: { ...status } };
-  usedOf.set(out, used);
-  hardOf.set(out, statusHard(q));
-  pendingUsed.add(out);
+  listsOf.set(out, { hard: statusHard(q), used, pending: true });
   return out;
 }
 
-/** Quotas made by withUsed whose status.used text is not written yet. */
-const pendingUsed = new WeakSet<ApiObject>();
-
-/** The quota as it is written: status.used as text (quantities in canonical form, names sorted). */
+/**
+ * The quota as it is written: status.used as text (quantities in canonical
+ * form, names sorted), and no metadata.managedFields — a /status write's
+ * come from the live object whatever the request carries (kube's
+ * FieldManager for a subresource), so sending them only made the store copy them.
+ */
 export function forWrite(q: ApiObject): ApiObject {
-  if (!pendingUsed.has(q)) return q;
-  const out = { ...q, status: { ...(q.status as object), used: formatResourceList(statusUsed(q)) } };
-  usedOf.set(out, statusUsed(q));
-  hardOf.set(out, statusHard(q));
+  if (listsOf.get(q)?.pending !== true) return q;
+  const { managedFields: _, ...metadata } = q.metadata;
+  const out = { ...q, metadata, status: { ...(q.status as object), used: formatResourceList(statusUsed(q)) } };
+  listsOf.set(out, { hard: statusHard(q), used: statusUsed(q) });
   return out;
 }
 
