@@ -66,7 +66,8 @@ export async function benchOperations(opts: { perPhase?: number; rounds?: number
       const s = summarize(load.latenciesMs);
       return { rate: load.rate, p50: s.p50, p99: s.p99, cpuUs: load.cpuUs };
     };
-    for (const s of sides) { await creates(s.server, s.call, 300); await gets(s.server, s.call, 1000); } // warm-up
+    // warm-up: a full phase on each side first, so the measured rounds run JIT-compiled code as a long-running server does
+    for (const s of sides) { await creates(s.server, s.call, perPhase); await gets(s.server, s.call, perPhase * 2); }
     const results: Record<string, { creates: Phase[]; gets: Phase[] }> = { on: { creates: [], gets: [] }, off: { creates: [], gets: [] } };
     for (let r = 0; r < rounds; r++) {
       const order = r % 2 === 0 ? sides : [...sides].reverse();
@@ -85,7 +86,7 @@ export async function benchOperations(opts: { perPhase?: number; rounds?: number
     return [
       '### Operating the server (issue 26): metrics + audit (Metadata, everything) + APF vs audit off + the plain in-flight limiter',
       '',
-      `Two \`svc server\` processes on SQLite at once, phases interleaved (the order alternating by round), the best of ${rounds} in the table, the ratios the medians of the rounds' ratios; 32 keep-alive clients as an ordinary user bound to cluster-admin (APF: global-default, queued); ${perPhase.toLocaleString('en')} creates and ${(perPhase * 2).toLocaleString('en')} gets of one ConfigMap per phase. Audit: log backend, default (blocking) mode, one policy rule \`level: Metadata\`; ${statSync(log).size.toLocaleString('en')} bytes of audit log written (${logged.toLocaleString('en')} ResponseComplete events).`,
+      `Two \`svc server\` processes on SQLite at once, a warm-up phase on each, then phases interleaved (the order alternating by round), the best of ${rounds} in the table, the ratios the medians of the rounds' ratios; 32 keep-alive clients as an ordinary user bound to cluster-admin (APF: global-default, queued); ${perPhase.toLocaleString('en')} creates and ${(perPhase * 2).toLocaleString('en')} gets of one ConfigMap per phase. Audit: log backend, default (blocking) mode, one policy rule \`level: Metadata\`; ${statSync(log).size.toLocaleString('en')} bytes of audit log written (${logged.toLocaleString('en')} ResponseComplete events).`,
       '',
       '| server | verb | per second | p50 ms | p99 ms | server CPU µs per request |',
       '|---|---|---|---|---|---|',
