@@ -19,16 +19,17 @@ export function summarize(samples: number[]): { p50: number; p99: number; max: n
 export const fmt = (n: number, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
 
 /**
- * Each round's ratio a[i] / b[i] of its two back-to-back phases, sorted, and
- * their median. On a shared machine a burst of load from elsewhere falls on a
+ * Each round's ratio a[i] / b[i] of its two back-to-back phases, in round
+ * order, and their median. On a shared machine a burst of load from elsewhere falls on a
  * phase or two; a ratio of phases run seconds apart cancels slow drift, and the
  * median ignores the disturbed rounds (where best-of-each-side can pair one
  * side's lucky phase with the other's unlucky one).
  */
 export function pairedRatios(a: readonly number[], b: readonly number[]): { ratios: number[]; median: number } {
   if (a.length !== b.length || a.length === 0) throw new Error(`pairedRatios: ${a.length} and ${b.length} phases`);
-  const ratios = a.map((x, i) => x / b[i]!).sort((x, y) => x - y);
-  return { ratios, median: (ratios[(ratios.length - 1) >> 1]! + ratios[ratios.length >> 1]!) / 2 };
+  const ratios = a.map((x, i) => x / b[i]!);
+  const sorted = [...ratios].sort((x, y) => x - y);
+  return { ratios, median: (sorted[(sorted.length - 1) >> 1]! + sorted[sorted.length >> 1]!) / 2 };
 }
 
 /** "71, 74, 80 %": the rounds' ratios as a figure line. */

@@ -22,7 +22,8 @@ import { withAudit } from '../server/filters/audit.js';
 import { withRecovery } from '../server/filters/recovery.js';
 import { withRequestInfo } from '../server/filters/requestinfo.js';
 import { writeObject } from '../server/respond.js';
-import type { Handler, RequestContext, Response } from '../server/context.js';
+import type { Handler } from '../server/context.js';
+import { fakeContext } from '../testing/fakecontext.js';
 
 const MB = 1024 * 1024;
 
@@ -131,27 +132,6 @@ describe('the log backend on a real file', () => {
   });
 });
 
-/** A GET on a fake connection; out() tells what was answered. */
-function fakeGet(url: string) {
-  const hdrs: Record<string, unknown> = {};
-  let sent = false;
-  let ended = false;
-  const res = {
-    statusCode: 200,
-    get headersSent() { return sent; },
-    get writableEnded() { return ended; },
-    setHeader: (n: string, v: unknown) => (hdrs[n.toLowerCase()] = v),
-    getHeader: (n: string) => hdrs[n.toLowerCase()],
-    writeHead(code: number) { this.statusCode = code; sent = true; },
-    write: () => ((sent = true), true),
-    end: () => { sent = ended = true; },
-    once: () => undefined,
-    off: () => undefined,
-  };
-  const req = { method: 'GET', url, headers: {}, socket: { remoteAddress: '10.0.0.9' }, once: () => undefined, async *[Symbol.asyncIterator]() {} };
-  const ctx = { req, res: res as unknown as Response, url: new URL(url, 'https://x'), user: { name: 'tester', groups: ['system:authenticated'] } } as unknown as RequestContext;
-  return Object.assign(ctx, { status: () => res.statusCode });
-}
 
 describe('blocking-strict through the audit filter', () => {
   it('a failed write fails exactly the requests whose RequestReceived it held', async () => {
@@ -172,14 +152,14 @@ describe('blocking-strict through the audit filter', () => {
     };
     const policy = new PolicyEvaluator(parsePolicy('apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n- level: Metadata\n'));
     const h = withRecovery(withRequestInfo(withAudit(handler, { backend: new LogBackend(flaky, 'json'), policy })));
-    const [a, b, c] = ['a', 'b', 'c'].map((n) => fakeGet(`/api/v1/namespaces/ns/pods/${n}`));
+    const [a, b, c] = ['a', 'b', 'c'].map((n) => fakeContext('GET', `/api/v1/namespaces/ns/pods/${n}`, {}, '10.0.0.9'));
     // a and b in one turn: their RequestReceived share the first write
     await Promise.all([h(a!), h(b!)]);
     // c later: its RequestReceived is in the second write, its ResponseComplete in the third (which fails: the answer stands)
     await h(c!);
     // an answered request does not wait for its ResponseComplete: it goes out at the end of the turn
     await new Promise((r) => setImmediate(r));
-    assert.deepEqual([a, b, c].map((x) => x!.status()), [500, 500, 200]);
+    assert.deepEqual([a, b, c].map((x) => x!.out().status), [500, 500, 200]);
     assert.deepEqual(reached, ['/api/v1/namespaces/ns/pods/c']);
     assert.equal(writes, 3);
     const lines = written.map((t) => t.split('\n').filter(Boolean).map((l) => [JSON.parse(l).requestURI, JSON.parse(l).stage]));

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { beforeEach, describe, it } from 'node:test';
 import { trackMutatingWebhook, trackValidatingWebhook } from '../../metrics/latencytrackers.js';
-import type { Handler, RequestContext, Response } from '../context.js';
+import type { Handler } from '../context.js';
 import { withRecovery } from './recovery.js';
 import { withRequestInfo } from './requestinfo.js';
 import { withAuthorization } from './authz.js';
@@ -20,30 +20,11 @@ import type { AuditEvent } from '../../audit/types.js';
 import { writeJSONText, writeObject } from '../respond.js';
 import { configureMetrics, exposition } from '../../metrics/registry.js';
 import { newGone } from '../../api/meta/index.js';
+import { fakeContext } from '../../testing/fakecontext.js';
 
 enableAuditHooks();
 
-function fakeCtx(method: string, url: string, headers: Record<string, string> = {}) {
-  const hdrs: Record<string, unknown> = {};
-  let body = '';
-  let sent = false;
-  let ended = false;
-  const res = {
-    statusCode: 200,
-    get headersSent() { return sent; },
-    get writableEnded() { return ended; },
-    setHeader: (n: string, v: unknown) => (hdrs[n.toLowerCase()] = v),
-    getHeader: (n: string) => hdrs[n.toLowerCase()],
-    writeHead(code: number) { this.statusCode = code; sent = true; },
-    write: (c: unknown) => ((sent = true), (body += String(c)), true),
-    end: (c?: unknown) => { if (c) body += String(c); sent = ended = true; },
-    once: () => undefined,
-    off: () => undefined,
-  };
-  const req = { method, url, headers, socket: { remoteAddress: '::ffff:10.0.0.9' }, once: () => undefined, async *[Symbol.asyncIterator]() {} };
-  const ctx = { req, res: res as unknown as Response, url: new URL(url, 'https://x'), user: { name: 'tester', groups: ['system:authenticated'] } } as unknown as RequestContext;
-  return Object.assign(ctx, { out: () => ({ status: res.statusCode, headers: hdrs, body }) });
-}
+const fakeCtx = (method: string, url: string, headers: Record<string, string> = {}) => fakeContext(method, url, headers);
 
 class Recorder implements Backend {
   readonly name = 'recorder';
