@@ -128,7 +128,7 @@ async function quotaWrites(call: Call): Promise<number> {
 
 /** `onArgs`: extra flags of the default side, for investigations (e.g. one plugin disabled). */
 export async function benchAdmission(opts: { perPhase?: number; rounds?: number; onArgs?: string[] } = {}): Promise<string[]> {
-  const perPhase = opts.perPhase ?? 2000;
+  const perPhase = opts.perPhase ?? 4000;
   const rounds = opts.rounds ?? 5;
   const everyPlugin = [...DEFAULT_ON_PLUGINS].join(',');
   const on = await startSide('default plugins', opts.onArgs ?? []);

@@ -96,7 +96,7 @@ async function crdMemory(count: number): Promise<{ rss0: number; rss1: number; c
 }
 
 export async function benchCrd(opts: { perPhase?: number; rounds?: number; latencies?: number; installed?: number } = {}): Promise<string[]> {
-  const perPhase = opts.perPhase ?? 2000;
+  const perPhase = opts.perPhase ?? 5000;
   const rounds = opts.rounds ?? 8;
   // SVC_BENCH_CRD_ONLY, for investigations (a clean CPU profile): `cr` or `cm` runs only that kind's
   // create phases (`rounds` of them, after the warm-up), `creates` both kinds' but not the other parts.
