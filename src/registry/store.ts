@@ -124,9 +124,9 @@ export class GenericStore {
     if (this.cacher && (await this.lister.cacheServes(mode))) {
       // admission lists the same few objects (quotas, limit ranges, webhook configurations) on
       // every write: the list is kept while nothing under its prefix changed
+      const remembered = this.peekSharedList(namespace);
+      if (remembered) return remembered;
       const prefix = this.collectionPrefix(namespace);
-      const memo = this.sharedLists.get(prefix);
-      if (memo && this.cacher.unchangedSince(prefix, memo.revision)) return memo.items;
       const { items, revision } = this.cacher.list(prefix);
       const objects = Object.freeze(items.map((kv) => this.sharedObject(kv)));
       if (this.sharedLists.size >= SHARED_LISTS_MAX) this.sharedLists.clear();
@@ -136,6 +136,7 @@ export class GenericStore {
     const { entries } = await this.listEntries(namespace, { plan: { mode, limit: 0, continuing: false } });
     return entries.map((e) => this.sharedObject(e.kv));
   }
+
   /**
    * What listShared(namespace, { kind: 'any' }) answers now, when it is its
    * remembered list (the watch cache shows no change under the prefix since):
@@ -148,6 +149,7 @@ export class GenericStore {
     const memo = this.sharedLists.get(prefix);
     return memo && this.cacher.unchangedSince(prefix, memo.revision) ? memo.items : undefined;
   }
+
   /** listShared's answers by prefix, with the cache revision they were read at. */
   private readonly sharedLists = new Map<string, { revision: number; items: readonly ApiObject[] }>();
 
