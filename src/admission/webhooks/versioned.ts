@@ -11,6 +11,7 @@ import { kubernetesGroup } from '../../endpoints/requestinfo.js';
 import { defaulterFor } from '../../api/defaults.js';
 import type { FeatureGates } from '../../features/gates.js';
 import { clone, type ApiObject } from '../../registry/object.js';
+import { put, type JsonObject, type JsonValue } from '../../patch/json.js';
 import type { GroupVersionKind } from './equivalence.js';
 
 type Obj = Record<string, unknown>;
@@ -68,10 +69,8 @@ export function toWebhookVersion(o: ApiObject | undefined, to: GroupVersionKind,
   const out: Obj = { kind: to.kind, apiVersion: wireApiVersion(to.group, to.version) };
   for (const k of Object.keys(body)) {
     if (k === 'kind' || k === 'apiVersion') continue;
-    const v = deep ? clone(body[k]) : body[k];
     // an own "__proto__" member stays a member (as the copies did), not the prototype
-    if (k === '__proto__') Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
-    else out[k] = v;
+    put(out as JsonObject, k, (deep ? clone(body[k]) : body[k]) as JsonValue);
   }
   return out;
 }
