@@ -176,7 +176,8 @@ function isEmpty(o: object): boolean {
   return true;
 }
 
-class Cells<C> {
+/** A metric's series by label values (made on first use), each with its label set for the exposition. */
+export class Cells<C> {
   private readonly byKey = new Map<string, { labels: Record<string, string>; cell: C }>();
   /** A metric without labels: its one cell. */
   private only: C | undefined;
@@ -214,16 +215,17 @@ interface Shown {
   shown: boolean;
 }
 
-interface ExpositionValue {
+/** One sample as prom-client's text format writes it (`metricName` for a histogram's or summary's _bucket/_sum/_count). */
+export interface ExpositionValue {
   labels: Record<string, string | number>;
   value: number;
   metricName?: string;
 }
 
-/** What prom-client's Registry reads from a metric (name, help, type, get()). */
-abstract class CellMetric {
+/** What prom-client's Registry reads from a metric (name, help, type, get()); the custom kinds (timingratio.ts, summary.ts) extend it too. */
+export abstract class CellMetric {
   readonly aggregator = 'sum';
-  constructor(readonly name: string, readonly help: string, readonly type: 'counter' | 'histogram') {}
+  constructor(readonly name: string, readonly help: string, readonly type: 'counter' | 'histogram' | 'summary') {}
   abstract values(): ExpositionValue[];
   get(): Promise<{ name: string; help: string; type: string; values: ExpositionValue[]; aggregator: string }> {
     return Promise.resolve({ name: this.name, help: this.help, type: this.type, values: this.values(), aggregator: this.aggregator });

@@ -10,7 +10,7 @@
 // is within 1 % of the value of an observation at that rank (client_golang
 // bounds the rank instead: ±5 % at the median, ±0.1 % at the 99th
 // percentile). An empty window reports NaN, as client_golang does.
-import { declareCustom, helpText, type MetricOpts } from './registry.js';
+import { CellMetric, Cells, declareCustom, helpText, type ExpositionValue, type MetricOpts } from './registry.js';
 
 export interface SummaryOpts<L extends string> extends MetricOpts<L> {
   /** The window the quantiles cover (kube: MaxAge; client_golang's default is 10 min). */
@@ -107,49 +107,32 @@ export class SummaryCell implements SummaryChild {
   }
 }
 
-interface ExpositionValue {
-  labels: Record<string, string | number>;
-  value: number;
-  metricName?: string;
-}
-
-export class Summary<L extends string> {
-  readonly aggregator = 'sum';
-  readonly type = 'summary';
-  readonly name: string;
-  readonly help: string;
-  private readonly byKey = new Map<string, { labels: Record<string, string>; cell: SummaryCell }>();
+export class Summary<L extends string> extends CellMetric {
+  private readonly cells: Cells<SummaryCell>;
   private readonly quantileList: readonly number[];
 
-  constructor(private readonly opts: SummaryOpts<L>) {
-    this.name = opts.name;
-    this.help = helpText(opts);
+  constructor(opts: SummaryOpts<L>) {
+    super(opts.name, helpText(opts), 'summary');
     this.quantileList = opts.quantiles ?? [0.5, 0.9, 0.99];
+    const ageBuckets = opts.ageBuckets ?? 5;
+    const sliceMs = ((opts.maxAgeSeconds ?? 600) * 1000) / ageBuckets;
+    const now = opts.now ?? Date.now;
+    this.cells = new Cells(opts.name, opts.labelNames ?? [], () => new SummaryCell(sliceMs, ageBuckets, now));
   }
 
   /** The series of one label set (kept by callers that record it often). */
   child(labels: Readonly<Record<L, string>>): SummaryChild {
-    let key = '';
-    for (const n of this.opts.labelNames ?? []) key += `${labels[n] ?? ''}\u0000`;
-    let s = this.byKey.get(key);
-    if (!s) {
-      const values: Record<string, string> = {};
-      for (const n of this.opts.labelNames ?? []) values[n] = labels[n] ?? '';
-      const ageBuckets = this.opts.ageBuckets ?? 5;
-      const cell = new SummaryCell(((this.opts.maxAgeSeconds ?? 600) * 1000) / ageBuckets, ageBuckets, this.opts.now ?? Date.now);
-      this.byKey.set(key, (s = { labels: values, cell }));
-    }
-    return s.cell;
+    return this.cells.get(labels);
   }
 
   /** DELETE /metrics: a labelled summary forgets its series (kube's SummaryVec Reset) until they are recorded again. */
   reset(): void {
-    for (const { cell } of this.byKey.values()) cell.reset();
+    for (const { cell } of this.cells.entries()) cell.reset();
   }
 
   values(): ExpositionValue[] {
     const out: ExpositionValue[] = [];
-    for (const { labels, cell } of this.byKey.values()) {
+    for (const { labels, cell } of this.cells.entries()) {
       if (!cell.shown) continue;
       const qs = cell.quantiles(this.quantileList);
       this.quantileList.forEach((q, i) => out.push({ labels: { ...labels, quantile: q }, value: qs[i]! }));
@@ -157,10 +140,6 @@ export class Summary<L extends string> {
       out.push({ labels, value: cell.count, metricName: `${this.name}_count` });
     }
     return out;
-  }
-
-  get(): Promise<{ name: string; help: string; type: string; values: ExpositionValue[]; aggregator: string }> {
-    return Promise.resolve({ name: this.name, help: this.help, type: this.type, values: this.values(), aggregator: this.aggregator });
   }
 }
 

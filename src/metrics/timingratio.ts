@@ -9,7 +9,7 @@
 //
 // HELP is kube's: "EXPERIMENTAL: [ALPHA] …". Children take the clock (ms) of
 // what they measure (the queue sets' clock), so tests drive them with a fake one.
-import { declareCustom, helpText, type MetricOpts } from './registry.js';
+import { CellMetric, declareCustom, helpText, type ExpositionValue, type MetricOpts } from './registry.js';
 
 export interface TimingRatioOpts<L extends string> extends MetricOpts<L> {
   readonly buckets: readonly number[];
@@ -84,22 +84,11 @@ export class TimingRatioCell implements RatioedGauge {
   }
 }
 
-interface ExpositionValue {
-  labels: Record<string, string | number>;
-  value: number;
-  metricName?: string;
-}
-
-export class TimingRatioHistogram<L extends string> {
+export class TimingRatioHistogram<L extends string> extends CellMetric {
   private readonly series: { labels: Record<string, string>; cell: TimingRatioCell }[] = [];
-  readonly aggregator = 'sum';
-  readonly type = 'histogram';
-  readonly help: string;
-  readonly name: string;
 
   constructor(private readonly opts: TimingRatioOpts<L>) {
-    this.name = opts.name;
-    this.help = `EXPERIMENTAL: ${helpText(opts)}`;
+    super(opts.name, `EXPERIMENTAL: ${helpText(opts)}`, 'histogram');
   }
 
   /**
@@ -136,10 +125,6 @@ export class TimingRatioHistogram<L extends string> {
       out.push({ labels, value: r.count, metricName: `${this.name}_count` });
     }
     return out;
-  }
-
-  get(): Promise<{ name: string; help: string; type: string; values: ExpositionValue[]; aggregator: string }> {
-    return Promise.resolve({ name: this.name, help: this.help, type: this.type, values: this.values(), aggregator: this.aggregator });
   }
 }
 
