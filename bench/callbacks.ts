@@ -5,17 +5,16 @@
 // (bench/callbackserver.ts). Both answer the same, serve the same PKI's
 // serving certificate and count what shows keep-alive at work: connections,
 // TLS handshakes, session resumptions and requests (stats()).
-import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensurePki } from '../src/server/pki.js';
 import { untilPrinted } from './report.js';
+import { nativeBinary } from './native.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const nativeSource = join(here, '..', '..', 'bench', 'callbackserver.c');
-const nativeBinary = join(here, 'callbackserver');
 
 export interface CallbackStats {
   readonly connections: number;
@@ -36,15 +35,7 @@ export interface Callbacks {
 
 /** The native server's path, compiled when missing or older than its source; undefined (reason printed) when it cannot be. */
 export function nativeCallbackServer(): string | undefined {
-  try {
-    if (!existsSync(nativeBinary) || statSync(nativeBinary).mtimeMs < statSync(nativeSource).mtimeMs) {
-      execFileSync('cc', ['-O2', '-o', nativeBinary, nativeSource, '-lssl', '-lcrypto'], { stdio: ['ignore', 'ignore', 'pipe'] });
-    }
-    return nativeBinary;
-  } catch (err) {
-    console.error(`bench webhooks: the native callback server (bench/callbackserver.c) could not be built — install gcc and libssl-dev; using Node's: ${String((err as { stderr?: Buffer }).stderr ?? err).trim()}`);
-    return undefined;
-  }
+  return nativeBinary('callbackserver', ['ssl', 'crypto'], "bench webhooks: the native callback server (bench/callbackserver.c) could not be built — install gcc and libssl-dev; using Node's");
 }
 
 const STATS = /stats (\d+) (\d+) (\d+) (\d+)\n/;

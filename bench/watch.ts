@@ -16,8 +16,8 @@
 //
 // SVC_BENCH_WATCH_SCALE=0.1 runs everything at a tenth of the sizes (a smoke
 // test); SVC_BENCH_WATCH_PARTS=fanout (1) or =lists (2–4) runs one half.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http2 from 'node:http2';
 import { Agent, request } from 'node:https';
 import { tmpdir } from 'node:os';
@@ -33,6 +33,7 @@ import { podBody } from './podbody.js';
 import type { ProbeReply } from './probe.js';
 import { cpuOf, machineCpu, rssOf } from './proc.js';
 import { fmt, stopProcess, summarize, untilPrinted } from './report.js';
+import { nativeBinary } from './native.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const main = join(here, '..', 'src', 'cli', 'main.js');
@@ -389,23 +390,12 @@ function nodeFleet(f: FleetSpec): Fleet {
   };
 }
 
-const nativeSource = join(here, '..', '..', 'bench', 'h2watch.c');
-const nativeBinary = join(here, 'h2watch');
-
 /**
  * The native watcher (bench/h2watch.c), compiled on first use; undefined (with
  * the reason printed) when the C compiler or libnghttp2's headers are missing.
  */
 export function nativeWatcher(): string | undefined {
-  try {
-    if (!existsSync(nativeBinary) || statSync(nativeBinary).mtimeMs < statSync(nativeSource).mtimeMs) {
-      execFileSync('cc', ['-O2', '-o', nativeBinary, nativeSource, '-lnghttp2', '-lssl', '-lcrypto'], { stdio: ['ignore', 'ignore', 'pipe'] });
-    }
-    return nativeBinary;
-  } catch (err) {
-    console.error(`bench watch: the native watcher (bench/h2watch.c) could not be built — install gcc, libnghttp2-dev and libssl-dev (apt-get install gcc libnghttp2-dev libssl-dev): ${String((err as { stderr?: Buffer }).stderr ?? err).trim()}`);
-    return undefined;
-  }
+  return nativeBinary('h2watch', ['nghttp2', 'ssl', 'crypto'], 'bench watch: the native watcher (bench/h2watch.c) could not be built — install gcc, libnghttp2-dev and libssl-dev (apt-get install gcc libnghttp2-dev libssl-dev)');
 }
 
 /** The native watchers' last line: deliveries, duplicates, out of order, other events, closed early. */
