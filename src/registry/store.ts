@@ -467,11 +467,17 @@ export class GenericStore {
       const next = await this.storage.update(key, value, { expectedModRevision: kv.modRevision });
       meta.resourceVersion = String(next.modRevision);
       if (immediate) {
-        // Graceful deletion with a zero grace period: recorded, then deleted at once.
+        // Graceful deletion with a zero grace period: recorded, then deleted at once. Someone
+        // watching (a node finishing the pod) may delete it between the two writes; as kube's
+        // ignoreNotFound, that is this delete's success, answered with the object last written.
         this.recent.forget(key);
-        const gone = await this.storage.delete(key, { expectedModRevision: next.modRevision });
-        await this.released(obj);
-        meta.resourceVersion = String(gone.revision);
+        try {
+          const gone = await this.storage.delete(key, { expectedModRevision: next.modRevision });
+          await this.released(obj);
+          meta.resourceVersion = String(gone.revision);
+        } catch (err) {
+          if (!isStorageError(err, 'KeyNotFound')) throw err;
+        }
         return { object: obj, deleted: true };
       }
       this.recent.remember(key, next.modRevision, obj, value);

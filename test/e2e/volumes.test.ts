@@ -122,7 +122,8 @@ for (const backend of BACKENDS) {
 
     it('deleting the pod and then the claim deletes the provisioned volume (reclaim policy Delete)', async () => {
       const name = (await pvc('data')).spec.volumeName as string;
-      assert.equal((await t.req('DELETE', `/api/v1/namespaces/${NS}/pods/app`, { gracePeriodSeconds: 0 })).status, 200);
+      const gone = await t.req('DELETE', `/api/v1/namespaces/${NS}/pods/app`, { gracePeriodSeconds: 0 });
+      assert.equal(gone.status, 200, gone.text);
       await eventually(async () => (await t.req('GET', `/api/v1/namespaces/${NS}/pods/app`)).status === 404, 20_000);
       assert.equal((await t.req('DELETE', `/api/v1/namespaces/${NS}/persistentvolumeclaims/data`)).status, 200);
       await eventually(async () => (await t.req('GET', `/api/v1/persistentvolumes/${name}`)).status === 404, 20_000);
