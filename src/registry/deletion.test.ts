@@ -6,12 +6,70 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { join } from 'node:path';
 import { GenericStore } from './store.js';
+import { checkDeleteOptions, checkPreconditions, planDeletion, type DeletionPlan } from './deletion.js';
+import type { ApiObject } from './object.js';
+import type { DeleteOptions } from './writecontext.js';
 import { strategyFor } from './strategies/index.js';
 import { Admission } from './admission.js';
 import { SqliteStore } from '../storage/sqlite/store.js';
 import { tempDir } from '../testing/tempdir.js';
 
 const POD = { group: '', version: 'v1', resource: 'pods', kind: 'Pod' };
+const CM = { group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap' };
+const NSK = { group: '', version: 'v1', resource: 'namespaces', kind: 'Namespace' };
+const CRD = { group: 'apiextensions.svc.io', version: 'v1', resource: 'customresourcedefinitions', kind: 'CustomResourceDefinition' };
+
+describe('planDeletion', () => {
+  const NOW = Date.parse('2026-01-01T00:00:00Z');
+  const at = (s: number) => new Date(NOW + s * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const meta = (m: Record<string, unknown> = {}) => ({ name: 'x', namespace: 'ns', uid: 'u1', resourceVersion: '7', ...m });
+  const cm = (m?: Record<string, unknown>): ApiObject => ({ metadata: meta(m), data: {} });
+  const pod = (m?: Record<string, unknown>, nodeName?: string): ApiObject => ({ metadata: meta(m), spec: { containers: [], ...(nodeName ? { nodeName } : {}) } });
+  const terminating = (grace: number) => ({ deletionTimestamp: at(grace), deletionGracePeriodSeconds: grace });
+  type Want = { kind: DeletionPlan['kind']; immediate?: boolean; meta?: Record<string, unknown> };
+  const rows: [string, typeof POD, ApiObject, Partial<DeleteOptions>, Want][] = [
+    ['a configmap with nothing holding it goes now', CM, cm(), {}, { kind: 'remove' }],
+    ['a finalizer keeps it, terminating from now', CM, cm({ finalizers: ['f'] }), {}, { kind: 'mark', immediate: false, meta: { finalizers: ['f'], deletionTimestamp: at(0), deletionGracePeriodSeconds: 0 } }],
+    ['Orphan adds the orphan finalizer', CM, cm(), { propagationPolicy: 'Orphan' }, { kind: 'mark', immediate: false, meta: { finalizers: ['orphan'] } }],
+    ['Foreground adds foregroundDeletion', CM, cm(), { propagationPolicy: 'Foreground' }, { kind: 'mark', immediate: false, meta: { finalizers: ['foregroundDeletion'] } }],
+    ['an object terminating on finalizers is left as it is', CM, cm({ finalizers: ['f'], deletionTimestamp: at(0), deletionGracePeriodSeconds: 0 }), { propagationPolicy: 'Orphan' }, { kind: 'unchanged' }],
+    ['a bound pod terminates over its grace period (30 s)', POD, pod({}, 'n1'), {}, { kind: 'mark', immediate: false, meta: { deletionTimestamp: at(30), deletionGracePeriodSeconds: 30 } }],
+    ['a bound pod deleted with grace 0 is marked and deleted at once', POD, pod({}, 'n1'), { gracePeriodSeconds: 0 }, { kind: 'mark', immediate: true, meta: { deletionGracePeriodSeconds: 0 } }],
+    ['an unbound pod is marked and deleted at once', POD, pod(), {}, { kind: 'mark', immediate: true, meta: { deletionGracePeriodSeconds: 0 } }],
+    ['a shorter grace period moves the deletionTimestamp back by the difference', POD, pod(terminating(30), 'n1'), { gracePeriodSeconds: 10 }, { kind: 'mark', immediate: false, meta: { deletionTimestamp: at(10), deletionGracePeriodSeconds: 10 } }],
+    ['a longer grace period changes nothing', POD, pod(terminating(30), 'n1'), { gracePeriodSeconds: 40 }, { kind: 'unchanged' }],
+    ['no grace period on a terminating pod changes nothing', POD, pod(terminating(30), 'n1'), {}, { kind: 'unchanged' }],
+    ['shortened to 0 it goes at once', POD, pod(terminating(30), 'n1'), { gracePeriodSeconds: 0 }, { kind: 'mark', immediate: true, meta: { deletionTimestamp: at(0), deletionGracePeriodSeconds: 0 } }],
+    ['shortened to 0 with a finalizer it stays', POD, pod({ ...terminating(30), finalizers: ['f'] }, 'n1'), { gracePeriodSeconds: 0 }, { kind: 'mark', immediate: false }],
+    ['a namespace is marked first (its controller empties it), with no grace period field', NSK, { metadata: { name: 'ns1', uid: 'u' }, spec: { finalizers: ['kubernetes'] } }, {}, { kind: 'mark', immediate: false, meta: { deletionTimestamp: at(0), deletionGracePeriodSeconds: undefined } }],
+    ['a definition gets its cleanup finalizer and no grace period field', CRD, { metadata: { name: 'a.b.c', uid: 'u', generation: 1 } }, {}, { kind: 'mark', immediate: false, meta: { finalizers: ['customresourcecleanup.apiextensions.svc.io'], deletionGracePeriodSeconds: undefined, generation: 1 } }],
+    ['a generation moves with the deletion', CM, cm({ finalizers: ['f'], generation: 3 }), {}, { kind: 'mark', immediate: false, meta: { generation: 4 } }],
+  ];
+  for (const [what, key, old, opts, want] of rows) {
+    it(what, () => {
+      const before = JSON.stringify(old);
+      const plan = planDeletion(old, strategyFor(key, key !== NSK && key !== CRD, true), { dryRun: false, ...opts }, NOW);
+      assert.equal(JSON.stringify(old), before, 'the stored object is not modified');
+      assert.equal(plan.kind, want.kind);
+      if (plan.kind !== 'mark') return;
+      assert.equal(plan.immediate, want.immediate);
+      for (const [k, v] of Object.entries(want.meta ?? {})) assert.deepEqual((plan.object.metadata as Record<string, unknown>)[k], v, k);
+    });
+  }
+
+  it('refuses an unknown propagationPolicy with 422, naming the values it takes', () => {
+    assert.throws(() => checkDeleteOptions({ dryRun: false, propagationPolicy: 'Sideways' as 'Orphan' }), (e: { status?: { code?: number; message?: string } }) =>
+      e.status?.code === 422 && /Unsupported value: "Sideways": supported values: "Foreground", "Background", "Orphan", "nil"/.test(e.status.message ?? ''));
+  });
+
+  it('a precondition that does not match is a 409 naming the kind', () => {
+    const old = cm();
+    assert.doesNotThrow(() => checkPreconditions(old, { dryRun: false, preconditions: { uid: 'u1', resourceVersion: '7' } }, '', 'ConfigMap'));
+    assert.throws(() => checkPreconditions(old, { dryRun: false, preconditions: { uid: 'u2' } }, '', 'ConfigMap'), (e: { status?: { code?: number; message?: string } }) =>
+      e.status?.code === 409 && e.status.message === 'Operation cannot be fulfilled on ConfigMap "x": the UID in the precondition (u2) does not match the UID in record (u1). The object might have been deleted and then recreated');
+    assert.throws(() => checkPreconditions(old, { dryRun: false, preconditions: { resourceVersion: '6' } }, '', 'ConfigMap'), (e: { status?: { code?: number } }) => e.status?.code === 409);
+  });
+});
 const W = { dryRun: false };
 
 describe('GenericStore: a zero-grace delete racing another deleter', () => {

@@ -8,7 +8,6 @@ import type { Store, KeyValue, WatchHandle, WatchSink } from '../storage/interfa
 import { isStorageError } from '../storage/errors.js';
 import type { FieldError } from '../api/meta/index.js';
 import { type ApiObject, clone, deepEqual, deepFreeze, nowTimestamp, withTypeMeta } from './object.js';
-import { statusWrite } from './statuswrite.js';
 import { keysOf, type Keys } from './keys.js';
 import type { Strategy } from './strategy.js';
 import type { WriteHooks } from './hooks.js';
@@ -22,6 +21,8 @@ import type { ReadMode } from './listoptions.js';
 import type { Cacher } from '../storage/cacher/cacher.js';
 import type { UserInfo } from '../authn/user.js';
 import type { DeleteOptions, UpdateContext, WriteContext, WriteLens } from './writecontext.js';
+import { prepareUpdate } from './updateprep.js';
+import { checkDeleteOptions, checkPreconditions, planDeletion } from './deletion.js';
 import { Lister, type ListEntriesResult, type ListFilter, type ListOptions, type ListResult, type ScanChunk, type ScanOptions } from './lister.js';
 
 export interface ResourceIdentity {
@@ -338,7 +339,7 @@ export class GenericStore {
       }
       const old = await this.currentIn(kv, ctx);
       if (wantRV && wantRV !== old.metadata.resourceVersion) throw errs.conflict(this.qualifiedResource, name, 'the object has been modified; please apply your changes to the latest version and try again');
-      const obj = this.prepareUpdate(ctx.track ? ctx.track(old, clone(input)) : clone(input), old, ctx.subresource, ctx.lens);
+      const obj = this.prepared(clone(input), old, ctx);
       try {
         const result = await this.commitUpdate(key, kv, obj, old, ctx);
         return { object: result, created: false };
@@ -380,7 +381,7 @@ export class GenericStore {
       }
       const old = await this.currentIn(kv, ctx);
       const next = mutate(old);
-      const obj = this.prepareUpdate(ctx.track ? ctx.track(old, next) : next, old, ctx.subresource, ctx.lens);
+      const obj = this.prepared(next, old, ctx);
       try {
         return { object: await this.commitUpdate(key, kv, obj, old, ctx), created: false };
       } catch (err) {
@@ -391,53 +392,21 @@ export class GenericStore {
   }
 
   async delete(namespace: string, name: string, opts: DeleteOptions): Promise<DeleteResult> {
-    const policy = opts.propagationPolicy;
-    if (policy !== undefined && !['Foreground', 'Background', 'Orphan'].includes(policy)) {
-      throw errs.invalid({ group: 'meta.svc.io', kind: 'DeleteOptions' }, '', [errs.unsupported('propagationPolicy', policy, ['Foreground', 'Background', 'Orphan', 'nil'])]);
-    }
+    checkDeleteOptions(opts);
     for (;;) {
       const key = this.key(namespace, name);
       const kv = await this.readLatest(key, name);
       if (!kv) throw errs.notFound(this.qualifiedResource, name);
       const old = this.current(kv);
-      this.checkPreconditions(old, opts);
+      checkPreconditions(old, opts, this.identity.group, this.identity.kind);
       // As kube's delete: the mutating steps, then the validating ones, with the stored object as oldObject.
       const attributes = this.attributes('DELETE', undefined, opts.lens ? await opts.lens.toRequest(old) : old, opts);
       await this.admission.mutate(attributes);
       await this.admission.admit(attributes);
-      const obj = clone(old);
-      const meta = obj.metadata;
-      const finalizers = new Set(meta.finalizers ?? []);
-      if (!meta.deletionTimestamp) {
-        if (policy === 'Orphan') finalizers.add('orphan');
-        if (policy === 'Foreground') finalizers.add('foregroundDeletion');
-        for (const f of this.strategy.deletionFinalizers ?? []) finalizers.add(f);
-      }
-      const pending = [...finalizers].length > 0 || this.strategy.pendingFinalizers(obj).length > 0;
-      const current = meta.deletionGracePeriodSeconds ?? 0;
-      if (meta.deletionTimestamp && this.strategy.gracefulDeletion && current > 0) {
-        // As kube's BeforeDelete: a terminating object's grace period may only be shortened; its
-        // deletionTimestamp moves by as much. Shortened to 0 with no finalizer, it goes at once.
-        const requested = opts.gracePeriodSeconds;
-        if (requested === undefined || requested >= current) return { object: old, deleted: false };
-        const grace = Math.max(0, requested);
-        meta.deletionTimestamp = nowTimestamp(Date.parse(meta.deletionTimestamp) - (current - grace) * 1000);
-        meta.deletionGracePeriodSeconds = grace;
-        const r = await this.writeDeletion(key, kv, obj, !pending && grace === 0, opts.dryRun);
-        if (r) return r;
-        continue;
-      }
-      const grace = this.strategy.gracePeriod(obj, opts.gracePeriodSeconds);
-      if (meta.deletionTimestamp && pending) return { object: old, deleted: false }; // further deletes change nothing
-      const marksFirst = this.strategy.deletionMarksFirst && !meta.deletionTimestamp;
-      if (pending || grace > 0 || marksFirst || (this.strategy.gracefulDeletion && !meta.deletionTimestamp)) {
-        if (finalizers.size > 0) meta.finalizers = [...finalizers];
-        meta.deletionTimestamp = nowTimestamp(Date.now() + grace * 1000);
-        if (this.strategy.deletionMarksFirst || this.strategy.marksDeletionOnly) delete meta.deletionGracePeriodSeconds;
-        else meta.deletionGracePeriodSeconds = grace;
-        if (meta.generation !== undefined && meta.generation > 0 && !this.strategy.marksDeletionOnly) meta.generation += 1;
-        this.strategy.onDeletionStarted(obj);
-        const r = await this.writeDeletion(key, kv, obj, !pending && grace === 0 && !marksFirst, opts.dryRun);
+      const plan = planDeletion(old, this.strategy, opts, Date.now());
+      if (plan.kind === 'unchanged') return { object: old, deleted: false };
+      if (plan.kind === 'mark') {
+        const r = await this.writeDeletion(key, kv, plan.object, plan.immediate, opts.dryRun);
         if (r) return r;
         continue;
       }
@@ -514,41 +483,9 @@ export class GenericStore {
     }
   }
 
-  private prepareUpdate(obj: ApiObject, old: ApiObject, subresource: string | undefined, lens: WriteLens | undefined): ApiObject {
-    const meta = obj.metadata ?? (obj.metadata = {});
-    const oldMeta = old.metadata;
-    meta.name = oldMeta.name;
-    if (this.namespaced) meta.namespace = oldMeta.namespace;
-    else delete meta.namespace;
-    meta.uid ||= oldMeta.uid;
-    meta.creationTimestamp = oldMeta.creationTimestamp;
-    if (oldMeta.deletionTimestamp) {
-      meta.deletionTimestamp = oldMeta.deletionTimestamp;
-      meta.deletionGracePeriodSeconds = oldMeta.deletionGracePeriodSeconds;
-    } else {
-      delete meta.deletionTimestamp;
-      delete meta.deletionGracePeriodSeconds;
-    }
-    obj.apiVersion = lens?.apiVersion ?? this.apiVersion;
-    obj.kind = this.identity.kind;
-    if (subresource === 'status') {
-      // /status changes status only (and what metadata an update may change, less what the kind keeps).
-      for (const k of this.strategy.statusKeepsMetadata ?? []) {
-        const v = (oldMeta as Record<string, unknown>)[k];
-        if (v === undefined) delete (meta as Record<string, unknown>)[k];
-        else (meta as Record<string, unknown>)[k] = clone(v);
-      }
-      obj = statusWrite(old, meta, obj.status);
-    } else if (this.strategy.hasStatus && !(subresource && this.strategy.statusWriters?.includes(subresource))) {
-      if (old.status !== undefined) obj.status = clone(old.status);
-      else delete obj.status;
-    }
-    if (this.strategy.tracksGeneration) {
-      meta.generation = oldMeta.generation ?? 1;
-      if (!deepEqual(specOf(obj), specOf(old))) meta.generation += 1;
-    } else delete meta.generation;
-    this.strategy.prepareForUpdate(obj, old, subresource);
-    return obj;
+  /** The object an update of `old` to `input` (the caller's own copy) stores, its fields tracked first when the request tracks them. */
+  private prepared(input: ApiObject, old: ApiObject, ctx: UpdateContext): ApiObject {
+    return prepareUpdate(ctx.track ? ctx.track(old, input) : input, old, this.strategy, ctx.lens?.apiVersion ?? this.apiVersion, this.identity.kind, ctx.subresource);
   }
 
   private async commitUpdate(key: string, kv: KeyValue, obj: ApiObject, old: ApiObject, ctx: WriteContext): Promise<ApiObject> {
@@ -610,20 +547,6 @@ export class GenericStore {
   private async toStorage(lens: WriteLens, obj: ApiObject): Promise<ApiObject> {
     const stored = await lens.toStorage(obj);
     return stored === obj ? clone(obj) : { ...stored, apiVersion: this.apiVersion, kind: this.identity.kind };
-  }
-
-  private checkPreconditions(old: ApiObject, opts: DeleteOptions): void {
-    const p = opts.preconditions;
-    if (!p) return;
-    const name = old.metadata.name!;
-    // Kubernetes names the kind, not the resource, in these two conflicts.
-    const byKind = { group: this.identity.group, resource: this.identity.kind };
-    if (p.uid !== undefined && p.uid !== old.metadata.uid) {
-      throw errs.conflict(byKind, name, `the UID in the precondition (${p.uid}) does not match the UID in record (${old.metadata.uid}). The object might have been deleted and then recreated`);
-    }
-    if (p.resourceVersion !== undefined && p.resourceVersion !== old.metadata.resourceVersion) {
-      throw errs.conflict(byKind, name, `the ResourceVersion in the precondition (${p.resourceVersion}) does not match the ResourceVersion in record (${old.metadata.resourceVersion}). The object might have been modified`);
-    }
   }
 
   /**
@@ -763,11 +686,6 @@ function randomSuffix(): string {
 }
 
 /** Everything but metadata and status: what bumps generation. */
-function specOf(obj: ApiObject): Record<string, unknown> {
-  const { metadata: _m, status: _s, apiVersion: _a, kind: _k, ...rest } = obj;
-  return rest;
-}
-
 function stripRV(obj: ApiObject): ApiObject {
   const { resourceVersion: _rv, ...meta } = obj.metadata;
   return { ...obj, metadata: meta };
