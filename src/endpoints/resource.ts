@@ -120,8 +120,14 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
       converter: managedFieldsConverter(served),
       ...(served.custom ? { unstructured: true } : {}),
     });
-    /** managedFields kept in the request's version; what the store gets is in the storage version. */
-    const track = (t: FieldTracking): TrackFields => (live, next) => versions.toStorage(trackWrite(t, live && view(live), next));
+    /**
+     * managedFields kept in the request's version; what the store gets is in the storage version. As kube's
+     * field manager sees a built-in kind's object after its decoding into the internal version, the object is
+     * tracked as it comes back from the storage version when the two differ: what converting adds (an
+     * autoscaling/v1 HPA's CPU target of 80) belongs to the writer as much as what it sent.
+     */
+    const roundTrip = versions.converts && !served.custom ? (o: ApiObject) => view(versions.toStorage(o)) : (o: ApiObject) => o;
+    const track = (t: FieldTracking): TrackFields => (live, next) => versions.toStorage(trackWrite(t, live && view(live), roundTrip(next)));
     /** What every write of this request tells the store. */
     const writeCtx = { dryRun, user, requestInfo: info, warn: (w: string) => addWarning(ctx, w), annotate: (k: string, v: string) => addAuditAnnotation(ctx, k, v), latency: ctx, ...(lens ? { lens } : {}) };
 

@@ -63,6 +63,21 @@ describe('conversion between served versions', () => {
     assert.equal(after.body.spec.metrics[0].resource.target.averageUtilization, 50);
   });
 
+  it('an HPA created as v1 with no CPU target: the conversion\'s 80 % is shown and owned by the writer, as kube tracks it', async () => {
+    const body = { apiVersion: 'autoscaling/v1', kind: 'HorizontalPodAutoscaler', metadata: { name: 'plain' }, spec: { scaleTargetRef: { kind: 'Deployment', name: 'web' }, maxReplicas: 3 } };
+    const c = await t.req('POST', '/apis/autoscaling/v1/namespaces/conv/horizontalpodautoscalers?fieldManager=tool', body);
+    assert.equal(c.status, 201, JSON.stringify(c.body));
+    assert.equal(c.body.spec.targetCPUUtilizationPercentage, 80);
+    const [entry] = c.body.metadata.managedFields;
+    assert.equal(entry.manager, 'tool');
+    assert.equal(entry.apiVersion, 'autoscaling/v1');
+    assert.deepEqual(Object.keys(entry.fieldsV1['f:spec']).sort(), ['f:maxReplicas', 'f:minReplicas', 'f:scaleTargetRef', 'f:targetCPUUtilizationPercentage']);
+    // the same create through v2 owns the defaulted metric in v2's terms
+    const c2 = await t.req('POST', '/apis/autoscaling/v2/namespaces/conv/horizontalpodautoscalers?fieldManager=tool', { ...body, apiVersion: 'autoscaling/v2', metadata: { name: 'plain2' } });
+    assert.equal(c2.status, 201, JSON.stringify(c2.body));
+    assert.ok(c2.body.metadata.managedFields[0].fieldsV1['f:spec']['f:metrics'], 'v2 tracks the metrics list');
+  });
+
   it('a watch in v1 sees v1 objects', async () => {
     const w = await t.req('GET', '/apis/autoscaling/v1/namespaces/conv/horizontalpodautoscalers?watch=1&timeoutSeconds=1');
     const events = w.text.trim().split('\n').map((l) => JSON.parse(l));
