@@ -6,6 +6,7 @@
 // is one page of one snapshot; an unpaged one streams storage chunks (or the
 // watch cache's snapshot) item by item, so a list of 150,000 pods never
 // becomes one string, one array of objects, or a buffer the client cannot drain.
+import { timed } from '../metrics/latencytrackers.js';
 import { auditResponseText, auditWantsResponse } from '../audit/record.js';
 import { createGzip, type Gzip } from 'node:zlib';
 import { endBody, GZIP_THRESHOLD_BYTES, shouldCompress } from '../server/compress.js';
@@ -46,7 +47,7 @@ export async function serveListJSON(ctx: RequestContext, r: ListJSONRequest): Pr
   const item = itemWriter(r);
   const head = (metadata: Record<string, unknown>) => `{"kind":${JSON.stringify(r.kind)},"apiVersion":${JSON.stringify(r.apiVersion)},"metadata":${JSON.stringify(r.unstructured ? { continue: '', ...metadata } : metadata)},"items":[`;
   if (r.plan.limit > 0) {
-    const page = await r.store.listEntries(r.namespace, { predicate: r.predicate, plan: r.plan });
+    const page = await r.store.listEntries(r.namespace, { predicate: r.predicate, plan: r.plan, latency: ctx });
     const out = new BodyWriter(ctx);
     out.text(head({ resourceVersion: page.resourceVersion, ...(page.continue ? { continue: page.continue } : {}), ...(page.remainingItemCount ? { remainingItemCount: page.remainingItemCount } : {}) }));
     for (let i = 0; i < page.entries.length; i++) {
@@ -59,7 +60,7 @@ export async function serveListJSON(ctx: RequestContext, r: ListJSONRequest): Pr
   }
   let out: BodyWriter | undefined;
   let first = true;
-  for await (const chunk of r.store.scan(r.namespace, r.plan.mode, r.predicate, { keepDecoded: r.convert !== undefined })) {
+  for await (const chunk of r.store.scan(r.namespace, r.plan.mode, r.predicate, { keepDecoded: r.convert !== undefined, latency: ctx })) {
     if (!out) {
       out = new BodyWriter(ctx);
       out.text(head({ resourceVersion: String(chunk.revision) }));
@@ -179,7 +180,7 @@ class BodyWriter implements PieceSink {
       if (this.closed) return false;
       countResponseBytes(this.ctx, piece);
       // Once written out, the piece serves the next body (a walk of 50,000 pods writes hundreds of MiB).
-      const written = (res as unknown as { write(chunk: Buffer, done: (err?: Error | null) => void): boolean }).write(piece, (err) => !err && givePiece(piece));
+      const written = timed(this.ctx, 'responseWriteMs', () => (res as unknown as { write(chunk: Buffer, done: (err?: Error | null) => void): boolean }).write(piece, (err) => !err && givePiece(piece)));
       if (!written && !this.closed) await drained(res, this.ctx.res);
     }
     // the next piece waits for a bulk turn once this one has had its slice of the loop
@@ -190,6 +191,10 @@ class BodyWriter implements PieceSink {
 
   end(): void {
     if (this.closed || this.ctx.res.writableEnded) return;
+    timed(this.ctx, 'responseWriteMs', () => this.endNow());
+  }
+
+  private endNow(): void {
     if (this.audited) auditResponseText(this.ctx, this.audited.join(''));
     const last = this.piece.subarray(0, this.at);
     // A body that never needed a flush goes out in one piece (gzip-encoded if large enough).

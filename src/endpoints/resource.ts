@@ -34,6 +34,7 @@ import type { SubresourceHandler } from './tokenrequest.js';
 import { planGet, planList, type ListPlan } from '../registry/listoptions.js';
 import { DEFAULT_WATCH_SETTINGS, serveWatch, type WatchSettings } from './watch.js';
 import { serveListJSON } from './liststream.js';
+import { timed } from '../metrics/latencytrackers.js';
 import { fieldManagerOf, trackWrite, type FieldTracking } from './fieldmanager.js';
 import { deleteOptionsObject, writeOptions } from './writeoptions.js';
 import { resetFields } from './resetfields.js';
@@ -98,8 +99,8 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
     const apiVersion = spellApiVersion(served.group === '' ? served.version : `${served.group}/${served.version}`, groupSpelling(info.apiGroup));
     const lens = versions.lens;
     /** Objects read from the store in the request's version (a conversion webhook's call when it converts). */
-    const shown = async (obj: ApiObject): Promise<ApiObject> => (lens ? (await lens.toRequestMany([obj], false))[0]! : view(obj));
-    const shownList = async (objs: ApiObject[]): Promise<ApiObject[]> => (lens ? lens.toRequestMany(objs, true) : objs.map(view));
+    const shown = async (obj: ApiObject): Promise<ApiObject> => (lens ? (await lens.toRequestMany([obj], false))[0]! : timed(ctx, 'transformMs', () => view(obj)));
+    const shownList = async (objs: ApiObject[]): Promise<ApiObject[]> => (lens ? lens.toRequestMany(objs, true) : timed(ctx, 'transformMs', () => objs.map(view)));
     const out = (code: number, obj: ApiObject) => {
       // An object the store just wrote (or kept): its stored JSON with the resourceVersion spliced in.
       const stored = !versions.converts && (negotiate(ctx.req.headers.accept, caps) ?? 'json') === 'json' ? store.writtenJSON(obj, apiVersion) : null;
@@ -148,11 +149,11 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
       case 'get': {
         const target = negotiateTarget(ctx.req.headers.accept, false, caps)!;
         if (target.as === 'object' && target.encoding === 'json' && !info.subresource && !lens) {
-          return writeJSONText(ctx, 200, await store.getJSON(info.namespace, info.name, planGet(q), apiVersion, view));
+          return writeJSONText(ctx, 200, await store.getJSON(info.namespace, info.name, planGet(q), apiVersion, view, ctx));
         }
-        const obj = await shown(await store.get(info.namespace, info.name, planGet(q)));
+        const obj = await shown(await store.get(info.namespace, info.name, planGet(q), ctx));
         if (target.as === 'object') return out(200, obj);
-        const converted = convertObject(target, withTypeMeta(obj, apiVersion, served.kind), { group: served.group, resource: served.resource, includeObject: includeObjectOf(q), printer: served.custom?.printer });
+        const converted = timed(ctx, 'transformMs', () => convertObject(target, withTypeMeta(obj, apiVersion, served.kind), { group: served.group, resource: served.resource, includeObject: includeObjectOf(q), printer: served.custom?.printer }));
         return writeObject(ctx, 200, converted, target.encoding, contentTypeOf(target));
       }
       case 'list': {
@@ -166,12 +167,13 @@ export function resourceHandler(registry: Registry, reviews: ReviewDeps, watchSe
           // unpaged protobuf lists are encoded chunk by chunk, taking turns with other requests
           return writeProtobufList(ctx, decodedChunks(store, info.namespace, plan, predicate), `${served.kind}List`, apiVersion, view);
         }
-        const r = await store.list(info.namespace, { predicate, plan });
+        const r = await store.list(info.namespace, { predicate, plan, latency: ctx });
         const metadata = { resourceVersion: r.resourceVersion, ...(r.continue ? { continue: r.continue } : {}), ...(r.remainingItemCount ? { remainingItemCount: r.remainingItemCount } : {}) };
         const converted = await shownList(r.items);
         if (target.as !== 'object') {
           const items = converted.map((o) => withTypeMeta(o, apiVersion, served.kind));
-          return writeObject(ctx, 200, convertList(target, items, metadata, { group: served.group, resource: served.resource, includeObject: includeObjectOf(q), printer: served.custom?.printer }), target.encoding, contentTypeOf(target));
+          const table = timed(ctx, 'transformMs', () => convertList(target, items, metadata, { group: served.group, resource: served.resource, includeObject: includeObjectOf(q), printer: served.custom?.printer }));
+          return writeObject(ctx, 200, table, target.encoding, contentTypeOf(target));
         }
         // Custom resources list as unstructured lists: items keep their kind and apiVersion.
         const items = served.custom ? converted.map((o) => withTypeMeta(o, apiVersion, served.kind)) : converted.map((o) => withoutTypeMeta(o));

@@ -4,6 +4,7 @@
 // the cache, pages from the cache when it is exact at their revision or from
 // storage in one snapshot with continue tokens, streaming scans in chunks,
 // and the waits and errors of future and compacted revisions.
+import { timedStorage, type LatencyTrackers } from '../metrics/latencytrackers.js';
 import type { KeyValue, Store } from '../storage/interface.js';
 import { isStorageError } from '../storage/errors.js';
 import type { Cacher } from '../storage/cacher/cacher.js';
@@ -20,6 +21,8 @@ export interface ListFilter {
 
 export interface ListOptions extends ListFilter {
   readonly plan?: ListPlan;
+  /** The request's trackers, charged with the storage reads (metrics/latencytrackers.ts). */
+  readonly latency?: LatencyTrackers;
 }
 
 export interface ScanOptions {
@@ -27,6 +30,8 @@ export interface ScanOptions {
   readonly chunk?: number;
   /** Whether entries keep the objects a filter decoded (default true; a writer of stored JSON does not need them). */
   readonly keepDecoded?: boolean;
+  /** The request's trackers, charged with the storage reads. */
+  readonly latency?: LatencyTrackers;
 }
 
 /** A listed object as stored; `obj` is its decoded form when a filter decoded it. */
@@ -91,7 +96,7 @@ export class Lister {
     try {
       for (;;) {
         const want = plan.limit > 0 ? plan.limit - entries.length : 0;
-        const page = await this.storage.range(prefix, { revision, limit: want, startAfter });
+        const page = await timedStorage(opts.latency, () => this.storage.range(prefix, { revision, limit: want, startAfter }));
         revision = page.revision;
         fetched += page.items.length;
         for (const e of this.filtered(page.items, opts.predicate)) entries.push(e);
@@ -151,7 +156,7 @@ export class Lister {
       for (;;) {
         let page;
         try {
-          page = await this.storage.range(prefix, { revision, limit: chunk, startAfter });
+          page = await timedStorage(opts.latency, () => this.storage.range(prefix, { revision, limit: chunk, startAfter }));
         } catch (err) {
           if (isStorageError(err, 'Compacted')) throw newResourceExpired(`too old resource version: ${revision} (${err.revision})`);
           throw errs.fromStorage(err, this.qualifiedResource, '');

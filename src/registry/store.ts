@@ -22,6 +22,7 @@ import type { Cacher } from '../storage/cacher/cacher.js';
 import type { UserInfo } from '../authn/user.js';
 import type { DeleteOptions, UpdateContext, WriteContext, WriteLens } from './writecontext.js';
 import { prepareUpdate } from './updateprep.js';
+import { timedStorage, type LatencyTrackers } from '../metrics/latencytrackers.js';
 import { checkDeleteOptions, checkPreconditions, planDeletion } from './deletion.js';
 import { Lister, type ListEntriesResult, type ListFilter, type ListOptions, type ListResult, type ScanChunk, type ScanOptions } from './lister.js';
 
@@ -106,8 +107,9 @@ export class GenericStore {
     return this.keys.object(namespace, name);
   }
 
-  async get(namespace: string, name: string, mode: ReadMode = { kind: 'mostRecent' }): Promise<ApiObject> {
-    return this.decode((await this.readFor(namespace, name, mode)).kv);
+  /** `latency`: the request's trackers, charged with the storage read (metrics/latencytrackers.ts). */
+  async get(namespace: string, name: string, mode: ReadMode = { kind: 'mostRecent' }, latency?: LatencyTrackers): Promise<ApiObject> {
+    return this.decode((await this.readFor(namespace, name, mode, latency)).kv);
   }
 
   /**
@@ -182,11 +184,11 @@ export class GenericStore {
   }
 
   /** The stored value a get answers with, and whether it came from the watch cache. */
-  private async readFor(namespace: string, name: string, mode: ReadMode): Promise<{ kv: KeyValue; cached: boolean }> {
+  private async readFor(namespace: string, name: string, mode: ReadMode, latency?: LatencyTrackers): Promise<{ kv: KeyValue; cached: boolean }> {
     const cached = await this.lister.cacheServes(mode);
     if (!cached && mode.kind === 'notOlderThan') await this.lister.waitForRevision(mode.revision);
     const key = this.key(namespace, name);
-    const kv = cached ? this.cacher!.get(key) : await this.read(key, name);
+    const kv = cached ? this.cacher!.get(key) : await this.read(key, name, latency);
     if (!kv) throw errs.notFound(this.qualifiedResource, name);
     return { kv, cached };
   }
@@ -206,8 +208,8 @@ export class GenericStore {
    * by every later get, so a hot object costs a map lookup, not a parse and a
    * stringify.
    */
-  async getJSON(namespace: string, name: string, mode: ReadMode, apiVersion: string, view: (obj: ApiObject) => ApiObject = (o) => o): Promise<string> {
-    const { kv, cached } = await this.readFor(namespace, name, mode);
+  async getJSON(namespace: string, name: string, mode: ReadMode, apiVersion: string, view: (obj: ApiObject) => ApiObject = (o) => o, latency?: LatencyTrackers): Promise<string> {
+    const { kv, cached } = await this.readFor(namespace, name, mode, latency);
     const make = () => JSON.stringify(withTypeMeta(view(this.decode(kv)), apiVersion, this.identity.kind));
     return cached ? textOnce(kv, apiVersion, make) : make();
   }
@@ -300,7 +302,7 @@ export class GenericStore {
       await this.admission.admit(this.attributes('CREATE', obj, undefined, ctx));
       if (refuseResourceVersion) throw errs.badRequest('resourceVersion should not be set on objects to be created');
       if (ctx.dryRun) {
-        const existing = await this.read(this.key(meta.namespace ?? '', meta.name!), meta.name!);
+        const existing = await this.read(this.key(meta.namespace ?? '', meta.name!), meta.name!, ctx.latency);
         if (existing) throw errs.alreadyExists(this.qualifiedResource, meta.name!);
         return obj;
       }
@@ -308,7 +310,7 @@ export class GenericStore {
         const key = this.key(meta.namespace ?? '', meta.name!);
         const stored = ctx.lens ? await this.toStorage(ctx.lens, obj) : obj;
         const value = this.encode(stored);
-        const kv = await this.storing(stored, value, () => this.storage.create(key, value));
+        const kv = await this.storing(stored, value, () => timedStorage(ctx.latency, () => this.storage.create(key, value)));
         stampRevision(stored, kv.modRevision);
         this.recent.remember(key, kv.modRevision, stored, value);
         return ctx.lens ? await ctx.lens.toRequest(stored) : stored;
@@ -330,7 +332,7 @@ export class GenericStore {
     const wantRV = input.metadata.resourceVersion;
     for (;;) {
       const key = this.key(namespace, name);
-      const kv = await this.readLatest(key, name);
+      const kv = await this.readLatest(key, name, ctx.latency);
       if (!kv) {
         if (!this.strategy.allowCreateOnUpdate || ctx.subresource) throw errs.notFound(this.qualifiedResource, name);
         // As Kubernetes: a resourceVersion in the body does not stop a create-on-update.
@@ -369,7 +371,7 @@ export class GenericStore {
   async upsert(namespace: string, name: string, mutate: (current: ApiObject | undefined) => ApiObject, ctx: UpdateContext): Promise<{ object: ApiObject; created: boolean }> {
     for (;;) {
       const key = this.key(namespace, name);
-      const kv = await this.readLatest(key, name);
+      const kv = await this.readLatest(key, name, ctx.latency);
       if (!kv) {
         const fresh = mutate(undefined);
         try {
@@ -395,7 +397,7 @@ export class GenericStore {
     checkDeleteOptions(opts);
     for (;;) {
       const key = this.key(namespace, name);
-      const kv = await this.readLatest(key, name);
+      const kv = await this.readLatest(key, name, opts.latency);
       if (!kv) throw errs.notFound(this.qualifiedResource, name);
       const old = this.current(kv);
       checkPreconditions(old, opts, this.identity.group, this.identity.kind);
@@ -406,14 +408,14 @@ export class GenericStore {
       const plan = planDeletion(old, this.strategy, opts, Date.now());
       if (plan.kind === 'unchanged') return { object: old, deleted: false };
       if (plan.kind === 'mark') {
-        const r = await this.writeDeletion(key, kv, plan.object, plan.immediate, opts.dryRun);
+        const r = await this.writeDeletion(key, kv, plan.object, plan.immediate, opts);
         if (r) return r;
         continue;
       }
       if (opts.dryRun) return { object: old, deleted: true };
       try {
         this.recent.forget(key);
-        const gone = await this.storage.delete(key, { expectedModRevision: kv.modRevision });
+        const gone = await timedStorage(opts.latency, () => this.storage.delete(key, { expectedModRevision: kv.modRevision }));
         await this.released(old);
         return { object: atRevision(old, gone.revision), deleted: true };
       } catch (err) {
@@ -428,12 +430,12 @@ export class GenericStore {
    * on `obj`); `immediate` (a zero grace period, no finalizer) then deletes it
    * at once. Undefined on a conflict: the caller reads again.
    */
-  private async writeDeletion(key: string, kv: KeyValue, obj: ApiObject, immediate: boolean, dryRun: boolean): Promise<DeleteResult | undefined> {
-    if (dryRun) return { object: obj, deleted: immediate };
+  private async writeDeletion(key: string, kv: KeyValue, obj: ApiObject, immediate: boolean, opts: DeleteOptions): Promise<DeleteResult | undefined> {
+    if (opts.dryRun) return { object: obj, deleted: immediate };
     const meta = obj.metadata;
     try {
       const value = this.encode(obj);
-      const next = await this.storage.update(key, value, { expectedModRevision: kv.modRevision });
+      const next = await timedStorage(opts.latency, () => this.storage.update(key, value, { expectedModRevision: kv.modRevision }));
       meta.resourceVersion = String(next.modRevision);
       if (immediate) {
         // Graceful deletion with a zero grace period: recorded, then deleted at once. Someone
@@ -441,7 +443,7 @@ export class GenericStore {
         // ignoreNotFound, that is this delete's success, answered with the object last written.
         this.recent.forget(key);
         try {
-          const gone = await this.storage.delete(key, { expectedModRevision: next.modRevision });
+          const gone = await timedStorage(opts.latency, () => this.storage.delete(key, { expectedModRevision: next.modRevision }));
           await this.released(obj);
           meta.resourceVersion = String(gone.revision);
         } catch (err) {
@@ -509,14 +511,14 @@ export class GenericStore {
     if (finishing) {
       // The last finalizer went away on a terminating object: it is deleted now.
       this.recent.forget(key);
-      await this.storage.delete(key, { expectedModRevision: kv.modRevision });
+      await timedStorage(ctx.latency, () => this.storage.delete(key, { expectedModRevision: kv.modRevision }));
       await this.released(obj);
       obj.metadata.resourceVersion = old.metadata.resourceVersion;
       return obj;
     }
     const stored = ctx.lens ? await this.toStorage(ctx.lens, obj) : obj;
     const value = this.encode(stored);
-    const next = await this.storing(stored, value, () => this.storage.update(key, value, { expectedModRevision: kv.modRevision }));
+    const next = await this.storing(stored, value, () => timedStorage(ctx.latency, () => this.storage.update(key, value, { expectedModRevision: kv.modRevision })));
     stampRevision(stored, next.modRevision);
     this.recent.remember(key, next.modRevision, stored, value);
     return ctx.lens ? await ctx.lens.toRequest(stored) : stored;
@@ -622,13 +624,13 @@ export class GenericStore {
    * fed at commit (SQLite: it holds exactly the acknowledged state), else
    * from storage. A stale read only costs a Conflict and a retry.
    */
-  private async readLatest(key: string, name: string): Promise<KeyValue | null> {
-    return (await this.lister.cacheServes({ kind: 'mostRecent' })) ? this.cacher!.get(key) : this.read(key, name);
+  private async readLatest(key: string, name: string, latency?: LatencyTrackers): Promise<KeyValue | null> {
+    return (await this.lister.cacheServes({ kind: 'mostRecent' })) ? this.cacher!.get(key) : this.read(key, name, latency);
   }
 
-  private async read(key: string, name: string): Promise<KeyValue | null> {
+  private async read(key: string, name: string, latency?: LatencyTrackers): Promise<KeyValue | null> {
     try {
-      return await this.storage.get(key);
+      return await timedStorage(latency, () => this.storage.get(key));
     } catch (err) {
       throw errs.fromStorage(err, this.qualifiedResource, name);
     }

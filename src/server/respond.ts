@@ -13,6 +13,7 @@ import { endBody } from './compress.js';
 import { drained } from './drain.js';
 import { bulkLane } from './bulklane.js';
 import { WarningRecorder } from './warnings.js';
+import { timed } from '../metrics/latencytrackers.js';
 import { auditRecordOf, auditResponseObject, auditResponseStatus, auditResponseText, auditWantsResponse } from '../audit/record.js';
 
 export function writeObject(ctx: RequestContext, code: number, obj: unknown, enc?: Encoding, contentType?: string): void {
@@ -20,15 +21,15 @@ export function writeObject(ctx: RequestContext, code: number, obj: unknown, enc
   const e = enc ?? negotiate(accept) ?? 'json';
   if (ctx.res.headersSent || ctx.res.writableEnded) return;
   if (auditRecordOf(ctx)) auditResponseObject(ctx, obj);
-  if (e !== 'protobuf') return send(ctx, code, contentType ?? CONTENT_TYPES[e], encode(obj, e));
-  const bytes = isObject(obj) ? encodeObject(obj) : undefined;
+  if (e !== 'protobuf') return send(ctx, code, contentType ?? CONTENT_TYPES[e], timed(ctx, 'serializeMs', () => encode(obj, e)));
+  const bytes = isObject(obj) ? timed(ctx, 'serializeMs', () => encodeObject(obj)) : undefined;
   if (bytes) return send(ctx, code, protobufMediaType(accept), bytes);
   const text = negotiate(accept, { protobuf: false });
   if (text === null || text === 'protobuf') {
     const status = statusFromUnknown(newNotAcceptable(TEXT_BODY_TYPES));
     return send(ctx, 406, CONTENT_TYPES.json, encode(status, 'json'));
   }
-  send(ctx, code, CONTENT_TYPES[text], encode(obj, text));
+  send(ctx, code, CONTENT_TYPES[text], timed(ctx, 'serializeMs', () => encode(obj, text)));
 }
 
 /**
@@ -88,7 +89,7 @@ function send(ctx: RequestContext, code: number, contentType: string, body: stri
   ctx.res.statusCode = code;
   ctx.res.setHeader('Content-Type', contentType);
   ctx.res.setHeader('Cache-Control', 'no-cache, private');
-  endBody(ctx, body);
+  timed(ctx, 'responseWriteMs', () => endBody(ctx, body));
 }
 
 /** Writes a JSON body that is already text (or its UTF-8 bytes). */
@@ -98,7 +99,7 @@ export function writeJSONText(ctx: RequestContext, code: number, text: string | 
   ctx.res.statusCode = code;
   ctx.res.setHeader('Content-Type', 'application/json');
   ctx.res.setHeader('Cache-Control', 'no-cache, private');
-  endBody(ctx, text);
+  timed(ctx, 'responseWriteMs', () => endBody(ctx, text));
 }
 
 /** Adds a `Warning: 299 - "<text>"` header (RFC 7234), one per warning, as Kubernetes sends them. */

@@ -97,7 +97,7 @@ describe('the audit filter', () => {
     assert.ok(rc.stageTimestamp >= rc.requestReceivedTimestamp);
   });
 
-  it('a request slower than 500 ms carries its webhooks\' times and the total (kube\'s apiserver.latency.k8s.io annotations); a fast one does not', async () => {
+  it('a request slower than 500 ms carries its webhooks\' and its answer\'s times and the total (kube\'s apiserver.latency.k8s.io annotations); a fast one does not', async () => {
     // (the fast one "received" a second after now: under the threshold whatever the machine's speed)
     const rows: [name: string, receivedAgoMs: number, want: boolean][] = [['slow', 2000, true], ['fast', -1000, false]];
     for (const [name, ago, want] of rows) {
@@ -121,6 +121,10 @@ describe('the audit filter', () => {
         assert.equal(notes[`apiserver.latency.${d}/mutating-webhook`], '250ms', name);
         assert.equal(notes[`apiserver.latency.${d}/validating-webhook`], '1.5ms', name);
         assert.match(notes[`apiserver.latency.${d}/total`]!, /^\d+(\.\d+)?s$/, name);
+        // writeObject timed its encoding and its write
+        assert.match(notes[`apiserver.latency.${d}/serialize-response-object`]!, /^\d+(\.\d+)?(ns|µs|ms)$/, name);
+        assert.match(notes[`apiserver.latency.${d}/response-write`]!, /^\d+(\.\d+)?(ns|µs|ms)$/, name);
+        assert.equal(notes[`apiserver.latency.${d}/etcd`], undefined, 'no storage call');
       }
     }
   });
