@@ -13,7 +13,7 @@
 // does). Memory is bounded by the stored size of the objects kept; the
 // oldest are dropped first.
 import type { KeyValue } from '../storage/interface.js';
-import type { ApiObject } from './object.js';
+import { deepFreeze, type ApiObject } from './object.js';
 
 /** Stored JSON kept decoded, in bytes (the decoded objects take about 2–3 times as much heap). */
 export const RECENT_BYTES = 16 * 1024 * 1024;
@@ -75,11 +75,4 @@ export class RecentObjects {
   get size(): number {
     return this.entries.size;
   }
-}
-
-function deepFreeze(v: unknown): void {
-  if (typeof v !== 'object' || v === null || Object.isFrozen(v)) return;
-  Object.freeze(v);
-  if (Array.isArray(v)) for (const x of v) deepFreeze(x);
-  else for (const k in v) deepFreeze((v as Record<string, unknown>)[k]);
 }
