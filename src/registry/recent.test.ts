@@ -84,7 +84,7 @@ describe('GenericStore: written objects', () => {
   });
 
   it('forgets the object of a write nobody decoded once the write is done (the watch cache keeps the bytes)', async () => {
-    const writing = (store as unknown as { writing: WeakMap<Uint8Array, ApiObject> }).writing;
+    const writing = (store as unknown as { shared: { writing: WeakMap<Uint8Array, ApiObject> } }).shared.writing;
     const values: Uint8Array[] = [];
     const watch = await store.watchStorage('ns', await storage.currentRevision(), { onEvents: (es) => { for (const e of es) if (e.type !== 'delete') values.push(e.kv.value); }, onError: () => {} });
     try {

@@ -7,13 +7,14 @@ import { randomUUID } from 'node:crypto';
 import type { Store, KeyValue, WatchHandle, WatchSink } from '../storage/interface.js';
 import { isStorageError } from '../storage/errors.js';
 import type { FieldError } from '../api/meta/index.js';
-import { type ApiObject, clone, deepEqual, deepFreeze, nowTimestamp, withTypeMeta } from './object.js';
+import { type ApiObject, clone, deepEqual, nowTimestamp, withTypeMeta } from './object.js';
 import { keysOf, type Keys } from './keys.js';
 import type { Strategy } from './strategy.js';
 import type { WriteHooks } from './hooks.js';
 import { servedJSON, textOnce } from './encoded.js';
 import { storedBytes } from './storedjson.js';
 import { RecentObjects, storedFormOf } from './recent.js';
+import { SharedObjects, stampRevision } from './sharedobjects.js';
 import { validateMetadata, validateMetadataUpdate } from './metadata.js';
 import * as errs from './errors.js';
 import type { Admission, AdmissionOperation } from './admission.js';
@@ -46,9 +47,6 @@ export interface DeleteResult {
 
 const GENERATE_ATTEMPTS = 8;
 
-/** Namespaces whose listShared answer a store keeps (past it, all are forgotten). */
-const SHARED_LISTS_MAX = 1024;
-
 const NAME_CHARS = 'bcdfghjklmnpqrstvwxz2456789';
 
 export class GenericStore {
@@ -58,10 +56,8 @@ export class GenericStore {
   private hooks: WriteHooks = {};
   /** Objects written or read for a write lately, decoded; shared, never modified (recent.ts). */
   private readonly recent = new RecentObjects();
-  /** Decoded objects shared by getShared/listShared, by stored value (a new write is a new KeyValue). */
-  private readonly shared = new WeakMap<KeyValue, ApiObject>();
-  /** Objects being written, by the bytes they were encoded to, while their write is under way (see storing(), written()). */
-  private readonly writing = new WeakMap<Uint8Array, ApiObject>();
+  /** Decoded objects shared by getShared/listShared/decodeShared and informers (sharedobjects.ts). */
+  private readonly shared = new SharedObjects(this.recent, (kv) => this.decode(kv));
   /** Lists, scans and the watch cache's read modes (lister.ts). */
   private readonly lister: Lister;
 
@@ -119,7 +115,7 @@ export class GenericStore {
    * one throws: copy it first.
    */
   async getShared(namespace: string, name: string, mode: ReadMode = { kind: 'mostRecent' }): Promise<ApiObject> {
-    return this.sharedObject((await this.readFor(namespace, name, mode)).kv);
+    return this.shared.object((await this.readFor(namespace, name, mode)).kv);
   }
 
   /** list() for callers that only look: shared, deep-frozen objects (see getShared); `mode` 'any' reads the watch cache as it is (kube's lister). */
@@ -131,13 +127,10 @@ export class GenericStore {
       if (remembered) return remembered;
       const prefix = this.collectionPrefix(namespace);
       const { items, revision } = this.cacher.list(prefix);
-      const objects = Object.freeze(items.map((kv) => this.sharedObject(kv)));
-      if (this.sharedLists.size >= SHARED_LISTS_MAX) this.sharedLists.clear();
-      this.sharedLists.set(prefix, { revision, items: objects });
-      return objects;
+      return this.shared.keepList(prefix, revision, items);
     }
     const { entries } = await this.listEntries(namespace, { plan: { mode, limit: 0, continuing: false } });
-    return entries.map((e) => this.sharedObject(e.kv));
+    return entries.map((e) => this.shared.object(e.kv));
   }
 
   /**
@@ -147,40 +140,13 @@ export class GenericStore {
    * (webhook configurations). Undefined: ask listShared.
    */
   peekSharedList(namespace: string): readonly ApiObject[] | undefined {
-    if (!this.cacher) return undefined;
-    const prefix = this.collectionPrefix(namespace);
-    const memo = this.sharedLists.get(prefix);
-    return memo && this.cacher.unchangedSince(prefix, memo.revision) ? memo.items : undefined;
+    const cacher = this.cacher;
+    return cacher ? this.shared.list(this.collectionPrefix(namespace), (prefix, revision) => cacher.unchangedSince(prefix, revision)) : undefined;
   }
-
-  /** listShared's answers by prefix, with the cache revision they were read at. */
-  private readonly sharedLists = new Map<string, { revision: number; items: readonly ApiObject[] }>();
 
   /** A stored value decoded once and shared, deep-frozen (informers, listers). */
   decodeShared(kv: KeyValue): ApiObject {
-    return this.sharedObject(kv);
-  }
-
-  private sharedObject(kv: KeyValue): ApiObject {
-    let obj = this.shared.get(kv);
-    if (!obj) this.shared.set(kv, (obj = deepFreeze(this.written(kv) ?? this.decode(kv))));
-    return obj;
-  }
-
-  /**
-   * The object this store wrote as `kv`, when it still knows it: an informer
-   * sees a write's event before the write's own continuation runs (SQLite
-   * notifies at commit) or after it (then the object is a recent one). It is
-   * shared from then on: the writer only stamps its resourceVersion, which is
-   * stamped here first, so decoding the bytes again is not needed.
-   */
-  private written(kv: KeyValue): ApiObject | undefined {
-    // Looked up by the bytes: the event's KeyValue is not the one the write will be answered with.
-    const obj = this.writing.get(kv.value);
-    if (obj === undefined) return this.recent.get(kv);
-    this.writing.delete(kv.value);
-    stampRevision(obj, kv.modRevision);
-    return obj;
+    return this.shared.object(kv);
   }
 
   /** The stored value a get answers with, and whether it came from the watch cache. */
@@ -310,7 +276,7 @@ export class GenericStore {
         const key = this.key(meta.namespace ?? '', meta.name!);
         const stored = ctx.lens ? await this.toStorage(ctx.lens, obj) : obj;
         const value = this.encode(stored);
-        const kv = await this.storing(stored, value, () => timedStorage(ctx.latency, () => this.storage.create(key, value)));
+        const kv = await this.shared.storing(stored, value, () => timedStorage(ctx.latency, () => this.storage.create(key, value)));
         stampRevision(stored, kv.modRevision);
         this.recent.remember(key, kv.modRevision, stored, value);
         return ctx.lens ? await ctx.lens.toRequest(stored) : stored;
@@ -518,25 +484,10 @@ export class GenericStore {
     }
     const stored = ctx.lens ? await this.toStorage(ctx.lens, obj) : obj;
     const value = this.encode(stored);
-    const next = await this.storing(stored, value, () => timedStorage(ctx.latency, () => this.storage.update(key, value, { expectedModRevision: kv.modRevision })));
+    const next = await this.shared.storing(stored, value, () => timedStorage(ctx.latency, () => this.storage.update(key, value, { expectedModRevision: kv.modRevision })));
     stampRevision(stored, next.modRevision);
     this.recent.remember(key, next.modRevision, stored, value);
     return ctx.lens ? await ctx.lens.toRequest(stored) : stored;
-  }
-
-  /**
-   * Runs `write`, which stores `value`, the encoding of `obj`: an informer
-   * decoding the write's event meanwhile shares `obj` (see written()). Only
-   * while the write is under way — the watch cache keeps the bytes, so an
-   * entry left behind would keep the object alive with them.
-   */
-  private async storing<T>(obj: ApiObject, value: Uint8Array, write: () => Promise<T>): Promise<T> {
-    this.writing.set(value, obj);
-    try {
-      return await write();
-    } finally {
-      this.writing.delete(value);
-    }
   }
 
   /** The stored object as a write sees it: in the request's version when a lens converts (see WriteLens). */
@@ -595,7 +546,7 @@ export class GenericStore {
       if (opts.dryRun) return obj;
       try {
         const value = this.encode(obj);
-        const next = await this.storing(obj, value, () => this.storage.update(key, value, { expectedModRevision: kv.modRevision }));
+        const next = await this.shared.storing(obj, value, () => this.storage.update(key, value, { expectedModRevision: kv.modRevision }));
         stampRevision(obj, next.modRevision);
         this.recent.remember(key, next.modRevision, obj, value);
         return obj;
@@ -702,10 +653,4 @@ export function namesResourceVersion(rv: unknown): boolean {
   if (typeof rv !== 'string' || !/^\d+$/.test(rv)) return false;
   const n = BigInt(rv);
   return n !== 0n && n < 2n ** 64n;
-}
-
-/** Sets the resourceVersion a write was stored at (an object an informer already shares carries it, frozen). */
-function stampRevision(obj: ApiObject, revision: number): void {
-  const rv = String(revision);
-  if (obj.metadata.resourceVersion !== rv) obj.metadata.resourceVersion = rv;
 }
