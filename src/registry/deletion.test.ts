@@ -1,7 +1,10 @@
-// Deleting with a zero grace period writes the deletion first and then
-// deletes; another client (a node finishing the pod it sees terminating) may
-// delete the object between the two writes. As kube's ignoreNotFound, the
-// delete that made the object terminate still succeeds.
+// What a delete does to an object (planDeletion's table), and two races of
+// finishing an object kube's registry store tolerates: a zero-grace delete
+// writes the deletion first and then deletes, and another client (a node
+// finishing the pod it sees terminating) may delete the object between the
+// two writes; an update removing the last finalizer deletes the object, and
+// another client removing it too may have deleted it first. Both answer
+// success, as kube's ignoreNotFound and deleteWithoutFinalizers do.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { join } from 'node:path';
@@ -77,6 +80,9 @@ describe('GenericStore: a zero-grace delete racing another deleter', () => {
   let store: GenericStore;
   /** When set, the next update of this key is followed at once by another client's delete of it. */
   let raceOn: string | undefined;
+  /** When set, another client deletes this key just before the store's next delete of it. */
+  let raceDeleteOn: string | undefined;
+  let cms: GenericStore;
   before(() => {
     storage = SqliteStore.open({ path: join(tempDir('svc-deletion-'), 'state.db') });
     const update: SqliteStore['update'] = async (key, value, opts) => {
@@ -87,9 +93,17 @@ describe('GenericStore: a zero-grace delete racing another deleter', () => {
       }
       return written;
     };
+    const del: SqliteStore['delete'] = async (key, opts) => {
+      if (key === raceDeleteOn) {
+        raceDeleteOn = undefined;
+        await storage.delete(key);
+      }
+      return storage.delete(key, opts);
+    };
     const racing = new Proxy(storage, {
-      get: (target, p) => (p === 'update' ? update : typeof Reflect.get(target, p) === 'function' ? Reflect.get(target, p).bind(target) : Reflect.get(target, p)),
+      get: (target, p) => (p === 'update' ? update : p === 'delete' ? del : typeof Reflect.get(target, p) === 'function' ? Reflect.get(target, p).bind(target) : Reflect.get(target, p)),
     });
+    cms = new GenericStore(CM, strategyFor(CM, true), racing, new Admission());
     store = new GenericStore(POD, strategyFor(POD, true, true), racing, new Admission());
   });
   after(() => storage.close());
@@ -110,6 +124,18 @@ describe('GenericStore: a zero-grace delete racing another deleter', () => {
       await assert.rejects(store.get('ns', name), (e: { status?: { code?: number } }) => e.status?.code === 404);
     });
   }
+
+  it('removing the last finalizer answers the object when another client finished it first (kube: "deletion is racy")', async () => {
+    await cms.create('ns', { metadata: { name: 'held', namespace: 'ns', finalizers: ['x.example.com/hold'] } }, W);
+    const marked = await cms.delete('ns', 'held', W);
+    assert.equal(marked.deleted, false);
+    raceDeleteOn = cms.key('ns', 'held');
+    const released = await cms.guaranteedUpdate('ns', 'held', (cur) => ({ ...cur, metadata: { ...cur.metadata, finalizers: [] } }), W);
+    assert.equal(raceDeleteOn, undefined, 'the store went on to delete it');
+    assert.equal(released.metadata.name, 'held');
+    assert.ok(released.metadata.deletionTimestamp);
+    await assert.rejects(cms.get('ns', 'held'), (e: { status?: { code?: number } }) => e.status?.code === 404);
+  });
 
   it('a delete of an object already gone is still 404', async () => {
     await assert.rejects(store.delete('ns', 'never', { gracePeriodSeconds: 0, dryRun: false }), (e: { status?: { code?: number } }) => e.status?.code === 404);

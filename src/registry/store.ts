@@ -475,10 +475,16 @@ export class GenericStore {
     const finishing = Boolean(obj.metadata.deletionTimestamp) && this.strategy.pendingFinalizers(obj).length === 0 && (obj.metadata.finalizers ?? []).length === 0;
     if (ctx.dryRun) return obj;
     if (finishing) {
-      // The last finalizer went away on a terminating object: it is deleted now.
+      // The last finalizer went away on a terminating object: it is deleted now. Another client
+      // finishing it meanwhile deleted it already: as kube's deleteWithoutFinalizers ("deletion is
+      // racy"), that is this write's success. (Any other change meanwhile is a Conflict: read again.)
       this.recent.forget(key);
-      await timedStorage(ctx.latency, () => this.storage.delete(key, { expectedModRevision: kv.modRevision }));
-      await this.released(obj);
+      try {
+        await timedStorage(ctx.latency, () => this.storage.delete(key, { expectedModRevision: kv.modRevision }));
+        await this.released(obj);
+      } catch (err) {
+        if (!isStorageError(err, 'KeyNotFound')) throw err;
+      }
       obj.metadata.resourceVersion = old.metadata.resourceVersion;
       return obj;
     }
