@@ -191,11 +191,12 @@ class BodyWriter implements PieceSink {
 
   end(): void {
     if (this.closed || this.ctx.res.writableEnded) return;
-    timed(this.ctx, 'responseWriteMs', () => this.endNow());
+    if (this.audited) auditResponseText(this.ctx, this.audited.join(''));
+    timed(this.ctx, 'responseWriteMs', () => this.writeRest());
   }
 
-  private endNow(): void {
-    if (this.audited) auditResponseText(this.ctx, this.audited.join(''));
+  /** The pieces not written yet, and the last one, ending the response. */
+  private writeRest(): void {
     const last = this.piece.subarray(0, this.at);
     // A body that never needed a flush goes out in one piece (gzip-encoded if large enough).
     if (!this.decided) return endBody(this.ctx, this.ready.length === 0 ? Buffer.from(last) : Buffer.concat([...this.ready.splice(0), last]));

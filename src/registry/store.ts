@@ -405,16 +405,10 @@ export class GenericStore {
       meta.resourceVersion = String(next.modRevision);
       if (immediate) {
         // Graceful deletion with a zero grace period: recorded, then deleted at once. Someone
-        // watching (a node finishing the pod) may delete it between the two writes; as kube's
-        // ignoreNotFound, that is this delete's success, answered with the object last written.
-        this.recent.forget(key);
-        try {
-          const gone = await timedStorage(opts.latency, () => this.storage.delete(key, { expectedModRevision: next.modRevision }));
-          await this.released(obj);
-          meta.resourceVersion = String(gone.revision);
-        } catch (err) {
-          if (!isStorageError(err, 'KeyNotFound')) throw err;
-        }
+        // watching (a node finishing the pod) may delete it between the two writes (finishDeletion).
+        // Answered with the object last written.
+        const gone = await this.finishDeletion(key, next.modRevision, obj, opts.latency);
+        if (gone !== undefined) meta.resourceVersion = String(gone);
         return { object: obj, deleted: true };
       }
       this.recent.remember(key, next.modRevision, obj, value);
@@ -475,16 +469,9 @@ export class GenericStore {
     const finishing = Boolean(obj.metadata.deletionTimestamp) && this.strategy.pendingFinalizers(obj).length === 0 && (obj.metadata.finalizers ?? []).length === 0;
     if (ctx.dryRun) return obj;
     if (finishing) {
-      // The last finalizer went away on a terminating object: it is deleted now. Another client
-      // finishing it meanwhile deleted it already: as kube's deleteWithoutFinalizers ("deletion is
-      // racy"), that is this write's success. (Any other change meanwhile is a Conflict: read again.)
-      this.recent.forget(key);
-      try {
-        await timedStorage(ctx.latency, () => this.storage.delete(key, { expectedModRevision: kv.modRevision }));
-        await this.released(obj);
-      } catch (err) {
-        if (!isStorageError(err, 'KeyNotFound')) throw err;
-      }
+      // The last finalizer went away on a terminating object: it is deleted now (any other change
+      // meanwhile is a Conflict: read again).
+      await this.finishDeletion(key, kv.modRevision, obj, ctx.latency);
       obj.metadata.resourceVersion = old.metadata.resourceVersion;
       return obj;
     }
@@ -494,6 +481,25 @@ export class GenericStore {
     stampRevision(stored, next.modRevision);
     this.recent.remember(key, next.modRevision, stored, value);
     return ctx.lens ? await ctx.lens.toRequest(stored) : stored;
+  }
+
+  /**
+   * Deletes a terminating object nothing holds any more, stored at
+   * `modRevision`; answers the revision of the delete. Another client finishing
+   * it may have deleted it first (a node finishing its pod, a controller removing
+   * a finalizer too): as kube's ignoreNotFound and deleteWithoutFinalizers
+   * ("deletion is racy"), that is this write's success — undefined, nothing to
+   * release.
+   */
+  private async finishDeletion(key: string, modRevision: number, obj: ApiObject, latency: LatencyTrackers | undefined): Promise<number | undefined> {
+    this.recent.forget(key);
+    const gone = await timedStorage(latency, () => this.storage.delete(key, { expectedModRevision: modRevision })).catch((err: unknown) => {
+      if (isStorageError(err, 'KeyNotFound')) return undefined;
+      throw err;
+    });
+    if (gone === undefined) return undefined;
+    await this.released(obj);
+    return gone.revision;
   }
 
   /** The stored object as a write sees it: in the request's version when a lens converts (see WriteLens). */
@@ -644,7 +650,7 @@ function randomSuffix(): string {
   return s;
 }
 
-/** Everything but metadata and status: what bumps generation. */
+/** The object without its resourceVersion (a no-op update compares the rest). */
 function stripRV(obj: ApiObject): ApiObject {
   const { resourceVersion: _rv, ...meta } = obj.metadata;
   return { ...obj, metadata: meta };

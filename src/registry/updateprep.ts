@@ -49,6 +49,7 @@ export function prepareUpdate(obj: ApiObject, old: ApiObject, strategy: Strategy
   return obj;
 }
 
+/** Everything but metadata and status: what bumps generation. */
 function specOf(obj: ApiObject): Record<string, unknown> {
   const { metadata: _m, status: _s, apiVersion: _a, kind: _k, ...rest } = obj;
   return rest;

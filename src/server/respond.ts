@@ -96,10 +96,7 @@ function send(ctx: RequestContext, code: number, contentType: string, body: stri
 export function writeJSONText(ctx: RequestContext, code: number, text: string | Buffer): void {
   if (ctx.res.headersSent || ctx.res.writableEnded) return;
   if (auditRecordOf(ctx)) auditResponseText(ctx, typeof text === 'string' ? text : text.toString('utf8'));
-  ctx.res.statusCode = code;
-  ctx.res.setHeader('Content-Type', 'application/json');
-  ctx.res.setHeader('Cache-Control', 'no-cache, private');
-  timed(ctx, 'responseWriteMs', () => endBody(ctx, text));
+  send(ctx, code, CONTENT_TYPES.json, text);
 }
 
 /** Adds a `Warning: 299 - "<text>"` header (RFC 7234), one per warning, as Kubernetes sends them. */
