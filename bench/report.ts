@@ -24,12 +24,18 @@ export const fmt = (n: number, digits = 2) => (Number.isFinite(n) ? n.toFixed(di
  * phase or two; a ratio of phases run seconds apart cancels slow drift, and the
  * median ignores the disturbed rounds (where best-of-each-side can pair one
  * side's lucky phase with the other's unlucky one).
+ *
+ * `pooled`: the whole run's rate of a over b — each side's requests over the
+ * total time of its phases, for phases of equal size (Σ 1/b[i] / Σ 1/a[i]).
+ * Unlike the median it keeps the costs that come in bursts (a major
+ * collection, a WAL checkpoint) wherever they fell: what a server sustains.
  */
-export function pairedRatios(a: readonly number[], b: readonly number[]): { ratios: number[]; median: number } {
+export function pairedRatios(a: readonly number[], b: readonly number[]): { ratios: number[]; median: number; pooled: number } {
   if (a.length !== b.length || a.length === 0) throw new Error(`pairedRatios: ${a.length} and ${b.length} phases`);
   const ratios = a.map((x, i) => x / b[i]!);
   const sorted = [...ratios].sort((x, y) => x - y);
-  return { ratios, median: (sorted[(sorted.length - 1) >> 1]! + sorted[sorted.length >> 1]!) / 2 };
+  const time = (rates: readonly number[]) => rates.reduce((t, r) => t + 1 / r, 0);
+  return { ratios, median: (sorted[(sorted.length - 1) >> 1]! + sorted[sorted.length >> 1]!) / 2, pooled: time(b) / time(a) };
 }
 
 /** "71, 74, 80 %": the rounds' ratios as a figure line. */
