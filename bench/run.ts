@@ -22,6 +22,7 @@ import { benchOperations } from './operations.js';
 import { benchFairness } from './fairness.js';
 import { benchAudit } from './audit.js';
 import { benchApf } from './apf.js';
+import { steadiness } from './steadiness.js';
 
 const suites: Record<string, () => Promise<string[]>> = {
   storage: benchStorage, apiserver: benchApiServer, watch: benchWatch, apply: benchApply, validation: benchValidation, smd: async () => benchSmd(),
@@ -31,10 +32,12 @@ const suites: Record<string, () => Promise<string[]>> = {
   operations: async () => [...(await benchOperations()), '', ...(await benchFairness())], audit: () => benchAudit(), apf: () => benchApf(), metrics: () => benchMetrics(),
 };
 const wanted = process.argv.slice(2);
-const lines: string[] = [];
+// the machine's own speed before and after, beside the figures (bench/steadiness.ts)
+const lines: string[] = [steadiness('before the benchmarks'), ''];
 for (const [name, run] of Object.entries(suites)) {
   if (wanted.length > 0 && !wanted.includes(name)) continue;
   lines.push(...(await run()), '');
 }
+lines.push(steadiness('after them'));
 appendResults('npm run bench', lines);
 process.exit(0);
