@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, it } from 'node:test';
 import { SqliteStore } from './store.js';
 import { tempDir } from '../../testing/tempdir.js';
@@ -241,5 +241,23 @@ describe('sqlite durability', () => {
     const path = tempDb();
     writeFileSync(path, 'this is not a database, just some bytes '.repeat(200));
     assert.throws(() => SqliteStore.open({ path }), /cannot open SQLite store at .*state\.db: file is not a database/);
+  });
+});
+
+describe('sqlite writer thread and node options', () => {
+  it('a store opened by `node --input-type=module -e …` writes through its thread (workers refuse --input-type)', async () => {
+    const path = tempDb();
+    const script = `const { SqliteStore } = await import(${JSON.stringify(pathToFileURL(join(here, 'store.js')).href)});
+const store = SqliteStore.open({ path: ${JSON.stringify(path)}, inlineValueBytes: 0 });
+const kv = await store.create('/k', Buffer.from('v'.repeat(4096)));
+console.log('created', kv.modRevision);
+await store.close();`;
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+    const code = await new Promise<number | null>((r) => child.on('exit', r));
+    assert.equal(code, 0, out);
+    assert.match(out, /^created \d+\n$/);
   });
 });

@@ -208,7 +208,10 @@ export class ThreadWriter implements LogWriter {
   onDeath?: (err: Error) => void;
 
   constructor(opts: ThreadWriterOptions) {
-    this.worker = new Worker(new URL('./writerthread.js', import.meta.url), { workerData: opts });
+    // The thread gets the process's node options (a worker's default), less --input-type: node refuses to start a
+    // worker with it, and a script run as `node --input-type=module -e …` would otherwise lose its store at once.
+    const execArgv = process.execArgv.filter((a) => !a.startsWith('--input-type'));
+    this.worker = new Worker(new URL('./writerthread.js', import.meta.url), { workerData: opts, execArgv });
     this.worker.unref();
     this.worker.on('message', (m: ThreadReply) => {
       const c = this.calls.get(m.id);
