@@ -208,10 +208,11 @@ export class ThreadWriter implements LogWriter {
   onDeath?: (err: Error) => void;
 
   constructor(opts: ThreadWriterOptions) {
-    // The thread gets the process's node options (a worker's default), less --input-type: node refuses to start a
-    // worker with it, and a script run as `node --input-type=module -e …` would otherwise lose its store at once.
-    const execArgv = process.execArgv.filter((a) => !a.startsWith('--input-type'));
-    this.worker = new Worker(new URL('./writerthread.js', import.meta.url), { workerData: opts, execArgv });
+    // The thread inherits the process's node options (a worker's default), except under --input-type, which node
+    // refuses in a worker: a script run as `node --input-type=module -e …` would lose its store at once. Then it
+    // gets none (an explicit list may not hold V8 flags such as --expose-gc either; those are process-wide anyway).
+    const inputType = process.execArgv.some((a) => a.startsWith('--input-type'));
+    this.worker = new Worker(new URL('./writerthread.js', import.meta.url), { workerData: opts, ...(inputType ? { execArgv: [] } : {}) });
     this.worker.unref();
     this.worker.on('message', (m: ThreadReply) => {
       const c = this.calls.get(m.id);
