@@ -36,8 +36,8 @@ async function prepare(server: AdminServer): Promise<Call> {
 
 export async function benchOperations(opts: { perPhase?: number; rounds?: number } = {}): Promise<string[]> {
   const perPhase = opts.perPhase ?? 3000;
-  // nine rounds: single rounds' ratios swing ±20 points on a 2-core VM (the audit log's writeback lands in either
-  // side's phases); the median of nine is steadier than of five, for ≈ 11 s more
+  // nine rounds: single rounds' ratios swing ±20 points on a 2-core VM (the machine's own speed drifts over
+  // seconds: bench/steadiness.ts); the median of nine is steadier than of five, for ≈ 11 s more
   const rounds = opts.rounds ?? 9;
   const dir = mkdtempSync(join(tmpdir(), 'svc-bench-ops-'));
   const servers: AdminServer[] = [];

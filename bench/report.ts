@@ -11,6 +11,11 @@ export function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
+/** The median of sorted samples: the middle one, or the mean of the middle two. */
+export function median(sorted: readonly number[]): number {
+  return (sorted[(sorted.length - 1) >> 1]! + sorted[sorted.length >> 1]!) / 2;
+}
+
 export function summarize(samples: number[]): { p50: number; p99: number; max: number } {
   const s = [...samples].sort((a, b) => a - b);
   return { p50: percentile(s, 50), p99: percentile(s, 99), max: s[s.length - 1] ?? NaN };
@@ -35,7 +40,7 @@ export function pairedRatios(a: readonly number[], b: readonly number[]): { rati
   const ratios = a.map((x, i) => x / b[i]!);
   const sorted = [...ratios].sort((x, y) => x - y);
   const time = (rates: readonly number[]) => rates.reduce((t, r) => t + 1 / r, 0);
-  return { ratios, median: (sorted[(sorted.length - 1) >> 1]! + sorted[sorted.length >> 1]!) / 2, pooled: time(b) / time(a) };
+  return { ratios, median: median(sorted), pooled: time(b) / time(a) };
 }
 
 /** "71, 74, 80 %": the rounds' ratios as a figure line. */

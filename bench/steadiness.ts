@@ -6,7 +6,7 @@
 // run seconds apart, each take whatever speed the machine had then. The
 // spread printed beside the figures says how far a single round can be
 // trusted.
-import { fmt } from './report.js';
+import { fmt, median } from './report.js';
 
 /** One run of the workload: its CPU time (user + system), ms. */
 function workloadMs(iterations: number): number {
@@ -26,8 +26,7 @@ function workloadMs(iterations: number): number {
 export function spreadOf(samples: readonly number[]): { min: number; median: number; max: number; spread: number } {
   if (samples.length === 0) throw new Error('spreadOf: no samples');
   const s = [...samples].sort((a, b) => a - b);
-  const median = (s[(s.length - 1) >> 1]! + s[s.length >> 1]!) / 2;
-  return { min: s[0]!, median, max: s[s.length - 1]!, spread: s[s.length - 1]! / s[0]! - 1 };
+  return { min: s[0]!, median: median(s), max: s[s.length - 1]!, spread: s[s.length - 1]! / s[0]! - 1 };
 }
 
 /** The figure line: `runs` of the workload (≈ 0.3 s each on the 2-core machine). */

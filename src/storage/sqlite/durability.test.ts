@@ -248,11 +248,14 @@ describe('sqlite writer thread and node options', () => {
   // workers refuse --input-type; an explicit option list for them may not hold V8 flags (--expose-gc)
   for (const flags of [['--input-type=module'], ['--expose-gc', '--input-type=module'], ['--expose-gc']]) it(`a store opened by \`node ${flags.join(' ')} …\` writes through its thread`, async () => {
     const path = tempDb();
-    const script = `const { SqliteStore } = await import(${JSON.stringify(pathToFileURL(join(here, 'store.js')).href)});
+    // an async function, not top-level await: without --input-type=module, -e runs as CommonJS
+    const script = `(async () => {
+const { SqliteStore } = await import(${JSON.stringify(pathToFileURL(join(here, 'store.js')).href)});
 const store = SqliteStore.open({ path: ${JSON.stringify(path)}, inlineValueBytes: 0 });
 const kv = await store.create('/k', Buffer.from('v'.repeat(4096)));
 console.log('created', kv.modRevision);
-await store.close();`;
+await store.close();
+})().catch((err) => { console.error(err); process.exit(1); });`;
     const child = spawn(process.execPath, [...flags, '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
