@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { freePort } from '../src/testing/ports.js';
 import { DEFAULT_ON_PLUGINS } from '../src/admission/chain.js';
-import { fmt, fmtRatios, pairedRatios, startServerProcess, stopProcess, summarize } from './report.js';
+import { cpuShare, fmt, fmtRatios, pairedRatios, startServerProcess, stopProcess, summarize } from './report.js';
 import { client, untilOk, type Call } from './httpclient.js';
 import { cpuOf } from './proc.js';
 
@@ -171,6 +171,7 @@ export async function benchAdmission(opts: { perPhase?: number; rounds?: number;
       '',
       `- default / none: ${fmt(100 * ratio.median, 0)} %, median of the rounds (per round ${fmtRatios(ratio)}; the whole run ${fmt(100 * ratio.pooled, 0)} %; best against best ${fmt((100 * a.rate) / b.rate, 0)} %) (target ≥ 85 %)`,
       `- server CPU ms per create, per round: default ${as.map((p) => fmt(p.cpuMs, 3)).join(', ')}; none ${bs.map((p) => fmt(p.cpuMs, 3)).join(', ')}`,
+      `- the no-plugin server's CPU for the run's creates as a share of the default server's (bench/report.ts cpuShare; a diagnostic, not the target's figure): ${fmt(100 * cpuShare(as.map((p) => p.cpuMs), bs.map((p) => p.cpuMs)), 0)} %`,
       `- ResourceQuota status writes during the phases: ${writes} for ${(rounds * perPhase).toLocaleString('en')} pods (${fmt((rounds * perPhase) / Math.max(1, writes), 1)} pods per write)`,
       `- server CPU while the other side was measured (its controllers still reacting to its own creates), ms per create of the measured phase, mean of the rounds: default server ${fmt(mean(bs.map((p) => p.otherCpuMs)), 3)}, none server ${fmt(mean(as.map((p) => p.otherCpuMs)), 3)}`,
       `- quota after the run: used pods=${quota.status?.used?.pods}, requests.cpu=${quota.status?.used?.['requests.cpu']}; a created pod's service account ${sample.spec?.serviceAccountName}, volumes ${(sample.spec?.volumes ?? []).map((v: { name: string }) => v.name).join(',')}`,

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { bindClusterAdmin, startAdminServer, type AdminServer } from './adminserver.js';
 import { client, type Call } from './httpclient.js';
 import { runLoad } from './load.js';
-import { fmt, fmtRatios, pairedRatios, summarize } from './report.js';
+import { cpuShare, fmt, fmtRatios, pairedRatios, summarize } from './report.js';
 
 const NS = 'bench-ops';
 const USER_TOKEN = 'bench-user-token';
@@ -88,6 +88,7 @@ export async function benchOperations(opts: { perPhase?: number; rounds?: number
     const ratio = (verb: 'creates' | 'gets') => pairedRatios(results.on![verb].map((p) => p.rate), results.off![verb].map((p) => p.rate));
     const [cr, gr] = [ratio('creates'), ratio('gets')];
     const cpu = (verb: 'creates' | 'gets', side: string) => results[side]![verb].map((p) => fmt(p.cpuUs, 0)).join(', ');
+    const offCpuShare = (verb: 'creates' | 'gets') => fmt(100 * cpuShare(results.on![verb].map((p) => p.cpuUs), results.off![verb].map((p) => p.cpuUs)), 0);
     return [
       '### Operating the server (issue 26): metrics + audit (Metadata, everything) + APF vs audit off + the plain in-flight limiter',
       '',
@@ -101,6 +102,7 @@ export async function benchOperations(opts: { perPhase?: number; rounds?: number
       `- creates/s: ${fmt(100 * cr.median, 0)} % (per round ${fmtRatios(cr)}; the whole run ${fmt(100 * cr.pooled, 0)} %; best against best ${fmt((100 * c.on.rate) / c.off.rate, 0)} %) (target ≥ 85 %)`,
       `- gets/s: ${fmt(100 * gr.median, 0)} % (per round ${fmtRatios(gr)}; the whole run ${fmt(100 * gr.pooled, 0)} %; best against best ${fmt((100 * g.on.rate) / g.off.rate, 0)} %) (target ≥ 85 %)`,
       `- server CPU µs per request, per round: creates on ${cpu('creates', 'on')} / off ${cpu('creates', 'off')}; gets on ${cpu('gets', 'on')} / off ${cpu('gets', 'off')}`,
+      `- the off server's CPU for the whole run's requests as a share of the on server's (bench/report.ts cpuShare; a diagnostic, not the target's figure): creates ${offCpuShare('creates')} %, gets ${offCpuShare('gets')} %`,
     ];
   } finally {
     for (const s of servers) await s.stop();

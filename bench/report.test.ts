@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { fmtRatios, pairedRatios } from './report.js';
+import { cpuShare, fmtRatios, pairedRatios } from './report.js';
 
 describe('pairedRatios', () => {
   const cases: { name: string; a: number[]; b: number[]; ratios: number[]; median: number; pooled: number }[] = [
@@ -25,5 +25,20 @@ describe('pairedRatios', () => {
   });
   it('formats the rounds as percentages', () => {
     assert.equal(fmtRatios(pairedRatios([71, 80, 74], [100, 100, 100])), '71, 80, 74 %');
+  });
+});
+
+describe('cpuShare', () => {
+  const cases: { name: string; a: number[]; b: number[]; share: number }[] = [
+    { name: 'one phase each', a: [500], b: [400], share: 0.8 },
+    { name: 'sums, not the mean of per-phase shares', a: [100, 300], b: [100, 100], share: 0.5 },
+    { name: 'b costlier than a', a: [100, 100], b: [150, 150], share: 1.5 },
+  ];
+  for (const c of cases) {
+    it(c.name, () => assert.ok(Math.abs(cpuShare(c.a, c.b) - c.share) < 1e-12, `${cpuShare(c.a, c.b)}, want ${c.share}`));
+  }
+  it('refuses phases that do not pair', () => {
+    assert.throws(() => cpuShare([1, 2], [1]), /2 and 1 phases/);
+    assert.throws(() => cpuShare([], []), /0 and 0 phases/);
   });
 });

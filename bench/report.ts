@@ -43,6 +43,19 @@ export function pairedRatios(a: readonly number[], b: readonly number[]): { rati
   return { ratios, median: median(sorted), pooled: time(b) / time(a) };
 }
 
+/**
+ * The server CPU side b spent on the whole run's requests as a share of side
+ * a's: Σ b[i] / Σ a[i] over per-request CPU of phases of equal size. For a
+ * CPU-bound server it is the rate ratio a / b, without the time the other
+ * processes (the client, the other server) took; a diagnostic beside the
+ * target's figure, not the target's figure.
+ */
+export function cpuShare(a: readonly number[], b: readonly number[]): number {
+  if (a.length !== b.length || a.length === 0) throw new Error(`cpuShare: ${a.length} and ${b.length} phases`);
+  const sum = (xs: readonly number[]) => xs.reduce((t, x) => t + x, 0);
+  return sum(b) / sum(a);
+}
+
 /** "71, 74, 80 %": the rounds' ratios as a figure line. */
 export const fmtRatios = (r: { ratios: number[]; median: number }) => `${r.ratios.map((x) => fmt(100 * x, 0)).join(', ')} %`;
 
