@@ -95,7 +95,8 @@ function send(ctx: RequestContext, code: number, contentType: string, body: stri
 /** Writes a JSON body that is already text (or its UTF-8 bytes). */
 export function writeJSONText(ctx: RequestContext, code: number, text: string | Buffer): void {
   if (ctx.res.headersSent || ctx.res.writableEnded) return;
-  if (auditRecordOf(ctx)) auditResponseText(ctx, typeof text === 'string' ? text : text.toString('utf8'));
+  // only RequestResponse keeps the body: below it, a stored object's bytes are not decoded for nothing
+  if (auditWantsResponse(ctx)) auditResponseText(ctx, typeof text === 'string' ? text : text.toString('utf8'));
   send(ctx, code, CONTENT_TYPES.json, text);
 }
 

@@ -9,10 +9,11 @@ import { isObject } from '../schema/model.js';
 import { pathToString } from './fieldpath.js';
 import { compareEntries, decodeManaged, encodeEntry, encodeManaged, incomingManaged, isResetRequest, type Conflict, type Managed } from './managed.js';
 import { applyMerged, BEFORE_FIRST_APPLY, STRIPPED, update, type EngineOptions } from './engine.js';
-import { createdFieldSet, isEmptyObject } from './createset.js';
+import { createdFieldSet, createdFromZero, isEmptyObject } from './createset.js';
 import { intern } from './intern.js';
 import { fastUpdate } from './fastupdate.js';
-import { cloneJson, jsonEqual, markReconciled, type JsonObject } from './typed.js';
+import { cloneJson, compare, jsonEqual, markReconciled, type JsonObject } from './typed.js';
+import type { FieldSet } from './fieldpath.js';
 
 export { apply, BEFORE_FIRST_APPLY, STRIPPED, update, type ApplyInput, type EngineOptions, type UpdateInput } from './engine.js';
 export type { Conflict, JsonObject };
@@ -102,31 +103,46 @@ export function updateObject(o: UpdateObjectOptions): WriteResult {
     if (fast) return fast;
   }
   if (o.live === undefined && o.isCreate !== false) {
-    const created = createdFromNothing(o);
+    const created = createdDirectly(o);
     if (created) return created;
   }
   return generalUpdate(o);
 }
 
 /**
- * A create from nothing (an unstructured kind starts from {}) whose body
- * names no managedFields: the engine would compare {} with the object, give
- * its writer every field and record one Update entry — here that set is built
- * in one walk (createset.ts) and the entry written directly (encodeEntry).
- * Undefined for any other create (a Go zero object to start from,
- * managedFields sent): the engine decides.
+ * A create whose body names no managedFields: the engine would compare the
+ * object a create starts from with the new one, give its writer what was
+ * added or changed and record one Update entry — here that set is made
+ * directly and the entry written once (encodeEntry), without the engine's
+ * bookkeeping of other managers (there are none). From nothing (an
+ * unstructured kind starts from {}) the set is built in one walk
+ * (createset.ts); from a kind's Go zero object it is that comparison's
+ * added and modified fields, in one walk too. Undefined when managedFields
+ * were sent: the engine decides.
  */
-function createdFromNothing(o: UpdateObjectOptions): WriteResult | undefined {
+function createdDirectly(o: UpdateObjectOptions): WriteResult | undefined {
   const meta = o.updated.metadata;
-  if (!isObject(meta) || Object.hasOwn(meta, 'managedFields') || !isEmptyObject(o.empty ?? {})) return undefined;
-  const set = createdFieldSet(o.updated, o.schema, { ignored: o.ignored, notOwned: STRIPPED });
-  const changed = !isEmptyObject(o.updated);
+  if (!isObject(meta) || Object.hasOwn(meta, 'managedFields')) return undefined;
+  const empty = o.empty ?? {};
+  const fromNothing = isEmptyObject(empty);
+  const set = fromNothing ? createdFieldSet(o.updated, o.schema, { ignored: o.ignored, notOwned: STRIPPED }) : setFromZero(empty, o);
+  const changed = fromNothing ? !isEmptyObject(o.updated) : !jsonEqual(empty, o.updated);
   if (set.empty()) return { object: o.updated, changed };
   // As the engine leaves a set: interned, and known to be reconciled with the schema it was made with.
   const fields = intern(set);
   markReconciled(fields, o.schema);
   const entry = encodeEntry({ manager: o.manager, operation: 'Update', apiVersion: o.apiVersion, time: o.now(), fields, ...(o.subresource ? { subresource: o.subresource } : {}) });
   return { object: { ...o.updated, metadata: { ...(meta as JsonObject), managedFields: [entry] as unknown as JsonValue } }, changed };
+}
+
+/** The engine's set for a create from the Go zero object `zero`: what the comparison adds or modifies, less the ignored fields and the never-owned members — in one walk (createset.ts) unless the zero object holds list items. */
+function setFromZero(zero: JsonObject, o: UpdateObjectOptions): FieldSet {
+  const walked = createdFromZero(o.updated, zero, o.schema, { ignored: o.ignored, notOwned: STRIPPED });
+  if (walked) return walked;
+  const c = compare(zero, o.updated, o.schema);
+  let set = c.modified.union(c.added);
+  if (o.ignored) set = set.recursiveDifference(o.ignored);
+  return set.difference(STRIPPED);
 }
 
 /** updateObject through the engine, whatever the change (exported for the fast path's equivalence test). */

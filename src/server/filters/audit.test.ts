@@ -147,6 +147,10 @@ describe('the audit filter', () => {
     assert.equal(rc2.level, 'RequestResponse');
     assert.deepEqual(JSON.parse(rc2.requestObject!), { kind: 'X', metadata: { name: 'a' }, data: { k: 'v' } });
     assert.deepEqual(JSON.parse(rc2.responseObject!), { kind: 'X', metadata: { name: 'a' }, data: { k: 'v' } });
+    // a body written as stored bytes (a get served from storage) is kept too
+    const bytes = chain(async (ctx) => writeJSONText(ctx, 200, Buffer.from(JSON.stringify({ kind: 'X', data: { k: 'é' } }))));
+    await bytes.h(fakeCtx('GET', '/api/v1/namespaces/ns/secrets/a'));
+    assert.deepEqual(JSON.parse(events(bytes.backend)[1]!.responseObject!), { kind: 'X', data: { k: 'é' } });
   });
 
   it('a 403: the Status and the forbid annotations', async () => {
