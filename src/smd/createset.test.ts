@@ -35,6 +35,16 @@ const same = (obj: JsonObject, schema: Schema | undefined, ignored?: FieldSet) =
   return got;
 };
 
+/** A random JSON value, three levels at most: scalars from `scalars`, lists, and maps keyed from `keys`. */
+function randomJson(r: ReturnType<typeof prng>, scalars: readonly JsonValue[], keys: readonly string[], depth = 0): JsonValue {
+  const k = r.int(depth > 2 ? 1 : 4);
+  if (k === 0) return scalars[r.int(scalars.length)]!;
+  if (k === 1) return Array.from({ length: r.int(3) }, () => randomJson(r, scalars, keys, depth + 1));
+  const o: JsonObject = {};
+  for (let i = r.int(4); i > 0; i--) o[keys[r.int(keys.length)]!] = randomJson(r, scalars, keys, depth + 1);
+  return o;
+}
+
 const STATUS = FieldSet.of([field('status')]);
 const SPEC_REPLICAS = FieldSet.of([field('spec'), field('replicas')]);
 const meta = { name: 'x', namespace: 'ns', uid: 'u', generation: 1, creationTimestamp: '2024-01-01T00:00:00Z', labels: { app: 'a' } };
@@ -66,15 +76,7 @@ describe('createdFieldSet: the field set of a create from nothing', () => {
 
   it('is the comparison’s set on random objects, Thing and unstructured, with and without ignored fields', () => {
     const r = prng(23);
-    const scalar = (): JsonValue => [null, 1, 'a', 'b', true, 0][r.int(6)]!;
-    const value = (depth: number): JsonValue => {
-      const k = r.int(depth > 2 ? 1 : 4);
-      if (k === 0) return scalar();
-      if (k === 1) return Array.from({ length: r.int(3) }, () => value(depth + 1));
-      const o: JsonObject = {};
-      for (let i = r.int(4); i > 0; i--) o[['a', 'b', 'c', 'd'][r.int(4)]!] = value(depth + 1);
-      return o;
-    };
+    const value = (depth: number) => randomJson(r, [null, 1, 'a', 'b', true, 0], ['a', 'b', 'c', 'd'], depth);
     const thingSpec = (): JsonObject => {
       const spec: JsonObject = {};
       if (r.int(2)) spec.replicas = r.int(3);
@@ -104,15 +106,7 @@ describe('createdFieldSet: the field set of a create from nothing', () => {
 
   it('from a zero object: the comparison\'s added and modified fields, on random objects and zero objects; the engine\'s create', () => {
     const r = prng(41);
-    const scalar = (): JsonValue => [null, 1, 'a', true, 0][r.int(5)]!;
-    const value = (depth: number): JsonValue => {
-      const k = r.int(depth > 2 ? 1 : 4);
-      if (k === 0) return scalar();
-      if (k === 1) return Array.from({ length: r.int(3) }, () => value(depth + 1));
-      const o: JsonObject = {};
-      for (let i = r.int(4); i > 0; i--) o[['a', 'b', 'c'][r.int(3)]!] = value(depth + 1);
-      return o;
-    };
+    const value = (depth: number) => randomJson(r, [null, 1, 'a', true, 0], ['a', 'b', 'c'], depth);
     const thingSpec = (zero: boolean): JsonObject => {
       const spec: JsonObject = {};
       if (r.int(2)) spec.replicas = zero ? r.int(2) : r.int(3);
