@@ -9,7 +9,7 @@ import { createdFieldSet, createdFromZero } from './createset.js';
 import { field, FieldSet, pathToString } from './fieldpath.js';
 import { Thing } from './fixtures.js';
 import { decodeManaged } from './managed.js';
-import { generalUpdate, STRIPPED, updateObject } from './merge.js';
+import { generalUpdate, STRIPPED, updateObject, type UpdateObjectOptions } from './merge.js';
 import { prng } from './prng.js';
 import { compare, type JsonObject } from './typed.js';
 
@@ -34,6 +34,16 @@ const same = (obj: JsonObject, schema: Schema | undefined, ignored?: FieldSet) =
   assert.deepEqual(got, want, JSON.stringify(obj));
   return got;
 };
+
+/** A create of `obj` through `f` (updateObject, or the engine's generalUpdate): the object as JSON and `changed`, or the error's name. */
+function createOutcome(f: typeof updateObject, o: Omit<UpdateObjectOptions, 'updated'>, obj: JsonObject): { json: string; changed: boolean } | { error: string } {
+  try {
+    const r = f({ ...o, updated: structuredClone(obj) });
+    return { json: JSON.stringify(r.object), changed: r.changed };
+  } catch (err) {
+    return { error: (err as Error).name };
+  }
+}
 
 /** A random JSON value, three levels at most: scalars from `scalars`, lists, and maps keyed from `keys`. */
 function randomJson(r: ReturnType<typeof prng>, scalars: readonly JsonValue[], keys: readonly string[], depth = 0): JsonValue {
@@ -140,15 +150,7 @@ describe('createdFieldSet: the field set of a create from nothing', () => {
       }
       // the whole create, whichever way it goes, against the engine
       const o = { manager: 'm', apiVersion: 'v1', schema, now: () => 't', ...(ignored ? { ignored } : {}), live: undefined, empty: zero };
-      const run = (f: typeof updateObject) => {
-        try {
-          const res = f({ ...o, updated: structuredClone(obj) });
-          return { json: JSON.stringify(res.object), changed: res.changed };
-        } catch (err) {
-          return { error: (err as Error).name };
-        }
-      };
-      assert.deepEqual(run(updateObject), run(generalUpdate), JSON.stringify({ zero, obj }));
+      assert.deepEqual(createOutcome(updateObject, o, obj), createOutcome(generalUpdate, o, obj), JSON.stringify({ zero, obj }));
     }
     assert.ok(walked > 100 && compared > 10, `walked ${walked}, compared ${compared}: both ways are tried`);
   });
@@ -167,15 +169,7 @@ describe('createdFieldSet: the field set of a create from nothing', () => {
     ];
     for (const c of creates) {
       const o = { manager: c.manager ?? 'm', apiVersion: 'v1', schema: c.schema, now, ...(c.ignored ? { ignored: c.ignored } : {}), ...(c.subresource ? { subresource: c.subresource } : {}), live: undefined, empty: {} };
-      const run = (f: typeof updateObject) => {
-        try {
-          const r = f({ ...o, updated: structuredClone(c.obj) });
-          return { json: JSON.stringify(r.object), changed: r.changed };
-        } catch (err) {
-          return { error: (err as Error).name };
-        }
-      };
-      assert.deepEqual(run(updateObject), run(generalUpdate), JSON.stringify(c));
+      assert.deepEqual(createOutcome(updateObject, o, c.obj), createOutcome(generalUpdate, o, c.obj), JSON.stringify(c));
     }
     // and the fast path is taken: the entry of a create from nothing is written once, in encodeManaged's field order
     const r = updateObject({ manager: 'm', apiVersion: 'g/v1', schema: undefined, now, live: undefined, updated: { metadata: { name: 'x' }, spec: { a: 1 } } });

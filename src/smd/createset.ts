@@ -13,9 +13,8 @@
 // (src/endpoints/createzero.test.ts checks it against the engine).
 import type { JsonValue, Schema } from '../schema/model.js';
 import { isObject } from '../schema/model.js';
-import { jsonEqual } from './json.js';
 import { fieldEntry, FieldSet, type Entry, type PathElement } from './fieldpath.js';
-import type { JsonObject } from './json.js';
+import { emptyList, emptyMap, jsonEqual, type JsonObject } from './json.js';
 import { childNode, duplicate, isLeaf, ItemFrame, itemKey, itemNode, resolve, topology, type Frame, type ListNode, type MapNode, type Node } from './topology.js';
 
 export interface CreatedFieldSetOptions {
@@ -53,7 +52,7 @@ export function createdFieldSet(obj: JsonObject, schema: Schema | undefined, o: 
  * compare(zero, obj)'s added and modified fields, less `ignored` (recursively)
  * and `notOwned` (as members): the writer's set of a create that starts from
  * the Go zero object `zero`. Undefined where the one walk does not apply (the
- * zero object holds list items, or obj is no granular map): the caller compares.
+ * zero object holds list items, or obj is no granular map): the engine compares.
  */
 export function createdFromZero(obj: JsonObject, zero: JsonObject, schema: Schema | undefined, o: CreatedFieldSetOptions = {}): FieldSet | undefined {
   const n = resolve(topology(schema), obj);
@@ -76,9 +75,6 @@ function anyItems(v: JsonValue | undefined): boolean {
   for (const k in v as JsonObject) if (anyItems((v as JsonObject)[k])) return true;
   return false;
 }
-
-const emptyList = (v: JsonValue | undefined): boolean => !Array.isArray(v) || v.length === 0;
-const emptyMap = (v: JsonValue | undefined): boolean => !isObject(v) || emptyContainer(v);
 
 class Builder {
   /** The path, for the errors of list items. */

@@ -1,5 +1,5 @@
-// JSON value helpers of the engine: deep equality and deep copy.
-import type { JsonValue } from '../schema/model.js';
+// JSON value helpers of the engine: deep equality, deep copy, and what the walks count as an empty list or map.
+import { isObject, type JsonValue } from '../schema/model.js';
 
 export type JsonObject = { [key: string]: JsonValue };
 
@@ -38,4 +38,14 @@ export function cloneJson<T extends JsonValue | undefined>(v: T): T {
     else out[k] = c;
   }
   return out as T;
+}
+
+/** Whether `v` is no list, or a list without items (the walks treat both as an empty list). */
+export const emptyList = (v: JsonValue | undefined): boolean => !Array.isArray(v) || v.length === 0;
+
+/** Whether `v` is no map, or a map without keys (the walks treat both as an empty map). */
+export function emptyMap(v: JsonValue | undefined): boolean {
+  if (!isObject(v)) return true;
+  for (const _ in v) return false;
+  return true;
 }

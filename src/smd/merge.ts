@@ -12,8 +12,7 @@ import { applyMerged, BEFORE_FIRST_APPLY, STRIPPED, update, type EngineOptions }
 import { createdFieldSet, createdFromZero, isEmptyObject } from './createset.js';
 import { intern } from './intern.js';
 import { fastUpdate } from './fastupdate.js';
-import { cloneJson, compare, jsonEqual, markReconciled, type JsonObject } from './typed.js';
-import type { FieldSet } from './fieldpath.js';
+import { cloneJson, jsonEqual, markReconciled, type JsonObject } from './typed.js';
 
 export { apply, BEFORE_FIRST_APPLY, STRIPPED, update, type ApplyInput, type EngineOptions, type UpdateInput } from './engine.js';
 export type { Conflict, JsonObject };
@@ -118,14 +117,16 @@ export function updateObject(o: UpdateObjectOptions): WriteResult {
  * unstructured kind starts from {}) the set is built in one walk
  * (createset.ts); from a kind's Go zero object it is that comparison's
  * added and modified fields, in one walk too. Undefined when managedFields
- * were sent: the engine decides.
+ * were sent or the zero object holds list items: the engine decides.
  */
 function createdDirectly(o: UpdateObjectOptions): WriteResult | undefined {
   const meta = o.updated.metadata;
   if (!isObject(meta) || Object.hasOwn(meta, 'managedFields')) return undefined;
   const empty = o.empty ?? {};
   const fromNothing = isEmptyObject(empty);
-  const set = fromNothing ? createdFieldSet(o.updated, o.schema, { ignored: o.ignored, notOwned: STRIPPED }) : setFromZero(empty, o);
+  const sets = { ignored: o.ignored, notOwned: STRIPPED };
+  const set = fromNothing ? createdFieldSet(o.updated, o.schema, sets) : createdFromZero(o.updated, empty, o.schema, sets);
+  if (set === undefined) return undefined; // a zero object with list items: the engine compares
   const changed = fromNothing ? !isEmptyObject(o.updated) : !jsonEqual(empty, o.updated);
   if (set.empty()) return { object: o.updated, changed };
   // As the engine leaves a set: interned, and known to be reconciled with the schema it was made with.
@@ -133,16 +134,6 @@ function createdDirectly(o: UpdateObjectOptions): WriteResult | undefined {
   markReconciled(fields, o.schema);
   const entry = encodeEntry({ manager: o.manager, operation: 'Update', apiVersion: o.apiVersion, time: o.now(), fields, ...(o.subresource ? { subresource: o.subresource } : {}) });
   return { object: { ...o.updated, metadata: { ...(meta as JsonObject), managedFields: [entry] as unknown as JsonValue } }, changed };
-}
-
-/** The engine's set for a create from the Go zero object `zero`: what the comparison adds or modifies, less the ignored fields and the never-owned members — in one walk (createset.ts) unless the zero object holds list items. */
-function setFromZero(zero: JsonObject, o: UpdateObjectOptions): FieldSet {
-  const walked = createdFromZero(o.updated, zero, o.schema, { ignored: o.ignored, notOwned: STRIPPED });
-  if (walked) return walked;
-  const c = compare(zero, o.updated, o.schema);
-  let set = c.modified.union(c.added);
-  if (o.ignored) set = set.recursiveDifference(o.ignored);
-  return set.difference(STRIPPED);
 }
 
 /** updateObject through the engine, whatever the change (exported for the fast path's equivalence test). */

@@ -16,7 +16,7 @@
 import type { JsonValue, Schema } from '../schema/model.js';
 import { isObject } from '../schema/model.js';
 import { fieldEntry, FieldSet, type Entry } from './fieldpath.js';
-import { cloneJson, jsonEqual, type JsonObject } from './json.js';
+import { cloneJson, emptyList, emptyMap, jsonEqual, type JsonObject } from './json.js';
 import { childNode, declared, duplicate, elementNode, frameElement, frameKey, isLeaf, ItemFrame, itemKey, itemNode, resolve, topology, type Frame, type ListNode, type MapNode, type Node } from './topology.js';
 
 export interface Comparison {
@@ -27,13 +27,6 @@ export interface Comparison {
 
 export function isSame(c: Comparison): boolean {
   return c.added.empty() && c.removed.empty() && c.modified.empty();
-}
-
-const emptyList = (v: JsonValue | undefined): boolean => !Array.isArray(v) || v.length === 0;
-function emptyMap(v: JsonValue | undefined): boolean {
-  if (!isObject(v)) return true;
-  for (const _ in v) return false;
-  return true;
 }
 
 /** The path stack and the three sets of a comparison. */
