@@ -8,6 +8,7 @@ import { Admission } from './admission.js';
 import { SqliteStore } from '../storage/sqlite/store.js';
 import { tempDir } from '../testing/tempdir.js';
 import type { ApiObject } from './object.js';
+import { prng } from '../smd/prng.js';
 
 const obj = (name: string, rv: number): ApiObject => ({ metadata: { name, resourceVersion: String(rv), labels: { a: 'b' } }, spec: { list: [{ x: 1 }] } });
 const kv = (key: string, rev: number, size = 10) => ({ key, value: Buffer.alloc(size, 0x20), createRevision: 1, modRevision: rev });
@@ -49,6 +50,30 @@ describe('RecentObjects', () => {
     r.remember('/big', 9, obj('big', 9), Buffer.alloc(101));
     assert.equal(r.get(kv('/big', 9)), undefined, 'a value over the whole budget is not kept');
     assert.equal(r.size, 3);
+  });
+
+  it('drops in the order remembered through any mix of remembers, re-remembers and forgets (against a plain model)', () => {
+    const r0 = prng(7);
+    const rand = (n: number) => r0.int(n);
+    const budget = 200;
+    const r = new RecentObjects(budget);
+    // the model: [key, revision, size] oldest first
+    let model: [string, number, number][] = [];
+    for (let step = 1; step <= 5000; step++) {
+      const key = `/k${rand(40)}`;
+      model = model.filter(([k]) => k !== key);
+      if (rand(4) === 0) {
+        r.forget(key);
+      } else {
+        const size = 1 + rand(60);
+        r.remember(key, step, obj(key, step), Buffer.alloc(size));
+        model.push([key, step, size]);
+        let total = model.reduce((n, [, , s]) => n + s, 0);
+        while (total > budget) total -= model.shift()![2];
+      }
+      assert.equal(r.size, model.length, `step ${step}`);
+      for (const [k, rev] of model) assert.ok(r.get(kv(k, rev)), `step ${step}: ${k}@${rev} kept`);
+    }
   });
 });
 
