@@ -74,6 +74,32 @@ const SI_SUFFIX: Record<number, string> = { [-9]: 'n', [-6]: 'u', [-3]: 'm', 0: 
 
 /** Quantity.String(): the canonical form (e.g. "1500m", "1k", "1Gi"). */
 export function formatQuantity(q: Quantity): string {
+  const text = canonicalText(q);
+  remember(text, q);
+  return text;
+}
+
+/**
+ * A text just formatted is often parsed again soon (a quota's status.used is
+ * validated when it is written, and read back by the quota's evaluators), and
+ * a fresh text is the slow case of parseQuantity. It parses to the same value
+ * — the canonical text is exact — and to the same format whenever its suffix
+ * says that format; only then is it remembered as `q`.
+ */
+function remember(text: string, q: Quantity): void {
+  if (parsed.has(text) || formatOfSuffix(text) !== q.format) return;
+  if (parsed.size >= PARSED_MAX) parsed.clear();
+  parsed.set(text, Object.isFrozen(q) ? q : Object.freeze({ nanos: q.nanos, format: q.format }));
+}
+
+/** The format parseQuantity gives a canonical text (DecimalSI unless it ends in a binary suffix or an exponent). */
+function formatOfSuffix(text: string): QuantityFormat {
+  const last = text.charCodeAt(text.length - 1);
+  if (last === 0x69 /* i */) return 'BinarySI';
+  return /[eE][+-]?[0-9]+$/.test(text) ? 'DecimalExponent' : 'DecimalSI';
+}
+
+function canonicalText(q: Quantity): string {
   const neg = q.nanos < 0n;
   const abs = neg ? -q.nanos : q.nanos;
   const sign = neg ? '-' : '';
@@ -96,6 +122,11 @@ export function formatQuantity(q: Quantity): string {
   }
   if (q.format === 'DecimalExponent') return `${sign}${v}${exp === 0 ? '' : `e${exp}`}`;
   return `${sign}${v}${SI_SUFFIX[exp]}`;
+}
+
+/** parseQuantity without its memo (tests compare the two). */
+export function parseQuantityFresh(text: string): Quantity | undefined {
+  return parseUncached(text);
 }
 
 /** A quantity given as a string or a number (JSON may carry either). */
