@@ -21,22 +21,13 @@ export interface Response {
   off(event: 'close' | 'drain', fn: () => void): unknown;
 }
 
-/** The request side we read: its head, and its body as a readable stream's events (endpoints/body.ts). */
-export interface Request {
+/** The request side we read. */
+export interface Request extends AsyncIterable<Buffer> {
   readonly method?: string | undefined;
   readonly url?: string | undefined;
   readonly headers: IncomingHttpHeaders;
   readonly socket: unknown;
-  readonly readableEnded: boolean;
-  readonly destroyed: boolean;
-  on(event: 'data', fn: (chunk: Buffer) => void): unknown;
-  on(event: 'end' | 'close', fn: () => void): unknown;
-  on(event: 'error', fn: (err: Error) => void): unknown;
-  off(event: 'data', fn: (chunk: Buffer) => void): unknown;
-  off(event: 'end' | 'close', fn: () => void): unknown;
-  off(event: 'error', fn: (err: Error) => void): unknown;
   once(event: 'close', fn: () => void): unknown;
-  pause(): unknown;
 }
 
 /** The latency trackers' fields (webhooks, APF queue wait: metrics/latencytrackers.ts) are the request's own. */

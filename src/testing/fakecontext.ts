@@ -22,7 +22,7 @@ export function fakeContext(method: string, url: string, headers: Record<string,
     once: () => undefined,
     off: () => undefined,
   };
-  const req = { method, url, headers, socket: { remoteAddress }, once: () => undefined };
+  const req = { method, url, headers, socket: { remoteAddress }, once: () => undefined, async *[Symbol.asyncIterator]() {} };
   const ctx = { req, res: res as unknown as Response, url: new URL(url, 'https://x'), user: { name: 'tester', groups: ['system:authenticated'] } } as unknown as RequestContext;
   return Object.assign(ctx, { out: () => ({ status: res.statusCode, headers: hdrs, body }) });
 }

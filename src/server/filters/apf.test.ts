@@ -30,7 +30,7 @@ const info = (verb: string): RequestInfo => ({
   isResourceRequest: true, verb: verb as never, apiPrefix: 'api', apiGroup: '', apiVersion: 'v1', namespace: 'default', resource: 'pods', subresource: '', name: '', parts: ['pods'], path: '/api/v1/namespaces/default/pods',
 });
 const ctxFor = (user: UserInfo, verb = 'get'): RequestContext & { res: FakeResponse } => ({
-  req: { method: 'GET', url: '/', headers: {}, socket: {}, once() { return this; } } as never,
+  req: { method: 'GET', url: '/', headers: {}, socket: {}, once() { return this; }, [Symbol.asyncIterator]: async function* () {} } as never,
   res: new FakeResponse() as unknown as Response & FakeResponse, url: new URL('https://x/api/v1/namespaces/default/pods'),
   requestInfo: info(verb), user, longRunning: verb === 'watch',
 }) as RequestContext & { res: FakeResponse };

@@ -24,7 +24,7 @@ function fakeCtx(method: string, url: string, headers: Record<string, string> = 
     once: () => undefined,
     off: () => undefined,
   };
-  const req = { method, url, headers, socket: {}, once: () => undefined };
+  const req = { method, url, headers, socket: {}, once: () => undefined, async *[Symbol.asyncIterator]() {} };
   const ctx = { req, res, url: new URL(url, 'https://x'), user: { name: 'tester', groups: ['system:authenticated'] } } as unknown as RequestContext;
   return Object.assign(ctx, { out: () => ({ status: res.statusCode, headers: hdrs, body }) });
 }

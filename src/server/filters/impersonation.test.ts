@@ -34,7 +34,7 @@ function run(headers: [string, string][], allowed: readonly string[], caller: Us
   };
   const hdrs: Record<string, string> = {};
   for (const [k, v] of headers) hdrs[k.toLowerCase()] = hdrs[k.toLowerCase()] === undefined ? v : `${hdrs[k.toLowerCase()]}, ${v}`;
-  const req = { method: 'GET', url: '/api/v1/namespaces/ns/configmaps', headers: hdrs, rawHeaders: headers.flat(), socket: {}, once: () => undefined };
+  const req = { method: 'GET', url: '/api/v1/namespaces/ns/configmaps', headers: hdrs, rawHeaders: headers.flat(), socket: {}, once: () => undefined, async *[Symbol.asyncIterator]() {} };
   const ctx = { req, res, url: new URL(req.url, 'https://x'), user: caller } as unknown as RequestContext;
   const ok: Handler = async (c) => { seen = { user: c.user!, headers: { ...c.req.headers } }; c.res.statusCode = 200; c.res.end('ok'); };
   const asked: string[] = [];

@@ -28,7 +28,7 @@ function fakeCtx(method: string, url: string, headers: Record<string, string> = 
     once: () => undefined,
     off: () => undefined,
   };
-  const req = { method, url, headers, socket: {}, once: () => undefined };
+  const req = { method, url, headers, socket: {}, once: () => undefined, async *[Symbol.asyncIterator]() {} };
   return { req, res, url: new URL(url, 'https://x') } as unknown as RequestContext;
 }
 
