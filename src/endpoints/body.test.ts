@@ -12,7 +12,7 @@ const LIMIT = 1000;
 describe('readBody', () => {
   let server: Server;
   let port: number;
-  /** What the last request's read ended with, as the handler saw it. */
+  /** What each request's read ended with, as the handler saw it (since the list was last emptied). */
   let outcomes: Promise<string>[] = [];
 
   before(async () => {

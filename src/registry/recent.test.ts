@@ -53,8 +53,7 @@ describe('RecentObjects', () => {
   });
 
   it('drops in the order remembered through any mix of remembers, re-remembers and forgets (against a plain model)', () => {
-    const r0 = prng(7);
-    const rand = (n: number) => r0.int(n);
+    const rand = prng(7).int;
     const budget = 200;
     const r = new RecentObjects(budget);
     // the model: [key, revision, size] oldest first

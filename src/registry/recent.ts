@@ -41,8 +41,8 @@ export class RecentObjects {
   /**
    * The oldest and newest entries. Eviction follows this list, not the Map's
    * own order: a Map iterated from its start walks over the slots of every
-   * entry deleted since its last rehash, which cost ≈ 8 µs per write at
-   * 16,000 entries (and grows with them).
+   * entry deleted since its last rehash, which cost ≈ 1.8 µs per write at
+   * 16,800 entries and 4.0 µs at 33,500 (and grows with them).
    */
   private oldest: Entry | undefined;
   private newest: Entry | undefined;

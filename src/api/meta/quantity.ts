@@ -29,9 +29,14 @@ export function parseQuantity(text: string): Quantity | undefined {
   const hit = parsed.get(text);
   if (hit !== undefined || parsed.has(text)) return hit;
   const q = parseUncached(text);
-  if (parsed.size >= PARSED_MAX) parsed.clear();
-  parsed.set(text, q && Object.freeze(q));
+  keep(text, q && Object.freeze(q));
   return q;
+}
+
+/** Remembers a text's parse (frozen), forgetting every other once PARSED_MAX are kept. */
+function keep(text: string, q: Quantity | undefined): void {
+  if (parsed.size >= PARSED_MAX) parsed.clear();
+  parsed.set(text, q);
 }
 
 function parseUncached(text: string): Quantity | undefined {
@@ -88,8 +93,7 @@ export function formatQuantity(q: Quantity): string {
  */
 function remember(text: string, q: Quantity): void {
   if (parsed.has(text) || formatOfSuffix(text) !== q.format) return;
-  if (parsed.size >= PARSED_MAX) parsed.clear();
-  parsed.set(text, Object.isFrozen(q) ? q : Object.freeze({ nanos: q.nanos, format: q.format }));
+  keep(text, Object.isFrozen(q) ? q : Object.freeze({ nanos: q.nanos, format: q.format }));
 }
 
 /** The format parseQuantity gives a canonical text (DecimalSI unless it ends in a binary suffix or an exponent). */
