@@ -144,6 +144,16 @@ export class GenericStore {
     return cacher ? this.shared.list(this.collectionPrefix(namespace), (prefix, revision) => cacher.unchangedSince(prefix, revision)) : undefined;
   }
 
+  /**
+   * What listShared(namespace) — a consistent read — answers now, when that is
+   * known without a turn of the event loop: the watch cache is as current as
+   * storage (a backend that notifies at commit, as SQLite's) and remembers the
+   * list. Undefined: ask listShared.
+   */
+  peekCurrentList(namespace: string): readonly ApiObject[] | undefined {
+    return this.cacher?.opts.synchronous ? this.peekSharedList(namespace) : undefined;
+  }
+
   /** A stored value decoded once and shared, deep-frozen (informers, listers). */
   decodeShared(kv: KeyValue): ApiObject {
     return this.shared.object(kv);

@@ -130,6 +130,7 @@ export const PLUGIN_FACTORIES: ReadonlyMap<string, PluginFactory> = new Map<stri
   ['CertificateSubjectRestriction', () => certificateSubjectRestrictionPlugin()],
   ['ResourceQuota', ({ registry, config, gates }) => { let evaluators: readonly UsageEvaluator[] | undefined; return resourceQuotaPlugin({
     quotas: (ns) => registry.store('', 'resourcequotas').listShared(ns),
+    peekQuotas: (ns) => registry.store('', 'resourcequotas').peekCurrentList(ns),
     // a CAS on q's resourceVersion, recorded as the server's own write of status (kube: manager kube-apiserver)
     updateStatus: async (q) => (await registry.store('', 'resourcequotas').update(q.metadata.namespace!, q.metadata.name!, q, {
       dryRun: false, subresource: 'status',

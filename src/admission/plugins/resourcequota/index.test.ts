@@ -117,3 +117,62 @@ test('skipped: subresources, cluster-scoped, events, deletes', async () => {
   const cm = await outcome(() => p.admit(attrs({ resource: 'configmaps', object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' } } })));
   assert.equal(cm?.message, 'configmaps "c" is forbidden: exceeded quota: q, requested: count/configmaps=1, used: count/configmaps=0, limited: count/configmaps=0');
 });
+
+test('a namespace the store shows without quotas admits at once, unless limited resources need a quota', async () => {
+  let listed = 0;
+  const quotas = async () => {
+    listed++;
+    return [];
+  };
+  const updateStatus = async (q: ApiObject) => q;
+  const peeks: (readonly ApiObject[] | undefined)[] = [];
+  const peekQuotas = (_ns: string) => peeks.shift();
+  const p = resourceQuotaPlugin({ quotas, peekQuotas, updateStatus, evaluators: () => [podEvaluator()] });
+  // known at once and empty: no batch, nothing listed
+  peeks.push([]);
+  assert.equal(await outcome(() => p.admit(attrs({ object: pod('a') }))), undefined);
+  assert.equal(listed, 0);
+  // not known at once: the batch lists
+  peeks.push(undefined);
+  assert.equal(await outcome(() => p.admit(attrs({ object: pod('b') }))), undefined);
+  assert.equal(listed, 1);
+  // a quota shown: the batch lists too (what it finds decides)
+  peeks.push([quota('q', { pods: '5' }, { pods: '0' })]);
+  assert.equal(await outcome(() => p.admit(attrs({ object: pod('c') }))), undefined);
+  assert.equal(listed, 2);
+  // limited resources configured: an empty namespace still goes through the check, which refuses
+  const limited = resourceQuotaPlugin({
+    quotas, peekQuotas: () => [], updateStatus, evaluators: () => [podEvaluator()],
+    config: { limitedResources: [{ apiGroup: '', resource: 'pods', matchContains: ['cpu'], matchScopes: [] }] },
+  });
+  const refused = await outcome(() => limited.admit(attrs({ object: pod('d') })));
+  assert.equal(refused?.message, 'pods "d" is forbidden: insufficient quota to consume: cpu,requests.cpu');
+  assert.equal(listed, 3);
+});
+
+test('requests arriving while a status write is in flight are checked together, in one write', async () => {
+  const s = quotaStore([quota('q', { pods: '100' }, { pods: '0' })]);
+  const real = s.updateStatus;
+  const held: (() => void)[] = [];
+  s.updateStatus = async (q) => {
+    await new Promise<void>((r) => held.push(r));
+    return real(q);
+  };
+  const p = resourceQuotaPlugin({ quotas: s.quotas, updateStatus: (q) => s.updateStatus(q), evaluators: () => [podEvaluator()] });
+  /** Turns of the event loop until a status write is held (at most 20). */
+  const writesHeld = async () => {
+    for (let i = 0; i < 20 && held.length === 0; i++) await new Promise((r) => setImmediate(r));
+    return held.length;
+  };
+  const first = p.admit(attrs({ object: pod('first') }));
+  // the first batch starts at once: its write is in flight before any other request arrives
+  assert.equal(await writesHeld(), 1);
+  const rest = Array.from({ length: 5 }, (_, i) => p.admit(attrs({ object: pod(`next-${i}`) })));
+  held.shift()!();
+  await first;
+  assert.equal(await writesHeld(), 1, 'the five waiting requests make one batch');
+  held.shift()!();
+  await Promise.all(rest);
+  assert.equal(s.writes, 2);
+  assert.deepEqual(used(s, 'q'), { pods: '6' });
+});

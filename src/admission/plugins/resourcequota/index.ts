@@ -3,12 +3,14 @@
 // (check.ts); when it fits, the new usage is written to the quotas' status
 // before the object is stored, so concurrent writes cannot together exceed a
 // quota. As kube's quota evaluator, writes are handled per namespace in
-// batches: one batch at a time per namespace in this process, each checked
-// against the usage the batch before it left, and one status update per
+// batches: one batch at a time per namespace in this process (one starts at
+// once when none is in progress; the requests that arrive meanwhile make the
+// next), each checked against the usage the batch before it left, and one status update per
 // changed quota, a compare-and-swap on its resourceVersion — so several
 // servers on one store stay correct too. A conflicting update is retried
 // (three times) against a fresh read of the quotas that failed. A dry run is
-// checked and records nothing.
+// checked and records nothing. A namespace the store shows without quotas
+// (and no limited resources configured) admits at once, without a batch.
 import { newInternalError } from '../../../api/meta/index.js';
 import type { AdmissionAttributes, AdmissionPlugin } from '../../../registry/admission.js';
 import type { ApiObject } from '../../../registry/object.js';
@@ -23,6 +25,11 @@ export { parseResourceQuotaConfiguration, type ResourceQuotaConfiguration, type 
 export interface ResourceQuotaPluginOptions {
   /** The namespace's ResourceQuota objects, as recent as the store has them. */
   readonly quotas: (namespace: string) => Promise<readonly ApiObject[]>;
+  /**
+   * The namespace's quotas when the store knows them at once and exactly
+   * (GenericStore.peekCurrentList); undefined: ask quotas().
+   */
+  readonly peekQuotas?: (namespace: string) => readonly ApiObject[] | undefined;
   /** Writes the quota's status, refused with a Conflict unless metadata.resourceVersion is still current; answers the stored quota. */
   readonly updateStatus: (quota: ApiObject) => Promise<ApiObject>;
   /** The usage evaluators (src/quota/registry.ts quotaEvaluators; the same array while the served resources stay the same). */
@@ -179,9 +186,11 @@ export function resourceQuotaPlugin(opts: ResourceQuotaPluginOptions): Admission
       queue.push({ w, done });
       work.set(ns, queue);
       if (!running.has(ns)) {
-        // the batch starts once the requests read with this one have reached admission too
+        // No batch in progress: this one starts now, and the requests arriving while its status write is
+        // in flight make the next (batches as large as the write is long, no turn of the event loop
+        // waited for: starting on setImmediate cost ≈ 30 µs of CPU per pod and wrote no fewer statuses).
         running.add(ns);
-        setImmediate(() => void drain(ns));
+        queueMicrotask(() => void drain(ns));
       }
     });
   }
@@ -197,6 +206,9 @@ export function resourceQuotaPlugin(opts: ResourceQuotaPluginOptions): Admission
       // kube's ignored resources (events, reviews…) have no evaluator; any other resource is at least counted
       const ev = evaluatorFor(opts.evaluators(), group, resource);
       if (!ev || !ev.handles(a.operation, '')) return;
+      // No quota in the namespace and no limited resource: kube's evaluator admits; said without queueing
+      // when the store knows it at once (most namespaces have no quota; the queue cost ≈ 35 µs per write).
+      if (limited.length === 0 && opts.peekQuotas?.(a.namespace)?.length === 0) return;
       await evaluate({ a, ev, result: PENDING, settled: false });
     },
   };
