@@ -1,6 +1,8 @@
-// GenericStore.peekCurrentList: a consistent list known without a turn of the
-// event loop, only where the watch cache is as current as storage (a backend
-// that notifies at commit); admission's ResourceQuota asks it on every write.
+// GenericStore.getSharedNow and listSharedNow: what getShared and listShared
+// answer, known without a turn of the event loop — only where the watch cache
+// is loaded and serves the read mode (a consistent read only where the cache
+// is as current as storage, a backend that notifies at commit). Admission's
+// plugins read this way on every write.
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { join } from 'node:path';
@@ -14,8 +16,10 @@ import { tempDir } from '../testing/tempdir.js';
 
 const ID = { group: '', version: 'v1', resource: 'resourcequotas', kind: 'ResourceQuota' };
 const quota = (name: string) => ({ apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name, namespace: 'ns' }, spec: { hard: { pods: '1' } } });
+const ANY = { kind: 'any' } as const;
+const names = (l: readonly { metadata: { name?: string } }[] | undefined) => l?.map((o) => o.metadata.name);
 
-describe('GenericStore.peekCurrentList', () => {
+describe('GenericStore.getSharedNow / listSharedNow', () => {
   const storages: SqliteStore[] = [];
   const cachers: Cacher[] = [];
   const open = (name: string, cache: 'synchronous' | 'lagging' | 'none') => {
@@ -24,31 +28,46 @@ describe('GenericStore.peekCurrentList', () => {
     const prefix = collectionPrefix({ ...ID, namespaced: true }, '');
     const cacher = cache === 'none' ? undefined : new Cacher(storage, prefix, { synchronous: cache === 'synchronous' });
     if (cacher) cachers.push(cacher);
-    return new GenericStore(ID, strategyFor(ID, true, true), storage, new Admission(), cacher);
+    return { store: new GenericStore(ID, strategyFor(ID, true, true), storage, new Admission(), cacher), cacher };
   };
   after(async () => {
     for (const c of cachers) c.stop();
     for (const s of storages) await s.close();
   });
 
-  it('answers what listShared answers, at once, once the synchronous cache remembers the list', async () => {
-    const store = open('sync', 'synchronous');
-    assert.equal(store.peekCurrentList('ns'), undefined, 'nothing listed yet');
-    assert.deepEqual(await store.listShared('ns'), []);
-    assert.deepEqual(store.peekCurrentList('ns'), []);
-    await store.create('ns', quota('q'), { dryRun: false });
-    // the create changed the namespace's keys: the remembered list is not answered any more
-    assert.equal(store.peekCurrentList('ns'), undefined);
-    assert.deepEqual((await store.listShared('ns')).map((q) => q.metadata.name), ['q']);
-    assert.deepEqual(store.peekCurrentList('ns')?.map((q) => q.metadata.name), ['q']);
-    assert.equal(store.peekCurrentList('other'), undefined, 'another namespace was never listed');
+  it('a cache that notifies at commit answers consistent reads at once, the same as the reads that wait', async () => {
+    const { store, cacher } = open('sync', 'synchronous');
+    await store.create('ns', quota('a'), { dryRun: false });
+    assert.equal(store.listSharedNow('ns'), undefined, 'not loaded yet');
+    assert.equal(store.getSharedNow('ns', 'a'), undefined, 'not loaded yet');
+    await cacher!.start();
+    assert.deepEqual(names(store.listSharedNow('ns')), ['a']);
+    assert.equal(store.getSharedNow('ns', 'a'), await store.getShared('ns', 'a'), 'the same shared object');
+    assert.equal(store.getSharedNow('ns', 'missing'), undefined, 'absent: ask getShared (its NotFound)');
+    await store.create('ns', quota('b'), { dryRun: false });
+    // the create is seen at once, by the list too
+    assert.deepEqual(names(store.listSharedNow('ns')), ['a', 'b']);
+    assert.deepEqual(names(store.listSharedNow('ns')), names(await store.listShared('ns')));
+    assert.deepEqual(store.listSharedNow('other'), []);
+    assert.equal(store.getSharedNow('ns', 'b')?.metadata.name, 'b');
+    // reads at a given revision wait for it: never answered at once
+    assert.equal(store.getSharedNow('ns', 'a', { kind: 'notOlderThan', revision: 1 }), undefined);
+    assert.equal(store.listSharedNow('ns', { kind: 'exact', revision: 1 }), undefined);
+    cacher!.stop();
+    assert.equal(store.listSharedNow('ns'), undefined, 'a stopped cache answers nothing');
   });
 
-  it('answers nothing where the cache may lag storage, or there is none', async () => {
-    for (const cache of ['lagging', 'none'] as const) {
-      const store = open(cache, cache);
-      assert.deepEqual(await store.listShared('ns'), []);
-      assert.equal(store.peekCurrentList('ns'), undefined, cache);
-    }
+  it('a cache that may lag storage answers only reads that accept it (any); without a cache, nothing', async () => {
+    const { store, cacher } = open('lagging', 'lagging');
+    await store.create('ns', quota('a'), { dryRun: false });
+    await cacher!.start();
+    assert.equal(store.listSharedNow('ns'), undefined);
+    assert.equal(store.getSharedNow('ns', 'a'), undefined);
+    assert.deepEqual(names(store.listSharedNow('ns', ANY)), ['a']);
+    assert.equal(store.getSharedNow('ns', 'a', ANY)?.metadata.name, 'a');
+    const none = open('none', 'none').store;
+    await none.create('ns', quota('a'), { dryRun: false });
+    assert.equal(none.listSharedNow('ns', ANY), undefined);
+    assert.equal(none.getSharedNow('ns', 'a', ANY), undefined);
   });
 });

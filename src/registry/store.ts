@@ -121,13 +121,8 @@ export class GenericStore {
   /** list() for callers that only look: shared, deep-frozen objects (see getShared); `mode` 'any' reads the watch cache as it is (kube's lister). */
   async listShared(namespace: string, mode: ReadMode = { kind: 'mostRecent' }): Promise<readonly ApiObject[]> {
     if (this.cacher && (await this.lister.cacheServes(mode))) {
-      // admission lists the same few objects (quotas, limit ranges, webhook configurations) on
-      // every write: the list is kept while nothing under its prefix changed
-      const remembered = this.peekSharedList(namespace);
-      if (remembered) return remembered;
-      const prefix = this.collectionPrefix(namespace);
-      const { items, revision } = this.cacher.list(prefix);
-      return this.shared.keepList(prefix, revision, items);
+      // admission lists the same few objects (quotas, limit ranges, webhook configurations) on every write
+      return this.cachedSharedList(namespace);
     }
     const { entries } = await this.listEntries(namespace, { plan: { mode, limit: 0, continuing: false } });
     return entries.map((e) => this.shared.object(e.kv));
@@ -145,13 +140,36 @@ export class GenericStore {
   }
 
   /**
-   * What listShared(namespace) — a consistent read — answers now, when that is
-   * known without a turn of the event loop: the watch cache is as current as
-   * storage (a backend that notifies at commit, as SQLite's) and remembers the
-   * list. Undefined: ask listShared.
+   * What getShared(namespace, name, mode) answers now, when the watch cache
+   * tells it without a turn of the event loop: it is loaded and serves the
+   * mode (any; a consistent read where it is as current as storage, a backend
+   * that notifies at commit as SQLite's). Undefined: ask getShared — an absent
+   * object too, whose answer is its NotFound. Admission's plugins read this
+   * way on every write.
    */
-  peekCurrentList(namespace: string): readonly ApiObject[] | undefined {
-    return this.cacher?.opts.synchronous ? this.peekSharedList(namespace) : undefined;
+  getSharedNow(namespace: string, name: string, mode: ReadMode = { kind: 'mostRecent' }): ApiObject | undefined {
+    if (!this.cacheServesNow(mode)) return undefined;
+    const kv = this.cacher!.get(this.key(namespace, name));
+    return kv ? this.shared.object(kv) : undefined;
+  }
+
+  /** What listShared(namespace, mode) answers now, when the watch cache tells it at once (as getSharedNow); undefined: ask listShared. */
+  listSharedNow(namespace: string, mode: ReadMode = { kind: 'mostRecent' }): readonly ApiObject[] | undefined {
+    return this.cacheServesNow(mode) ? this.cachedSharedList(namespace) : undefined;
+  }
+
+  private cacheServesNow(mode: ReadMode): boolean {
+    const c = this.cacher;
+    return c !== undefined && c.loaded && (mode.kind === 'any' || (mode.kind === 'mostRecent' && c.opts.synchronous));
+  }
+
+  /** The namespace's objects from the watch cache, shared; the list is kept while nothing under its prefix changed. */
+  private cachedSharedList(namespace: string): readonly ApiObject[] {
+    const remembered = this.peekSharedList(namespace);
+    if (remembered) return remembered;
+    const prefix = this.collectionPrefix(namespace);
+    const { items, revision } = this.cacher!.list(prefix);
+    return this.shared.keepList(prefix, revision, items);
   }
 
   /** A stored value decoded once and shared, deep-frozen (informers, listers). */

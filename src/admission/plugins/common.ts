@@ -87,3 +87,12 @@ export function newestOf(classes: readonly ApiObject[]): ApiObject | undefined {
   const time = (o: ApiObject) => (typeof o.metadata.creationTimestamp === 'string' ? Date.parse(o.metadata.creationTimestamp) : 0);
   return [...classes].sort((x, y) => time(y) - time(x) || ((x.metadata.name ?? '') < (y.metadata.name ?? '') ? -1 : 1))[0];
 }
+
+/**
+ * `f` of a value that may still be coming: at once when it is there (a read
+ * the watch cache answered, GenericStore.getSharedNow), so the step answers
+ * without a promise and the chain awaits nothing; else when it comes.
+ */
+export function andThen<T, R>(v: T | Promise<T>, f: (t: T) => R | Promise<R>): R | Promise<R> {
+  return v instanceof Promise ? v.then(f) : f(v);
+}

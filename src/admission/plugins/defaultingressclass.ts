@@ -19,16 +19,17 @@ export function defaultIngressClassPlugin(ingressClasses: Lister): AdmissionPlug
   return {
     name: 'DefaultIngressClass',
     phase: 'mutating',
-    async admit(a) {
+    admit(a) {
       if (a.operation !== 'CREATE' || a.resource.group !== 'networking.svc.io' || a.resource.resource !== 'ingresses' || subresourceOf(a) !== '' || !a.object) return;
       const obj = a.object;
       const spec = specOf(obj);
       if (spec?.ingressClassName !== undefined && spec.ingressClassName !== null) return;
       if (INGRESS_CLASS_ANNOTATIONS.some((k) => obj.metadata.annotations?.[k] !== undefined)) return;
-      const { items } = await ingressClasses().list('');
-      const def = newestOf(items.filter(isDefaultIngressClass));
-      if (!def) return;
-      obj.spec = { ...(spec ?? {}), ingressClassName: def.metadata.name };
+      return ingressClasses().list('').then(({ items }) => {
+        const def = newestOf(items.filter(isDefaultIngressClass));
+        if (!def) return;
+        obj.spec = { ...(spec ?? {}), ingressClassName: def.metadata.name };
+      });
     },
   };
 }

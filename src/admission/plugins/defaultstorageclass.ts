@@ -38,12 +38,13 @@ export function defaultStorageClassPlugin(storageClasses: Lister): AdmissionPlug
   return {
     name: 'DefaultStorageClass',
     phase: 'mutating',
-    async admit(a) {
+    admit(a) {
       if (!isCoreWrite(a, 'persistentvolumeclaims', ['CREATE']) || claimHasClass(a.object!)) return;
-      const def = await defaultStorageClass(storageClasses);
-      if (!def) return;
-      const obj = a.object!;
-      obj.spec = { ...(specOf(obj) ?? {}), storageClassName: def.metadata.name };
+      return defaultStorageClass(storageClasses).then((def) => {
+        if (!def) return;
+        const obj = a.object!;
+        obj.spec = { ...(specOf(obj) ?? {}), storageClassName: def.metadata.name };
+      });
     },
   };
 }

@@ -130,7 +130,7 @@ export const PLUGIN_FACTORIES: ReadonlyMap<string, PluginFactory> = new Map<stri
   ['CertificateSubjectRestriction', () => certificateSubjectRestrictionPlugin()],
   ['ResourceQuota', ({ registry, config, gates }) => { let evaluators: readonly UsageEvaluator[] | undefined; return resourceQuotaPlugin({
     quotas: (ns) => registry.store('', 'resourcequotas').listShared(ns),
-    peekQuotas: (ns) => registry.store('', 'resourcequotas').peekCurrentList(ns),
+    peekQuotas: (ns) => registry.store('', 'resourcequotas').listSharedNow(ns),
     // a CAS on q's resourceVersion, recorded as the server's own write of status (kube: manager kube-apiserver)
     updateStatus: async (q) => (await registry.store('', 'resourcequotas').update(q.metadata.namespace!, q.metadata.name!, q, {
       dryRun: false, subresource: 'status',
@@ -139,11 +139,18 @@ export const PLUGIN_FACTORIES: ReadonlyMap<string, PluginFactory> = new Map<stri
     evaluators: () => (evaluators ??= quotaEvaluators(registry, { gates })),
     config: parseResourceQuotaConfiguration(config),
   }); }],
-  ['ServiceAccount', ({ registry }) => serviceAccountPlugin({ getServiceAccount: cachedThenLive(registry, '', 'serviceaccounts') })],
-  ['LimitRanger', ({ registry }) => limitRanger({ limitRanges: (ns) => registry.store('', 'limitranges').listShared(ns) })],
+  ['ServiceAccount', ({ registry }) => serviceAccountPlugin({
+    getServiceAccount: cachedThenLive(registry, '', 'serviceaccounts'),
+    getServiceAccountNow: (ns, name) => registry.store('', 'serviceaccounts').getSharedNow(ns, name, { kind: 'any' }),
+  })],
+  ['LimitRanger', ({ registry }) => limitRanger({
+    limitRanges: (ns) => registry.store('', 'limitranges').listShared(ns),
+    limitRangesNow: (ns) => registry.store('', 'limitranges').listSharedNow(ns),
+  })],
   ['PodSecurity', ({ registry, config }) => podSecurityPlugin({
     // a namespace's labels as the watch cache has them (kube reads a namespace lister)
     namespaces: () => ({ get: (ns, name) => registry.store('', 'namespaces').getShared(ns, name, { kind: 'any' }) }),
+    namespaceNow: (name) => registry.store('', 'namespaces').getSharedNow('', name, { kind: 'any' }),
     pods: async (ns) => (await registry.store('', 'pods').list(ns)).items,
     ...(config !== undefined ? { config: parsePodSecurityConfiguration(config) } : {}),
   })],

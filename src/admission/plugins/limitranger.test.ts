@@ -31,11 +31,25 @@ const DEFAULTS = range('defaults', {
 async function run(ranges: ApiObject[], init: AttrsInit): Promise<{ object?: ApiObject; message?: string; listed: number }> {
   let listed = 0;
   const plugin = limitRanger({ limitRanges: async () => (listed++, ranges) });
-  const a = attrs(init);
+  const fresh = () => attrs({ ...init, ...(init.object ? { object: structuredClone(init.object) } : {}) });
+  const a = fresh();
   const status = await outcome(async () => {
     await plugin.admit(a);
     await plugin.validate(a);
   });
+  // the same steps with the ranges known at once (a current watch cache): the same answer, and no promise
+  const now = limitRanger({ limitRanges: async () => assert.fail('read although known at once'), limitRangesNow: () => ranges });
+  const b = fresh();
+  let answered: unknown;
+  let refused: string | undefined;
+  try {
+    answered = now.admit(b) ?? now.validate(b);
+  } catch (err) {
+    refused = (err as { message?: string }).message;
+  }
+  assert.equal(answered, undefined, 'no promise');
+  assert.equal(refused, status?.message);
+  if (!status) assert.deepEqual(b.object, a.object);
   return status ? { message: status.message, listed } : { object: a.object, listed };
 }
 

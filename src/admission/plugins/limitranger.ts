@@ -21,13 +21,15 @@ import { isObject } from '../../registry/object.js';
 import { formatQuantity, type Quantity } from '../../api/meta/quantity.js';
 import { aggregateErrors } from '../../api/meta/aggregate.js';
 import { addLists, maxLists, parseResourceList, type ResourceList } from '../../quota/resources.js';
-import { admissionForbidden, admissionForbiddenOf, listOf, specOf, subresourceOf, type Json, type MutatingAndValidatingPlugin } from './common.js';
+import { admissionForbidden, admissionForbiddenOf, andThen, listOf, specOf, subresourceOf, type Json, type MutatingAndValidatingPlugin } from './common.js';
 
 export const LIMIT_RANGER_ANNOTATION = 'kubernetes.io/limit-ranger';
 
 export interface LimitRangerOptions {
   /** The LimitRanges of a namespace (kube reads an informer's lister). */
   limitRanges(namespace: string): Promise<readonly ApiObject[]>;
+  /** The same when the store knows them at once (GenericStore.listSharedNow); undefined: ask limitRanges. */
+  limitRangesNow?(namespace: string): readonly ApiObject[] | undefined;
 }
 
 interface LimitItem {
@@ -264,7 +266,11 @@ export function limitRanger(opts: LimitRangerOptions): MutatingAndValidatingPlug
     if (!it) parsed.set(lr, (it = itemsOf(lr)));
     return it;
   };
-  async function ranges(a: AdmissionAttributes): Promise<LimitItem[][]> {
+  function ranges(a: AdmissionAttributes): LimitItem[][] | Promise<LimitItem[][]> {
+    const known = opts.limitRangesNow?.(a.namespace);
+    return known ? known.map(items) : rangesRead(a);
+  }
+  async function rangesRead(a: AdmissionAttributes): Promise<LimitItem[][]> {
     try {
       return (await opts.limitRanges(a.namespace)).map(items);
     } catch (err) {
@@ -274,17 +280,21 @@ export function limitRanger(opts: LimitRangerOptions): MutatingAndValidatingPlug
   return {
     name: 'LimitRanger',
     phase: 'mutating',
-    async admit(a) {
+    admit(a) {
       if (applies(a) !== 'pods') return;
-      for (const items of await ranges(a)) defaultPod(a.object!, items);
+      return andThen(ranges(a), (all) => {
+        for (const items of all) defaultPod(a.object!, items);
+      });
     },
-    async validate(a) {
+    validate(a) {
       const r = applies(a);
       if (!r) return;
-      for (const items of await ranges(a)) {
-        const errs = r === 'pods' ? checkPod(a.object!, items) : checkClaim(a.object!, items);
-        if (errs.length > 0) throw admissionForbidden(a, aggregateErrors(errs));
-      }
+      return andThen(ranges(a), (all) => {
+        for (const items of all) {
+          const errs = r === 'pods' ? checkPod(a.object!, items) : checkClaim(a.object!, items);
+          if (errs.length > 0) throw admissionForbidden(a, aggregateErrors(errs));
+        }
+      });
     },
   };
 }

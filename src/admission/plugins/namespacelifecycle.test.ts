@@ -12,16 +12,18 @@ const NAMESPACES: Record<string, ApiObject> = {
   live: { metadata: { name: 'live' } },
   doomed: { metadata: { name: 'doomed', deletionTimestamp: '2026-01-01T00:00:00Z' } },
 };
-const store = (() => ({
+/** The namespaces as a store reads them: answered at once (a current watch cache) or only asynchronously. */
+const storeOf = (atOnce: boolean) => (() => ({
   getShared: async (_ns: string, name: string) => {
     if (!NAMESPACES[name]) throw newNotFound({ group: '', resource: 'namespaces' }, name);
     return NAMESPACES[name];
   },
+  getSharedNow: (_ns: string, name: string) => (atOnce ? NAMESPACES[name] : undefined),
 })) as unknown as () => GenericStore;
-const plugin = namespaceLifecycle(store);
 const cm: ApiObject = { metadata: { name: 'cm' } };
 
-describe('NamespaceLifecycle', () => {
+for (const atOnce of [false, true]) describe(`NamespaceLifecycle (namespaces read ${atOnce ? 'at once' : 'asynchronously'})`, () => {
+  const plugin = namespaceLifecycle(storeOf(atOnce));
   const TERMINATING = 'configmaps "cm" is forbidden: unable to create new content in namespace doomed because it is being terminated';
   const rows: [string, AdmissionOperation, string, string, string, number | undefined, string?][] = [
     // what, operation, namespace, group, resource, code, message
@@ -36,9 +38,20 @@ describe('NamespaceLifecycle', () => {
   ];
   for (const [what, operation, namespace, group, resource, code, message] of rows) {
     it(what, async () => {
-      const s = await outcome(() => plugin.admit(attrs({ operation, namespace, group, resource, object: cm, oldObject: operation === 'UPDATE' ? cm : undefined })));
+      const a = attrs({ operation, namespace, group, resource, object: cm, oldObject: operation === 'UPDATE' ? cm : undefined });
+      const s = await outcome(() => plugin.admit(a));
       assert.equal(s?.code, code);
       if (message) assert.equal(s?.message, message);
+      // a namespace read at once decides without a promise (the chain then awaits nothing)
+      if (atOnce && namespace !== 'nowhere') {
+        let answer: unknown;
+        try {
+          answer = plugin.admit(a);
+        } catch {
+          answer = undefined;
+        }
+        assert.equal(answer, undefined);
+      }
     });
   }
   it('system namespaces may not be deleted', async () => {

@@ -5,6 +5,8 @@
 import { newForbidden, newNotFound, isStatusError } from '../../api/meta/index.js';
 import type { AdmissionAttributes, AdmissionPlugin } from '../../registry/admission.js';
 import type { GenericStore } from '../../registry/store.js';
+import type { ApiObject } from '../../registry/object.js';
+import { andThen } from './common.js';
 
 export const SYSTEM_NAMESPACES = ['default', 'svc-system', 'svc-public'] as const;
 
@@ -14,7 +16,7 @@ const isAccessReview = (a: AdmissionAttributes) => a.resource.group === 'authori
 export function namespaceLifecycle(namespaces: () => GenericStore): AdmissionPlugin {
   return {
     name: 'NamespaceLifecycle',
-    async admit(a: AdmissionAttributes) {
+    admit(a: AdmissionAttributes) {
       if (a.resource.group === '' && a.resource.resource === 'namespaces') {
         if (a.operation === 'DELETE' && (SYSTEM_NAMESPACES as readonly string[]).includes(a.name)) {
           throw newForbidden({ group: '', resource: 'namespaces' }, a.name, 'this namespace may not be deleted');
@@ -22,19 +24,24 @@ export function namespaceLifecycle(namespaces: () => GenericStore): AdmissionPlu
         return;
       }
       if (!a.namespaced || a.operation === 'DELETE' || isAccessReview(a)) return;
-      let ns;
-      try {
-        ns = await namespaces().getShared('', a.namespace);
-      } catch (err) {
-        if (isStatusError(err) && err.status.code === 404) throw newNotFound({ group: '', resource: 'namespaces' }, a.namespace);
-        throw err;
-      }
-      if (a.operation === 'CREATE' && ns.metadata.deletionTimestamp) {
+      const store = namespaces();
+      return andThen(store.getSharedNow('', a.namespace) ?? read(store, a.namespace), (ns) => {
+        if (a.operation !== 'CREATE' || !ns.metadata.deletionTimestamp) return;
         const err = newForbidden({ group: a.resource.group, resource: a.resource.resource }, a.name, `unable to create new content in namespace ${a.namespace} because it is being terminated`);
         // As kube's lifecycle plugin: a cause clients test for (v1.NamespaceTerminatingCause) on the namespace field.
         err.status.details!.causes = [{ reason: 'NamespaceTerminating', message: `namespace ${a.namespace} is being terminated`, field: 'metadata.namespace' }];
         throw err;
-      }
+      });
     },
   };
+}
+
+/** The namespace from the store (a consistent read), NotFound as the namespace's. */
+async function read(store: GenericStore, name: string): Promise<ApiObject> {
+  try {
+    return await store.getShared('', name);
+  } catch (err) {
+    if (isStatusError(err) && err.status.code === 404) throw newNotFound({ group: '', resource: 'namespaces' }, name);
+    throw err;
+  }
 }

@@ -35,29 +35,33 @@ function priorityClassStore(priorityClasses: () => GenericStore): Pick<GenericSt
   }
 }
 
+type Resolved = { priorityClassName: string; value: number; preemptionPolicy: string | undefined };
+
 export function priorityPlugin(priorityClasses: () => GenericStore): AdmissionPlugin {
+  async function resolveClass(a: AdmissionAttributes, name: string): Promise<Resolved> {
+    try {
+      const pc = await priorityClassStore(priorityClasses).getShared('', name);
+      return { priorityClassName: name, value: Number(pc.value ?? 0), preemptionPolicy: typeof pc.preemptionPolicy === 'string' ? pc.preemptionPolicy : 'PreemptLowerPriority' };
+    } catch (err) {
+      if (isStatusError(err) && err.status.code === 404) throw newForbidden({ group: '', resource: 'pods' }, a.name, `no PriorityClass with name ${name} was found`);
+      throw err;
+    }
+  }
   return {
     name: 'Priority',
     phase: 'mutating',
-    async admit(a) {
+    // a pod naming no class, or a built-in one, is decided at once (no promise for the chain to await)
+    admit(a) {
       if (!isPodCreate(a)) return;
       const spec = isObject(a.object!.spec) ? a.object!.spec : undefined;
       const name = typeof spec?.priorityClassName === 'string' ? spec.priorityClassName : '';
-      let resolved = { priorityClassName: '', value: 0, preemptionPolicy: 'PreemptLowerPriority' as string | undefined };
-      if (name !== '') {
-        if (SYSTEM_CLASSES[name] !== undefined) resolved = { priorityClassName: name, value: SYSTEM_CLASSES[name]!, preemptionPolicy: 'PreemptLowerPriority' };
-        else {
-          try {
-            const pc = await priorityClassStore(priorityClasses).getShared('', name);
-            resolved = { priorityClassName: name, value: Number(pc.value ?? 0), preemptionPolicy: typeof pc.preemptionPolicy === 'string' ? pc.preemptionPolicy : 'PreemptLowerPriority' };
-          } catch (err) {
-            if (isStatusError(err) && err.status.code === 404) throw newForbidden({ group: '', resource: 'pods' }, a.name, `no PriorityClass with name ${name} was found`);
-            throw err;
-          }
-        }
-      }
-      const problem = defaultPodPriority(a.object!, resolved);
-      if (problem) throw newForbidden({ group: '', resource: 'pods' }, a.name, problem);
+      const apply = (resolved: Resolved) => {
+        const problem = defaultPodPriority(a.object!, resolved);
+        if (problem) throw newForbidden({ group: '', resource: 'pods' }, a.name, problem);
+      };
+      if (name === '') return apply({ priorityClassName: '', value: 0, preemptionPolicy: 'PreemptLowerPriority' });
+      if (SYSTEM_CLASSES[name] !== undefined) return apply({ priorityClassName: name, value: SYSTEM_CLASSES[name]!, preemptionPolicy: 'PreemptLowerPriority' });
+      return resolveClass(a, name).then(apply);
     },
   };
 }

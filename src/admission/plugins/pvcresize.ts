@@ -39,14 +39,14 @@ export function persistentVolumeClaimResize(storageClasses: Getter): AdmissionPl
   return {
     name: 'PersistentVolumeClaimResize',
     phase: 'validating',
-    async admit(a) {
+    admit(a) {
       if (!isCoreWrite(a, 'persistentvolumeclaims', ['UPDATE']) || !a.oldObject) return;
       if (requestedStorage(a.object) <= requestedStorage(a.oldObject)) return;
       const status = a.oldObject.status;
       if (!isObject(status) || status.phase !== 'Bound') throw admissionForbidden(a, 'Only bound persistent volume claims can be expanded');
-      if (!(await allowResize(a.object!, a.oldObject))) {
-        throw admissionForbidden(a, 'only dynamically provisioned pvc can be resized and the storageclass that provisions the pvc must support resize');
-      }
+      return allowResize(a.object!, a.oldObject).then((allowed) => {
+        if (!allowed) throw admissionForbidden(a, 'only dynamically provisioned pvc can be resized and the storageclass that provisions the pvc must support resize');
+      });
     },
   };
 }

@@ -10,7 +10,7 @@ import type { AdmissionAttributes } from '../../registry/admission.js';
 import type { ApiObject } from '../../registry/object.js';
 import { isObject } from '../../registry/object.js';
 import type { Getter, Json, MutatingAndValidatingPlugin } from './common.js';
-import { admissionForbidden, isCoreWrite, listOf, specOf } from './common.js';
+import { admissionForbidden, andThen, isCoreWrite, listOf, specOf } from './common.js';
 import { mergeTolerations } from './tolerations.js';
 
 const MISMATCH = "pod rejected: Pod's Overhead doesn't match RuntimeClass's defined Overhead";
@@ -33,13 +33,17 @@ function sameResources(a: unknown, b: unknown): boolean {
 const present = (v: unknown) => v !== undefined && v !== null;
 
 export function runtimeClassPlugin(runtimeClasses: Getter): MutatingAndValidatingPlugin {
-  /** The pod's spec and its class (undefined when it names none). */
-  async function prepare(a: AdmissionAttributes): Promise<{ spec: Json; rc: ApiObject | undefined } | undefined> {
+  type Prepared = { spec: Json; rc: ApiObject | undefined } | undefined;
+  /** The pod's spec and its class (undefined when it names none): at once unless the class must be read. */
+  function prepare(a: AdmissionAttributes): Prepared | Promise<Prepared> {
     if (!isCoreWrite(a, 'pods', ['CREATE'])) return undefined;
     const spec = specOf(a.object);
     if (!spec) return undefined;
     const name = spec.runtimeClassName;
     if (typeof name !== 'string') return { spec, rc: undefined };
+    return readClass(a, spec, name);
+  }
+  async function readClass(a: AdmissionAttributes, spec: Json, name: string): Promise<Prepared> {
     try {
       return { spec, rc: await runtimeClasses().get('', name) };
     } catch (err) {
@@ -50,44 +54,50 @@ export function runtimeClassPlugin(runtimeClasses: Getter): MutatingAndValidatin
   return {
     name: 'RuntimeClass',
     phase: 'mutating',
-    async admit(a) {
-      const p = await prepare(a);
-      if (!p?.rc) return;
-      const { spec, rc } = p;
-      const overhead = isObject(rc.overhead) ? rc.overhead : undefined;
-      if (overhead) {
-        if (present(spec.overhead) && !sameResources(overhead.podFixed, spec.overhead)) throw admissionForbidden(a, MISMATCH);
-        if (present(overhead.podFixed)) spec.overhead = overhead.podFixed;
-        else delete spec.overhead;
-      }
-      const scheduling = isObject(rc.scheduling) ? rc.scheduling : undefined;
-      if (!scheduling) return;
-      const classSelector = isObject(scheduling.nodeSelector) ? (scheduling.nodeSelector as Record<string, string>) : undefined;
-      if (!isObject(spec.nodeSelector)) {
-        if (classSelector) spec.nodeSelector = { ...classSelector };
-      } else {
-        const podSelector = spec.nodeSelector as Record<string, string>;
-        for (const [key, value] of Object.entries(classSelector ?? {})) {
-          const podValue = podSelector[key];
-          if (podValue !== undefined && podValue !== value) {
-            throw admissionForbidden(a, `conflict: runtimeClass.scheduling.nodeSelector[${key}] = ${value}; pod.spec.nodeSelector[${key}] = ${podValue}`);
-          }
-          podSelector[key] = value;
-        }
-      }
-      const merged = mergeTolerations(listOf(spec, 'tolerations'), listOf(scheduling, 'tolerations'));
-      if (merged.length > 0) spec.tolerations = merged;
-      else delete spec.tolerations;
+    admit(a) {
+      return andThen(prepare(a), (p) => admitWith(a, p));
     },
-    async validate(a) {
-      const p = await prepare(a);
-      if (!p) return;
-      const overhead = p.rc && isObject(p.rc.overhead) ? p.rc.overhead : undefined;
-      if (overhead) {
-        if (!sameResources(overhead.podFixed, p.spec.overhead)) throw admissionForbidden(a, MISMATCH);
-      } else if (present(p.spec.overhead)) {
-        throw admissionForbidden(a, WITHOUT_CLASS);
-      }
+    validate(a) {
+      return andThen(prepare(a), (p) => validateWith(a, p));
     },
   };
+
+  function admitWith(a: AdmissionAttributes, p: Prepared): void {
+    if (!p?.rc) return;
+    const { spec, rc } = p;
+    const overhead = isObject(rc.overhead) ? rc.overhead : undefined;
+    if (overhead) {
+      if (present(spec.overhead) && !sameResources(overhead.podFixed, spec.overhead)) throw admissionForbidden(a, MISMATCH);
+      if (present(overhead.podFixed)) spec.overhead = overhead.podFixed;
+      else delete spec.overhead;
+    }
+    const scheduling = isObject(rc.scheduling) ? rc.scheduling : undefined;
+    if (!scheduling) return;
+    const classSelector = isObject(scheduling.nodeSelector) ? (scheduling.nodeSelector as Record<string, string>) : undefined;
+    if (!isObject(spec.nodeSelector)) {
+      if (classSelector) spec.nodeSelector = { ...classSelector };
+    } else {
+      const podSelector = spec.nodeSelector as Record<string, string>;
+      for (const [key, value] of Object.entries(classSelector ?? {})) {
+        const podValue = podSelector[key];
+        if (podValue !== undefined && podValue !== value) {
+          throw admissionForbidden(a, `conflict: runtimeClass.scheduling.nodeSelector[${key}] = ${value}; pod.spec.nodeSelector[${key}] = ${podValue}`);
+        }
+        podSelector[key] = value;
+      }
+    }
+    const merged = mergeTolerations(listOf(spec, 'tolerations'), listOf(scheduling, 'tolerations'));
+    if (merged.length > 0) spec.tolerations = merged;
+    else delete spec.tolerations;
+  }
+
+  function validateWith(a: AdmissionAttributes, p: Prepared): void {
+    if (!p) return;
+    const overhead = p.rc && isObject(p.rc.overhead) ? p.rc.overhead : undefined;
+    if (overhead) {
+      if (!sameResources(overhead.podFixed, p.spec.overhead)) throw admissionForbidden(a, MISMATCH);
+    } else if (present(p.spec.overhead)) {
+      throw admissionForbidden(a, WITHOUT_CLASS);
+    }
+  }
 }

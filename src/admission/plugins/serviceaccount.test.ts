@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import { isStatusError, newNotFound } from '../../api/meta/index.js';
 import type { AdmissionAttributes, AdmissionOperation } from '../../registry/admission.js';
 import type { ApiObject } from '../../registry/object.js';
-import { serviceAccountPlugin, tokenVolumeSource } from './serviceaccount.js';
+import { serviceAccountPlugin, tokenVolumeSource, type ServiceAccountDeps } from './serviceaccount.js';
 
 const NS = 'ns';
 const accounts: Record<string, ApiObject> = {
@@ -18,10 +18,15 @@ const accounts: Record<string, ApiObject> = {
 };
 
 function deps(opts: { withDefault?: boolean; lookups?: string[]; sleeps?: number[] } = {}) {
+  const known = (name: string) => (name === 'default' && opts.withDefault ? { metadata: { name: 'default', namespace: NS } } as ApiObject : accounts[name]);
   return {
+    /** Whether the account reads are counted (then each request runs once, with the asynchronous reads only). */
+    observed: Boolean(opts.lookups ?? opts.sleeps),
+    /** The account as a current watch cache has it (undefined: missing, asked for as before). */
+    known,
     getServiceAccount: async (ns: string, name: string) => {
       opts.lookups?.push(`${ns}/${name}`);
-      const sa = name === 'default' && opts.withDefault ? { metadata: { name: 'default', namespace: NS } } : accounts[name];
+      const sa = known(name);
       if (!sa) throw newNotFound({ group: '', resource: 'serviceaccounts' }, name);
       return structuredClone(sa);
     },
@@ -47,6 +52,19 @@ const VOLUME = { name: 'kube-api-access-abcde', projected: tokenVolumeSource() }
 const MIRROR = { annotations: { 'kubernetes.io/config.mirror': 'hash' } };
 
 async function run(a: AdmissionAttributes, d = deps(), phase: 'mutating' | 'validating' = 'mutating'): Promise<string | null> {
+  if (!d.observed) {
+    // the same request with the accounts known at once (a current watch cache): the same answer and the same pod
+    const b = structuredClone(a);
+    const atOnce = await runOnce(b, { ...d, getServiceAccountNow: (_ns: string, name: string) => d.known(name) }, phase);
+    const result = await runOnce(a, d, phase);
+    assert.equal(atOnce, result, 'read at once: the same answer');
+    assert.deepEqual(b.object, a.object, 'read at once: the same pod');
+    return result;
+  }
+  return runOnce(a, d, phase);
+}
+
+async function runOnce(a: AdmissionAttributes, d: ServiceAccountDeps, phase: 'mutating' | 'validating'): Promise<string | null> {
   try {
     const plugin = serviceAccountPlugin(d);
     await (phase === 'mutating' ? plugin.admit(a) : plugin.validate!(a));
@@ -170,4 +188,16 @@ describe('ServiceAccount: the validating phase', () => {
       'pods "p" is forbidden: ephemeral container dbg with envVar E referencing secret.secretName="nope" is not allowed because service account strict does not reference that secret');
   });
   it('other subresources are not its concern', async () => assert.equal(await run(attrs({}, {}, 'UPDATE', 'status'), deps(), 'validating'), null));
+});
+
+describe('ServiceAccount: the account read at once', () => {
+  it('decides without a promise when the store has the account (a current watch cache)', () => {
+    const d = deps({ withDefault: true });
+    const plugin = serviceAccountPlugin({ ...d, getServiceAccount: async () => assert.fail('read although known at once'), getServiceAccountNow: (_ns, name) => d.known(name) });
+    for (const a of [attrs({}), attrs({ serviceAccountName: 'runner' })]) {
+      assert.equal(plugin.admit(a), undefined);
+      assert.equal(plugin.validate!(a), undefined);
+      assert.ok(((a.object!.spec as { volumes?: { name: string }[] }).volumes ?? []).some((v) => v.name === 'kube-api-access-abcde'), 'the token volume mounted');
+    }
+  });
 });

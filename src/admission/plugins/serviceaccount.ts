@@ -19,6 +19,7 @@ import { podSecretNames } from '../../authz/node/references.js';
 import type { AdmissionAttributes, AdmissionPlugin } from '../../registry/admission.js';
 import { isObject, type ApiObject } from '../../registry/object.js';
 import { MIRROR_ANNOTATIONS } from './noderestriction.js';
+import { andThen } from './common.js';
 
 export const DEFAULT_SERVICE_ACCOUNT = 'default';
 /** Where the token, ca.crt and namespace are mounted: our path, and the one stock client libraries read. */
@@ -31,6 +32,8 @@ export const ENFORCE_MOUNTABLE_SECRETS_ANNOTATIONS = ['svc.io/enforce-mountable-
 export interface ServiceAccountDeps {
   /** An account by namespace and name; rejects with the API's NotFound when there is none. */
   getServiceAccount(namespace: string, name: string): Promise<ApiObject>;
+  /** The account when the store has it at once (GenericStore.getSharedNow); undefined: ask getServiceAccount. */
+  getServiceAccountNow?(namespace: string, name: string): ApiObject | undefined;
   /** Waits between lookups of the default account (tests pass one that does not wait). */
   sleep?: (ms: number) => Promise<void>;
   /** Five characters for the volume name (kube's SimpleNameGenerator); tests pass a fixed one. */
@@ -107,8 +110,13 @@ export function serviceAccountPlugin(deps: ServiceAccountDeps): AdmissionPlugin 
 
   const forbid = (a: AdmissionAttributes, message: string) => newForbidden({ group: '', resource: 'pods' }, a.name, message);
 
+  /** The account: at once when the store has it, else as accountRead finds it. */
+  function account(a: AdmissionAttributes, name: string): ApiObject | Promise<ApiObject> {
+    return deps.getServiceAccountNow?.(a.namespace, name) ?? accountRead(a, name);
+  }
+
   /** The account, or 403 `error looking up service account ns/name: …`; the default one is asked for ten times. */
-  async function account(a: AdmissionAttributes, name: string): Promise<ApiObject> {
+  async function accountRead(a: AdmissionAttributes, name: string): Promise<ApiObject> {
     const attempts = name === DEFAULT_SERVICE_ACCOUNT ? 10 : 1;
     const interval = 100 + Math.floor(Math.random() * 100);
     let problem = '';
@@ -157,7 +165,7 @@ export function serviceAccountPlugin(deps: ServiceAccountDeps): AdmissionPlugin 
     return undefined;
   }
 
-  async function validate(a: AdmissionAttributes): Promise<void> {
+  function validate(a: AdmissionAttributes): void | Promise<void> {
     const pod = a.object!;
     const spec = obj(pod.spec);
     if (a.operation === 'UPDATE' && a.subresource === 'ephemeralcontainers') return validateEphemeral(a, pod, spec);
@@ -172,11 +180,12 @@ export function serviceAccountPlugin(deps: ServiceAccountDeps): AdmissionPlugin 
     }
     const saName = str(spec.serviceAccountName);
     if (saName === '') throw forbid(a, `no service account specified for pod ${a.namespace}/${pod.metadata.name ?? ''}`);
-    const sa = await account(a, saName);
-    if (enforcesMountableSecrets(sa)) {
-      const problem = limitSecretReferences(sa, spec);
-      if (problem) throw forbid(a, problem);
-    }
+    return andThen(account(a, saName), (sa) => {
+      if (enforcesMountableSecrets(sa)) {
+        const problem = limitSecretReferences(sa, spec);
+        if (problem) throw forbid(a, problem);
+      }
+    });
   }
 
   async function validateEphemeral(a: AdmissionAttributes, pod: ApiObject, spec: Obj): Promise<void> {
@@ -189,34 +198,34 @@ export function serviceAccountPlugin(deps: ServiceAccountDeps): AdmissionPlugin 
     if (problem) throw forbid(a, problem);
   }
 
-  async function mutate(a: AdmissionAttributes): Promise<void> {
+  function mutate(a: AdmissionAttributes): void | Promise<void> {
     if (a.operation !== 'CREATE') return;
     const pod = a.object!;
-    if (!isMirrorPod(pod)) {
-      if (!isObject(pod.spec)) pod.spec = {};
-      const spec = pod.spec as Obj;
-      if (str(spec.serviceAccountName) === '') {
-        spec.serviceAccountName = DEFAULT_SERVICE_ACCOUNT;
-        spec.serviceAccount = DEFAULT_SERVICE_ACCOUNT; // the deprecated alias reads back equal
-      }
-      const sa = await account(a, str(spec.serviceAccountName));
+    if (isMirrorPod(pod)) return validate(a);
+    if (!isObject(pod.spec)) pod.spec = {};
+    const spec = pod.spec as Obj;
+    if (str(spec.serviceAccountName) === '') {
+      spec.serviceAccountName = DEFAULT_SERVICE_ACCOUNT;
+      spec.serviceAccount = DEFAULT_SERVICE_ACCOUNT; // the deprecated alias reads back equal
+    }
+    return andThen(account(a, str(spec.serviceAccountName)), (sa) => {
       if (shouldAutomount(sa, spec)) mountToken(spec, randomSuffix);
       if (list(spec.imagePullSecrets).length === 0) {
         const pulls = list((sa as unknown as Obj).imagePullSecrets).map((s) => ({ name: str(s.name) }));
         if (pulls.length > 0) spec.imagePullSecrets = pulls;
       }
-    }
-    return validate(a);
+      return validate(a);
+    });
   }
 
   return {
     name: 'ServiceAccount',
     phase: 'mutating',
-    async admit(a) {
-      if (concerns(a)) await mutate(a);
+    admit(a) {
+      if (concerns(a)) return mutate(a);
     },
-    async validate(a) {
-      if (concerns(a)) await validate(a);
+    validate(a) {
+      if (concerns(a)) return validate(a);
     },
   };
 }

@@ -70,6 +70,11 @@ export class Cacher {
     return this.state.size;
   }
 
+  /** Whether the cache holds storage's state and follows its watch (loaded, not re-listing, not stopped). */
+  get loaded(): boolean {
+    return this.storageWatch !== undefined && !this.stopped;
+  }
+
   start(): Promise<void> {
     this.ready ??= this.load();
     return this.ready;

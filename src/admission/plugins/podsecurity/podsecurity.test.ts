@@ -269,3 +269,39 @@ describe('PodSecurity plugin: namespaces', () => {
     assert.deepEqual(r.warnings, ['failed to list pods while checking new PodSecurity enforce level']);
   });
 });
+
+describe('PodSecurity plugin: the namespace read at once', () => {
+  const labelSets: Record<string, Record<string, string>> = {
+    [NS]: GOLDEN_LABELS,
+    restricted: { 'pod-security.kubernetes.io/enforce': 'restricted', 'pod-security.kubernetes.io/enforce-version': 'v1.27' },
+    bogus: { 'pod-security.kubernetes.io/enforce': 'bogus' },
+  };
+  const asked = podSecurityPlugin({ namespaces: namespaces(labelSets) });
+  // a current watch cache: the namespace at once (the asynchronous read must not be needed)
+  const atOnce = podSecurityPlugin({
+    namespaces: () => ({ get: async () => assert.fail('read although known at once') }),
+    namespaceNow: (name) => (labelSets[name] ? { metadata: { name, labels: labelSets[name] } } : undefined),
+  });
+  const pods = [
+    pod('restricted', { containers: [app({ allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } })], securityContext: { runAsNonRoot: true, runAsUser: 1000, seccompProfile: { type: 'RuntimeDefault' } } }),
+    pod('baseline', { containers: [app()] }),
+    pod('privileged', { containers: [app({ privileged: true })] }),
+  ];
+  for (const namespace of Object.keys(labelSets)) {
+    for (const p of pods) {
+      it(`${p.metadata.name} in ${namespace}: the same answer, without a promise`, async () => {
+        const want = await admit(asked, { object: structuredClone(p), namespace });
+        const seen: Seen = { warnings: [], annotations: {} };
+        let answered: unknown;
+        let error: unknown;
+        try {
+          answered = atOnce.admit(attrs({ object: structuredClone(p), namespace }, seen));
+        } catch (err) {
+          error = isStatusError(err) ? err.status : err;
+        }
+        assert.equal(answered, undefined, 'no promise');
+        assert.deepEqual({ ...seen, error }, want);
+      });
+    }
+  }
+});

@@ -15,6 +15,7 @@ import { newForbidden, newInvalid, StatusError, type FieldError } from '../../..
 import type { AdmissionAttributes, AdmissionPlugin } from '../../../registry/admission.js';
 import type { ApiObject } from '../../../registry/object.js';
 import { deepEqual, isObject } from '../../../registry/object.js';
+import { andThen } from '../common.js';
 import { evaluatePod, forbiddenDetail, forbiddenReason, type Aggregate, type PodMeta, type PodSpec } from './checks.js';
 import { DEFAULT_CONFIGURATION, type PodSecurityConfiguration } from './config.js';
 import { compareLevels, lvString, policyFromLabels, sameLV, versionString, type LevelVersion, type Policy } from './levels.js';
@@ -22,6 +23,8 @@ import { compareLevels, lvString, policyFromLabels, sameLV, versionString, type 
 export interface PodSecurityDeps {
   /** The namespace store (only `get` is used). */
   readonly namespaces: () => { get(namespace: string, name: string): Promise<ApiObject> };
+  /** The namespace when the store has it at once (GenericStore.getSharedNow); undefined: ask namespaces().get. */
+  readonly namespaceNow?: (name: string) => ApiObject | undefined;
   /** The pods of a namespace, for the warnings when a namespace's enforce level gets stricter; without it no such warnings. */
   readonly pods?: (namespace: string) => Promise<ApiObject[]>;
   readonly config?: PodSecurityConfiguration;
@@ -117,16 +120,24 @@ export function podSecurityPlugin(deps: PodSecurityDeps): AdmissionPlugin {
 
   // The namespace objects come shared from the watch cache (one per stored version): their policy is parsed once.
   const policies = new WeakMap<ApiObject, { policy: Policy; errors: FieldError[] }>();
-  async function namespacePolicy(a: AdmissionAttributes): Promise<{ policy: Policy; errors: FieldError[] }> {
+  type NamespacePolicy = { policy: Policy; errors: FieldError[] };
+  function policyOf(ns: ApiObject): NamespacePolicy {
+    let p = policies.get(ns);
+    if (!p) policies.set(ns, (p = policyFromLabels(labelsOf(ns), defaults)));
+    return p;
+  }
+  function namespacePolicy(a: AdmissionAttributes): NamespacePolicy | Promise<NamespacePolicy> {
+    const known = deps.namespaceNow?.(a.namespace);
+    return known ? policyOf(known) : namespacePolicyRead(a);
+  }
+  async function namespacePolicyRead(a: AdmissionAttributes): Promise<NamespacePolicy> {
     let ns: ApiObject;
     try {
       ns = await deps.namespaces().get('', a.namespace);
     } catch {
       throw internalError(a, `failed to lookup namespace ${a.namespace}`);
     }
-    let p = policies.get(ns);
-    if (!p) policies.set(ns, (p = policyFromLabels(labelsOf(ns), defaults)));
-    return p;
+    return policyOf(ns);
   }
 
   /** Enforce (pods only), then audit, then warn; results are shared between modes with the same level and version. */
@@ -157,27 +168,29 @@ export function podSecurityPlugin(deps: PodSecurityDeps): AdmissionPlugin {
     if (!warn.allowed) a.warn?.(`would violate PodSecurity ${JSON.stringify(lvString(policy.warn))}: ${forbiddenDetail(warn)}`);
   }
 
-  async function validatePod(a: AdmissionAttributes): Promise<void> {
+  function validatePod(a: AdmissionAttributes): void | Promise<void> {
     if (a.subresource && IGNORED_POD_SUBRESOURCES.has(a.subresource)) return;
     if (exemptNamespace(a.namespace)) return annotate(a, 'exempt', 'namespace');
     if (exemptUser(a.user?.name ?? '')) return annotate(a, 'exempt', 'user');
-    const nsPolicy = await namespacePolicy(a);
-    const p = nsPolicy.policy;
-    if (!nsPolicy.errors.length && p.enforce.level === 'privileged' && p.warn.level === 'privileged' && p.audit.level === 'privileged') return;
-    if (a.operation === 'UPDATE' && a.oldObject && !isSignificantPodUpdate(a.object!, a.oldObject)) return;
-    evaluate(a, nsPolicy, extractPodSpec('/pods', a.object!)!, true);
+    return andThen(namespacePolicy(a), (nsPolicy) => {
+      const p = nsPolicy.policy;
+      if (!nsPolicy.errors.length && p.enforce.level === 'privileged' && p.warn.level === 'privileged' && p.audit.level === 'privileged') return;
+      if (a.operation === 'UPDATE' && a.oldObject && !isSignificantPodUpdate(a.object!, a.oldObject)) return;
+      evaluate(a, nsPolicy, extractPodSpec('/pods', a.object!)!, true);
+    });
   }
 
-  async function validateWorkload(a: AdmissionAttributes, gr: string): Promise<void> {
+  function validateWorkload(a: AdmissionAttributes, gr: string): void | Promise<void> {
     if (a.subresource) return;
     if (exemptNamespace(a.namespace)) return annotate(a, 'exempt', 'namespace');
     if (exemptUser(a.user?.name ?? '')) return annotate(a, 'exempt', 'user');
-    const nsPolicy = await namespacePolicy(a);
-    const p = nsPolicy.policy;
-    if (!nsPolicy.errors.length && p.warn.level === 'privileged' && p.audit.level === 'privileged') return;
-    const pod = extractPodSpec(gr, a.object!);
-    if (!pod) return;
-    evaluate(a, nsPolicy, pod, false);
+    return andThen(namespacePolicy(a), (nsPolicy) => {
+      const p = nsPolicy.policy;
+      if (!nsPolicy.errors.length && p.warn.level === 'privileged' && p.audit.level === 'privileged') return;
+      const pod = extractPodSpec(gr, a.object!);
+      if (!pod) return;
+      evaluate(a, nsPolicy, pod, false);
+    });
   }
 
   async function validateNamespace(a: AdmissionAttributes): Promise<void> {
@@ -240,7 +253,7 @@ export function podSecurityPlugin(deps: PodSecurityDeps): AdmissionPlugin {
   return {
     name: 'PodSecurity',
     phase: 'validating',
-    async admit(a) {
+    admit(a) {
       if ((a.operation !== 'CREATE' && a.operation !== 'UPDATE') || !a.object) return;
       const gr = `${a.resource.group}/${a.resource.resource}`;
       if (gr === '/namespaces') return validateNamespace(a);

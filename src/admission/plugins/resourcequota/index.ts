@@ -27,7 +27,7 @@ export interface ResourceQuotaPluginOptions {
   readonly quotas: (namespace: string) => Promise<readonly ApiObject[]>;
   /**
    * The namespace's quotas when the store knows them at once and exactly
-   * (GenericStore.peekCurrentList); undefined: ask quotas().
+   * (GenericStore.listSharedNow); undefined: ask quotas().
    */
   readonly peekQuotas?: (namespace: string) => readonly ApiObject[] | undefined;
   /** Writes the quota's status, refused with a Conflict unless metadata.resourceVersion is still current; answers the stored quota. */
