@@ -28,6 +28,7 @@ const clusterDefault = { key: 'cluster-default', operator: 'Equal', value: 'x', 
 const ns = (name: string, annotations: Record<string, string> = {}) => ['/api/v1/namespaces', { metadata: { name, annotations } }] as [string, unknown];
 const P = (n: string) => `/api/v1/namespaces/${n}/pods`;
 const B = P('basic');
+const PCS = '/apis/scheduling.k8s.io/v1/priorityclasses';
 const forbidden = (name: string, text: string) => `pods "${name}" is forbidden: ${text}`;
 const WL = (scope: string) => `pod tolerations (possibly merged with namespace default tolerations) conflict with its ${scope} whitelist`;
 const cpu = { resources: { requests: { cpu: '100m' } } };
@@ -55,6 +56,15 @@ const PRIORITY: Row[] = [
     message: forbidden('pr-nope', 'no PriorityClass with name nope was found') },
   { what: 'dry run: the same mutation, nothing stored', method: 'POST', path: `${B}?dryRun=All`, body: pod('pr-dry', { priorityClassName: 'high' }), status: 201,
     expect: (p) => assert.equal(p.spec.priority, 1000), absent: `${B}/pr-dry` },
+  // the cluster's default class (globalDefault): pods naming none get it, name and all; there is only one
+  { what: 'a default PriorityClass', method: 'POST', path: PCS, body: { metadata: { name: 'everyday' }, value: 100, globalDefault: true }, status: 201 },
+  { what: 'a second default PriorityClass is 403', method: 'POST', path: PCS, body: { metadata: { name: 'another' }, value: 5, globalDefault: true }, status: 403,
+    message: 'priorityclasses.scheduling.k8s.io "another" is forbidden: PriorityClass another is marked as default, but another default PriorityClass everyday already exists', absent: `${PCS}/another` },
+  { what: 'no class: the default class\'s name, value and preemptionPolicy', method: 'POST', path: B, body: pod('pr-default'), status: 201,
+    get: `${B}/pr-default`, stored: (p) => assert.deepEqual([p.spec.priorityClassName, p.spec.priority, p.spec.preemptionPolicy], ['everyday', 100, 'PreemptLowerPriority']) },
+  { what: 'the default class deleted: priority 0 again', method: 'DELETE', path: `${PCS}/everyday`, status: 200 },
+  { what: 'no class, no default class', method: 'POST', path: B, body: pod('pr-none-again'), status: 201,
+    expect: (p) => assert.deepEqual([p.spec.priorityClassName, p.spec.priority], [undefined, 0]) },
 ];
 
 const DEFAULT_TOLERATION_SECONDS: Row[] = [
