@@ -11,7 +11,7 @@ import { schemaFor } from '../api/schemas.js';
 import { goZeroObject } from '../schema/gozero.js';
 import { field, FieldSet } from '../smd/fieldpath.js';
 import { generalUpdate, updateObject, type UpdateObjectOptions } from '../smd/merge.js';
-import { prng } from '../smd/prng.js';
+import { prng } from '../testing/prng.js';
 import type { JsonObject } from '../smd/typed.js';
 
 const STATUS = FieldSet.of([field('status')]);

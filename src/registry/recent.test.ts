@@ -8,7 +8,7 @@ import { Admission } from './admission.js';
 import { SqliteStore } from '../storage/sqlite/store.js';
 import { tempDir } from '../testing/tempdir.js';
 import type { ApiObject } from './object.js';
-import { prng } from '../smd/prng.js';
+import { prng } from '../testing/prng.js';
 
 const obj = (name: string, rv: number): ApiObject => ({ metadata: { name, resourceVersion: String(rv), labels: { a: 'b' } }, spec: { list: [{ x: 1 }] } });
 const kv = (key: string, rev: number, size = 10) => ({ key, value: Buffer.alloc(size, 0x20), createRevision: 1, modRevision: rev });

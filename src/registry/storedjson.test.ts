@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { applyObject, updateObject } from '../smd/index.js';
 import { Thing } from '../smd/fixtures.js';
-import { prng } from '../smd/prng.js';
+import { prng } from '../testing/prng.js';
 import type { JsonObject } from '../smd/typed.js';
 import type { ApiObject } from './object.js';
 import { storedBytes } from './storedjson.js';

@@ -10,7 +10,7 @@ import { field, FieldSet, pathToString } from './fieldpath.js';
 import { Thing } from './fixtures.js';
 import { decodeManaged } from './managed.js';
 import { generalUpdate, STRIPPED, updateObject, type UpdateObjectOptions } from './merge.js';
-import { prng } from './prng.js';
+import { prng } from '../testing/prng.js';
 import { compare, type JsonObject } from './typed.js';
 
 /** The engine's way: the comparison with an empty object, then the two differences. */

@@ -15,7 +15,7 @@ import { Thing } from './fixtures.js';
 import { ApplyConflictError, capUpdateManagers, conflict, decodeManaged, encodeManaged, incomingManaged, isResetRequest, managerId, type Conflict, type Managed, type ManagedEntry } from './managed.js';
 import { prune } from './engine.js';
 import { applyObject, ApplyBadRequestError, BEFORE_FIRST_APPLY, STRIPPED, updateObject } from './merge.js';
-import { prng } from './prng.js';
+import { prng } from '../testing/prng.js';
 import { compare, jsonEqual, merge, reconcileWithSchema, toFieldSet, type JsonObject } from './typed.js';
 
 interface Op {

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { field, FieldSet, fromFieldsV1, goJsonString, index, key, parseElement, pathToString, serializeElement, toFieldsV1, valueOf, type Path } from './fieldpath.js';
-import { prng } from './prng.js';
+import { prng } from '../testing/prng.js';
 
 const f = field;
 

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { field, FieldSet, fromFieldsV1, index, key, serializeElement, toFieldsV1, valueOf, type FieldsV1, type Path } from './fieldpath.js';
-import { prng } from './prng.js';
+import { prng } from '../testing/prng.js';
 
 const spell = (p: Path): string => p.map(serializeElement).join('\u0000');
 const model = (s: FieldSet): Set<string> => new Set(s.paths().map(spell));

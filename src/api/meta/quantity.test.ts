@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { formatQuantity, parseQuantity, parseQuantityFresh } from './quantity.js';
-import { prng } from '../../smd/prng.js';
+import { prng } from '../../testing/prng.js';
 
 test('parseQuantity: the same answer on a first and a remembered read, for quantities and for texts that are none', () => {
   const rows: [string, string | undefined][] = [
