@@ -107,6 +107,11 @@ describe('ServiceAccount: refusals', () => {
     await run(attrs({ serviceAccountName: 'ghost' }), deps({ lookups }));
     assert.deepEqual(lookups, ['ns/ghost']);
   });
+  it('the mutating step reads an existing account once (its check of the pod uses it)', async () => {
+    const lookups: string[] = [];
+    assert.equal(await run(attrs({ serviceAccountName: 'strict', automountServiceAccountToken: false }), deps({ lookups })), null);
+    assert.deepEqual(lookups, ['ns/strict']);
+  });
 });
 
 describe('ServiceAccount: the pod it makes', () => {

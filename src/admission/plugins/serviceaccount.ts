@@ -180,12 +180,14 @@ export function serviceAccountPlugin(deps: ServiceAccountDeps): AdmissionPlugin 
     }
     const saName = str(spec.serviceAccountName);
     if (saName === '') throw forbid(a, `no service account specified for pod ${a.namespace}/${pod.metadata.name ?? ''}`);
-    return andThen(account(a, saName), (sa) => {
-      if (enforcesMountableSecrets(sa)) {
-        const problem = limitSecretReferences(sa, spec);
-        if (problem) throw forbid(a, problem);
-      }
-    });
+    return andThen(account(a, saName), (sa) => checkMountable(a, sa, spec));
+  }
+
+  /** An account that enforces mountable secrets: the pod may use only the secrets it lists. */
+  function checkMountable(a: AdmissionAttributes, sa: ApiObject, spec: Obj): void {
+    if (!enforcesMountableSecrets(sa)) return;
+    const problem = limitSecretReferences(sa, spec);
+    if (problem) throw forbid(a, problem);
   }
 
   async function validateEphemeral(a: AdmissionAttributes, pod: ApiObject, spec: Obj): Promise<void> {
@@ -214,7 +216,8 @@ export function serviceAccountPlugin(deps: ServiceAccountDeps): AdmissionPlugin 
         const pulls = list((sa as unknown as Obj).imagePullSecrets).map((s) => ({ name: str(s.name) }));
         if (pulls.length > 0) spec.imagePullSecrets = pulls;
       }
-      return validate(a);
+      // what validate() checks of a created pod, with the account just read (not a second lookup)
+      checkMountable(a, sa, spec);
     });
   }
 
