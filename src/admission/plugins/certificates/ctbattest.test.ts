@@ -42,4 +42,11 @@ describe('ClusterTrustBundleAttest', () => {
       if (want) assert.equal(status?.code, 403);
     });
   }
+  it('answers without a promise when there is nothing to attest (every pod, configmap… write)', () => {
+    const plugin = clusterTrustBundleAttestPlugin(allowing([]), on);
+    for (const a of [attrs('CREATE', bundle('')), attrs('CREATE', bundle('foo.com/bar'), undefined, 'pods'), attrs('DELETE', bundle('foo.com/bar'))]) {
+      assert.equal(plugin.admit(a), undefined);
+    }
+    assert.equal(clusterTrustBundleAttestPlugin(allowing([]), new FeatureGates()).admit(attrs('CREATE', bundle('foo.com/bar'))), undefined);
+  });
 });

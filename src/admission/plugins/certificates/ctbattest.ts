@@ -16,16 +16,17 @@ export function clusterTrustBundleAttestPlugin(authorizer: Authorizer, gates: Fe
   return {
     name: 'ClusterTrustBundleAttest',
     phase: 'validating',
-    async admit(a) {
+    // decided at once unless an authorizer must be asked (no promise for the chain to await)
+    admit(a) {
       if (!enabled || (a.operation !== 'CREATE' && a.operation !== 'UPDATE')) return;
       if (a.resource.group !== CERTIFICATES_GROUP || a.resource.resource !== 'clustertrustbundles' || !a.object) return;
       // Validation refuses a changed signerName; the new object's signer is the one to attest for.
       const signerName = signerNameOf(a.object);
       if (signerName === '') return;
       if (a.operation === 'UPDATE' && a.oldObject && onlyGCFieldsChange(a.object, a.oldObject)) return;
-      if (!(await isAuthorizedForSignerName(authorizer, a.user, 'attest', signerName))) {
-        throw admissionForbidden(a, `user not permitted to attest for signerName ${JSON.stringify(signerName)}`);
-      }
+      return isAuthorizedForSignerName(authorizer, a.user, 'attest', signerName).then((allowed) => {
+        if (!allowed) throw admissionForbidden(a, `user not permitted to attest for signerName ${JSON.stringify(signerName)}`);
+      });
     },
   };
 }
