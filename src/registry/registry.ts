@@ -103,6 +103,12 @@ export class Registry {
   /** Stores of custom resources, by `group/resource`, added and removed as CRDs come and go. */
   private readonly custom = new Map<string, { store: GenericStore; cacher?: Cacher }>();
   private readonly sharing = new Map<string, { group: string; resource: string }>();
+  /**
+   * store()'s answers by group as asked (either spelling) and resource:
+   * plugins and controllers ask on every write, and the canonical key costs a
+   * respelling and two joined strings. Served resources only; cleared whenever the routes change.
+   */
+  private readonly routes = new Map<string, Map<string, GenericStore>>();
 
   constructor(
     resources: readonly ServedResource[], private readonly storage: Store, private readonly admission: Admission,
@@ -147,6 +153,7 @@ export class Registry {
       existing?.cacher?.stop();
       this.custom.set(key, made);
       this.byResource.set(key, made.store);
+      this.routes.clear();
     }
     this.unserveVersions(r.group, r.resource);
     for (const v of versions) this.served.set(`${v.group}/${v.version}/${v.resource}`, v);
@@ -161,6 +168,7 @@ export class Registry {
     entry.cacher?.stop();
     this.custom.delete(key);
     this.byResource.delete(key);
+    this.routes.clear();
   }
 
   private unserveVersions(group: string, resource: string): void {
@@ -190,10 +198,24 @@ export class Registry {
 
   /** The store of a resource; every served version of a resource shares it, and so does a resource that shares another's storage. */
   store(group: string, resource: string): GenericStore {
+    const s = this.route(group, resource);
+    if (!s) throw new Error(`no store for ${group}/${resource}`);
+    return s;
+  }
+
+  /** The store serving a resource, or undefined (see `routes`). */
+  private route(group: string, resource: string): GenericStore | undefined {
+    const known = this.routes.get(group)?.get(resource);
+    if (known) return known;
     const g = canonicalGroup(group);
     const shared = this.sharing.get(`${g}/${resource}`);
     const s = this.byResource.get(shared ? `${shared.group}/${shared.resource}` : `${g}/${resource}`);
-    if (!s) throw new Error(`no store for ${group}/${resource}`);
+    // only what is served is remembered: names a request made up are not kept
+    if (s) {
+      let byName = this.routes.get(group);
+      if (!byName) this.routes.set(group, (byName = new Map()));
+      byName.set(resource, s);
+    }
     return s;
   }
 
@@ -205,8 +227,7 @@ export class Registry {
   }
 
   has(group: string, resource: string): boolean {
-    const g = canonicalGroup(group);
-    return this.byResource.has(`${g}/${resource}`) || this.sharing.has(`${g}/${resource}`);
+    return this.route(group, resource) !== undefined;
   }
 
   resources(): ServedResource[] {

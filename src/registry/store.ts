@@ -15,7 +15,7 @@ import { storedBytes } from './storedjson.js';
 import { stampRevision } from './sharedobjects.js';
 import { validateMetadata, validateMetadataUpdate } from './metadata.js';
 import * as errs from './errors.js';
-import type { Admission, AdmissionOperation } from './admission.js';
+import type { Admission, AdmissionAttributes, AdmissionOperation } from './admission.js';
 import type { Cacher } from '../storage/cacher/cacher.js';
 import type { UserInfo } from '../authn/user.js';
 import type { DeleteOptions, UpdateContext, WriteContext, WriteLens } from './writecontext.js';
@@ -406,12 +406,14 @@ export class GenericStore extends StoreReads {
     if (errors.length > 0) throw errs.invalid({ group: this.identity.group, kind: this.identity.kind }, obj.metadata.name ?? '', errors);
   }
 
-  private attributes(operation: AdmissionOperation, obj: ApiObject | undefined, old: ApiObject | undefined, ctx: WriteContext) {
+  /** The attributes admission sees; one shape for every write (absent options are undefined, not missing). */
+  private attributes(operation: AdmissionOperation, obj: ApiObject | undefined, old: ApiObject | undefined, ctx: WriteContext): AdmissionAttributes {
+    const meta = (obj ?? old)!.metadata;
     return {
-      operation, object: obj, oldObject: old, resource: this.identity, namespace: (obj ?? old)!.metadata.namespace ?? '', name: (obj ?? old)!.metadata.name ?? '',
+      operation, object: obj, oldObject: old, resource: this.identity, namespace: meta.namespace ?? '', name: meta.name ?? '',
       dryRun: ctx.dryRun, user: ctx.user, namespaced: this.namespaced,
-      subresource: (ctx as UpdateContext).subresource ?? ctx.requestInfo?.subresource ?? '', ...(ctx.warn ? { warn: ctx.warn } : {}), ...(ctx.annotate ? { annotate: ctx.annotate } : {}), ...(ctx.latency ? { latency: ctx.latency } : {}),
-      ...(ctx.requestInfo ? { requestInfo: ctx.requestInfo } : {}), ...(ctx.options ? { options: ctx.options } : {}),
+      subresource: (ctx as UpdateContext).subresource ?? ctx.requestInfo?.subresource ?? '',
+      warn: ctx.warn, annotate: ctx.annotate, latency: ctx.latency, requestInfo: ctx.requestInfo, options: ctx.options, reinvocation: undefined,
     };
   }
 
