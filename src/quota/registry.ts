@@ -60,6 +60,8 @@ export function quotaEvaluators(registry: Pick<Registry, 'resources'>, opts: Eva
 }
 
 const indexes = new WeakMap<readonly UsageEvaluator[], Map<string, UsageEvaluator>>();
+/** evaluatorFor's answers by group as asked and resource (null: ignored): admission asks on every namespaced write. */
+const answers = new WeakMap<readonly UsageEvaluator[], Map<string, Map<string, UsageEvaluator | null>>>();
 
 /**
  * The evaluator of a resource (group in either spelling). Like kube's
@@ -67,6 +69,16 @@ const indexes = new WeakMap<readonly UsageEvaluator[], Map<string, UsageEvaluato
  * CRD) — gets a fresh object-count evaluator, unless quota ignores it.
  */
 export function evaluatorFor(evals: readonly UsageEvaluator[], group: string, resource: string): UsageEvaluator | undefined {
+  let byGroup = answers.get(evals);
+  if (!byGroup) answers.set(evals, (byGroup = new Map()));
+  let byResource = byGroup.get(group);
+  if (!byResource) byGroup.set(group, (byResource = new Map()));
+  let answer = byResource.get(resource);
+  if (answer === undefined) byResource.set(resource, (answer = lookUp(evals, group, resource) ?? null));
+  return answer ?? undefined;
+}
+
+function lookUp(evals: readonly UsageEvaluator[], group: string, resource: string): UsageEvaluator | undefined {
   let index = indexes.get(evals);
   if (!index) {
     index = new Map(evals.map((e) => [`${e.group}/${e.resource}`, e]));

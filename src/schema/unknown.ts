@@ -24,8 +24,10 @@ function walk(s: Schema, value: unknown, at: PathStack, visit: UnknownVisitor): 
     const items = s.items;
     if (items === undefined || (s.type !== undefined && s.type !== 'array')) return;
     for (let i = 0; i < value.length; i++) {
+      const v: unknown = value[i];
+      if (typeof v !== 'object' || v === null) continue;
       at.push(i);
-      walk(items, value[i], at, visit);
+      walk(items, v, at, visit);
       at.pop();
     }
     return;
@@ -42,10 +44,18 @@ function walk(s: Schema, value: unknown, at: PathStack, visit: UnknownVisitor): 
     else if (embedded && (k === 'apiVersion' || k === 'kind')) continue;
     else if (embedded && k === 'metadata') sub = ObjectMeta.schema;
     else if (typeof extra === 'object') sub = extra;
-    at.push(k);
-    if (sub !== undefined) walk(sub, value[k], at, visit);
-    else if (!keep) visit(value, k, String(at));
-    at.pop();
+    if (sub !== undefined) {
+      // a scalar has no unknown fields: no step down for it (most of a resource's values)
+      const v = value[k];
+      if (typeof v !== 'object' || v === null) continue;
+      at.push(k);
+      walk(sub, v, at, visit);
+      at.pop();
+    } else if (!keep) {
+      at.push(k);
+      visit(value, k, String(at));
+      at.pop();
+    }
   }
 }
 
