@@ -21,7 +21,7 @@ import { client, untilOk, type Call } from './httpclient.js';
 import { cpuOf } from './proc.js';
 
 const main = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'cli', 'main.js');
-const NS = 'bench-adm';
+export const NS = 'bench-adm';
 
 /** The scheduler the bench's pods ask for: none runs, so they stay Pending untouched (see the top). */
 const UNSERVED_SCHEDULER = 'bench-unscheduled';
@@ -46,12 +46,12 @@ export function restrictedPod(name: string, i: number): string {
   });
 }
 
-const NAMESPACE = { metadata: { name: NS, labels: { 'pod-security.kubernetes.io/enforce': 'restricted', 'pod-security.kubernetes.io/enforce-version': 'v1.27' } } };
-const LIMIT_RANGE = {
+export const NAMESPACE = { metadata: { name: NS, labels: { 'pod-security.kubernetes.io/enforce': 'restricted', 'pod-security.kubernetes.io/enforce-version': 'v1.27' } } };
+export const LIMIT_RANGE = {
   metadata: { name: 'limits' },
   spec: { limits: [{ type: 'Container', default: { cpu: '500m', memory: '128Mi' }, defaultRequest: { cpu: '100m', memory: '64Mi' }, max: { cpu: '2', memory: '1Gi' }, min: { cpu: '10m', memory: '16Mi' } }] },
 };
-const QUOTA = { metadata: { name: 'quota' }, spec: { hard: { pods: '100000', 'requests.cpu': '10000', 'requests.memory': '10000Gi', 'limits.cpu': '50000', 'limits.memory': '20000Gi', 'count/configmaps': '100' } } };
+export const QUOTA = { metadata: { name: 'quota' }, spec: { hard: { pods: '100000', 'requests.cpu': '10000', 'requests.memory': '10000Gi', 'limits.cpu': '50000', 'limits.memory': '20000Gi', 'count/configmaps': '100' } } };
 
 interface Side {
   readonly name: string;

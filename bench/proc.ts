@@ -17,6 +17,13 @@ export function cpuOf(pid: number): number {
   return (Number(f[11]) + Number(f[12])) / CLK_TCK;
 }
 
+/** utime + stime of one thread of a process (its main thread: `tid` = pid), in seconds: without V8's GC helpers and other threads. */
+export function threadCpuOf(pid: number, tid = pid): number {
+  const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(f[11]) + Number(f[12])) / CLK_TCK;
+}
+
 /** Busy CPU seconds of the whole machine (all cores), from /proc/stat. */
 export function machineCpu(): number {
   const f = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);

@@ -11,6 +11,7 @@ import { benchAuthn } from './authn.js';
 import { benchServiceAccountTokens } from './satokens.js';
 import { benchRbac } from './rbac.js';
 import { benchAdmission } from './admission.js';
+import { benchAdmissionInProcess } from './admissioninproc.js';
 import { benchWebhooks } from './webhooks.js';
 import { benchVap } from './vap.js';
 import { benchCel, benchCelConformance } from './cel.js';
@@ -26,7 +27,7 @@ import { steadiness } from './steadiness.js';
 
 const suites: Record<string, () => Promise<string[]>> = {
   storage: benchStorage, apiserver: benchApiServer, watch: benchWatch, apply: benchApply, validation: benchValidation, smd: async () => benchSmd(),
-  authn: benchAuthn, satokens: () => benchServiceAccountTokens(), rbac: () => benchRbac(), admission: () => benchAdmission(), webhooks: () => benchWebhooks(),
+  authn: benchAuthn, satokens: () => benchServiceAccountTokens(), rbac: () => benchRbac(), admission: () => benchAdmission(), 'admission-inprocess': () => benchAdmissionInProcess(), webhooks: () => benchWebhooks(),
   vap: () => benchVap(),
   cel: () => benchCel(), 'cel-conformance': async () => benchCelConformance(), crd: () => benchCrd(), controllers: () => benchControllers(), agent: () => benchAgent(),
   operations: async () => [...(await benchOperations()), '', ...(await benchFairness())], audit: () => benchAudit(), apf: () => benchApf(), metrics: () => benchMetrics(),

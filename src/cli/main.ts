@@ -7,7 +7,7 @@
 import { FlagError } from './flags.js';
 
 type Command = (cmd: string, argv: string[]) => Promise<number>;
-const serve: Command = async (cmd, argv) => (await import('./serve.js')).serve(cmd, argv);
+const serve: Command = async (cmd, argv) => (await import('./serve.js')).serve(cmd === 'server' ? 'server' : 'apiserver', argv);
 const COMMANDS: Record<string, Command> = {
   server: serve, apiserver: serve,
   certs: async (cmd, argv) => (await import('./certs.js')).certsCommand(cmd, argv),

@@ -190,7 +190,11 @@ function options(v: Map<string, unknown>, controllers: boolean): ApiServerOption
   };
 }
 
-export async function serve(cmd: string, argv: string[]): Promise<number> {
+/**
+ * The options `svc <cmd> <argv>` starts its server with; undefined when the
+ * command only printed (--help, or an agent's). Throws FlagError on a bad flag.
+ */
+export function serverOptions(cmd: 'server' | 'apiserver', argv: string[]): ApiServerOptions | undefined {
   // `svc server` is also kube-controller-manager and kube-scheduler (their flags); `svc apiserver` is kube-apiserver alone.
   const specs = [...SERVER_FLAGS(cmd === 'server' ? '127.0.0.1' : '0.0.0.0'), ...(cmd === 'server' ? [...CONTROLLER_FLAGS, AGENT_FLAG] : [])];
   // `svc server --agent`: the agent's own flags (those the server does not have) go to the agent
@@ -199,7 +203,7 @@ export async function serve(cmd: string, argv: string[]): Promise<number> {
   for (const w of warnings) console.error(w);
   if (values.get('help')) {
     console.log(`Usage: svc ${cmd} [flags]\n\nFlags:\n${usage(specs)}`);
-    return 0;
+    return undefined;
   }
   if (args.length > 0) throw new FlagError(`unexpected argument ${JSON.stringify(args[0])}`);
   // kube-controller-manager's controllers (namespace, service accounts, token Secrets, root CA, quota…)
@@ -208,10 +212,15 @@ export async function serve(cmd: string, argv: string[]): Promise<number> {
   const base = options(values, cmd === 'server');
   if (split.agent.length > 0 && !values.get('agent')) throw new FlagError(`${split.agent[0]} is a node agent flag: add --agent to run an agent in this server`);
   const agent = values.get('agent') ? agentConfig(split.agent) : undefined;
-  if (values.get('agent') && !agent) return 0;
-  const opts: ApiServerOptions = cmd === 'server'
+  if (values.get('agent') && !agent) return undefined;
+  return cmd === 'server'
     ? { ...base, controllerManager: { ...controllerOptions(values, base.featureGates!), ...(agent ? { agent: (ctx) => inProcessAgent(ctx, agent) } : {}) } }
     : base;
+}
+
+export async function serve(cmd: 'server' | 'apiserver', argv: string[]): Promise<number> {
+  const opts = serverOptions(cmd, argv);
+  if (!opts) return 0;
   const server = await startApiServer(opts);
   console.log(`svc ${cmd}: serving on https://${opts.bindAddress}:${server.port} (HTTP/1.1 and HTTP/2), storage ${describeStore(opts.storage)}`);
   if (server.kubeconfigPath) console.log(`svc ${cmd}: admin kubeconfig: ${server.kubeconfigPath}  (kubectl --kubeconfig ${server.kubeconfigPath} get ns)`);
