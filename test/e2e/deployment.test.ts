@@ -286,7 +286,13 @@ for (const backend of BACKENDS) describe(`deployment controller with kubectl 1.2
       spec: { replicas: 1, progressDeadlineSeconds: 1, selector: { matchLabels: { app: 'stuck' } }, template: { metadata: { labels: { app: 'stuck' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } },
     };
     assert.equal((await t.req('POST', `/apis/apps/v1/namespaces/${NS}/deployments`, body)).status, 201);
-    await eventually(async () => condition(await deployment('stuck'), 'Progressing')?.reason === 'ProgressDeadlineExceeded', 30_000);
+    // Timed out once its ReplicaSet's pod is counted: a deadline of 1 s, measured from a condition stamped in whole
+    // seconds, can pass before the pod is created, and the status change that follows is progress (the condition goes
+    // back to True until the deadline passes again), as in kube. The pod never becomes Ready: then nothing moves.
+    await eventually(async () => {
+      const d = await deployment('stuck');
+      return condition(d, 'Progressing')?.reason === 'ProgressDeadlineExceeded' && d.status.replicas === 1 && d.status.updatedReplicas === 1;
+    }, 30_000);
     const d = await deployment('stuck');
     const [rs] = await replicaSetsOf(d);
     assert.deepEqual(condition(d, 'Progressing'), { ...condition(d, 'Progressing'), status: 'False', message: `ReplicaSet "${rs!.metadata.name}" has timed out progressing.` });
