@@ -25,16 +25,17 @@ function varintSize(n: number): number {
 
 /** Builds one message. Nested messages are written with `message(field, (w) => …)`. */
 export class ProtoWriter {
-  private buf = new Uint8Array(64);
+  private buf = Buffer.allocUnsafe(64);
   private pos = 0;
 
-  /** A string field; empty strings are left out unless `keep`. */
+  /** A string field; empty strings are left out unless `keep`. Written straight into the buffer (no Buffer per string). */
   string(field: number, value: string | undefined, keep = false): this {
     if (value === undefined || (value === '' && !keep)) return this;
-    const bytes = Buffer.from(value, 'utf8');
+    const length = Buffer.byteLength(value, 'utf8');
     this.tag(field, WireType.Bytes);
-    this.varint(bytes.length);
-    this.raw(bytes);
+    this.varint(length);
+    this.ensure(length);
+    this.pos += this.buf.write(value, this.pos, length, 'utf8');
     return this;
   }
 
@@ -60,7 +61,7 @@ export class ProtoWriter {
     if (value === undefined || value === 0) return this;
     this.tag(field, WireType.Fixed64);
     this.ensure(8);
-    new DataView(this.buf.buffer, this.buf.byteOffset).setFloat64(this.pos, value, true);
+    this.buf.writeDoubleLE(value, this.pos);
     this.pos += 8;
     return this;
   }
@@ -109,18 +110,12 @@ export class ProtoWriter {
     this.buf[this.pos++] = n;
   }
 
-  private raw(bytes: Uint8Array): void {
-    this.ensure(bytes.length);
-    this.buf.set(bytes, this.pos);
-    this.pos += bytes.length;
-  }
-
   private ensure(n: number): void {
     if (this.pos + n <= this.buf.length) return;
     let size = this.buf.length * 2;
     while (size < this.pos + n) size *= 2;
-    const next = new Uint8Array(size);
-    next.set(this.buf.subarray(0, this.pos));
+    const next = Buffer.allocUnsafe(size);
+    this.buf.copy(next, 0, 0, this.pos);
     this.buf = next;
   }
 }
