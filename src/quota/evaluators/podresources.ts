@@ -15,17 +15,31 @@ export const containerList = (c: unknown, field: Field): ResourceList => parseRe
 const containersOf = (spec: Record<string, unknown>, key: 'containers' | 'initContainers'): unknown[] =>
   Array.isArray(spec[key]) ? (spec[key] as unknown[]) : [];
 
+/** A list of the caller's own (a new object, never shared), `more` added into it. */
+function addInto(out: ResourceList, more: ResourceList): ResourceList {
+  for (const k in more) {
+    const q = more[k]!;
+    const have = out[k];
+    out[k] = have ? { nanos: have.nanos + q.nanos, format: have.format } : q;
+  }
+  return out;
+}
+
 function podTotal(pod: ApiObject, field: Field): ResourceList {
   const spec = rec(pod.spec);
-  let out: ResourceList = {};
-  for (const c of containersOf(spec, 'containers')) out = addLists(out, containerList(c, field));
+  // each container's list is a new object: the first one is the sum so far, the others add into it
+  let out: ResourceList | undefined;
+  for (const c of containersOf(spec, 'containers')) out = out ? addInto(out, containerList(c, field)) : containerList(c, field);
+  out ??= {};
   for (const c of containersOf(spec, 'initContainers')) out = maxLists(out, containerList(c, field));
   return out;
 }
 
 /** The pod's effective requests, overhead included. */
 export function podRequests(pod: ApiObject): ResourceList {
-  return addLists(podTotal(pod, 'requests'), parseResourceList(rec(pod.spec).overhead));
+  const overhead = rec(pod.spec).overhead;
+  const total = podTotal(pod, 'requests');
+  return overhead === undefined ? total : addLists(total, parseResourceList(overhead));
 }
 
 /** The pod's effective limits; overhead is added only to the limits the pod has. */

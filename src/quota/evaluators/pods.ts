@@ -7,7 +7,7 @@
 // the pod's effective ones (podresources.ts). Scopes: podscopes.ts.
 import type { ApiObject } from '../../registry/object.js';
 import type { ScopedResourceSelectorRequirement, UsageEvaluator } from '../evaluator.js';
-import { addLists, listsEqual, parseResourceList, type ResourceList } from '../resources.js';
+import { listsEqual, parseResourceList, type ResourceList } from '../resources.js';
 import { isExtendedResourceName } from '../../api/core/v1/resourcenames.js';
 import { quantityOf } from '../../api/meta/quantity.js';
 import { count, intersect, quotaScopeSelectors, rec } from './common.js';
@@ -27,14 +27,32 @@ const REQUIRED_BY_QUOTA = new Set(['cpu', 'memory', 'requests.cpu', 'requests.me
 /** A quota name for an extended resource: `requests.<name>` of a name outside Kubernetes' own. */
 const isExtendedQuotaName = (n: string): boolean => n.startsWith('requests.') && n.includes('/') && !n.includes('kubernetes.io/') && !n.includes('svc.io/');
 
+/** The compute resources and their quota names (no name built per pod: every pod create is measured). */
+const COMPUTE = [
+  ['cpu', 'requests.cpu', 'limits.cpu'], ['memory', 'requests.memory', 'limits.memory'],
+  ['ephemeral-storage', 'requests.ephemeral-storage', 'limits.ephemeral-storage'],
+] as const;
+const isCompute = (name: string) => name === 'cpu' || name === 'memory' || name === 'ephemeral-storage';
+/** One pod, counted (frozen: lists share their quantities, never change them). */
+const ONE = Object.freeze(count(1));
+
 /** The quota names of some requests and limits (kube's podComputeUsageHelper); always `pods: 1`. */
 export function computeUsage(requests: ResourceList, limits: ResourceList): ResourceList {
-  const out: ResourceList = { pods: count(1) };
-  for (const r of ['cpu', 'memory', 'ephemeral-storage']) {
-    if (requests[r]) out[r] = out[`requests.${r}`] = requests[r]!;
-    if (limits[r]) out[`limits.${r}`] = limits[r]!;
+  return computeUsageInto({}, requests, limits);
+}
+
+/** computeUsage's names added to `out`. */
+function computeUsageInto(out: ResourceList, requests: ResourceList, limits: ResourceList): ResourceList {
+  out.pods = ONE;
+  for (const [r, req, lim] of COMPUTE) {
+    const q = requests[r];
+    if (q) out[r] = out[req] = q;
+    const l = limits[r];
+    if (l) out[lim] = l;
   }
-  for (const [name, q] of Object.entries(requests)) {
+  for (const name in requests) {
+    if (isCompute(name)) continue;
+    const q = requests[name]!;
     if (name.startsWith('hugepages-')) out[name] = out[`requests.${name}`] = q;
     if (isExtendedResourceName(name)) out[`requests.${name}`] = q;
   }
@@ -72,9 +90,9 @@ export function allocatedResourcesChanged(old: ApiObject, cur: ApiObject): boole
 
 /** The usage of one pod at `now`. */
 export function podUsage(pod: ApiObject, now = Date.now()): ResourceList {
-  const out: ResourceList = { 'count/pods': count(1) };
+  const out: ResourceList = { 'count/pods': ONE };
   if (!podCounts(pod, now)) return out;
-  return addLists(out, computeUsage(podRequests(pod), podLimits(pod)));
+  return computeUsageInto(out, podRequests(pod), podLimits(pod));
 }
 
 /**
@@ -82,36 +100,48 @@ export function podUsage(pod: ApiObject, now = Date.now()): ResourceList {
  * (app and init) must state; the text naming what is missing where, or undefined.
  */
 export function podConstraints(required: readonly string[], pod: ApiObject): string | undefined {
-  const needed = required.filter((n) => REQUIRED_BY_QUOTA.has(n));
+  const needed = neededOf(required);
   if (needed.length === 0) return undefined;
-  const missing = new Map<string, Set<string>>();
+  let missing: Map<string, Set<string>> | undefined;
   const spec = rec(pod.spec);
   for (const key of ['containers', 'initContainers']) {
-    const list = Array.isArray(spec[key]) ? (spec[key] as unknown[]) : [];
+    const list = spec[key];
+    if (!Array.isArray(list)) continue;
     for (const c of list) {
+      const resources = rec(rec(c).resources);
       for (const n of needed) {
-        if (states(c, n)) continue;
-        const names = missing.get(n) ?? new Set<string>();
+        if (quantityOf(rec(resources[n.field])[n.resource]) !== undefined) continue;
+        missing ??= new Map();
+        const names = missing.get(n.name) ?? new Set<string>();
         names.add(String(rec(c).name ?? ''));
-        missing.set(n, names);
+        missing.set(n.name, names);
       }
     }
   }
-  if (missing.size === 0) return undefined;
-  const parts = [...missing.keys()].sort().map((n) => `${n} for: ${[...missing.get(n)!].sort().join(',')}`);
+  if (!missing) return undefined;
+  const parts = [...missing.keys()].sort().map((n) => `${n} for: ${[...missing!.get(n)!].sort().join(',')}`);
   return `must specify ${parts.join('; ')}`;
 }
 
 /**
- * Whether a container states a REQUIRED_BY_QUOTA name — what its
- * computeUsage would hold: `cpu`/`memory` and `requests.*` from a request,
- * `limits.*` from a limit, each a quantity.
+ * The REQUIRED_BY_QUOTA names of `required`, each with where a container
+ * states it — what its computeUsage would hold: `cpu`/`memory` and
+ * `requests.*` from a request, `limits.*` from a limit. Per `required` array
+ * (the quota admission's matching names, the same for every write against a
+ * quota).
  */
-function states(c: unknown, name: string): boolean {
-  const resources = rec(rec(c).resources);
-  const dot = name.indexOf('.');
-  const field = dot < 0 || name.startsWith('requests.') ? 'requests' : 'limits';
-  return quantityOf(rec(resources[field])[dot < 0 ? name : name.slice(dot + 1)]) !== undefined;
+interface Needed { readonly name: string; readonly field: 'requests' | 'limits'; readonly resource: string }
+const neededMemo = new WeakMap<readonly string[], readonly Needed[]>();
+function neededOf(required: readonly string[]): readonly Needed[] {
+  let needed = neededMemo.get(required);
+  if (!needed) {
+    needed = required.filter((n) => REQUIRED_BY_QUOTA.has(n)).map((name) => {
+      const dot = name.indexOf('.');
+      return { name, field: dot < 0 || name.startsWith('requests.') ? 'requests' : 'limits', resource: dot < 0 ? name : name.slice(dot + 1) };
+    });
+    neededMemo.set(required, needed);
+  }
+  return needed;
 }
 
 export function podEvaluator(opts: { inPlacePodVerticalScaling?: boolean } = {}): UsageEvaluator {

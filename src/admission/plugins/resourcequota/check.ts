@@ -36,6 +36,8 @@ export const statusUsed = (q: ApiObject): ResourceList => {
   return (l.used ??= field(q, 'used'));
 };
 
+const NONE: readonly never[] = Object.freeze([]);
+
 /** kube's prettyPrint: `name=quantity` sorted by name, joined by ','. */
 export const prettyPrint = (l: ResourceList): string => resourceNames(l).map((k) => `${k}=${formatQuantity(l[k]!)}`).join(',');
 const prettyNames = (names: readonly string[]): string => [...names].sort().join(',');
@@ -124,16 +126,19 @@ export function checkRequest(quotas: readonly ApiObject[], a: AdmissionAttribute
   const obj = a.object;
   if (!obj) return quotas;
 
-  const limitedScopes = limited.flatMap((l) => ev.matchingScopes(obj, l.matchScopes));
-  const forThis = limited.filter((l) => sameGroup(l.apiGroup, a.resource.group) && l.resource === a.resource.resource);
+  // no limited resources (the common configuration): nothing of them to work out per write
+  const limitedScopes = limited.length === 0 ? NONE : limited.flatMap((l) => ev.matchingScopes(obj, l.matchScopes));
+  const forThis = limited.length === 0 ? NONE : limited.filter((l) => sameGroup(l.apiGroup, a.resource.group) && l.resource === a.resource.resource);
   const limitedNames = forThis.length > 0 ? limitedByDefault(ev.usage(obj), forThis) : [];
 
   const interesting: number[] = [];
   const restricted = new Set<string>();
+  // the quotas' scopes only matter against limited scopes (uncoveredScopes of none is none)
   const restrictedScopes: ScopedResourceSelectorRequirement[] = [];
-  quotas.forEach((quota, i) => {
-    restrictedScopes.push(...ev.matchingScopes(obj, quotaScopeSelectors(quota)));
-    if (!quotaMatches(ev, quota, obj)) return;
+  for (let i = 0; i < quotas.length; i++) {
+    const quota = quotas[i]!;
+    if (limitedScopes.length > 0) restrictedScopes.push(...ev.matchingScopes(obj, quotaScopeSelectors(quota)));
+    if (!quotaMatches(ev, quota, obj)) continue;
     const hard = statusHard(quota);
     const names = matchingNames(ev, quota);
     const failed = ev.constraints(names, obj);
@@ -144,11 +149,12 @@ export function checkRequest(quotas: readonly ApiObject[], a: AdmissionAttribute
     }
     interesting.push(i);
     for (const n of names) restricted.add(n);
-  });
+  }
 
   const input = ev.usage(obj);
-  const negative = Object.keys(input).filter((k) => input[k]!.nanos < 0n);
-  if (negative.length > 0) throw admissionForbidden(a, `quota usage is negative for resource(s): ${prettyNames(negative)}`);
+  let negative: string[] | undefined;
+  for (const k in input) if (input[k]!.nanos < 0n) (negative ??= []).push(k);
+  if (negative) throw admissionForbidden(a, `quota usage is negative for resource(s): ${prettyNames(negative)}`);
 
   const delta = new Map<number, ResourceList>(interesting.map((i) => [i, input]));
   let deltaWithoutQuota: ResourceList = a.operation === 'CREATE' && interesting.length === 0 ? input : {};
@@ -183,7 +189,9 @@ export function checkRequest(quotas: readonly ApiObject[], a: AdmissionAttribute
     const quota = quotas[i]!;
     const hard = statusHard(quota);
     const used = statusUsed(quota);
-    const requested = maskList(d, Object.keys(hard));
+    // the delta's entries the quota limits (maskList(d, names of hard), walked over the smaller list)
+    const requested: ResourceList = {};
+    for (const n in d) if (hard[n]) requested[n] = d[n]!;
     const next = addLists(used, requested);
     const over = exceeding(maskList(next, Object.keys(requested)), hard);
     if (over.length > 0) {

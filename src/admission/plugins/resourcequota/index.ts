@@ -104,7 +104,8 @@ export function resourceQuotaPlugin(opts: ResourceQuotaPluginOptions): Admission
         w.result = undefined;
         continue;
       }
-      if (next.every((q, i) => listsEqual(statusUsed(q), statusUsed(running[i]!)))) w.result = undefined;
+      // checkRequest answers a new quota object where, and only where, the write changes its usage
+      if (next === running || next.every((q, i) => q === running[i])) w.result = undefined;
       else changed = true;
       running = next;
     }
