@@ -452,7 +452,6 @@ export class QueueSet {
     this.metrics.executing.set(this.totExecuting - this.totFinalStage, this.lastRealMs);
     this.metrics.seats.set(this.totSeatsInUse, this.lastRealMs);
     this.noteDemand();
-    this.executingSet.add(r);
     let done = false;
     return {
       waitedMs: r.startedAt - r.arrivedAt,
@@ -463,8 +462,6 @@ export class QueueSet {
       },
     };
   }
-
-  private readonly executingSet = new Set<Req>();
 
   private finishInitial(r: Req): void {
     this.syncTime();
@@ -497,7 +494,6 @@ export class QueueSet {
       q.seatsInUse -= r.maxSeats;
       this.setActive(q, was);
     }
-    this.executingSet.delete(r);
     this.totExecuting--;
     this.totSeatsInUse -= r.maxSeats;
     this.metrics.executing.set(this.totExecuting - this.totFinalStage, this.lastRealMs);
