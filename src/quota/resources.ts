@@ -32,8 +32,13 @@ export const zeroQuantity = (): Quantity => ZERO;
 export function addLists(a: ResourceList, b: ResourceList): ResourceList {
   const out: ResourceList = {};
   for (const k in a) out[k] = a[k]!;
-  for (const k in b) {
-    const q = b[k]!;
+  return addInto(out, b);
+}
+
+/** addLists into `out`, a list of the caller's own (a new object nothing else holds): no copy of it. */
+export function addInto(out: ResourceList, more: ResourceList): ResourceList {
+  for (const k in more) {
+    const q = more[k]!;
     const have = out[k];
     out[k] = have ? { nanos: have.nanos + q.nanos, format: have.format } : q;
   }

@@ -4,7 +4,7 @@
 // before the app containers), then the pod's spec.overhead added — to every
 // request, and to a limit only where the pod has that limit.
 import type { ApiObject } from '../../registry/object.js';
-import { addLists, maxLists, parseResourceList, type ResourceList } from '../resources.js';
+import { addInto, addLists, maxLists, parseResourceList, type ResourceList } from '../resources.js';
 import { rec } from './common.js';
 
 type Field = 'requests' | 'limits';
@@ -14,16 +14,6 @@ export const containerList = (c: unknown, field: Field): ResourceList => parseRe
 
 const containersOf = (spec: Record<string, unknown>, key: 'containers' | 'initContainers'): unknown[] =>
   Array.isArray(spec[key]) ? (spec[key] as unknown[]) : [];
-
-/** A list of the caller's own (a new object, never shared), `more` added into it. */
-function addInto(out: ResourceList, more: ResourceList): ResourceList {
-  for (const k in more) {
-    const q = more[k]!;
-    const have = out[k];
-    out[k] = have ? { nanos: have.nanos + q.nanos, format: have.format } : q;
-  }
-  return out;
-}
 
 function podTotal(pod: ApiObject, field: Field): ResourceList {
   const spec = rec(pod.spec);

@@ -32,7 +32,7 @@ const COMPUTE = [
   ['cpu', 'requests.cpu', 'limits.cpu'], ['memory', 'requests.memory', 'limits.memory'],
   ['ephemeral-storage', 'requests.ephemeral-storage', 'limits.ephemeral-storage'],
 ] as const;
-const isCompute = (name: string) => name === 'cpu' || name === 'memory' || name === 'ephemeral-storage';
+const isCompute = (name: string) => COMPUTE.some(([r]) => r === name);
 /** One pod, counted (frozen: lists share their quantities, never change them). */
 const ONE = Object.freeze(count(1));
 
