@@ -79,18 +79,18 @@ const STOP_STEP_MS = 10_000;
 export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
   const c = o.config;
   const log = o.log ?? ((m: string) => console.error(`svc agent: ${m}`));
-  const stops: (() => void | Promise<void>)[] = [];
+  const stops: [part: string, stop: () => void | Promise<void>][] = [];
   // each part gets STOP_STEP_MS to stop, so a stuck part (a probe, a stream) cannot hold the agent's exit
   const stopAll = async () => {
-    for (const s of stops.reverse()) {
+    for (const [part, s] of stops.reverse()) {
       let timer: NodeJS.Timeout | undefined;
       try {
         await Promise.race([
           Promise.resolve().then(s),
-          new Promise<void>((resolve) => { timer = setTimeout(() => { log('stopping: a part did not stop in time; going on'); resolve(); }, STOP_STEP_MS); }),
+          new Promise<void>((resolve) => { timer = setTimeout(() => { log(`stopping: ${part} did not stop in ${STOP_STEP_MS / 1000} s; going on`); resolve(); }, STOP_STEP_MS); }),
         ]);
       } catch (err) {
-        log(`stopping: ${(err as Error).message}`);
+        log(`stopping ${part}: ${(err as Error).message}`);
       } finally {
         clearTimeout(timer);
       }
@@ -113,7 +113,7 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
     const runtime: RuntimeService = cri;
     const images: ImageService = c.imageServiceEndpoint && c.imageServiceEndpoint !== c.containerRuntimeEndpoint
       ? criClient(c.imageServiceEndpoint, { timeoutMs: c.runtimeRequestTimeout }) : cri;
-    stops.push(() => runtime.close(), () => { if (images !== cri) images.close(); });
+    stops.push(['the runtime client', () => runtime.close()], ['the image client', () => { if (images !== cri) images.close(); }]);
     let version;
     try {
       version = await runtime.version();
@@ -156,7 +156,7 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
       lookup: api ? (ns, name) => api.pods().get(ns, name) : () => undefined,
       onError: (t, err) => log(`status of pod ${t.namespace}/${t.name}: ${(err as Error).message}`),
     });
-    stops.push(() => status.stop());
+    stops.push(['the status manager', () => status.stop()]);
     const volumes = new VolumeManager({ rootDir, ...(api ? { api } : {}), log });
     let workers!: PodWorkers;
     let runtimePort!: KubeRuntimePort;
@@ -177,7 +177,7 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
       },
       recorder: { event: (ref, type, reason, message) => recorder?.event(ref, type, reason, message) },
     });
-    stops.push(() => probes.close());
+    stops.push(['the probes', () => probes.close()]);
     const manager = new RuntimeManager({
       runtime, images,
       events: { event: (pod, type, reason, message, fieldPath) => podEvent(pod as unknown as ApiObject, type, reason, message, fieldPath) },
@@ -233,11 +233,11 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
       resyncMs: c.syncFrequency,
       onError: (pod, err) => log(`sync of pod ${pod.metadata.namespace}/${pod.metadata.name}: ${isStatusError(err) ? err.status.message : (err as Error).message}`),
     });
-    stops.push(() => workers.stop());
+    stops.push(['the pod workers', () => workers.stop()]);
     const dispatch = new PodDispatch({ workers, admission, status, runtime: runtimePort, allocatable, log });
     pleg = new Pleg({ runtime, onPodChanged: (uid) => workers.resync(uid), ...(o.plegPeriodMs ? { periodMs: o.plegPeriodMs } : {}), onError: (err) => log(`PLEG: ${(err as Error).message}`) });
     pleg.start();
-    stops.push(() => pleg!.stop());
+    stops.push(['the pod lifecycle events', () => pleg!.stop()]);
 
     // the serving pair ready before any pod runs (kube: TLS set up before the sync loop and the server start together)
     const tls = await tlsPending;
@@ -278,7 +278,7 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
         }
       });
       await statics.start();
-      stops.push(() => statics!.stop());
+      stops.push(['the static pod sources', () => statics!.stop()]);
     }
 
     // the server and log rotation
@@ -311,7 +311,7 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
         ...(c.healthzPort > 0 ? { healthz: { address: c.healthzBindAddress, port: c.healthzPort } } : {}),
         onError: (err) => log(`server: ${(err as Error).message}`),
       });
-      stops.push(() => server!.close());
+      stops.push(['the agent server', () => server!.close()]);
       log(`serving on https://${c.address}:${server.port}${server.healthzPort ? `, /healthz on http://${c.healthzBindAddress}:${server.healthzPort}` : ''}`);
     }
     // the Node
@@ -330,11 +330,11 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
     }) : undefined;
     if (node) {
       await node.start();
-      stops.push(() => node.stop());
+      stops.push(['the node status', () => node.stop()]);
     }
     const rotation = new ContainerLogManager({ runtime, policy: { maxSizeBytes: c.containerLogMaxSizeBytes, maxFiles: c.containerLogMaxFiles }, onError: (id, err) => log(`log rotation of ${id}: ${(err as Error).message}`) });
     rotation.start();
-    stops.push(() => rotation.stop());
+    stops.push(['the log rotation', () => rotation.stop()]);
 
     // housekeeping
     const housekeeping = setInterval(() => {
@@ -347,14 +347,14 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
       })().catch((err: unknown) => log(`housekeeping: ${(err as Error).message}`));
     }, HOUSEKEEPING_MS);
     housekeeping.unref();
-    stops.push(() => clearInterval(housekeeping));
+    stops.push(['housekeeping', () => clearInterval(housekeeping)]);
     const containerGc = setInterval(() => {
       const active = new Set(dispatch.list().map((p) => p.metadata.uid ?? ''));
       garbageCollect(runtime, { isPodActive: (uid) => active.has(uid) }).catch((err: unknown) => log(`container garbage collection: ${(err as Error).message}`));
     }, CONTAINER_GC_MS);
     containerGc.unref();
-    stops.push(() => clearInterval(containerGc));
-    if (api) stops.push(() => api.close());
+    stops.push(['container collection', () => clearInterval(containerGc)]);
+    if (api) stops.push(['the API client', () => api.close()]);
 
     return {
       nodeName: o.nodeName,

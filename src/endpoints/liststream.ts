@@ -10,7 +10,7 @@ import { timed } from '../metrics/latencytrackers.js';
 import { auditResponseText, auditWantsResponse } from '../audit/record.js';
 import { createGzip, type Gzip } from 'node:zlib';
 import { endBody, GZIP_THRESHOLD_BYTES, shouldCompress } from '../server/compress.js';
-import { drained } from '../server/drain.js';
+import { connectionGone, drained } from '../server/drain.js';
 import { bulkLane } from '../server/bulklane.js';
 import type { ApiObject } from '../registry/object.js';
 import type { GenericStore, ListEntry } from '../registry/store.js';
@@ -228,10 +228,4 @@ function takePiece(): Buffer {
 
 function givePiece(piece: Buffer): void {
   if (freePieces.length < 16) freePieces.push(piece);
-}
-
-/** Whether the response can no longer be written (the client went away before the body started). */
-function connectionGone(res: unknown): boolean {
-  const r = res as { destroyed?: boolean; stream?: { destroyed?: boolean } };
-  return r.destroyed === true || r.stream?.destroyed === true;
 }

@@ -9,6 +9,7 @@
 import type { IncomingMessage } from 'node:http';
 import { newBadRequest, newInternalError, StatusError } from '../api/meta/index.js';
 import type { RequestContext } from '../server/context.js';
+import { connectionGone } from '../server/drain.js';
 import { joinHostPort, KubeletDialError, NoPreferredAddress, type KubeletClient } from './kubeletclient.js';
 import { queryBool } from './requestinfo.js';
 import type { ApiObject } from '../registry/object.js';
@@ -37,39 +38,49 @@ export function logLocation(client: KubeletClient, node: ApiObject, namespace: s
 /** Streams the agent's answer to the client. */
 export async function proxyPodLog(ctx: RequestContext, client: KubeletClient, url: URL, podName: string): Promise<void> {
   const ac = new AbortController();
+  // the client leaving, or the server shutting down (a follow has no end of its own), ends the stream
   const gone = () => ac.abort();
   ctx.req.once('close', gone);
   ctx.res.once('close', gone);
-  let upstream: IncomingMessage;
+  const unsubscribe = ctx.closing?.onBegin(gone);
+  if (connectionGone(ctx.res)) gone();
   try {
-    upstream = await client.get(url, ac.signal);
-  } catch (err) {
-    if (err instanceof KubeletDialError) throw unknownReason(err.message);
-    throw err;
-  }
-  const code = upstream.statusCode ?? 500;
-  if (code < 200 || code > 206) throw checkResponse(code, await readLimited(upstream, 50_000), podName);
-  ctx.res.statusCode = 200;
-  ctx.res.setHeader('content-type', 'text/plain'); // kube's LogREST names text/plain whatever the agent sent
-  ctx.res.write(Buffer.alloc(0)); // the status goes out now, before the first line of a quiet follow
-  await new Promise<void>((resolve) => {
-    const finish = () => {
-      ctx.res.off('close', finish);
-      if (!ctx.res.writableEnded) ctx.res.end();
-      upstream.destroy();
-      resolve();
-    };
-    upstream.on('data', (chunk: Buffer) => {
-      if (!ctx.res.write(chunk)) {
-        upstream.pause();
-        ctx.res.once('drain', () => upstream.resume());
-      }
+    let upstream: IncomingMessage;
+    try {
+      upstream = await client.get(url, ac.signal);
+    } catch (err) {
+      if (err instanceof KubeletDialError) throw unknownReason(err.message);
+      throw err;
+    }
+    const code = upstream.statusCode ?? 500;
+    if (code < 200 || code > 206) throw checkResponse(code, await readLimited(upstream, 50_000), podName);
+    ctx.res.statusCode = 200;
+    ctx.res.setHeader('content-type', 'text/plain'); // kube's LogREST names text/plain whatever the agent sent
+    ctx.res.write(Buffer.alloc(0)); // the status goes out now, before the first line of a quiet follow
+    await new Promise<void>((resolve) => {
+      const finish = () => {
+        ctx.res.off('close', finish);
+        ac.signal.removeEventListener('abort', finish);
+        if (!ctx.res.writableEnded) ctx.res.end();
+        upstream.destroy();
+        resolve();
+      };
+      upstream.on('data', (chunk: Buffer) => {
+        if (!ctx.res.write(chunk)) {
+          upstream.pause();
+          ctx.res.once('drain', () => upstream.resume());
+        }
+      });
+      upstream.once('end', finish);
+      upstream.once('error', finish);
+      upstream.once('aborted', finish);
+      ctx.res.once('close', finish);
+      ac.signal.addEventListener('abort', finish);
+      if (ac.signal.aborted) finish();
     });
-    upstream.once('end', finish);
-    upstream.once('error', finish);
-    upstream.once('aborted', finish);
-    ctx.res.once('close', finish);
-  });
+  } finally {
+    unsubscribe?.();
+  }
 }
 
 /** kube's GenericHttpResponseChecker for pods/log. */

@@ -23,7 +23,7 @@ import { withTypeMeta, type ApiObject } from '../registry/object.js';
 import { planWatch } from '../registry/listoptions.js';
 import { onceThisTurn, servedJSON } from '../registry/encoded.js';
 import { encodeWatchFrame } from '../protobuf/index.js';
-import { drained } from '../server/drain.js';
+import { connectionGone, drained } from '../server/drain.js';
 import { bulkLane } from '../server/bulklane.js';
 import type { RequestContext } from '../server/context.js';
 import { writeError } from '../server/respond.js';
@@ -143,10 +143,12 @@ export async function serveWatch(ctx: RequestContext, w: WatchRequest): Promise<
   let done!: () => void;
   const ended = new Promise<void>((resolve) => (done = resolve));
   const budget = budgetFor(w.settings);
+  let unsubscribe: (() => void) | undefined;
   const stop = () => {
     if (closed) return false;
     closed = true;
     done();
+    unsubscribe?.();
     handle?.close();
     for (const t of timers) clearTimeout(t);
     budget.remove(me);
@@ -306,6 +308,10 @@ export async function serveWatch(ctx: RequestContext, w: WatchRequest): Promise<
   ctx.req.once('close', finish);
   res.once('close', finish);
   budget.add(me);
+  unsubscribe = ctx.closing?.onBegin(finish);
+  // a client gone before the listeners above (while the state was read) sent its 'close' unheard
+  if (connectionGone(res)) finish();
+  if (closed) return;
   // Send the headers now, before any event, so the client knows the watch started.
   const r = res as unknown as { writeHead?: (code: number) => void; flushHeaders?: () => void };
   if (!res.headersSent) r.writeHead?.(200);

@@ -47,6 +47,7 @@ import { ensurePki, parseCertificateBundle } from './pki.js';
 import { buildKubeletClient } from './kubeletclientconfig.js';
 import { writeAdminKubeconfig } from './kubeconfig.js';
 import { Health, PostStartHook, ShutdownCheck, log, ping, type HealthCheck } from './health.js';
+import { ServerClosing } from './closing.js';
 import { DEFAULT_WATCH_SETTINGS } from '../endpoints/watch.js';
 import { SYSTEM_NAMESPACES } from '../admission/plugins/namespacelifecycle.js';
 import { servedSubresources } from './filters/metrics.js';
@@ -65,6 +66,9 @@ import { priorityAndFairness } from '../flowcontrol/server.js';
 
 export { DEFAULT_CLUSTER_IP_RANGE, DEFAULT_NODE_PORT_RANGE, type ApiServerOptions, type RequestHeaderConfig, type ServiceAccountOptions } from './options.js';
 import { DEFAULT_CLUSTER_IP_RANGE, DEFAULT_NODE_PORT_RANGE, type ApiServerOptions } from './options.js';
+
+/** kube-apiserver's ShutdownTimeout: how long a shutdown waits for in-flight requests before closing their connections. */
+const SHUTDOWN_TIMEOUT_MS = 60_000;
 
 export interface RunningApiServer {
   readonly port: number;
@@ -234,6 +238,7 @@ async function assemble(opts: ApiServerOptions, rawStore: Store, admissionPlan: 
 
   let inFlight = 0;
   let drained: (() => void) | undefined;
+  const closing = new ServerClosing();
   const compression = gates.enabled('APIResponseCompression');
   // Requests are answered in batches in the check phase, after the loop has read every ready
   // socket: one setImmediate starts the chains of every request that arrived since the last
@@ -258,6 +263,7 @@ async function assemble(opts: ApiServerOptions, rawStore: Store, admissionPlan: 
       res: res as unknown as Response,
       url: new URL(req.url ?? '/', 'https://svc.invalid'),
       compression,
+      closing,
     });
     if (batch.length === 1) setImmediate(runBatch);
   });
@@ -341,7 +347,17 @@ async function assemble(opts: ApiServerOptions, rawStore: Store, admissionPlan: 
         shutdownCheck.begin();
         await new Promise((r) => setTimeout(r, opts.shutdownDelayMs));
         const closed = new Promise<void>((r) => server.close(() => r()));
-        if (inFlight > 0) await new Promise<void>((r) => (drained = r));
+        // watches and log streams end now; the other requests get kube's shutdown timeout to finish
+        closing.begin();
+        if (inFlight > 0) {
+          let timer: NodeJS.Timeout | undefined;
+          const finished = await Promise.race([
+            new Promise<boolean>((r) => (drained = () => r(true))),
+            new Promise<boolean>((r) => (timer = setTimeout(() => r(false), SHUTDOWN_TIMEOUT_MS))),
+          ]);
+          clearTimeout(timer);
+          if (!finished) console.error(`svc: shutting down with ${inFlight} request(s) still running after ${SHUTDOWN_TIMEOUT_MS / 1000} s; closing their connections`);
+        }
         await stopRunning();
         // Idle keep-alive connections and HTTP/2 sessions would hold close() open: end them.
         for (const sock of sockets) sock.destroy();

@@ -7,6 +7,7 @@ import type { UserInfo } from '../authn/user.js';
 import type { RequestLabels } from '../metrics/apiserver.js';
 import type { LatencyTrackers } from '../metrics/latencytrackers.js';
 import type { AuditRecord } from '../audit/record.js';
+import type { ServerClosing } from './closing.js';
 
 /** The response side, common to HTTP/1.1 and HTTP/2 compatibility responses. */
 export interface Response {
@@ -39,6 +40,8 @@ export interface RequestContext extends LatencyTrackers {
   user?: UserInfo;
   /** Long-running requests (watch) are exempt from in-flight limits and the timeout. */
   longRunning?: boolean;
+  /** The server's shutdown: long-running handlers end their responses when it begins (server/closing.ts). */
+  closing?: ServerClosing;
   /** Large bodies may be gzip-encoded (the APIResponseCompression gate; see compress.ts). */
   compression?: boolean;
   /** Body bytes written so far (before compression); counted only once set (the metrics filter sets 0 for GET and LIST). */

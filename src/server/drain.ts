@@ -10,8 +10,18 @@ interface Closable {
   off(event: 'close', fn: () => void): unknown;
 }
 
-/** Resolves true when `sink` drains, false when `res` closes first (the client went away). */
+/**
+ * Whether the response can no longer be written: the client went away, possibly
+ * before the handler listened for 'close' (an event that has passed is not heard).
+ */
+export function connectionGone(res: unknown): boolean {
+  const r = res as { destroyed?: boolean; stream?: { destroyed?: boolean } };
+  return r.destroyed === true || r.stream?.destroyed === true;
+}
+
+/** Resolves true when `sink` drains, false when `res` closes first (the client went away, or had gone). */
 export function drained(sink: Drainable, res: Closable): Promise<boolean> {
+  if (connectionGone(res)) return Promise.resolve(false);
   return new Promise<boolean>((resolve) => {
     const onDrain = () => done(true);
     const onClose = () => done(false);

@@ -7,7 +7,7 @@
 //
 // Locally a missing package skips (the message names what to install); under
 // CI=true it fails, as every external tool does (src/testing/tools.ts).
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -85,7 +85,7 @@ export async function startContainerd(opts: ContainerdOptions = {}): Promise<Con
   const ctr = async (...args: string[]): Promise<string> =>
     (await run('ctr', ['--address', socket, '-n', 'k8s.io', ...args], { maxBuffer: 16 << 20 })).stdout;
   const stop = async (): Promise<void> => {
-    await run(join(CONTAINERD_KIT, 'stop-containerd.sh'), [], { env }).catch(() => undefined);
+    await stopInstance(root, env);
     if (bridge) await run('ip', ['link', 'del', bridge]).catch(() => undefined);
     if (netLock) rmSync(netLock, { recursive: true, force: true });
     rmSync(root, { recursive: true, force: true });
@@ -111,6 +111,48 @@ export async function startContainerd(opts: ContainerdOptions = {}): Promise<Con
 }
 
 const NET_LOCKS = '/tmp/svc-cri-nets';
+
+/** How long the kit's stop script may take before the instance is killed outright. */
+const STOP_SCRIPT_MS = 60_000;
+
+/**
+ * Runs the kit's stop script (CRI pods, tasks, shims, containerd, mounts) with
+ * a bound: its `ctr` calls have no timeout of their own, and a test's clean-up
+ * must not hang. Past the bound the script's process group is killed, then
+ * containerd and this instance's shims by pid, and its mounts are detached.
+ * The script's output is not piped (a child left holding a pipe would hold the
+ * wait too).
+ */
+async function stopInstance(root: string, env: NodeJS.ProcessEnv): Promise<void> {
+  const script = spawn(join(CONTAINERD_KIT, 'stop-containerd.sh'), [], { env, stdio: 'ignore', detached: true });
+  let timer: NodeJS.Timeout | undefined;
+  const finished = await Promise.race([
+    new Promise<boolean>((resolve) => {
+      script.once('exit', () => resolve(true));
+      script.once('error', () => resolve(true));
+    }),
+    new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), STOP_SCRIPT_MS))),
+  ]);
+  clearTimeout(timer);
+  if (finished) return;
+  console.error(`containerd under ${root}: the stop script did not finish in ${STOP_SCRIPT_MS / 1000} s; killing the instance`);
+  const kill = (pid: number) => {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  };
+  if (script.pid) kill(-script.pid);
+  try {
+    kill(Number(readFileSync(join(root, 'containerd.pid'), 'utf8')));
+  } catch {
+    // no pid file: never started
+  }
+  const shims = await run('pgrep', ['-f', `containerd-shim-runc-v2 .*-address ${join(root, 'containerd.sock')}`]).catch(() => ({ stdout: '' }));
+  for (const pid of shims.stdout.split('\n').filter(Boolean)) kill(Number(pid));
+  unmountUnder(root);
+}
 
 /**
  * A network number (100–199: bridge svcb<n>, subnet 10.<n>.0.0/16) no other

@@ -23,6 +23,7 @@ import { kubectlFor, kubectlMissing } from './kubectlcli.js';
 import { tempDir } from '../../src/testing/tempdir.js';
 import { freePort } from '../../src/testing/ports.js';
 import { BUSYBOX_IMAGE, containerdMissing, startContainerd, testCgroupRoot, unmountUnder, type Containerd } from '../../src/testing/containerd.js';
+import { failIfLingering } from '../../src/testing/lingering.js';
 import { criClient } from '../../src/agent/cri/client.js';
 
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -197,6 +198,7 @@ describe('svc agent: the process', { skip }, () => {
     for (const r of runtimes) await r.stop();
     unmountUnder(dir);
     for (const cg of cgroups) cg.remove();
+    failIfLingering('svc agent: the process');
   });
 
   let n1: AgentProcess;

@@ -21,6 +21,7 @@ import { kubectlFor, kubectlMissing } from './kubectlcli.js';
 import { tempDir } from '../../src/testing/tempdir.js';
 import { freePort } from '../../src/testing/ports.js';
 import { BUSYBOX_IMAGE, containerdMissing, startContainerd, testCgroupRoot, unmountUnder, type Containerd } from '../../src/testing/containerd.js';
+import { failIfLingering } from '../../src/testing/lingering.js';
 
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 const skip = containerdMissing() || kubectlMissing;
@@ -86,6 +87,7 @@ describe('svc server --agent: a one-machine cluster on containerd', { skip }, ()
     for (const name of (() => { try { return readdirSync(POD_LOGS); } catch { return []; } })()) {
       if (name.startsWith(`${NS}_`)) rmSync(join(POD_LOGS, name), { recursive: true, force: true });
     }
+    failIfLingering('svc server --agent: a one-machine cluster on containerd');
   });
 
   it('registers this machine as a Ready node', async () => {

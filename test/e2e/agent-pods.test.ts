@@ -21,6 +21,7 @@ import { eventually, type TestServer } from './harness.js';
 import { tempDir } from '../../src/testing/tempdir.js';
 import { freePort } from '../../src/testing/ports.js';
 import { BUSYBOX_IMAGE, containerdMissing, startContainerd, testCgroupRoot, unmountUnder, type Containerd } from '../../src/testing/containerd.js';
+import { failIfLingering } from '../../src/testing/lingering.js';
 import { parseAgentArgs } from '../../src/agent/config/index.js';
 import { startAgent, type RunningAgent } from '../../src/agent/agent.js';
 import { inProcessAgentApi, remoteAgentApi } from '../../src/agent/api/index.js';
@@ -89,7 +90,7 @@ describe('pod behaviours of the node agent on containerd', { skip }, () => {
     ], { cwd: dir });
     agent = await startAgent({
       config, nodeName: NODE, hostname: NODE, api: remoteAgentApi(loadSvcconfig(svcconfig), NODE),
-      podLogsRoot: logs, plegPeriodMs: 300, log: () => undefined,
+      podLogsRoot: logs, plegPeriodMs: 300, log: (m: string) => void (m.startsWith('stopping') && console.error(`svc agent: ${m}`)),
     });
     await eventually(async () => {
       const r = await t.req('GET', `/api/v1/nodes/${NODE}`);
@@ -103,6 +104,7 @@ describe('pod behaviours of the node agent on containerd', { skip }, () => {
     await new Promise<void>((resolve) => (manifestServer ? manifestServer.close(() => resolve()) : resolve()));
     unmountUnder(dir);
     cgroups?.remove();
+    failIfLingering('pod behaviours of the node agent on containerd');
   });
 
   it('restarts a container whose liveness probe fails: restartCount grows, Unhealthy and Killing events', async () => {

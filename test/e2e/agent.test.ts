@@ -17,6 +17,7 @@ import { kubectlFor, kubectlMissing } from './kubectlcli.js';
 import { tempDir } from '../../src/testing/tempdir.js';
 import { freePort } from '../../src/testing/ports.js';
 import { BUSYBOX_IMAGE, containerdMissing, startContainerd, testCgroupRoot, unmountUnder, type Containerd } from '../../src/testing/containerd.js';
+import { failIfLingering } from '../../src/testing/lingering.js';
 import { parseAgentArgs } from '../../src/agent/config/index.js';
 import { startAgent, type RunningAgent } from '../../src/agent/agent.js';
 import { remoteAgentApi } from '../../src/agent/api/index.js';
@@ -54,7 +55,7 @@ describe('the node agent on containerd', { skip }, () => {
     ], { cwd: dir });
     agent = await startAgent({
       config, nodeName: NODE, hostname: NODE, api: remoteAgentApi(loadSvcconfig(svcconfig), NODE),
-      podLogsRoot: join(dir, 'logs'), plegPeriodMs: 300, log: () => undefined,
+      podLogsRoot: join(dir, 'logs'), plegPeriodMs: 300, log: (m: string) => void (m.startsWith('stopping') && console.error(`svc agent: ${m}`)),
     });
   });
   after(async () => {
@@ -63,6 +64,7 @@ describe('the node agent on containerd', { skip }, () => {
     await c?.stop();
     unmountUnder(dir);
     cgroups?.remove();
+    failIfLingering('the node agent on containerd');
   });
 
   it('registers its Node, Ready, with the machine\'s capacity, the kubelet port and both label spellings', async () => {
