@@ -78,3 +78,15 @@ test('a pod replaced by another of the same name is not written', async () => {
   assert.deepEqual(errors, []);
   m.stop();
 });
+
+test('after stop no write starts: a status set then is kept, not written', async () => {
+  const pods = new Map([['ns/p', pod({ phase: 'Pending' })]]);
+  const log: string[] = [];
+  const m = new StatusManager({ api: fakeApi(pods, log), lookup: (ns, name) => pods.get(`${ns}/${name}`) });
+  const target = { namespace: 'ns', name: 'p', uid: 'u1' };
+  m.stop();
+  m.setPodStatus('u1', target, { phase: 'Running', conditions: [] });
+  await m.idle();
+  assert.deepEqual(log, []);
+  assert.equal(m.getPodStatus('u1')?.phase, 'Running');
+});

@@ -61,6 +61,7 @@ export class StatusManager {
   private readonly entries = new Map<string, Entry>();
   private readonly timer: NodeJS.Timeout;
   private idleWaiters: (() => void)[] = [];
+  private stopped = false;
 
   constructor(private readonly opts: StatusManagerOptions) {
     this.timer = setInterval(() => this.resyncAll(), opts.resyncMs ?? 10_000);
@@ -103,7 +104,9 @@ export class StatusManager {
     return Promise.resolve();
   }
 
+  /** No write starts after this (one in flight finishes). */
   stop(): void {
+    this.stopped = true;
     clearInterval(this.timer);
   }
 
@@ -113,7 +116,7 @@ export class StatusManager {
 
   private schedule(uid: string): void {
     const e = this.entries.get(uid);
-    if (!e) return;
+    if (!e || this.stopped) return;
     if (e.writing) {
       e.again = true;
       return;

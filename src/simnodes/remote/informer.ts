@@ -92,6 +92,8 @@ export class RemoteInformer implements ObjectCache {
   }
 
   private later(fn: () => Promise<void>): void {
+    if (this.stopped) return;
+    clearTimeout(this.timer);
     this.timer = setTimeout(() => void fn().catch((e) => {
       console.error(`${this.who}: listing ${this.path} failed (${(e as Error).message}); again in a second`);
       this.later(fn);
