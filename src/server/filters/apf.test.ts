@@ -106,4 +106,33 @@ describe('priority and fairness filter', () => {
     assert.equal(ctx.res.body, 'streamed');
     assert.equal(ctx.res.headers['x-kubernetes-pf-flowschema-uid'], undefined);
   });
+
+  it('a request whose client left before it queued leaves the queue at once (its close event passed unheard)', async () => {
+    const queued = new FlowControlConfig(new FakeClock(), 1);
+    queued.apply([
+      { metadata: { name: 'catch-all', uid: 'fs-q' }, spec: { priorityLevelConfiguration: { name: 'catch-all' }, matchingPrecedence: 10000, distinguisherMethod: { type: 'ByUser' }, rules: [{ subjects: [{ kind: 'Group', group: { name: '*' } }], resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'], namespaces: ['*'], clusterScope: true }] }] } },
+    ] as unknown as ApiObject[], [
+      { metadata: { name: 'catch-all', uid: 'pl-q' }, spec: { type: 'Limited', limited: { nominalConcurrencyShares: 5, lendablePercent: 0, limitResponse: { type: 'Queue', queuing: { queues: 4, handSize: 2, queueLengthLimit: 10 } } } } },
+    ] as unknown as ApiObject[]);
+    let release!: () => void;
+    const blocked = new Promise<void>((r) => (release = r));
+    let ran = 0;
+    const h = withPriorityAndFairness(async (ctx) => {
+      ran++;
+      if (ran === 1) await blocked;
+      ctx.res.end('ok');
+    }, { controller: queued, counts, watchList: false, requestTimeoutMs: 60_000 });
+    const running = h(ctxFor(alice));
+    const gone = ctxFor(alice);
+    Object.assign(gone.res, { destroyed: true });
+    let settled = false;
+    const leaving = h(gone).then(() => (settled = true));
+    await new Promise((r) => setImmediate(r));
+    assert.equal(settled, true, 'answered without waiting for a seat');
+    assert.equal(queued.level('catch-all')!.qs.totWaiting, 0);
+    release();
+    await Promise.all([running, leaving]);
+    assert.equal(ran, 1, 'the gone request never ran');
+  });
 });
+

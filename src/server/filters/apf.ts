@@ -18,6 +18,7 @@ import type { Started } from '../../flowcontrol/queueset.js';
 import { inflightWatermark, inqueueWatermark } from '../../metrics/apiserver.js';
 import { isMutating } from '../../metrics/requestlabels.js';
 import { trackApfQueueWait } from '../../metrics/latencytrackers.js';
+import { connectionGone } from '../drain.js';
 import {
   cellFor, type FlowCell, rejectedRequests,
 } from '../../flowcontrol/metrics.js';
@@ -119,6 +120,7 @@ export function withPriorityAndFairness(next: Handler, deps: PriorityAndFairness
       inqueueWatermark.started(mutating);
       // a client that goes away while its request waits leaves the queue
       ctx.req.once('close', () => start.cancel());
+      if (connectionGone(ctx.res)) start.cancel(); // gone before it listened
       try {
         started = await start.result;
       } finally {
