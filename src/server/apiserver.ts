@@ -15,10 +15,9 @@ import { AudienceAgnostic } from '../authn/audiences.js';
 import { externalTokenAuthenticators } from '../authn/external.js';
 import { TokenUnionAuthenticator } from '../authn/tokenunion.js';
 import { CachedTokenAuthenticator, DEFAULT_SUCCESS_TTL_MS } from '../authn/tokencache.js';
-import {
-  DEFAULT_SERVICE_ACCOUNT_ISSUER, ensureServiceAccountKey, issuerDiscovery, JWKS_PATH, OPENID_CONFIGURATION_PATH, publicKeysFromFile, publicKeysFromPem,
-  registryTokenGetter, ServiceAccountTokens, signingKeyFromFile, type IssuerDiscoveryDocuments, type PublicKeyInfo,
-} from '../authn/serviceaccount/index.js';
+import { issuerDiscovery, JWKS_PATH, OPENID_CONFIGURATION_PATH, registryTokenGetter, type IssuerDiscoveryDocuments } from '../authn/serviceaccount/index.js';
+import { serviceAccountTokens } from './satokens.js';
+import { ensureSystemNamespaces, StartupWrite } from './startupwrites.js';
 import { tokenRequestCreator, tokenRequestHandler } from '../endpoints/tokenrequest.js';
 import { buildAuthorizer, DEFAULT_AUTHORIZATION_MODES } from '../authz/modes.js';
 import type { Authorizer } from '../authz/authorizer.js';
@@ -39,9 +38,6 @@ import { RBAC_GROUP } from '../api/rbac/v1/validation.js';
 import { Discovery } from '../endpoints/discovery.js';
 import { resourceHandler } from '../endpoints/resource.js';
 import { isStatusError } from '../api/meta/index.js';
-import { schemaFor } from '../api/schemas.js';
-import { defaulterFor } from '../api/defaults.js';
-import { trackWrite } from '../endpoints/fieldmanager.js';
 import type { ApiObject } from '../registry/object.js';
 import { ensurePki, parseCertificateBundle } from './pki.js';
 import { buildKubeletClient } from './kubeletclientconfig.js';
@@ -49,7 +45,6 @@ import { writeAdminKubeconfig } from './kubeconfig.js';
 import { Health, PostStartHook, ShutdownCheck, log, ping, type HealthCheck } from './health.js';
 import { ServerClosing } from './closing.js';
 import { DEFAULT_WATCH_SETTINGS } from '../endpoints/watch.js';
-import { SYSTEM_NAMESPACES } from '../admission/plugins/namespacelifecycle.js';
 import { servedSubresources } from './filters/metrics.js';
 import { collectProcessMetrics, configureMetrics } from '../metrics/registry.js';
 import { countObjectsFrom, instrumentStore, keyResource } from '../metrics/storage.js';
@@ -377,89 +372,7 @@ function readCAFile(path: string, flag: string): string {
   }
 }
 
-/**
- * The service-account token configuration from the flags: the signing key
- * (--service-account-signing-key-file, else the generated <data-dir>/pki/sa.key),
- * the verification keys (--service-account-key-file, else the signing key and
- * the TLS key), issuers and audiences.
- */
-async function serviceAccountTokens(opts: ApiServerOptions, tlsKey: string): Promise<ServiceAccountTokens> {
-  const o = opts.serviceAccounts ?? {};
-  const signingKey = o.signingKeyFile ? signingKeyFromFile(o.signingKeyFile) : (await ensureServiceAccountKey(opts.dataDir)).key;
-  let publicKeys: PublicKeyInfo[];
-  if (o.keyFiles && o.keyFiles.length > 0) {
-    publicKeys = o.keyFiles.flatMap((f) => publicKeysFromFile(f));
-    if (!publicKeys.some((k) => k.kid === signingKey.kid)) console.warn('W svc: the service account signing key is not among --service-account-key-file: the tokens it signs will not verify');
-  } else {
-    publicKeys = [signingKey];
-    try {
-      publicKeys.push(...publicKeysFromPem(tlsKey, 'the TLS private key'));
-    } catch {
-      // a TLS key that is neither RSA nor ECDSA verifies nothing
-    }
-  }
-  const issuers = o.issuers && o.issuers.length > 0 ? o.issuers : [DEFAULT_SERVICE_ACCOUNT_ISSUER];
-  return new ServiceAccountTokens({
-    issuers, signingKey, publicKeys,
-    apiAudiences: o.apiAudiences && o.apiAudiences.length > 0 ? o.apiAudiences : issuers,
-    maxExpirationSeconds: o.maxExpirationSeconds ?? 0,
-    extendExpiration: o.extendExpiration ?? true,
-    lookup: o.lookup ?? true,
-    ...(o.jwksURI ? { jwksURI: o.jwksURI } : {}),
-  });
-}
-
 function hostFor(bind: string): string {
   return bind === '0.0.0.0' || bind === '::' || bind === '' ? '127.0.0.1' : bind;
 }
 
-/** The namespaces every server has, created by the server itself (manager "svc-apiserver" in managedFields). */
-/**
- * A post-start hook that writes (the system namespaces, the RBAC bootstrap
- * policy): tried once during the start; when it fails (e.g. an admission
- * plugin such as AlwaysDeny refuses the writes of a fresh data directory) the
- * server still serves, as kube-apiserver's hooks poll on: it retries in the
- * background, logging each failure, and its /readyz check stays failing
- * until it succeeds.
- */
-class StartupWrite {
-  private timer: NodeJS.Timeout | undefined;
-  private stopped = false;
-  constructor(private readonly hook: PostStartHook, private readonly write: () => Promise<void>) {}
-  async start(): Promise<void> {
-    await this.attempt(1000);
-  }
-  private async attempt(nextMs: number): Promise<void> {
-    try {
-      await this.write();
-      this.hook.done();
-    } catch (err) {
-      if (this.stopped) return;
-      console.error(`E svc: ${this.hook.name} failed: ${(err as Error).message}; retrying in ${nextMs / 1000}s`);
-      this.timer = setTimeout(() => void this.attempt(Math.min(nextMs * 2, 30_000)), nextMs);
-      this.timer.unref();
-    }
-  }
-  stop(): void {
-    this.stopped = true;
-    clearTimeout(this.timer);
-  }
-}
-
-async function ensureSystemNamespaces(registry: Registry): Promise<void> {
-  const namespaces = registry.store('', 'namespaces');
-  const schema = schemaFor('', 'v1', 'Namespace');
-  const track = (live: ApiObject | undefined, next: ApiObject) => trackWrite({ manager: 'svc-apiserver', apiVersion: 'v1', kind: 'Namespace', schema }, live, next);
-  for (const name of [...SYSTEM_NAMESPACES, 'svc-node-lease']) {
-    // As kube's bootstrap controller: look first, create only what is missing (a restart with
-    // an admission plugin that refuses writes, e.g. AlwaysDeny, then writes nothing).
-    if (await namespaces.get('', name).then(() => true, (err) => { if (isStatusError(err) && err.status.code === 404) return false; throw err; })) continue;
-    const ns: ApiObject = { apiVersion: 'v1', kind: 'Namespace', metadata: { name } };
-    defaulterFor('', 'v1', 'Namespace', DEFAULT_GATES)?.(ns);
-    try {
-      await namespaces.create('', ns, { dryRun: false, track });
-    } catch (err) {
-      if (!(isStatusError(err) && err.status.reason === 'AlreadyExists')) throw err;
-    }
-  }
-}
