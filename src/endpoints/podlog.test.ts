@@ -1,7 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { kubeletClient, NoPreferredAddress } from './kubeletclient.js';
-import { checkResponse, logLocation } from './podlog.js';
+import { KubeletDialError, kubeletClient, NoPreferredAddress } from './kubeletclient.js';
+import { checkResponse, logLocation, proxyPodLog } from './podlog.js';
+import { StatusError } from '../api/meta/index.js';
+import { ServerClosing } from '../server/closing.js';
+import { fakeContext } from '../testing/fakecontext.js';
 import type { ApiObject } from '../registry/object.js';
 import { join } from 'node:path';
 import { tempDir } from '../testing/tempdir.js';
@@ -83,4 +86,33 @@ test('kubelet client against a real agent: verified with --kubelet-certificate-a
   } finally {
     await agent.close();
   }
+});
+
+test('proxyPodLog: the server\'s shutdown ends a log request still waiting for the agent with 503; a client gone before it asked gets nothing', { timeout: 10_000 }, async () => {
+  const asked: AbortSignal[] = [];
+  // an agent that never answers: the request ends only when its signal aborts (as the real client's does)
+  const client = {
+    connection: () => ({ host: '127.0.0.1', port: 1 }),
+    get: (_url: URL, signal: AbortSignal) => new Promise<never>((_, reject) => {
+      asked.push(signal);
+      const fail = () => reject(new KubeletDialError('Get "https://127.0.0.1:1/containerLogs/default/p/c": context canceled'));
+      if (signal.aborted) fail();
+      else signal.addEventListener('abort', fail);
+    }),
+  };
+  const url = new URL('https://127.0.0.1:1/containerLogs/default/p/c?follow=true');
+
+  const closing = new ServerClosing();
+  const ctx = Object.assign(fakeContext('GET', '/api/v1/namespaces/default/pods/p/log?follow=true'), { closing });
+  const waiting = proxyPodLog(ctx, client as never, url, 'p');
+  await new Promise((r) => setImmediate(r));
+  assert.equal(asked.length, 1);
+  closing.begin();
+  await assert.rejects(waiting, (e: unknown) => e instanceof StatusError && e.status.code === 503 && e.status.message === 'the apiserver is shutting down');
+
+  const gone = fakeContext('GET', '/api/v1/namespaces/default/pods/p/log');
+  Object.assign(gone.res, { destroyed: true });
+  await proxyPodLog(gone, client as never, url, 'p');
+  assert.equal(asked.length, 2);
+  assert.equal(asked[1]!.aborted, true, 'asked with a signal already aborted');
 });

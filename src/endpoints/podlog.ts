@@ -7,7 +7,7 @@
 // makes them: 400 → BadRequest with the agent's text, 500 → InternalError,
 // others → kube's generic server response "(… pods/log <name>)".
 import type { IncomingMessage } from 'node:http';
-import { newBadRequest, newInternalError, StatusError } from '../api/meta/index.js';
+import { newBadRequest, newInternalError, newServiceUnavailable, StatusError } from '../api/meta/index.js';
 import type { RequestContext } from '../server/context.js';
 import { connectionGone } from '../server/drain.js';
 import { joinHostPort, KubeletDialError, NoPreferredAddress, type KubeletClient } from './kubeletclient.js';
@@ -49,6 +49,10 @@ export async function proxyPodLog(ctx: RequestContext, client: KubeletClient, ur
     try {
       upstream = await client.get(url, ac.signal);
     } catch (err) {
+      if (ac.signal.aborted) {
+        if (connectionGone(ctx.res)) return; // the client left: nobody to answer
+        throw newServiceUnavailable('the apiserver is shutting down');
+      }
       if (err instanceof KubeletDialError) throw unknownReason(err.message);
       throw err;
     }
