@@ -39,6 +39,7 @@ import { annotation, isMirrorPod, CONFIG_SOURCE } from './sources/staticpod.js';
 import { VolumeManager } from './volumes/index.js';
 
 import { NODE_LEASE_NAMESPACE } from './node/lease.js';
+import { within } from '../async/within.js';
 
 export { NODE_LEASE_NAMESPACE };
 
@@ -83,16 +84,10 @@ export async function startAgent(o: AgentOptions): Promise<RunningAgent> {
   // each part gets STOP_STEP_MS to stop, so a stuck part (a probe, a stream) cannot hold the agent's exit
   const stopAll = async () => {
     for (const [part, s] of stops.reverse()) {
-      let timer: NodeJS.Timeout | undefined;
       try {
-        await Promise.race([
-          Promise.resolve().then(s),
-          new Promise<void>((resolve) => { timer = setTimeout(() => { log(`stopping: ${part} did not stop in ${STOP_STEP_MS / 1000} s; going on`); resolve(); }, STOP_STEP_MS); }),
-        ]);
+        if (!(await within(Promise.resolve().then(s), STOP_STEP_MS))) log(`stopping: ${part} did not stop in ${STOP_STEP_MS / 1000} s; going on`);
       } catch (err) {
         log(`stopping ${part}: ${(err as Error).message}`);
-      } finally {
-        clearTimeout(timer);
       }
     }
   };

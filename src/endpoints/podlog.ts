@@ -63,7 +63,6 @@ export async function proxyPodLog(ctx: RequestContext, client: KubeletClient, ur
     ctx.res.write(Buffer.alloc(0)); // the status goes out now, before the first line of a quiet follow
     await new Promise<void>((resolve) => {
       const finish = () => {
-        ctx.res.off('close', finish);
         ac.signal.removeEventListener('abort', finish);
         if (!ctx.res.writableEnded) ctx.res.end();
         upstream.destroy();
@@ -78,8 +77,7 @@ export async function proxyPodLog(ctx: RequestContext, client: KubeletClient, ur
       upstream.once('end', finish);
       upstream.once('error', finish);
       upstream.once('aborted', finish);
-      ctx.res.once('close', finish);
-      ac.signal.addEventListener('abort', finish);
+      ac.signal.addEventListener('abort', finish); // the client leaving (its close aborts) or the shutdown
       if (ac.signal.aborted) finish();
     });
   } finally {

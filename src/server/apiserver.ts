@@ -44,6 +44,7 @@ import { buildKubeletClient } from './kubeletclientconfig.js';
 import { writeAdminKubeconfig } from './kubeconfig.js';
 import { Health, PostStartHook, ShutdownCheck, log, ping, type HealthCheck } from './health.js';
 import { ServerClosing } from './closing.js';
+import { within } from '../async/within.js';
 import { DEFAULT_WATCH_SETTINGS } from '../endpoints/watch.js';
 import { servedSubresources } from './filters/metrics.js';
 import { collectProcessMetrics, configureMetrics } from '../metrics/registry.js';
@@ -344,14 +345,8 @@ async function assemble(opts: ApiServerOptions, rawStore: Store, admissionPlan: 
         const closed = new Promise<void>((r) => server.close(() => r()));
         // watches and log streams end now; the other requests get kube's shutdown timeout to finish
         closing.begin();
-        if (inFlight > 0) {
-          let timer: NodeJS.Timeout | undefined;
-          const finished = await Promise.race([
-            new Promise<boolean>((r) => (drained = () => r(true))),
-            new Promise<boolean>((r) => (timer = setTimeout(() => r(false), SHUTDOWN_TIMEOUT_MS))),
-          ]);
-          clearTimeout(timer);
-          if (!finished) console.error(`svc: shutting down with ${inFlight} request(s) still running after ${SHUTDOWN_TIMEOUT_MS / 1000} s; closing their connections`);
+        if (inFlight > 0 && !(await within(new Promise<void>((r) => (drained = r)), SHUTDOWN_TIMEOUT_MS))) {
+          console.error(`svc: shutting down with ${inFlight} request(s) still running after ${SHUTDOWN_TIMEOUT_MS / 1000} s; closing their connections`);
         }
         await stopRunning();
         // Idle keep-alive connections and HTTP/2 sessions would hold close() open: end them.

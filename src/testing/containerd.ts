@@ -12,6 +12,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, w
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { within } from '../async/within.js';
 
 const run = promisify(execFile);
 
@@ -125,16 +126,11 @@ const STOP_SCRIPT_MS = 60_000;
  */
 async function stopInstance(root: string, env: NodeJS.ProcessEnv): Promise<void> {
   const script = spawn(join(CONTAINERD_KIT, 'stop-containerd.sh'), [], { env, stdio: 'ignore', detached: true });
-  let timer: NodeJS.Timeout | undefined;
-  const finished = await Promise.race([
-    new Promise<boolean>((resolve) => {
-      script.once('exit', () => resolve(true));
-      script.once('error', () => resolve(true));
-    }),
-    new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), STOP_SCRIPT_MS))),
-  ]);
-  clearTimeout(timer);
-  if (finished) return;
+  const ended = new Promise<void>((resolve) => {
+    script.once('exit', () => resolve());
+    script.once('error', () => resolve());
+  });
+  if (await within(ended, STOP_SCRIPT_MS)) return;
   console.error(`containerd under ${root}: the stop script did not finish in ${STOP_SCRIPT_MS / 1000} s; killing the instance`);
   const kill = (pid: number) => {
     try {

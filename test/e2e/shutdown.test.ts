@@ -13,15 +13,8 @@ import { parse } from 'yaml';
 import { startTestServer } from './harness.js';
 import { DEFAULT_WATCH_SETTINGS, serveWatch } from '../../src/endpoints/watch.js';
 import type { RequestContext } from '../../src/server/context.js';
+import { within } from '../../src/async/within.js';
 
-/** `p`, or a failure naming what hung (the test fails with a message instead of at the runner's timeout). */
-function settle<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const hung = new Promise<T>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} did not finish in ${ms / 1000} s`)), ms);
-  });
-  return Promise.race([p, hung]).finally(() => clearTimeout(timer));
-}
 
 describe('shutdown with watches open', () => {
   it('ends HTTP/1.1 and HTTP/2 watches cleanly after their events, and finishes', async () => {
@@ -65,7 +58,7 @@ describe('shutdown with watches open', () => {
       assert.match(h1.lines, /^\{"type":"ADDED","object":\{.*"name":"seen"/);
       assert.match(h2.lines, /^\{"type":"ADDED","object":\{.*"name":"seen"/);
 
-      await settle(t.server.shutdown(), 20_000, 'the shutdown');
+      assert.ok(await within(t.server.shutdown(), 20_000), 'the shutdown did not finish in 20 s');
       const end = Date.now() + 10_000;
       while ((!h1.ended || !h2.ended) && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
       assert.deepEqual([h1.ended, h1.error], [true, undefined], 'the HTTP/1.1 watch ended cleanly');
@@ -92,7 +85,8 @@ describe('shutdown with watches open', () => {
         end() { this.writableEnded = true; this.headersSent = true; },
       });
       const ctx = { req, res, url: new URL(`https://x${req.url}`) } as unknown as RequestContext;
-      await settle(serveWatch(ctx, { store, namespace: 'default', apiVersion: 'v1', kind: 'ConfigMap', predicate: undefined, settings: DEFAULT_WATCH_SETTINGS }), 10_000, 'the watch');
+      const watch = serveWatch(ctx, { store, namespace: 'default', apiVersion: 'v1', kind: 'ConfigMap', predicate: undefined, settings: DEFAULT_WATCH_SETTINGS });
+      assert.ok(await within(watch, 10_000), 'the watch did not finish in 10 s');
       assert.equal(res.writableEnded, true);
       assert.deepEqual(writes, []);
     } finally {

@@ -28,6 +28,7 @@ import type { CpuQuotaOptions } from './resources.js';
 import { DEFAULT_POD_LOGS_ROOT, podLogsDirectory, sandboxConfig, type SandboxOptions } from './sandbox.js';
 import { containerSpec, formatPod, goDuration, type Container, type LifecycleHandler, type Pod } from './types.js';
 import type { DnsOptions } from './dns.js';
+import { within } from '../../async/within.js';
 
 /** kube's minimumGracePeriodInSeconds. */
 export const MIN_GRACE_PERIOD_SECONDS = 2;
@@ -317,11 +318,9 @@ export class RuntimeManager {
     const preStop = spec.lifecycle?.preStop;
     if (preStop && grace > 0) {
       const started = this.now();
-      let timer: NodeJS.Timeout | undefined;
       const hook = runHandler({ runtime: this.opts.runtime, podIP: pod.status?.podIP ?? this.opts.hostIPs[0] ?? '' }, id, pod, spec, preStop)
         .catch(() => this.event(pod, 'Warning', Reasons.FailedPreStopHook, 'PreStopHook failed', containerSpec(pod, name) ? name : undefined));
-      await Promise.race([hook, new Promise<void>((r) => { timer = setTimeout(r, grace * 1000); })]);
-      clearTimeout(timer);
+      await within(hook, grace * 1000);
       grace -= Math.floor((this.now() - started) / 1000);
     }
     if (grace < MIN_GRACE_PERIOD_SECONDS) grace = MIN_GRACE_PERIOD_SECONDS;
