@@ -10,7 +10,7 @@ import type { JsonValue } from '../schema/model.js';
 import { isObject } from '../schema/model.js';
 import { FieldSet } from './fieldset.js';
 import { jsonEqual } from './json.js';
-import { compareEntries, MAX_UPDATE_MANAGERS, type ManagedEntry } from './managed.js';
+import { MAX_UPDATE_MANAGERS, sortEntries, type ManagedEntry } from './managed.js';
 import { field } from './path.js';
 import type { JsonObject } from './typed.js';
 
@@ -36,61 +36,82 @@ export function fastUpdate(o: FastUpdateInput): { object: JsonObject; changed: b
   // A main-resource write starts from the request's entries: only the live ones, sent back, qualify.
   const sent = (newMeta as JsonObject).managedFields;
   if (!o.subresource && sent !== entries && !jsonEqual(sent as JsonValue, entries as JsonValue)) return undefined;
-  const changed: string[][] = [];
   if (!metadataSame(liveMeta as JsonObject, newMeta as JsonObject)) return undefined;
-  for (const k of keysOfBoth(o.live, o.updated)) {
+  // each changed leaf as its FieldsV1 keys (`f:<name>`), collected on one shared stack
+  const changed: string[][] = [];
+  const stack: string[] = [];
+  if (!sameKeys(o.live, o.updated)) return undefined;
+  for (const k in o.live) {
     if (k === 'metadata') continue;
-    if (!diff(o.live[k], o.updated[k], [k], changed)) return undefined;
+    stack.push(`f:${k}`);
+    if (!diff(o.live[k], o.updated[k], stack, changed)) return undefined;
+    stack.pop();
   }
   const mine = writerIndex(entries as RawEntry[], o);
   if (mine < 0) return undefined;
-  for (const path of changed) {
-    if (o.ignored && FieldSet.of(path.map(field)).recursiveDifference(o.ignored).empty()) return undefined;
+  for (const keys of changed) {
+    if (o.ignored && FieldSet.of(keys.map((k) => field(k.slice(2)))).recursiveDifference(o.ignored).empty()) return undefined;
     for (let i = 0; i < entries.length; i++) {
-      const owns = ownsLeaf((entries[i] as RawEntry).fieldsV1, path);
+      const owns = ownsLeaf((entries[i] as RawEntry).fieldsV1, keys);
       if (owns !== (i === mine)) return undefined;
     }
   }
   if (changed.length === 0) return { object: withEntries(o.updated, entries as JsonValue[]), changed: false };
   const next = (entries as RawEntry[]).slice();
   next[mine] = stamped(next[mine]!, o.now());
-  // raw entries omit an empty manager (a client without User-Agent): compare it as ''
-  const asEntry = (e: RawEntry) => ({ ...e, manager: typeof e.manager === 'string' ? e.manager : '' }) as unknown as ManagedEntry;
-  next.sort((p, q) => compareEntries(asEntry(p), asEntry(q)));
-  return { object: withEntries(o.updated, next as JsonValue[]), changed: true };
+  return { object: withEntries(o.updated, sortRaw(next) as JsonValue[]), changed: true };
+}
+
+/** Raw entries in Kubernetes' order (compareEntries; an entry without a manager, from a client without User-Agent, as ''). */
+function sortRaw(entries: RawEntry[]): RawEntry[] {
+  // only what the order reads (a spread of the stored entries costs more than the sort)
+  const keyed = entries.map((raw) => ({
+    manager: typeof raw.manager === 'string' ? raw.manager : '', operation: raw.operation, apiVersion: raw.apiVersion,
+    subresource: raw.subresource, time: raw.time, raw,
+  }) as unknown as ManagedEntry & { raw: RawEntry });
+  return sortEntries(keyed).map((k) => k.raw);
 }
 
 /** Metadata equal apart from managedFields. */
 function metadataSame(a: JsonObject, b: JsonObject): boolean {
-  for (const k of keysOfBoth(a, b)) {
+  if (!sameKeys(a, b, 'managedFields')) return false;
+  for (const k in a) {
     if (k === 'managedFields') continue;
     if (!jsonEqual(a[k], b[k])) return false;
   }
   return true;
 }
 
-function keysOfBoth(a: JsonObject, b: JsonObject): string[] {
-  const keys = Object.keys(a);
-  for (const k of Object.keys(b)) if (!Object.hasOwn(a, k)) keys.push(k);
-  return keys;
+/** Whether both objects have the same own keys (`except` aside). */
+function sameKeys(a: JsonObject, b: JsonObject, except?: string): boolean {
+  let n = 0;
+  for (const k in a) {
+    if (k === except) continue;
+    if (!Object.hasOwn(b, k)) return false;
+    n++;
+  }
+  for (const k in b) if (k !== except) n--;
+  return n === 0;
 }
 
-/** Collects the changed leaves under `path`; false when the change is not values of existing leaves. */
-function diff(a: JsonValue | undefined, b: JsonValue | undefined, path: string[], out: string[][]): boolean {
+/** Collects the changed leaves under the stack's path; false when the change is not values of existing leaves. */
+function diff(a: JsonValue | undefined, b: JsonValue | undefined, stack: string[], out: string[][]): boolean {
   if (a === b) return true;
   if (a === undefined || b === undefined || a === null || b === null) return false;
   if (typeof a !== 'object' && typeof b !== 'object') {
     if (typeof a !== typeof b) return false;
-    out.push(path);
+    out.push(stack.slice());
     return true;
   }
   if (Array.isArray(a) || Array.isArray(b)) return jsonEqual(a, b);
   if (typeof a !== 'object' || typeof b !== 'object') return false;
   const ao = a as JsonObject;
   const bo = b as JsonObject;
-  for (const k of keysOfBoth(ao, bo)) {
-    if (!Object.hasOwn(ao, k) || !Object.hasOwn(bo, k)) return false;
-    if (!diff(ao[k], bo[k], [...path, k], out)) return false;
+  if (!sameKeys(ao, bo)) return false;
+  for (const k in ao) {
+    stack.push(`f:${k}`);
+    if (!diff(ao[k], bo[k], stack, out)) return false;
+    stack.pop();
   }
   return true;
 }
@@ -108,16 +129,18 @@ function writerIndex(entries: RawEntry[], o: FastUpdateInput): number {
   return updaters > MAX_UPDATE_MANAGERS ? -1 : found;
 }
 
-/** Whether a FieldsV1 tree has the leaf at `path` as a member (a leaf member is an empty object). */
-function ownsLeaf(fieldsV1: unknown, path: string[]): boolean {
+/** Whether a FieldsV1 tree has the leaf at `keys` (its `f:<name>` keys) as a member (a leaf member is an empty object). */
+function ownsLeaf(fieldsV1: unknown, keys: readonly string[]): boolean {
   let node: unknown = fieldsV1;
-  for (const seg of path) {
+  for (const key of keys) {
     if (!isObject(node)) return false;
-    const child = (node as Record<string, unknown>)[`f:${seg}`];
+    const child = (node as Record<string, unknown>)[key];
     if (child === undefined) return false;
     node = child;
   }
-  return isObject(node) && Object.keys(node).length === 0;
+  if (!isObject(node)) return false;
+  for (const _ in node) return false;
+  return true;
 }
 
 /** The entry with its time set, keys in the order managedFields are encoded. */

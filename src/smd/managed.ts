@@ -75,10 +75,20 @@ export function decodeManaged(entries: unknown): Managed {
   return out;
 }
 
+/** Times recently parsed (entries' times repeat: one string per second of writes). */
+const parsedTimes = new Map<string, number>();
+
 /** An entry's time in whole seconds (Go's Time.Unix); none, or one that does not parse, is 0. */
 function seconds(t: string | undefined): number {
-  const ms = t ? Date.parse(t) : NaN;
-  return Number.isNaN(ms) ? 0 : Math.floor(ms / 1000);
+  if (!t) return 0;
+  let s = parsedTimes.get(t);
+  if (s === undefined) {
+    const ms = Date.parse(t);
+    s = Number.isNaN(ms) ? 0 : Math.floor(ms / 1000);
+    if (parsedTimes.size >= 256) parsedTimes.clear();
+    parsedTimes.set(t, s);
+  }
+  return s;
 }
 
 /** Kubernetes' order of managedFields entries. */
@@ -95,7 +105,7 @@ function compareAt(p: ManagedEntry, q: ManagedEntry, ps: number, qs: number): nu
 }
 
 /** Entries in Kubernetes' order (compareEntries, parsing each time once). */
-function sortEntries(entries: ManagedEntry[]): ManagedEntry[] {
+export function sortEntries<E extends ManagedEntry>(entries: E[]): E[] {
   if (entries.length < 2) return entries;
   const secs = new Map(entries.map((e) => [e, seconds(e.time)]));
   return entries.sort((p, q) => compareAt(p, q, secs.get(p)!, secs.get(q)!));

@@ -98,7 +98,7 @@ export interface UpdateObjectOptions extends Omit<EngineOptions, 'apiVersion'> {
  */
 export function updateObject(o: UpdateObjectOptions): WriteResult {
   if (o.live && !o.isCreate) {
-    const fast = fastUpdate({ ...o, live: o.live });
+    const fast = fastUpdate(o as UpdateObjectOptions & { live: JsonObject });
     if (fast) return fast;
   }
   if (o.live === undefined && o.isCreate !== false) {
