@@ -76,7 +76,9 @@ for (const backend of BACKENDS) describe(`deployment controller with kubectl 1.2
       const wanted = rss.reduce((n, rs) => n + rs.spec.replicas, 0);
       const available = rss.reduce((n, rs) => n + (rs.status.availableReplicas ?? 0), 0);
       assert.ok(wanted <= d.spec.replicas + surge, `${wanted} pods wanted, more than ${d.spec.replicas} + ${surge}`);
-      if (reached) assert.ok(available >= d.spec.replicas - unavailable, `${available} available, fewer than ${d.spec.replicas} - ${unavailable}`);
+      // each ReplicaSet as the snapshot showed it: what a failure needs to tell a controller's fault from the snapshot's
+      const shown = () => rss.map((rs) => `${rs.metadata.name}@${(rs.metadata as { resourceVersion?: string }).resourceVersion} spec ${rs.spec.replicas} status ${JSON.stringify(rs.status)}`).join('; ');
+      if (reached) assert.ok(available >= d.spec.replicas - unavailable, `${available} available, fewer than ${d.spec.replicas} - ${unavailable}: ${shown()}`);
       reached ||= available >= d.spec.replicas - unavailable;
       // the status must be of this generation: right after a template change it still tells of the last rollout
       const done = (d.status as { observedGeneration?: number }).observedGeneration === (d.metadata as { generation?: number }).generation
