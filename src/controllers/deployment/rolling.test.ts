@@ -34,6 +34,11 @@ describe('rolling update steps', () => {
     { name: 'nothing while the new pods are not available yet', d: { replicas: 4 }, newRS: { name: 'new', replicas: 2 }, olds: [{ name: 'old', replicas: 3, available: 3 }], writes: [] },
     { name: 'as new pods become available, old ones go', d: { replicas: 4 }, newRS: { name: 'new', replicas: 2, available: 2 }, olds: [{ name: 'old', replicas: 3, available: 3 }], writes: ['old=1'] },
     {
+      // the old ReplicaSet was just shrunk to 2 and its status still counts the pod being removed: 2 count, not 3
+      name: 'an old ReplicaSet\'s available pods beyond its replicas are on their way out: not counted', d: { replicas: 4 },
+      newRS: { name: 'new', replicas: 2, available: 2 }, olds: [{ name: 'old', replicas: 2, available: 3 }], writes: ['old=1'],
+    },
+    {
       name: 'unhealthy old replicas go first, oldest ReplicaSet first', d: { replicas: 4, surge: 0, unavailable: 1 },
       newRS: { name: 'new', replicas: 0 },
       olds: [{ name: 'b', replicas: 2, available: 1, created: 2 }, { name: 'a', replicas: 2, available: 2, created: 1 }],

@@ -10,7 +10,7 @@
 import type { ApiObject } from '../../registry/object.js';
 import {
   activeReplicaSets, availableReplicas, byCreation, bySizeNewer, bySizeOlder, desiredReplicas, findActiveOrLatest, isRollingUpdate,
-  isSaturated, maxSurge, maxUnavailable, newRSNewReplicas, proportion, specReplicas, totalAvailable, totalSpecReplicas,
+  isSaturated, maxSurge, maxUnavailable, newRSNewReplicas, proportion, specReplicas, totalSpecReplicas,
 } from './replicas.js';
 
 export type ScalingOperation = 'up' | 'down' | '';
@@ -62,10 +62,16 @@ export async function cleanupUnhealthyReplicas(s: Scaler, oldRSs: ApiObject[], m
   return total;
 }
 
-/** Shrinks old ReplicaSets, oldest first, by as many as are available beyond the minimum. */
+/**
+ * Shrinks old ReplicaSets, oldest first, by as many as are available beyond
+ * the minimum. A ReplicaSet counts at most its replicas: right after it was
+ * shrunk its status still counts the pods being removed, and kube's sum would
+ * then let a second step remove them again — below replicas - maxUnavailable.
+ */
 export async function scaleDownOldForRollingUpdate(s: Scaler, d: ApiObject, allRSs: readonly ApiObject[], oldRSs: ApiObject[]): Promise<number> {
   const minAvailable = desiredReplicas(d) - maxUnavailable(d);
-  const available = totalAvailable(allRSs);
+  let available = 0;
+  for (const rs of allRSs) available += Math.min(specReplicas(rs), availableReplicas(rs));
   if (available <= minAvailable) return 0;
   oldRSs.sort(byCreation);
   const want = available - minAvailable;
