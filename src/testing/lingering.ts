@@ -38,3 +38,21 @@ export function failIfLingering(what: string, ms = LINGER_MS): void {
     process.exit(1);
   }, ms).unref();
 }
+
+/**
+ * Runs one named clean-up step; if it is still running after `ms`, says which
+ * step and what the process holds (it keeps waiting: the step may yet end).
+ * (The agent suite that hung in the CI of stop 43 and of stop 37 printed nothing.)
+ */
+export async function cleanupStep<T>(what: string, step: string, run: () => Promise<T> | T, ms = 60_000): Promise<T> {
+  const timer = setTimeout(() => {
+    const handles = (process as unknown as { _getActiveHandles(): HandleLike[] })._getActiveHandles().map(describe);
+    process.stderr.write(`${what}: clean-up step "${step}" still running after ${ms / 1000} s. Active resources: ${process.getActiveResourcesInfo().join(', ')}; handles: ${handles.join('; ')}\n`);
+  }, ms);
+  timer.unref();
+  try {
+    return await run();
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -17,7 +17,7 @@ import { kubectlFor, kubectlMissing } from './kubectlcli.js';
 import { tempDir } from '../../src/testing/tempdir.js';
 import { freePort } from '../../src/testing/ports.js';
 import { BUSYBOX_IMAGE, containerdMissing, startContainerd, testCgroupRoot, unmountUnder, type Containerd } from '../../src/testing/containerd.js';
-import { failIfLingering } from '../../src/testing/lingering.js';
+import { cleanupStep, failIfLingering } from '../../src/testing/lingering.js';
 import { parseAgentArgs } from '../../src/agent/config/index.js';
 import { startAgent, type RunningAgent } from '../../src/agent/agent.js';
 import { remoteAgentApi } from '../../src/agent/api/index.js';
@@ -59,11 +59,12 @@ describe('the node agent on containerd', { skip }, () => {
     });
   });
   after(async () => {
-    await agent?.stop();
-    await t?.stop();
-    await c?.stop();
-    unmountUnder(dir);
-    cgroups?.remove();
+    const step = (name: string, run: () => unknown) => cleanupStep('the node agent on containerd', name, run);
+    await step('agent.stop', () => agent?.stop());
+    await step('server stop', () => t?.stop());
+    await step('containerd stop', () => c?.stop());
+    await step('unmount', () => unmountUnder(dir));
+    await step('cgroups remove', () => cgroups?.remove());
     failIfLingering('the node agent on containerd');
   });
 
