@@ -91,13 +91,16 @@ function seconds(t: string | undefined): number {
   return s;
 }
 
+/** What Kubernetes' order of managedFields entries reads (a raw stored entry has these too; one written by a client without a User-Agent has no manager). */
+export type EntryOrderKey = Partial<Pick<ManagedEntry, 'manager' | 'operation' | 'apiVersion' | 'subresource' | 'time'>>;
+
 /** Kubernetes' order of managedFields entries. */
 export function compareEntries(p: ManagedEntry, q: ManagedEntry): number {
   return compareAt(p, q, seconds(p.time), seconds(q.time));
 }
 
 /** compareEntries, given each entry's time in seconds. */
-function compareAt(p: ManagedEntry, q: ManagedEntry, ps: number, qs: number): number {
+function compareAt(p: EntryOrderKey, q: EntryOrderKey, ps: number, qs: number): number {
   // Raw stored entries (fastupdate.ts sorts them) may lack a manager: a client without a User-Agent writes none.
   if (p.operation !== q.operation) return compareStrings(p.operation ?? '', q.operation ?? '');
   if (ps !== qs) return ps < qs ? -1 : 1;
@@ -105,7 +108,7 @@ function compareAt(p: ManagedEntry, q: ManagedEntry, ps: number, qs: number): nu
 }
 
 /** Entries in Kubernetes' order (compareEntries, parsing each time once). */
-export function sortEntries<E extends ManagedEntry>(entries: E[]): E[] {
+export function sortEntries<E extends EntryOrderKey>(entries: E[]): E[] {
   if (entries.length < 2) return entries;
   const secs = new Map(entries.map((e) => [e, seconds(e.time)]));
   return entries.sort((p, q) => compareAt(p, q, secs.get(p)!, secs.get(q)!));

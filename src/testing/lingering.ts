@@ -4,6 +4,8 @@
 // (timers, sockets, child processes, servers) if it is still alive a while
 // later, and ends it with exit code 1 — a failure with a cause, not a hang.
 
+import { within } from '../async/within.js';
+
 const LINGER_MS = 120_000;
 
 interface HandleLike {
@@ -30,29 +32,27 @@ function describe(h: HandleLike): string {
   return kind;
 }
 
+/** What holds the process now: its active resources and handles. */
+function holding(): string {
+  const handles = (process as unknown as { _getActiveHandles(): HandleLike[] })._getActiveHandles().map(describe);
+  return `Active resources: ${process.getActiveResourcesInfo().join(', ')}; handles: ${handles.join('; ')}`;
+}
+
 /** If the process is still running `ms` after this call, reports what holds it and exits 1. */
 export function failIfLingering(what: string, ms = LINGER_MS): void {
   setTimeout(() => {
-    const handles = (process as unknown as { _getActiveHandles(): HandleLike[] })._getActiveHandles().map(describe);
-    process.stderr.write(`${what}: the process is still running ${ms / 1000} s after its clean-up. Active resources: ${process.getActiveResourcesInfo().join(', ')}; handles: ${handles.join('; ')}\n`);
+    process.stderr.write(`${what}: the process is still running ${ms / 1000} s after its clean-up. ${holding()}\n`);
     process.exit(1);
   }, ms).unref();
 }
 
 /**
  * Runs one named clean-up step; if it is still running after `ms`, says which
- * step and what the process holds (it keeps waiting: the step may yet end).
+ * step and what the process holds, then keeps waiting (the step may yet end).
  * (The agent suite that hung in the CI of stop 43 and of stop 37 printed nothing.)
  */
 export async function cleanupStep<T>(what: string, step: string, run: () => Promise<T> | T, ms = 60_000): Promise<T> {
-  const timer = setTimeout(() => {
-    const handles = (process as unknown as { _getActiveHandles(): HandleLike[] })._getActiveHandles().map(describe);
-    process.stderr.write(`${what}: clean-up step "${step}" still running after ${ms / 1000} s. Active resources: ${process.getActiveResourcesInfo().join(', ')}; handles: ${handles.join('; ')}\n`);
-  }, ms);
-  timer.unref();
-  try {
-    return await run();
-  } finally {
-    clearTimeout(timer);
-  }
+  const work = Promise.resolve().then(run);
+  if (!(await within(work, ms))) process.stderr.write(`${what}: clean-up step "${step}" still running after ${ms / 1000} s. ${holding()}\n`);
+  return work;
 }

@@ -15,7 +15,6 @@ import { DEFAULT_WATCH_SETTINGS, serveWatch } from '../../src/endpoints/watch.js
 import type { RequestContext } from '../../src/server/context.js';
 import { within } from '../../src/async/within.js';
 
-
 describe('shutdown with watches open', () => {
   it('ends HTTP/1.1 and HTTP/2 watches cleanly after their events, and finishes', async () => {
     const t = await startTestServer();

@@ -28,6 +28,8 @@ const sum = (rss: readonly (ApiObject | undefined)[], f: (rs: ApiObject) => numb
 export const totalSpecReplicas = (rss: readonly (ApiObject | undefined)[]) => sum(rss, specReplicas);
 export const totalStatusReplicas = (rss: readonly (ApiObject | undefined)[]) => sum(rss, statusReplicas);
 export const totalAvailable = (rss: readonly (ApiObject | undefined)[]) => sum(rss, availableReplicas);
+/** Available pods, each ReplicaSet counted at most up to its replicas (pods beyond them are on their way out). */
+export const totalAvailableWithinSpec = (rss: readonly (ApiObject | undefined)[]) => sum(rss, (rs) => Math.min(specReplicas(rs), availableReplicas(rs)));
 export const totalReady = (rss: readonly (ApiObject | undefined)[]) => sum(rss, readyReplicas);
 
 /** An IntOrString against a total (kube's GetScaledValueFromIntOrPercent). */

@@ -10,7 +10,7 @@
 import type { ApiObject } from '../../registry/object.js';
 import {
   activeReplicaSets, availableReplicas, byCreation, bySizeNewer, bySizeOlder, desiredReplicas, findActiveOrLatest, isRollingUpdate,
-  isSaturated, maxSurge, maxUnavailable, newRSNewReplicas, proportion, specReplicas, totalSpecReplicas,
+  isSaturated, maxSurge, maxUnavailable, newRSNewReplicas, proportion, specReplicas, totalAvailableWithinSpec, totalSpecReplicas,
 } from './replicas.js';
 
 export type ScalingOperation = 'up' | 'down' | '';
@@ -70,8 +70,7 @@ export async function cleanupUnhealthyReplicas(s: Scaler, oldRSs: ApiObject[], m
  */
 export async function scaleDownOldForRollingUpdate(s: Scaler, d: ApiObject, allRSs: readonly ApiObject[], oldRSs: ApiObject[]): Promise<number> {
   const minAvailable = desiredReplicas(d) - maxUnavailable(d);
-  let available = 0;
-  for (const rs of allRSs) available += Math.min(specReplicas(rs), availableReplicas(rs));
+  const available = totalAvailableWithinSpec(allRSs);
   if (available <= minAvailable) return 0;
   oldRSs.sort(byCreation);
   const want = available - minAvailable;
